@@ -1,0 +1,159 @@
+"""The three systems and every **[choice]** of RULES.md as a named setting.
+
+A campaign stores its settings by their dotted names (``raja.exhausted``);
+:data:`CHOICES` describes each one (default, allowed values, the rule it
+belongs to) so the app can show them all when a campaign is created.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any, Mapping
+
+from .dice import RulesError
+
+
+class System(StrEnum):
+    RAJAPOLKU = "rajapolku"
+    HARHAPOLKU = "harhapolku"
+    SHADOWRUN = "shadowrun"
+
+    @property
+    def title(self) -> str:
+        return {
+            "rajapolku": "Rajapolku",
+            "harhapolku": "Harhapolku",
+            "shadowrun": "Varjojuoksu (Shadowrun 4e)",
+        }[self.value]
+
+
+SYSTEM_ALIASES = {
+    "rajapolku": System.RAJAPOLKU,
+    "raja": System.RAJAPOLKU,
+    "harhapolku": System.HARHAPOLKU,
+    "harha": System.HARHAPOLKU,
+    "shadowrun": System.SHADOWRUN,
+    "varjojuoksu": System.SHADOWRUN,
+    "sr": System.SHADOWRUN,
+    "sr4": System.SHADOWRUN,
+}
+
+
+def parse_system(name: str) -> System:
+    try:
+        return SYSTEM_ALIASES[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise RulesError(
+            f"unknown system '{name}' (use rajapolku, harhapolku or shadowrun)"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One [choice] of RULES.md."""
+
+    key: str
+    """Dotted name, e.g. ``raja.exhausted``."""
+    attr: str
+    """Attribute on :class:`Settings`."""
+    rule: str
+    default: Any
+    allowed: tuple[Any, ...] | None
+    """Allowed values, or None for an int range given by ``bounds``."""
+    label: str
+    bounds: tuple[int, int] | None = None
+
+
+CHOICES: tuple[Choice, ...] = (
+    Choice("raja.exhausted", "raja_exhausted", "R5", True, (True, False),
+           "Equal so far and one side runs out of dice: the side with dice left wins"),
+    Choice("raja.full_tie", "raja_full_tie", "R5", "reroll", ("reroll", "defender"),
+           "Identical rolls: both reroll, or the defender / status quo holds"),
+    Choice("raja.wound_penalty", "raja_wound_penalty", "R9", "remove", ("remove", "oppose"),
+           "Wound penalty: remove dice from the wounded, or add dice to the opposition"),
+    Choice("raja.spirit_loss", "raja_spirit_loss", "R11", "degrees", ("degrees", "one"),
+           "Spirit combat: the loser loses charges equal to the winner's degrees (min 1), or 1"),
+    Choice("raja.story_points", "raja_story_points", "R12", 3, None,
+           "Story points given at the start of each story", (0, 20)),
+    Choice("raja.default_charges", "raja_default_charges", "R11", 5, None,
+           "Charges of a player character or important NPC", (0, 30)),
+    Choice("harha.variant", "harha_variant", "H3/H4", "ch23", ("ch23", "classic", "same_size", "sum"),
+           "Comparison: chapter 23 (default), classic, same-size dice, or sum"),
+    Choice("harha.classic_extra", "harha_classic_extra", "H3", True, (True, False),
+           "Classic comparison: a die facing no die counts for its side"),
+    Choice("sr.glitch_rerolls", "sr_glitch_rerolls", "S5", True, (True, False),
+           "Dice added by the rule of six count toward glitches"),
+)
+
+CHOICE_BY_KEY = {c.key: c for c in CHOICES}
+
+RAJA_WOUND_LEVELS = (
+    "Healthy", "Bruised", "Wounded", "Badly wounded", "Mortally wounded", "Out of play", "Dead",
+)
+"""R9: every level the source lists, in order."""
+
+RAJA_WOUND_PENALTY = {
+    "Healthy": 0, "Bruised": 0, "Wounded": 1, "Badly wounded": 2,
+    "Mortally wounded": 3, "Out of play": 3, "Dead": 3,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every [choice] of RULES.md with the default given there."""
+
+    raja_exhausted: bool = True
+    raja_full_tie: str = "reroll"
+    raja_wound_penalty: str = "remove"
+    raja_spirit_loss: str = "degrees"
+    raja_story_points: int = 3
+    raja_default_charges: int = 5
+    harha_variant: str = "ch23"
+    harha_classic_extra: bool = True
+    sr_glitch_rerolls: bool = True
+
+    def to_dotted(self) -> dict[str, Any]:
+        return {c.key: getattr(self, c.attr) for c in CHOICES}
+
+    @classmethod
+    def from_dotted(cls, data: Mapping[str, Any]) -> "Settings":
+        """Build settings from dotted keys, validating each value.
+
+        Raises:
+            RulesError: naming the key and what is wrong.
+        """
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            choice = CHOICE_BY_KEY.get(key)
+            if choice is None:
+                raise RulesError(f"unknown setting '{key}'")
+            values[choice.attr] = validate_choice(choice, value)
+        return cls(**values)
+
+    def with_value(self, key: str, value: Any) -> "Settings":
+        choice = CHOICE_BY_KEY.get(key)
+        if choice is None:
+            raise RulesError(f"unknown setting '{key}'")
+        return replace(self, **{choice.attr: validate_choice(choice, value)})
+
+
+def validate_choice(choice: Choice, value: Any) -> Any:
+    if choice.allowed is not None:
+        if isinstance(choice.default, bool):
+            if not isinstance(value, bool):
+                raise RulesError(f"setting '{choice.key}' must be true or false, not {value!r}")
+            return value
+        if value not in choice.allowed:
+            opts = ", ".join(str(a) for a in choice.allowed)
+            raise RulesError(f"setting '{choice.key}' must be one of {opts}, not {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"setting '{choice.key}' must be a whole number, not {value!r}")
+    lo, hi = choice.bounds or (0, 10**6)
+    if not lo <= value <= hi:
+        raise RulesError(f"setting '{choice.key}' must be between {lo} and {hi}, not {value}")
+    return value
+
+
+assert {f.name for f in fields(Settings)} == {c.attr for c in CHOICES}

@@ -1,0 +1,1 @@
+"""Campaign state, the tracker (commands, events, undo) and TOML persistence. No textual."""

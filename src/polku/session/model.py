@@ -1,0 +1,357 @@
+"""Campaign state as plain, TOML-ready data, with strict validation.
+
+The state is a tree of dicts, lists, strings, ints and bools — exactly what is
+written to the ``[state]`` table of a session file, so saving is a dump and
+loading is a parse plus :func:`validate_state`. Every change goes through the
+tracker as a list of *changes* (``path``, ``before``, ``after``), which is what
+makes undo, redo and replay from the log one mechanism.
+
+Layout::
+
+    campaign   {name, system, created, continues}
+    settings   {"raja.exhausted": true, …}     every [choice] of RULES.md
+    wound_track [level names]                   R9 levels in use (Rajapolku)
+    structure  {story, session, scene, scene_title}
+    characters {id: character}
+    challenges [challenge]                      the queue, in order
+    initiative [{id, score, passes}]            S12 (Varjojuoksu)
+    narration  {narrator, table, burned}        H9 (Harhapolku)
+    next_id    int
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Iterable
+
+from ..rules.dice import VALID_SIZES
+from ..rules.system import (
+    CHOICE_BY_KEY,
+    RAJA_WOUND_LEVELS,
+    Settings,
+    System,
+    RulesError,
+    validate_choice,
+)
+
+
+class StateError(ValueError):
+    """The state (or an event) is malformed: one line naming the key."""
+
+
+HARHA_TIERS = ("general", "plain", "significant", "special", "significant_special")
+HARHA_TIER_LABELS = {
+    "general": "general",
+    "plain": "background",
+    "significant": "significant",
+    "special": "special",
+    "significant_special": "significant special",
+}
+SR_ATTRIBUTES = ("body", "agility", "reaction", "strength", "charisma", "intuition", "logic", "willpower")
+ABILITY_PER = ("use", "scene", "always")
+CHARACTER_KINDS = ("pc", "npc", "opposition")
+CHALLENGE_STATUS = ("waiting", "active", "resolved")
+
+
+def slug(name: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")
+    return s or "character"
+
+
+def new_state(system: System | str, name: str, *, created: str, settings: Settings | None = None,
+              wound_track: Iterable[str] | None = None) -> dict[str, Any]:
+    system = System(system)
+    settings = settings or Settings()
+    track = list(wound_track) if wound_track is not None else list(RAJA_WOUND_LEVELS)
+    return {
+        "campaign": {"name": name, "system": system.value, "created": created, "continues": ""},
+        "settings": settings.to_dotted(),
+        "wound_track": track,
+        "structure": {"story": 1, "session": 1, "scene": 1, "scene_title": ""},
+        "characters": {},
+        "challenges": [],
+        "initiative": [],
+        "narration": {"narrator": "", "table": [], "burned": [], "kind": "brawl", "ability_fight": False},
+        "next_id": 1,
+    }
+
+
+def settings_of(state: dict[str, Any]) -> Settings:
+    return Settings.from_dotted(state["settings"])
+
+
+def system_of(state: dict[str, Any]) -> System:
+    return System(state["campaign"]["system"])
+
+
+def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc", player: str = "",
+                  settings: Settings | None = None, **extra: Any) -> dict[str, Any]:
+    """A character with every field of its system at a sensible default."""
+    system = System(system)
+    settings = settings or Settings()
+    ch: dict[str, Any] = {
+        "id": cid, "name": name, "player": player, "kind": kind,
+        "health": "", "notes": "", "secret": False,
+    }
+    if system is System.RAJAPOLKU:
+        charges = settings.raja_default_charges if kind != "opposition" else 3
+        ch.update({
+            "backgrounds": [], "abilities": [], "wound": "Healthy",
+            "charges": charges, "charges_max": charges,
+            "story_points": settings.raja_story_points if kind == "pc" else 0,
+            "paid_this_scene": [],
+        })
+    elif system is System.HARHAPOLKU:
+        ch.update({"backgrounds": [], "edges": [], "rolled_this_scene": []})
+    else:
+        ch.update({
+            "attributes": {a: 3 for a in SR_ATTRIBUTES},
+            "skills": {}, "edge_rating": 2, "edge": 2,
+            "physical": 0, "stun": 0,
+        })
+    for key, value in extra.items():
+        if key not in ch:
+            raise StateError(f"unknown character field '{key}'")
+        ch[key] = value
+    return ch
+
+
+def clone(value: Any) -> Any:
+    return copy.deepcopy(value)
+
+
+# ---------------------------------------------------------------------------
+# Paths: the one way state changes.
+
+_MISSING = object()
+
+
+def get_path(root: Any, path: list[Any], default: Any = _MISSING) -> Any:
+    node = root
+    for key in path:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            if default is _MISSING:
+                raise StateError(f"no such key {'.'.join(map(str, path))}") from None
+            return default
+    return node
+
+
+def set_path(root: Any, path: list[Any], value: Any = _MISSING) -> None:
+    """Set ``path`` to ``value``; with no value, delete the key."""
+    if not path:
+        raise StateError("empty change path")
+    parent = get_path(root, path[:-1])
+    key = path[-1]
+    if value is _MISSING:
+        if isinstance(parent, dict):
+            parent.pop(key, None)
+        else:
+            raise StateError(f"cannot delete list item {'.'.join(map(str, path))}")
+    else:
+        parent[key] = clone(value)
+
+
+def apply_changes(state: dict[str, Any], changes: list[dict[str, Any]]) -> None:
+    for ch in changes:
+        set_path(state, list(ch["path"]), ch["after"] if "after" in ch else _MISSING)
+
+
+def invert_changes(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for ch in reversed(changes):
+        inv: dict[str, Any] = {"path": list(ch["path"])}
+        if "before" in ch:
+            inv["after"] = ch["before"]
+        if "after" in ch:
+            inv["before"] = ch["after"]
+        out.append(inv)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Validation: one clear line naming the key.
+
+def _where(path: Iterable[Any]) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def _want(value: Any, typ: type | tuple[type, ...], path: list[Any], what: str) -> Any:
+    if isinstance(value, bool) and typ is int:
+        raise StateError(f"{_where(path)}: expected {what}, found {value!r}")
+    if not isinstance(value, typ):
+        raise StateError(f"{_where(path)}: expected {what}, found {type(value).__name__} {value!r}"[:200])
+    return value
+
+
+def _int(d: dict, key: str, path: list[Any], lo: int | None = None, hi: int | None = None) -> int:
+    if key not in d:
+        raise StateError(f"{_where(path + [key])}: missing")
+    v = _want(d[key], int, path + [key], "a whole number")
+    if lo is not None and v < lo:
+        raise StateError(f"{_where(path + [key])}: {v} is below {lo}")
+    if hi is not None and v > hi:
+        raise StateError(f"{_where(path + [key])}: {v} is above {hi}")
+    return v
+
+
+def _str(d: dict, key: str, path: list[Any], allowed: Iterable[str] | None = None) -> str:
+    if key not in d:
+        raise StateError(f"{_where(path + [key])}: missing")
+    v = _want(d[key], str, path + [key], "text")
+    if allowed is not None and v not in allowed:
+        raise StateError(f"{_where(path + [key])}: '{v}' is not one of {', '.join(allowed)}")
+    return v
+
+
+def _table(d: dict, key: str, path: list[Any]) -> dict:
+    if key not in d:
+        raise StateError(f"{_where(path + [key])}: missing")
+    return _want(d[key], dict, path + [key], "a table")
+
+
+def _list(d: dict, key: str, path: list[Any]) -> list:
+    if key not in d:
+        raise StateError(f"{_where(path + [key])}: missing")
+    return _want(d[key], list, path + [key], "a list")
+
+
+def _strlist(d: dict, key: str, path: list[Any]) -> list[str]:
+    items = _list(d, key, path)
+    for i, item in enumerate(items):
+        _want(item, str, path + [key, i], "text")
+    return items
+
+
+def validate_state(state: Any) -> None:
+    """Check every key the program relies on; raise :class:`StateError`."""
+    p = ["state"]
+    _want(state, dict, p, "a table")
+    camp = _table(state, "campaign", p)
+    _str(camp, "name", p + ["campaign"])
+    system = System(_str(camp, "system", p + ["campaign"], [s.value for s in System]))
+    sett = _table(state, "settings", p)
+    for key, value in sett.items():
+        choice = CHOICE_BY_KEY.get(key)
+        if choice is None:
+            raise StateError(f"state.settings.{key}: unknown setting")
+        try:
+            validate_choice(choice, value)
+        except RulesError as e:
+            raise StateError(f"state.settings: {e}") from None
+    track = _strlist(state, "wound_track", p)
+    if system is System.RAJAPOLKU:
+        if not 3 <= len(track) <= 7:
+            raise StateError(f"state.wound_track: {len(track)} levels (R9 allows 3 to 7)")
+        for lvl in track:
+            if lvl not in RAJA_WOUND_LEVELS:
+                raise StateError(f"state.wound_track: '{lvl}' is not an R9 level")
+    st = _table(state, "structure", p)
+    for k in ("story", "session", "scene"):
+        _int(st, k, p + ["structure"], 1)
+    _int(state, "next_id", p, 1)
+    chars = _table(state, "characters", p)
+    for cid, ch in chars.items():
+        _validate_character(system, track, cid, ch)
+    chals = _list(state, "challenges", p)
+    for i, c in enumerate(chals):
+        cp = p + ["challenges", i]
+        _want(c, dict, cp, "a table")
+        _str(c, "id", cp)
+        _str(c, "title", cp)
+        _str(c, "status", cp, CHALLENGE_STATUS)
+    ini = _list(state, "initiative", p)
+    for i, e in enumerate(ini):
+        ip = p + ["initiative", i]
+        _want(e, dict, ip, "a table")
+        cid = _str(e, "id", ip)
+        if cid not in chars:
+            raise StateError(f"{_where(ip + ['id'])}: no character '{cid}'")
+        _int(e, "score", ip, 0)
+        _int(e, "passes", ip, 1, 4)
+    nar = _table(state, "narration", p)
+    _str(nar, "narrator", p + ["narration"])
+    for i, d in enumerate(_list(nar, "table", p + ["narration"])):
+        _validate_die(d, p + ["narration", "table", i])
+
+
+def _validate_die(d: Any, path: list[Any]) -> None:
+    _want(d, dict, path, "a die table")
+    size = _int(d, "size", path)
+    if size not in VALID_SIZES:
+        raise StateError(f"{_where(path + ['size'])}: d{size} is not a die")
+    _int(d, "face", path, 1, size)
+
+
+def _validate_character(system: System, track: list[str], cid: str, ch: Any) -> None:
+    p = ["state", "characters", cid]
+    _want(ch, dict, p, "a table")
+    if _str(ch, "id", p) != cid:
+        raise StateError(f"{_where(p + ['id'])}: '{ch['id']}' differs from its table name '{cid}'")
+    _str(ch, "name", p)
+    _str(ch, "kind", p, CHARACTER_KINDS)
+    _str(ch, "player", p)
+    _str(ch, "health", p)
+    _str(ch, "notes", p)
+    if system is System.RAJAPOLKU:
+        _strlist(ch, "backgrounds", p)
+        for i, ab in enumerate(_list(ch, "abilities", p)):
+            ap = p + ["abilities", i]
+            _want(ab, dict, ap, "a table")
+            _str(ab, "name", ap)
+            _int(ab, "cost", ap, 0, 30)
+            _str(ab, "per", ap, ABILITY_PER)
+        _str(ch, "wound", p, track)
+        mx = _int(ch, "charges_max", p, 0, 99)
+        _int(ch, "charges", p, 0, mx)
+        _int(ch, "story_points", p, 0, 99)
+        _strlist(ch, "paid_this_scene", p)
+    elif system is System.HARHAPOLKU:
+        for i, bg in enumerate(_list(ch, "backgrounds", p)):
+            bp = p + ["backgrounds", i]
+            _want(bg, dict, bp, "a table")
+            _str(bg, "name", bp)
+            _str(bg, "tier", bp, HARHA_TIERS)
+        for i, ed in enumerate(_list(ch, "edges", p)):
+            ep = p + ["edges", i]
+            _want(ed, dict, ep, "a table")
+            _str(ed, "name", ep)
+            _want(ed.get("used"), bool, ep + ["used"], "true or false")
+        _strlist(ch, "rolled_this_scene", p)
+    else:
+        attrs = _table(ch, "attributes", p)
+        for a in SR_ATTRIBUTES:
+            _int(attrs, a, p + ["attributes"], 1, 12)
+        skills = _table(ch, "skills", p)
+        for name in skills:
+            _int(skills, name, p + ["skills"], 0, 12)
+        rating = _int(ch, "edge_rating", p, 0, 9)
+        _int(ch, "edge", p, 0, rating)
+        _int(ch, "physical", p, 0, 8 + (attrs["body"] + 1) // 2)
+        _int(ch, "stun", p, 0, 8 + (attrs["willpower"] + 1) // 2)
+
+
+def validate_event(ev: Any, index: int) -> None:
+    p = ["event", index]
+    _want(ev, dict, p, "a table")
+    _int(ev, "seq", p, 1)
+    _str(ev, "kind", p)
+    _str(ev, "text", p)
+    for i, ch in enumerate(ev.get("changes", [])):
+        cp = p + ["changes", i]
+        _want(ch, dict, cp, "a table")
+        path = _list(ch, "path", cp)
+        if not path:
+            raise StateError(f"{_where(cp + ['path'])}: empty")
+        for j, k in enumerate(path):
+            _want(k, (str, int), cp + ["path", j], "a key or index")
+    roll = ev.get("roll")
+    if roll is not None:
+        _want(roll, dict, p + ["roll"], "a table")
+        for si, side in enumerate(_list(roll, "sides", p + ["roll"])):
+            sp = p + ["roll", "sides", si]
+            _want(side, dict, sp, "a table")
+            for di, d in enumerate(_list(side, "dice", sp)):
+                _validate_die(d, sp + ["dice", di])

@@ -1,0 +1,682 @@
+"""The tracker: the one place where campaign state changes.
+
+A command goes in; the state changes; one or more events come out and are
+appended to the log. Every event carries its *changes* (``path``, ``before``,
+``after``), so:
+
+- undo is a new ``undo`` event whose changes are the inverse of the undone
+  command's (the undone events stay in the log, marked undone);
+- redo is a ``redo`` event repeating the changes;
+- loading a file replays the changes of the events newer than its snapshot.
+
+The tracker never touches a file: it keeps the events not yet saved, and
+:mod:`polku.session.files` writes them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ..rules.dice import RulesError
+from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
+from . import model
+from .model import StateError, clone, get_path
+
+Clock = Callable[[], str]
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+class TrackerError(ValueError):
+    """A command that cannot be carried out: one line, nothing changed."""
+
+
+UNDOABLE_EXCLUDED = ("undo", "redo")
+
+
+@dataclass
+class _Txn:
+    tracker: "Tracker"
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    _all: list[dict[str, Any]] = field(default_factory=list)
+
+    def set(self, path: list[Any], value: Any) -> None:
+        state = self.tracker.state
+        before = get_path(state, path[:-1])
+        key = path[-1]
+        change: dict[str, Any] = {"path": list(path), "after": clone(value)}
+        if isinstance(before, dict):
+            if key in before:
+                change["before"] = clone(before[key])
+        else:
+            change["before"] = clone(before[key])
+        if change.get("before", object()) == value:
+            return
+        model.set_path(state, list(path), value)
+        self.changes.append(change)
+        self._all.append(change)
+
+    def delete(self, path: list[Any]) -> None:
+        state = self.tracker.state
+        parent = get_path(state, path[:-1])
+        if path[-1] not in parent:
+            return
+        change = {"path": list(path), "before": clone(parent[path[-1]])}
+        model.set_path(state, list(path))
+        self.changes.append(change)
+        self._all.append(change)
+
+    def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]:
+        ev: dict[str, Any] = {"kind": kind, "text": text}
+        ev.update({k: v for k, v in data.items() if v is not None})
+        ev["changes"] = self.changes
+        self.changes = []
+        self.events.append(ev)
+        return ev
+
+    def rollback(self) -> None:
+        model.apply_changes(self.tracker.state, model.invert_changes(self._all))
+
+
+class Tracker:
+    """Campaign state plus its event log, changed only by commands.
+
+    Args:
+        state: the campaign state (see :mod:`polku.session.model`).
+        events: the log so far (already reflected in ``state``).
+        clock: returns the ISO time for new events (injected for tests).
+        seed: seeds the program's dice; each roll records its own seed.
+        read_only: refuse every command (review, a second process).
+    """
+
+    def __init__(self, state: dict[str, Any], events: Iterable[dict[str, Any]] = (), *,
+                 clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> None:
+        self.state = state
+        self.events: list[dict[str, Any]] = list(events)
+        self.clock: Clock = clock or utc_now
+        self.rng = random.Random(seed)
+        self.read_only = read_only
+        self.undone: set[int] = set()
+        self._cmd_events: dict[int, list[dict[str, Any]]] = {}
+        self._undo: list[int] = []
+        self._redo: list[int] = []
+        self.unsaved: list[dict[str, Any]] = []
+        self.needs_full_save = False
+        self.listeners: list[Callable[[list[dict[str, Any]]], None]] = []
+        for ev in self.events:
+            self._track(ev)
+
+    # -- construction ----------------------------------------------------
+
+    @classmethod
+    def new(cls, system: System | str, name: str, *, settings: Settings | None = None,
+            wound_track: Iterable[str] | None = None, clock: Clock | None = None,
+            seed: int | None = None) -> "Tracker":
+        clock = clock or utc_now
+        state = model.new_state(system, name, created=clock(), settings=settings, wound_track=wound_track)
+        t = cls(state, clock=clock, seed=seed)
+        t.needs_full_save = True
+        return t
+
+    @classmethod
+    def replay(cls, snapshot: dict[str, Any], snapshot_seq: int, events: list[dict[str, Any]],
+               **kw: Any) -> "Tracker":
+        """Rebuild from a saved snapshot plus the events newer than it."""
+        state = clone(snapshot)
+        for i, ev in enumerate(events):
+            model.validate_event(ev, i)
+            if ev["seq"] > snapshot_seq:
+                try:
+                    model.apply_changes(state, ev.get("changes", []))
+                except (StateError, KeyError, IndexError, TypeError) as e:
+                    raise StateError(f"event {ev['seq']}: its changes do not fit the state ({e})") from None
+        model.validate_state(state)
+        return cls(state, events, **kw)
+
+    # -- reading ---------------------------------------------------------
+
+    @property
+    def system(self) -> System:
+        return model.system_of(self.state)
+
+    @property
+    def settings(self) -> Settings:
+        return model.settings_of(self.state)
+
+    @property
+    def characters(self) -> dict[str, dict[str, Any]]:
+        return self.state["characters"]
+
+    def character(self, cid: str) -> dict[str, Any]:
+        try:
+            return self.state["characters"][cid]
+        except KeyError:
+            raise TrackerError(f"no character '{cid}'") from None
+
+    def find_character(self, name_or_id: str) -> dict[str, Any]:
+        chars = self.characters
+        if name_or_id in chars:
+            return chars[name_or_id]
+        low = name_or_id.strip().lower()
+        for ch in chars.values():
+            if ch["name"].lower() == low:
+                return ch
+        raise TrackerError(f"no character named '{name_or_id}'")
+
+    @property
+    def where(self) -> list[int]:
+        st = self.state["structure"]
+        return [st["story"], st["session"], st["scene"]]
+
+    def last_seq(self) -> int:
+        return self.events[-1]["seq"] if self.events else 0
+
+    def can_undo(self) -> bool:
+        return bool(self._undo) and not self.read_only
+
+    def can_redo(self) -> bool:
+        return bool(self._redo) and not self.read_only
+
+    def undo_text(self) -> str:
+        return self._cmd_events[self._undo[-1]][0]["text"] if self._undo else ""
+
+    def redo_text(self) -> str:
+        return self._cmd_events[self._redo[-1]][0]["text"] if self._redo else ""
+
+    def is_undone(self, seq: int) -> bool:
+        return seq in self.undone
+
+    def challenge(self, chid: str) -> dict[str, Any]:
+        for c in self.state["challenges"]:
+            if c["id"] == chid:
+                return c
+        raise TrackerError(f"no challenge '{chid}'")
+
+    def challenge_index(self, chid: str) -> int:
+        for i, c in enumerate(self.state["challenges"]):
+            if c["id"] == chid:
+                return i
+        raise TrackerError(f"no challenge '{chid}'")
+
+    def active_challenge(self) -> dict[str, Any] | None:
+        for c in self.state["challenges"]:
+            if c["status"] == "active":
+                return c
+        return None
+
+    def wound_penalty(self, cid: str) -> int:
+        """Dice lost to wounds: R9 level (Rajapolku) or S12 monitors (Varjojuoksu)."""
+        ch = self.character(cid)
+        if self.system is System.RAJAPOLKU:
+            return RAJA_WOUND_PENALTY.get(ch["wound"], 0)
+        if self.system is System.SHADOWRUN:
+            return ch["physical"] // 3 + ch["stun"] // 3
+        return 0
+
+    # -- the command machinery --------------------------------------------
+
+    def _track(self, ev: dict[str, Any]) -> None:
+        kind = ev["kind"]
+        if kind == "undo":
+            cmd = ev["target"]
+            if self._undo and self._undo[-1] == cmd:
+                self._undo.pop()
+            self._redo.append(cmd)
+            self.undone.update(e["seq"] for e in self._cmd_events.get(cmd, []))
+        elif kind == "redo":
+            cmd = ev["target"]
+            if self._redo and self._redo[-1] == cmd:
+                self._redo.pop()
+            self._undo.append(cmd)
+            self.undone.difference_update(e["seq"] for e in self._cmd_events.get(cmd, []))
+        else:
+            cmd = ev.get("cmd", ev["seq"])
+            if cmd not in self._cmd_events:
+                self._cmd_events[cmd] = []
+                if ev.get("undoable", True):
+                    self._undo.append(cmd)
+                    self._redo.clear()
+            self._cmd_events[cmd].append(ev)
+
+    def _run(self, build: Callable[[_Txn], Any]) -> list[dict[str, Any]]:
+        if self.read_only:
+            raise TrackerError("this session is open read-only; nothing was changed")
+        txn = _Txn(self)
+        try:
+            build(txn)
+        except (RulesError, StateError) as e:
+            txn.rollback()
+            raise TrackerError(str(e)) from None
+        except TrackerError:
+            txn.rollback()
+            raise
+        except Exception:
+            txn.rollback()
+            raise
+        if not txn.events:
+            return []
+        return self._append(txn.events)
+
+    def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        now = self.clock()
+        first = self.last_seq() + 1
+        where = self.where
+        out = []
+        for i, ev in enumerate(events):
+            full = {"seq": first + i, "t": now, "at": list(where)}
+            if ev["kind"] not in UNDOABLE_EXCLUDED:
+                full["cmd"] = first
+            full.update(ev)
+            self.events.append(full)
+            self.unsaved.append(full)
+            self._track(full)
+            out.append(full)
+        for listener in list(self.listeners):
+            listener(out)
+        return out
+
+    def undo(self) -> dict[str, Any]:
+        """Undo the last command (RULES §4: it stays in the log, marked undone)."""
+        if self.read_only:
+            raise TrackerError("this session is open read-only; nothing was changed")
+        if not self._undo:
+            raise TrackerError("nothing to undo")
+        cmd = self._undo[-1]
+        evs = self._cmd_events[cmd]
+        changes = model.invert_changes([c for e in evs for c in e.get("changes", [])])
+        model.apply_changes(self.state, changes)
+        text = f"Undid: {evs[0]['text']}"
+        return self._append([{"kind": "undo", "text": text, "target": cmd, "changes": changes}])[0]
+
+    def redo(self) -> dict[str, Any]:
+        if self.read_only:
+            raise TrackerError("this session is open read-only; nothing was changed")
+        if not self._redo:
+            raise TrackerError("nothing to redo")
+        cmd = self._redo[-1]
+        evs = self._cmd_events[cmd]
+        changes = [clone(c) for e in evs for c in e.get("changes", [])]
+        model.apply_changes(self.state, changes)
+        text = f"Redid: {evs[0]['text']}"
+        return self._append([{"kind": "redo", "text": text, "target": cmd, "changes": changes}])[0]
+
+    def take_unsaved(self) -> tuple[list[dict[str, Any]], bool]:
+        """Events not yet saved and whether a full rewrite is due; clears both."""
+        evs, full = self.unsaved, self.needs_full_save
+        self.unsaved, self.needs_full_save = [], False
+        return evs, full
+
+    def _new_id(self, txn: _Txn, prefix: str) -> str:
+        n = self.state["next_id"]
+        txn.set(["next_id"], n + 1)
+        return f"{prefix}{n}"
+
+    # -- characters --------------------------------------------------------
+
+    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: Any) -> dict[str, Any]:
+        name = name.strip()
+        if not name:
+            raise TrackerError("a character needs a name")
+        if kind not in model.CHARACTER_KINDS:
+            raise TrackerError(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
+        result: dict[str, Any] = {}
+
+        def build(txn: _Txn) -> None:
+            cid = model.slug(name)
+            base, n = cid, 2
+            while cid in self.characters:
+                cid, n = f"{base}-{n}", n + 1
+            ch = model.new_character(self.system, name, cid=cid, kind=kind, player=player,
+                                     settings=self.settings, **fields)
+            txn.set(["characters", cid], ch)
+            model.validate_state(self.state)
+            txn.emit("character", f"{name} joins ({kind})", who=cid)
+            result.update(ch)
+
+        self._run(build)
+        return self.character(result["id"])
+
+    def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None) -> None:
+        """Set any character field (the detail view); validated, logged, undoable."""
+        ch = self.character(cid)
+        if field_name in ("id",) or field_name not in ch:
+            raise TrackerError(f"'{field_name}' is not a field a GM can edit")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, field_name], value)
+            model.validate_state(self.state)
+            txn.emit("character", text or f"{ch['name']}: {field_name} → {_show(value)}", who=cid)
+
+        self._run(build)
+
+    def remove_character(self, cid: str) -> None:
+        ch = self.character(cid)
+
+        def build(txn: _Txn) -> None:
+            txn.delete(["characters", cid])
+            ini = [e for e in self.state["initiative"] if e["id"] != cid]
+            txn.set(["initiative"], ini)
+            txn.emit("character", f"{ch['name']} leaves the campaign", who=cid)
+
+        self._run(build)
+
+    def set_health(self, cid: str, note: str) -> None:
+        ch = self.character(cid)
+        self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}")
+
+    def _simple(self, cid: str, key: str, value: Any, kind: str, text: str, **data: Any) -> None:
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, key], value)
+            model.validate_state(self.state)
+            txn.emit(kind, text, who=cid, **data)
+
+        self._run(build)
+
+    # -- Rajapolku resources (R9–R12) ---------------------------------------
+
+    def move_wound(self, cid: str, steps: int) -> None:
+        """R9/R10: move a character down (+) or up (−) the wound track."""
+        ch = self.character(cid)
+        track = self.state["wound_track"]
+        i = track.index(ch["wound"]) if ch["wound"] in track else 0
+        j = max(0, min(len(track) - 1, i + steps))
+        if j == i:
+            raise TrackerError(f"{ch['name']} is already {track[i]}")
+        verb = "worse" if j > i else "better"
+        self._simple(cid, "wound", track[j], "wound",
+                     f"{ch['name']}: {track[i]} → {track[j]} ({verb})", before=track[i], after=track[j])
+
+    def set_wound(self, cid: str, level: str) -> None:
+        ch = self.character(cid)
+        if level not in self.state["wound_track"]:
+            raise TrackerError(f"'{level}' is not on this campaign's wound track")
+        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}")
+
+    def spend_charges(self, cid: str, n: int, reason: str) -> None:
+        """R11: spend charges (an ability, spirit combat…)."""
+        ch = self.character(cid)
+        if n < 1:
+            raise TrackerError("spend at least 1 charge")
+        if ch["charges"] < n:
+            raise TrackerError(f"{ch['name']} has {ch['charges']} charges, not {n}")
+        self._simple(cid, "charges", ch["charges"] - n, "resource",
+                     f"{ch['name']} spends {n} charge{'s' if n != 1 else ''}: {reason} "
+                     f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n)
+
+    def restore_charges(self, cid: str, n: int, reason: str = "rest") -> None:
+        ch = self.character(cid)
+        new = min(ch["charges_max"], ch["charges"] + n)
+        if new == ch["charges"]:
+            raise TrackerError(f"{ch['name']} already has all {ch['charges_max']} charges")
+        self._simple(cid, "charges", new, "resource",
+                     f"{ch['name']} regains {new - ch['charges']} charges: {reason} ({new}/{ch['charges_max']})",
+                     resource="charges", amount=new - ch["charges"])
+
+    def use_ability(self, cid: str, ability: str) -> None:
+        """R11: pay an ability's cost — per use, once per scene, or nothing if always on."""
+        ch = self.character(cid)
+        ab = next((a for a in ch.get("abilities", []) if a["name"] == ability), None)
+        if ab is None:
+            raise TrackerError(f"{ch['name']} has no ability '{ability}'")
+        if ab["per"] == "always":
+            raise TrackerError(f"'{ability}' is always on and costs nothing")
+        if ab["per"] == "scene" and ability in ch["paid_this_scene"]:
+            raise TrackerError(f"'{ability}' is already paid for this scene")
+        cost = ab["cost"]
+        if ch["charges"] < cost:
+            raise TrackerError(f"{ch['name']} has {ch['charges']} charges; '{ability}' costs {cost}")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, "charges"], ch["charges"] - cost)
+            if ab["per"] == "scene":
+                txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [ability])
+            per = "this scene" if ab["per"] == "scene" else "one use"
+            txn.emit("resource", f"{ch['name']} uses {ability} ({per}): −{cost} charges "
+                     f"({ch['charges']}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
+
+        self._run(build)
+
+    def spend_story_point(self, cid: str, bought: str) -> None:
+        """R12: spend a story point on what it bought."""
+        ch = self.character(cid)
+        if not bought.strip():
+            raise TrackerError("say what the story point bought")
+        if ch["story_points"] < 1:
+            raise TrackerError(f"{ch['name']} has no story points left")
+        self._simple(cid, "story_points", ch["story_points"] - 1, "resource",
+                     f"{ch['name']} spends a story point: {bought.strip()} ({ch['story_points'] - 1} left)",
+                     resource="story_points", amount=-1, bought=bought.strip())
+
+    def award_story_point(self, cid: str, reason: str = "good roleplaying") -> None:
+        ch = self.character(cid)
+        self._simple(cid, "story_points", ch["story_points"] + 1, "resource",
+                     f"{ch['name']} is awarded a story point: {reason} ({ch['story_points'] + 1})",
+                     resource="story_points", amount=1)
+
+    # -- Varjojuoksu resources (S3, S5–S7, S12) --------------------------------
+
+    def spend_edge(self, cid: str, reason: str) -> None:
+        ch = self.character(cid)
+        if ch["edge"] < 1:
+            raise TrackerError(f"{ch['name']} has no Edge left this session")
+        self._simple(cid, "edge", ch["edge"] - 1, "resource",
+                     f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
+                     resource="edge", amount=-1)
+
+    def set_condition(self, cid: str, track: str, boxes: int) -> None:
+        """S12: set filled boxes on the physical or stun monitor."""
+        if track not in ("physical", "stun"):
+            raise TrackerError("the condition monitor is 'physical' or 'stun'")
+        ch = self.character(cid)
+        attr = "body" if track == "physical" else "willpower"
+        size = 8 + (ch["attributes"][attr] + 1) // 2
+        if not 0 <= boxes <= size:
+            raise TrackerError(f"{track} monitor has {size} boxes; {boxes} is out of range")
+        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch[track]} → {boxes}/{size} boxes")
+
+    # -- Harhapolku edges (H7) --------------------------------------------------
+
+    def use_edge_reroll(self, cid: str, edge: str, txn: _Txn | None = None) -> None:
+        ch = self.character(cid)
+        idx = next((i for i, e in enumerate(ch["edges"]) if e["name"] == edge), None)
+        if idx is None:
+            raise TrackerError(f"{ch['name']} has no edge '{edge}'")
+        if ch["edges"][idx]["used"]:
+            raise TrackerError(f"{ch['name']}'s edge '{edge}' is already used this session")
+
+        def build(t: _Txn) -> None:
+            t.set(["characters", cid, "edges", idx, "used"], True)
+            t.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
+
+        if txn is not None:
+            build(txn)
+        else:
+            self._run(build)
+
+    # -- structure and the resets of RULES §4 ------------------------------------
+
+    def _scene_resets(self, txn: _Txn) -> None:
+        for cid, ch in self.characters.items():
+            if ch.get("paid_this_scene"):
+                txn.set(["characters", cid, "paid_this_scene"], [])
+                txn.emit("reset", f"{ch['name']}: per-scene ability costs reset", who=cid)
+            if ch.get("rolled_this_scene"):
+                txn.set(["characters", cid, "rolled_this_scene"], [])
+                txn.emit("reset", f"{ch['name']}: background dice available again", who=cid)
+        if self.state["narration"]["table"] or self.state["narration"]["narrator"]:
+            txn.set(["narration"], {**self.state["narration"], "narrator": "", "table": [], "burned": []})
+            txn.emit("reset", "Narration contest cleared for the new scene")
+
+    def _session_resets(self, txn: _Txn) -> None:
+        for cid, ch in self.characters.items():
+            if "edge_rating" in ch and ch["edge"] != ch["edge_rating"]:
+                txn.set(["characters", cid, "edge"], ch["edge_rating"])
+                txn.emit("reset", f"{ch['name']}: Edge refreshed to {ch['edge_rating']}", who=cid)
+            if any(e["used"] for e in ch.get("edges", [])):
+                txn.set(["characters", cid, "edges"], [{**e, "used": False} for e in ch["edges"]])
+                txn.emit("reset", f"{ch['name']}: edge rerolls available again", who=cid)
+
+    def _story_resets(self, txn: _Txn) -> None:
+        allot = self.settings.raja_story_points
+        for cid, ch in self.characters.items():
+            if "story_points" in ch and ch["kind"] == "pc":
+                old = ch["story_points"]
+                txn.set(["characters", cid, "story_points"], allot)
+                txn.emit("reset", f"{ch['name']}: story points {old} → {allot} (unspent points vanish)", who=cid)
+
+    def new_scene(self, title: str = "") -> None:
+        st = self.state["structure"]
+
+        def build(txn: _Txn) -> None:
+            txn.set(["structure", "scene"], st["scene"] + 1)
+            txn.set(["structure", "scene_title"], title.strip())
+            txn.emit("structure", f"Scene {st['scene']}" + (f": {title.strip()}" if title.strip() else ""))
+            self._scene_resets(txn)
+
+        self._run(build)
+        self.needs_full_save = True
+
+    def new_session(self) -> None:
+        st = self.state["structure"]
+
+        def build(txn: _Txn) -> None:
+            txn.set(["structure", "session"], st["session"] + 1)
+            txn.set(["structure", "scene"], 1)
+            txn.set(["structure", "scene_title"], "")
+            txn.emit("structure", f"Session {st['session']} begins")
+            self._session_resets(txn)
+            self._scene_resets(txn)
+
+        self._run(build)
+        self.needs_full_save = True
+
+    def new_story(self) -> None:
+        st = self.state["structure"]
+
+        def build(txn: _Txn) -> None:
+            txn.set(["structure", "story"], st["story"] + 1)
+            txn.emit("structure", f"Story {st['story']} begins")
+            self._story_resets(txn)
+
+        self._run(build)
+        self.needs_full_save = True
+
+    def set_setting(self, key: str, value: Any) -> None:
+        def build(txn: _Txn) -> None:
+            new = self.settings.with_value(key, value)
+            txn.set(["settings", key], new.to_dotted()[key])
+            txn.emit("setting", f"Setting {key} = {_show(value)}")
+
+        self._run(build)
+
+    def note(self, text: str) -> None:
+        if not text.strip():
+            raise TrackerError("the note is empty")
+        self._run(lambda txn: txn.emit("note", text.strip()))
+
+    # -- the challenge queue -------------------------------------------------------
+
+    def add_challenge(self, title: str, participants: Iterable[str] = (), opposition: Iterable[str] = (),
+                      kind: str = "") -> dict[str, Any]:
+        title = title.strip()
+        if not title:
+            raise TrackerError("a challenge needs a title")
+        parts, opp = list(participants), list(opposition)
+        for cid in parts + opp:
+            self.character(cid)
+        out: dict[str, Any] = {}
+
+        def build(txn: _Txn) -> None:
+            chid = self._new_id(txn, "c")
+            c = {"id": chid, "title": title, "status": "waiting", "kind": kind or "challenge",
+                 "participants": parts, "opposition": opp, "outcome": ""}
+            txn.set(["challenges"], self.state["challenges"] + [c])
+            txn.emit("challenge", f"Challenge added: {title}", challenge=chid)
+            out.update(c)
+
+        self._run(build)
+        return self.challenge(out["id"])
+
+    def remove_challenge(self, chid: str) -> None:
+        c = self.challenge(chid)
+
+        def build(txn: _Txn) -> None:
+            txn.set(["challenges"], [x for x in self.state["challenges"] if x["id"] != chid])
+            txn.emit("challenge", f"Challenge removed: {c['title']}", challenge=chid)
+
+        self._run(build)
+
+    def move_challenge(self, chid: str, delta: int) -> None:
+        i = self.challenge_index(chid)
+        items = list(self.state["challenges"])
+        j = max(0, min(len(items) - 1, i + delta))
+        if i == j:
+            raise TrackerError("the challenge cannot move further")
+        items.insert(j, items.pop(i))
+
+        def build(txn: _Txn) -> None:
+            txn.set(["challenges"], items)
+            txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {items[j]['title']}",
+                     challenge=chid)
+
+        self._run(build)
+
+    def start_challenge(self, chid: str) -> None:
+        c = self.challenge(chid)
+        if c["status"] == "resolved":
+            raise TrackerError(f"'{c['title']}' is already resolved")
+        if c["status"] == "active":
+            raise TrackerError(f"'{c['title']}' is already active")
+
+        def build(txn: _Txn) -> None:
+            for i, x in enumerate(self.state["challenges"]):
+                if x["status"] == "active":
+                    txn.set(["challenges", i, "status"], "waiting")
+            txn.set(["challenges", self.challenge_index(chid), "status"], "active")
+            txn.emit("challenge", f"Challenge started: {c['title']}", challenge=chid)
+
+        self._run(build)
+
+    def resolve_challenge(self, chid: str, outcome: str, txn: _Txn | None = None) -> None:
+        c = self.challenge(chid)
+
+        def build(t: _Txn) -> None:
+            i = self.challenge_index(chid)
+            t.set(["challenges", i, "status"], "resolved")
+            t.set(["challenges", i, "outcome"], outcome)
+            if txn is None:
+                t.emit("challenge", f"Challenge resolved: {c['title']} — {outcome}", challenge=chid)
+
+        if txn is not None:
+            build(txn)
+        else:
+            self._run(build)
+
+    # -- initiative (S12) ---------------------------------------------------------
+
+    def set_initiative(self, entries: list[dict[str, Any]], text: str = "Initiative set") -> None:
+        for e in entries:
+            self.character(e["id"])
+
+        def build(txn: _Txn) -> None:
+            txn.set(["initiative"], entries)
+            model.validate_state(self.state)
+            txn.emit("initiative", text)
+
+        self._run(build)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value) or "(none)"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
