@@ -1,0 +1,765 @@
+"""Harhapolku: d8/d10 pools, more higher dice wins (RULES.md §2, H1–H9).
+
+Pure functions and small immutable values. In a comparison side **A** and side
+**B** are the two rolls; in the chapter 23 comparison (H4, the default) and the
+sum variant (H6) A is the **actor** (the character whose action is questioned)
+and B the **challenger** (the player who questions it and proposes the roll).
+
+Reading choices made here:
+
+* The same-size variant (H5) changes only the pool; its rolls are compared the
+  chapter 23 way (H4), as in the source, where H5 follows the H4 examples.
+* A pool is sorted by face, highest first; ties between different die sizes
+  are ordered by size (larger first) only to make the order deterministic.
+* H9: the dice on the table always belong to the narrator; a participant's
+  rolled dice that are neither on the table nor burned are their *hand*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, NamedTuple, Sequence
+
+from .dice import DiceSource, Die, DieSpec, RulesError, Src
+from .system import Settings
+
+VARIANTS = ("ch23", "classic", "same_size", "sum")
+"""``harha.variant`` values (H3–H6)."""
+
+H4_REMINDER = (
+    "H4: an ability can only be questioned on the grounds of another character's "
+    "or NPC's ability already shown in play; the same holds for a character's own "
+    "senses and mind (their harhapolku)."
+)
+"""Shown when a chapter 23 challenge is entered (H4)."""
+
+HIGH_FACE = 7
+"""H8: a die of 7 or more succeeds in a difficult action."""
+
+CONFLICT_DIE = {"conversation": 4, "brawl": 6, "armed": 8, "firefight": 10}
+"""H9: the size of the GM's harm dice per kind of conflict."""
+
+
+# --------------------------------------------------------------------------- pools
+
+
+@dataclass(frozen=True, slots=True)
+class HarhaPool:
+    """One side's pool before rolling (H2, H5)."""
+
+    dice: tuple[DieSpec, ...]
+    explain: tuple[str, ...]
+
+
+def _claim(value: str | bool | None, default: str) -> str | None:
+    """A tier claim: a background name, True (claimed, unnamed) or None/False/"" (not claimed)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return default
+    text = str(value).strip()
+    return text or None
+
+
+def build_pool(
+    general: str | bool | None = None,
+    background: str | bool | None = None,
+    significant: str | bool | None = None,
+    special: str | bool | None = None,
+    significant_special: str | bool | None = None,
+    gm_bonus: str | bool | None = None,
+) -> HarhaPool:
+    """Build a pool of d8s and d10s (H2).
+
+    1d8 always; +1d8 general background; +1d8 a fitting background; +1d8 a
+    significant background; +1d10 a special background; +1d10 a significant
+    special background; +1d10 from the GM for a spectacular, extraordinary or
+    significant action. Each tier gives one die at most.
+
+    Args:
+        general, background, significant, special, significant_special: the
+            name of the claimed background of that tier (its die's label), or
+            True for a claim without a name; None/False when not claimed.
+        gm_bonus: the GM's reason, True, or None.
+    """
+    tiers = (
+        ("general", general, 8, Src.BACKGROUND, "general background"),
+        ("background", background, 8, Src.BACKGROUND, "background"),
+        ("significant", significant, 8, Src.BACKGROUND, "significant background"),
+        ("special", special, 10, Src.BACKGROUND, "special background"),
+        ("significant_special", significant_special, 10, Src.BACKGROUND, "significant special background"),
+        ("gm_bonus", gm_bonus, 10, Src.GM_BONUS, "GM bonus"),
+    )
+    dice = [DieSpec(8, Src.ACTION, "always")]
+    lines = ["1d8 always (H2)"]
+    for _key, value, size, source, title in tiers:
+        name = _claim(value, title)
+        if name is None:
+            continue
+        dice.append(DieSpec(size, source, name))
+        lines.append(f"+1d{size} {title}" + (f": {name}" if name != title else "") + " (H2)")
+    return HarhaPool(tuple(dice), tuple(lines))
+
+
+def build_pool_same_size(
+    descriptive: str | bool | None = None,
+    special: str | bool | None = None,
+    specifications: Sequence[str] = (),
+    gm_bonus: str | bool | None = None,
+    size: int = 8,
+) -> HarhaPool:
+    """Build a pool of one die size (H5).
+
+    One die always; a descriptive background +1 die; a special background +2
+    dice; each specification +1 die (as counted in EX H); the GM's bonus +1.
+    """
+    if isinstance(specifications, str):
+        specifications = [specifications]
+    dice = [DieSpec(size, Src.ACTION, "always")]
+    lines = [f"1d{size} always (H5)"]
+    d = _claim(descriptive, "descriptive background")
+    if d is not None:
+        dice.append(DieSpec(size, Src.BACKGROUND, d))
+        lines.append(f"+1d{size} descriptive background: {d} (H5)")
+    s = _claim(special, "special background")
+    if s is not None:
+        dice += [DieSpec(size, Src.BACKGROUND, s)] * 2
+        lines.append(f"+2d{size} special background: {s} (H5)")
+    for spec in specifications:
+        name = str(spec).strip()
+        if not name:
+            raise RulesError("a specification needs a name")
+        dice.append(DieSpec(size, Src.BACKGROUND, name))
+        lines.append(f"+1d{size} specification: {name} (H5)")
+    g = _claim(gm_bonus, "GM bonus")
+    if g is not None:
+        dice.append(DieSpec(size, Src.GM_BONUS, g))
+        lines.append(f"+1d{size} GM bonus (H2)")
+    return HarhaPool(tuple(dice), tuple(lines))
+
+
+def same_size_count(
+    descriptive: bool = False, special: bool = False, specifications: int = 0, gm_bonus: bool = False
+) -> int:
+    """How many same-size dice a side would have (H5), the count the sum variant adds (H6)."""
+    return 1 + int(bool(descriptive)) + 2 * int(bool(special)) + specifications + int(bool(gm_bonus))
+
+
+# ---------------------------------------------------------------------- comparison
+
+
+def harha_sorted(dice: Iterable[Die]) -> tuple[Die, ...]:
+    """Dice highest face first, independent of input order (H3, H4)."""
+    return tuple(
+        sorted(dice, key=lambda d: (-d.face, -d.size, str(d.source), d.label, d.replaced))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One compared position (1-based)."""
+
+    index: int
+    a: Die | None
+    b: Die | None
+    side: str | None
+    """"a" or "b" when the position counts for that side; None when it counts for nobody."""
+
+
+@dataclass(frozen=True, slots=True)
+class HarhaResult:
+    """The outcome of one Harhapolku comparison (H3, H4)."""
+
+    variant: str
+    """"classic", "ch23" or "same_size"."""
+    a: tuple[Die, ...]
+    """Side A sorted (the actor in ch23 / same_size)."""
+    b: tuple[Die, ...]
+    """Side B sorted (the challenger in ch23 / same_size)."""
+    winner: str
+    """"a", "b" or "tie" (classic only)."""
+    a_positions: int
+    b_positions: int
+    positions: tuple[Position, ...]
+    reason: str
+    """"positions" (counted), "actor_no_dice" (H4: the actor cannot roll)."""
+    tie_action: str | None = None
+    """"reroll" on a classic tie (H3)."""
+
+    @property
+    def margin(self) -> int:
+        return abs(self.a_positions - self.b_positions)
+
+    def _name(self, side: str) -> str:
+        if self.variant == "classic":
+            return side.upper()
+        return {"a": "actor", "b": "challenger"}[side]
+
+    def explain(self) -> list[str]:
+        """Short human lines: the rolls, each position, the outcome (H3, H4)."""
+        def txt(dice: Sequence[Die]) -> str:
+            return ",".join(str(d.face) for d in dice) or "no dice"
+
+        lines = [f"{self._name('a')}: {txt(self.a)}  vs  {self._name('b')}: {txt(self.b)}"]
+        if self.reason == "actor_no_dice":
+            lines.append("the actor cannot roll a single die: the action fails with the challenger's reason (H4)")
+            return lines
+        if self.variant != "classic" and len(self.a) != len(self.b):
+            n = min(len(self.a), len(self.b))
+            lines.append(f"comparing {n} position{'s' if n != 1 else ''}, the smaller pool's dice (H4)")
+        for p in self.positions:
+            fa = str(p.a.face) if p.a else "—"
+            fb = str(p.b.face) if p.b else "—"
+            if p.side is None:
+                mark, to = "=" if p.a and p.b else "vs", "nobody"
+            else:
+                mark = ">" if p.side == "a" else "<"
+                if p.a is None or p.b is None:
+                    mark = "vs"
+                to = self._name(p.side)
+            lines.append(f"position {p.index}: {fa} {mark} {fb} → {to}")
+        if self.winner == "tie":
+            lines.append(f"tie {self.a_positions} to {self.b_positions}: reroll (H3)")
+        elif self.variant == "classic":
+            lines.append(
+                f"{self._name(self.winner)} wins {max(self.a_positions, self.b_positions)} "
+                f"to {min(self.a_positions, self.b_positions)} (H3)"
+            )
+        elif self.winner == "b":
+            lines.append(f"the challenger wins {self.b_positions} to {self.a_positions} (H4)")
+        else:
+            lines.append(
+                f"the challenger has {self.b_positions} to the actor's {self.a_positions}, "
+                "not more: the actor wins (H4)"
+            )
+        return lines
+
+
+def _positions(a: tuple[Die, ...], b: tuple[Die, ...], n: int, extra: bool) -> list[Position]:
+    out = []
+    for i in range(n):
+        da = a[i] if i < len(a) else None
+        db = b[i] if i < len(b) else None
+        if da is not None and db is not None:
+            side = "a" if da.face > db.face else "b" if db.face > da.face else None
+        elif extra:
+            side = "a" if da is not None else "b"
+        else:
+            side = None
+        out.append(Position(i + 1, da, db, side))
+    return out
+
+
+def compare_classic(a: Sequence[Die], b: Sequence[Die], classic_extra: bool = True) -> HarhaResult:
+    """Classic comparison (H3).
+
+    Sort both highest first; each position counts for the side with the
+    higher die, equal dice count for nobody. ``harha.classic_extra``: a die
+    facing no die counts for its side (True) or for nobody (False). More
+    positions wins; equal counts tie and are rerolled.
+    """
+    sa, sb = harha_sorted(a), harha_sorted(b)
+    pos = _positions(sa, sb, max(len(sa), len(sb)), classic_extra)
+    na = sum(p.side == "a" for p in pos)
+    nb = sum(p.side == "b" for p in pos)
+    winner = "a" if na > nb else "b" if nb > na else "tie"
+    return HarhaResult(
+        variant="classic", a=sa, b=sb, winner=winner, a_positions=na, b_positions=nb,
+        positions=tuple(pos), reason="positions", tie_action="reroll" if winner == "tie" else None,
+    )
+
+
+def compare_ch23(actor: Sequence[Die], challenger: Sequence[Die], variant: str = "ch23") -> HarhaResult:
+    """Chapter 23 comparison (H4); side A is the actor, side B the challenger.
+
+    If the actor has no dice the challenger wins. Otherwise compare only as
+    many positions as the smaller pool has; equal dice count for nobody; the
+    challenger wins only with **more** positions than the actor, else the actor
+    wins. Never a tie.
+    """
+    sa, sb = harha_sorted(actor), harha_sorted(challenger)
+    if not sa:
+        return HarhaResult(
+            variant=variant, a=sa, b=sb, winner="b", a_positions=0, b_positions=0,
+            positions=(), reason="actor_no_dice",
+        )
+    pos = _positions(sa, sb, min(len(sa), len(sb)), False)
+    na = sum(p.side == "a" for p in pos)
+    nb = sum(p.side == "b" for p in pos)
+    return HarhaResult(
+        variant=variant, a=sa, b=sb, winner="b" if nb > na else "a", a_positions=na,
+        b_positions=nb, positions=tuple(pos), reason="positions",
+    )
+
+
+def resolve(
+    a: Sequence[Die], b: Sequence[Die], variant: str | None = None, settings: Settings | None = None
+) -> HarhaResult:
+    """Resolve two rolls with the campaign's comparison (H3–H5).
+
+    Args:
+        a: side A; the actor in "ch23" and "same_size".
+        b: side B; the challenger in "ch23" and "same_size".
+        variant: "ch23", "classic" or "same_size"; None uses ``harha.variant``.
+        settings: campaign settings (defaults when None).
+
+    Raises:
+        RulesError: an unknown variant, mixed die sizes in "same_size", or
+            "sum" (which compares totals: use :func:`resolve_sum`).
+    """
+    settings = settings or Settings()
+    variant = variant or settings.harha_variant
+    if variant == "classic":
+        return compare_classic(a, b, settings.harha_classic_extra)
+    if variant == "ch23":
+        return compare_ch23(a, b)
+    if variant == "same_size":
+        sizes = {d.size for d in (*a, *b)}
+        if len(sizes) > 1:
+            listed = ", ".join(f"d{s}" for s in sorted(sizes))
+            raise RulesError(f"the same-size variant uses one die size, not {listed} (H5)")
+        return compare_ch23(a, b, variant="same_size")
+    if variant == "sum":
+        raise RulesError("the sum variant adds one roll to a die count: use resolve_sum (H6)")
+    raise RulesError(f"unknown Harhapolku variant '{variant}' (use one of: {', '.join(VARIANTS)})")
+
+
+@dataclass(frozen=True, slots=True)
+class SumResult:
+    """The outcome of the sum variant (H6); A is the actor, B the challenger."""
+
+    a_count: int
+    a_roll: int
+    b_count: int
+    b_roll: int
+    winner: str
+    """"a" or "b": the challenger needs the larger total."""
+
+    @property
+    def a_total(self) -> int:
+        return self.a_count + self.a_roll
+
+    @property
+    def b_total(self) -> int:
+        return self.b_count + self.b_roll
+
+    def explain(self) -> list[str]:
+        lines = [
+            f"actor: {self.a_count} dice + roll {self.a_roll} = {self.a_total}",
+            f"challenger: {self.b_count} dice + roll {self.b_roll} = {self.b_total}",
+        ]
+        if self.a_count < 1:
+            lines.append("the actor cannot roll a single die: the challenger wins (H4)")
+        elif self.winner == "b":
+            lines.append(f"the challenger wins: {self.b_total} > {self.a_total} (H6)")
+        else:
+            lines.append(f"the challenger's {self.b_total} is not larger than {self.a_total}: the actor wins (H6)")
+        return lines
+
+
+def _roll_value(roll: int | Die, who: str) -> int:
+    face = roll.face if isinstance(roll, Die) else roll
+    if isinstance(face, bool) or not isinstance(face, int) or face < 1:
+        raise RulesError(f"the {who}'s roll must be a face of 1 or more, not {roll!r}")
+    return face
+
+
+def resolve_sum(a_count: int, a_roll: int | Die, b_count: int, b_roll: int | Die) -> SumResult:
+    """Sum variant (H6): each side adds one roll to its same-size dice count.
+
+    ``a`` is the actor, ``b`` the challenger; the challenger wins only with a
+    larger total. An actor with no dice at all loses (H4). Counts come from
+    :func:`same_size_count`.
+
+    Raises:
+        RulesError: a negative count or a roll below 1.
+    """
+    for who, count in (("actor", a_count), ("challenger", b_count)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RulesError(f"the {who}'s die count must be a whole number 0 or more, not {count!r}")
+    ar, br = _roll_value(a_roll, "actor"), _roll_value(b_roll, "challenger")
+    if a_count < 1 or b_count + br > a_count + ar:
+        winner = "b"
+    else:
+        winner = "a"
+    return SumResult(a_count, ar, b_count, br, winner)
+
+
+def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
+    """A JSON-serialisable summary; keys ``winner``, ``a_positions``, ``b_positions`` always."""
+    if isinstance(result, SumResult):
+        return {
+            "system": "harhapolku",
+            "variant": "sum",
+            "winner": result.winner,
+            "a_positions": None,
+            "b_positions": None,
+            "a_count": result.a_count,
+            "a_roll": result.a_roll,
+            "a_total": result.a_total,
+            "b_count": result.b_count,
+            "b_roll": result.b_roll,
+            "b_total": result.b_total,
+            "explain": result.explain(),
+        }
+    return {
+        "system": "harhapolku",
+        "variant": result.variant,
+        "winner": result.winner,
+        "a_positions": result.a_positions,
+        "b_positions": result.b_positions,
+        "a_faces": [d.face for d in result.a],
+        "b_faces": [d.face for d in result.b],
+        "a_sizes": [d.size for d in result.a],
+        "b_sizes": [d.size for d in result.b],
+        "positions": [
+            {
+                "index": p.index,
+                "a": p.a.face if p.a else None,
+                "b": p.b.face if p.b else None,
+                "side": p.side,
+            }
+            for p in result.positions
+        ],
+        "reason": result.reason,
+        "tie_action": result.tie_action,
+        "explain": result.explain(),
+    }
+
+
+# ------------------------------------------------------------- difficult, rerolls
+
+
+@dataclass(frozen=True, slots=True)
+class DifficultResult:
+    """An unopposed difficult action (H8)."""
+
+    dice: tuple[Die, ...]
+    high: int
+    """Dice of 7 or more."""
+    needed: int
+    """1, or 2 when very demanding."""
+
+    @property
+    def success(self) -> bool:
+        return self.high >= self.needed
+
+    def explain(self) -> list[str]:
+        kind = "very demanding" if self.needed == 2 else "difficult"
+        verdict = "succeeds" if self.success else "fails"
+        return [
+            f"{kind}: needs {self.needed} {'die' if self.needed == 1 else 'dice'} of {HIGH_FACE}+, "
+            f"rolled {self.high} ({','.join(str(d.face) for d in harha_sorted(self.dice))}) → {verdict} (H8)"
+        ]
+
+
+def difficult(dice: Sequence[Die], very_demanding: bool = False) -> DifficultResult:
+    """A difficult action succeeds with one die of 7+; a very demanding one needs two (H8)."""
+    dice = tuple(dice)
+    high = sum(1 for d in dice if d.face >= HIGH_FACE)
+    return DifficultResult(dice, high, 2 if very_demanding else 1)
+
+
+def edge_reroll(
+    dice: Sequence[Die], which: Iterable[int] | str | None, source: DiceSource
+) -> tuple[Die, ...]:
+    """Reroll dice for an edge (H7); each rerolled die remembers what it replaced.
+
+    Args:
+        dice: the current roll, in its order.
+        which: 0-based indices to reroll, or None / "all" for the whole roll
+            (the default use of an edge).
+        source: where the new faces come from.
+
+    The tracker counts the edge's use per session; this only rerolls.
+
+    Raises:
+        RulesError: an index outside the roll.
+    """
+    dice = tuple(dice)
+    if which is None or which == "all":
+        chosen = set(range(len(dice)))
+    elif isinstance(which, str):
+        raise RulesError(f"reroll which dice? '{which}' (give positions or 'all')")
+    else:
+        chosen = set()
+        for i in which:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(dice):
+                raise RulesError(f"no die #{i} to reroll (the roll has {len(dice)} dice)")
+            chosen.add(i)
+    return tuple(d.rerolled(source.roll(d.size)) if i in chosen else d for i, d in enumerate(dice))
+
+
+# -------------------------------------------------------------- narration contest
+
+
+@dataclass(frozen=True, slots=True)
+class Burn:
+    """Dice burned off the table (H9)."""
+
+    owner: str
+    dice: tuple[Die, ...]
+    by: str
+    """Who burned them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Usurpation:
+    """A successful usurpation of the narrator role (H9)."""
+
+    who: str
+    dice: tuple[Die, ...]
+    total: int
+    burned: Burn
+    burned_total: int
+    tier: str
+    """"negate" (1 die), "parry" (2–3 dice) or "harm_roll" (more than 3)."""
+    gm_dice: int
+    """How many dice the GM rolls for harm; 0 unless ``harm_roll``."""
+    gm_die_size: int | None
+    """d4/d6/d8/d10 by the kind of conflict; None unless ``harm_roll``."""
+    harm_resolved: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HarmRoll:
+    """The GM's roll after a usurpation with more than 3 dice (H9)."""
+
+    usurper: str
+    gm_dice: tuple[Die, ...]
+    gm_total: int | None
+    """None when the GM won automatically (a fight with abilities)."""
+    usurper_total: int
+    harmed: bool
+    automatic: bool
+
+
+TIER_TEXT = {
+    "negate": "may completely negate the last claimed action with their character's action",
+    "parry": "may prevent or parry the last claimed action",
+    "harm_roll": "acts, and the GM rolls to see if their character is harmed",
+}
+
+
+def usurp_tier(count: int) -> str:
+    """What a usurpation with ``count`` dice allows (H9)."""
+    if count < 1:
+        raise RulesError("a usurpation needs at least one die (H9)")
+    return "negate" if count == 1 else "parry" if count <= 3 else "harm_roll"
+
+
+class Step(NamedTuple):
+    """What an operation on a :class:`NarrationContest` returns."""
+
+    state: "NarrationContest"
+    text: str
+    """One line describing what happened."""
+    detail: "Usurpation | HarmRoll | Die | None" = None
+
+
+def _total(dice: Iterable[Die]) -> int:
+    return sum(d.face for d in dice)
+
+
+def _plus(dice: Sequence[Die]) -> str:
+    return "+".join(str(d.face) for d in dice) + (f"={_total(dice)}" if len(dice) > 1 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class NarrationContest:
+    """The narration contest of one scene (H9), an immutable state machine.
+
+    Every operation returns a :class:`Step` with the new state; the old one is
+    unchanged.
+    """
+
+    conflict: str = "conversation"
+    """"conversation" (GM harm dice d4), "brawl" (d6), "armed" (d8) or "firefight" (d10)."""
+    ability_fight: bool = False
+    """A fight with abilities: the GM wins every harm roll automatically."""
+    narrator: str | None = None
+    """Who holds the narration; the dice on the table are theirs."""
+    table: tuple[Die, ...] = ()
+    burned: tuple[Burn, ...] = ()
+    """Every burn this scene, oldest first."""
+    hands: tuple[tuple[str, tuple[Die, ...]], ...] = ()
+    """Each participant's rolled dice that are neither on the table nor burned."""
+    rolled: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    """(participant, background) pairs whose die was rolled this scene."""
+    last: Usurpation | None = None
+    """The latest usurpation, for its harm roll."""
+
+    def __post_init__(self) -> None:
+        if self.conflict not in CONFLICT_DIE:
+            kinds = ", ".join(CONFLICT_DIE)
+            raise RulesError(f"unknown conflict '{self.conflict}' (use one of: {kinds})")
+
+    @property
+    def table_total(self) -> int:
+        return _total(self.table)
+
+    @property
+    def harm_die_size(self) -> int:
+        return CONFLICT_DIE[self.conflict]
+
+    def hand(self, who: str) -> tuple[Die, ...]:
+        return dict(self.hands).get(who, ())
+
+    def rolled_backgrounds(self, who: str) -> frozenset[str]:
+        return frozenset(bg for w, bg in self.rolled if w == who)
+
+    def _with_hand(self, who: str, dice: tuple[Die, ...]) -> tuple[tuple[str, tuple[Die, ...]], ...]:
+        hands = dict(self.hands)
+        if dice:
+            hands[who] = dice
+        else:
+            hands.pop(who, None)
+        return tuple(sorted(hands.items()))
+
+    def _take_from_hand(self, who: str, dice: Sequence[Die]) -> tuple[tuple[str, tuple[Die, ...]], ...]:
+        left = list(self.hand(who))
+        for d in dice:
+            if d in left:
+                left.remove(d)
+        return self._with_hand(who, tuple(left))
+
+    def roll_background(self, who: str, background: str, source: DiceSource, size: int = 8) -> Step:
+        """Roll a background's die into ``who``'s hand; once per background per scene (H9).
+
+        Raises:
+            RulesError: this background's die was already rolled this scene.
+        """
+        who, background = _name(who, "participant"), _name(background, "background")
+        if (who, background) in self.rolled:
+            raise RulesError(f"{who} already rolled {background} this scene (H9)")
+        die = DieSpec(size, Src.BACKGROUND, background).with_face(source.roll(size))
+        state = replace(
+            self,
+            rolled=self.rolled | {(who, background)},
+            hands=self._with_hand(who, self.hand(who) + (die,)),
+        )
+        return Step(state, f"{who} rolls {background}: {die.face} on a d{size}", die)
+
+    def open(self, narrator: str, dice: Sequence[Die]) -> Step:
+        """Take the narration with exactly two rolled dice on the empty table (H9).
+
+        Raises:
+            RulesError: not exactly two dice, or someone already narrates.
+        """
+        narrator = _name(narrator, "narrator")
+        dice = tuple(dice)
+        if self.narrator is not None:
+            raise RulesError(f"{self.narrator} already narrates: usurp with a larger sum (H9)")
+        if len(dice) != 2:
+            raise RulesError(f"the narration is taken with exactly two dice, not {len(dice)} (H9)")
+        state = replace(
+            self, narrator=narrator, table=dice, hands=self._take_from_hand(narrator, dice), last=None
+        )
+        return Step(state, f"{narrator} takes the narration with {_plus(dice)} (H9)")
+
+    def usurp(self, who: str, dice: Sequence[Die]) -> Step:
+        """Usurp the narration with dice whose sum exceeds the table's (H9).
+
+        The table's dice are burned and the usurper's dice lie on the table.
+        ``Step.detail`` is the :class:`Usurpation` with its tier: 1 die
+        "negate", 2–3 "parry", more than 3 "harm_roll" (with the GM's dice).
+
+        Raises:
+            RulesError: nobody narrates yet, the narrator usurps themself, no
+                dice, or the sum does not exceed the table's.
+        """
+        who = _name(who, "participant")
+        dice = tuple(dice)
+        if self.narrator is None:
+            raise RulesError("nobody narrates yet: take the narration with two dice first (H9)")
+        if who == self.narrator:
+            raise RulesError(f"{who} already narrates (H9)")
+        tier = usurp_tier(len(dice))
+        total, table = _total(dice), self.table_total
+        if total <= table:
+            raise RulesError(f"sum {total} does not exceed the table's {table}")
+        burn = Burn(self.narrator, self.table, who)
+        harm = tier == "harm_roll"
+        usurpation = Usurpation(
+            who=who, dice=dice, total=total, burned=burn, burned_total=table, tier=tier,
+            gm_dice=len(dice) if harm else 0, gm_die_size=self.harm_die_size if harm else None,
+        )
+        state = replace(
+            self, narrator=who, table=dice, burned=self.burned + (burn,),
+            hands=self._take_from_hand(who, dice), last=usurpation,
+        )
+        text = f"{who} burns {burn.owner}'s {_plus(burn.dice)} with {_plus(dice)}: {who} {TIER_TEXT[tier]}"
+        if harm:
+            if self.ability_fight:
+                text += " (a fight with abilities: the GM wins that roll)"
+            else:
+                text += f" ({len(dice)}d{self.harm_die_size} against {total})"
+        return Step(state, text + " (H9)", usurpation)
+
+    def harm_dice(self) -> tuple[DieSpec, ...]:
+        """The GM's dice for the pending harm roll, to roll with ``roll_specs`` (H9)."""
+        pending = self._pending_harm()
+        assert pending.gm_die_size is not None
+        return tuple(DieSpec(pending.gm_die_size, Src.GM_BONUS, "harm") for _ in range(pending.gm_dice))
+
+    def _pending_harm(self) -> Usurpation:
+        last = self.last
+        if last is None or last.tier != "harm_roll" or last.harm_resolved:
+            raise RulesError("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")
+        return last
+
+    def harm_roll(self, gm_dice: Sequence[Die] = ()) -> Step:
+        """The GM's harm roll after a usurpation with more than 3 dice (H9).
+
+        The usurper's character is harmed iff the GM's total is larger than the
+        usurper's; in a fight with abilities the GM wins automatically (no dice
+        needed). ``Step.detail`` is the :class:`HarmRoll`.
+
+        Raises:
+            RulesError: no harm roll is due, or the wrong number or size of dice.
+        """
+        pending = self._pending_harm()
+        gm = tuple(gm_dice)
+        if self.ability_fight:
+            outcome = HarmRoll(pending.who, gm, None, pending.total, harmed=True, automatic=True)
+            text = f"a fight with abilities: the GM wins automatically, {pending.who}'s character is harmed (H9)"
+        else:
+            size = pending.gm_die_size
+            if len(gm) != pending.gm_dice or any(d.size != size for d in gm):
+                raise RulesError(f"the GM rolls {pending.gm_dice}d{size} here, not {_sizes(gm)} (H9)")
+            gm_total = _total(gm)
+            harmed = gm_total > pending.total
+            outcome = HarmRoll(pending.who, gm, gm_total, pending.total, harmed=harmed, automatic=False)
+            if harmed:
+                text = f"GM {_plus(gm)} > {pending.total}: {pending.who}'s character is harmed (H9)"
+            else:
+                text = f"GM {_plus(gm)} is not above {pending.total}: {pending.who}'s character is unharmed (H9)"
+        state = replace(self, last=replace(pending, harm_resolved=True))
+        return Step(state, text, outcome)
+
+    def new_scene(self) -> Step:
+        """A new scene: nobody narrates, no dice, every background may be rolled again (H9)."""
+        return Step(
+            NarrationContest(conflict=self.conflict, ability_fight=self.ability_fight),
+            "new scene: the narration is open and every background may be rolled again (H9)",
+        )
+
+    def with_conflict(self, conflict: str, ability_fight: bool | None = None) -> Step:
+        """Change the kind of conflict (the GM's harm die, H9)."""
+        fight = self.ability_fight if ability_fight is None else ability_fight
+        state = replace(self, conflict=conflict, ability_fight=fight)
+        extra = ", a fight with abilities" if fight else ""
+        return Step(state, f"conflict: {conflict} (GM harm dice d{state.harm_die_size}){extra} (H9)")
+
+
+def _sizes(dice: Sequence[Die]) -> str:
+    if not dice:
+        return "no dice"
+    return ", ".join(f"d{d.size}" for d in dice)
+
+
+def _name(value: str, kind: str) -> str:
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        raise RulesError(f"a {kind} needs a name")
+    return text

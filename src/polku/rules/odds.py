@@ -1,0 +1,1054 @@
+"""Exact odds for the three dice systems (RULES.md R5–R7, R11, H3, H4, H6–H8, S4–S11).
+
+Every answer is computed exactly and returned as floats: the dynamic programmes
+count outcomes as Python integers over a common denominator (``10**n`` for
+Rajapolku, ``8**n8 * 10**n10`` for Harhapolku, powers of 6 for Shadowrun) and
+divide once at the end, so each probability is the correctly rounded float of
+the exact rational. The only approximation is the Shadowrun rule of six (S7),
+whose hit count is unbounded: there the hits map stops where the exact tail
+mass is below :data:`SR_TAIL` (``1e-15``); every entry that is kept is exact,
+and the glitch and critical-glitch figures are exact finite sums.
+
+No I/O and no randomness; the functions are pure and fast (a few milliseconds
+at most for the pools a table meets). Results are small frozen dataclasses with
+a ``to_json()`` method giving plain JSON-able dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, fsum
+from typing import Any, Iterator, Literal, Sequence
+
+from .dice import RulesError
+
+__all__ = [
+    "RajaOdds",
+    "HarhaOdds",
+    "SROdds",
+    "SROpposedOdds",
+    "SRExtendedOdds",
+    "SR_TAIL",
+    "raja_odds",
+    "spirit_odds",
+    "harha_odds",
+    "harha_sum_odds",
+    "harha_difficult",
+    "harha_reroll_value",
+    "sr_hits",
+    "sr_opposed",
+    "sr_teamwork",
+    "sr_extended",
+]
+
+SR_TAIL = 1e-15
+"""Largest hit-count tail mass the rule-of-six hits map may leave out (S7)."""
+
+MAX_POOL = 200
+"""Largest pool any function accepts (a guard against runaway input)."""
+
+
+# ---------------------------------------------------------------------------
+# Shared helpers
+
+
+@lru_cache(maxsize=None)
+def _binom_row(n: int) -> tuple[int, ...]:
+    """Binomial coefficients ``C(n, 0..n)``."""
+    return tuple(comb(n, k) for k in range(n + 1))
+
+
+def _check_count(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}")
+    if not 0 <= value <= MAX_POOL:
+        raise RulesError(f"{name} must be between 0 and {MAX_POOL}, not {value}")
+    return value
+
+
+def _prob_map(values: Sequence[float], *, skip_zero: bool = False) -> dict[str, float]:
+    """A JSON map ``"index" -> probability``."""
+    return {str(i): p for i, p in enumerate(values) if not (skip_zero and p == 0.0)}
+
+
+class _Contest:
+    """Mixin for a two-sided result with ``a_wins``, ``b_wins``, ``tie``."""
+
+    a_wins: float
+    b_wins: float
+    tie: float
+
+    def __iter__(self) -> Iterator[float]:
+        """Unpack as ``a_wins, b_wins, tie``."""
+        return iter((self.a_wins, self.b_wins, self.tie))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a_wins": self.a_wins, "b_wins": self.b_wins, "tie": self.tie}
+
+
+# ---------------------------------------------------------------------------
+# Rajapolku
+
+
+@dataclass(frozen=True, slots=True)
+class RajaOdds(_Contest):
+    """Exact odds of a Rajapolku challenge (R5–R7).
+
+    ``a_degrees[d]`` is the probability that side A wins *with exactly d
+    degrees* (a joint probability: ``sum(a_degrees) == a_wins``); likewise
+    ``b_degrees``. Degrees count ability dice twice (R7), so an index may be
+    unreachable and hold 0.0.
+    """
+
+    a_wins: float
+    """P(side A wins)."""
+    b_wins: float
+    """P(side B wins)."""
+    tie: float
+    """P(tie): identical rolls, or equal so far with ``exhausted=False`` (R5)."""
+    a_degrees: tuple[float, ...]
+    """P(A wins with d degrees) at index d (R6, R7)."""
+    b_degrees: tuple[float, ...]
+    """P(B wins with d degrees) at index d (R6, R7)."""
+
+    @property
+    def degrees(self) -> tuple[float, ...]:
+        """P(someone wins with d degrees) at index d; sums to ``1 - tie``."""
+        size = max(len(self.a_degrees), len(self.b_degrees))
+        a = self.a_degrees + (0.0,) * (size - len(self.a_degrees))
+        b = self.b_degrees + (0.0,) * (size - len(self.b_degrees))
+        return tuple(x + y for x, y in zip(a, b))
+
+    def degrees_given_win(self) -> tuple[float, ...]:
+        """The winner's degrees conditioned on someone winning (sums to 1)."""
+        won = self.a_wins + self.b_wins
+        return tuple(p / won for p in self.degrees) if won else ()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict; degree maps have string keys."""
+        return {
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "tie": self.tie,
+            "degrees": _prob_map(self.degrees),
+            "a_degrees": _prob_map(self.a_degrees),
+            "b_degrees": _prob_map(self.b_degrees),
+        }
+
+
+def _raja_result_counts(na: int, nb: int, exhausted: bool) -> tuple[int, int, int]:
+    """Count A wins, B wins and ties among the ``10**(na+nb)`` rolls (R5).
+
+    A DP over faces 10 down to 1 keeps only rolls that are still equal so far,
+    i.e. both sides had the same number of dice at every higher face. At a
+    face where the counts differ, the side with more dice there wins (or, if
+    the other side has no dice left, the R5 ``exhausted`` choice decides), and
+    every way of rolling the remaining dice below that face is counted at once.
+    """
+    a_win = b_win = tie = 0
+    delta = na - nb
+    states = {na: 1}  # remaining A dice -> ways (remaining B = ra - delta)
+    for face in range(10, 0, -1):
+        below = face - 1
+        new_states: dict[int, int] = {}
+        for ra, ways in states.items():
+            rb = ra - delta
+            if ra == 0 and rb == 0:
+                tie += ways
+                continue
+            row_a, row_b = _binom_row(ra), _binom_row(rb)
+            # a_c[c]: ways c of A's remaining dice show `face`, the rest lower.
+            a_c = [row_a[c] * below ** (ra - c) for c in range(ra + 1)]
+            b_c = [row_b[c] * below ** (rb - c) for c in range(rb + 1)]
+            suf_a = [0] * (ra + 2)
+            for c in range(ra, -1, -1):
+                suf_a[c] = suf_a[c + 1] + a_c[c]
+            suf_b = [0] * (rb + 2)
+            for c in range(rb, -1, -1):
+                suf_b[c] = suf_b[c + 1] + b_c[c]
+            # A has more dice at this face than B.
+            plain = sum(b_c[c] * suf_a[c + 1] for c in range(rb) if c + 1 <= ra)
+            run_out = suf_a[rb + 1] if rb + 1 <= ra else 0  # B has no dice left
+            a_win += ways * plain
+            if exhausted:
+                a_win += ways * run_out
+            else:
+                tie += ways * run_out
+            plain = sum(a_c[c] * suf_b[c + 1] for c in range(ra) if c + 1 <= rb)
+            run_out = suf_b[ra + 1] if ra + 1 <= rb else 0
+            b_win += ways * plain
+            if exhausted:
+                b_win += ways * run_out
+            else:
+                tie += ways * run_out
+            # Equal counts at this face: still equal, continue lower.
+            for c in range(min(ra, rb) + 1):
+                if face == 1 and (ra - c or rb - c):
+                    continue  # nothing below face 1
+                key = ra - c
+                new_states[key] = new_states.get(key, 0) + ways * row_a[c] * row_b[c]
+        states = new_states
+    for ra, ways in states.items():  # everything placed and equal throughout
+        tie += ways
+    return a_win, b_win, tie
+
+
+def _raja_degree_counts(
+    w_normal: int, w_ability: int, l_dice: int, l_counts_as_loss: bool
+) -> list[int]:
+    """Count rolls where the winner W's highest die beats the loser's highest (R6, R7).
+
+    Returns ``counts[d]`` for ``d >= 1``: rolls (out of ``10**(all dice)``)
+    where W has exactly ``d`` degrees, a normal die above the loser's highest
+    counting 1 and an ability die 2. Any such roll is a win for W (its first
+    position is higher), and every other win of W has 0 degrees, because then
+    both highest dice are equal. ``l_counts_as_loss`` is False when the loser
+    has no dice and the R5 ``exhausted`` choice makes that a tie.
+    """
+    size = w_normal + 2 * w_ability
+    counts = [0] * (size + 1)
+    if w_normal + w_ability == 0 or not l_counts_as_loss:
+        return counts
+    row_n, row_a = _binom_row(w_normal), _binom_row(w_ability)
+    for top in range(0, 10):  # the loser's highest die (0: no dice)
+        if l_dice == 0:
+            l_ways = 1 if top == 0 else 0
+        else:
+            l_ways = top**l_dice - (top - 1) ** l_dice if top >= 1 else 0
+        if not l_ways:
+            continue
+        above = 10 - top
+        for k in range(w_normal + 1):
+            wk = row_n[k] * above**k * top ** (w_normal - k)
+            if not wk:
+                continue
+            for j in range(w_ability + 1):
+                if k + j == 0:
+                    continue
+                wj = row_a[j] * above**j * top ** (w_ability - j)
+                counts[k + 2 * j] += l_ways * wk * wj
+    return counts
+
+
+def raja_odds(
+    a_normal: int,
+    a_ability: int,
+    b_normal: int,
+    b_ability: int,
+    *,
+    exhausted: bool = True,
+) -> RajaOdds:
+    """Exact odds of a Rajapolku challenge of d10 pools (R5, R6, R7).
+
+    R5: both sides sort their dice from highest to lowest; the first position
+    where they differ decides. If every compared position is equal and one
+    side has dice left, that side wins when ``exhausted`` (the ``raja.exhausted``
+    choice), otherwise it is a tie; identical rolls tie. R6: the winner gets a
+    degree for each of its dice strictly higher than the loser's highest die
+    (0 when the loser has no dice); R7: an ability die counts two degrees.
+    Ability and normal dice compare by face only.
+
+    Args:
+        a_normal: Side A's normal dice (action, backgrounds, conditions).
+        a_ability: Side A's ability dice.
+        b_normal: Side B's normal dice.
+        b_ability: Side B's ability dice.
+        exhausted: The ``raja.exhausted`` setting (R5).
+
+    Returns:
+        The win, loss and tie probabilities and both sides' degree
+        distributions; exact to float rounding.
+
+    Raises:
+        RulesError: a count is negative, not an integer, or above ``MAX_POOL``.
+    """
+    for name, value in (
+        ("a_normal", a_normal), ("a_ability", a_ability),
+        ("b_normal", b_normal), ("b_ability", b_ability),
+    ):
+        _check_count(name, value)
+    na, nb = a_normal + a_ability, b_normal + b_ability
+    total = 10 ** (na + nb)
+    a_win, b_win, tie = _raja_result_counts(na, nb, exhausted)
+    a_deg = _raja_degree_counts(a_normal, a_ability, nb, exhausted or nb > 0)
+    b_deg = _raja_degree_counts(b_normal, b_ability, na, exhausted or na > 0)
+    # Wins where the highest dice are equal have no degrees (R6).
+    a_deg[0] = a_win - sum(a_deg)
+    b_deg[0] = b_win - sum(b_deg)
+    return RajaOdds(
+        a_wins=a_win / total,
+        b_wins=b_win / total,
+        tie=tie / total,
+        a_degrees=tuple(c / total for c in a_deg),
+        b_degrees=tuple(c / total for c in b_deg),
+    )
+
+
+def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> RajaOdds:
+    """Odds of one spirit-combat exchange (R11).
+
+    Each side spends 1 charge and rolls the charges remaining as normal d10s,
+    compared as a Rajapolku challenge (R5, R6).
+
+    Args:
+        a_charges: Side A's charges before spending.
+        b_charges: Side B's charges before spending.
+        exhausted: The ``raja.exhausted`` setting (R5).
+
+    Raises:
+        RulesError: a side has no charge to spend.
+    """
+    for name, value in (("a_charges", a_charges), ("b_charges", b_charges)):
+        _check_count(name, value)
+        if value < 1:
+            raise RulesError(f"{name}: spirit combat needs a charge to spend (R11)")
+    return raja_odds(a_charges - 1, 0, b_charges - 1, 0, exhausted=exhausted)
+
+
+# ---------------------------------------------------------------------------
+# Harhapolku
+
+
+@dataclass(frozen=True, slots=True)
+class HarhaOdds(_Contest):
+    """Exact odds of a Harhapolku contest (H3, H4, H6); A is the actor."""
+
+    a_wins: float
+    """P(side A wins); in ch23 and sum rules A is the actor (H4, H6)."""
+    b_wins: float
+    """P(side B wins); B is the challenger (H4, H6)."""
+    tie: float
+    """P(tie, rerolled): only the classic comparison can tie (H3)."""
+
+
+HarhaPool = tuple[int, int]
+"""A Harhapolku pool as ``(number of d8, number of d10)`` (H2)."""
+
+Variant = Literal["ch23", "classic"]
+
+
+def _check_pool(name: str, pool: Sequence[int]) -> tuple[int, int]:
+    try:
+        n8, n10 = pool
+    except (TypeError, ValueError):
+        raise RulesError(f"{name} must be a pair (d8 count, d10 count), not {pool!r}") from None
+    return _check_count(f"{name} d8 count", n8), _check_count(f"{name} d10 count", n10)
+
+
+class _RandomSide:
+    """A side whose d8/d10 pool is still to be rolled (for the Harhapolku DP)."""
+
+    __slots__ = ("n8", "n10", "n", "total")
+
+    def __init__(self, n8: int, n10: int) -> None:
+        self.n8, self.n10, self.n = n8, n10, n8 + n10
+        self.total = 8**n8 * 10**n10
+
+    def options(self, face: int, placed: int) -> list[tuple[int, int]]:
+        """Ways ``(c, weight)`` that c more dice show ``face``, the rest lower."""
+        free = (self.n10 if face > 8 else self.n) - placed
+        if face == 1:
+            return [(free, 1)]
+        row = _binom_row(free)
+        return [(c, row[c]) for c in range(free + 1)]
+
+    def rest(self, face: int, placed: int) -> int:
+        """Ways to roll the unplaced dice strictly below ``face``."""
+        if face > 8:
+            return (face - 1) ** (self.n10 - placed) * 8**self.n8
+        return (face - 1) ** (self.n - placed)
+
+
+class _FixedSide:
+    """A side whose faces are known (for the reroll question, H7)."""
+
+    __slots__ = ("counts", "n", "total")
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.counts = [0] * 11
+        for f in faces:
+            self.counts[f] += 1
+        self.n = len(faces)
+        self.total = 1
+
+    def options(self, face: int, placed: int) -> list[tuple[int, int]]:
+        return [(self.counts[face], 1)]
+
+    def rest(self, face: int, placed: int) -> int:
+        return 1
+
+
+def _harha_counts(
+    side_a: _RandomSide | _FixedSide,
+    side_b: _RandomSide | _FixedSide,
+    variant: str,
+    classic_extra: bool,
+) -> tuple[int, int, int]:
+    """Count A wins, B wins and ties over ``side_a.total * side_b.total`` rolls.
+
+    Both sorted rolls are built together, face 10 down to 1: at each face each
+    side puts ``c`` dice at its next positions. A position whose two dice are
+    both known is scored; a position where only one side has a die so far is
+    already won by that side, because the other side's die there (if any) will
+    be lower. So after each face every position below the longer prefix is
+    scored, and the state is (A dice placed, B dice placed) with a dense list
+    of counts by score ``A - B``. As soon as the open positions cannot change
+    the outcome, every completion of the roll is counted at once (prefix sums
+    over the score list make that O(1) per transition).
+    """
+    na, nb = side_a.n, side_b.n
+    ch23 = variant == "ch23"
+    # Positions that can score: all of them in classic with extras (a die
+    # facing no die counts for its side), else only the shorter roll's.
+    cap = max(na, nb) if (classic_extra and not ch23) else min(na, nb)
+    off = max(na, nb)  # list index = score + off
+    width = 2 * off + 1
+    a_win = b_win = tie = 0
+    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] * off + [1] + [0] * off}
+    for face in range(10, 0, -1):
+        new_states: dict[tuple[int, int], list[int]] = {}
+        for (pa, pb), scores in states.items():
+            prefix = [0] * (width + 1)
+            run = 0
+            for i, x in enumerate(scores):
+                run += x
+                prefix[i + 1] = run
+            lo_i = next(i for i, x in enumerate(scores) if x)
+            hi_i = width - next(i for i, x in enumerate(reversed(scores)) if x)
+            top = pa if pa > pb else pb
+            opts_b = side_b.options(face, pb)
+            for ca, wa in side_a.options(face, pa):
+                pa2 = pa + ca
+                rest_a = side_a.rest(face, pa2)
+                for cb, wb in opts_b:
+                    pb2 = pb + cb
+                    if pa2 >= pb2:
+                        hi, lo, sign = pa2, pb2, 1
+                    else:
+                        hi, lo, sign = pb2, pa2, -1
+                    start = lo if lo > top else top
+                    end = hi if hi < cap else cap
+                    delta = sign * (end - start) if end > start else 0
+                    opn = cap - hi if cap > hi else 0
+                    w = wa * wb
+                    # Index ranges (old score index i, new score i - off + delta):
+                    # A settles when new >= opn (ch23) / > opn (classic),
+                    # B settles when new < -opn; the rest continue.
+                    b_hi = min(max(-opn - delta + off, 0), width)  # i < b_hi: B
+                    if ch23:
+                        a_lo = min(max(opn - delta + off, 0), width)  # i >= a_lo: A
+                    else:
+                        a_lo = min(max(opn - delta + off + 1, 0), width)
+                    rest = w * rest_a * side_b.rest(face, pb2)
+                    if b_hi > 0:
+                        b_win += rest * prefix[b_hi]
+                    if a_lo < width:
+                        a_win += rest * (run - prefix[a_lo])
+                    if a_lo <= b_hi:
+                        continue
+                    if opn == 0:
+                        # classic only: the score is final and equal
+                        tie += rest * (prefix[a_lo] - prefix[b_hi])
+                        continue
+                    i0 = b_hi if b_hi > lo_i else lo_i
+                    i1 = a_lo if a_lo < hi_i else hi_i
+                    if i0 >= i1:
+                        continue
+                    key = (pa2, pb2)
+                    target = new_states.get(key)
+                    if target is None:
+                        target = new_states[key] = [0] * width
+                    for i in range(i0, i1):
+                        x = scores[i]
+                        if x:
+                            target[i + delta] += w * x
+        states = new_states
+    assert not states
+    return a_win, b_win, tie
+
+
+def _harha_validate(variant: str) -> None:
+    if variant not in ("ch23", "classic"):
+        raise RulesError(f"unknown Harhapolku comparison '{variant}' (use ch23 or classic)")
+
+
+def _harha_special(
+    na: int, nb: int, variant: str, classic_extra: bool
+) -> tuple[int, int, int] | None:
+    """Outcome (as 0/1 flags) when a side has no dice, else None."""
+    if variant == "ch23":
+        if na == 0:
+            return (0, 1, 0)  # H4: the actor cannot roll, the challenger wins
+        if nb == 0:
+            return (1, 0, 0)
+        return None
+    if na == 0 or nb == 0:
+        if not classic_extra or na == nb:
+            return (0, 0, 1)
+        return (1, 0, 0) if na else (0, 1, 0)
+    return None
+
+
+def harha_odds(
+    a: HarhaPool,
+    b: HarhaPool,
+    variant: Variant = "ch23",
+    classic_extra: bool = True,
+) -> HarhaOdds:
+    """Exact odds of a Harhapolku contest of mixed d8/d10 pools (H3, H4).
+
+    H3 classic: both rolls sorted from highest to lowest, each position goes to
+    the higher die (equal: nobody); with ``classic_extra`` a die facing no die
+    counts for its side; more positions wins, equal counts tie (reroll).
+    H4 chapter 23: A is the actor, B the challenger; only the smaller pool's
+    number of positions is compared; B wins iff B has more positions than A,
+    otherwise A wins (no ties); an actor with no dice loses.
+
+    Args:
+        a: Side A's pool as ``(d8 count, d10 count)``; the actor in ch23.
+        b: Side B's pool; the challenger in ch23.
+        variant: ``"ch23"`` (H4, default) or ``"classic"`` (H3).
+        classic_extra: The ``harha.classic_extra`` setting (H3).
+
+    Returns:
+        The exact odds.
+
+    Raises:
+        RulesError: a bad pool or variant.
+    """
+    _harha_validate(variant)
+    a8, a10 = _check_pool("a", a)
+    b8, b10 = _check_pool("b", b)
+    special = _harha_special(a8 + a10, b8 + b10, variant, classic_extra)
+    if special is not None:
+        return HarhaOdds(*(float(x) for x in special))
+    side_a, side_b = _RandomSide(a8, a10), _RandomSide(b8, b10)
+    a_win, b_win, tie = _harha_counts(side_a, side_b, variant, classic_extra)
+    total = side_a.total * side_b.total
+    return HarhaOdds(a_win / total, b_win / total, tie / total)
+
+
+def _harha_faces_winner(
+    a_faces: Sequence[int], b_faces: Sequence[int], variant: str, classic_extra: bool
+) -> int:
+    """+1 if A wins, -1 if B wins, 0 for a tie, for known faces (H3, H4)."""
+    sa, sb = sorted(a_faces, reverse=True), sorted(b_faces, reverse=True)
+    a_pos = sum(1 for x, y in zip(sa, sb) if x > y)
+    b_pos = sum(1 for x, y in zip(sa, sb) if x < y)
+    if variant == "ch23":
+        if not sa:
+            return -1
+        return -1 if b_pos > a_pos else 1
+    if classic_extra:
+        a_pos += max(0, len(sa) - len(sb))
+        b_pos += max(0, len(sb) - len(sa))
+    return (a_pos > b_pos) - (a_pos < b_pos)
+
+
+def _check_faces(name: str, faces: Sequence[int], pool: tuple[int, int]) -> list[int]:
+    faces = list(faces)
+    n8, n10 = pool
+    if len(faces) != n8 + n10:
+        raise RulesError(f"{name}: {len(faces)} faces for a pool of {n8 + n10} dice")
+    for f in faces:
+        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 10:
+            raise RulesError(f"{name}: {f!r} is not a face of a d8 or d10")
+    if sum(1 for f in faces if f > 8) > n10:
+        raise RulesError(f"{name}: more faces above 8 than the pool has d10s")
+    return faces
+
+
+def harha_reroll_value(
+    a: HarhaPool,
+    b: HarhaPool,
+    current_a_faces: Sequence[int],
+    current_b_faces: Sequence[int],
+    variant: Variant = "ch23",
+    classic_extra: bool = True,
+    *,
+    side: Literal["a", "b"] = "a",
+) -> tuple[float, float]:
+    """Is an edge reroll worth it? (H7)
+
+    Args:
+        a: Side A's pool ``(d8, d10)``; the actor in ch23 (H4).
+        b: Side B's pool; the challenger in ch23.
+        current_a_faces: A's faces on the table.
+        current_b_faces: B's faces on the table.
+        variant: ``"ch23"`` or ``"classic"``.
+        classic_extra: The ``harha.classic_extra`` setting (H3).
+        side: The side that rerolls its whole pool; the probabilities are
+            that side's wins (a tie is not a win).
+
+    Returns:
+        ``(P(win now), P(win after rerolling))``: the first is 0.0 or 1.0;
+        the second is over a fresh roll of the rerolling side's pool against
+        the other side's faces as they lie.
+
+    Raises:
+        RulesError: bad pools, faces or variant.
+    """
+    _harha_validate(variant)
+    pa, pb = _check_pool("a", a), _check_pool("b", b)
+    fa = _check_faces("current_a_faces", current_a_faces, pa)
+    fb = _check_faces("current_b_faces", current_b_faces, pb)
+    sign = 1 if side == "a" else -1
+    if side not in ("a", "b"):
+        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+    now = 1.0 if _harha_faces_winner(fa, fb, variant, classic_extra) == sign else 0.0
+    special = _harha_special(len(fa), len(fb), variant, classic_extra)
+    if special is not None:
+        return now, float(special[0] if side == "a" else special[1])
+    if side == "a":
+        side_a: _RandomSide | _FixedSide = _RandomSide(*pa)
+        side_b: _RandomSide | _FixedSide = _FixedSide(fb)
+    else:
+        side_a, side_b = _FixedSide(fa), _RandomSide(*pb)
+    a_win, b_win, _tie = _harha_counts(side_a, side_b, variant, classic_extra)
+    total = side_a.total * side_b.total
+    return now, (a_win if side == "a" else b_win) / total
+
+
+def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> HarhaOdds:
+    """Odds of the sum variant (H6): one die plus a bonus each side.
+
+    The challenger B needs a strictly larger total; otherwise the actor A wins.
+
+    Args:
+        a_bonus: The actor's bonus (the dice it would have had).
+        a_size: The actor's die size.
+        b_bonus: The challenger's bonus.
+        b_size: The challenger's die size.
+
+    Raises:
+        RulesError: a die size below 1.
+    """
+    for name, size in (("a_size", a_size), ("b_size", b_size)):
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 1000:
+            raise RulesError(f"{name} must be a die size from 1 to 1000, not {size!r}")
+    b_win = 0
+    for x in range(1, a_size + 1):
+        # B's roll y wins when b_bonus + y > a_bonus + x.
+        need = a_bonus + x - b_bonus + 1
+        b_win += max(0, min(b_size, b_size - need + 1))
+    total = a_size * b_size
+    return HarhaOdds((total - b_win) / total, b_win / total, 0.0)
+
+
+def harha_difficult(pool: HarhaPool, very_demanding: bool = False) -> float:
+    """P(success) of an unopposed difficult action (H8).
+
+    A difficult action needs at least one die of 7+; a very demanding one two.
+
+    Args:
+        pool: ``(d8 count, d10 count)``.
+        very_demanding: Need two dice of 7+.
+    """
+    n8, n10 = _check_pool("pool", pool)
+    p8, p10 = Fraction(2, 8), Fraction(4, 10)
+    q8, q10 = 1 - p8, 1 - p10
+    none = q8**n8 * q10**n10
+    if not very_demanding:
+        return float(1 - none)
+    one = n8 * p8 * q8 ** max(n8 - 1, 0) * q10**n10 + n10 * p10 * q10 ** max(n10 - 1, 0) * q8**n8
+    return float(1 - none - one)
+
+
+# ---------------------------------------------------------------------------
+# Shadowrun
+
+
+@dataclass(frozen=True, slots=True)
+class SROdds:
+    """Exact odds of one Shadowrun 4e roll (S4–S7).
+
+    ``hits[h]`` is P(exactly h hits). With the rule of six the list stops where
+    the left-out tail mass (``tail``) is below :data:`SR_TAIL`.
+    """
+
+    dice: int
+    """Dice in the pool before any explosion."""
+    hits: tuple[float, ...]
+    """P(exactly h hits) at index h (S4, S7)."""
+    glitch: float
+    """P(glitch): half or more of the dice counted show 1 (S5)."""
+    critical_glitch: float
+    """P(glitch with no hits) (S6)."""
+    tail: float = 0.0
+    """Mass of the hit counts left out of ``hits`` (below ``SR_TAIL``)."""
+
+    def success(self, threshold: int) -> float:
+        """P(hits >= threshold) (S8); threshold 0 or less always succeeds."""
+        if threshold <= 0:
+            return 1.0
+        return fsum(self.hits[threshold:]) + self.tail
+
+    def mean(self) -> float:
+        """Expected hits (over the hits kept)."""
+        return fsum(h * p for h, p in enumerate(self.hits))
+
+    def to_json(self, threshold: int | None = None) -> dict[str, Any]:
+        """A JSON-able dict; ``success`` is included when a threshold is given."""
+        out: dict[str, Any] = {
+            "dice": self.dice,
+            "hits": _prob_map(self.hits),
+            "glitch": self.glitch,
+            "critical_glitch": self.critical_glitch,
+        }
+        if threshold is not None:
+            out["threshold"] = threshold
+            out["success"] = self.success(threshold)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SROpposedOdds(_Contest):
+    """Odds of a Shadowrun opposed test (S9); B is the defender."""
+
+    a_wins: float
+    """P(A has more hits)."""
+    b_wins: float
+    """P(B has more hits)."""
+    tie: float
+    """P(equal hits): a stalemate, or the defender B's win if one is needed."""
+
+    @property
+    def b_wins_if_needed(self) -> float:
+        """P(defender wins) when a winner is needed (S9)."""
+        return self.b_wins + self.tie
+
+
+@dataclass(frozen=True, slots=True)
+class SRExtendedOdds:
+    """Odds of a Shadowrun extended test (S10)."""
+
+    threshold: int
+    """Hits to accumulate."""
+    success_at: tuple[float, ...]
+    """P(the threshold is first reached at interval i+1) at index i."""
+    critical_glitch: float
+    """P(a critical glitch ends the test before the threshold is reached)."""
+    glitch: float
+    """P(at least one plain glitch among the rolls made before the test ends)."""
+    unfinished: float
+    """P(neither success nor critical glitch within the intervals computed)."""
+
+    @property
+    def success(self) -> float:
+        """P(the threshold is reached within the intervals computed)."""
+        return fsum(self.success_at)
+
+    def success_by(self, intervals: int) -> float:
+        """P(the threshold is reached within ``intervals`` intervals)."""
+        return fsum(self.success_at[: max(intervals, 0)])
+
+    def expected_intervals(self) -> float | None:
+        """Mean intervals needed, given success within the computed range."""
+        s = self.success
+        return fsum((i + 1) * p for i, p in enumerate(self.success_at)) / s if s else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "success": self.success,
+            "success_at": {str(i + 1): p for i, p in enumerate(self.success_at)},
+            "critical_glitch": self.critical_glitch,
+            "glitch": self.glitch,
+            "unfinished": self.unfinished,
+        }
+
+
+def _sr_plain_counts(n: int) -> tuple[list[int], int, int, int]:
+    """Exact counts for n d6 without the rule of six, out of ``6**n`` (S4–S6).
+
+    Returns ``(hits counts, glitch count, critical-glitch count, 6**n)``.
+    """
+    row = _binom_row(n)
+    hits = [row[h] * 2**h * 4 ** (n - h) for h in range(n + 1)]
+    glitch = crit = 0
+    # ones o, hits h, others (faces 2-4) n-o-h: C(n,o) C(n-o,h) 1^o 2^h 3^rest
+    for o in range((n + 1) // 2, n + 1):
+        row_o = _binom_row(n - o)
+        ways_h = sum(row_o[h] * 2**h * 3 ** (n - o - h) for h in range(n - o + 1))
+        glitch += row[o] * ways_h
+        crit += row[o] * 3 ** (n - o)
+    return hits, glitch, crit, 6**n
+
+
+def _sr_six_hits(n: int) -> tuple[list[float], float]:
+    """P(h hits) for n d6 under the rule of six (S7), with the tail left out.
+
+    Each die is a chain: k sixes (each a hit that rolls again), then a last
+    face 1–5. The sixes over all n chains number K ~ NegBin(n, 1/6) and the
+    last faces are independent of them, uniform on 1–5, so the fives F are
+    Binomial(n, 1/5). Hits = K + F, hence, exactly,
+    ``P(H = h) = sum_f C(n,f) 4^(n-f) 6^f C(n+h-f-1, h-f) / 6^(n+h)``.
+    The list stops once the exact tail ``1 - P(H <= h)`` (kept as an integer
+    numerator) is below ``SR_TAIL``.
+    """
+    row = _binom_row(n)
+    fives = [row[f] * 4 ** (n - f) * 6**f for f in range(n + 1)]
+    probs: list[float] = []
+    cum = 0  # numerator of P(H <= h) over 6**(n+h)
+    denom = 6**n
+    h = 0
+    while True:
+        num = 0
+        for f in range(min(n, h) + 1):
+            num += fives[f] * comb(n + h - f - 1, h - f) if n else 0
+        if n == 0:
+            num = denom if h == 0 else 0
+        probs.append(num / denom)
+        cum += num
+        tail = denom - cum
+        if tail * 10**15 < denom:  # tail < 1e-15, exactly
+            return probs, tail / denom
+        h += 1
+        cum *= 6
+        denom *= 6
+
+
+def _sr_six_glitch(n: int, glitch_rerolls: bool) -> tuple[float, float]:
+    """Exact P(glitch) and P(critical glitch) under the rule of six (S5–S7).
+
+    With ``glitch_rerolls``: ones O ~ Binomial(n, 1/5) (last faces of the
+    chains) and sixes K ~ NegBin(n, 1/6) are independent; a glitch is
+    ``2·O >= n + K``, so only ``K <= n`` matters and the sum is finite:
+    ``P(O=o, K=k) = C(n,o) 4^(n-o) C(n+k-1,k) / 6^(n+k)``. Without it only the
+    original n faces count: O' ~ Binomial(n, 1/6). Either way a critical
+    glitch needs no hit, hence no six, so it is the same as without the rule.
+    """
+    if n == 0:
+        return 0.0, 0.0
+    row = _binom_row(n)
+    _hits, plain_glitch, crit, total = _sr_plain_counts(n)
+    if not glitch_rerolls:
+        return plain_glitch / total, crit / total
+    denom = 6 ** (2 * n)
+    num = 0
+    for o in range((n + 1) // 2, n + 1):
+        wo = row[o] * 4 ** (n - o)
+        for k in range(0, 2 * o - n + 1):
+            num += wo * comb(n + k - 1, k) * 6 ** (n - k)
+    return num / denom, crit / total
+
+
+def sr_hits(n: int, rule_of_six: bool = False, glitch_rerolls: bool = True) -> SROdds:
+    """Exact hits, glitch and critical-glitch odds of n Shadowrun dice (S4–S7).
+
+    Without the rule of six: hits ~ Binomial(n, 1/3), a glitch when
+    ``2·ones >= n`` (S5), a critical glitch is a glitch with no hit (S6).
+    With the rule of six (S7, Edge before the roll) every 6 is a hit and is
+    rolled again, without limit. ``glitch_rerolls`` (``sr.glitch_rerolls``)
+    makes the extra dice count in both the ones and the total.
+
+    Args:
+        n: Dice in the pool (0 means no roll: no hits, no glitch).
+        rule_of_six: Sixes explode (S7).
+        glitch_rerolls: The ``sr.glitch_rerolls`` setting (S5).
+
+    Returns:
+        The odds; with the rule of six, ``hits`` stops where the exact tail
+        mass is below ``SR_TAIL`` (``tail`` holds that mass).
+
+    Raises:
+        RulesError: a negative or too large pool.
+    """
+    _check_count("n", n)
+    if n == 0:
+        return SROdds(0, (1.0,), 0.0, 0.0)
+    if not rule_of_six:
+        hits, glitch, crit, total = _sr_plain_counts(n)
+        return SROdds(n, tuple(h / total for h in hits), glitch / total, crit / total)
+    probs, tail = _sr_six_hits(n)
+    glitch_p, crit_p = _sr_six_glitch(n, glitch_rerolls)
+    return SROdds(n, tuple(probs), glitch_p, crit_p, tail)
+
+
+def sr_opposed(
+    n: int,
+    m: int,
+    rule_of_six_a: bool = False,
+    rule_of_six_b: bool = False,
+) -> SROpposedOdds:
+    """Odds of an opposed test, A's n dice against defender B's m dice (S9).
+
+    More hits wins; equal hits is a tie (the defender wins if a winner is
+    needed: see :attr:`SROpposedOdds.b_wins_if_needed`). Unpacks as
+    ``a_wins, b_wins, tie``.
+
+    Args:
+        n: A's pool.
+        m: B's pool (for a group: the largest pool plus 1 per extra member,
+            at most +5; the caller builds it).
+        rule_of_six_a: A spent Edge before the roll (S7).
+        rule_of_six_b: B spent Edge before the roll.
+    """
+    a = sr_hits(n, rule_of_six_a).hits
+    b = sr_hits(m, rule_of_six_b).hits
+    cdf_b: list[float] = []
+    run = 0.0
+    for p in b:
+        run += p
+        cdf_b.append(run)
+    last = cdf_b[-1]
+    a_win = fsum(p * (cdf_b[h - 1] if h - 1 < len(b) else last) for h, p in enumerate(a) if h)
+    tie = fsum(p * b[h] for h, p in enumerate(a) if h < len(b))
+    b_win = fsum(q * fsum(a[: min(h, len(a))]) for h, q in enumerate(b) if h)
+    return SROpposedOdds(a_win, b_win, tie)
+
+
+def _hits_sum(pools: Sequence[int]) -> list[float]:
+    """Distribution of the summed hits of several plain rolls (S11 helpers)."""
+    dist = [1.0]
+    for n in pools:
+        h = sr_hits(n).hits
+        new = [0.0] * (len(dist) + len(h) - 1)
+        for i, p in enumerate(dist):
+            for j, q in enumerate(h):
+                new[i + j] += p * q
+        dist = new
+    return dist
+
+
+def sr_teamwork(
+    leader_n: int,
+    helper_ns: Sequence[int],
+    *,
+    rule_of_six: bool = False,
+    glitch_rerolls: bool = True,
+    max_bonus: int | None = None,
+) -> SROdds:
+    """Odds of the leader's roll in a teamwork test (S11).
+
+    The helpers roll first (plain rolls); the sum of their hits becomes extra
+    dice for the leader, whose roll is the official result.
+
+    Args:
+        leader_n: The leader's own pool.
+        helper_ns: Each helper's pool.
+        rule_of_six: The leader spent Edge before the roll (S7).
+        glitch_rerolls: The ``sr.glitch_rerolls`` setting (S5).
+        max_bonus: Cap on the extra dice (SR4 core caps it at the leader's
+            skill rating; RULES.md does not), or None.
+
+    Returns:
+        The leader's roll, mixed over the helpers' hits; ``dice`` is
+        ``leader_n``.
+    """
+    _check_count("leader_n", leader_n)
+    for i, h in enumerate(helper_ns):
+        _check_count(f"helper {i + 1}", h)
+    bonus_dist = _hits_sum(helper_ns)
+    if max_bonus is not None:
+        cap = max(0, max_bonus)
+        capped = bonus_dist[: cap + 1]
+        capped[-1] = 1.0 - fsum(capped[:-1]) if len(bonus_dist) > cap + 1 else capped[-1]
+        bonus_dist = capped
+    size = 0
+    parts: list[tuple[float, SROdds]] = []
+    for bonus, p in enumerate(bonus_dist):
+        if p == 0.0:
+            continue
+        roll = sr_hits(min(leader_n + bonus, MAX_POOL), rule_of_six, glitch_rerolls)
+        parts.append((p, roll))
+        size = max(size, len(roll.hits))
+    hits = [fsum(p * r.hits[h] for p, r in parts if h < len(r.hits)) for h in range(size)]
+    return SROdds(
+        dice=leader_n,
+        hits=tuple(hits),
+        glitch=fsum(p * r.glitch for p, r in parts),
+        critical_glitch=fsum(p * r.critical_glitch for p, r in parts),
+        tail=fsum(p * r.tail for p, r in parts),
+    )
+
+
+def _sr_roll_outcomes(n: int, hurried: bool) -> list[tuple[int, bool, float]]:
+    """``(hits, glitched, probability)`` of one plain roll (S4–S6, S10).
+
+    Hurried (S10): 2s count as 1s for glitches.
+    """
+    bad = 2 if hurried else 1
+    other = 6 - 2 - bad
+    row = _binom_row(n)
+    total = 6**n
+    acc: dict[tuple[int, bool], int] = {}
+    for g in range(n + 1):
+        row_g = _binom_row(n - g)
+        glitched = 2 * g >= n and n > 0
+        for h in range(n - g + 1):
+            ways = row[g] * row_g[h] * bad**g * 2**h * other ** (n - g - h)
+            key = (h, glitched)
+            acc[key] = acc.get(key, 0) + ways
+    return [(h, gl, w / total) for (h, gl), w in acc.items() if w]
+
+
+def sr_extended(
+    n: int,
+    threshold: int,
+    max_intervals: int = 100,
+    hurried: bool = False,
+) -> SRExtendedOdds:
+    """Odds of an extended test: n dice each interval until the hits total
+    reaches ``threshold`` (S10).
+
+    A critical glitch (no hits, half or more ones) ends the test; a plain
+    glitch does not (the GM decides what it spoils), but its probability is
+    reported. Hurried: 2s count as 1s for glitches.
+
+    Args:
+        n: Dice rolled each interval.
+        threshold: Hits to accumulate (at least 1).
+        max_intervals: Intervals to follow.
+        hurried: The hurried interval (S10).
+
+    Raises:
+        RulesError: a bad pool, threshold or interval count.
+    """
+    _check_count("n", n)
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 10_000:
+        raise RulesError(f"threshold must be a whole number from 1 to 10000, not {threshold!r}")
+    if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or not 1 <= max_intervals <= 10_000:
+        raise RulesError(f"max_intervals must be from 1 to 10000, not {max_intervals!r}")
+    outcomes = _sr_roll_outcomes(n, hurried)
+    # state: (accumulated hits < threshold, a plain glitch so far) -> probability
+    states = [[0.0] * threshold, [0.0] * threshold]
+    states[0][0] = 1.0
+    success_at: list[float] = []
+    crit: list[float] = []
+    glitched: list[float] = []  # mass that glitched and then ended
+    for _ in range(max_intervals):
+        new = [[0.0] * threshold, [0.0] * threshold]
+        done: list[float] = []
+        for dirty in (0, 1):
+            row = states[dirty]
+            for acc in range(threshold):
+                mass = row[acc]
+                if mass == 0.0:
+                    continue
+                for h, gl, p in outcomes:
+                    q = mass * p
+                    if gl and h == 0:  # critical glitch: the test ends (S6, S10)
+                        crit.append(q)
+                        if dirty:
+                            glitched.append(q)
+                    elif acc + h >= threshold:
+                        done.append(q)
+                        if dirty or gl:
+                            glitched.append(q)
+                    else:
+                        new[1 if (dirty or gl) else 0][acc + h] += q
+        success_at.append(fsum(done))
+        states = new
+        if not any(states[0]) and not any(states[1]):
+            break
+    still_dirty = fsum(states[1])
+    return SRExtendedOdds(
+        threshold=threshold,
+        success_at=tuple(success_at) + (0.0,) * (max_intervals - len(success_at)),
+        critical_glitch=fsum(crit),
+        glitch=fsum(glitched) + still_dirty,
+        unfinished=fsum(states[0]) + still_dirty,
+    )

@@ -1,0 +1,458 @@
+"""Rajapolku: d10 pools, highest die wins (RULES.md §1, R1–R12).
+
+Pure functions and small immutable values. Side **A** is the side that acts
+(usually a player character); side **B** is the opposition — another character,
+or the pool the GM builds for a difficulty (R3). Where a rule speaks of the
+*defender* or the status quo (``raja.full_tie = defender``), that is side B.
+
+Reading choices made here (each documented where it is implemented):
+
+* Sorting (R5, R7): dice are sorted highest face first; among equal faces an
+  **ability die sorts before an ordinary die**. Faces decide every comparison,
+  so this never changes who wins or the degrees; it only decides which die is
+  "the highest" for the R7 visible-supernatural flag: when an ability die shows
+  the top face, bystanders see it ("the biggest result is from this ability
+  die", even if an ordinary die matched it).
+* The R7 *deciding die* is the winner's **highest** die (position 1), as R7
+  says "deciding (highest) die"; ``deciding_position`` separately tells where
+  R5's comparison was decided.
+* An empty pool (possible only outside R1, e.g. hand-entered faces) loses to
+  any pool that has dice, whatever ``raja.exhausted`` says; two empty pools tie.
+* Wound penalty ``remove`` (R9) takes dice off in this order: helping-condition
+  dice (last claimed first), then background dice (last first), then ability
+  dice (last first). The action die is never removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .dice import Die, DieSpec, RulesError, Src
+from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
+
+D10 = 10
+"""R1: every Rajapolku die is a d10."""
+
+OUT_OF_ACTION = ("Out of play", "Dead")
+"""R9 levels at which a character cannot take part in a challenge."""
+
+ABILITY_COST_KINDS = ("use", "scene", "always")
+"""R11: an ability costs per use, per scene, or is always on (free)."""
+
+
+# --------------------------------------------------------------------------- pools
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPlan:
+    """One side's pool before rolling (R1–R4, R7, R9).
+
+    The final pool of a side is its own ``dice`` plus the other side's
+    ``to_opposition`` (see :func:`final_pools`).
+    """
+
+    dice: tuple[DieSpec, ...]
+    """This side's dice: the action die first, then backgrounds, abilities, conditions."""
+    to_opposition: tuple[DieSpec, ...]
+    """Dice this side's hindering conditions (R4) or wounds (R9 ``oppose``) give the other side."""
+    removed: tuple[DieSpec, ...]
+    """Dice the wound penalty took away (R9 ``remove``)."""
+    wound_level: str
+    penalty: int
+    """The wound level's penalty in dice (R9), whichever way it was applied."""
+    explain: tuple[str, ...]
+    """Short human lines saying where every die came from."""
+
+
+def _wound_level(level: str | None) -> str:
+    if level is None or not str(level).strip():
+        return "Healthy"
+    wanted = str(level).strip().lower()
+    for name in RAJA_WOUND_LEVELS:
+        if name.lower() == wanted:
+            return name
+    levels = ", ".join(RAJA_WOUND_LEVELS)
+    raise RulesError(f"unknown wound level '{level}' (use one of: {levels})")
+
+
+def _names(kind: str, names: Sequence[str]) -> list[str]:
+    if isinstance(names, str):
+        names = [names]
+    out = []
+    for name in names:
+        text = str(name).strip()
+        if not text:
+            raise RulesError(f"a {kind} needs a name")
+        out.append(text)
+    return out
+
+
+def build_pool(
+    backgrounds: Sequence[str] = (),
+    abilities: Sequence[str] = (),
+    helping_conditions: Sequence[str] = (),
+    wound_level: str = "Healthy",
+    settings: Settings | None = None,
+    *,
+    hindering_conditions: Sequence[str] = (),
+) -> PoolPlan:
+    """Build one side's pool (R1–R4, R7, R9).
+
+    R1 one action die; R2 one d10 per claimed background; R7 one ability die
+    (``Src.ABILITY``) per ability; R4 a helping condition adds a die to this
+    side, a hindering one adds a die to the *opposing* pool. R3: the GM builds
+    a difficulty the same way. R9 wound penalty per ``raja.wound_penalty``:
+    ``remove`` takes N dice off (never the action die; see the module docstring
+    for the order), ``oppose`` gives the opposition N dice instead.
+
+    Args:
+        backgrounds: names of the fitting backgrounds claimed (R2).
+        abilities: names of the supernatural abilities used (R7).
+        helping_conditions: circumstances that help this side (R4).
+        wound_level: the side's R9 level; "Healthy" for the GM's difficulty.
+        settings: campaign settings (defaults when None).
+        hindering_conditions: circumstances that hinder this side (R4).
+
+    Raises:
+        RulesError: a level that cannot act (Out of play, Dead), an unknown
+            level, or an empty name.
+    """
+    settings = settings or Settings()
+    level = _wound_level(wound_level)
+    if level in OUT_OF_ACTION:
+        raise RulesError(f"a character who is {level.lower()} cannot take part in a challenge (R9)")
+    bgs = _names("background", backgrounds)
+    abs_ = _names("ability", abilities)
+    helps = _names("condition", helping_conditions)
+    hinders = _names("condition", hindering_conditions)
+
+    action = DieSpec(D10, Src.ACTION, "action")
+    bg_dice = [DieSpec(D10, Src.BACKGROUND, n) for n in bgs]
+    ab_dice = [DieSpec(D10, Src.ABILITY, n) for n in abs_]
+    cond_dice = [DieSpec(D10, Src.CONDITION, n) for n in helps]
+    lines = ["action die (R1)"]
+    lines += [f"+1d10 background: {n} (R2)" for n in bgs]
+    lines += [f"+1d10 ability: {n} — successes count double (R7)" for n in abs_]
+    lines += [f"+1d10 condition: {n} (R4)" for n in helps]
+
+    opposition = [DieSpec(D10, Src.CONDITION, n) for n in hinders]
+    lines += [f"hindering condition {n}: +1d10 to the opposition (R4)" for n in hinders]
+
+    penalty = RAJA_WOUND_PENALTY[level]
+    removed: list[DieSpec] = []
+    if penalty:
+        if settings.raja_wound_penalty == "oppose":
+            label = f"wound: {level}"
+            opposition += [DieSpec(D10, Src.CONDITION, label)] * penalty
+            lines.append(f"{level}: +{penalty}d10 to the opposition (R9, raja.wound_penalty = oppose)")
+        else:
+            removable = cond_dice[::-1] + bg_dice[::-1] + ab_dice[::-1]
+            removed = removable[:penalty]
+            gone = list(removed)
+            for pile in (cond_dice, bg_dice, ab_dice):
+                for spec in list(pile):
+                    if spec in gone:
+                        pile.remove(spec)
+                        gone.remove(spec)
+            what = ", ".join(f"{s.source} {s.label}" for s in removed) or "nothing"
+            line = f"{level}: −{penalty} dice (R9), removed {what}"
+            if len(removed) < penalty:
+                line += "; the action die always stays"
+            lines.append(line)
+
+    dice = (action, *bg_dice, *ab_dice, *cond_dice)
+    return PoolPlan(
+        dice=dice,
+        to_opposition=tuple(opposition),
+        removed=tuple(removed),
+        wound_level=level,
+        penalty=penalty,
+        explain=tuple(lines),
+    )
+
+
+def final_pools(a: PoolPlan, b: PoolPlan) -> tuple[tuple[DieSpec, ...], tuple[DieSpec, ...]]:
+    """The dice each side rolls: its own plus what the other side's plan gives it (R4, R9)."""
+    return a.dice + b.to_opposition, b.dice + a.to_opposition
+
+
+# ---------------------------------------------------------------------- resolution
+
+
+def raja_sorted(dice: Sequence[Die]) -> tuple[Die, ...]:
+    """Dice highest face first; ability dice before ordinary ones on equal faces (R5, R7).
+
+    The key covers every field of a die, so the order never depends on the
+    order the dice were given in.
+    """
+    return tuple(
+        sorted(
+            dice,
+            key=lambda d: (-d.face, not d.is_ability, str(d.source), d.label, d.replaced, d.size),
+        )
+    )
+
+
+def _glyph(d: Die) -> str:
+    return f"{d.face}*" if d.is_ability else str(d.face)
+
+
+def _faces_text(dice: Sequence[Die]) -> str:
+    return ",".join(_glyph(d) for d in dice) or "no dice"
+
+
+@dataclass(frozen=True, slots=True)
+class RajaResult:
+    """The outcome of one Rajapolku challenge (R5–R7)."""
+
+    a: tuple[Die, ...]
+    """Side A's dice, sorted (see :func:`raja_sorted`)."""
+    b: tuple[Die, ...]
+    """Side B's (the opposition's / defender's) dice, sorted."""
+    winner: str
+    """"a", "b" or "tie"."""
+    degrees: int
+    """R6 degrees of success (ability dice count 2, R7); 0 for a narrow win or a tie."""
+    supernatural: int
+    """R7: how many of the winner's successes come from ability dice."""
+    deciding_position: int | None
+    """1-based position where R5's comparison was decided; None for a tie."""
+    decided_by: str
+    """"face" (a higher die), "exhausted" (R5 ``raja.exhausted``), "empty" (a side had no dice) or "tie"."""
+    deciding_die_is_ability: bool
+    """R7: the winner's highest die is an ability die — visibly supernatural."""
+    degree_dice: tuple[Die, ...]
+    """The winner's dice strictly higher than the loser's highest die (R6)."""
+    tie_action: str | None
+    """For a tie: "reroll" or "defender" (``raja.full_tie``); else None."""
+    holds: str | None
+    """The side whose outcome stands: the winner; "b" on a tie with ``defender``; None on a reroll."""
+
+    @property
+    def loser(self) -> str | None:
+        return {"a": "b", "b": "a"}.get(self.winner)
+
+    @property
+    def narrow(self) -> bool:
+        """R6: a win with 0 degrees (decided only by a tie-break)."""
+        return self.winner in ("a", "b") and self.degrees == 0
+
+    def explain(self) -> list[str]:
+        """Short human lines: the rolls, each compared position, the outcome (R5–R7)."""
+        lines = [f"A: {_faces_text(self.a)}  vs  B: {_faces_text(self.b)}"]
+        last = self.deciding_position or max(len(self.a), len(self.b))
+        for i in range(min(last, max(len(self.a), len(self.b)))):
+            da = self.a[i] if i < len(self.a) else None
+            db = self.b[i] if i < len(self.b) else None
+            if da is None or db is None:
+                has, other = ("A", "B") if da is not None else ("B", "A")
+                die = da if da is not None else db
+                assert die is not None
+                if self.winner == "tie":
+                    lines.append(f"position {i + 1}: {other} has no die, {has} {_glyph(die)} → tie (raja.exhausted = false)")
+                else:
+                    why = " (raja.exhausted)" if self.decided_by == "exhausted" else ""
+                    lines.append(f"position {i + 1}: {other} has no die, {has} {_glyph(die)} → {has}{why}")
+                break
+            if da.face == db.face:
+                lines.append(f"position {i + 1}: {_glyph(da)} = {_glyph(db)}")
+            else:
+                mark, side = (">", "A") if da.face > db.face else ("<", "B")
+                lines.append(f"position {i + 1}: {_glyph(da)} {mark} {_glyph(db)} → {side}")
+                break
+        if self.winner == "tie":
+            if self.tie_action == "defender":
+                lines.append("tie: the defender / status quo (B) holds (raja.full_tie)")
+            else:
+                lines.append("tie: both sides reroll (raja.full_tie)")
+            return lines
+        win = self.winner.upper()
+        lose_dice = self.b if self.winner == "a" else self.a
+        top = lose_dice[0].face if lose_dice else 0
+        if self.degrees:
+            counted = ", ".join(
+                f"{_glyph(d)} (×2)" if d.is_ability else _glyph(d) for d in self.degree_dice
+            )
+            lines.append(f"{win} wins, degrees: {self.degrees} — {counted} (> {top})")
+        else:
+            lines.append(f"{win} wins narrowly: 0 degrees (no die above {top})")
+        if self.supernatural:
+            lines.append(f"supernatural features: {self.supernatural} (R7)")
+        if self.deciding_die_is_ability:
+            lines.append(f"visibly supernatural: {win}'s highest die is an ability die (R7)")
+        return lines
+
+
+def resolve(a: Sequence[Die], b: Sequence[Die], settings: Settings | None = None) -> RajaResult:
+    """Resolve a challenge between side A and side B (R5–R7).
+
+    R5: sort each side highest first and compare position by position; the
+    first differing position decides. ``raja.exhausted``: when every compared
+    position is equal and one side has dice left, that side wins (True) or it
+    is a tie (False). ``raja.full_tie``: identical rolls tie; ``reroll`` or the
+    ``defender`` (side B) holds. R6: each winner die strictly above the
+    loser's highest die is one degree; R7 ability dice count two and each adds
+    a supernatural feature.
+
+    Raises:
+        RulesError: a die that is not a d10.
+    """
+    settings = settings or Settings()
+    for d in (*a, *b):
+        if d.size != D10:
+            raise RulesError(f"Rajapolku uses only d10s, not a d{d.size} (R1)")
+    sa, sb = raja_sorted(a), raja_sorted(b)
+
+    winner = "tie"
+    position: int | None = None
+    decided_by = "tie"
+    if not sa and sb:
+        winner, position, decided_by = "b", 1, "empty"
+    elif sa and not sb:
+        winner, position, decided_by = "a", 1, "empty"
+    else:
+        for i, (da, db) in enumerate(zip(sa, sb)):
+            if da.face != db.face:
+                winner = "a" if da.face > db.face else "b"
+                position, decided_by = i + 1, "face"
+                break
+        else:
+            if len(sa) != len(sb) and settings.raja_exhausted:
+                winner = "a" if len(sa) > len(sb) else "b"
+                position, decided_by = min(len(sa), len(sb)) + 1, "exhausted"
+
+    if winner == "tie":
+        action = settings.raja_full_tie
+        return RajaResult(
+            a=sa, b=sb, winner="tie", degrees=0, supernatural=0, deciding_position=None,
+            decided_by="tie", deciding_die_is_ability=False, degree_dice=(),
+            tie_action=action, holds="b" if action == "defender" else None,
+        )
+
+    win, lose = (sa, sb) if winner == "a" else (sb, sa)
+    top = lose[0].face if lose else 0
+    degree_dice = tuple(d for d in win if d.face > top)
+    degrees = sum(2 if d.is_ability else 1 for d in degree_dice)
+    supernatural = sum(1 for d in degree_dice if d.is_ability)
+    return RajaResult(
+        a=sa, b=sb, winner=winner, degrees=degrees, supernatural=supernatural,
+        deciding_position=position, decided_by=decided_by,
+        deciding_die_is_ability=win[0].is_ability, degree_dice=degree_dice,
+        tie_action=None, holds=winner,
+    )
+
+
+def _die_json(d: Die) -> dict[str, Any]:
+    out: dict[str, Any] = {"face": d.face, "source": str(d.source), "ability": d.is_ability}
+    if d.label:
+        out["label"] = d.label
+    if d.replaced:
+        out["replaced"] = list(d.replaced)
+    return out
+
+
+def result_json(result: RajaResult) -> dict[str, Any]:
+    """A JSON-serialisable summary; keys ``winner``, ``degrees``, ``supernatural`` always."""
+    return {
+        "system": "rajapolku",
+        "winner": result.winner,
+        "degrees": result.degrees,
+        "supernatural": result.supernatural,
+        "narrow": result.narrow,
+        "a_faces": [d.face for d in result.a],
+        "b_faces": [d.face for d in result.b],
+        "a_dice": [_die_json(d) for d in result.a],
+        "b_dice": [_die_json(d) for d in result.b],
+        "deciding_position": result.deciding_position,
+        "decided_by": result.decided_by,
+        "deciding_die_is_ability": result.deciding_die_is_ability,
+        "degree_faces": [d.face for d in result.degree_dice],
+        "tie_action": result.tie_action,
+        "holds": result.holds,
+        "explain": result.explain(),
+    }
+
+
+# ------------------------------------------------------------------------- charges
+
+
+@dataclass(frozen=True, slots=True)
+class SpiritPool:
+    """R11 spirit combat: 1 charge spent, the remaining charges become the dice."""
+
+    charges_before: int
+    spent: int
+    remaining: int
+    """Charges left after spending; also the character's hit points in the fight."""
+    dice: tuple[DieSpec, ...]
+
+
+def spirit_pool(charges: int) -> SpiritPool:
+    """Enter spirit combat with ``charges`` (the character's charges now, before spending) (R11).
+
+    Raises:
+        RulesError: fewer than 2 charges (after spending 1 none would remain as dice).
+    """
+    if isinstance(charges, bool) or not isinstance(charges, int) or charges < 0:
+        raise RulesError(f"charges must be a whole number 0 or more, not {charges!r}")
+    if charges < 1:
+        raise RulesError("no charge to spend: spirit combat costs 1 charge (R11)")
+    remaining = charges - 1
+    if remaining == 0:
+        raise RulesError("after spending 1 charge none would remain to roll (R11)")
+    return SpiritPool(
+        charges_before=charges,
+        spent=1,
+        remaining=remaining,
+        dice=tuple(DieSpec(D10, Src.CHARGE, "charge") for _ in range(remaining)),
+    )
+
+
+def spirit_loss(result: RajaResult, settings: Settings | None = None) -> int:
+    """Charges the loser of a spirit-combat exchange loses (R11, ``raja.spirit_loss``).
+
+    ``degrees``: the winner's degrees, at least 1; ``one``: 1. A tie costs nothing.
+    """
+    settings = settings or Settings()
+    if result.winner == "tie":
+        return 0
+    if settings.raja_spirit_loss == "one":
+        return 1
+    return max(1, result.degrees)
+
+
+def apply_charge_loss(charges: int, loss: int) -> int:
+    """Charges left after losing ``loss`` (never below 0) (R11)."""
+    return max(0, charges - max(0, loss))
+
+
+def ability_cost(kind: str, cost: int = 1, *, paid_this_scene: bool = False) -> int:
+    """Charges an ability use costs now (R11).
+
+    Args:
+        kind: "use" (every use), "scene" (once per scene) or "always" (always on, free).
+        cost: the ability's recorded price, usually 1.
+        paid_this_scene: for "scene" abilities, whether it is already paid this scene.
+
+    Raises:
+        RulesError: an unknown kind or a negative cost.
+    """
+    if kind not in ABILITY_COST_KINDS:
+        raise RulesError(f"unknown ability cost '{kind}' (use one of: use, scene, always)")
+    if isinstance(cost, bool) or not isinstance(cost, int) or cost < 0:
+        raise RulesError(f"ability cost must be a whole number 0 or more, not {cost!r}")
+    if kind == "always" or (kind == "scene" and paid_this_scene):
+        return 0
+    return cost
+
+
+def spend_charges(charges: int, cost: int) -> int:
+    """Charges left after paying ``cost`` (R11).
+
+    Raises:
+        RulesError: not enough charges.
+    """
+    if cost > charges:
+        raise RulesError(f"not enough charges: {cost} needed, {charges} left (R11)")
+    return charges - cost

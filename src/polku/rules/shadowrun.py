@@ -1,0 +1,1017 @@
+"""Varjojuoksu: Shadowrun 4th edition dice (RULES.md §3, S1–S12).
+
+All dice are d6. Pools are built from skill + attribute (S1), by defaulting
+(S2), or as a Long Shot when modifiers leave nothing (S3). Each 5 or 6 is a hit
+(S4); half or more ones is a glitch (S5), a glitch with no hits a critical
+glitch (S6). Edge adds dice and the rule of six (S7). The tests built on top of
+a roll are the success test (S8), the opposed test (S9), the extended test
+(S10) and teamwork (S11); S12 adds condition monitors, wound modifiers and
+initiative.
+
+Every function here is pure: randomness only enters through an injected
+:class:`~polku.rules.dice.DiceSource`, and every result is an immutable value
+that keeps each die (pool, Edge, exploded) with its source so the log can show
+it.
+
+Order of dice taken from a source (this matters for
+:class:`~polku.rules.dice.ManualSource`): first every die of the pool in
+order (pool dice, then helper dice, then Edge dice), then the rule of six
+wave by wave: one new die for each six of the previous wave, in table order,
+until a wave has no six. This is how physical dice are rolled at a table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+from .dice import DiceSource, Die, RulesError, Src
+from .system import Settings
+
+__all__ = [
+    "SIDES",
+    "HIT_FACE",
+    "GROUP_BONUS_CAP",
+    "PoolPlan",
+    "SRRoll",
+    "SuccessResult",
+    "OpposedResult",
+    "ExtendedTest",
+    "InitEntry",
+    "build_pool",
+    "long_shot",
+    "roll_long_shot",
+    "is_hit",
+    "count_hits",
+    "bought_hits",
+    "buy_hits",
+    "roll",
+    "edge_after",
+    "negate_glitch",
+    "reduce_critical",
+    "success_test",
+    "opposed",
+    "group_pool",
+    "teamwork",
+    "leader_of",
+    "condition_monitor",
+    "wound_modifier",
+    "spend_edge",
+    "initiative_pool",
+    "initiative_score",
+    "initiative_order",
+    "result_json",
+    "explain",
+]
+
+SIDES = 6
+"""All Shadowrun dice are d6 (§3)."""
+
+HIT_FACE = 5
+"""S4: a die showing this or more is a hit."""
+
+GROUP_BONUS_CAP = 5
+"""S9: a group adds at most this many dice."""
+
+RULE_OF_SIX_GUARD = 10_000
+"""Safety stop for a broken dice source: S7 has no cap, but more than this many
+exploded dice on one roll (odds about 6^-10000) can only be a source that
+always answers 6."""
+
+
+def _check_int(value: Any, what: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{what} must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise RulesError(f"{what} must be {minimum} or more, not {value}")
+    return value
+
+
+def _signed(n: int) -> str:
+    return f"+ {n}" if n >= 0 else f"− {-n}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def _faces_text(faces: Iterable[int]) -> str:
+    text = ",".join(str(f) for f in faces)
+    return text or "none"
+
+
+# ---------------------------------------------------------------------------
+# S1–S3 pools
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPlan:
+    """A dice pool before it is rolled (S1–S3).
+
+    Attributes:
+        size: Dice to roll; may be 0 or less, which is an automatic failure
+            unless the character takes a Long Shot (S3).
+        parts: ``(label, dice)`` pairs in the order they were added, for
+            display (``("Reaction", 4)``, ``("snowy road", -2)``).
+        lines: Human-readable explanation, one line each.
+        defaulted: True when the pool was built by defaulting (S2).
+        long_shot: True for a Long Shot pool (S3): Edge-rating dice, rule of
+            six, no modifiers, costs 1 Edge.
+        edge_cost: Edge points the pool costs before the roll (1 for a Long
+            Shot, else 0).
+    """
+
+    size: int
+    parts: tuple[tuple[str, int], ...]
+    lines: tuple[str, ...]
+    defaulted: bool = False
+    long_shot: bool = False
+    edge_cost: int = 0
+
+    @property
+    def auto_fail(self) -> bool:
+        """S3: a pool of 0 or less fails automatically (Long Shot aside)."""
+        return self.size <= 0 and not self.long_shot
+
+    def explain(self) -> list[str]:
+        return list(self.lines)
+
+
+def build_pool(
+    skill: int | None,
+    attribute: int,
+    second_attribute: int | None = None,
+    modifiers: Sequence[tuple[str, int]] = (),
+    defaulting_allowed: bool = True,
+    wound_modifier: int = 0,
+    *,
+    skill_name: str = "skill",
+    attribute_name: str = "attribute",
+    second_attribute_name: str = "attribute",
+) -> PoolPlan:
+    """Build a dice pool (S1, S2, S3).
+
+    S1: skill + linked attribute, or attribute + attribute when no skill
+    applies; situational modifiers (and the S12 wound modifier) add or remove
+    dice. S2: with no skill (``skill`` None or 0) and no second attribute, the
+    attribute is rolled alone with −1 die, only if the skill allows
+    defaulting. S3: the size may end up 0 or less; see
+    :attr:`PoolPlan.auto_fail` and :func:`long_shot`.
+
+    EX I: ``build_pool(3, 4, modifiers=[("snowy road", -2)])`` → 5 dice.
+
+    Raises:
+        RulesError: bad numbers, a skill together with a second attribute, or
+            defaulting on a skill that does not allow it.
+    """
+    _check_int(attribute, f"{attribute_name} rating", 0)
+    if skill is not None:
+        _check_int(skill, f"{skill_name} rating", 0)
+    if second_attribute is not None:
+        _check_int(second_attribute, f"{second_attribute_name} rating", 0)
+    _check_int(wound_modifier, "wound modifier")
+    if wound_modifier > 0:
+        raise RulesError(f"wound modifier is a penalty (0 or less), not {wound_modifier}")
+    mods: list[tuple[str, int]] = []
+    for item in modifiers:
+        try:
+            label, n = item
+        except (TypeError, ValueError):
+            raise RulesError(f"modifier {item!r} must be a (label, dice) pair") from None
+        _check_int(n, f"modifier '{label}'")
+        mods.append((str(label), n))
+
+    parts: list[tuple[str, int]] = []
+    defaulted = False
+    has_skill = skill is not None and skill > 0
+    if has_skill and second_attribute is not None:
+        raise RulesError("give a skill or a second attribute, not both (S1)")
+    if has_skill:
+        parts += [(skill_name, skill), (attribute_name, attribute)]
+    elif second_attribute is not None:
+        parts += [(attribute_name, attribute), (second_attribute_name, second_attribute)]
+    else:
+        if not defaulting_allowed:
+            raise RulesError(f"{skill_name} does not allow defaulting: no skill, no roll (S2)")
+        defaulted = True
+        parts += [(attribute_name, attribute), ("defaulting", -1)]
+    parts += mods
+    if wound_modifier:
+        parts.append(("wounds", wound_modifier))
+
+    size = sum(n for _, n in parts)
+    base = 1 if defaulted else 2
+    text = " + ".join(f"{label} {n}" for label, n in parts[:base] if label != "defaulting")
+    for label, n in parts[1 if defaulted else 2:]:
+        text += f" {_signed(n)} ({label})"
+    lines = [f"{text} = {_dice(size)}"]
+    if defaulted:
+        lines.append(f"defaulting: no {skill_name}, {attribute_name} alone −1 die (S2)")
+    if size <= 0:
+        lines.append("pool 0 or less: automatic failure unless a Long Shot (S3)")
+    return PoolPlan(size, tuple(parts), tuple(lines), defaulted=defaulted)
+
+
+def long_shot(edge_rating: int) -> PoolPlan:
+    """The Long Shot pool (S3): Edge-rating dice, rule of six, costs 1 Edge.
+
+    No skill, attribute or modifier applies. Roll it with
+    :func:`roll_long_shot`.
+    """
+    _check_int(edge_rating, "Edge rating", 1)
+    lines = (
+        f"Long Shot: Edge {edge_rating} = {_dice(edge_rating)}, "
+        "rule of six, no modifiers, 1 Edge (S3)",
+    )
+    return PoolPlan(edge_rating, (("Edge (Long Shot)", edge_rating),), lines,
+                    long_shot=True, edge_cost=1)
+
+
+# ---------------------------------------------------------------------------
+# S4 hits
+
+
+def is_hit(face: int) -> bool:
+    """S4: a 5 or a 6 is a hit."""
+    return face >= HIT_FACE
+
+
+def count_hits(faces: Iterable[int]) -> int:
+    """S4: the number of faces that are 5 or 6."""
+    return sum(1 for f in faces if is_hit(f))
+
+
+def bought_hits(pool_size: int) -> int:
+    """S4 buying hits: 1 automatic hit per 4 dice, rounded down."""
+    _check_int(pool_size, "pool size")
+    return max(pool_size, 0) // 4
+
+
+# ---------------------------------------------------------------------------
+# The roll (S4–S7)
+
+
+@dataclass(frozen=True, slots=True)
+class SRRoll:
+    """One Shadowrun roll with every die it used (S4–S7).
+
+    Attributes:
+        dice: Every die in the order taken from the source: pool dice
+            (``Src.DIE``), helper dice (``Src.HELPER``, S11), Edge dice
+            (``Src.EDGE``), then rule-of-six dice (``Src.EXPLODED``, labelled
+            ``"from #k"``, 1-based).
+        parents: For each die, the index in ``dice`` of the six it exploded
+            from, or None.
+        pool_size: The pool asked for (before Edge and helper dice).
+        helper_dice: Extra dice from helpers' hits (S11).
+        edge_dice: Dice added by Edge (S7) or rolled for a Long Shot (S3).
+        edge_when: ``"before"``, ``"after"``, ``"long_shot"`` or None.
+        glitch_rerolls: The ``sr.glitch_rerolls`` choice (S5) in force.
+        hurried: Extended test hurried: 2s count as 1s for glitches (S10).
+        glitch_negated: 1 Edge spent to negate a glitch (S5).
+        critical_reduced: 1 Edge spent to reduce a critical glitch (S6).
+        bought: Hits bought instead of rolling (S4), or None.
+        auto_failed: The pool was 0 or less and no dice were rolled (S3).
+        edge_spent: Edge points spent on this roll in total.
+        manual: True when the faces were entered from physical dice.
+    """
+
+    dice: tuple[Die, ...]
+    parents: tuple[int | None, ...]
+    pool_size: int
+    helper_dice: int = 0
+    edge_dice: int = 0
+    edge_when: str | None = None
+    glitch_rerolls: bool = True
+    hurried: bool = False
+    glitch_negated: bool = False
+    critical_reduced: bool = False
+    bought: int | None = None
+    auto_failed: bool = False
+    edge_spent: int = 0
+    manual: bool = False
+
+    # -- S4 ----------------------------------------------------------------
+    @property
+    def faces(self) -> list[int]:
+        return [d.face for d in self.dice]
+
+    @property
+    def hits(self) -> int:
+        """S4: every 5 or 6 on the table, exploded dice included; or bought hits."""
+        if self.bought is not None:
+            return self.bought
+        return count_hits(self.faces)
+
+    @property
+    def exploded(self) -> tuple[Die, ...]:
+        return tuple(d for d in self.dice if d.source == Src.EXPLODED)
+
+    @property
+    def rule_of_six(self) -> bool:
+        """S7: whether this roll's dice follow the rule of six."""
+        return self.edge_when in ("before", "long_shot")
+
+    # -- S5 / S6 -----------------------------------------------------------
+    @property
+    def glitch_dice(self) -> tuple[Die, ...]:
+        """The dice counted for a glitch (S5).
+
+        With ``sr.glitch_rerolls`` (default) every die thrown counts. Without
+        it only the original pool counts: every die that was not thrown again
+        by the rule of six (pool, helper and Edge-added dice).
+        """
+        if self.glitch_rerolls:
+            return self.dice
+        return tuple(d for d in self.dice if d.source != Src.EXPLODED)
+
+    @property
+    def ones(self) -> int:
+        """Ones among the counted dice; 1s and 2s when hurried (S10)."""
+        worst = 2 if self.hurried else 1
+        return sum(1 for d in self.glitch_dice if d.face <= worst)
+
+    @property
+    def rolled_glitch(self) -> bool:
+        """S5 on the dice alone, before any Edge: ones ≥ half the dice counted."""
+        counted = len(self.glitch_dice)
+        return counted > 0 and 2 * self.ones >= counted
+
+    @property
+    def rolled_critical(self) -> bool:
+        """S6 on the dice alone: a glitch with zero hits."""
+        return self.rolled_glitch and self.hits == 0
+
+    @property
+    def glitch(self) -> bool:
+        """S5/S6 after Edge: negated glitches are gone, reduced criticals stay glitches."""
+        if self.glitch_negated:
+            return False
+        return self.rolled_glitch
+
+    @property
+    def critical_glitch(self) -> bool:
+        """S6 after Edge: a critical glitch not reduced with Edge."""
+        return self.rolled_critical and not self.critical_reduced
+
+    # -- display -----------------------------------------------------------
+    def explain(self) -> list[str]:
+        """Lines for humans: ``"hits: 6,5 → 2"``, ``"ones: 3 of 5 → glitch"``."""
+        if self.auto_failed:
+            return [f"pool {self.pool_size}: 0 or less, automatic failure (S3)"]
+        if self.bought is not None:
+            return [f"bought hits: {self.pool_size} dice / 4 → {self.bought} (no roll, no glitch) (S4)"]
+        lines: list[str] = []
+        if self.edge_when == "long_shot":
+            lines.append(f"Long Shot: {_plural(self.edge_dice, 'Edge die').replace('dies', 'dice')}, rule of six (S3)")
+        else:
+            head = f"pool: {self.pool_size}"
+            if self.helper_dice:
+                head += f" + {self.helper_dice} from helpers"
+            if self.edge_dice:
+                six = "rule of six" if self.rule_of_six else "rule of six on the Edge dice"
+                head += f" + {self.edge_dice} Edge ({self.edge_when} the roll, {six})"
+            lines.append(head)
+        table = [d.face for d in self.dice if d.source != Src.EXPLODED]
+        lines.append(f"dice: {_faces_text(table)}")
+        if self.exploded:
+            chains = []
+            for i, d in enumerate(self.dice):
+                if self.parents[i] is None and d.face == 6 and self._children(i):
+                    chains.append(" → ".join(str(f) for f in self._chain(i)))
+            lines.append(f"rule of six: {'; '.join(chains)}")
+        hit_faces = sorted((f for f in self.faces if is_hit(f)), reverse=True)
+        lines.append(f"hits: {_faces_text(hit_faces)} → {self.hits}")
+        what = "ones and twos" if self.hurried else "ones"
+        counted = len(self.glitch_dice)
+        if self.rolled_critical:
+            verdict = "critical glitch"
+        elif self.rolled_glitch:
+            verdict = "glitch"
+        else:
+            verdict = "no glitch"
+        note = "" if self.glitch_rerolls or not self.exploded else " (rule-of-six dice not counted)"
+        lines.append(f"{what}: {self.ones} of {counted} → {verdict}{note}")
+        if self.glitch_negated:
+            lines.append("glitch negated with 1 Edge (S5)")
+        if self.critical_reduced and self.rolled_critical:
+            lines.append("critical glitch reduced to a glitch with 1 Edge (S6)")
+        return lines
+
+    def _children(self, index: int) -> list[int]:
+        return [j for j, p in enumerate(self.parents) if p == index]
+
+    def _chain(self, index: int) -> list[int]:
+        out = [self.dice[index].face]
+        kids = self._children(index)
+        while kids:
+            index = kids[0]
+            out.append(self.dice[index].face)
+            kids = self._children(index)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hits": self.hits,
+            "glitch": self.glitch,
+            "critical_glitch": self.critical_glitch,
+            "ones": self.ones,
+            "dice_counted": len(self.glitch_dice),
+            "pool": self.pool_size,
+            "helper_dice": self.helper_dice,
+            "edge_dice": self.edge_dice,
+            "edge": self.edge_when,
+            "edge_spent": self.edge_spent,
+            "glitch_negated": self.glitch_negated,
+            "critical_reduced": self.critical_reduced,
+            "bought": self.bought,
+            "auto_failed": self.auto_failed,
+            "hurried": self.hurried,
+            "manual": self.manual,
+            "dice": [
+                {"face": d.face, "source": str(d.source), "label": d.label,
+                 "from": p}
+                for d, p in zip(self.dice, self.parents)
+            ],
+        }
+
+
+def _explode(
+    dice: list[Die], parents: list[int | None], wave: list[int], source: DiceSource
+) -> None:
+    """S7 rule of six: reroll every 6 of ``wave``, then every 6 of the new wave…"""
+    added = 0
+    while wave:
+        nxt: list[int] = []
+        for i in wave:
+            if dice[i].face == 6:
+                added += 1
+                if added > RULE_OF_SIX_GUARD:
+                    raise RulesError(
+                        f"rule of six passed {RULE_OF_SIX_GUARD} dice: the dice source looks broken"
+                    )
+                dice.append(Die(SIDES, source.roll(SIDES), Src.EXPLODED, f"from #{i + 1}"))
+                parents.append(i)
+                nxt.append(len(dice) - 1)
+        wave = nxt
+
+
+def _roll_n(n: int, src: str, source: DiceSource) -> list[Die]:
+    return [Die(SIDES, source.roll(SIDES), src) for _ in range(n)]
+
+
+def roll(
+    pool_size: int,
+    source: DiceSource,
+    edge_before: int | None = None,
+    *,
+    settings: Settings | None = None,
+    hurried: bool = False,
+    helper_dice: int = 0,
+) -> SRRoll:
+    """Roll a pool of d6 (S4, S5, S7).
+
+    Args:
+        pool_size: Dice in the pool (from :func:`build_pool`). 0 or less is an
+            automatic failure (S3): no dice, 0 hits, no glitch.
+        source: Where the faces come from.
+        edge_before: Edge rating when 1 Edge is spent before the roll (S7):
+            that many dice are added and the whole pool follows the rule of
+            six (every 6 is a hit and is rolled again, without limit).
+        settings: Campaign settings; ``sr_glitch_rerolls`` picks which dice
+            count for glitches (S5).
+        hurried: Extended test hurried, 2s count as 1s for glitches (S10).
+        helper_dice: Extra dice from teamwork helpers' hits (S11).
+
+    Raises:
+        RulesError: Edge on an empty pool (take a Long Shot instead, S3), or
+            bad numbers.
+    """
+    _check_int(pool_size, "pool size")
+    _check_int(helper_dice, "helper dice", 0)
+    glitch_rerolls = (settings or Settings()).sr_glitch_rerolls
+    total = pool_size + helper_dice
+    if edge_before is not None:
+        _check_int(edge_before, "Edge rating", 1)
+    if total <= 0:
+        if edge_before is not None:
+            raise RulesError("pool is 0 or less: spend Edge on a Long Shot instead (S3)")
+        return SRRoll((), (), pool_size, helper_dice, glitch_rerolls=glitch_rerolls,
+                      hurried=hurried, auto_failed=True, manual=source.manual)
+    pool_n, helper_n = (pool_size, helper_dice) if pool_size >= 0 else (0, total)
+    dice = _roll_n(pool_n, Src.DIE, source) + _roll_n(helper_n, Src.HELPER, source)
+    edge_dice = 0
+    if edge_before is not None:
+        edge_dice = edge_before
+        dice += _roll_n(edge_dice, Src.EDGE, source)
+    parents: list[int | None] = [None] * len(dice)
+    if edge_before is not None:
+        _explode(dice, parents, list(range(len(dice))), source)
+    return SRRoll(
+        tuple(dice), tuple(parents), pool_size, helper_dice, edge_dice,
+        "before" if edge_before is not None else None,
+        glitch_rerolls=glitch_rerolls, hurried=hurried,
+        edge_spent=1 if edge_before is not None else 0, manual=source.manual,
+    )
+
+
+def roll_long_shot(
+    edge_rating: int, source: DiceSource, *, settings: Settings | None = None
+) -> SRRoll:
+    """Roll a Long Shot (S3): Edge-rating dice, rule of six, 1 Edge spent."""
+    plan = long_shot(edge_rating)
+    glitch_rerolls = (settings or Settings()).sr_glitch_rerolls
+    dice = _roll_n(plan.size, Src.EDGE, source)
+    parents: list[int | None] = [None] * len(dice)
+    _explode(dice, parents, list(range(len(dice))), source)
+    return SRRoll(tuple(dice), tuple(parents), 0, 0, plan.size, "long_shot",
+                  glitch_rerolls=glitch_rerolls, edge_spent=1, manual=source.manual)
+
+
+def buy_hits(pool_size: int) -> SRRoll:
+    """S4 buying hits: a roll of no dice with ``pool_size // 4`` hits, no glitch."""
+    hits = bought_hits(pool_size)
+    if pool_size <= 0:
+        raise RulesError("pool is 0 or less: there are no hits to buy (S3)")
+    return SRRoll((), (), pool_size, bought=hits)
+
+
+def edge_after(roll: SRRoll, edge_rating: int, source: DiceSource) -> SRRoll:
+    """Spend 1 Edge after the roll (S7).
+
+    Adds ``edge_rating`` dice that follow the rule of six; the sixes already on
+    the table do not explode.
+
+    Raises:
+        RulesError: Edge already added dice to this roll, hits were bought,
+            or the pool failed automatically.
+    """
+    _check_int(edge_rating, "Edge rating", 1)
+    if roll.auto_failed:
+        raise RulesError("pool is 0 or less: spend Edge on a Long Shot instead (S3)")
+    if roll.bought is not None:
+        raise RulesError("bought hits are not rolled: no Edge dice to add (S4)")
+    if roll.edge_dice:
+        raise RulesError("Edge already added dice to this roll (S7)")
+    dice = list(roll.dice)
+    parents = list(roll.parents)
+    start = len(dice)
+    dice += _roll_n(edge_rating, Src.EDGE, source)
+    parents += [None] * edge_rating
+    _explode(dice, parents, list(range(start, len(dice))), source)
+    return replace(roll, dice=tuple(dice), parents=tuple(parents), edge_dice=edge_rating,
+                   edge_when="after", edge_spent=roll.edge_spent + 1,
+                   manual=roll.manual or source.manual)
+
+
+def _on_roll(result: Any, fn) -> Any:
+    if isinstance(result, SRRoll):
+        return fn(result)
+    if isinstance(result, SuccessResult):
+        return replace(result, roll=fn(result.roll))
+    raise RulesError(f"not a Shadowrun roll: {type(result).__name__}")
+
+
+def negate_glitch(result: SRRoll | "SuccessResult") -> Any:
+    """Spend 1 Edge to negate a glitch (S5).
+
+    Raises:
+        RulesError: no glitch, a critical glitch (reduce it instead, S6), or a
+            critical glitch already reduced (no further Edge, S6).
+    """
+
+    def fn(r: SRRoll) -> SRRoll:
+        if r.critical_glitch:
+            raise RulesError("Edge cannot negate a critical glitch; spend 1 Edge to reduce it (S6)")
+        if r.critical_reduced and r.rolled_critical:
+            raise RulesError("no further Edge may be spent on a reduced critical glitch (S6)")
+        if not r.glitch:
+            raise RulesError("there is no glitch to negate (S5)")
+        return replace(r, glitch_negated=True, edge_spent=r.edge_spent + 1)
+
+    return _on_roll(result, fn)
+
+
+def reduce_critical(result: SRRoll | "SuccessResult") -> Any:
+    """Spend 1 Edge to reduce a critical glitch to a plain glitch (S6).
+
+    Raises:
+        RulesError: the roll has no critical glitch.
+    """
+
+    def fn(r: SRRoll) -> SRRoll:
+        if not r.critical_glitch:
+            raise RulesError("there is no critical glitch to reduce (S6)")
+        return replace(r, critical_reduced=True, edge_spent=r.edge_spent + 1)
+
+    return _on_roll(result, fn)
+
+
+# ---------------------------------------------------------------------------
+# S8 success test
+
+
+@dataclass(frozen=True, slots=True)
+class SuccessResult:
+    """A success test (S8).
+
+    Attributes:
+        roll: The roll.
+        threshold: Hits needed.
+        hidden: The GM keeps the threshold from the players (display only).
+    """
+
+    roll: SRRoll
+    threshold: int
+    hidden: bool = False
+
+    @property
+    def hits(self) -> int:
+        return self.roll.hits
+
+    @property
+    def success(self) -> bool:
+        """S8: hits ≥ threshold (an automatic failure never succeeds, S3)."""
+        return not self.roll.auto_failed and self.hits >= self.threshold
+
+    @property
+    def margin(self) -> int:
+        """Hits − threshold, negative on a failure."""
+        return self.hits - self.threshold
+
+    @property
+    def net_hits(self) -> int:
+        """S8: hits above the threshold; 0 on a failure."""
+        return max(self.margin, 0) if self.success else 0
+
+    @property
+    def glitch(self) -> bool:
+        return self.roll.glitch
+
+    @property
+    def critical_glitch(self) -> bool:
+        return self.roll.critical_glitch
+
+    def explain(self) -> list[str]:
+        lines = self.roll.explain()
+        hid = " (hidden)" if self.hidden else ""
+        if self.success:
+            verdict = f"success, {_plural(self.net_hits, 'net hit')}"
+        else:
+            verdict = "failure"
+        lines.append(f"threshold {self.threshold}{hid}: {_plural(self.hits, 'hit')} → {verdict}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.roll.to_json()
+        out.update(threshold=self.threshold, hidden=self.hidden,
+                   success=self.success, net_hits=self.net_hits)
+        return out
+
+
+def success_test(roll: SRRoll, threshold: int, hidden: bool = False) -> SuccessResult:
+    """Judge a roll against a threshold (S8): hits ≥ threshold succeeds.
+
+    Raises:
+        RulesError: a threshold below 1.
+    """
+    _check_int(threshold, "threshold", 1)
+    return SuccessResult(roll, threshold, hidden)
+
+
+# ---------------------------------------------------------------------------
+# S9 opposed test
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedResult:
+    """An opposed test (S9); side B is the defender."""
+
+    a: SRRoll
+    b: SRRoll
+
+    @property
+    def a_hits(self) -> int:
+        return self.a.hits
+
+    @property
+    def b_hits(self) -> int:
+        return self.b.hits
+
+    @property
+    def winner(self) -> str:
+        """``"a"``, ``"b"`` or ``"tie"`` (a stalemate)."""
+        if self.a_hits > self.b_hits:
+            return "a"
+        if self.b_hits > self.a_hits:
+            return "b"
+        return "tie"
+
+    @property
+    def net_hits(self) -> int:
+        """S9: the difference in hits."""
+        return abs(self.a_hits - self.b_hits)
+
+    @property
+    def winner_if_needed(self) -> str:
+        """S9: on a tie the defender (B) wins when a winner is needed."""
+        return "b" if self.winner == "tie" else self.winner
+
+    def explain(self) -> list[str]:
+        lines = [f"A: {line}" for line in self.a.explain()]
+        lines += [f"B: {line}" for line in self.b.explain()]
+        head = f"A {_plural(self.a_hits, 'hit')} vs B {_plural(self.b_hits, 'hit')}"
+        if self.winner == "tie":
+            lines.append(f"{head} → tie: stalemate; if a winner is needed, B (defender) wins")
+        else:
+            lines.append(f"{head} → {self.winner.upper()} wins, {_plural(self.net_hits, 'net hit')}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "net_hits": self.net_hits,
+            "winner_if_needed": self.winner_if_needed,
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+        }
+
+
+def opposed(a_roll: SRRoll, b_roll: SRRoll) -> OpposedResult:
+    """Compare two rolls (S9): more hits wins; B is the defender."""
+    return OpposedResult(a_roll, b_roll)
+
+
+def group_pool(pools: Sequence[int]) -> int:
+    """S9 against a group: the largest pool + 1 die per extra member, at most +5."""
+    if not pools:
+        raise RulesError("a group needs at least one member (S9)")
+    for p in pools:
+        _check_int(p, "pool size")
+    return max(pools) + min(GROUP_BONUS_CAP, len(pools) - 1)
+
+
+# ---------------------------------------------------------------------------
+# S10 extended test
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedTest:
+    """An extended test (S10); every change returns a new state.
+
+    Attributes:
+        threshold: Hits to accumulate.
+        interval_label: The interval, e.g. ``"1 hour"`` (display only).
+        hurried: Shorter interval; 2s count as 1s for glitches.
+        accumulated: Hits so far.
+        intervals: Rolls made so far.
+        ended: Over without success: a critical glitch, or spoiled.
+        spoiled: The GM ruled that a glitch spoiled the test.
+        history: Every roll added, as judged (hurried applied).
+        restarts: Times the test was restarted from zero.
+    """
+
+    threshold: int
+    interval_label: str = "interval"
+    hurried: bool = False
+    accumulated: int = 0
+    intervals: int = 0
+    ended: bool = False
+    spoiled: bool = False
+    history: tuple[SRRoll, ...] = field(default=())
+    restarts: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.threshold, "threshold", 1)
+
+    @property
+    def done(self) -> bool:
+        """The threshold has been reached."""
+        return self.accumulated >= self.threshold
+
+    @property
+    def over(self) -> bool:
+        return self.done or self.ended
+
+    @property
+    def failed(self) -> bool:
+        return self.ended and not self.done
+
+    @property
+    def glitched(self) -> bool:
+        """The last roll glitched: the GM may :meth:`spoil` the test (S10)."""
+        return bool(self.history) and self.history[-1].glitch
+
+    @property
+    def remaining(self) -> int:
+        return max(self.threshold - self.accumulated, 0)
+
+    def add(self, roll: SRRoll) -> "ExtendedTest":
+        """Add one interval's roll: accumulate its hits (S10).
+
+        A critical glitch ends the test (and adds nothing); a plain glitch is
+        recorded and the GM may :meth:`spoil` the test.
+
+        Raises:
+            RulesError: the test is already over.
+        """
+        if self.over:
+            raise RulesError("the extended test is already over (S10)")
+        if self.hurried and not roll.hurried:
+            roll = replace(roll, hurried=True)
+        history = self.history + (roll,)
+        if roll.critical_glitch:
+            return replace(self, intervals=self.intervals + 1, ended=True, history=history)
+        return replace(self, accumulated=self.accumulated + roll.hits,
+                       intervals=self.intervals + 1, history=history)
+
+    def reuse(self, roll: SRRoll) -> "ExtendedTest":
+        """S10: the GM rolls once and uses the result for every interval until over.
+
+        Raises:
+            RulesError: the roll has no hits and no critical glitch, so it
+                would never finish; or the test is already over.
+        """
+        judged = replace(roll, hurried=True) if self.hurried else roll
+        if judged.hits == 0 and not judged.critical_glitch:
+            raise RulesError("a roll with 0 hits would never finish the test (S10)")
+        state = self.add(roll)
+        while not state.over:
+            state = state.add(roll)
+        return state
+
+    def spoil(self) -> "ExtendedTest":
+        """The GM rules that the last roll's glitch spoils the test (S10).
+
+        Raises:
+            RulesError: the last roll did not glitch, or the test is over.
+        """
+        if self.over:
+            raise RulesError("the extended test is already over (S10)")
+        if not self.glitched:
+            raise RulesError("only a glitch can spoil an extended test (S10)")
+        return replace(self, spoiled=True, ended=True)
+
+    def restart(self) -> "ExtendedTest":
+        """An interrupted test starts again from zero (S10)."""
+        return ExtendedTest(self.threshold, self.interval_label, self.hurried,
+                            restarts=self.restarts + 1)
+
+    @property
+    def status(self) -> str:
+        if self.done:
+            return "done"
+        if self.spoiled:
+            return "spoiled"
+        if self.ended:
+            return "ended by a critical glitch"
+        return "in progress"
+
+    def explain(self) -> list[str]:
+        hurried = ", hurried (2s count as 1s)" if self.hurried else ""
+        lines = [
+            f"extended test: {self.accumulated}/{self.threshold} hits after "
+            f"{_plural(self.intervals, self.interval_label)}{hurried} → {self.status}"
+        ]
+        if self.glitched and not self.over:
+            lines.append("last roll glitched: the GM may rule the test spoiled")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "interval": self.interval_label,
+            "hurried": self.hurried,
+            "accumulated": self.accumulated,
+            "intervals": self.intervals,
+            "done": self.done,
+            "ended": self.ended,
+            "spoiled": self.spoiled,
+            "glitched": self.glitched,
+            "status": self.status,
+            "restarts": self.restarts,
+        }
+
+
+# ---------------------------------------------------------------------------
+# S11 teamwork
+
+
+def teamwork(leader_pool: int, helper_rolls: Sequence[SRRoll | int]) -> int:
+    """S11: the leader's pool plus the sum of the helpers' hits.
+
+    Helpers roll first; each item is a helper's roll (or their hits). Roll the
+    leader with ``roll(leader_pool, source, helper_dice=sum_of_hits)`` to keep
+    the helper dice apart in the log.
+    """
+    _check_int(leader_pool, "leader pool")
+    extra = 0
+    for h in helper_rolls:
+        extra += h.hits if isinstance(h, SRRoll) else _check_int(h, "helper hits", 0)
+    return leader_pool + extra
+
+
+def leader_of(pools: Mapping[str, int] | Sequence[int]) -> str | int:
+    """S11: who leads, the largest pool (its key, or index; the first on a tie)."""
+    if not pools:
+        raise RulesError("teamwork needs at least one character (S11)")
+    items = list(pools.items()) if isinstance(pools, Mapping) else list(enumerate(pools))
+    best = items[0]
+    for item in items[1:]:
+        if item[1] > best[1]:
+            best = item
+    return best[0]
+
+
+# ---------------------------------------------------------------------------
+# S12 extras
+
+
+def condition_monitor(body_or_willpower: int) -> int:
+    """S12: boxes of a condition monitor, 8 + ⌈Body/2⌉ (or Willpower)."""
+    _check_int(body_or_willpower, "attribute", 0)
+    return 8 + math.ceil(body_or_willpower / 2)
+
+
+def wound_modifier(physical_filled: int, stun_filled: int) -> int:
+    """S12: −1 die per 3 boxes filled, on each monitor separately."""
+    _check_int(physical_filled, "physical boxes filled", 0)
+    _check_int(stun_filled, "stun boxes filled", 0)
+    return -(physical_filled // 3) - (stun_filled // 3)
+
+
+def spend_edge(current: int, cost: int = 1) -> int:
+    """Edge left after spending ``cost`` points (S3, S5–S7; refreshes each session, S12).
+
+    Raises:
+        RulesError: not enough Edge.
+    """
+    _check_int(current, "Edge", 0)
+    _check_int(cost, "Edge cost", 0)
+    if cost > current:
+        raise RulesError(f"not enough Edge: {current} left, {cost} needed")
+    return current - cost
+
+
+def initiative_pool(reaction: int, intuition: int) -> int:
+    """S12: dice for the initiative roll, Reaction + Intuition."""
+    return _check_int(reaction, "Reaction", 0) + _check_int(intuition, "Intuition", 0)
+
+
+def initiative_score(reaction: int, intuition: int, hits: int) -> int:
+    """S12: initiative = Reaction + Intuition + hits on the initiative roll."""
+    return initiative_pool(reaction, intuition) + _check_int(hits, "hits", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class InitEntry:
+    """One character in the initiative order (S12).
+
+    Attributes:
+        name: Who.
+        score: Initiative score (:func:`initiative_score`).
+        edge: Edge rating, the tie-breaker.
+        passes: Initiative passes (carried, not computed).
+    """
+
+    name: str
+    score: int
+    edge: int = 0
+    passes: int = 1
+
+
+def initiative_order(entries: Iterable[InitEntry]) -> list[InitEntry]:
+    """S12: highest score acts first; ties by higher Edge, then by name."""
+    return sorted(entries, key=lambda e: (-e.score, -e.edge, e.name))
+
+
+# ---------------------------------------------------------------------------
+# output for the CLI and the log
+
+
+def result_json(result: Any) -> dict[str, Any]:
+    """A JSON-ready dict for any result of this module.
+
+    A roll has ``hits``, ``glitch``, ``critical_glitch``; a success test adds
+    ``success`` and ``net_hits``; an opposed test has ``winner``,
+    ``net_hits`` and ``winner_if_needed``.
+    """
+    if isinstance(result, (SRRoll, SuccessResult, OpposedResult, ExtendedTest)):
+        return result.to_json()
+    if isinstance(result, PoolPlan):
+        return {"size": result.size, "parts": [list(p) for p in result.parts],
+                "defaulted": result.defaulted, "long_shot": result.long_shot,
+                "auto_fail": result.auto_fail, "edge_cost": result.edge_cost}
+    raise RulesError(f"not a Shadowrun result: {type(result).__name__}")
+
+
+def explain(result: Any) -> list[str]:
+    """Lines for humans about any result of this module."""
+    if isinstance(result, (SRRoll, SuccessResult, OpposedResult, ExtendedTest, PoolPlan)):
+        return result.explain()
+    raise RulesError(f"not a Shadowrun result: {type(result).__name__}")

@@ -1,0 +1,356 @@
+"""Harhapolku rules (RULES.md §2): every EX with its exact numbers, plus properties."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from polku.rules.dice import Die, DieSpec, ManualSource, RulesError, Src
+from polku.rules.harhapolku import (
+    H4_REMINDER,
+    NarrationContest,
+    build_pool,
+    build_pool_same_size,
+    compare_ch23,
+    compare_classic,
+    difficult,
+    edge_reroll,
+    resolve,
+    resolve_sum,
+    result_json,
+    same_size_count,
+    usurp_tier,
+)
+from polku.rules.system import Settings
+
+
+def d8(*fs: int) -> tuple[Die, ...]:
+    return tuple(Die(8, f, Src.DIE) for f in fs)
+
+
+def d(size: int, *fs: int) -> tuple[Die, ...]:
+    return tuple(Die(size, f, Src.DIE) for f in fs)
+
+
+# --------------------------------------------------------------------- H2 / H5
+
+
+def test_H2_pool_always_one_d8():
+    assert build_pool().dice == (DieSpec(8, Src.ACTION, "always"),)
+
+
+def test_H2_every_tier_and_gm_bonus():
+    pool = build_pool("Farmer", "Smith", "Knight", "Seer", "Dragon-blooded", "spectacular leap")
+    assert [s.size for s in pool.dice] == [8, 8, 8, 8, 10, 10, 10]
+    assert [s.label for s in pool.dice[1:]] == [
+        "Farmer", "Smith", "Knight", "Seer", "Dragon-blooded", "spectacular leap",
+    ]
+    assert pool.dice[-1].source == Src.GM_BONUS
+    assert len(pool.explain) == 7
+
+
+def test_H2_booleans_claim_without_names():
+    pool = build_pool(general=True, special=True, gm_bonus=True)
+    assert [(s.size, s.label) for s in pool.dice] == [
+        (8, "always"), (8, "general background"), (10, "special background"), (10, "GM bonus"),
+    ]
+    assert build_pool(general=False, background="").dice == (DieSpec(8, Src.ACTION, "always"),)
+
+
+def test_H5_same_size_pool():
+    assert len(build_pool_same_size().dice) == 1
+    assert len(build_pool_same_size(descriptive="Hunter").dice) == 2
+    assert len(build_pool_same_size(special="Witch").dice) == 3
+    pool = build_pool_same_size("Hunter", specifications=["bows", "tracking"], size=6)
+    assert len(pool.dice) == 4 and {s.size for s in pool.dice} == {6}
+
+
+# --------------------------------------------------------------------- H3
+
+
+def test_H3_EX_D_first_side_wins_two_to_one():
+    r = compare_classic(d8(7, 4, 4), d8(6, 5, 3))
+    assert r.winner == "a"
+    assert (r.a_positions, r.b_positions) == (2, 1)
+    assert [p.side for p in r.positions] == ["a", "b", "a"]
+    assert r.explain()[-1] == "A wins 2 to 1 (H3)"
+
+
+def test_H3_equal_dice_count_for_nobody_and_tie_rerolls():
+    r = compare_classic(d8(7, 5), d8(7, 5))
+    assert r.winner == "tie" and r.tie_action == "reroll"
+    assert (r.a_positions, r.b_positions) == (0, 0)
+
+
+def test_H3_classic_extra_unmatched_dice():
+    r = compare_classic(d8(5), d8(6, 2, 1))
+    assert (r.winner, r.a_positions, r.b_positions) == ("b", 0, 3)
+    r = compare_classic(d8(7), d8(6, 2, 1), classic_extra=True)
+    assert (r.winner, r.a_positions, r.b_positions) == ("b", 1, 2)
+    r = compare_classic(d8(7), d8(6, 2, 1), classic_extra=False)
+    assert (r.winner, r.a_positions, r.b_positions) == ("a", 1, 0)
+
+
+def test_H3_resolve_uses_classic_extra_setting():
+    s = Settings(harha_variant="classic", harha_classic_extra=False)
+    assert resolve(d8(7), d8(6, 2, 1), settings=s).winner == "a"
+    assert resolve(d8(7), d8(6, 2, 1), "classic").winner == "b"
+
+
+# --------------------------------------------------------------------- H4
+
+
+def test_H4_EX_E_challenger_wins_by_one_die():
+    r = compare_ch23(actor=d8(6, 5, 3), challenger=d8(7, 4, 4))
+    assert r.winner == "b"
+    assert (r.b_positions, r.a_positions) == (2, 1)
+    assert r.margin == 1
+
+
+def test_H4_EX_F_actor_wins():
+    r = compare_ch23(actor=d8(5, 2, 2), challenger=d8(4, 3, 1, 1, 1, 1, 1, 1))
+    assert r.winner == "a"
+    assert [p.side for p in r.positions] == ["a", "b", "a"]
+    assert len(r.positions) == 3  # only the smaller pool's count
+
+
+def test_H4_EX_G_equal_positions_count_for_nobody_actor_wins():
+    r = compare_ch23(actor=d8(8), challenger=d8(8, 8, 8, 3))
+    assert r.winner == "a"
+    assert (r.a_positions, r.b_positions) == (0, 0)
+    assert r.explain()[-1].endswith("the actor wins (H4)")
+
+
+def test_H4_actor_without_dice_fails_with_challengers_reason():
+    r = compare_ch23(actor=(), challenger=d8(1))
+    assert r.winner == "b" and r.reason == "actor_no_dice"
+    assert "challenger's reason" in r.explain()[-1]
+
+
+def test_H4_resolve_default_is_ch23_a_actor_b_challenger():
+    assert resolve(d8(6, 5, 3), d8(7, 4, 4)).winner == "b"  # EX E
+    assert resolve(d8(5, 2, 2), d8(4, 3, 1, 1, 1, 1, 1, 1)).winner == "a"  # EX F
+
+
+def test_H4_reminder_text():
+    assert "already shown in play" in H4_REMINDER and "senses" in H4_REMINDER
+
+
+def test_H5_same_size_variant_compares_ch23_and_refuses_mixed_sizes():
+    assert resolve(d8(6, 5, 3), d8(7, 4, 4), "same_size").winner == "b"
+    with pytest.raises(RulesError, match="one die size"):
+        resolve(d8(6), d(10, 7), "same_size")
+
+
+def test_H3_H4_bad_variant():
+    with pytest.raises(RulesError, match="unknown Harhapolku variant"):
+        resolve(d8(1), d8(1), "poker")
+    with pytest.raises(RulesError, match="resolve_sum"):
+        resolve(d8(1), d8(1), "sum")
+
+
+def test_H4_result_json():
+    data = result_json(resolve(d8(6, 5, 3), d8(7, 4, 4)))
+    assert (data["winner"], data["a_positions"], data["b_positions"]) == ("b", 1, 2)
+    assert data["positions"][0] == {"index": 1, "a": 6, "b": 7, "side": "b"}
+    json.dumps(data)
+
+
+# --------------------------------------------------------------------- H6
+
+
+def test_H6_EX_H_special_background_side_wins():
+    actor = same_size_count(descriptive=True, specifications=2)  # 2 + 2
+    challenger = same_size_count(special=True)  # 3
+    assert (actor, challenger) == (4, 3)
+    r = resolve_sum(actor, 2, challenger, 5)
+    assert (r.a_total, r.b_total) == (6, 8)
+    assert r.winner == "b"
+    # the same rolls with the roles swapped: the special side still wins
+    r = resolve_sum(challenger, 5, actor, 2)
+    assert (r.a_total, r.b_total, r.winner) == (8, 6, "a")
+
+
+def test_H6_challenger_needs_larger_total():
+    assert resolve_sum(3, 4, 4, 3).winner == "a"  # 7 vs 7: actor
+    assert resolve_sum(3, 4, 4, 4).winner == "b"
+    assert resolve_sum(0, 6, 1, 1).winner == "b"  # actor without dice (H4)
+    data = result_json(resolve_sum(4, 2, 3, 5))
+    assert (data["winner"], data["a_total"], data["b_total"]) == ("b", 6, 8)
+    json.dumps(data)
+    with pytest.raises(RulesError):
+        resolve_sum(2, 0, 1, 1)
+
+
+# --------------------------------------------------------------------- H7 / H8
+
+
+def test_H8_difficult_needs_one_seven_plus():
+    assert difficult(d8(7, 1)).success
+    assert not difficult(d8(6, 6, 6)).success
+    assert difficult(d(10, 10)).success
+
+
+def test_H8_very_demanding_needs_two_seven_plus():
+    assert not difficult(d8(8, 3), very_demanding=True).success
+    assert difficult(d8(7, 7), very_demanding=True).success
+    assert "very demanding" in difficult(d8(7), True).explain()[0]
+
+
+def test_H7_edge_reroll_whole_pool_remembers_replaced():
+    new = edge_reroll(d8(2, 3), None, ManualSource([8, 5]))
+    assert [x.face for x in new] == [8, 5]
+    assert [x.replaced for x in new] == [(2,), (3,)]
+
+
+def test_H7_edge_reroll_chosen_dice_and_bad_index():
+    new = edge_reroll(d(10, 1, 9), [0], ManualSource([10]))
+    assert [x.face for x in new] == [10, 9]
+    assert new[0].replaced == (1,) and new[1].replaced == ()
+    with pytest.raises(RulesError, match="no die #5"):
+        edge_reroll(d8(1), [5], ManualSource([1]))
+
+
+# --------------------------------------------------------------------- H9
+
+
+def opened() -> NarrationContest:
+    return NarrationContest(conflict="brawl").open("Ann", d8(4, 5)).state  # table 9
+
+
+def test_H9_open_needs_exactly_two_dice():
+    c = NarrationContest()
+    with pytest.raises(RulesError, match="exactly two"):
+        c.open("Ann", d8(4))
+    step = c.open("Ann", d8(4, 5))
+    assert step.state.narrator == "Ann" and step.state.table_total == 9
+    assert c.narrator is None  # immutable
+    with pytest.raises(RulesError, match="already narrates"):
+        step.state.open("Bob", d8(1, 1))
+
+
+def test_H9_burn_refused_when_sum_not_greater():
+    with pytest.raises(RulesError) as e:
+        opened().usurp("Bob", d8(3, 4))
+    assert str(e.value) == "sum 7 does not exceed the table's 9"
+    with pytest.raises(RulesError, match="sum 9 does not exceed the table's 9"):
+        opened().usurp("Bob", d8(4, 5))
+
+
+def test_H9_tier_one_die_negates():
+    step = opened().usurp("Bob", d(10, 10))
+    assert step.detail.tier == "negate"
+    s = step.state
+    assert s.narrator == "Bob" and [x.face for x in s.table] == [10]
+    assert s.burned[0].owner == "Ann" and [x.face for x in s.burned[0].dice] == [4, 5]
+    assert "negate" in step.text
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_H9_tier_two_or_three_dice_parry(n):
+    step = opened().usurp("Bob", d8(*([5] * n)))
+    assert step.detail.tier == "parry" and step.detail.gm_dice == 0
+
+
+def test_H9_tier_more_than_three_dice_harm_roll():
+    step = opened().usurp("Bob", d8(3, 3, 2, 2))
+    u = step.detail
+    assert (u.tier, u.gm_dice, u.gm_die_size, u.total) == ("harm_roll", 4, 6, 10)
+    assert [usurp_tier(n) for n in (1, 2, 3, 4, 7)] == ["negate", "parry", "parry", "harm_roll", "harm_roll"]
+    assert step.state.harm_dice() == (DieSpec(6, Src.GM_BONUS, "harm"),) * 4
+
+
+def test_H9_conflict_die_sizes():
+    sizes = {}
+    for kind in ("conversation", "brawl", "armed", "firefight"):
+        c = NarrationContest(conflict=kind).open("Ann", d8(1, 1)).state
+        sizes[kind] = c.usurp("Bob", d8(1, 1, 1, 1)).detail.gm_die_size
+    assert sizes == {"conversation": 4, "brawl": 6, "armed": 8, "firefight": 10}
+    with pytest.raises(RulesError, match="unknown conflict"):
+        NarrationContest(conflict="duel")
+
+
+def test_H9_harm_roll_both_ways():
+    s = opened().usurp("Bob", d8(3, 3, 2, 2)).state  # usurper total 10
+    hit = s.harm_roll(d(6, 6, 3, 1, 1))  # 11 > 10
+    assert hit.detail.harmed and hit.detail.gm_total == 11
+    miss = s.harm_roll(d(6, 6, 2, 1, 1))  # 10, not above 10
+    assert not miss.detail.harmed
+    with pytest.raises(RulesError, match="no harm roll is due"):
+        hit.state.harm_roll(d(6, 6, 6, 6, 6))
+    with pytest.raises(RulesError, match="4d6"):
+        s.harm_roll(d(8, 8, 8, 8, 8))
+
+
+def test_H9_ability_fight_gm_wins_automatically():
+    c = NarrationContest(conflict="firefight", ability_fight=True).open("Ann", d8(1, 1)).state
+    s = c.usurp("Bob", d8(8, 8, 8, 8)).state
+    step = s.harm_roll()
+    assert step.detail.harmed and step.detail.automatic
+
+
+def test_H9_no_harm_roll_after_parry():
+    with pytest.raises(RulesError, match="no harm roll"):
+        opened().usurp("Bob", d8(5, 5)).state.harm_roll(d(6, 6, 6))
+
+
+def test_H9_usurp_rules():
+    with pytest.raises(RulesError, match="nobody narrates"):
+        NarrationContest().usurp("Bob", d8(8))
+    with pytest.raises(RulesError, match="already narrates"):
+        opened().usurp("Ann", d8(8, 8))
+    chain = opened().usurp("Bob", d8(5, 5)).state.usurp("Cid", d(10, 10, 1)).state
+    assert chain.narrator == "Cid" and [b.owner for b in chain.burned] == ["Ann", "Bob"]
+
+
+def test_H9_background_once_per_scene():
+    c = NarrationContest()
+    step = c.roll_background("Ann", "Hunter", ManualSource([6]))
+    assert step.detail.face == 6 and step.detail.label == "Hunter"
+    s = step.state
+    assert s.hand("Ann") == (step.detail,)
+    with pytest.raises(RulesError, match="already rolled Hunter this scene"):
+        s.roll_background("Ann", "Hunter", ManualSource([1]))
+    s = s.roll_background("Bob", "Hunter", ManualSource([2])).state  # another participant may
+    s = s.roll_background("Ann", "Witch", ManualSource([9]), size=10).state
+    s = s.open("Ann", s.hand("Ann")).state
+    assert s.hand("Ann") == () and s.table_total == 15
+    fresh = s.new_scene().state
+    assert fresh.narrator is None and fresh.rolled == frozenset() and fresh.table == ()
+    assert fresh.roll_background("Ann", "Hunter", ManualSource([3])).detail.face == 3
+
+
+# ----------------------------------------------------------------- properties
+
+die_st = st.builds(lambda size, f: Die(size, min(f, size), Src.DIE), st.sampled_from([8, 10]), st.integers(1, 10))
+pool_st = st.lists(die_st, min_size=1, max_size=8)
+SWAP = {"a": "b", "b": "a", "tie": "tie"}
+
+
+@given(pool_st, pool_st, st.booleans())
+def test_H3_classic_antisymmetric(a, b, extra):
+    r, s = compare_classic(a, b, extra), compare_classic(b, a, extra)
+    assert s.winner == SWAP[r.winner]
+    assert (s.a_positions, s.b_positions) == (r.b_positions, r.a_positions)
+
+
+@given(pool_st, pool_st)
+def test_H4_challenger_never_wins_without_more_positions(actor, challenger):
+    r = compare_ch23(actor, challenger)
+    assert r.winner in ("a", "b")
+    assert len(r.positions) == min(len(actor), len(challenger))
+    if r.b_positions <= r.a_positions:
+        assert r.winner == "a"
+    else:
+        assert r.winner == "b"
+
+
+@given(pool_st, pool_st, st.randoms(), st.sampled_from(["classic", "ch23"]))
+def test_H3_H4_independent_of_input_order(a, b, rnd, variant):
+    a2, b2 = list(a), list(b)
+    rnd.shuffle(a2)
+    rnd.shuffle(b2)
+    assert resolve(a2, b2, variant) == resolve(a, b, variant)

@@ -1,0 +1,343 @@
+"""Rajapolku rules (RULES.md §1): every EX with its exact numbers, plus properties."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from polku.rules.dice import Die, DieSpec, ManualSource, RulesError, Src, parse_faces, roll_specs
+from polku.rules.rajapolku import (
+    ability_cost,
+    apply_charge_loss,
+    build_pool,
+    final_pools,
+    resolve,
+    result_json,
+    spend_charges,
+    spirit_loss,
+    spirit_pool,
+)
+from polku.rules.system import Settings
+
+
+def dice(text: str) -> tuple[Die, ...]:
+    """Faces like "10,8*,7" ('*' = ability die)."""
+    return parse_faces(text, 10, allow_ability=True)
+
+
+def faces(ds) -> list[int]:
+    return [d.face for d in ds]
+
+
+NO_EXHAUST = Settings(raja_exhausted=False)
+DEFENDER = Settings(raja_full_tie="defender")
+OPPOSE = Settings(raja_wound_penalty="oppose")
+
+
+# ------------------------------------------------------------------ R1–R4 pools
+
+
+def test_R1_action_die_always():
+    plan = build_pool()
+    assert plan.dice == (DieSpec(10, Src.ACTION, "action"),)
+    assert plan.to_opposition == ()
+
+
+def test_R2_one_d10_per_background_with_label():
+    plan = build_pool(["Militia", "Medic"])
+    assert [(s.size, s.source, s.label) for s in plan.dice[1:]] == [
+        (10, Src.BACKGROUND, "Militia"),
+        (10, Src.BACKGROUND, "Medic"),
+    ]
+    assert any("Militia" in line for line in plan.explain)
+
+
+def test_R3_EX_villain_three_d10():
+    plan = build_pool(["Young and fast", "Street-wise"])
+    assert len(plan.dice) == 3
+    assert [s.source for s in plan.dice] == [Src.ACTION, Src.BACKGROUND, Src.BACKGROUND]
+    assert [s.label for s in plan.dice[1:]] == ["Young and fast", "Street-wise"]
+
+
+def test_R4_EX_helping_condition_adds_to_own_side():
+    alyosha = build_pool(helping_conditions=["running shoes and warmed-up muscles"])
+    assert len(alyosha.dice) == 2
+    assert alyosha.dice[1] == DieSpec(10, Src.CONDITION, "running shoes and warmed-up muscles")
+
+
+def test_R4_EX_hindering_condition_adds_to_opposition():
+    alyosha = build_pool(hindering_conditions=["sprained ankle"])
+    villain = build_pool(["Young and fast", "Street-wise"])
+    assert len(alyosha.dice) == 1  # conditions never remove dice
+    a, b = final_pools(alyosha, villain)
+    assert len(a) == 1
+    assert len(b) == 4
+    assert b[-1] == DieSpec(10, Src.CONDITION, "sprained ankle")
+
+
+def test_R7_ability_die_source():
+    plan = build_pool(abilities=["Ape strength"])
+    assert plan.dice[1] == DieSpec(10, Src.ABILITY, "Ape strength")
+
+
+def test_R2_empty_name_refused():
+    with pytest.raises(RulesError):
+        build_pool([" "])
+
+
+# ----------------------------------------------------------------- R9 wounds
+
+
+@pytest.mark.parametrize(
+    ("level", "penalty"),
+    [("Healthy", 0), ("Bruised", 0), ("Wounded", 1), ("Badly wounded", 2), ("Mortally wounded", 3)],
+)
+def test_R9_penalty_per_level_remove(level, penalty):
+    plan = build_pool(["a", "b", "c", "d"], wound_level=level)
+    assert plan.penalty == penalty
+    assert len(plan.dice) == 5 - penalty
+    assert len(plan.removed) == penalty
+    assert plan.dice[0].source == Src.ACTION
+
+
+@pytest.mark.parametrize(
+    ("level", "penalty"), [("Wounded", 1), ("Badly wounded", 2), ("Mortally wounded", 3)]
+)
+def test_R9_penalty_per_level_oppose(level, penalty):
+    plan = build_pool(["a"], wound_level=level, settings=OPPOSE)
+    assert len(plan.dice) == 2  # nothing removed
+    assert plan.removed == ()
+    assert len(plan.to_opposition) == penalty
+    assert all(s.size == 10 and s.label == f"wound: {level}" for s in plan.to_opposition)
+
+
+def test_R9_never_removes_the_action_die():
+    plan = build_pool(["Militia"], wound_level="Mortally wounded")
+    assert plan.dice == (DieSpec(10, Src.ACTION, "action"),)
+    assert plan.removed == (DieSpec(10, Src.BACKGROUND, "Militia"),)
+    assert "action die always stays" in plan.explain[-1]
+    assert build_pool(wound_level="Badly wounded").dice == (DieSpec(10, Src.ACTION, "action"),)
+
+
+def test_R9_removal_order_conditions_then_backgrounds_then_abilities():
+    plan = build_pool(["bg1", "bg2"], ["ab"], ["cond"], "Mortally wounded")
+    assert [s.label for s in plan.removed] == ["cond", "bg2", "bg1"]
+    assert [s.label for s in plan.dice] == ["action", "ab"]
+
+
+def test_R9_out_of_play_and_dead_cannot_act_and_unknown_level():
+    for level in ("Out of play", "Dead"):
+        with pytest.raises(RulesError, match="cannot take part"):
+            build_pool(wound_level=level)
+    with pytest.raises(RulesError, match="unknown wound level"):
+        build_pool(wound_level="Scratched")
+    assert build_pool(["x"], wound_level="wounded").penalty == 1  # case-insensitive
+
+
+# ----------------------------------------------------------- R5 / R6 resolution
+
+
+def test_R5_EX_A_gm_wins_with_one_degree():
+    r = resolve(dice("7,7,3"), dice("8,5,3"))
+    assert r.winner == "b"
+    assert r.degrees == 1
+    assert r.deciding_position == 1
+    assert faces(r.degree_dice) == [8]
+    assert r.explain()[1] == "position 1: 7 < 8 → B"
+    assert "degrees: 1" in r.explain()[2]
+
+
+def test_R5_EX_B_alyosha_wins_narrowly():
+    r = resolve(dice("7,7,3"), dice("7,5,3"))
+    assert r.winner == "a"
+    assert r.degrees == 0
+    assert r.narrow
+    assert r.deciding_position == 2
+    assert r.explain()[1:3] == ["position 1: 7 = 7", "position 2: 7 > 5 → A"]
+
+
+def test_R6_EX_C_three_degrees():
+    r = resolve(dice("10,8,7"), dice("6,5"))
+    assert r.winner == "a"
+    assert r.degrees == 3
+    assert faces(r.degree_dice) == [10, 8, 7]
+
+
+def test_R5_exhausted_side_with_dice_left_wins():
+    r = resolve(dice("7,5"), dice("7,5,2"))
+    assert r.winner == "b"
+    assert r.decided_by == "exhausted"
+    assert r.deciding_position == 3
+    assert r.degrees == 0
+
+
+def test_R5_exhausted_false_is_a_tie():
+    r = resolve(dice("7,5"), dice("7,5,2"), NO_EXHAUST)
+    assert r.winner == "tie"
+    assert r.tie_action == "reroll"
+
+
+def test_R5_full_tie_reroll_by_default():
+    r = resolve(dice("7,5"), dice("7,5"))
+    assert r.winner == "tie"
+    assert r.tie_action == "reroll"
+    assert r.holds is None
+    assert r.degrees == 0
+    assert r.deciding_position is None
+    assert "reroll" in r.explain()[-1]
+
+
+def test_R5_full_tie_defender_holds():
+    r = resolve(dice("7,5"), dice("7,5"), DEFENDER)
+    assert r.winner == "tie"
+    assert r.tie_action == "defender"
+    assert r.holds == "b"
+
+
+def test_R5_order_of_input_does_not_matter():
+    assert resolve(dice("3,7,7"), dice("5,3,8")) == resolve(dice("7,7,3"), dice("8,5,3"))
+
+
+def test_R6_empty_loser_every_die_counts():
+    r = resolve(dice("3,2"), ())
+    assert r.winner == "a"
+    assert r.degrees == 2
+    assert resolve((), ()).winner == "tie"
+
+
+def test_R5_only_d10():
+    with pytest.raises(RulesError, match="d10"):
+        resolve((Die(8, 5),), dice("3"))
+
+
+# --------------------------------------------------------------------- R7
+
+
+def test_R7_ability_die_counts_double_and_is_visible():
+    r = resolve(dice("9*,8,2"), dice("6,5"))
+    assert r.winner == "a"
+    assert faces(r.degree_dice) == [9, 8]  # 2 is not above 6
+    assert r.degrees == 2 + 1  # the ability 9 counts twice
+    assert r.supernatural == 1
+    assert r.deciding_die_is_ability
+    assert any("visibly supernatural" in line for line in r.explain())
+
+
+def test_R7_ability_die_not_highest_is_not_visible():
+    r = resolve(dice("9,8*,2"), dice("6,5"))
+    assert r.degrees == 3
+    assert r.supernatural == 1
+    assert not r.deciding_die_is_ability
+
+
+def test_R7_ability_die_sorts_first_among_equal_faces():
+    r = resolve(dice("9,9*"), dice("6"))
+    assert r.a[0].is_ability
+    assert r.deciding_die_is_ability
+    assert r.degrees == 3
+
+
+def test_R7_losing_ability_die_adds_nothing():
+    r = resolve(dice("5*"), dice("6"))
+    assert r.winner == "b"
+    assert r.supernatural == 0
+    assert not r.deciding_die_is_ability
+
+
+# --------------------------------------------------------------------- R11
+
+
+def test_R11_spirit_pool_spends_one_charge():
+    pool = spirit_pool(5)
+    assert (pool.spent, pool.remaining) == (1, 4)
+    assert pool.dice == (DieSpec(10, Src.CHARGE, "charge"),) * 4
+    assert len(roll_specs(pool.dice, ManualSource([1, 2, 3, 4]))) == 4
+
+
+@pytest.mark.parametrize("charges", [0, 1])
+def test_R11_spirit_pool_needs_a_charge_left(charges):
+    with pytest.raises(RulesError):
+        spirit_pool(charges)
+
+
+def test_R11_spirit_loss_degrees_at_least_one():
+    assert spirit_loss(resolve(dice("10,8,7"), dice("6,5"))) == 3
+    assert spirit_loss(resolve(dice("7,7,3"), dice("7,5,3"))) == 1  # narrow: still 1
+    assert spirit_loss(resolve(dice("10,8,7"), dice("6,5")), Settings(raja_spirit_loss="one")) == 1
+    assert spirit_loss(resolve(dice("7"), dice("7"))) == 0
+    assert apply_charge_loss(2, 3) == 0
+
+
+def test_R11_ability_costs():
+    assert ability_cost("use") == 1
+    assert ability_cost("use", 2, paid_this_scene=True) == 2
+    assert ability_cost("scene") == 1
+    assert ability_cost("scene", paid_this_scene=True) == 0
+    assert ability_cost("always", 3) == 0
+    with pytest.raises(RulesError):
+        ability_cost("daily")
+    assert spend_charges(5, 1) == 4
+    with pytest.raises(RulesError, match="not enough charges"):
+        spend_charges(0, 1)
+
+
+# --------------------------------------------------------------------- JSON
+
+
+def test_R5_result_json_keys_and_serialisable():
+    data = result_json(resolve(dice("7,7,3"), dice("8,5,3")))
+    assert (data["winner"], data["degrees"], data["supernatural"]) == ("b", 1, 0)
+    assert data["a_faces"] == [7, 7, 3] and data["b_faces"] == [8, 5, 3]
+    assert data["degree_faces"] == [8]
+    json.dumps(data)
+    tie = result_json(resolve(dice("7,5"), dice("7,5")))
+    assert tie["winner"] == "tie" and tie["tie_action"] == "reroll"
+
+
+# ----------------------------------------------------------------- properties
+
+die_st = st.builds(
+    lambda f, ab: Die(10, f, Src.ABILITY if ab else Src.DIE),
+    st.integers(1, 10),
+    st.booleans(),
+)
+pool_st = st.lists(die_st, min_size=1, max_size=7)
+settings_st = st.builds(Settings, raja_exhausted=st.booleans())
+SWAP = {"a": "b", "b": "a", "tie": "tie"}
+
+
+@given(pool_st, pool_st, settings_st)
+def test_R5_antisymmetric(a, b, settings):
+    r, s = resolve(a, b, settings), resolve(b, a, settings)
+    assert s.winner == SWAP[r.winner]
+    assert s.degrees == r.degrees
+    assert s.supernatural == r.supernatural
+
+
+@given(pool_st, pool_st)
+def test_R6_degrees_bounded_by_winner_dice(a, b):
+    r = resolve(a, b)
+    if r.winner == "tie":
+        assert r.degrees == 0
+        return
+    win = r.a if r.winner == "a" else r.b
+    assert r.degrees <= sum(2 if d.is_ability else 1 for d in win)
+    assert r.supernatural <= sum(d.is_ability for d in win)
+
+
+@given(pool_st, pool_st)
+def test_R6_zero_degrees_when_tops_equal(a, b):
+    r = resolve(a, b)
+    if r.a[0].face == r.b[0].face:
+        assert r.degrees == 0
+
+
+@given(pool_st, pool_st, st.randoms())
+def test_R5_independent_of_input_order(a, b, rnd):
+    a2, b2 = list(a), list(b)
+    rnd.shuffle(a2)
+    rnd.shuffle(b2)
+    assert resolve(a2, b2) == resolve(a, b)
