@@ -24,6 +24,7 @@ from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
 from .model import StateError, clone, get_path
+from .rolls import RollCommands
 
 Clock = Callable[[], str]
 
@@ -84,7 +85,7 @@ class _Txn:
         model.apply_changes(self.tracker.state, model.invert_changes(self._all))
 
 
-class Tracker:
+class Tracker(RollCommands):
     """Campaign state plus its event log, changed only by commands.
 
     Args:
@@ -103,6 +104,7 @@ class Tracker:
         self.rng = random.Random(seed)
         self.read_only = read_only
         self.undone: set[int] = set()
+        self._recent: dict[int, Any] = {}
         self._cmd_events: dict[int, list[dict[str, Any]]] = {}
         self._undo: list[int] = []
         self._redo: list[int] = []
@@ -272,7 +274,13 @@ class Tracker:
             full = {"seq": first + i, "t": now, "at": list(where)}
             if ev["kind"] not in UNDOABLE_EXCLUDED:
                 full["cmd"] = first
+            recent = ev.pop("_recent", None)
             full.update(ev)
+            ev.clear()
+            ev.update(full)
+            full = ev
+            if recent is not None:
+                self._recent[full["seq"]] = recent
             self.events.append(full)
             self.unsaved.append(full)
             self._track(full)

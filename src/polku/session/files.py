@@ -1,0 +1,213 @@
+"""Session files: open (lock, validate, replay), save (append or compact), continue.
+
+The glue between the tracker (state + events) and :mod:`polku.session.store`
+(bytes on disk). No textual: the app calls :meth:`SessionFile.save` from a
+thread worker with a snapshot taken on the UI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from . import model, store
+from .model import StateError, clone
+from .tracker import Clock, Tracker
+
+COMPACT_EVERY = 500
+"""A full rewrite after this many appended events bounds replay on load."""
+
+
+class SessionOpenError(Exception):
+    """One line: which file, what is wrong, what to do."""
+
+
+@dataclass
+class SaveJob:
+    """What one save writes: a snapshot taken on the UI thread."""
+
+    events: list[dict[str, Any]]
+    full: bool
+    state: dict[str, Any] | None = None
+    all_events: list[dict[str, Any]] | None = None
+    snapshot_seq: int = 0
+
+
+@dataclass
+class SessionFile:
+    """One session file on disk, with its lock (unless read-only)."""
+
+    path: Path
+    read_only: bool = False
+    lock: store.SessionLock | None = None
+    notices: list[str] = field(default_factory=list)
+    appended_since_full: int = 0
+    _io: threading.Lock = field(default_factory=threading.Lock)
+
+    def snapshot(self, tracker: Tracker) -> SaveJob | None:
+        """Take what must be written now (call on the UI thread)."""
+        events, full = tracker.take_unsaved()
+        if not events and not full:
+            return None
+        if not self.path.exists():
+            full = True
+        if self.appended_since_full + len(events) >= COMPACT_EVERY:
+            full = True
+        if full:
+            return SaveJob(events, True, clone(tracker.state), list(tracker.events), tracker.last_seq())
+        return SaveJob(events, False)
+
+    def save(self, job: SaveJob) -> None:
+        """Write a snapshot (any thread; one write at a time).
+
+        Raises:
+            store.StoreError: one line; the last good file is untouched.
+        """
+        if self.read_only:
+            raise store.StoreError(f"{self.path}: open read-only; nothing was written")
+        with self._io:
+            if job.full:
+                store.write_full(self.path, document(job.state or {}, job.all_events or [], job.snapshot_seq))
+                self.appended_since_full = 0
+            else:
+                store.append_events(self.path, job.events)
+                self.appended_since_full += len(job.events)
+
+    def save_now(self, tracker: Tracker) -> None:
+        job = self.snapshot(tracker)
+        if job is not None:
+            self.save(job)
+
+    def close(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+
+def document(state: dict[str, Any], events: list[dict[str, Any]], snapshot_seq: int) -> dict[str, Any]:
+    return {
+        "schema": store.SCHEMA,
+        "app": f"polku {__version__}",
+        "snapshot_seq": snapshot_seq,
+        "state": state,
+        "event": events,
+    }
+
+
+def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = None,
+                 read_only: bool = False) -> tuple[Tracker, list[str]]:
+    """Read and validate a file into a tracker; never writes.
+
+    Raises:
+        SessionOpenError: one line naming the file, the key and the backup.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise SessionOpenError(f"{path}: no such session file")
+    try:
+        loaded = store.load(path)
+    except store.StoreError as e:
+        raise SessionOpenError(str(e)) from None
+    doc = loaded.doc
+    try:
+        tracker = Tracker.replay(doc["state"], int(doc.get("snapshot_seq", 0)), list(doc.get("event", [])),
+                                 clock=clock, seed=seed, read_only=read_only)
+    except (StateError, ValueError, KeyError, TypeError) as e:
+        backup = path.with_name(path.name + ".bak")
+        hint = f"; the previous good file is {backup}" if backup.exists() else ""
+        raise SessionOpenError(f"{path}: {e}{hint}") from None
+    return tracker, list(loaded.notices)
+
+
+def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = None,
+                 seed: int | None = None) -> tuple[Tracker, SessionFile]:
+    """Open a session for play: lock it (or open read-only), load and replay.
+
+    Raises:
+        SessionOpenError: the file cannot be read.
+        store.LockedError: another process holds the lock (offer read-only).
+    """
+    path = Path(path)
+    lock = None
+    notices: list[str] = []
+    if not read_only:
+        lock = store.SessionLock(path)
+        note = lock.acquire()
+        if note:
+            notices.append(note)
+    try:
+        tracker, more = load_tracker(path, clock=clock, seed=seed, read_only=read_only)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    notices.extend(more)
+    sf = SessionFile(path, read_only=read_only, lock=lock, notices=notices)
+    if any("cut off" in n for n in more) and not read_only:
+        tracker.needs_full_save = True
+    return tracker, sf
+
+
+def create_session(path: Path, tracker: Tracker) -> SessionFile:
+    """Write a brand-new session file and lock it."""
+    path = Path(path)
+    if path.exists():
+        raise SessionOpenError(f"{path}: already exists; pick another name")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = store.SessionLock(path)
+    lock.acquire()
+    sf = SessionFile(path, lock=lock)
+    tracker.needs_full_save = True
+    try:
+        sf.save_now(tracker)
+    except store.StoreError:
+        lock.release()
+        raise
+    return sf
+
+
+def continue_campaign(previous: Path, new_path: Path, *, clock: Clock | None = None,
+                      seed: int | None = None) -> tuple[Tracker, SessionFile]:
+    """A new session file starting from ``previous``'s end state (RULES §4 resets)."""
+    old, _ = load_tracker(previous, read_only=True)
+    state = clone(old.state)
+    state["campaign"]["continues"] = Path(previous).name
+    state["challenges"] = [c for c in state["challenges"] if c["status"] != "resolved"]
+    tracker = Tracker(state, clock=clock, seed=seed)
+    tracker.new_session()
+    sf = create_session(new_path, tracker)
+    return tracker, sf
+
+
+def recent_sessions(folder: Path, limit: int = 20) -> list[Path]:
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob("*.toml") if p.is_file()]
+    files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return files[:limit]
+
+
+def peek(path: Path) -> dict[str, Any]:
+    """Name, system and position of a session file, or an ``error`` key."""
+    try:
+        tracker, _ = load_tracker(path, read_only=True)
+    except SessionOpenError as e:
+        return {"error": str(e)}
+    st = tracker.state
+    return {
+        "name": st["campaign"]["name"],
+        "system": st["campaign"]["system"],
+        "where": tracker.where,
+        "events": len(tracker.events),
+        "characters": len(st["characters"]),
+    }
+
+
+__all__ = [
+    "SessionFile", "SessionOpenError", "SaveJob", "open_session", "load_tracker",
+    "create_session", "continue_campaign", "recent_sessions", "peek", "document", "model",
+]
