@@ -1,0 +1,217 @@
+"""Where polku's files live, and the preferences it remembers between runs.
+
+This module never imports Textual: the headless CLI uses it too.
+
+Locations can be redirected with environment variables, which is how the tests
+keep away from the real home folder:
+
+- ``POLKU_CONFIG_DIR`` — the config folder (default ``$XDG_CONFIG_HOME/polku``,
+  else ``~/.config/polku``). It holds ``config.toml`` and a ``themes/`` folder of
+  the user's own theme files.
+- ``POLKU_SESSIONS_DIR`` — the sessions folder (default ``./sessions`` in the
+  working directory).
+
+Preferences must never crash the app: :func:`load_config` falls back to the
+defaults for a missing, unreadable or malformed file, and :func:`save_config`
+returns an error message instead of raising.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+CONFIG_FILE_NAME = "config.toml"
+"""Name of the preferences file inside :func:`config_dir`."""
+
+DEFAULT_THEME = "polku-dark"
+"""Theme used when the user has not chosen one."""
+
+MAX_RECENT = 10
+"""How many recently opened session files are remembered."""
+
+
+def config_dir() -> Path:
+    """The folder holding ``config.toml`` and the user's ``themes/``.
+
+    Returns:
+        ``$POLKU_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/polku``, else
+        ``~/.config/polku``. The folder may not exist yet.
+    """
+    override = os.environ.get("POLKU_CONFIG_DIR")
+    if override:
+        return Path(override).expanduser()
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    if xdg:
+        return Path(xdg).expanduser() / "polku"
+    return Path.home() / ".config" / "polku"
+
+
+def config_path() -> Path:
+    """Path of the preferences file, ``config_dir() / "config.toml"``."""
+    return config_dir() / CONFIG_FILE_NAME
+
+
+def sessions_dir() -> Path:
+    """The folder where session files are kept.
+
+    Returns:
+        ``$POLKU_SESSIONS_DIR``, else ``sessions/`` in the working directory.
+        The folder may not exist yet.
+    """
+    override = os.environ.get("POLKU_SESSIONS_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path.cwd() / "sessions"
+
+
+def shipped_themes_dir() -> Path | None:
+    """The ``themes/`` folder shipped at the top of the repository, if present.
+
+    Returns:
+        The folder, or ``None`` when polku runs from an install without it.
+    """
+    folder = Path(__file__).resolve().parents[2] / "themes"
+    return folder if folder.is_dir() else None
+
+
+def user_themes_dir() -> Path:
+    """The folder for the user's own theme files (may not exist yet)."""
+    return config_dir() / "themes"
+
+
+def themes_dirs() -> list[Path]:
+    """Folders to load theme files from, in order; later folders win on a name clash.
+
+    Returns:
+        The shipped themes folder (when present), then the user's themes folder.
+    """
+    shipped = shipped_themes_dir()
+    folders = [shipped] if shipped is not None else []
+    folders.append(user_themes_dir())
+    return folders
+
+
+def default_config() -> dict[str, Any]:
+    """A fresh copy of the default preferences."""
+    return {"theme": DEFAULT_THEME, "recent": []}
+
+
+def load_config() -> dict[str, Any]:
+    """Read the preferences; never raises.
+
+    A missing, unreadable or malformed file gives the defaults. A value of the
+    wrong type is replaced by its default; keys this version does not know are
+    kept so that saving does not drop them.
+
+    Returns:
+        A dict with at least ``theme`` (str) and ``recent`` (list of str paths).
+    """
+    cfg = default_config()
+    try:
+        with config_path().open("rb") as file:
+            data = tomllib.load(file)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError):
+        return cfg
+    for key, value in data.items():
+        if key not in cfg:
+            cfg[key] = value
+    theme = data.get("theme")
+    if isinstance(theme, str) and theme.strip():
+        cfg["theme"] = theme.strip()
+    recent = data.get("recent")
+    if isinstance(recent, list):
+        cfg["recent"] = _unique([item for item in recent if isinstance(item, str) and item])[:MAX_RECENT]
+    return cfg
+
+
+def save_config(cfg: dict[str, Any]) -> str | None:
+    """Write the preferences atomically, creating the config folder if needed.
+
+    The file is written to a temporary file in the same folder, flushed and
+    fsynced, then moved over ``config.toml``, so a crash leaves either the old
+    or the new file, never half of one.
+
+    Args:
+        cfg: Preferences, as returned by :func:`load_config`.
+
+    Returns:
+        ``None`` on success, else a message saying what went wrong.
+    """
+    path = config_path()
+    try:
+        text = tomli_w.dumps(cfg)
+    except (TypeError, ValueError) as exc:
+        return f"Could not save preferences: {exc}"
+    tmp_name: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp_name, path)
+        tmp_name = None
+        _fsync_folder(path.parent)
+    except OSError as exc:
+        return f"Could not save preferences to {path}: {exc.strerror or exc}"
+    finally:
+        if tmp_name is not None:
+            try:
+                os.unlink(tmp_name)
+            except OSError:
+                pass
+    return None
+
+
+def remember_theme(name: str) -> str | None:
+    """Save ``name`` as the theme to use next time.
+
+    Returns:
+        ``None`` on success, else an error message (see :func:`save_config`).
+    """
+    cfg = load_config()
+    if cfg.get("theme") == name:
+        return None
+    cfg["theme"] = name
+    return save_config(cfg)
+
+
+def remember_recent(path: str | os.PathLike[str]) -> str | None:
+    """Put a session file at the top of the recent list.
+
+    The path is stored absolute; an earlier entry for the same file is removed
+    and only the :data:`MAX_RECENT` most recent files are kept.
+
+    Returns:
+        ``None`` on success, else an error message (see :func:`save_config`).
+    """
+    entry = str(Path(path).expanduser().resolve())
+    cfg = load_config()
+    cfg["recent"] = _unique([entry, *cfg["recent"]])[:MAX_RECENT]
+    return save_config(cfg)
+
+
+def _unique(items: list[str]) -> list[str]:
+    """Items in order, without repeats."""
+    return list(dict.fromkeys(items))
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable, where the platform allows it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
