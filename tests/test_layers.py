@@ -1,0 +1,96 @@
+"""Layering (DESIGN.md, STYLE.md): the headless core and the headless CLI verbs
+never import ``textual`` or ``rich``. Each check runs in a fresh interpreter so
+nothing imported by the test session can hide an import."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+UI_PACKAGES = ("textual", "rich")
+
+HEADLESS_MODULES = (
+    "polku",
+    "polku.rules",
+    "polku.rules.dice",
+    "polku.rules.system",
+    "polku.rules.rajapolku",
+    "polku.rules.harhapolku",
+    "polku.rules.shadowrun",
+    "polku.rules.odds",
+    "polku.session.model",
+    "polku.session.tracker",
+    "polku.session.store",
+    "polku.session.files",
+    "polku.cli",
+)
+
+
+def _fresh(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def _ui_loaded(module_names) -> list[str]:
+    return sorted(
+        name for name in module_names
+        if name.split(".")[0] in UI_PACKAGES
+    )
+
+
+@pytest.mark.parametrize("module", HEADLESS_MODULES)
+def test_headless_module_does_not_import_ui(module):
+    proc = _fresh(f"""
+        import importlib, json, sys
+        importlib.import_module({module!r})
+        print(json.dumps(sorted(sys.modules)))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    loaded = json.loads(proc.stdout)
+    assert module in loaded
+    assert _ui_loaded(loaded) == [], f"{module} pulls in {_ui_loaded(loaded)[:5]}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["resolve", "rajapolku", "7", "8", "--json"],
+        ["resolve", "harhapolku", "7,4,4", "6,5,3"],
+        ["resolve", "shadowrun", "1,1,5,6", "--threshold", "1"],
+        ["roll", "rajapolku", "3", "3", "--seed", "1"],
+        ["odds", "harhapolku", "2d8+1d10", "3d8", "--json"],
+        ["odds", "shadowrun", "6", "--edge-before"],
+        ["resolve", "rajapolku", "11", "8"],  # an error path too
+        ["--version"],
+        ["--help"],
+    ],
+)
+def test_headless_verbs_do_not_import_ui(argv):
+    proc = _fresh(f"""
+        import contextlib, io, json, sys
+        from polku.cli import main
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main({argv!r})
+        print(json.dumps({{"status": status, "modules": sorted(sys.modules)}}))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] in (0, 2)
+    assert _ui_loaded(data["modules"]) == [], f"polku {' '.join(argv)} pulls in {_ui_loaded(data['modules'])[:5]}"
+
+
+def test_resolve_subprocess_importtime_has_no_textual():
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "polku.cli", "resolve", "rajapolku", "7", "8", "--json"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["winner"] == "b"
+    imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line]
+    assert imported, "no -X importtime output"
+    assert _ui_loaded(imported) == []
