@@ -1,0 +1,296 @@
+"""The Polku Textual app: builds screens from a tracker and a session file, autosaves."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from textual import on, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+from ..session import store
+from ..session.files import SessionFile
+from ..session.tracker import Clock, Tracker, TrackerError
+from .messages import SaveFailed, SessionSaved
+from .render import plain_styles, styles_from_theme
+
+
+class PolkuCommands(Provider):
+    """Palette commands computed from the current state: roll for X, start Y."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        app = self.app
+        assert isinstance(app, PolkuApp)
+        screen = app.main_screen()
+        if screen is None or app.tracker is None:
+            return []
+        t = app.tracker
+        out: list[tuple[str, Callable[[], Any], str]] = []
+        from .screens.roll import roll_screen_for
+
+        for cid, ch in t.characters.items():
+            out.append((f"Roll: for {ch['name']}",
+                        lambda cid=cid: app.push_screen(roll_screen_for(t, None, actor=cid)),
+                        f"Build a pool for {ch['name']} and roll"))
+            out.append((f"Character: edit {ch['name']}",
+                        lambda cid=cid: screen.open_detail(cid), "Open the detail view"))
+        for c in t.state["challenges"]:
+            if c["status"] != "resolved":
+                out.append((f"Challenge: start {c['title']}",
+                            lambda chid=c["id"]: app.run_command(lambda tr: tr.start_challenge(chid)),
+                            "Make it the active challenge"))
+        for binding in screen.BINDINGS:
+            assert isinstance(binding, Binding)
+            if screen.check_action(binding.action.split("(")[0], ()) is False:
+                continue
+            out.append((f"Action: {binding.tooltip or binding.description}",
+                        lambda a=binding.action: screen.run_action(a), f"key: {binding.key}"))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, cb, help_text in self._commands():
+            yield DiscoveryHit(title, cb, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, cb, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), cb, help=help_text)
+
+
+class PolkuApp(App):
+    """Polku: run a tabletop session from one terminal window."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Polku"
+    COMMANDS = App.COMMANDS | {PolkuCommands}
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Help", id="app.help", tooltip="Every key, on one screen"),
+        Binding("q", "quit_app", "Quit", id="app.quit", tooltip="Save and quit"),
+        Binding("ctrl+t", "pick_theme", "Theme", show=False, id="app.theme", tooltip="Switch the colour theme"),
+    ]
+
+    def __init__(self, tracker: Tracker | None = None, session_file: SessionFile | None = None, *,
+                 sessions_dir: Path | None = None, theme_dirs: Iterable[Path] | None = None,
+                 remember: bool = True, clock: Clock | None = None, seed: int | None = None,
+                 notices: Iterable[str] = (), theme: str | None = None) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.session_file = session_file
+        self.sessions_dir = Path(sessions_dir) if sessions_dir else Path("sessions")
+        self.theme_dirs = list(theme_dirs) if theme_dirs is not None else None
+        self.remember = remember
+        self.clock = clock
+        self.seed = seed
+        self.save_state = "read-only" if (session_file is not None and session_file.read_only) else "saved"
+        self._saving = False
+        self._dirty = False
+        self._start_notices = list(notices)
+        self._forced_theme = theme
+        self._theme_ready = False
+
+    # -- themes -------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        from .themes import POLKU_VARIABLE_DEFAULTS
+
+        return dict(POLKU_VARIABLE_DEFAULTS)
+
+    def _load_themes(self) -> None:
+        from .. import config
+        from .themes import BUNDLED_FALLBACK, load_user_themes
+
+        dirs = self.theme_dirs if self.theme_dirs is not None else config.themes_dirs()
+        themes, errors = load_user_themes(dirs)
+        for theme in themes:
+            self.register_theme(theme)
+        if errors:
+            names = "; ".join(f"{p.name}: {msg}" for p, msg in errors)
+            self.notify(f"Skipped broken theme file(s): {names}", severity="warning", timeout=10)
+        wanted = self._forced_theme
+        if wanted is None and self.remember:
+            wanted = config.load_config().get("theme")
+        wanted = wanted or BUNDLED_FALLBACK
+        if wanted not in self.available_themes:
+            wanted = BUNDLED_FALLBACK if BUNDLED_FALLBACK in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self._theme_ready = True
+
+    def watch_theme(self, name: str) -> None:
+        if self._theme_ready and self.remember:
+            from .. import config
+
+            config.remember_theme(name)
+        screen = self.main_screen()
+        if screen is not None:
+            screen.restyle()
+
+    def log_styles(self) -> dict[str, str]:
+        try:
+            variables = self.theme_variables
+        except Exception:
+            variables = {}
+        if os.environ.get("NO_COLOR"):
+            return plain_styles()
+        return styles_from_theme(variables)
+
+    def action_pick_theme(self) -> None:
+        self.action_change_theme()
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._load_themes()
+        for note in self._start_notices:
+            self.notify(note, severity="warning", timeout=10)
+        if self.tracker is not None:
+            self.show_session(self.tracker, self.session_file)
+        else:
+            from .screens.chooser import ChooserScreen
+
+            self.push_screen(ChooserScreen(self.sessions_dir))
+
+    def show_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
+        from .screens.main import MainScreen
+
+        self.tracker = tracker
+        self.session_file = session_file
+        self.save_state = "read-only" if (session_file is None or session_file.read_only) else "saved"
+        self.push_screen(MainScreen(tracker))
+        if session_file is not None:
+            for note in session_file.notices:
+                self.notify(note, severity="warning", timeout=10)
+            if not session_file.read_only:
+                self.request_save()
+
+    def main_screen(self) -> Any:
+        from .screens.main import MainScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, MainScreen):
+                return screen
+        return None
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Help: every key", "Show the help screen", self.action_help)
+
+    # -- commands -------------------------------------------------------------------
+
+    def run_command(self, command: Callable[[Tracker], Any]) -> Any:
+        """Run a tracker command: refresh the panes, autosave; errors become one line."""
+        if self.tracker is None:
+            return None
+        before = len(self.tracker.events)
+        try:
+            result = command(self.tracker)
+        except TrackerError as e:
+            self.notify(str(e), severity="error", title="Not done")
+            return None
+        new = self.tracker.events[before:]
+        screen = self.main_screen()
+        if screen is not None:
+            screen.refresh_all(new)
+        for s in self.screen_stack:
+            if hasattr(s, "tracker_changed") and s is not screen:
+                s.tracker_changed(new)
+        self.request_save()
+        return result if result is not None else (new[-1] if new else None)
+
+    # -- autosave ------------------------------------------------------------------------
+
+    def request_save(self) -> None:
+        """Save now in a worker; if a save is in flight, save again when it ends."""
+        sf, t = self.session_file, self.tracker
+        if sf is None or t is None or sf.read_only:
+            return
+        if self._saving:
+            self._dirty = True
+            return
+        job = sf.snapshot(t)
+        if job is None:
+            return
+        self._saving = True
+        self._set_save_state("saving…")
+        self._save_worker(sf, job)
+
+    @work(thread=True, group="autosave", exit_on_error=False)
+    def _save_worker(self, sf: SessionFile, job: Any) -> None:
+        try:
+            sf.save(job)
+        except store.StoreError as e:
+            self.post_message(SaveFailed(str(e), job))
+        except OSError as e:
+            self.post_message(SaveFailed(f"could not save {sf.path}: {e.strerror or e}", job))
+        else:
+            self.post_message(SessionSaved(len(job.events)))
+
+    @on(SessionSaved)
+    def _saved(self, message: SessionSaved) -> None:
+        self._saving = False
+        self._set_save_state("saved")
+        if self._dirty:
+            self._dirty = False
+            self.request_save()
+
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
+        self._saving = False
+        self._dirty = False
+        t = self.tracker
+        if t is not None:
+            t.unsaved = list(message.job.events) + t.unsaved
+            t.needs_full_save = True
+        self._set_save_state(f"save failed: {message.error}")
+        self.notify(f"{message.error} — your changes are kept in memory; free space and press ctrl+s",
+                    severity="error", title="Not saved", timeout=15)
+
+    def _set_save_state(self, text: str) -> None:
+        self.save_state = text
+        screen = self.main_screen()
+        if screen is not None:
+            screen.refresh_status()
+
+    def save_sync(self) -> str | None:
+        """A final save on the UI thread (quitting). Returns an error line or None."""
+        sf, t = self.session_file, self.tracker
+        if sf is None or t is None or sf.read_only:
+            return None
+        try:
+            sf.save_now(t)
+        except (store.StoreError, OSError) as e:
+            return str(e)
+        return None
+
+    def action_save(self) -> None:
+        self.request_save()
+
+    async def action_quit_app(self) -> None:
+        await self.workers.wait_for_complete()
+        err = self.save_sync()
+        if err:
+            self.notify(f"{err} — not quitting, so nothing is lost", severity="error", title="Not saved")
+            return
+        if self.session_file is not None:
+            self.session_file.close()
+        self.exit()
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def on_unmount(self) -> None:
+        if self.session_file is not None:
+            self.save_sync()
+            self.session_file.close()
+
+    BINDINGS.append(Binding("ctrl+s", "save", "Save", show=False, id="app.save", tooltip="Save now (autosave does this after every command)"))

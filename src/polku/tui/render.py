@@ -1,0 +1,211 @@
+"""Turn log events and characters into Rich text for the panes.
+
+Only formatting: every number shown here was computed by the rules core and
+stored in the event. Ability dice differ by glyph (``✦``) as well as colour
+(R7), rerolled dice show ``↻`` and what they replaced, exploded dice ``!``,
+so the log reads the same with ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rich.color import Color as RichColor
+from rich.text import Text
+
+SOURCE_MARK = {
+    "action": "",
+    "die": "",
+    "background": "ᵇ",
+    "condition": "ᶜ",
+    "ability": "✦",
+    "edge": "ᵉ",
+    "gm": "ᵍ",
+    "charge": "",
+    "skill": "",
+    "attribute": "",
+    "modifier": "",
+    "helper": "ʰ",
+    "exploded": "!",
+}
+
+SOURCE_NAME = {
+    "action": "action die",
+    "die": "die",
+    "background": "background",
+    "condition": "condition",
+    "ability": "ability",
+    "edge": "Edge",
+    "gm": "GM bonus",
+    "charge": "charge",
+    "skill": "pool",
+    "attribute": "pool",
+    "modifier": "modifier",
+    "helper": "teamwork",
+    "exploded": "rule of six",
+}
+
+KIND_MARK = {
+    "roll": "⚄",
+    "resource": "◆",
+    "reset": "↺",
+    "wound": "✚",
+    "structure": "§",
+    "challenge": "▶",
+    "character": "☺",
+    "undo": "↶",
+    "redo": "↷",
+    "setting": "⚙",
+    "note": "✎",
+    "narration": "☰",
+    "initiative": "⇅",
+}
+
+
+def styles_from_theme(variables: Mapping[str, str]) -> dict[str, str]:
+    """Rich styles for the log, read from the theme's variables."""
+
+    def v(name: str, fallback: str) -> str:
+        value = variables.get(name, fallback) or fallback
+        try:
+            RichColor.parse(value)
+        except Exception:
+            return fallback
+        return value
+
+    return {
+        "ability": f"bold {v('ability-die', '#e0a0ff')}",
+        "crit": f"bold {v('dice-crit', '#ff5555')}",
+        "hit": f"bold {v('dice-hit', '#55dd55')}",
+        "muted": v("text-muted", "#888888"),
+        "win": f"bold {v('success', '#55dd55')}",
+        "loss": f"bold {v('error', '#ff5555')}",
+        "accent": f"bold {v('accent', '#ffaa00')}",
+        "undone": f"strike {v('text-muted', '#888888')}",
+        "time": v("text-muted", "#888888"),
+    }
+
+
+def plain_styles() -> dict[str, str]:
+    """NO_COLOR: emphasis only; glyphs carry the meaning."""
+    return {
+        "ability": "bold", "crit": "bold underline", "hit": "bold", "muted": "", "win": "bold",
+        "loss": "bold", "accent": "bold", "undone": "strike", "time": "",
+    }
+
+
+def die_text(d: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", hit: bool = False) -> Text:
+    face = d["face"]
+    size = d["size"]
+    src = d.get("source", "die")
+    mark = SOURCE_MARK.get(src, "")
+    show_size = system == "harhapolku" or size not in (6, 10)
+    body = f"{face}" if not show_size else f"{face}/d{size}"
+    style = ""
+    if src == "ability":
+        body = f"✦{body}"
+        style = styles.get("ability", "")
+    else:
+        body = f"{body}{mark}"
+    if d.get("replaced"):
+        body = f"{body}↻"
+    if hit:
+        style = style or styles.get("hit", "")
+    if system == "shadowrun" and face == 1:
+        style = styles.get("crit", "")
+    return Text(body, style=style)
+
+
+def dice_text(dice: list[Mapping[str, Any]], styles: Mapping[str, str], *, system: str = "") -> Text:
+    out = Text()
+    for i, d in enumerate(dice):
+        if i:
+            out.append(" ")
+        out.append_text(die_text(d, styles, system=system, hit=system == "shadowrun" and d["face"] >= 5))
+    return out
+
+
+def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", undone: bool = False,
+               names: Mapping[str, str] | None = None) -> Text:
+    """The one compact line of an event."""
+    kind = ev.get("kind", "")
+    mark = KIND_MARK.get(kind, "·")
+    line = Text()
+    line.append(f"{ev.get('seq', 0):>4} ", style=styles.get("muted", ""))
+    line.append(f"{mark} ")
+    roll = ev.get("roll")
+    if roll:
+        sides = roll.get("sides", [])
+        for i, side in enumerate(sides):
+            if i:
+                line.append(" vs ", style=styles.get("muted", ""))
+            line.append(f"{side.get('label', '?')} ", style="bold")
+            line.append_text(dice_text(side.get("dice", []), styles, system=system))
+        summary = roll.get("summary", "")
+        if summary:
+            line.append(" → ")
+            style = styles.get("accent", "")
+            if roll.get("outcome", {}).get("critical_glitch") or roll.get("outcome", {}).get("glitch"):
+                style = styles.get("crit", "")
+            line.append(summary, style=style)
+        if roll.get("manual"):
+            line.append(" ✋", style=styles.get("muted", ""))
+    else:
+        line.append(ev.get("text", ""))
+    if undone:
+        line.stylize(styles.get("undone", "strike"))
+        line.append(" (undone)", style=styles.get("muted", ""))
+    return line
+
+
+def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "") -> list[Text]:
+    """The expanded explanation of an event: every die with size and source, the numbers."""
+    out: list[Text] = []
+    pad = "       "
+    roll = ev.get("roll")
+    out.append(Text(f"{pad}{ev.get('t', '')}  scene {'.'.join(str(x) for x in ev.get('at', []))}  "
+                    f"{ev.get('text', '')}", style=styles.get("muted", "")))
+    if roll:
+        origin = "entered by hand from physical dice" if roll.get("manual") else f"program dice, seed {roll.get('seed', '?')}"
+        out.append(Text(f"{pad}{roll.get('test', '')}: {origin}", style=styles.get("muted", "")))
+        for side in roll.get("sides", []):
+            out.append(Text(f"{pad}{side.get('label', '?')}:", style="bold"))
+            for d in side.get("dice", []):
+                src = SOURCE_NAME.get(d.get("source", "die"), d.get("source", ""))
+                label = f" {d['label']}" if d.get("label") else ""
+                rep = ""
+                if d.get("replaced"):
+                    rep = f"  (rerolled; replaced {', '.join(str(x) for x in d['replaced'])})"
+                glyph = "✦ " if d.get("source") == "ability" else "  "
+                t = Text(f"{pad}  {glyph}{d['face']:>2} on d{d['size']}  {src}{label}{rep}")
+                if d.get("source") == "ability":
+                    t.stylize(styles.get("ability", ""))
+                out.append(t)
+        for line in roll.get("explain", []):
+            out.append(Text(f"{pad}{line}"))
+    for ch in ev.get("changes", [])[:12]:
+        path = ".".join(str(p) for p in ch.get("path", []))
+        if path == "next_id":
+            continue
+        before = _short(ch.get("before", "—"))
+        after = _short(ch.get("after", "—"))
+        out.append(Text(f"{pad}{path}: {before} → {after}", style=styles.get("muted", "")))
+    return out
+
+
+def _short(v: Any) -> str:
+    s = str(v)
+    return s if len(s) <= 40 else s[:37] + "…"
+
+
+def pips(current: int, maximum: int) -> str:
+    """Charges as pips: ●●●○○ (R11)."""
+    current = max(0, current)
+    if maximum > 12:
+        return f"{current}/{maximum}"
+    return "●" * min(current, maximum) + "○" * max(0, maximum - current)
+
+
+def boxes(filled: int, size: int) -> str:
+    """A condition monitor: ■ filled, □ empty (S12)."""
+    return "■" * filled + "□" * max(0, size - filled)

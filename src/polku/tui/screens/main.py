@@ -1,0 +1,382 @@
+"""The game master's screen: challenge queue, characters, dice log, status line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...rules.system import System
+from ...session.tracker import Tracker, TrackerError
+from ..widgets.dice_log import DiceLog
+from ..widgets.panes import ChallengeQueue, CharacterPane
+from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from ..app import PolkuApp
+
+
+class StatusLine(Static):
+    """Campaign, system, story/session/scene and the save state."""
+
+
+class MainScreen(Screen):
+    """Where a whole game night is run, by keyboard alone."""
+
+    BINDING_GROUP_TITLE = "Session"
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll", id="main.roll", tooltip="Build pools and roll for the active or selected challenge"),
+        Binding("a", "add_challenge", "Challenge+", id="main.add_challenge", tooltip="Add a challenge to the queue"),
+        Binding("s", "start_challenge", "Start", id="main.start_challenge", tooltip="Make the selected challenge active"),
+        Binding("x", "remove_challenge", "Remove", show=False, id="main.remove_challenge", tooltip="Remove the selected challenge"),
+        Binding("less_than_sign", "move_challenge(-1)", "Move up", show=False, id="main.move_up", tooltip="Move the selected challenge up"),
+        Binding("greater_than_sign", "move_challenge(1)", "Move down", show=False, id="main.move_down", tooltip="Move the selected challenge down"),
+        Binding("c", "add_character", "Char+", id="main.add_character", tooltip="Add a character"),
+        Binding("e", "edit_character", "Edit", show=False, id="main.edit_character", tooltip="Edit the selected character"),
+        Binding("w", "wound(1)", "Wound", show=False, id="main.wound_worse", tooltip="Wound worse (R9) / one more physical box (S12)"),
+        Binding("W", "wound(-1)", "Heal", show=False, id="main.wound_better", tooltip="Wound better (R10) / one physical box less"),
+        Binding("m", "stun(1)", "Stun+", show=False, id="main.stun_more", tooltip="One more stun box (S12)"),
+        Binding("M", "stun(-1)", "Stun−", show=False, id="main.stun_less", tooltip="One stun box less (S12)"),
+        Binding("g", "spend_charge", "Charge", show=False, id="main.spend_charge", tooltip="Spend charges or pay for an ability (R11)"),
+        Binding("G", "restore_charge", "Charge+", show=False, id="main.restore_charge", tooltip="Restore a charge"),
+        Binding("p", "story_point", "Story pt", show=False, id="main.story_point", tooltip="Spend a story point on something (R12)"),
+        Binding("P", "award_point", "Award", show=False, id="main.award_point", tooltip="Award a story point (R12)"),
+        Binding("E", "spend_edge", "Edge", show=False, id="main.spend_edge", tooltip="Spend an Edge point (S3–S7)"),
+        Binding("h", "narration", "Narration", show=False, id="main.narration", tooltip="The narration contest (H9)"),
+        Binding("i", "initiative", "Initiative", show=False, id="main.initiative", tooltip="Roll initiative (S12)"),
+        Binding("n", "new_scene", "Scene+", id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
+        Binding("N", "new_session", "Session+", show=False, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
+        Binding("T", "new_story", "Story+", show=False, id="main.new_story", tooltip="Start a new story (story points replaced)"),
+        Binding("o", "note", "Note", show=False, id="main.note", tooltip="Write a note into the log"),
+        Binding("u,ctrl+z", "undo", "Undo", id="main.undo", tooltip="Undo the last command"),
+        Binding("U,ctrl+y", "redo", "Redo", id="main.redo", tooltip="Redo the last undone command"),
+        Binding("1", "focus_pane('queue')", "Queue", show=False, id="main.focus_queue", tooltip="Focus the challenge queue"),
+        Binding("2", "focus_pane('chars')", "Characters", show=False, id="main.focus_chars", tooltip="Focus the characters"),
+        Binding("3", "focus_pane('log')", "Log", show=False, id="main.focus_log", tooltip="Focus the dice log"),
+    ]
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+
+    @property
+    def papp(self) -> "PolkuApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status-line")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield Static("Challenges", classes="pane-title", id="queue-title")
+                yield ChallengeQueue(id="queue")
+                yield Static("Characters", classes="pane-title", id="chars-title")
+                yield CharacterPane(id="chars")
+            with Vertical(id="right"):
+                yield Static("Dice log", classes="pane-title", id="log-title")
+                yield DiceLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one(DiceLog)
+        log.set_events(self.tracker.events, system=self.tracker.system.value,
+                       is_undone=self.tracker.is_undone, styles=self.papp.log_styles())
+        self.refresh_all()
+        self.query_one("#chars", CharacterPane).focus()
+
+    # -- refreshing from the tracker ---------------------------------------------
+
+    def refresh_all(self, events: list[dict[str, Any]] | None = None) -> None:
+        styles = self.papp.log_styles()
+        self.query_one("#queue", ChallengeQueue).show(self.tracker, styles)
+        self.query_one("#chars", CharacterPane).show(self.tracker, styles)
+        if events:
+            changed = tuple(seq for ev in events if ev["kind"] in ("undo", "redo")
+                            for seq in self._cmd_seqs(ev["target"]))
+            self.query_one(DiceLog).appended(len(events), changed_seqs=changed)
+        self.refresh_status()
+
+    def _cmd_seqs(self, cmd: int) -> list[int]:
+        return [e["seq"] for e in self.tracker._cmd_events.get(cmd, [])]
+
+    def refresh_status(self) -> None:
+        t = self.tracker
+        st = t.state["structure"]
+        camp = t.state["campaign"]
+        line = Text()
+        line.append(f" {camp['name']} ", style="bold")
+        line.append(f"· {t.system.title} ")
+        line.append(f"· story {st['story']} / session {st['session']} / scene {st['scene']}")
+        if st.get("scene_title"):
+            line.append(f": {st['scene_title']}")
+        line.append("  ")
+        save = self.papp.save_state
+        line.append(f"[{save}]", style="bold reverse" if save.startswith("save failed") else "")
+        self.query_one(StatusLine).update(line)
+
+    def restyle(self) -> None:
+        self.query_one(DiceLog).restyle(self.papp.log_styles())
+        self.refresh_all()
+
+    # -- helpers -----------------------------------------------------------------
+
+    def run(self, command: Callable[[Tracker], Any]) -> Any:
+        return self.papp.run_command(command)
+
+    def selected_character(self, *, quiet: bool = False) -> dict[str, Any] | None:
+        cid = self.query_one("#chars", CharacterPane).selected_character_id()
+        if cid is None:
+            if not quiet:
+                self.notify("Select a character first (press 2, then arrows)", severity="warning")
+            return None
+        return self.tracker.characters.get(cid)
+
+    def selected_challenge_id(self) -> str | None:
+        return self.query_one("#queue", ChallengeQueue).selected_challenge_id()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        system = self.tracker.system
+        raja_only = {"spend_charge", "restore_charge", "story_point", "award_point", "new_story"}
+        sr_only = {"spend_edge", "initiative", "stun"}
+        harha_only = {"narration"}
+        if action in raja_only and system is not System.RAJAPOLKU:
+            return False
+        if action in sr_only and system is not System.SHADOWRUN:
+            return False
+        if action in harha_only and system is not System.HARHAPOLKU:
+            return False
+        if action == "wound" and system is System.HARHAPOLKU:
+            return False
+        if self.tracker.read_only and action not in ("focus_pane",):
+            return False
+        return True
+
+    def action_focus_pane(self, which: str) -> None:
+        target = {"queue": "#queue", "chars": "#chars", "log": "#log"}[which]
+        self.query_one(target).focus()
+
+    # -- challenges --------------------------------------------------------------
+
+    def action_add_challenge(self) -> None:
+        def done(title: str | None) -> None:
+            if title:
+                self.run(lambda t: t.add_challenge(title))
+
+        self.app.push_screen(TextPrompt("New challenge: what is at stake?", placeholder="e.g. Catch the pickpocket",
+                                        check=lambda s: None if s.strip() else "write a title"), done)
+
+    def action_start_challenge(self) -> None:
+        chid = self.selected_challenge_id()
+        if chid is None:
+            self.notify("Select a challenge first (press 1, then arrows)", severity="warning")
+            return
+        self.run(lambda t: t.start_challenge(chid))
+
+    def action_remove_challenge(self) -> None:
+        chid = self.selected_challenge_id()
+        if chid is None:
+            self.notify("Select a challenge first (press 1)", severity="warning")
+            return
+        title = self.tracker.challenge(chid)["title"]
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.remove_challenge(chid))
+
+        self.app.push_screen(ConfirmPrompt(f"Remove challenge '{title}'? (undo brings it back)"), done)
+
+    def action_move_challenge(self, delta: int) -> None:
+        chid = self.selected_challenge_id()
+        if chid is None:
+            self.notify("Select a challenge first (press 1)", severity="warning")
+            return
+        self.run(lambda t: t.move_challenge(chid, delta))
+
+    # -- characters --------------------------------------------------------------
+
+    def action_add_character(self) -> None:
+        from .character import CharacterForm
+
+        def done(result: dict[str, Any] | None) -> None:
+            if result:
+                self.run(lambda t: t.add_character(**result))
+
+        self.app.push_screen(CharacterForm(self.tracker), done)
+
+    def action_edit_character(self) -> None:
+        from .character import CharacterDetail
+
+        ch = self.selected_character()
+        if ch is not None:
+            self.app.push_screen(CharacterDetail(self.tracker, ch["id"]))
+
+    def open_detail(self, cid: str) -> None:
+        """Open the character sheet of ``cid`` (the palette's "Character: edit X")."""
+        from .character import CharacterDetail
+
+        if cid in self.tracker.characters:
+            self.app.push_screen(CharacterDetail(self.tracker, cid))
+
+    @on(CharacterPane.OptionSelected, "#chars")
+    def character_chosen(self) -> None:
+        self.action_edit_character()
+
+    @on(ChallengeQueue.OptionSelected, "#queue")
+    def challenge_chosen(self) -> None:
+        self.action_roll()
+
+    def action_wound(self, steps: int) -> None:
+        ch = self.selected_character()
+        if ch is None:
+            return
+        if self.tracker.system is System.RAJAPOLKU:
+            self.run(lambda t: t.move_wound(ch["id"], steps))
+        else:
+            self.run(lambda t: t.set_condition(ch["id"], "physical", ch["physical"] + steps))
+
+    def action_stun(self, steps: int) -> None:
+        ch = self.selected_character()
+        if ch is not None:
+            self.run(lambda t: t.set_condition(ch["id"], "stun", ch["stun"] + steps))
+
+    def action_spend_charge(self) -> None:
+        ch = self.selected_character()
+        if ch is None:
+            return
+        choices = [(f"ab:{a['name']}", f"{a['name']} — {a['cost']} charge(s) per {a['per']}")
+                   for a in ch["abilities"] if a["per"] != "always"]
+        choices.append(("plain", "Spend 1 charge for something else…"))
+
+        def picked(value: str | None) -> None:
+            if value is None:
+                return
+            if value.startswith("ab:"):
+                self.run(lambda t: t.use_ability(ch["id"], value[3:]))
+                return
+
+            def reason(text: str | None) -> None:
+                if text:
+                    self.run(lambda t: t.spend_charges(ch["id"], 1, text.strip()))
+
+            self.app.push_screen(TextPrompt(f"{ch['name']} spends 1 charge on…",
+                                            check=lambda s: None if s.strip() else "say what for"), reason)
+
+        self.app.push_screen(ChoicePrompt(f"{ch['name']}: charges {ch['charges']}/{ch['charges_max']}", choices), picked)
+
+    def action_restore_charge(self) -> None:
+        ch = self.selected_character()
+        if ch is not None:
+            self.run(lambda t: t.restore_charges(ch["id"], 1))
+
+    def action_story_point(self) -> None:
+        ch = self.selected_character()
+        if ch is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text:
+                self.run(lambda t: t.spend_story_point(ch["id"], text))
+
+        self.app.push_screen(TextPrompt(f"{ch['name']} spends a story point ({ch['story_points']} left). What does it buy?",
+                                        placeholder="e.g. a sewer hatch full of rats opens",
+                                        check=lambda s: None if s.strip() else "say what it bought"), done)
+
+    def action_award_point(self) -> None:
+        ch = self.selected_character()
+        if ch is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.run(lambda t: t.award_story_point(ch["id"], text.strip() or "good roleplaying"))
+
+        self.app.push_screen(TextPrompt(f"Award {ch['name']} a story point for…", "good roleplaying"), done)
+
+    def action_spend_edge(self) -> None:
+        ch = self.selected_character()
+        if ch is None:
+            return
+
+        def done(text: str | None) -> None:
+            if text:
+                self.run(lambda t: t.spend_edge(ch["id"], text.strip()))
+
+        self.app.push_screen(TextPrompt(f"{ch['name']} spends Edge ({ch['edge']}/{ch['edge_rating']}) on…",
+                                        check=lambda s: None if s.strip() else "say what for"), done)
+
+    # -- rolls and contests ------------------------------------------------------
+
+    def action_roll(self) -> None:
+        from .roll import roll_screen_for
+
+        chid = self.selected_challenge_id()
+        active = self.tracker.active_challenge()
+        if chid is not None and self.tracker.challenge(chid)["status"] == "resolved":
+            chid = None
+        if chid is None and active is not None:
+            chid = active["id"]
+        if not self.tracker.characters:
+            self.notify("Add a character first (c)", severity="warning")
+            return
+        self.app.push_screen(roll_screen_for(self.tracker, chid))
+
+    def action_narration(self) -> None:
+        from .narration import NarrationScreen
+
+        self.app.push_screen(NarrationScreen(self.tracker))
+
+    def action_initiative(self) -> None:
+        from .roll import InitiativeScreen
+
+        self.app.push_screen(InitiativeScreen(self.tracker))
+
+    # -- structure ---------------------------------------------------------------
+
+    def action_new_scene(self) -> None:
+        def done(title: str | None) -> None:
+            if title is not None:
+                self.run(lambda t: t.new_scene(title))
+
+        self.app.push_screen(TextPrompt("New scene — its title (optional):", placeholder="e.g. The docks at night"), done)
+
+    def action_new_session(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.new_session())
+
+        self.app.push_screen(ConfirmPrompt("Start a new game session in this file? Edge and edge rerolls reset."), done)
+
+    def action_new_story(self) -> None:
+        n = self.tracker.settings.raja_story_points
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.new_story())
+
+        self.app.push_screen(ConfirmPrompt(f"Start a new story? Unspent story points vanish; each PC gets {n}."), done)
+
+    def action_note(self) -> None:
+        def done(text: str | None) -> None:
+            if text and text.strip():
+                self.run(lambda t: t.note(text))
+
+        self.app.push_screen(TextPrompt("Note for the log:"), done)
+
+    def action_undo(self) -> None:
+        ev = self.run(lambda t: t.undo())
+        if ev:
+            self.notify(ev["text"], title="Undone")
+
+    def action_redo(self) -> None:
+        ev = self.run(lambda t: t.redo())
+        if ev:
+            self.notify(ev["text"], title="Redone")
+
+
+__all__ = ["MainScreen", "TrackerError"]

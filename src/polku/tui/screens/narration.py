@@ -1,0 +1,223 @@
+"""The Harhapolku narration contest (H9) as its own view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, SelectionList, Static
+
+from ...rules.dice import Die
+from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
+from ...session.tracker import Tracker
+from .prompts import ChoicePrompt, TextPrompt
+
+
+class DicePicker(ModalScreen[list[int] | None]):
+    """Choose dice from a hand: space/Enter toggles, d confirms, Escape cancels."""
+
+    BINDINGS = [
+        Binding("d", "done", "Done", id="pick.done", tooltip="Use the chosen dice"),
+        Binding("escape", "cancel", "Cancel", id="pick.cancel", tooltip="Cancel"),
+    ]
+
+    def __init__(self, title: str, dice: list[Die], *, preselect: int = 0) -> None:
+        super().__init__()
+        self.title_text = title
+        self.dice = dice
+        self.preselect = preselect
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog--title")
+            yield SelectionList[int](*[(f"{d.face} on d{d.size} ({d.label or d.source})", i, i < self.preselect)
+                                       for i, d in enumerate(self.dice)], id="pick-list")
+            yield Static("space/Enter: toggle   d: done   Esc: cancel", classes="dialog--hint")
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+
+    def action_done(self) -> None:
+        self.dismiss(list(self.query_one(SelectionList).selected))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NarrationScreen(ModalScreen[None]):
+    """Who narrates, the dice on the table and their sum, burns and their tiers, the GM's harm roll."""
+
+    BINDINGS = [
+        Binding("b", "roll_background", "Roll bg die", id="nar.roll", tooltip="Roll a background's die (once per scene)"),
+        Binding("o", "open", "Take narration", id="nar.open", tooltip="Take the open narration with two dice"),
+        Binding("u", "usurp", "Burn/usurp", id="nar.usurp", tooltip="Put down dice whose sum exceeds the table's"),
+        Binding("g", "harm", "GM harm roll", id="nar.harm", tooltip="The GM's harm roll after a >3-dice usurpation"),
+        Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
+        Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
+                tooltip="A fight with abilities: the GM wins harm rolls"),
+        Binding("escape", "close", "Close", id="nar.close", tooltip="Close"),
+    ]
+
+    DEFAULT_CSS = """
+    NarrationScreen { align: center middle; }
+    NarrationScreen #nar-box { width: 100%; height: 100%; border: round $primary; background: $surface; padding: 0 1; }
+    NarrationScreen #nar-title { text-style: bold; color: $accent; height: 1; }
+    """
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.last_text = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="nar-box"):
+            yield Static("Narration contest (H9)", id="nar-title")
+            with VerticalScroll():
+                yield Static("", id="nar-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+        if self.is_mounted:
+            self.show()
+
+    def show(self) -> None:
+        c = self.tracker.narration()
+        n = self.tracker.state["narration"]
+        t = Text()
+        t.append(f"Conflict: {c.conflict} (GM harm dice d{c.harm_die_size})")
+        if c.ability_fight:
+            t.append(" — a fight with abilities: the GM wins harm rolls", style="bold")
+        t.append("\n\n")
+        if c.narrator:
+            t.append("Narrator: ", style="bold")
+            t.append(f"{c.narrator}   table: " + " + ".join(f"{d.face}/d{d.size}" for d in c.table) +
+                     f" = {c.table_total}\n")
+            t.append(f"To usurp, put down dice summing more than {c.table_total}.\n", style="dim")
+        else:
+            t.append("Nobody narrates: take the narration with two rolled dice (o).\n", style="bold")
+        t.append("\nUnburned dice in hand:\n", style="bold")
+        names = [ch["name"] for ch in self.tracker.characters.values()]
+        for name in names:
+            hand = c.hand(name)
+            rolled = sorted(c.rolled_backgrounds(name))
+            line = f"  {name}: " + (", ".join(f"{d.face}/d{d.size} {d.label}" for d in hand) or "—")
+            if rolled:
+                line += f"   (rolled this scene: {', '.join(rolled)})"
+            t.append(line + "\n")
+        burned = n.get("burned", [])
+        if burned:
+            t.append("\nBurned this scene:\n", style="bold")
+            for b in burned[-6:]:
+                t.append(f"  {b['by']} burned {b['owner']}'s " + "+".join(str(d["face"]) for d in b["dice"]) + "\n")
+        if c.last is not None:
+            t.append(f"\nLast usurpation: {c.last.who} with {len(c.last.dice)} dice = {c.last.total}: "
+                     f"{TIER_TEXT[c.last.tier]}\n", style="bold")
+            if c.last.tier == "harm_roll" and not c.last.harm_resolved:
+                t.append(f"  GM harm roll due: {c.last.gm_dice}d{c.last.gm_die_size} against {c.last.total} (g)\n")
+        if self.last_text:
+            t.append(f"\n{self.last_text}\n", style="italic")
+        self.query_one("#nar-body", Static).update(t)
+
+    def _run(self, fn: Any) -> None:
+        step = self.app.run_command(fn)  # type: ignore[attr-defined]
+        if step is not None and hasattr(step, "text"):
+            self.last_text = step.text
+        self.show()
+
+    def _pick_participant(self, title: str, then: Any, *, need_dice: int = 0) -> None:
+        c = self.tracker.narration()
+        choices = []
+        for ch in self.tracker.characters.values():
+            hand = c.hand(ch["name"])
+            if len(hand) >= need_dice:
+                choices.append((ch["name"], f"{ch['name']} ({len(hand)} dice in hand)"))
+        if not choices:
+            self.notify(f"Nobody has {need_dice} rolled dice in hand; roll background dice first (b)", severity="warning")
+            return
+        self.app.push_screen(ChoicePrompt(title, choices), then)
+
+    def action_roll_background(self) -> None:
+        def who_chosen(name: str | None) -> None:
+            if not name:
+                return
+            ch = next(c for c in self.tracker.characters.values() if c["name"] == name)
+            rolled = self.tracker.narration().rolled_backgrounds(name)
+            choices = [(f"{bg['name']}\x1f{10 if 'special' in bg['tier'] else 8}",
+                        f"{bg['name']} (d{10 if 'special' in bg['tier'] else 8})")
+                       for bg in ch.get("backgrounds", []) if bg["name"] not in rolled]
+            choices.append(("__other__", "another background… (d8)"))
+
+            def bg_chosen(value: str | None) -> None:
+                if value is None:
+                    return
+                if value == "__other__":
+                    def typed(text: str | None) -> None:
+                        if text and text.strip():
+                            self._run(lambda t: t.narration_roll_background(name, text.strip(), 8))
+
+                    self.app.push_screen(TextPrompt("Background name:"), typed)
+                    return
+                bg, size = value.split("\x1f")
+                self._run(lambda t: t.narration_roll_background(name, bg, int(size)))
+
+            self.app.push_screen(ChoicePrompt(f"{name} rolls which background? (once per scene)", choices), bg_chosen)
+
+        choices = [(ch["name"], ch["name"]) for ch in self.tracker.characters.values()]
+        self.app.push_screen(ChoicePrompt("Who rolls a background die?", choices), who_chosen)
+
+    def action_open(self) -> None:
+        def who_chosen(name: str | None) -> None:
+            if not name:
+                return
+            hand = list(self.tracker.narration().hand(name))
+
+            def picked(idx: list[int] | None) -> None:
+                if idx is None:
+                    return
+                dice = [hand[i] for i in idx]
+                self._run(lambda t: t.narration_open(name, dice))
+
+            self.app.push_screen(DicePicker(f"{name}: choose exactly two dice for the table", hand, preselect=2), picked)
+
+        self._pick_participant("Who takes the narration?", who_chosen, need_dice=2)
+
+    def action_usurp(self) -> None:
+        def who_chosen(name: str | None) -> None:
+            if not name:
+                return
+            hand = list(self.tracker.narration().hand(name))
+            total = self.tracker.narration().table_total
+
+            def picked(idx: list[int] | None) -> None:
+                if idx is None:
+                    return
+                dice = [hand[i] for i in idx]
+                self._run(lambda t: t.narration_usurp(name, dice))
+
+            self.app.push_screen(DicePicker(f"{name}: dice to burn the table's {total} with (sum must exceed it). "
+                                            "1 die negates, 2–3 parry, >3 harm roll", hand), picked)
+
+        self._pick_participant("Who usurps the narration?", who_chosen, need_dice=1)
+
+    def action_harm(self) -> None:
+        self._run(lambda t: t.narration_harm())
+
+    def action_conflict(self) -> None:
+        kinds = list(CONFLICT_DIE)
+        c = self.tracker.narration()
+        nxt = kinds[(kinds.index(c.conflict) + 1) % len(kinds)]
+        self._run(lambda t: t.narration_conflict(nxt, c.ability_fight))
+
+    def action_ability_fight(self) -> None:
+        c = self.tracker.narration()
+        self._run(lambda t: t.narration_conflict(c.conflict, not c.ability_fight))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,145 @@
+"""The challenge queue / initiative pane and the character pane.
+
+Both only render tracker state; every key they answer becomes a tracker
+command in the screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ...session.tracker import Tracker
+from ..render import boxes, pips
+
+STATUS_MARK = {"waiting": "○", "active": "▶", "resolved": "✓"}
+
+
+class ChallengeQueue(OptionList):
+    """Challenges waiting, the active one and resolved ones; S12 initiative first."""
+
+    DEFAULT_CSS = """
+    ChallengeQueue { height: auto; max-height: 40%; min-height: 3; }
+    """
+
+    def show(self, tracker: Tracker, styles: dict[str, str]) -> None:
+        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        options: list[Option] = []
+        for e in tracker.state["initiative"]:
+            ch = tracker.characters.get(e["id"])
+            if ch is None:
+                continue
+            t = Text()
+            t.append("⇅ ", style=styles.get("accent", ""))
+            t.append(f"{e['score']:>2} ", style="bold")
+            t.append(ch["name"])
+            t.append(f"  {e['passes']} pass{'es' if e['passes'] != 1 else ''}", style=styles.get("muted", ""))
+            options.append(Option(t, id=f"ini:{e['id']}"))
+        for c in tracker.state["challenges"]:
+            t = Text()
+            mark = STATUS_MARK.get(c["status"], "?")
+            style = "bold" if c["status"] == "active" else (styles.get("muted", "") if c["status"] == "resolved" else "")
+            t.append(f"{mark} ", style=styles.get("accent", "") if c["status"] == "active" else "")
+            t.append(c["title"], style=style)
+            if c["status"] == "resolved" and c.get("outcome"):
+                t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
+            elif c.get("participants") or c.get("opposition"):
+                names = [tracker.characters[x]["name"] for x in c.get("participants", []) if x in tracker.characters]
+                opp = [tracker.characters[x]["name"] for x in c.get("opposition", []) if x in tracker.characters]
+                who = ", ".join(names) + (f" vs {', '.join(opp)}" if opp else "")
+                if who:
+                    t.append(f"  ({who})", style=styles.get("muted", ""))
+            options.append(Option(t, id=f"ch:{c['id']}"))
+        if not options:
+            options.append(Option(Text("No challenges yet — press a to add one", style=styles.get("muted", "")),
+                                  id="empty", disabled=True))
+        self.set_options(options)
+        if keep is not None:
+            try:
+                self.highlighted = self.get_option_index(keep)
+            except Exception:
+                keep = None
+        if keep is None and options and not options[0].disabled:
+            active = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
+                           and tracker.challenge(o.id[3:])["status"] == "active"), None)
+            waiting = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
+                            and tracker.challenge(o.id[3:])["status"] == "waiting"), None)
+            self.highlighted = active if active is not None else (waiting if waiting is not None else 0)
+
+    def selected_challenge_id(self) -> str | None:
+        opt = self.highlighted_option
+        if opt is None or not opt.id or not opt.id.startswith("ch:"):
+            return None
+        return opt.id[3:]
+
+
+class CharacterPane(OptionList):
+    """Every character with its system's status at a glance."""
+
+    DEFAULT_CSS = """
+    CharacterPane { height: 1fr; }
+    """
+
+    def show(self, tracker: Tracker, styles: dict[str, str]) -> None:
+        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        system = tracker.system.value
+        options = [Option(character_text(tracker, ch, system, styles), id=cid)
+                   for cid, ch in tracker.characters.items()]
+        if not options:
+            options.append(Option(Text("No characters yet — press c to add one", style=styles.get("muted", "")),
+                                  id="empty", disabled=True))
+        self.set_options(options)
+        if keep is not None and keep in tracker.characters:
+            self.highlighted = self.get_option_index(keep)
+        elif self.highlighted is None and tracker.characters:
+            self.highlighted = 0
+
+    def selected_character_id(self) -> str | None:
+        opt = self.highlighted_option
+        if opt is None or opt.id in (None, "empty"):
+            return None
+        return opt.id
+
+
+def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
+    t = Text()
+    t.append(ch["name"], style="bold")
+    if ch.get("player"):
+        t.append(f" ({ch['player']})", style=styles.get("muted", ""))
+    elif ch["kind"] != "pc":
+        t.append(f" [{ch['kind'].upper()}]", style=styles.get("muted", ""))
+    if system == "rajapolku":
+        pen = tracker.wound_penalty(ch["id"])
+        wound = ch["wound"] + (f" −{pen}d" if pen else "")
+        t.append(f"  {wound}", style=styles.get("loss", "") if pen else "")
+        t.append("\n  charges ")
+        t.append(pips(ch["charges"], ch["charges_max"]), style=styles.get("accent", ""))
+        t.append(f" {ch['charges']}/{ch['charges_max']}")
+        if ch["kind"] == "pc" or ch["story_points"]:
+            t.append(f"  story {ch['story_points']}")
+        if ch.get("health"):
+            t.append(f"\n  {ch['health']}", style=styles.get("muted", ""))
+    elif system == "harhapolku":
+        edges = ch.get("edges", [])
+        if edges:
+            t.append("\n  edges ")
+            for i, e in enumerate(edges):
+                if i:
+                    t.append(" ")
+                t.append(("○ " if e["used"] else "● ") + e["name"],
+                         style=styles.get("muted", "") if e["used"] else styles.get("accent", ""))
+        if ch.get("rolled_this_scene"):
+            t.append("\n  rolled: " + ", ".join(ch["rolled_this_scene"]), style=styles.get("muted", ""))
+    else:
+        attrs = ch["attributes"]
+        phys = 8 + (attrs["body"] + 1) // 2
+        stun = 8 + (attrs["willpower"] + 1) // 2
+        pen = tracker.wound_penalty(ch["id"])
+        t.append(f"  Edge {ch['edge']}/{ch['edge_rating']}", style=styles.get("accent", ""))
+        if pen:
+            t.append(f"  wounds −{pen}", style=styles.get("loss", ""))
+        t.append(f"\n  P {boxes(ch['physical'], phys)}\n  S {boxes(ch['stun'], stun)}")
+    return t
