@@ -4,10 +4,12 @@ Every answer is computed exactly and returned as floats: the dynamic programmes
 count outcomes as Python integers over a common denominator (``10**n`` for
 Rajapolku, ``8**n8 * 10**n10`` for Harhapolku, powers of 6 for Shadowrun) and
 divide once at the end, so each probability is the correctly rounded float of
-the exact rational. The only approximation is the Shadowrun rule of six (S7),
-whose hit count is unbounded: there the hits map stops where the exact tail
-mass is below :data:`SR_TAIL` (``1e-15``); every entry that is kept is exact,
-and the glitch and critical-glitch figures are exact finite sums.
+the exact rational. The Shadowrun rule of six (S7) makes the hit count
+unbounded: there the hits map stops where the exact tail mass is below
+:data:`SR_TAIL` (``1e-15``); every entry that is kept is exact, and the glitch
+and critical-glitch figures are exact finite sums. Opposed, teamwork and
+extended Shadowrun tests combine those floats (``math.fsum`` where it
+matters); the tests hold them to 1e-12 against Fraction oracles.
 
 No I/O and no randomness; the functions are pure and fast (a few milliseconds
 at most for the pools a table meets). Results are small frozen dataclasses with
@@ -31,6 +33,7 @@ __all__ = [
     "SROpposedOdds",
     "SRExtendedOdds",
     "SR_TAIL",
+    "MAX_POOL",
     "raja_odds",
     "spirit_odds",
     "harha_odds",
@@ -76,6 +79,7 @@ def _prob_map(values: Sequence[float], *, skip_zero: bool = False) -> dict[str, 
 class _Contest:
     """Mixin for a two-sided result with ``a_wins``, ``b_wins``, ``tie``."""
 
+    __slots__ = ()
     a_wins: float
     b_wins: float
     tie: float
@@ -239,6 +243,7 @@ def raja_odds(
     b_ability: int,
     *,
     exhausted: bool = True,
+    degrees: bool = True,
 ) -> RajaOdds:
     """Exact odds of a Rajapolku challenge of d10 pools (R5, R6, R7).
 
@@ -256,6 +261,8 @@ def raja_odds(
         b_normal: Side B's normal dice.
         b_ability: Side B's ability dice.
         exhausted: The ``raja.exhausted`` setting (R5).
+        degrees: Also compute the degree distributions (R6, R7); when False,
+            ``a_degrees`` and ``b_degrees`` are empty.
 
     Returns:
         The win, loss and tie probabilities and both sides' degree
@@ -272,6 +279,8 @@ def raja_odds(
     na, nb = a_normal + a_ability, b_normal + b_ability
     total = 10 ** (na + nb)
     a_win, b_win, tie = _raja_result_counts(na, nb, exhausted)
+    if not degrees:
+        return RajaOdds(a_win / total, b_win / total, tie / total, (), ())
     a_deg = _raja_degree_counts(a_normal, a_ability, nb, exhausted or nb > 0)
     b_deg = _raja_degree_counts(b_normal, b_ability, na, exhausted or na > 0)
     # Wins where the highest dice are equal have no degrees (R6).
@@ -405,53 +414,69 @@ def _harha_counts(
     cap = max(na, nb) if (classic_extra and not ch23) else min(na, nb)
     off = max(na, nb)  # list index = score + off
     width = 2 * off + 1
+    a_step = 0 if ch23 else 1  # classic: A needs a score above the open positions
     a_win = b_win = tie = 0
     states: dict[tuple[int, int], list[int]] = {(0, 0): [0] * off + [1] + [0] * off}
     for face in range(10, 0, -1):
+        # Per side and dice placed so far: (placed after, ways, ways x rest).
+        opts_a = [
+            [(p + c, w, w * side_a.rest(face, p + c)) for c, w in side_a.options(face, p)]
+            for p in range(na + 1)
+        ]
+        opts_b = [
+            [(p + c, w, w * side_b.rest(face, p + c)) for c, w in side_b.options(face, p)]
+            for p in range(nb + 1)
+        ]
         new_states: dict[tuple[int, int], list[int]] = {}
         for (pa, pb), scores in states.items():
-            prefix = [0] * (width + 1)
+            prefix = [0]
             run = 0
-            for i, x in enumerate(scores):
+            for x in scores:
                 run += x
-                prefix[i + 1] = run
-            lo_i = next(i for i, x in enumerate(scores) if x)
-            hi_i = width - next(i for i, x in enumerate(reversed(scores)) if x)
+                prefix.append(run)
+            if not run:
+                continue
+            lo_i = 0
+            while not scores[lo_i]:
+                lo_i += 1
+            hi_i = width
+            while not scores[hi_i - 1]:
+                hi_i -= 1
             top = pa if pa > pb else pb
-            opts_b = side_b.options(face, pb)
-            for ca, wa in side_a.options(face, pa):
-                pa2 = pa + ca
-                rest_a = side_a.rest(face, pa2)
-                for cb, wb in opts_b:
-                    pb2 = pb + cb
+            ob = opts_b[pb]
+            for pa2, wa, wra in opts_a[pa]:
+                for pb2, wb, wrb in ob:
                     if pa2 >= pb2:
-                        hi, lo, sign = pa2, pb2, 1
+                        start = pb2 if pb2 > top else top
+                        end = pa2 if pa2 < cap else cap
+                        delta = end - start if end > start else 0
+                        opn = cap - pa2 if cap > pa2 else 0
                     else:
-                        hi, lo, sign = pb2, pa2, -1
-                    start = lo if lo > top else top
-                    end = hi if hi < cap else cap
-                    delta = sign * (end - start) if end > start else 0
-                    opn = cap - hi if cap > hi else 0
-                    w = wa * wb
-                    # Index ranges (old score index i, new score i - off + delta):
-                    # A settles when new >= opn (ch23) / > opn (classic),
-                    # B settles when new < -opn; the rest continue.
-                    b_hi = min(max(-opn - delta + off, 0), width)  # i < b_hi: B
-                    if ch23:
-                        a_lo = min(max(opn - delta + off, 0), width)  # i >= a_lo: A
-                    else:
-                        a_lo = min(max(opn - delta + off + 1, 0), width)
-                    rest = w * rest_a * side_b.rest(face, pb2)
-                    if b_hi > 0:
-                        b_win += rest * prefix[b_hi]
-                    if a_lo < width:
-                        a_win += rest * (run - prefix[a_lo])
-                    if a_lo <= b_hi:
-                        continue
-                    if opn == 0:
-                        # classic only: the score is final and equal
-                        tie += rest * (prefix[a_lo] - prefix[b_hi])
-                        continue
+                        start = pa2 if pa2 > top else top
+                        end = pb2 if pb2 < cap else cap
+                        delta = start - end if end > start else 0
+                        opn = cap - pb2 if cap > pb2 else 0
+                    # Old score index i has new score i - off + delta. B settles
+                    # when new < -opn (i < b_hi); A when new >= opn (ch23) or
+                    # new > opn (classic) (i >= a_lo); the rest continue.
+                    b_hi = off - opn - delta
+                    if b_hi < 0:
+                        b_hi = 0
+                    a_lo = off + opn - delta + a_step
+                    if a_lo > width:
+                        a_lo = width
+                    if b_hi > lo_i or a_lo < hi_i or opn == 0:
+                        rest = wra * wrb
+                        if b_hi > lo_i:
+                            b_win += rest * prefix[b_hi if b_hi < width else width]
+                        if a_lo < hi_i:
+                            a_win += rest * (run - prefix[a_lo if a_lo > 0 else 0])
+                        if a_lo <= b_hi:
+                            continue
+                        if opn == 0:
+                            # classic only: the score is final and equal
+                            tie += rest * (prefix[a_lo] - prefix[b_hi])
+                            continue
                     i0 = b_hi if b_hi > lo_i else lo_i
                     i1 = a_lo if a_lo < hi_i else hi_i
                     if i0 >= i1:
@@ -460,10 +485,13 @@ def _harha_counts(
                     target = new_states.get(key)
                     if target is None:
                         target = new_states[key] = [0] * width
-                    for i in range(i0, i1):
-                        x = scores[i]
-                        if x:
-                            target[i + delta] += w * x
+                    w = wa * wb
+                    if w == 1:
+                        for i in range(i0, i1):
+                            target[i + delta] += scores[i]
+                    else:
+                        for i in range(i0, i1):
+                            target[i + delta] += w * scores[i]
         states = new_states
     assert not states
     return a_win, b_win, tie
@@ -591,12 +619,12 @@ def harha_reroll_value(
         RulesError: bad pools, faces or variant.
     """
     _harha_validate(variant)
+    if side not in ("a", "b"):
+        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     pa, pb = _check_pool("a", a), _check_pool("b", b)
     fa = _check_faces("current_a_faces", current_a_faces, pa)
     fb = _check_faces("current_b_faces", current_b_faces, pb)
     sign = 1 if side == "a" else -1
-    if side not in ("a", "b"):
-        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     now = 1.0 if _harha_faces_winner(fa, fb, variant, classic_extra) == sign else 0.0
     special = _harha_special(len(fa), len(fb), variant, classic_extra)
     if special is not None:
@@ -778,7 +806,7 @@ def _sr_plain_counts(n: int) -> tuple[list[int], int, int, int]:
 
 
 def _sr_six_hits(n: int) -> tuple[list[float], float]:
-    """P(h hits) for n d6 under the rule of six (S7), with the tail left out.
+    """P(h hits) for n >= 1 d6 under the rule of six (S7), with the tail left out.
 
     Each die is a chain: k sixes (each a hit that rolls again), then a last
     face 1–5. The sixes over all n chains number K ~ NegBin(n, 1/6) and the
@@ -797,9 +825,7 @@ def _sr_six_hits(n: int) -> tuple[list[float], float]:
     while True:
         num = 0
         for f in range(min(n, h) + 1):
-            num += fives[f] * comb(n + h - f - 1, h - f) if n else 0
-        if n == 0:
-            num = denom if h == 0 else 0
+            num += fives[f] * comb(n + h - f - 1, h - f)
         probs.append(num / denom)
         cum += num
         tail = denom - cum
@@ -944,9 +970,8 @@ def sr_teamwork(
     bonus_dist = _hits_sum(helper_ns)
     if max_bonus is not None:
         cap = max(0, max_bonus)
-        capped = bonus_dist[: cap + 1]
-        capped[-1] = 1.0 - fsum(capped[:-1]) if len(bonus_dist) > cap + 1 else capped[-1]
-        bonus_dist = capped
+        if len(bonus_dist) > cap + 1:
+            bonus_dist = bonus_dist[:cap] + [fsum(bonus_dist[cap:])]
     size = 0
     parts: list[tuple[float, SROdds]] = []
     for bonus, p in enumerate(bonus_dist):

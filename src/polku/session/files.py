@@ -57,7 +57,8 @@ class SessionFile:
         if self.appended_since_full + len(events) >= COMPACT_EVERY:
             full = True
         if full:
-            return SaveJob(events, True, clone(tracker.state), list(tracker.events), tracker.last_seq())
+            all_events = tracker.events.copy() if isinstance(tracker.events, store.EventLog) else list(tracker.events)
+            return SaveJob(events, True, clone(tracker.state), all_events, tracker.last_seq())
         return SaveJob(events, False)
 
     def save(self, job: SaveJob) -> None:
@@ -98,7 +99,7 @@ def document(state: dict[str, Any], events: list[dict[str, Any]], snapshot_seq: 
 
 
 def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = None,
-                 read_only: bool = False) -> tuple[Tracker, list[str]]:
+                 read_only: bool = False, lazy: bool = False) -> tuple[Tracker, list[str]]:
     """Read and validate a file into a tracker; never writes.
 
     Raises:
@@ -108,12 +109,14 @@ def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = N
     if not path.exists():
         raise SessionOpenError(f"{path}: no such session file")
     try:
-        loaded = store.load(path)
+        loaded = store.load_lazy(path) if lazy else store.load(path)
     except store.StoreError as e:
         raise SessionOpenError(str(e)) from None
     doc = loaded.doc
+    events = doc.get("event", [])
     try:
-        tracker = Tracker.replay(doc["state"], int(doc.get("snapshot_seq", 0)), list(doc.get("event", [])),
+        tracker = Tracker.replay(doc["state"], int(doc.get("snapshot_seq", 0)),
+                                 events if isinstance(events, store.EventLog) else list(events),
                                  clock=clock, seed=seed, read_only=read_only)
     except (StateError, ValueError, KeyError, TypeError) as e:
         backup = path.with_name(path.name + ".bak")
@@ -123,7 +126,7 @@ def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = N
 
 
 def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = None,
-                 seed: int | None = None) -> tuple[Tracker, SessionFile]:
+                 seed: int | None = None, lazy: bool = True) -> tuple[Tracker, SessionFile]:
     """Open a session for play: lock it (or open read-only), load and replay.
 
     Raises:
@@ -139,14 +142,14 @@ def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = N
         if note:
             notices.append(note)
     try:
-        tracker, more = load_tracker(path, clock=clock, seed=seed, read_only=read_only)
+        tracker, more = load_tracker(path, clock=clock, seed=seed, read_only=read_only, lazy=lazy)
     except BaseException:
         if lock is not None:
             lock.release()
         raise
     notices.extend(more)
     sf = SessionFile(path, read_only=read_only, lock=lock, notices=notices)
-    if any("cut off" in n for n in more) and not read_only:
+    if (any("cut off" in n for n in more) or any("converted" in n for n in more)) and not read_only:
         tracker.needs_full_save = True
     return tracker, sf
 

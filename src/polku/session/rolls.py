@@ -123,6 +123,12 @@ class RollCommands:
         if challenge:
             self.resolve_challenge(challenge, outcome, txn)
 
+    def _refuse(self, message: str) -> Exception:
+        """A command refused before it starts: the same one-line TrackerError as inside ``_run``."""
+        from .tracker import TrackerError
+
+        return TrackerError(message)
+
     def _check_manual_used(self, source: DiceSource) -> None:
         if isinstance(source, ManualSource) and source.remaining:
             raise RulesError(f"{source.remaining} face(s) more than the pool has dice; check what you entered")
@@ -287,10 +293,10 @@ class RollCommands:
         """H7: reroll one side's whole pool with an edge (once per edge per session)."""
         roll = roll_event.get("roll") or {}
         if not str(roll.get("test", "")).startswith("harhapolku-"):
-            raise RulesError("only a Harhapolku challenge roll can be rerolled with an edge")
+            raise self._refuse("only a Harhapolku challenge roll can be rerolled with an edge")
         sides = {s["role"]: s for s in roll["sides"]}
         if role not in sides:
-            raise RulesError(f"no side '{role}' in that roll")
+            raise self._refuse(f"no side '{role}' in that roll")
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
@@ -517,10 +523,10 @@ class RollCommands:
         key = roll_event["seq"]
         rec = self._recent.get(key)
         if rec is None or rec[0] != "sr":
-            raise RulesError("Edge after the roll works on a Varjojuoksu roll of this sitting only")
+            raise self._refuse("Edge after the roll works on a Varjojuoksu roll of this sitting only")
         _, side, r, threshold, hidden, challenge = rec
         if not side.who:
-            raise RulesError("Edge needs a character (S5–S7)")
+            raise self._refuse("Edge needs a character (S5–S7)")
         cid = side.who[0]
         ch = self.character(cid)
         out: dict[str, Any] = {}
@@ -635,11 +641,11 @@ class RollCommands:
         ext = c.get("extended")
         if ext is None:
             if threshold is None:
-                raise RulesError("an extended test needs a threshold (4 to 16+) (S10)")
+                raise self._refuse("an extended test needs a threshold (4 to 16+) (S10)")
             ext = {"threshold": threshold, "accumulated": 0, "intervals": 0, "hurried": hurried,
                    "ended": False, "spoiled": False, "interval": interval, "restarts": 0}
         if ext["ended"] or ext["accumulated"] >= ext["threshold"]:
-            raise RulesError("this extended test is over; restart it or add a new challenge (S10)")
+            raise self._refuse("this extended test is over; restart it or add a new challenge (S10)")
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
@@ -675,7 +681,7 @@ class RollCommands:
         c = self.challenge(challenge)
         ext = c.get("extended")
         if not ext or not ext.get("glitched"):
-            raise RulesError("only a glitch can spoil an extended test (S10)")
+            raise self._refuse("only a glitch can spoil an extended test (S10)")
 
         def build(txn: "_Txn") -> None:
             idx = self.challenge_index(challenge)

@@ -25,6 +25,7 @@ from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
 from .model import StateError, clone, get_path
 from .rolls import RollCommands
+from .store import EventLog
 
 Clock = Callable[[], str]
 
@@ -99,20 +100,28 @@ class Tracker(RollCommands):
     def __init__(self, state: dict[str, Any], events: Iterable[dict[str, Any]] = (), *,
                  clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> None:
         self.state = state
-        self.events: list[dict[str, Any]] = list(events)
+        self.events: Any = events if isinstance(events, EventLog) else list(events)
         self.clock: Clock = clock or utc_now
         self.rng = random.Random(seed)
         self.read_only = read_only
         self.undone: set[int] = set()
         self._recent: dict[int, Any] = {}
-        self._cmd_events: dict[int, list[dict[str, Any]]] = {}
+        self._cmd_events: dict[int, list[int]] = {}
+        """cmd seq → seqs of the events that command appended."""
+        self._index: dict[int, int] = {}
+        """seq → position in ``events``."""
         self._undo: list[int] = []
         self._redo: list[int] = []
         self.unsaved: list[dict[str, Any]] = []
         self.needs_full_save = False
         self.listeners: list[Callable[[list[dict[str, Any]]], None]] = []
-        for ev in self.events:
-            self._track(ev)
+        if isinstance(self.events, EventLog):
+            for i in range(len(self.events)):
+                m = self.events.meta(i)
+                self._track_meta(i, m.seq, m.kind, m.cmd, m.target, True)
+        else:
+            for i, ev in enumerate(self.events):
+                self._track(ev, i)
 
     # -- construction ----------------------------------------------------
 
@@ -127,11 +136,15 @@ class Tracker(RollCommands):
         return t
 
     @classmethod
-    def replay(cls, snapshot: dict[str, Any], snapshot_seq: int, events: list[dict[str, Any]],
+    def replay(cls, snapshot: dict[str, Any], snapshot_seq: int, events: Any,
                **kw: Any) -> "Tracker":
         """Rebuild from a saved snapshot plus the events newer than it."""
         state = clone(snapshot)
-        for i, ev in enumerate(events):
+        lazy = isinstance(events, EventLog)
+        for i in range(len(events)):
+            if lazy and events.meta(i).seq <= snapshot_seq:
+                continue
+            ev = events[i]
             model.validate_event(ev, i)
             if ev["seq"] > snapshot_seq:
                 try:
@@ -177,7 +190,11 @@ class Tracker(RollCommands):
         return [st["story"], st["session"], st["scene"]]
 
     def last_seq(self) -> int:
-        return self.events[-1]["seq"] if self.events else 0
+        if not len(self.events):
+            return 0
+        if isinstance(self.events, EventLog):
+            return self.events.meta(len(self.events) - 1).seq
+        return self.events[-1]["seq"]
 
     def can_undo(self) -> bool:
         return bool(self._undo) and not self.read_only
@@ -186,10 +203,10 @@ class Tracker(RollCommands):
         return bool(self._redo) and not self.read_only
 
     def undo_text(self) -> str:
-        return self._cmd_events[self._undo[-1]][0]["text"] if self._undo else ""
+        return self.event_by_seq(self._cmd_events[self._undo[-1]][0])["text"] if self._undo else ""
 
     def redo_text(self) -> str:
-        return self._cmd_events[self._redo[-1]][0]["text"] if self._redo else ""
+        return self.event_by_seq(self._cmd_events[self._redo[-1]][0])["text"] if self._redo else ""
 
     def is_undone(self, seq: int) -> bool:
         return seq in self.undone
@@ -223,28 +240,37 @@ class Tracker(RollCommands):
 
     # -- the command machinery --------------------------------------------
 
-    def _track(self, ev: dict[str, Any]) -> None:
-        kind = ev["kind"]
-        if kind == "undo":
-            cmd = ev["target"]
-            if self._undo and self._undo[-1] == cmd:
+    def event_by_seq(self, seq: int) -> dict[str, Any]:
+        return self.events[self._index[seq]]
+
+    def cmd_seqs(self, cmd: int) -> list[int]:
+        """Seqs of the events one command appended."""
+        return list(self._cmd_events.get(cmd, []))
+
+    def _track(self, ev: dict[str, Any], index: int) -> None:
+        self._track_meta(index, ev["seq"], ev["kind"], ev.get("cmd"), ev.get("target"), ev.get("undoable", True))
+
+    def _track_meta(self, index: int, seq: int, kind: str, cmd: int | None, target: int | None,
+                    undoable: bool) -> None:
+        self._index[seq] = index
+        if kind == "undo" and target is not None:
+            if self._undo and self._undo[-1] == target:
                 self._undo.pop()
-            self._redo.append(cmd)
-            self.undone.update(e["seq"] for e in self._cmd_events.get(cmd, []))
-        elif kind == "redo":
-            cmd = ev["target"]
-            if self._redo and self._redo[-1] == cmd:
+            self._redo.append(target)
+            self.undone.update(self._cmd_events.get(target, []))
+        elif kind == "redo" and target is not None:
+            if self._redo and self._redo[-1] == target:
                 self._redo.pop()
-            self._undo.append(cmd)
-            self.undone.difference_update(e["seq"] for e in self._cmd_events.get(cmd, []))
+            self._undo.append(target)
+            self.undone.difference_update(self._cmd_events.get(target, []))
         else:
-            cmd = ev.get("cmd", ev["seq"])
+            cmd = cmd if cmd is not None else seq
             if cmd not in self._cmd_events:
                 self._cmd_events[cmd] = []
-                if ev.get("undoable", True):
+                if undoable:
                     self._undo.append(cmd)
                     self._redo.clear()
-            self._cmd_events[cmd].append(ev)
+            self._cmd_events[cmd].append(seq)
 
     def _run(self, build: Callable[[_Txn], Any]) -> list[dict[str, Any]]:
         if self.read_only:
@@ -283,7 +309,7 @@ class Tracker(RollCommands):
                 self._recent[full["seq"]] = recent
             self.events.append(full)
             self.unsaved.append(full)
-            self._track(full)
+            self._track(full, len(self.events) - 1)
             out.append(full)
         for listener in list(self.listeners):
             listener(out)
@@ -296,7 +322,7 @@ class Tracker(RollCommands):
         if not self._undo:
             raise TrackerError("nothing to undo")
         cmd = self._undo[-1]
-        evs = self._cmd_events[cmd]
+        evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = model.invert_changes([c for e in evs for c in e.get("changes", [])])
         model.apply_changes(self.state, changes)
         text = f"Undid: {evs[0]['text']}"
@@ -308,7 +334,7 @@ class Tracker(RollCommands):
         if not self._redo:
             raise TrackerError("nothing to redo")
         cmd = self._redo[-1]
-        evs = self._cmd_events[cmd]
+        evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = [clone(c) for e in evs for c in e.get("changes", [])]
         model.apply_changes(self.state, changes)
         text = f"Redid: {evs[0]['text']}"
@@ -517,8 +543,13 @@ class Tracker(RollCommands):
             if ch.get("rolled_this_scene"):
                 txn.set(["characters", cid, "rolled_this_scene"], [])
                 txn.emit("reset", f"{ch['name']}: background dice available again", who=cid)
-        if self.state["narration"]["table"] or self.state["narration"]["narrator"]:
-            txn.set(["narration"], {**self.state["narration"], "narrator": "", "table": [], "burned": []})
+        nar = self.state["narration"]
+        if nar["table"] or nar["narrator"] or nar.get("burned") or nar.get("hands") or nar.get("rolled") \
+                or nar.get("last"):
+            # H9: a new scene opens the narration and every background may be rolled again,
+            # so the hands, the rolled-this-scene pairs and the last usurpation go too.
+            fresh = {k: v for k, v in nar.items() if k not in ("hands", "rolled", "last")}
+            txn.set(["narration"], {**fresh, "narrator": "", "table": [], "burned": []})
             txn.emit("reset", "Narration contest cleared for the new scene")
 
     def _session_resets(self, txn: _Txn) -> None:

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
+from ..rules.dice import RulesError
 from ..session import store
 from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
@@ -191,7 +192,7 @@ class PolkuApp(App):
         before = len(self.tracker.events)
         try:
             result = command(self.tracker)
-        except TrackerError as e:
+        except (TrackerError, RulesError) as e:
             self.notify(str(e), severity="error", title="Not done")
             return None
         new = self.tracker.events[before:]

@@ -103,7 +103,7 @@ class MainScreen(Screen):
         self.refresh_status()
 
     def _cmd_seqs(self, cmd: int) -> list[int]:
-        return [e["seq"] for e in self.tracker._cmd_events.get(cmd, [])]
+        return self.tracker.cmd_seqs(cmd)
 
     def refresh_status(self) -> None:
         t = self.tracker

@@ -109,7 +109,10 @@ class DiceLog(ScrollView, can_focus=True):
         self.scroll_end(animate=False, immediate=True)
 
     def _rebuild(self) -> None:
-        self._visible = [i for i, ev in enumerate(self.events) if self.filter is None or self.filter(ev)]
+        if self.filter is None:
+            self._visible = list(range(len(self.events)))
+        else:
+            self._visible = [i for i, ev in enumerate(self.events) if self.filter(ev)]
         self._rows = []
         self._row_start = []
         for i in self._visible:

@@ -1,0 +1,729 @@
+"""Exact odds (polku.rules.odds) against brute force, Fractions and icepool.
+
+Oracles: every face combination of small pools (R5–R7, H3, H4, H6–H8,
+S4–S6, S9–S11); for the rule of six (S7) an independent Fraction convolution
+of per-die explosion chains cut at a depth whose left-out mass is far below
+1e-12; icepool 2.1.3 for a few bigger pools (custom evaluators that see the
+outcomes in descending order; icepool's ``sort_pair`` is not used because it
+is wrong when the left pool is the smaller one, see MEASURED.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polku.rules.dice import RulesError
+from polku.rules.odds import (
+    SR_TAIL,
+    harha_difficult,
+    harha_odds,
+    harha_reroll_value,
+    harha_sum_odds,
+    raja_odds,
+    spirit_odds,
+    sr_extended,
+    sr_hits,
+    sr_opposed,
+    sr_teamwork,
+)
+
+TOL = 1e-12
+
+
+def close(x: float, y: float | Fraction, tol: float = TOL) -> bool:
+    return abs(x - float(y)) <= tol
+
+
+def assert_seq(got, want: dict, tol: float = TOL) -> None:
+    """got: sequence indexed by key; want: dict key -> probability."""
+    keys = set(range(len(got))) | set(want)
+    for k in keys:
+        g = got[k] if k < len(got) else 0.0
+        assert close(g, want.get(k, 0), tol), (k, g, want.get(k, 0))
+
+
+# ---------------------------------------------------------------------------
+# Rajapolku brute force (R5, R6, R7)
+
+
+def raja_outcome(a, b, exhausted=True):
+    """Winner (+1 A, -1 B, 0 tie) and degrees, for dice given as (face, is_ability)."""
+    sa = sorted((f for f, _ in a), reverse=True)
+    sb = sorted((f for f, _ in b), reverse=True)
+    res = 0
+    for x, y in zip(sa, sb):
+        if x != y:
+            res = 1 if x > y else -1
+            break
+    if res == 0 and len(sa) != len(sb) and exhausted:
+        res = 1 if len(sa) > len(sb) else -1
+    if res == 0:
+        return 0, 0
+    win, lose = (a, sb) if res == 1 else (b, sa)
+    top = lose[0] if lose else 0
+    return res, sum(2 if ab else 1 for f, ab in win if f > top)
+
+
+@lru_cache(maxsize=None)
+def raja_side(normal: int, ability: int) -> tuple[tuple[tuple, int], ...]:
+    """Each distinct roll of a side (sorted (face, ability) pairs) with its count."""
+    kinds = [False] * normal + [True] * ability
+    counts = Counter(
+        tuple(sorted(zip(faces, kinds), reverse=True))
+        for faces in itertools.product(range(1, 11), repeat=len(kinds))
+    )
+    return tuple(counts.items())
+
+
+@lru_cache(maxsize=None)
+def raja_brute(an, aa, bn, ba, exhausted=True):
+    res = Counter()
+    for ra, wa in raja_side(an, aa):
+        for rb, wb in raja_side(bn, ba):
+            res[raja_outcome(ra, rb, exhausted)] += wa * wb
+    total = 10 ** (an + aa + bn + ba)
+    return {k: Fraction(v, total) for k, v in res.items()}
+
+
+def check_raja(an, aa, bn, ba, exhausted):
+    want = raja_brute(an, aa, bn, ba, exhausted)
+    got = raja_odds(an, aa, bn, ba, exhausted=exhausted)
+    assert close(got.a_wins, sum(p for (r, _), p in want.items() if r == 1))
+    assert close(got.b_wins, sum(p for (r, _), p in want.items() if r == -1))
+    assert close(got.tie, want.get((0, 0), 0))
+    assert_seq(got.a_degrees, {d: p for (r, d), p in want.items() if r == 1})
+    assert_seq(got.b_degrees, {d: p for (r, d), p in want.items() if r == -1})
+
+
+RAJA_SIDES = [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (0, 2)]
+
+
+@pytest.mark.parametrize("exhausted", [True, False])
+@pytest.mark.parametrize("a", RAJA_SIDES)
+@pytest.mark.parametrize("b", [(0, 0), (1, 0), (2, 0), (1, 1), (0, 2)])
+def test_raja_matches_brute_force(a, b, exhausted):
+    check_raja(*a, *b, exhausted)
+
+
+@pytest.mark.parametrize("exhausted", [True, False])
+@pytest.mark.parametrize("a,b", [((3, 0), (3, 0)), ((2, 1), (3, 0)), ((2, 1), (2, 1)), ((1, 2), (3, 0))])
+def test_raja_3v3_matches_brute_force(a, b, exhausted):
+    check_raja(*a, *b, exhausted)
+
+
+def test_raja_worked_examples_by_brute_force_helper():
+    """The brute-force oracle itself follows EX A, EX B, EX C and R5's choices."""
+    n = lambda *fs: [(f, False) for f in fs]  # noqa: E731
+    assert raja_outcome(n(7, 7, 3), n(8, 5, 3)) == (-1, 1)  # EX A
+    assert raja_outcome(n(7, 7, 3), n(7, 5, 3)) == (1, 0)  # EX B: a narrow win
+    assert raja_outcome(n(10, 8, 7), n(6, 5)) == (1, 3)  # EX C
+    assert raja_outcome(n(7, 5, 2), n(7, 5)) == (1, 0)
+    assert raja_outcome(n(7, 5, 2), n(7, 5), exhausted=False) == (0, 0)
+    assert raja_outcome([(9, True), (2, False)], n(5)) == (1, 2)  # R7
+
+
+def test_raja_simple_closed_forms():
+    one = raja_odds(1, 0, 1, 0)
+    assert close(one.a_wins, Fraction(45, 100)) and close(one.tie, Fraction(10, 100))
+    # 1 die vs nothing: the side with dice wins when exhausted (R5) with 1 degree.
+    lone = raja_odds(1, 0, 0, 0)
+    assert lone.a_wins == 1.0 and lone.a_degrees == (0.0, 1.0)
+    assert raja_odds(1, 0, 0, 0, exhausted=False).tie == 1.0
+    assert raja_odds(0, 0, 0, 0).tie == 1.0
+    assert raja_odds(0, 1, 0, 0).a_degrees == (0.0, 0.0, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 7), st.integers(0, 3), st.integers(0, 7), st.integers(0, 3), st.booleans()
+)
+def test_raja_properties(an, aa, bn, ba, exhausted):
+    r = raja_odds(an, aa, bn, ba, exhausted=exhausted)
+    s = raja_odds(bn, ba, an, aa, exhausted=exhausted)
+    assert close(r.a_wins + r.b_wins + r.tie, 1)
+    assert close(r.a_wins, s.b_wins) and close(r.b_wins, s.a_wins) and close(r.tie, s.tie)
+    assert close(sum(r.a_degrees), r.a_wins) and close(sum(r.b_degrees), r.b_wins)
+    assert close(sum(r.degrees), 1 - r.tie)
+    assert all(p >= 0 for p in r.a_degrees + r.b_degrees)
+    assert len(r.a_degrees) == an + 2 * aa + 1
+    bare = raja_odds(an, aa, bn, ba, exhausted=exhausted, degrees=False)
+    assert (bare.a_wins, bare.b_wins, bare.tie) == (r.a_wins, r.b_wins, r.tie)
+    # One more die never hurts (inserting a die makes a sorted roll
+    # lexicographically no smaller).
+    more = raja_odds(an + 1, aa, bn, ba, exhausted=exhausted)
+    assert more.a_wins >= r.a_wins - TOL
+
+
+def test_raja_json():
+    data = raja_odds(2, 1, 2, 0).to_json()
+    assert set(data) >= {"a_wins", "b_wins", "tie", "degrees"}
+    assert close(data["a_wins"] + data["b_wins"] + data["tie"], 1)
+    assert close(sum(data["degrees"].values()), 1 - data["tie"])
+    assert all(isinstance(k, str) for k in data["degrees"])
+
+
+def test_raja_conditional_degrees():
+    r = raja_odds(3, 0, 3, 0)
+    assert close(sum(r.degrees_given_win()), 1)
+
+
+def test_spirit_odds_uses_remaining_charges():
+    s = spirit_odds(5, 3)
+    r = raja_odds(4, 0, 2, 0)
+    assert (s.a_wins, s.b_wins, s.tie, s.a_degrees) == (r.a_wins, r.b_wins, r.tie, r.a_degrees)
+    assert spirit_odds(1, 1).tie == 1.0
+    with pytest.raises(RulesError):
+        spirit_odds(0, 3)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, 10_000])
+def test_raja_rejects_bad_counts(bad):
+    with pytest.raises(RulesError):
+        raja_odds(bad, 0, 1, 0)
+
+
+# ---------------------------------------------------------------------------
+# Harhapolku brute force (H3, H4)
+
+
+def harha_outcome(fa, fb, variant, extra):
+    """+1 A wins, -1 B wins, 0 tie, straight from H3 / H4."""
+    sa, sb = sorted(fa, reverse=True), sorted(fb, reverse=True)
+    a_pos = sum(x > y for x, y in zip(sa, sb))
+    b_pos = sum(x < y for x, y in zip(sa, sb))
+    if variant == "ch23":
+        if not sa:
+            return -1
+        return -1 if b_pos > a_pos else 1
+    if extra:
+        a_pos += max(0, len(sa) - len(sb))
+        b_pos += max(0, len(sb) - len(sa))
+    return (a_pos > b_pos) - (a_pos < b_pos)
+
+
+@lru_cache(maxsize=None)
+def harha_side(pool):
+    sizes = [8] * pool[0] + [10] * pool[1]
+    counts = Counter(
+        tuple(sorted(faces, reverse=True))
+        for faces in itertools.product(*(range(1, s + 1) for s in sizes))
+    )
+    return tuple(counts.items())
+
+
+@lru_cache(maxsize=None)
+def harha_brute(a, b):
+    """{(variant, extra): (P(A), P(B), P(tie))} for all four rule readings."""
+    acc = {key: Counter() for key in itertools.product(("ch23", "classic"), (True, False))}
+    for ra, wa in harha_side(a):
+        for rb, wb in harha_side(b):
+            for (variant, extra), c in acc.items():
+                c[harha_outcome(ra, rb, variant, extra)] += wa * wb
+    total = 8 ** (a[0] + b[0]) * 10 ** (a[1] + b[1])
+    return {
+        key: (Fraction(c[1], total), Fraction(c[-1], total), Fraction(c[0], total))
+        for key, c in acc.items()
+    }
+
+
+def test_harha_worked_examples_by_brute_force_helper():
+    assert harha_outcome([7, 4, 4], [6, 5, 3], "classic", True) == 1  # EX D
+    assert harha_outcome([6, 5, 3], [7, 4, 4], "ch23", True) == -1  # EX E (B challenges)
+    assert harha_outcome([5, 2, 2], [4, 3, 1, 1, 1, 1, 1, 1], "ch23", True) == 1  # EX F
+    assert harha_outcome([8], [8, 8, 8, 3], "ch23", True) == 1  # EX G
+
+
+HARHA_POOLS = [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (2, 1), (1, 2), (3, 0)]
+
+
+@pytest.mark.parametrize("a", HARHA_POOLS)
+@pytest.mark.parametrize("b", [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (0, 2)])
+def test_harha_matches_brute_force(a, b):
+    want = harha_brute(a, b)
+    for (variant, extra), exp in want.items():
+        got = harha_odds(a, b, variant, extra)
+        assert all(close(g, e) for g, e in zip(got, exp)), (variant, extra, tuple(got), exp)
+
+
+@pytest.mark.parametrize("a,b", [((2, 1), (1, 2)), ((3, 0), (0, 3)), ((1, 2), (2, 1))])
+def test_harha_3v3_matches_brute_force(a, b):
+    for (variant, extra), exp in harha_brute(a, b).items():
+        got = harha_odds(a, b, variant, extra)
+        assert all(close(g, e) for g, e in zip(got, exp)), (variant, extra)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.tuples(st.integers(0, 4), st.integers(0, 3)),
+    st.tuples(st.integers(0, 4), st.integers(0, 3)),
+    st.booleans(),
+)
+def test_harha_properties(a, b, extra):
+    for variant in ("ch23", "classic"):
+        r = harha_odds(a, b, variant, extra)
+        assert close(r.a_wins + r.b_wins + r.tie, 1)
+        assert min(r) >= 0
+    ch = harha_odds(a, b, "ch23")
+    assert ch.tie == 0.0
+    cl, lc = harha_odds(a, b, "classic", extra), harha_odds(b, a, "classic", extra)
+    assert close(cl.a_wins, lc.b_wins) and close(cl.tie, lc.tie)
+    # H4: B needs strictly more positions, so ch23's actor does at least as
+    # well as a classic side that must win outright (positions beyond the
+    # smaller pool never help B in ch23).
+    if sum(a) and sum(b):
+        assert ch.a_wins >= harha_odds(a, b, "classic", False).a_wins - TOL
+
+
+def test_harha_empty_pools():
+    assert tuple(harha_odds((0, 0), (2, 1))) == (0.0, 1.0, 0.0)  # H4: actor has no dice
+    assert tuple(harha_odds((1, 0), (0, 0))) == (1.0, 0.0, 0.0)
+    assert tuple(harha_odds((0, 0), (0, 0), "classic")) == (0.0, 0.0, 1.0)
+    assert tuple(harha_odds((2, 0), (0, 0), "classic")) == (1.0, 0.0, 0.0)
+    assert tuple(harha_odds((2, 0), (0, 0), "classic", False)) == (0.0, 0.0, 1.0)
+
+
+def test_harha_rejects_bad_input():
+    with pytest.raises(RulesError):
+        harha_odds((1, 0), (1, 0), "sum")  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        harha_odds((1,), (1, 0))  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        harha_odds((-1, 0), (1, 0))
+
+
+def test_harha_json():
+    data = harha_odds((2, 1), (1, 2), "classic").to_json()
+    assert set(data) == {"a_wins", "b_wins", "tie"}
+    assert close(sum(data.values()), 1)
+
+
+def reroll_brute(a, b_faces, variant, extra):
+    sizes = [8] * a[0] + [10] * a[1]
+    wins = total = 0
+    for fa in itertools.product(*(range(1, s + 1) for s in sizes)):
+        total += 1
+        wins += harha_outcome(fa, b_faces, variant, extra) == 1
+    return Fraction(wins, total)
+
+
+@pytest.mark.parametrize("variant", ["ch23", "classic"])
+@pytest.mark.parametrize(
+    "a,b,fa,fb",
+    [
+        ((3, 0), (3, 0), [6, 5, 3], [7, 4, 4]),  # EX E: the actor lost
+        ((1, 2), (2, 0), [10, 2, 1], [8, 7]),
+        ((2, 1), (3, 1), [1, 1, 9], [8, 8, 8, 3]),
+        ((1, 0), (0, 2), [4], [9, 2]),
+    ],
+)
+def test_harha_reroll_value(variant, a, b, fa, fb):
+    now, after = harha_reroll_value(a, b, fa, fb, variant)
+    assert now == float(harha_outcome(fa, fb, variant, True) == 1)
+    assert close(after, reroll_brute(a, fb, variant, True))
+    # The other side rerolling: its win probability by brute force.
+    now_b, after_b = harha_reroll_value(a, b, fa, fb, variant, side="b")
+    sizes = [8] * b[0] + [10] * b[1]
+    outs = [
+        harha_outcome(fa, fbb, variant, True)
+        for fbb in itertools.product(*(range(1, s + 1) for s in sizes))
+    ]
+    assert now_b == float(harha_outcome(fa, fb, variant, True) == -1)
+    assert close(after_b, Fraction(outs.count(-1), len(outs)))
+
+
+def test_harha_reroll_value_worked_examples():
+    assert harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4])[0] == 0.0  # EX E
+    assert harha_reroll_value((3, 0), (8, 0), [5, 2, 2], [4, 3, 1, 1, 1, 1, 1, 1])[0] == 1.0  # EX F
+    assert harha_reroll_value((1, 0), (4, 0), [8], [8, 8, 8, 3])[0] == 1.0  # EX G
+    assert harha_reroll_value((3, 0), (3, 0), [7, 4, 4], [6, 5, 3], "classic")[0] == 1.0  # EX D
+    with pytest.raises(RulesError):
+        harha_reroll_value((1, 0), (1, 0), [9], [3])  # a d8 cannot show 9
+    with pytest.raises(RulesError):
+        harha_reroll_value((2, 0), (1, 0), [3], [3])
+
+
+@pytest.mark.parametrize("a_bonus,a_size,b_bonus,b_size", [(4, 6, 3, 6), (0, 8, 0, 10), (2, 10, 5, 8), (0, 6, 9, 6)])
+def test_harha_sum_odds(a_bonus, a_size, b_bonus, b_size):
+    b_wins = sum(
+        b_bonus + y > a_bonus + x for x in range(1, a_size + 1) for y in range(1, b_size + 1)
+    )
+    r = harha_sum_odds(a_bonus, a_size, b_bonus, b_size)
+    assert close(r.b_wins, Fraction(b_wins, a_size * b_size))
+    assert close(r.a_wins + r.b_wins, 1) and r.tie == 0.0
+
+
+def test_harha_sum_worked_example():
+    # EX H: 2 + 2 + roll 2 = 6 vs 3 + roll 5 = 8: the special background wins.
+    assert 3 + 5 > 4 + 2
+    assert harha_sum_odds(4, 6, 3, 6).b_wins > 0
+
+
+@pytest.mark.parametrize("pool", [(0, 0), (1, 0), (0, 1), (2, 1), (1, 2), (3, 0), (0, 3)])
+def test_harha_difficult(pool):
+    sizes = [8] * pool[0] + [10] * pool[1]
+    rolls = list(itertools.product(*(range(1, s + 1) for s in sizes)))
+    high = [sum(f >= 7 for f in r) for r in rolls]
+    assert close(harha_difficult(pool), Fraction(sum(h >= 1 for h in high), len(rolls)))
+    assert close(harha_difficult(pool, True), Fraction(sum(h >= 2 for h in high), len(rolls)))
+
+
+# ---------------------------------------------------------------------------
+# Shadowrun (S4–S11)
+
+
+@lru_cache(maxsize=None)
+def sr_brute(n):
+    hits, glitch, crit = Counter(), 0, 0
+    for faces in itertools.product(range(1, 7), repeat=n):
+        h = sum(f >= 5 for f in faces)
+        g = 2 * faces.count(1) >= n
+        hits[h] += 1
+        glitch += g
+        crit += g and h == 0
+    total = 6**n
+    return {h: Fraction(c, total) for h, c in hits.items()}, Fraction(glitch, total), Fraction(crit, total)
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_sr_plain_matches_brute_force(n):
+    hits, glitch, crit = sr_brute(n)
+    r = sr_hits(n)
+    assert_seq(r.hits, hits)
+    assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
+    assert r.tail == 0.0
+    for t in range(0, n + 2):
+        assert close(r.success(t), sum(p for h, p in hits.items() if h >= t))
+
+
+@lru_cache(maxsize=None)
+def six_oracle(n, glitch_rerolls, depth=24):
+    """Rule of six (S7) by convolving per-die explosion chains, in Fractions.
+
+    A die rolls k sixes and then a last face 1–5 with probability 6^-(k+1);
+    chains longer than ``depth`` sixes are left out, at most n·6^-(depth+1)
+    of mass (< 1e-18 here). Per die: hits, and the glitch margin
+    2·ones − dice counted (S5), the extra dice counting only with
+    ``glitch_rerolls``.
+    """
+    die = Counter()
+    for k in range(depth + 1):
+        p = Fraction(1, 6 ** (k + 1))
+        for last in range(1, 6):
+            hits = k + (last == 5)
+            if glitch_rerolls:
+                margin = 2 * (last == 1) - (k + 1)
+            else:
+                margin = 2 * (k == 0 and last == 1) - 1
+            die[hits, margin] += p
+    dist = Counter({(0, 0): Fraction(1)})
+    for _ in range(n):
+        new = Counter()
+        for (h, m), p in dist.items():
+            for (h2, m2), q in die.items():
+                new[h + h2, m + m2] += p * q
+        dist = new
+    hits, glitch, crit = Counter(), Fraction(0), Fraction(0)
+    for (h, m), p in dist.items():
+        hits[h] += p
+        if m >= 0:
+            glitch += p
+            crit += p if h == 0 else 0
+    return hits, glitch, crit
+
+
+@pytest.mark.parametrize("glitch_rerolls", [True, False])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 6])
+def test_sr_rule_of_six_matches_fraction_oracle(n, glitch_rerolls):
+    hits, glitch, crit = six_oracle(n, glitch_rerolls)
+    r = sr_hits(n, rule_of_six=True, glitch_rerolls=glitch_rerolls)
+    assert_seq(r.hits, {h: p for h, p in hits.items() if h < len(r.hits)})
+    assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
+    # The left-out tail is what the oracle has beyond the last kept entry.
+    beyond = sum(p for h, p in hits.items() if h >= len(r.hits))
+    assert r.tail < SR_TAIL and close(r.tail, beyond, 1e-17)
+
+
+@pytest.mark.parametrize("n", [1, 5, 12, 30, 50])
+def test_sr_rule_of_six_tail_bound(n):
+    r = sr_hits(n, rule_of_six=True)
+    assert 0 <= r.tail < SR_TAIL
+    assert close(sum(r.hits) + r.tail, 1, 1e-13)
+    # Mean hits per die under the rule of six: 2/6 + (1/6)·(mean of a new die) = 0.4.
+    assert close(r.mean(), 0.4 * n, 1e-9)
+    # The rule of six never lowers the chance of any threshold.
+    plain = sr_hits(n)
+    assert all(r.success(t) >= plain.success(t) - TOL for t in range(n + 3))
+
+
+def test_sr_rule_of_six_exact_entries():
+    # One die: P(0) = 4/6, P(j) = (10/6)·6^-j for j >= 1.
+    r = sr_hits(1, rule_of_six=True)
+    assert r.hits[0] == 4 / 6
+    for j in range(1, len(r.hits)):
+        assert close(r.hits[j], Fraction(10, 6) / 6**j, 1e-18)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 50), st.booleans(), st.booleans())
+def test_sr_properties(n, ros, gr):
+    r = sr_hits(n, ros, gr)
+    assert close(sum(r.hits) + r.tail, 1)
+    assert 0 <= r.critical_glitch <= r.glitch <= 1
+    assert r.critical_glitch <= r.hits[0] + TOL
+    assert r.success(0) == 1.0
+    data = r.to_json(threshold=2)
+    assert close(data["success"], r.success(2)) and "glitch" in data and "critical_glitch" in data
+
+
+def test_sr_glitch_is_half_or_more():
+    # S5: 2 dice glitch on a single 1 (half), 3 dice need two.
+    assert close(sr_hits(2).glitch, 1 - Fraction(25, 36))
+    assert close(sr_hits(3).glitch, Fraction(3 * 5 + 1, 216))
+    assert sr_hits(0).hits == (1.0,) and sr_hits(0).glitch == 0.0
+
+
+def opposed_oracle(n, m, ros_a, ros_b):
+    ha = six_oracle(n, True)[0] if ros_a else sr_brute(n)[0]
+    hb = six_oracle(m, True)[0] if ros_b else sr_brute(m)[0]
+    a = b = t = Fraction(0)
+    for x, p in ha.items():
+        for y, q in hb.items():
+            if x > y:
+                a += p * q
+            elif x < y:
+                b += p * q
+            else:
+                t += p * q
+    return a, b, t
+
+
+@pytest.mark.parametrize(
+    "n,m,ros_a,ros_b",
+    [(1, 1, False, False), (3, 2, False, False), (2, 4, False, False), (3, 3, True, False), (2, 3, True, True)],
+)
+def test_sr_opposed(n, m, ros_a, ros_b):
+    got = sr_opposed(n, m, ros_a, ros_b)
+    want = opposed_oracle(n, m, ros_a, ros_b)
+    assert all(close(g, w) for g, w in zip(got, want)), (tuple(got), want)
+    a, b, t = got
+    assert close(a + b + t, 1)
+    assert close(got.b_wins_if_needed, b + t)
+    assert set(got.to_json()) == {"a_wins", "b_wins", "tie"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 30), st.integers(0, 30), st.booleans(), st.booleans())
+def test_sr_opposed_properties(n, m, ra, rb):
+    r, s = sr_opposed(n, m, ra, rb), sr_opposed(m, n, rb, ra)
+    assert close(r.a_wins + r.b_wins + r.tie, 1)
+    assert close(r.a_wins, s.b_wins) and close(r.tie, s.tie)
+
+
+@pytest.mark.parametrize("leader,helpers", [(2, [1]), (1, [2, 1]), (3, []), (0, [2])])
+def test_sr_teamwork(leader, helpers):
+    # Helpers' summed hits by brute force, then the leader's roll by brute force.
+    bonus = Counter()
+    for faces in itertools.product(range(1, 7), repeat=sum(helpers)):
+        bonus[sum(f >= 5 for f in faces)] += Fraction(1, 6 ** sum(helpers))
+    hits, glitch, crit = Counter(), Fraction(0), Fraction(0)
+    for extra, p in bonus.items():
+        if leader + extra == 0:
+            hits[0] += p
+            continue
+        h, g, c = sr_brute(leader + extra)
+        for k, q in h.items():
+            hits[k] += p * q
+        glitch += p * g
+        crit += p * c
+    r = sr_teamwork(leader, helpers)
+    assert_seq(r.hits, hits)
+    assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
+
+
+def test_sr_teamwork_cap():
+    capped = sr_teamwork(2, [6, 6], max_bonus=1)
+    one_more = sr_teamwork(2, [6, 6], max_bonus=100)
+    assert close(sum(capped.hits), 1) and len(capped.hits) == 4
+    assert one_more.success(3) > capped.success(3)
+
+
+def extended_oracle(n, threshold, intervals, hurried):
+    """Straightforward recursion in Fractions over brute-force single rolls (S10)."""
+    roll = Counter()
+    for faces in itertools.product(range(1, 7), repeat=n):
+        bad = sum(f == 1 or (hurried and f == 2) for f in faces)
+        roll[sum(f >= 5 for f in faces), n > 0 and 2 * bad >= n] += Fraction(1, 6**n)
+    success_at = [Fraction(0)] * intervals
+    crit = glitch = unfinished = Fraction(0)
+    frontier = Counter({(0, False): Fraction(1)})
+    for i in range(intervals):
+        nxt = Counter()
+        for (acc, dirty), p in frontier.items():
+            for (h, g), q in roll.items():
+                w = p * q
+                if g and h == 0:
+                    crit += w
+                    glitch += w if dirty else 0
+                elif acc + h >= threshold:
+                    success_at[i] += w
+                    glitch += w if (dirty or g) else 0
+                else:
+                    nxt[acc + h, dirty or g] += w
+        frontier = nxt
+    for (acc, dirty), p in frontier.items():
+        unfinished += p
+        glitch += p if dirty else 0
+    return success_at, crit, glitch, unfinished
+
+
+@pytest.mark.parametrize("n,threshold,intervals,hurried", [(2, 3, 6, False), (3, 4, 5, True), (1, 2, 8, False), (4, 6, 4, True)])
+def test_sr_extended(n, threshold, intervals, hurried):
+    success_at, crit, glitch, unfinished = extended_oracle(n, threshold, intervals, hurried)
+    r = sr_extended(n, threshold, max_intervals=intervals, hurried=hurried)
+    assert len(r.success_at) == intervals
+    assert all(close(g, w) for g, w in zip(r.success_at, success_at))
+    assert close(r.critical_glitch, crit) and close(r.glitch, glitch)
+    assert close(r.unfinished, unfinished)
+    assert close(r.success + r.critical_glitch + r.unfinished, 1)
+    data = r.to_json()
+    assert close(data["success"], r.success)
+
+
+def test_sr_extended_long_run():
+    r = sr_extended(8, 10)
+    assert close(r.success + r.critical_glitch + r.unfinished, 1)
+    assert r.unfinished < 1e-12
+    assert 3 < r.expected_intervals() < 6
+    assert sr_extended(8, 10, hurried=True).critical_glitch > r.critical_glitch
+    with pytest.raises(RulesError):
+        sr_extended(5, 0)
+
+
+# ---------------------------------------------------------------------------
+# icepool on bigger pools (custom evaluators: descending order, no sort_pair)
+
+icepool = pytest.importorskip("icepool")
+
+
+class _RajaEval(icepool.MultisetEvaluator):
+    """(winner, degrees) of R5–R7 from four pools: A normal, A ability, B normal, B ability."""
+
+    def initial_state(self, order, outcomes, *sizes, exhausted=True):
+        if order != icepool.Order.Descending:
+            raise icepool.UnsupportedOrder()
+        # placed A, placed B, result, trailing side's placed at decision,
+        # first side seen, its degrees so far, other side not seen yet
+        return (0, 0, 0, 0, 0, 0, True)
+
+    def next_state(self, state, order, outcome, an, aa, bn, ba):
+        pa, pb, res, tdone, leader, deg, opn = state
+        ca, cb = an + aa, bn + ba
+        if opn:
+            if leader == 0:
+                if ca and cb:
+                    opn = False
+                elif ca:
+                    leader, deg = 1, an + 2 * aa
+                elif cb:
+                    leader, deg = -1, bn + 2 * ba
+            elif leader == 1:
+                opn, deg = (False, deg) if cb else (True, deg + an + 2 * aa)
+            else:
+                opn, deg = (False, deg) if ca else (True, deg + bn + 2 * ba)
+        pa2, pb2 = pa + ca, pb + cb
+        if res == 0 and ca != cb:
+            res = 1 if ca > cb else -1
+            tdone = pb2 if res > 0 else pa2
+        return (pa2, pb2, res, tdone, leader, deg, opn)
+
+    def final_outcome(self, state, order, outcomes, an, aa, bn, ba, *, exhausted=True):
+        pa, pb, res, tdone, leader, deg, opn = state
+        if res == 0:
+            return (0, 0)
+        if tdone == (bn + ba if res > 0 else an + aa) and not exhausted:
+            return (0, 0)
+        return (res, deg if leader == res else 0)
+
+
+class _HarhaEval(icepool.MultisetEvaluator):
+    def initial_state(self, order, outcomes, na, nb, *, variant="ch23", extra=True):
+        if order != icepool.Order.Descending:
+            raise icepool.UnsupportedOrder()
+        return (0, 0, 0, max(na, nb) if (variant == "classic" and extra) else min(na, nb))
+
+    def next_state(self, state, order, outcome, ca, cb):
+        pa, pb, diff, cap = state
+        top = max(pa, pb)
+        pa2, pb2 = pa + ca, pb + cb
+        hi, lo, sign = (pa2, pb2, 1) if pa2 >= pb2 else (pb2, pa2, -1)
+        return (pa2, pb2, diff + sign * max(0, min(hi, cap) - max(lo, top)), cap)
+
+    def final_outcome(self, state, order, outcomes, na, nb, *, variant="ch23", extra=True):
+        diff = state[2]
+        if variant == "ch23":
+            return -1 if na == 0 or diff < 0 else 1
+        return (diff > 0) - (diff < 0)
+
+
+def test_icepool_evaluators_agree_with_brute_force():
+    d10 = icepool.d10
+    for a, b in [((1, 1), (2, 0)), ((2, 0), (0, 1))]:
+        for exhausted in (True, False):
+            die = _RajaEval().evaluate(
+                d10.pool(a[0]), d10.pool(a[1]), d10.pool(b[0]), d10.pool(b[1]), exhausted=exhausted
+            )
+            want = raja_brute(*a, *b, exhausted)
+            for o in die.outcomes():
+                assert die.probability(o) == want[o]
+    pool = lambda p: icepool.Pool([icepool.d8] * p[0] + [icepool.d10] * p[1])  # noqa: E731
+    for a, b in [((2, 0), (1, 1)), ((0, 1), (2, 0))]:
+        for variant in ("ch23", "classic"):
+            die = _HarhaEval().evaluate(pool(a), pool(b), variant=variant, extra=True)
+            want = harha_brute(a, b)[variant, True]
+            assert (die.probability(1), die.probability(-1), die.probability(0)) == want
+
+
+@pytest.mark.parametrize("a,b", [((5, 0), (5, 0)), ((3, 2), (4, 0)), ((6, 0), (4, 1))])
+def test_raja_matches_icepool(a, b):
+    d10 = icepool.d10
+    die = _RajaEval().evaluate(d10.pool(a[0]), d10.pool(a[1]), d10.pool(b[0]), d10.pool(b[1]))
+    r = raja_odds(*a, *b)
+    for (res, deg), p in zip(die.outcomes(), die.probabilities()):
+        if res == 1:
+            assert close(r.a_degrees[deg], p)
+        elif res == -1:
+            assert close(r.b_degrees[deg], p)
+        else:
+            assert close(r.tie, p)
+    # icepool's own lexicographic comparison agrees on who wins.
+    lex = d10.pool(sum(a)).leximax("cmp", d10.pool(sum(b)))
+    assert close(r.a_wins, lex.probability(1)) and close(r.tie, lex.probability(0))
+
+
+@pytest.mark.parametrize("a,b", [((3, 1), (2, 2)), ((2, 2), (4, 1))])
+def test_harha_matches_icepool(a, b):
+    pool = lambda p: icepool.Pool([icepool.d8] * p[0] + [icepool.d10] * p[1])  # noqa: E731
+    for variant in ("ch23", "classic"):
+        die = _HarhaEval().evaluate(pool(a), pool(b), variant=variant, extra=True)
+        got = harha_odds(a, b, variant)
+        assert close(got.a_wins, die.probability(1)) and close(got.b_wins, die.probability(-1))
+        assert close(got.tie, die.probability(0))
+
+
+def test_sr_rule_of_six_matches_icepool():
+    n = 12
+    base = icepool.d6.map(lambda f: icepool.Vector((int(f >= 5), 1 if f == 1 else -1, int(f == 6))))
+    chain = base.explode(lambda v: v[2] >= 1, depth=22)  # left out: 12·6^-23 < 1e-16
+    hits = n @ chain.map(lambda v: v[0])
+    margin = n @ chain.map(lambda v: v[1])
+    r = sr_hits(n, rule_of_six=True)
+    for h in range(len(r.hits)):
+        assert close(r.hits[h], hits.probability(h))
+    assert close(r.glitch, (margin >= 0).probability(True))
