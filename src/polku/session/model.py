@@ -155,18 +155,40 @@ def set_path(root: Any, path: list[Any], value: Any = _MISSING) -> None:
 
 
 def apply_changes(state: dict[str, Any], changes: list[dict[str, Any]]) -> None:
+    """Apply changes in order: a set (``after``; no ``after`` deletes), or a list
+    ``insert`` / ``remove`` at the index the path ends with."""
     for ch in changes:
-        set_path(state, list(ch["path"]), ch["after"] if "after" in ch else _MISSING)
+        path = list(ch["path"])
+        if "insert" in ch or "remove" in ch:
+            target = get_path(state, path[:-1])
+            index = path[-1]
+            if not isinstance(target, list) or not isinstance(index, int) or isinstance(index, bool):
+                raise StateError(f"{'.'.join(map(str, path))}: insert/remove needs a list and an index")
+            if "insert" in ch:
+                if not 0 <= index <= len(target):
+                    raise StateError(f"{'.'.join(map(str, path))}: index out of range")
+                target.insert(index, clone(ch["insert"]))
+            else:
+                if not 0 <= index < len(target):
+                    raise StateError(f"{'.'.join(map(str, path))}: index out of range")
+                del target[index]
+            continue
+        set_path(state, path, ch["after"] if "after" in ch else _MISSING)
 
 
 def invert_changes(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for ch in reversed(changes):
         inv: dict[str, Any] = {"path": list(ch["path"])}
-        if "before" in ch:
-            inv["after"] = ch["before"]
-        if "after" in ch:
-            inv["before"] = ch["after"]
+        if "insert" in ch:
+            inv["remove"] = ch["insert"]
+        elif "remove" in ch:
+            inv["insert"] = ch["remove"]
+        else:
+            if "before" in ch:
+                inv["after"] = ch["before"]
+            if "after" in ch:
+                inv["before"] = ch["after"]
         out.append(inv)
     return out
 

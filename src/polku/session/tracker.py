@@ -74,6 +74,21 @@ class _Txn:
         self.changes.append(change)
         self._all.append(change)
 
+    def insert(self, path: list[Any], index: int, value: Any) -> None:
+        """Insert ``value`` at ``index`` of the list at ``path``."""
+        change = {"path": list(path) + [index], "insert": clone(value)}
+        model.apply_changes(self.tracker.state, [change])
+        self.changes.append(change)
+        self._all.append(change)
+
+    def remove(self, path: list[Any], index: int) -> None:
+        """Remove item ``index`` of the list at ``path``."""
+        lst = get_path(self.tracker.state, list(path))
+        change = {"path": list(path) + [index], "remove": clone(lst[index])}
+        model.apply_changes(self.tracker.state, [change])
+        self.changes.append(change)
+        self._all.append(change)
+
     def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]:
         ev: dict[str, Any] = {"kind": kind, "text": text}
         ev.update({k: v for k, v in data.items() if v is not None})
@@ -635,7 +650,7 @@ class Tracker(RollCommands):
             chid = self._new_id(txn, "c")
             c = {"id": chid, "title": title, "status": "waiting", "kind": kind or "challenge",
                  "participants": parts, "opposition": opp, "outcome": ""}
-            txn.set(["challenges"], self.state["challenges"] + [c])
+            txn.insert(["challenges"], len(self.state["challenges"]), c)
             txn.emit("challenge", f"Challenge added: {title}", challenge=chid)
             out.update(c)
 
@@ -646,23 +661,24 @@ class Tracker(RollCommands):
         c = self.challenge(chid)
 
         def build(txn: _Txn) -> None:
-            txn.set(["challenges"], [x for x in self.state["challenges"] if x["id"] != chid])
+            txn.remove(["challenges"], self.challenge_index(chid))
             txn.emit("challenge", f"Challenge removed: {c['title']}", challenge=chid)
 
         self._run(build)
 
     def move_challenge(self, chid: str, delta: int) -> None:
         i = self.challenge_index(chid)
-        items = list(self.state["challenges"])
+        items = self.state["challenges"]
         j = max(0, min(len(items) - 1, i + delta))
         if i == j:
             raise TrackerError("the challenge cannot move further")
-        items.insert(j, items.pop(i))
+        title = items[i]["title"]
 
         def build(txn: _Txn) -> None:
-            txn.set(["challenges"], items)
-            txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {items[j]['title']}",
-                     challenge=chid)
+            item = clone(self.state["challenges"][i])
+            txn.remove(["challenges"], i)
+            txn.insert(["challenges"], j, item)
+            txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {title}", challenge=chid)
 
         self._run(build)
 

@@ -170,6 +170,28 @@ class PolkuApp(App):
                 self.notify(note, severity="warning", timeout=10)
             if not session_file.read_only:
                 self.request_save()
+        if isinstance(tracker.events, store.EventLog) and len(tracker.events):
+            self._check_log(tracker.events)
+
+    @work(thread=True, group="check-log", exit_on_error=False)
+    def _check_log(self, events: store.EventLog) -> None:
+        """Parse every old event in the background; a broken one stops writing."""
+        problems = events.check_all()
+        if problems:
+            self.call_from_thread(self._log_broken, problems)
+
+    def _log_broken(self, problems: list[str]) -> None:
+        sf = self.session_file
+        bak = store.backup_path(sf.path) if sf is not None else None
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        hint = f"; the previous good file is {bak}" if bak is not None and bak.exists() else ""
+        if sf is not None and not sf.read_only:
+            sf.read_only = True
+            if self.tracker is not None:
+                self.tracker.read_only = True
+            self._set_save_state("read-only: broken event in file")
+        self.notify(f"{problems[0]}{more}; opened read-only so nothing is written{hint}",
+                    severity="error", title="Damaged session file", timeout=30)
 
     def main_screen(self) -> Any:
         from .screens.main import MainScreen

@@ -187,6 +187,12 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
         path = ".".join(str(p) for p in ch.get("path", []))
         if path == "next_id":
             continue
+        if "insert" in ch or "remove" in ch:
+            what = "inserted" if "insert" in ch else "removed"
+            item = ch.get("insert", ch.get("remove"))
+            label = item.get("title", item.get("name", "")) if isinstance(item, dict) else item
+            out.append(Text(f"{pad}{path}: {what} {_short(label)}", style=styles.get("muted", "")))
+            continue
         before = _short(ch.get("before", "—"))
         after = _short(ch.get("after", "—"))
         out.append(Text(f"{pad}{path}: {before} → {after}", style=styles.get("muted", "")))
