@@ -109,15 +109,16 @@ class MainScreen(Screen):
         t = self.tracker
         st = t.state["structure"]
         camp = t.state["campaign"]
+        save = self.papp.save_state
         line = Text()
-        line.append(f" {camp['name']} ", style="bold")
-        line.append(f"· {t.system.title} ")
-        line.append(f"· story {st['story']} / session {st['session']} / scene {st['scene']}")
+        line.append(f"[{save}] ", style="bold reverse" if save.startswith("save failed") else "bold")
+        line.append(camp["name"], style="bold")
+        line.append(f" · {t.system.title.split(' (')[0]} · story {st['story']} · session {st['session']}"
+                    f" · scene {st['scene']}")
         if st.get("scene_title"):
             line.append(f": {st['scene_title']}")
-        line.append("  ")
-        save = self.papp.save_state
-        line.append(f"[{save}]", style="bold reverse" if save.startswith("save failed") else "")
+        line.no_wrap = True
+        line.overflow = "ellipsis"
         self.query_one(StatusLine).update(line)
 
     def restyle(self) -> None:

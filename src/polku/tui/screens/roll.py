@@ -1030,7 +1030,7 @@ class SRRollScreen(RollScreen):
         self.hidden = not self.hidden
         self.refresh_view()
 
-    def _size(self, side: Side) -> int:
+    def _pool_size(self, side: Side) -> int:
         return self.tracker.sr_plan(self._sr_side(side)).size
 
     def _six(self, side: Side) -> bool:
@@ -1058,7 +1058,7 @@ class SRRollScreen(RollScreen):
     def odds_text(self) -> Text:
         st = self.styles_map()
         rerolls = self.tracker.settings.sr_glitch_rerolls
-        n = self._size(self.a)
+        n = self._pool_size(self.a)
         if self.a.edge_before and self.a.who:
             n += self.tracker.character(self.a.who)["edge_rating"]
         if n <= 0:
@@ -1067,7 +1067,7 @@ class SRRollScreen(RollScreen):
         if self.test == "opposed":
             from ...rules.shadowrun import group_pool
 
-            m = self._size(self.b)
+            m = self._pool_size(self.b)
             if self.b.group:
                 m = group_pool([m, *self.b.group])
             if self.b.edge_before and self.b.who:
@@ -1113,7 +1113,7 @@ class SRRollScreen(RollScreen):
             hint = "rule of six: after the pool's faces, enter the faces of the dice the sixes added, in order"
         else:
             hint = "comma-separated faces 1–6"
-        n = self._size(self.a)
+        n = self._pool_size(self.a)
 
         def check(text: str) -> str | None:
             try:
@@ -1133,7 +1133,7 @@ class SRRollScreen(RollScreen):
                         return
                     self._roll((fa, [d.face for d in parse_faces(text_b, 6)]))
 
-                self.app.push_screen(TextPrompt(f"Faces for {self.b.label} ({self._size(self.b)}d6 + any group/Edge dice)",
+                self.app.push_screen(TextPrompt(f"Faces for {self.b.label} ({self._pool_size(self.b)}d6 + any group/Edge dice)",
                                                 hint=hint, check=check), got_b)
 
             self.app.push_screen(TextPrompt(f"Faces for {self.a.label} ({n}d6 + any Edge dice)", hint=hint,

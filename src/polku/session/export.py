@@ -1,0 +1,456 @@
+"""Session reports a GM can post for the group: Markdown, or one self-contained HTML file.
+
+The report holds the characters at the end, the scenes in order with every
+event (each roll with its challenge, pools, faces and outcome; resources
+spent; story points and what they bought; wound changes), the challenges,
+and the statistics summary (:mod:`polku.session.stats`).
+
+By default the report is for the players and keeps the GM's secrets
+(:mod:`polku.session.public`: secret characters, notes, hidden thresholds);
+``gm=True`` shows everything.
+
+The report is built once as a list of blocks (headings, paragraphs, lists,
+tables, bar charts) of styled text runs, then written as Markdown or HTML, so
+both formats say the same. Nothing volatile (the time of export, the version)
+goes in, so a report of the same file is the same bytes.
+
+No textual, no rich, no I/O: the CLI writes the text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..rules.system import System
+from . import stats as st
+from .public import public_view
+from .tracker import Tracker
+
+Run = tuple[str, str]
+"""A run of text and its style: ``""``, ``"b"`` (bold), ``"i"`` (italic) or ``"del"`` (undone)."""
+
+Inline = list[Run]
+
+FORMATS = ("md", "html")
+
+KIND_WORD = {
+    "roll": "Roll", "resource": "Resource", "reset": "Reset", "wound": "Wound", "structure": "Scene",
+    "challenge": "Challenge", "character": "Character", "undo": "Undo", "redo": "Redo",
+    "setting": "Setting", "note": "Note", "narration": "Narration", "initiative": "Initiative",
+}
+
+SOURCE_MARK = {"ability": "✦", "exploded": "!", "edge": "ᵉ", "helper": "ʰ", "gm": "ᵍ"}
+
+
+@dataclass
+class Block:
+    """One block of the report."""
+
+    kind: str
+    """``h1``, ``h2``, ``h3``, ``p``, ``ul``, ``table`` or ``bars``."""
+    text: Inline = field(default_factory=list)
+    items: list[Inline] = field(default_factory=list)
+    """List items (``ul``)."""
+    header: list[str] = field(default_factory=list)
+    rows: list[list[Inline]] = field(default_factory=list)
+    """Table rows (``table``)."""
+    bars: list[tuple[str, float, float, str]] = field(default_factory=list)
+    """``bars``: (label, value, reference, note) — a bar of ``value`` against a marker at ``reference``."""
+
+
+def _p(*runs: Run) -> Block:
+    return Block("p", list(runs))
+
+
+def _plain(text: str) -> Inline:
+    return [(text, "")]
+
+
+# ---------------------------------------------------------------------------
+# Building the report
+
+
+def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
+    """The report of a loaded session as blocks."""
+    full = tracker
+    view = full if gm else public_view(full)
+    state = view.state
+    system = full.system
+    names = {cid: ch["name"] for cid, ch in state["characters"].items()}
+    camp = state["campaign"]
+    events = view.events
+    blocks: list[Block] = [Block("h1", _plain(f"{camp['name']} — session report"))]
+    when = ""
+    if events:
+        first, last = str(events[0].get("t", "")), str(events[-1].get("t", ""))
+        when = f" · {_time(first, date=True)} – {_time(last)}"
+    where = state["structure"]
+    blocks.append(_p((f"{system.title} · story {where['story']}, session {where['session']}"
+                      f" · {len(full.events)} events{when}", "i")))
+    if camp.get("continues"):
+        blocks.append(_p((f"Continues from {camp['continues']}.", "")))
+    if not gm:
+        blocks.append(_p(("The GM's secrets (notes, secret characters, hidden thresholds) are left out.", "i")))
+
+    blocks.append(Block("h2", _plain("Characters")))
+    blocks.append(_characters_table(view, system))
+
+    blocks.extend(_scenes(view, system, names))
+
+    if state["challenges"]:
+        blocks.append(Block("h2", _plain("Challenges")))
+        rows = []
+        for c in state["challenges"]:
+            who = ", ".join(names.get(x, x) for x in c.get("participants", []))
+            opp = ", ".join(names.get(x, x) for x in c.get("opposition", []))
+            rows.append([_plain(c["title"]), _plain(who + (f" vs {opp}" if opp else "")),
+                         _plain(c["status"]), _plain(c.get("outcome", "") or "—")])
+        blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))
+
+    blocks.extend(_statistics(view, system))
+    return blocks
+
+
+def _time(t: str, *, date: bool = False) -> str:
+    m = re.match(r"(\d{4}-\d\d-\d\d)T(\d\d:\d\d)", t)
+    if not m:
+        return t
+    return f"{m.group(1)} {m.group(2)}" if date else m.group(2)
+
+
+def character_status(tracker: Tracker, ch: dict[str, Any], system: System) -> str:
+    """One line of a character's state in words (no colour, no glyphs needing a font)."""
+    if system is System.RAJAPOLKU:
+        parts = [ch["wound"], f"charges {ch['charges']}/{ch['charges_max']}"]
+        if ch["kind"] == "pc" or ch["story_points"]:
+            parts.append(f"story points {ch['story_points']}")
+        if ch.get("health"):
+            parts.append(ch["health"])
+        return ", ".join(parts)
+    if system is System.HARHAPOLKU:
+        edges = ", ".join(f"{e['name']}{' (used)' if e['used'] else ''}" for e in ch.get("edges", []))
+        bgs = ", ".join(f"{b['name']} ({b['tier']})" for b in ch.get("backgrounds", []))
+        return "; ".join(x for x in (f"backgrounds {bgs}" if bgs else "", f"edges {edges}" if edges else "") if x)
+    a = ch["attributes"]
+    phys = 8 + (a["body"] + 1) // 2
+    stun = 8 + (a["willpower"] + 1) // 2
+    return f"Edge {ch['edge']}/{ch['edge_rating']}, physical {ch['physical']}/{phys}, stun {ch['stun']}/{stun}"
+
+
+def _characters_table(view: Tracker, system: System) -> Block:
+    rows = []
+    for ch in view.characters.values():
+        rows.append([[(ch["name"], "b")], _plain(ch.get("player") or "—"), _plain(ch["kind"]),
+                     _plain(character_status(view, ch, system))])
+    if not rows:
+        return _p(("No characters.", "i"))
+    return Block("table", header=["Character", "Player", "Kind", "At the end"], rows=rows)
+
+
+def die_words(d: dict[str, Any], system: System) -> str:
+    face = f"{d['face']}"
+    if system is System.HARHAPOLKU or d.get("size") not in (6, 10):
+        face = f"{face}/d{d['size']}"
+    mark = SOURCE_MARK.get(d.get("source", ""), "")
+    if d.get("source") == "ability":
+        face = f"✦{face}"
+    elif mark:
+        face = f"{face}{mark}"
+    label = d.get("label", "")
+    if label and d.get("source") not in ("exploded",) and label != "action":
+        face = f"{label} {face}"
+    if d.get("replaced"):
+        face += f" (was {', '.join(str(x) for x in d['replaced'])})"
+    return face
+
+
+def _roll_runs(ev: dict[str, Any], system: System, challenges: dict[str, str]) -> Inline:
+    roll = ev["roll"]
+    runs: Inline = []
+    chal = ev.get("challenge")
+    if chal and chal in challenges:
+        runs.append((challenges[chal], "i"))
+        runs.append((": ", ""))
+    for i, side in enumerate(roll.get("sides", [])):
+        if i:
+            runs.append((" vs ", ""))
+        runs.append((side.get("label", "?"), "b"))
+        dice = ", ".join(die_words(d, system) for d in side.get("dice", []))
+        runs.append((f" ({dice})" if dice else " (no dice)", ""))
+    summary = roll.get("summary", "")
+    if summary:
+        runs.append((" → ", ""))
+        runs.append((summary, "b"))
+    origin = "dice entered by hand" if roll.get("manual") else "program dice"
+    if ev.get("kind") == "roll" or roll.get("sides"):
+        runs.append((f" — {origin}", "i"))
+    return runs
+
+
+def _scenes(view: Tracker, system: System, names: dict[str, str]) -> list[Block]:
+    blocks: list[Block] = []
+    titles: dict[str, str] = {}
+    for ev in view.events:
+        for ch in ev.get("changes", []):
+            if ch.get("path") == ["challenges"] and isinstance(ch.get("after"), list):
+                for c in ch["after"]:
+                    titles.setdefault(c.get("id"), c.get("title"))
+        m = re.match(r"Challenge added: (.*)", str(ev.get("text", "")))
+        if m and ev.get("challenge"):
+            titles.setdefault(ev["challenge"], m.group(1))
+    for c in view.state["challenges"]:
+        titles.setdefault(c["id"], c["title"])
+    current: tuple[Any, ...] | None = None
+    items: list[Inline] = []
+    scene_title = ""
+
+    def flush() -> None:
+        if current is not None and items:
+            where = ".".join(str(x) for x in current)
+            blocks.append(Block("h3", _plain(f"Scene {where}" + (f": {scene_title}" if scene_title else ""))))
+            blocks.append(Block("ul", items=list(items)))
+        items.clear()
+
+    blocks.append(Block("h2", _plain("Scenes")))
+    for ev in view.events:
+        at = tuple(ev.get("at", ()))
+        if at != current:
+            flush()
+            current = at
+            m = re.match(r"Scene \d+: (.*)", str(ev.get("text", "")))
+            scene_title = m.group(1) if ev.get("kind") == "structure" and m else ""
+        if ev.get("kind") in ("undo", "redo"):
+            runs: Inline = [(ev.get("text", ""), "i")]
+        elif ev.get("roll"):
+            runs = _roll_runs(ev, system, titles)
+        else:
+            runs = [(ev.get("text", ""), "")]
+        if view.is_undone(ev["seq"]):
+            runs = [(text, "del") for text, _ in runs] + [(" (undone)", "i")]
+        word = KIND_WORD.get(str(ev.get("kind")), str(ev.get("kind", "")).title())
+        items.append([(f"{_time(str(ev.get('t', '')))} ", ""), (f"{word}: ", "b")] + runs)
+    flush()
+    if len(blocks) == 1:
+        blocks.append(_p(("The log is empty.", "i")))
+    return blocks
+
+
+def _statistics(view: Tracker, system: System) -> list[Block]:
+    s = st.compute(view)
+    blocks = [Block("h2", _plain("Statistics")),
+              _p((f"{s.rolls} rolls" + (f"; {s.undone} undone events left out" if s.undone else "") + ".", ""))]
+    people = [c for c in s.characters if c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent
+              or c.edge_rerolls]
+    if people:
+        header = ["Character", "Rolls", "Won", "Lost", "Tied"]
+        if system is System.RAJAPOLKU:
+            header += ["Degrees", "Charges spent", "Story points spent"]
+        elif system is System.HARHAPOLKU:
+            header += ["Edge rerolls"]
+        else:
+            header += ["Hits", "Net hits", "Glitches", "Critical", "Edge spent"]
+        rows = []
+        for c in people:
+            row = [[(c.name, "b")]] + [_plain(str(x)) for x in (c.rolls, c.wins, c.losses, c.ties)]
+            if system is System.RAJAPOLKU:
+                row += [_plain(str(x)) for x in (c.degrees, c.charges_spent, c.story_points_spent)]
+            elif system is System.HARHAPOLKU:
+                row += [_plain(str(c.edge_rerolls))]
+            else:
+                row += [_plain(str(x)) for x in (c.hits, c.net_hits, c.glitches, c.critical_glitches, c.edge_spent)]
+            rows.append(row)
+        blocks.append(Block("table", header=header, rows=rows))
+    bought = [(c.name, b) for c in s.characters for b in c.story_bought]
+    if bought:
+        blocks.append(Block("h3", _plain("What the story points bought")))
+        blocks.append(Block("ul", items=[[(n, "b"), (f": {b}", "")] for n, b in bought]))
+    lucky = [c for c in s.characters if c.judged or c.hit_rolls]
+    if lucky:
+        blocks.append(Block("h3", _plain("Luck: results against the exact odds")))
+        items = []
+        for c in lucky:
+            parts: Inline = [(c.name, "b"), (": ", "")]
+            bits = []
+            if c.judged:
+                bits.append(f"won {_num(c.judged_wins)} of {c.judged} contests, {c.expected_wins:.2f} expected "
+                            f"({c.win_luck:+.2f})")
+            if c.hit_rolls:
+                bits.append(f"{c.judged_hits} hits in {c.hit_rolls} rolls, {c.expected_hits:.2f} expected "
+                            f"({c.hit_luck:+.2f})")
+            parts.append(("; ".join(bits), ""))
+            items.append(parts)
+        blocks.append(Block("ul", items=items))
+    if s.faces:
+        blocks.append(Block("h3", _plain("Are the dice fair?")))
+        for f in s.faces:
+            blocks.append(_p((f"d{f.size}, {f.origin}: {f.total} dice. ", "b"), (f.verdict(), "")))
+            blocks.append(Block("bars", bars=[(str(i + 1), float(n), f.expected, str(n))
+                                              for i, n in enumerate(f.counts)]))
+    return blocks
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#~])")
+
+
+def _md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_inline(runs: Inline) -> str:
+    out = []
+    for text, style in runs:
+        if not text:
+            continue
+        lead = len(text) - len(text.lstrip(" "))
+        trail = len(text) - len(text.rstrip(" "))
+        core = _md_escape(text.strip(" "))
+        if core and style:
+            mark = {"b": "**", "i": "*", "del": "~~"}[style]
+            core = f"{mark}{core}{mark}"
+        out.append(" " * lead + core + " " * trail if core else text)
+    return "".join(out)
+
+
+BAR_WIDTH = 30
+
+
+def _bar(value: float, top: float, width: int = BAR_WIDTH) -> str:
+    if top <= 0:
+        return ""
+    cells = value / top * width
+    full = int(cells)
+    part = int(round((cells - full) * 8))
+    if part == 8:
+        full, part = full + 1, 0
+    return "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
+
+
+def to_markdown(blocks: Sequence[Block]) -> str:
+    lines: list[str] = []
+    for b in blocks:
+        if b.kind in ("h1", "h2", "h3"):
+            lines += [f"{'#' * int(b.kind[1])} {_md_inline(b.text)}", ""]
+        elif b.kind == "p":
+            lines += [_md_inline(b.text), ""]
+        elif b.kind == "ul":
+            lines += [f"- {_md_inline(item)}" for item in b.items] + [""]
+        elif b.kind == "table":
+            lines.append("| " + " | ".join(_md_escape(h) for h in b.header) + " |")
+            lines.append("|" + "|".join("---" for _ in b.header) + "|")
+            for row in b.rows:
+                lines.append("| " + " | ".join(_md_inline(cell) for cell in row) + " |")
+            lines.append("")
+        elif b.kind == "bars":
+            top = max([v for _, v, _, _ in b.bars] + [r for _, _, r, _ in b.bars] + [1])
+            ref = b.bars[0][2] if b.bars else 0
+            lines.append("```")
+            width = max(len(label) for label, *_ in b.bars)
+            for label, value, _, note in b.bars:
+                lines.append(f"{label:>{width}} {_bar(value, top):<{BAR_WIDTH + 1}} {note}")
+            lines.append(f"{'':>{width}} {'fair: ' + format(ref, '.1f') + ' each'}")
+            lines.append("```")
+            lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------
+# HTML
+
+HTML_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       line-height: 1.45; color: #1d1d1f; background: #fdfdfb; }
+h1 { font-size: 1.6rem; border-bottom: 2px solid #888; padding-bottom: .3rem; }
+h2 { font-size: 1.3rem; margin-top: 2rem; border-bottom: 1px solid #bbb; }
+h3 { font-size: 1.05rem; margin-top: 1.4rem; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; }
+th, td { border: 1px solid #ccc; padding: .2rem .5rem; text-align: left; vertical-align: top; }
+th { background: #eee; }
+ul { padding-left: 1.2rem; }
+li { margin: .15rem 0; }
+del { color: #888; }
+.bars { display: grid; grid-template-columns: max-content 20rem max-content; gap: 2px .5rem;
+        align-items: center; margin: .3rem 0 1rem; font-variant-numeric: tabular-nums; }
+.track { position: relative; height: 1rem; background: #f0f0f0; }
+.fill { position: absolute; left: 0; top: 0; bottom: 0; background: #5f87af; }
+.ref { position: absolute; top: -2px; bottom: -2px; width: 2px; background: #d75f00; }
+.legend { color: #555; font-size: .9rem; }
+@media (prefers-color-scheme: dark) {
+  body { color: #e4e4e4; background: #1c1c1c; } th { background: #333; } th, td { border-color: #555; }
+  .track { background: #333; } del { color: #999; } .legend { color: #aaa; }
+}
+"""
+
+
+def _html_inline(runs: Inline) -> str:
+    out = []
+    for text, style in runs:
+        t = html.escape(text, quote=False)
+        if style:
+            tag = {"b": "strong", "i": "em", "del": "del"}[style]
+            t = f"<{tag}>{t}</{tag}>"
+        out.append(t)
+    return "".join(out)
+
+
+def to_html(blocks: Sequence[Block]) -> str:
+    title = _plain_text(blocks[0].text) if blocks else "Session report"
+    body: list[str] = []
+    for b in blocks:
+        if b.kind in ("h1", "h2", "h3"):
+            body.append(f"<{b.kind}>{_html_inline(b.text)}</{b.kind}>")
+        elif b.kind == "p":
+            body.append(f"<p>{_html_inline(b.text)}</p>")
+        elif b.kind == "ul":
+            body.append("<ul>")
+            body += [f"  <li>{_html_inline(item)}</li>" for item in b.items]
+            body.append("</ul>")
+        elif b.kind == "table":
+            body.append("<table>")
+            body.append("  <tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in b.header) + "</tr>")
+            for row in b.rows:
+                body.append("  <tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in row) + "</tr>")
+            body.append("</table>")
+        elif b.kind == "bars":
+            top = max([v for _, v, _, _ in b.bars] + [r for _, _, r, _ in b.bars] + [1])
+            ref = b.bars[0][2] if b.bars else 0
+            body.append('<div class="bars">')
+            for label, value, reference, note in b.bars:
+                body.append(f'  <span>{html.escape(label)}</span><span class="track">'
+                            f'<span class="fill" style="width:{value / top * 100:.1f}%"></span>'
+                            f'<span class="ref" style="left:{reference / top * 100:.1f}%"></span></span>'
+                            f"<span>{html.escape(note)}</span>")
+            body.append("</div>")
+            body.append(f'<p class="legend">The line marks fair dice: {ref:.1f} of each face.</p>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _plain_text(runs: Inline) -> str:
+    return "".join(t for t, _ in runs)
+
+
+def export(tracker: Tracker, fmt: str, *, gm: bool = False) -> str:
+    """The report of ``tracker`` as ``md`` or ``html`` text.
+
+    Raises:
+        ValueError: an unknown format.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format '{fmt}' (use md or html)")
+    blocks = build(tracker, gm=gm)
+    return to_markdown(blocks) if fmt == "md" else to_html(blocks)
+
+
+__all__ = ["Block", "FORMATS", "build", "character_status", "die_words", "export", "to_html", "to_markdown"]

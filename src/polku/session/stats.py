@@ -1,0 +1,542 @@
+"""Statistics of a session's log: per character results, dice fairness, luck.
+
+Pure functions over the events a tracker holds; no textual, no rich, no I/O.
+
+- Per character: rolls, wins / losses / ties, Rajapolku degrees (R6, R7),
+  Varjojuoksu hits and net hits (S4, S8, S9), glitches (S5, S6), Edge, story
+  points and charges spent (R11, R12, S7), Harhapolku edge rerolls (H7).
+- Dice fairness: for each die size, how often each face came up, against the
+  uniform expectation, with Pearson's chi-square goodness-of-fit statistic and
+  its p-value ("are these dice fair?"), separately for the program's dice and
+  dice entered by hand from physical dice.
+- Luck: each character's wins against the exact probability of winning each
+  contest they were in, and Varjojuoksu hits against the expected hits
+  (:mod:`polku.rules.odds`).
+
+Undone events are left out. A roll that another roll replaced (a Harhapolku
+edge reroll, H7; Edge after a Varjojuoksu roll, S5–S7) counts once for
+results, by its replacement; the dice the replacement added count once for
+fairness.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ..rules import odds
+from ..rules.dice import RulesError
+
+# ---------------------------------------------------------------------------
+# Chi-square
+
+
+def _gamma_series(a: float, x: float) -> float:
+    """Regularized lower incomplete gamma P(a, x) by its series (x < a + 1)."""
+    term = total = 1.0 / a
+    n = a
+    for _ in range(10_000):
+        n += 1.0
+        term *= x / n
+        total += term
+        if abs(term) < abs(total) * 1e-15:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_cf(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma Q(a, x) by Lentz's continued fraction (x >= a + 1)."""
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        if abs(d) < tiny:
+            d = tiny
+        c = b + an / c
+        if abs(c) < tiny:
+            c = tiny
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def gamma_q(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a)."""
+    if a <= 0:
+        raise ValueError("a must be positive")
+    if x <= 0:
+        return 1.0
+    if x < a + 1.0:
+        return max(0.0, 1.0 - _gamma_series(a, x))
+    return min(1.0, _gamma_cf(a, x))
+
+
+def chi2_sf(statistic: float, dof: int) -> float:
+    """P(a chi-square variable with ``dof`` degrees of freedom ≥ ``statistic``)."""
+    if dof < 1:
+        raise ValueError("degrees of freedom must be at least 1")
+    return gamma_q(dof / 2.0, statistic / 2.0)
+
+
+def chi_square(counts: Sequence[int]) -> tuple[float, int, float]:
+    """Pearson's goodness of fit of ``counts`` against a uniform distribution.
+
+    Returns:
+        ``(statistic, degrees of freedom, p-value)``; with no dice, ``(0.0, k-1, 1.0)``.
+    """
+    k = len(counts)
+    n = sum(counts)
+    dof = k - 1
+    if n == 0 or k < 2:
+        return 0.0, max(dof, 0), 1.0
+    e = n / k
+    stat = math.fsum((o - e) ** 2 / e for o in counts)
+    return stat, dof, chi2_sf(stat, dof)
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class FaceDistribution:
+    """How often each face of one die size came up, program or hand dice."""
+
+    size: int
+    manual: bool
+    counts: list[int]
+    """``counts[f - 1]``: times face ``f`` came up."""
+
+    @property
+    def origin(self) -> str:
+        return "entered by hand" if self.manual else "program"
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def expected(self) -> float:
+        """Expected count of each face for fair dice."""
+        return self.total / self.size if self.size else 0.0
+
+    @property
+    def fit(self) -> tuple[float, int, float]:
+        """``(chi-square, degrees of freedom, p-value)``."""
+        return chi_square(self.counts)
+
+    @property
+    def enough(self) -> bool:
+        """At least 5 expected per face: the chi-square approximation holds."""
+        return self.expected >= 5
+
+    def verdict(self) -> str:
+        stat, dof, p = self.fit
+        if self.total == 0:
+            return "no dice"
+        head = f"χ² = {stat:.2f}, {dof} df, p = {p:.3f}"
+        if not self.enough:
+            return f"{head} — too few dice to judge (want ≥ {5 * self.size})"
+        if p < 0.01:
+            return f"{head} — unlikely for fair dice"
+        if p < 0.05:
+            return f"{head} — a little odd"
+        return f"{head} — consistent with fair dice"
+
+
+@dataclass
+class CharacterStats:
+    """One character's results over the log."""
+
+    cid: str
+    name: str
+    kind: str = "pc"
+    rolls: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    degrees: int = 0
+    """Rajapolku degrees of success won (R6, R7)."""
+    hits: int = 0
+    """Varjojuoksu hits (S4)."""
+    net_hits: int = 0
+    """Varjojuoksu net hits of successes and opposed wins (S8, S9)."""
+    glitches: int = 0
+    critical_glitches: int = 0
+    edge_spent: int = 0
+    story_points_spent: int = 0
+    charges_spent: int = 0
+    edge_rerolls: int = 0
+    judged: int = 0
+    """Contests with an exact win probability."""
+    judged_wins: float = 0.0
+    """Wins among the judged contests (a tie counts half)."""
+    expected_wins: float = 0.0
+    """Sum of the exact win probabilities of the judged contests."""
+    hit_rolls: int = 0
+    """Varjojuoksu rolls with an exact hit expectation."""
+    judged_hits: int = 0
+    expected_hits: float = 0.0
+    story_bought: list[str] = field(default_factory=list)
+    """What the story points bought (R12)."""
+
+    @property
+    def win_luck(self) -> float:
+        """Wins above (+) or below (−) the exact expectation."""
+        return self.judged_wins - self.expected_wins
+
+    @property
+    def hit_luck(self) -> float:
+        return self.judged_hits - self.expected_hits
+
+
+@dataclass
+class SessionStats:
+    """Everything :func:`compute` finds."""
+
+    characters: list[CharacterStats]
+    faces: list[FaceDistribution]
+    rolls: int
+    events: int
+    undone: int
+
+
+@dataclass
+class SideResult:
+    """One side of one roll, judged."""
+
+    role: str
+    label: str
+    who: list[str]
+    result: str | None = None
+    """``win``, ``loss``, ``tie`` or None (no contest: an initiative or extended roll)."""
+    degrees: int = 0
+    hits: int | None = None
+    net_hits: int = 0
+    glitch: bool = False
+    critical_glitch: bool = False
+    p_win: float | None = None
+    """Exact probability of this side winning, where known."""
+    p_tie: float = 0.0
+    expected_hits: float | None = None
+
+
+def _count_sizes(dice: Iterable[Mapping[str, Any]]) -> tuple[int, int]:
+    n8 = sum(1 for d in dice if d.get("size") == 8)
+    n10 = sum(1 for d in dice if d.get("size") == 10)
+    return n8, n10
+
+
+def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any], settings: Any) -> tuple[float | None, Any]:
+    """Expected hits and the odds object of a Varjojuoksu roll, or (None, None)."""
+    if outcome.get("bought") or outcome.get("auto_failed"):
+        return None, None
+    base = [d for d in side_dice if d.get("source") != "exploded"]
+    n = len(base)
+    when = outcome.get("edge")
+    glitch_rerolls = getattr(settings, "sr_glitch_rerolls", True)
+    try:
+        if when in ("before", "long_shot"):
+            o = odds.sr_hits(n, True, glitch_rerolls)
+            return o.mean(), o
+        if when == "after":
+            e = int(outcome.get("edge_dice", 0))
+            return odds.sr_hits(max(n - e, 0)).mean() + odds.sr_hits(e, True, glitch_rerolls).mean(), None
+        o = odds.sr_hits(n)
+        return o.mean(), o
+    except RulesError:
+        return None, None
+
+
+def judge_roll(roll: Mapping[str, Any], settings: Any = None) -> list[SideResult]:
+    """Each side's result, degrees, hits, glitches and exact odds, from a stored roll."""
+    test = str(roll.get("test", ""))
+    sides = list(roll.get("sides", []))
+    outcome = roll.get("outcome", {}) or {}
+    out = [SideResult(s.get("role", "?"), s.get("label", "?"), list(s.get("who", []))) for s in sides]
+    if test in ("rajapolku", "spirit") and len(sides) == 2:
+        winner = outcome.get("winner")
+        try:
+            (an, aa), (bn, ba) = [(sum(1 for d in s.get("dice", []) if d.get("source") != "ability"),
+                                   sum(1 for d in s.get("dice", []) if d.get("source") == "ability")) for s in sides]
+            o = odds.raja_odds(an, aa, bn, ba, exhausted=getattr(settings, "raja_exhausted", True), degrees=False)
+            out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
+            out[0].p_tie = out[1].p_tie = o.tie
+        except RulesError:
+            pass
+        _two_sided(out, winner)
+        if winner in ("a", "b"):
+            out[0 if winner == "a" else 1].degrees = int(outcome.get("degrees", 0) or 0)
+    elif test.startswith("harhapolku-") and test != "harhapolku-difficult" and len(sides) == 2:
+        winner = outcome.get("winner")
+        variant = roll.get("variant", test.split("-", 1)[1])
+        try:
+            o = odds.harha_odds(_count_sizes(sides[0].get("dice", [])), _count_sizes(sides[1].get("dice", [])),
+                                variant, getattr(settings, "harha_classic_extra", True))
+            out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
+            out[0].p_tie = out[1].p_tie = o.tie
+        except (RulesError, ValueError):
+            pass
+        _two_sided(out, winner)
+    elif test == "harhapolku-difficult" and sides:
+        out[0].result = "win" if outcome.get("success") else "loss"
+        try:
+            out[0].p_win = odds.harha_difficult(_count_sizes(sides[0].get("dice", [])),
+                                                bool(outcome.get("very_demanding")))
+        except (RulesError, ValueError):
+            pass
+    elif test in ("shadowrun", "shadowrun-extended", "shadowrun-teamwork") and sides:
+        lead = out[-1]
+        dice = sides[-1].get("dice", [])
+        lead.hits = int(outcome.get("hits", 0))
+        lead.glitch = bool(outcome.get("glitch"))
+        lead.critical_glitch = bool(outcome.get("critical_glitch"))
+        if test != "shadowrun-teamwork":
+            lead.expected_hits, o = _sr_expect(dice, outcome, settings)
+        else:
+            o = None
+        if "success" in outcome:
+            lead.result = "win" if outcome["success"] else "loss"
+            lead.net_hits = int(outcome.get("net_hits", 0))
+            thr = outcome.get("threshold", roll.get("threshold"))
+            if o is not None and isinstance(thr, int):
+                lead.p_win = o.success(thr)
+        for r, s in zip(out[:-1], sides[:-1]):  # teamwork helpers
+            r.hits = sum(1 for d in s.get("dice", []) if d.get("face", 0) >= 5)
+    elif test == "shadowrun-opposed" and len(sides) == 2:
+        winner = outcome.get("winner")
+        for r, key, s in ((out[0], "a", sides[0]), (out[1], "b", sides[1])):
+            sub = outcome.get(key, {}) or {}
+            r.hits = int(sub.get("hits", 0))
+            r.glitch = bool(sub.get("glitch"))
+            r.critical_glitch = bool(sub.get("critical_glitch"))
+            r.expected_hits, _ = _sr_expect(s.get("dice", []), sub, settings)
+        _two_sided(out, winner)
+        if winner in ("a", "b"):
+            out[0 if winner == "a" else 1].net_hits = int(outcome.get("net_hits", 0))
+        try:
+            sa, sb = (outcome.get(k, {}) or {} for k in ("a", "b"))
+            na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
+            nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
+            if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
+                o = odds.sr_opposed(na, nb, sa.get("edge") == "before", sb.get("edge") == "before")
+                out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
+                out[0].p_tie = out[1].p_tie = o.tie
+        except RulesError:
+            pass
+    elif test == "initiative":
+        for r, s in zip(out, sides):
+            dice = s.get("dice", [])
+            r.hits = sum(1 for d in dice if d.get("face", 0) >= 5)
+            r.expected_hits = len(dice) / 3
+    return out
+
+
+def _two_sided(out: list[SideResult], winner: Any) -> None:
+    if winner == "a":
+        out[0].result, out[1].result = "win", "loss"
+    elif winner == "b":
+        out[0].result, out[1].result = "loss", "win"
+    elif winner == "tie":
+        out[0].result = out[1].result = "tie"
+
+
+# ---------------------------------------------------------------------------
+# Event tags (the review's outcome filter)
+
+OUTCOME_TAGS = ("win", "loss", "glitch", "critical glitch", "burn")
+"""The outcomes the review can filter by."""
+
+
+def _who_list(ev: Mapping[str, Any]) -> list[str]:
+    who = ev.get("who", [])
+    if isinstance(who, str):
+        return [who] if who else []
+    return list(who)
+
+
+def event_characters(ev: Mapping[str, Any]) -> set[str]:
+    """Ids of the characters an event is about (its ``who`` and its roll's sides)."""
+    out = set(_who_list(ev))
+    for side in (ev.get("roll") or {}).get("sides", []):
+        out.update(side.get("who", []))
+    return out
+
+
+def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Any = None) -> set[str]:
+    """Outcome tags of an event (``win``, ``loss``, ``glitch``, ``critical glitch``, ``burn``, ``tie``).
+
+    With ``cid``, win / loss / glitches are those of that character's side;
+    without, of any side that has a character on it.
+    """
+    tags: set[str] = set()
+    roll = ev.get("roll")
+    if ev.get("kind") == "narration" and _burned(ev):
+        tags.add("burn")
+    if not roll:
+        return tags
+    for side in judge_roll(roll, settings):
+        if cid is not None and cid not in side.who:
+            continue
+        if cid is None and not side.who:
+            continue
+        if side.result:
+            tags.add(side.result)
+        if side.critical_glitch:
+            tags.add("critical glitch")
+        elif side.glitch:
+            tags.add("glitch")
+    return tags
+
+
+def _burned(ev: Mapping[str, Any]) -> bool:
+    for ch in ev.get("changes", []):
+        if list(ch.get("path", [])) == ["narration"]:
+            before = (ch.get("before") or {}).get("burned", [])
+            after = (ch.get("after") or {}).get("burned", [])
+            if len(after) > len(before):
+                return True
+    return " burns " in str(ev.get("text", ""))
+
+
+# ---------------------------------------------------------------------------
+# The whole log
+
+
+def superseded(events: Sequence[Mapping[str, Any]], is_undone: Callable[[int], bool]) -> dict[int, int]:
+    """Roll seq → the seq of the (not undone) roll that replaced it."""
+    out: dict[int, int] = {}
+    for ev in events:
+        roll = ev.get("roll") or {}
+        old = roll.get("rerolls", roll.get("supersedes"))
+        if isinstance(old, int) and not is_undone(ev["seq"]):
+            out[old] = ev["seq"]
+    return out
+
+
+def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    """The dice a roll threw that ``previous`` (the roll it replaces) did not have."""
+    dice = [d for s in roll.get("sides", []) for d in s.get("dice", [])]
+    if previous is None:
+        extra = [{"size": d["size"], "face": f} for d in dice for f in d.get("replaced", [])]
+        return dice + extra
+    old = Counter((d["size"], d["face"]) for s in previous.get("sides", []) for d in s.get("dice", []))
+    out = []
+    for d in dice:
+        key = (d["size"], d["face"])
+        if old[key] > 0:
+            old[key] -= 1
+        else:
+            out.append(d)
+    return out
+
+
+def compute(tracker: Any) -> SessionStats:
+    """The statistics of a tracker's log (final state for names, settings for odds)."""
+    events = list(tracker.events)
+    is_undone = tracker.is_undone
+    settings = tracker.settings
+    chars: dict[str, CharacterStats] = {}
+    state_chars = tracker.state.get("characters", {})
+    for cid, ch in state_chars.items():
+        chars[cid] = CharacterStats(cid, ch.get("name", cid), ch.get("kind", "pc"))
+
+    def stat(cid: str, label: str = "") -> CharacterStats:
+        if cid not in chars:
+            chars[cid] = CharacterStats(cid, label or cid, "pc")
+        return chars[cid]
+
+    by_seq = {ev["seq"]: ev for ev in events}
+    replaced = superseded(events, is_undone)
+    faces: dict[tuple[bool, int], list[int]] = {}
+    rolls = undone = 0
+    for ev in events:
+        if ev.get("kind") in ("undo", "redo"):
+            continue
+        if is_undone(ev["seq"]):
+            undone += 1
+            continue
+        roll = ev.get("roll")
+        if roll:
+            old = roll.get("rerolls", roll.get("supersedes"))
+            prev = by_seq.get(old, {}).get("roll") if isinstance(old, int) else None
+            manual = bool(roll.get("manual"))
+            for d in new_dice(roll, prev):
+                size, face = d.get("size"), d.get("face")
+                if isinstance(size, int) and isinstance(face, int) and 1 <= face <= size:
+                    faces.setdefault((manual, size), [0] * size)[face - 1] += 1
+            if ev.get("kind") == "roll":
+                rolls += 1
+                if ev["seq"] not in replaced:
+                    _credit(roll, settings, stat)
+        if ev.get("kind") == "resource":
+            _resource(ev, stat)
+    dists = [FaceDistribution(size, manual, counts) for (manual, size), counts in sorted(faces.items())]
+    order = {"pc": 0, "npc": 1, "opposition": 2}
+    people = sorted(chars.values(), key=lambda c: (order.get(c.kind, 3), list(chars).index(c.cid)))
+    return SessionStats(people, dists, rolls, len(events), undone)
+
+
+def _credit(roll: Mapping[str, Any], settings: Any, stat: Callable[..., CharacterStats]) -> None:
+    seen: set[str] = set()
+    for side in judge_roll(roll, settings):
+        for cid in side.who:
+            c = stat(cid, side.label)
+            if cid not in seen:
+                c.rolls += 1
+                seen.add(cid)
+            if side.result == "win":
+                c.wins += 1
+            elif side.result == "loss":
+                c.losses += 1
+            elif side.result == "tie":
+                c.ties += 1
+            c.degrees += side.degrees
+            if side.hits is not None:
+                c.hits += side.hits
+            c.net_hits += side.net_hits
+            c.glitches += int(side.glitch and not side.critical_glitch)
+            c.critical_glitches += int(side.critical_glitch)
+            if side.p_win is not None and side.result is not None:
+                c.judged += 1
+                c.expected_wins += side.p_win + side.p_tie / 2
+                c.judged_wins += {"win": 1.0, "tie": 0.5}.get(side.result, 0.0)
+            if side.expected_hits is not None and side.hits is not None:
+                c.hit_rolls += 1
+                c.judged_hits += side.hits
+                c.expected_hits += side.expected_hits
+
+
+def _resource(ev: Mapping[str, Any], stat: Callable[..., CharacterStats]) -> None:
+    res = ev.get("resource")
+    amount = ev.get("amount", 0)
+    amount = amount if isinstance(amount, int) and not isinstance(amount, bool) else 0
+    for cid in _who_list(ev):
+        c = stat(cid)
+        if res == "edge" and amount < 0:
+            c.edge_spent += -amount
+        elif res == "story_points" and amount < 0:
+            c.story_points_spent += -amount
+            if ev.get("bought"):
+                c.story_bought.append(str(ev["bought"]))
+        elif res == "charges" and amount < 0:
+            c.charges_spent += -amount
+        elif res == "edge_reroll":
+            c.edge_rerolls += 1
+
+
+__all__ = [
+    "CharacterStats", "FaceDistribution", "SessionStats", "SideResult", "OUTCOME_TAGS",
+    "chi2_sf", "chi_square", "compute", "event_characters", "event_tags", "gamma_q", "judge_roll",
+    "new_dice", "superseded",
+]
