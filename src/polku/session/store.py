@@ -985,10 +985,17 @@ class EventLog:
         other.problems = self.problems
         return other
 
-    def check_all(self) -> list[str]:
-        """Parse every block; return the problems found (one line each)."""
+    def check_all(self, validate: Any = None) -> list[str]:
+        """Parse every block (and run ``validate(event, index)`` on it, which
+        raises ValueError with one line); return the problems found."""
         for i in range(len(self._blocks)):
-            self[i]
+            ev = self[i]
+            if validate is not None and ev.get("kind") != "unreadable":
+                try:
+                    validate(ev, i)
+                except ValueError as e:
+                    where = f"{self.path}: " if self.path else ""
+                    self.problems.append(f"{where}{_one_line(str(e))}")
         return list(self.problems)
 
 

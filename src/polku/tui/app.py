@@ -176,7 +176,9 @@ class PolkuApp(App):
     @work(thread=True, group="check-log", exit_on_error=False)
     def _check_log(self, events: store.EventLog) -> None:
         """Parse every old event in the background; a broken one stops writing."""
-        problems = events.check_all()
+        from ..session.model import validate_event
+
+        problems = events.check_all(validate_event)
         if problems:
             self.call_from_thread(self._log_broken, problems)
 

@@ -793,6 +793,29 @@ class HarhaRollScreen(RollScreen):
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
 
+LINKED_ATTRIBUTE = {
+    "pistols": "agility", "automatics": "agility", "longarms": "agility", "heavy weapons": "agility",
+    "blades": "agility", "clubs": "agility", "unarmed combat": "agility", "throwing weapons": "agility",
+    "archery": "agility", "sneaking": "agility", "infiltration": "agility", "gymnastics": "agility",
+    "escape artist": "agility", "palming": "agility", "locksmith": "agility",
+    "pilot ground craft": "reaction", "pilot aircraft": "reaction", "pilot watercraft": "reaction",
+    "dodge": "reaction", "gunnery": "agility",
+    "hacking": "logic", "computer": "logic", "electronic warfare": "logic", "cybercombat": "logic",
+    "data search": "logic", "first aid": "logic", "medicine": "logic", "hardware": "logic",
+    "software": "logic", "demolitions": "logic", "armorer": "logic",
+    "perception": "intuition", "tracking": "intuition", "navigation": "intuition", "disguise": "intuition",
+    "etiquette": "charisma", "negotiation": "charisma", "con": "charisma", "leadership": "charisma",
+    "intimidation": "charisma", "instruction": "charisma",
+    "running": "strength", "swimming": "body", "climbing": "strength",
+    "spellcasting": "magic", "counterspelling": "magic", "summoning": "magic",
+}
+"""SR4 skills' usual linked attributes: the default the pool builder picks (S1); the GM can change it."""
+
+
+def linked_attribute(skill: str, current: str) -> str:
+    attr = LINKED_ATTRIBUTE.get(skill.strip().lower(), current)
+    return attr if attr in SR_ATTRIBUTES else current
+
 
 class SRRollScreen(RollScreen):
     """S1–S3 pools, S4–S8 success tests, S9 opposed, S10 extended, S11 teamwork."""
@@ -829,9 +852,10 @@ class SRRollScreen(RollScreen):
         if side.who:
             ch = self.tracker.character(side.who)
             skills = ch.get("skills", {})
-            if skills and not side.skill:
+            if skills and side.skill not in skills:
                 side.skill = next(iter(skills))
                 side.mode = "skill"
+                side.attribute = linked_attribute(side.skill, side.attribute)
             elif not skills:
                 side.mode = "default" if side.skill else "attr+attr"
 
@@ -979,6 +1003,7 @@ class SRRollScreen(RollScreen):
                 return
             if v.startswith("s:"):
                 side.mode, side.skill = "skill", v[2:]
+                side.attribute = linked_attribute(side.skill, side.attribute)
             else:
                 side.mode = v
             self.refresh_view()
@@ -1085,7 +1110,8 @@ class SRRollScreen(RollScreen):
         elif self.test == "extended":
             e = odds_mod.sr_extended(n, max(1, self.threshold - self._accumulated()), 40, self.hurried)
             exp = e.expected_intervals()
-            t.append(f"reach {self.threshold}: {e.success_by(5):.0%} within 5 intervals, "
+            togo = max(1, self.threshold - self._accumulated())
+            t.append(f"reach {self.threshold} ({togo} to go): {e.success_by(5):.0%} within 5 intervals, "
                      f"{e.success:.0%} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
                      f"; critical glitch ends it first {e.critical_glitch:.1%}")
             return t
