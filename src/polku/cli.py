@@ -7,6 +7,9 @@
     polku resolve SYSTEM A B ...              judge faces already rolled
     polku roll SYSTEM POOL_A [POOL_B] ...     roll pools with a seed, then judge
     polku odds SYSTEM POOL_A [POOL_B] ...     exact odds
+    polku review FILE                         step through a saved session (read-only)
+    polku watch FILE                          the players' live view of a session
+    polku export FILE --format md|html        a session report for the group
 
 Every headless verb prints a short human explanation, or JSON with ``--json``.
 Bad input ends with exit status 2 and one line on stderr,
@@ -29,7 +32,7 @@ from typing import Any, NoReturn, Sequence
 
 PROG = "polku"
 
-VERBS = ("new", "resolve", "roll", "odds")
+VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "export")
 """A first argument naming one of these is a verb; anything else is a FILE."""
 
 # System names and aliases (kept in step with polku.rules.system.SYSTEM_ALIASES,
@@ -81,8 +84,9 @@ A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 (Shadowrun 4e dice).
 
 Without a verb, polku opens the app: with FILE, that session file; without,
-no file yet. A first argument that is a verb (new, resolve, roll, odds) is the
-verb; anything else is a FILE (write ./new to open a file called 'new').
+no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
+watch, export) is the verb; anything else is a FILE (write ./new to open a file
+called 'new').
 """
 
 APP_EPILOG = """\
@@ -94,6 +98,8 @@ headless verbs (never start the app; add --json for JSON):
   polku resolve shadowrun-opposed A B            B is the defender
   polku roll SYSTEM POOL_A [POOL_B] [--seed N]   roll, then judge as resolve does
   polku odds SYSTEM POOL_A [POOL_B]              exact odds
+  polku export FILE --format md|html [-o OUT]    a session report (no app)
+other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view)
 systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)
 try 'polku resolve --help', 'polku roll --help', 'polku odds --help'
 """
@@ -142,6 +148,33 @@ def _verb_parser() -> Parser:
     new = verbs.add_parser("new", help="start the app on a new campaign",
                            description="Start the app on a new campaign.")
     new.add_argument("--seed", type=int, metavar="N", help="seed the program's dice")
+
+    # review, watch, export
+    rev = verbs.add_parser("review", help="step through a saved session, read-only",
+                           description="Open a saved session read-only: the timeline, the state at any event, "
+                                       "filters and statistics. Takes no lock and never writes.")
+    rev.add_argument("file", metavar="FILE", help="a session file")
+    rev.add_argument("--theme", metavar="NAME", help="colour theme")
+    rev.set_defaults(handler=_review)
+
+    wat = verbs.add_parser("watch", help="the players' live view of a session",
+                           description="A read-only live view of a session the GM's app is saving: challenges, "
+                                       "characters' public status and the dice log, without the GM's secrets. "
+                                       "Remote players: ssh -t HOST polku watch FILE.")
+    wat.add_argument("file", metavar="FILE", help="a session file")
+    wat.add_argument("--theme", metavar="NAME", help="colour theme")
+    wat.add_argument("--interval", type=float, default=0.3, metavar="SECONDS",
+                     help="how often to look at the file (default 0.3)")
+    wat.set_defaults(handler=_watch)
+
+    exp = verbs.add_parser("export", help="a session report, Markdown or HTML",
+                           description="Write a session report a GM can post for the group: scenes, challenges, "
+                                       "rolls, resources and statistics. The GM's secrets are left out unless --gm.")
+    exp.add_argument("file", metavar="FILE", help="a session file")
+    exp.add_argument("--format", "-f", choices=("md", "html"), default="md", help="md (default) or html")
+    exp.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
+    exp.add_argument("--gm", action="store_true", help="include the GM's secrets (notes, hidden thresholds)")
+    exp.set_defaults(handler=_export)
 
     # resolve
     res = verbs.add_parser(
@@ -742,6 +775,58 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
         _pct_line("B if needed", result.b_wins_if_needed),
     ])
     return 0
+
+
+# --------------------------------------------------------------------------- review, watch, export
+
+
+def _load_read_only(file: str):
+    """Load a session file read-only (no lock, no write); errors become one line."""
+    from polku.session.files import SessionOpenError, load_tracker
+
+    try:
+        tracker, notices = load_tracker(Path(file), read_only=True)
+    except SessionOpenError as exc:
+        raise CliError(str(exc)) from None
+    return tracker, notices
+
+
+def _export(args: argparse.Namespace) -> int:
+    from polku.session.export import export
+
+    tracker, notices = _load_read_only(args.file)
+    for note in notices:
+        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+    text = export(tracker, args.format, gm=args.gm)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"could not write {args.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    tracker, notices = _load_read_only(args.file)
+    from polku.tui.review import run_review
+
+    return int(run_review(Path(args.file), tracker, notices=notices, theme=args.theme) or 0)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    import os
+
+    served = bool(os.environ.get("TEXTUAL_DRIVER"))  # textual-serve runs the app without a terminal
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("watch needs a terminal; connect with 'ssh -t HOST polku watch FILE'")
+    if args.interval <= 0:
+        raise CliError("--interval must be above 0 seconds")
+    _load_read_only(args.file)
+    from polku.tui.watch import run_watch
+
+    return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval) or 0)
 
 
 # --------------------------------------------------------------------------- app

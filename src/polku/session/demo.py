@@ -140,7 +140,9 @@ def write_demos(folder: Path) -> list[Path]:
     for name, build in DEMOS.items():
         t = build()
         path = folder / f"demo-{name}.toml"
-        store.write_full(path, document(t.state, t.events, t.last_seq()))
+        doc = document(t.state, t.events, t.last_seq())
+        doc["saved"] = "2026-11-28T22:00:00Z"
+        store.write_full(path, doc)
         SessionFile(path)
         out.append(path)
     return out

@@ -241,7 +241,8 @@ def _scenes(view: Tracker, system: System, names: dict[str, str]) -> list[Block]
 def _statistics(view: Tracker, system: System) -> list[Block]:
     s = st.compute(view)
     blocks = [Block("h2", _plain("Statistics")),
-              _p((f"{s.rolls} rolls" + (f"; {s.undone} undone events left out" if s.undone else "") + ".", ""))]
+              _p((_count(s.rolls, "roll") + (f"; {_count(s.undone, 'undone event')} left out" if s.undone else "")
+                  + ".", ""))]
     people = [c for c in s.characters if c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent
               or c.edge_rerolls]
     if people:
@@ -275,10 +276,10 @@ def _statistics(view: Tracker, system: System) -> list[Block]:
             parts: Inline = [(c.name, "b"), (": ", "")]
             bits = []
             if c.judged:
-                bits.append(f"won {_num(c.judged_wins)} of {c.judged} contests, {c.expected_wins:.2f} expected "
+                bits.append(f"won {_num(c.judged_wins)} of {_count(c.judged, 'contest')}, {c.expected_wins:.2f} expected "
                             f"({c.win_luck:+.2f})")
             if c.hit_rolls:
-                bits.append(f"{c.judged_hits} hits in {c.hit_rolls} rolls, {c.expected_hits:.2f} expected "
+                bits.append(f"{_count(c.judged_hits, 'hit')} in {_count(c.hit_rolls, 'roll')}, {c.expected_hits:.2f} expected "
                             f"({c.hit_luck:+.2f})")
             parts.append(("; ".join(bits), ""))
             items.append(parts)
@@ -290,6 +291,10 @@ def _statistics(view: Tracker, system: System) -> list[Block]:
             blocks.append(Block("bars", bars=[(str(i + 1), float(n), f.expected, str(n))
                                               for i, n in enumerate(f.counts)]))
     return blocks
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _num(x: float) -> str:

@@ -30,7 +30,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from .files import SessionOpenError, load_tracker
 from .model import clone
@@ -47,7 +47,7 @@ def _who(ev: dict[str, Any]) -> list[str]:
     return [w for w in who if isinstance(w, str)]
 
 
-def secret_ids(state: dict[str, Any], events: list[dict[str, Any]] = ()) -> set[str]:  # type: ignore[assignment]
+def secret_ids(state: dict[str, Any], events: Iterable[dict[str, Any]] = ()) -> set[str]:
     """Ids of characters the GM keeps secret (now, or when they were last seen in the log)."""
     out = {cid for cid, ch in state.get("characters", {}).items() if ch.get("secret")}
     for ev in events:

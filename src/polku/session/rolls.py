@@ -469,8 +469,9 @@ class RollCommands:
         ch = self.character(cid)
         if ch["edge"] < 1:
             raise RulesError(f"{ch['name']} has no Edge left this session")
-        txn.set(["characters", cid, "edge"], ch["edge"] - 1)
-        txn.emit("resource", f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
+        left = ch["edge"] - 1
+        txn.set(["characters", cid, "edge"], left)
+        txn.emit("resource", f"{ch['name']} spends Edge: {reason} ({left}/{ch['edge_rating']} left)",
                  who=cid, resource="edge", amount=-1)
 
     def roll_sr(self: "Tracker", side: SRSide, *, threshold: int | None = None, hidden: bool = False,
@@ -659,7 +660,8 @@ class RollCommands:
             new_ext = {**ext, "accumulated": test.accumulated, "intervals": test.intervals, "ended": test.ended,
                        "glitched": test.glitched}
             txn.set(["challenges", idx, "extended"], new_ext)
-            summary = (f"interval {test.intervals}: {r.hits} hits, {test.accumulated}/{test.threshold}"
+            summary = (f"interval {test.intervals}: {r.hits} hit{'s' if r.hits != 1 else ''}, "
+                       f"{test.accumulated}/{test.threshold}"
                        + (" — critical glitch, the test ends" if r.critical_glitch else
                           " — glitch (GM: spoil?)" if r.glitch else "")
                        + (" — done" if test.done else ""))

@@ -1,0 +1,550 @@
+"""``polku review FILE``: step through a saved session, read-only.
+
+The timeline is every event of the log (undone ones struck through); moving
+the cursor shows the challenge queue and the characters *as they were right
+after that event*, rebuilt from the log (:class:`polku.session.replay.History`).
+Filters narrow the timeline by character, scene, kind and outcome; ``S``
+opens the statistics with terminal bar charts (:mod:`polku.session.stats`).
+
+The file is opened without a lock and never written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..session import stats as st
+from ..session.replay import History, ReplayError
+from ..session.tracker import Tracker
+from .render import KIND_MARK, plain_styles, styles_from_theme
+from .screens.prompts import ChoicePrompt
+from .widgets.dice_log import DiceLog
+from .widgets.panes import ChallengeQueue, CharacterPane
+
+REVIEW_CSS = """
+#review-right, #watch-right { width: 1fr; }
+#stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
+#stats-body:focus { background: $surface; }
+.stats-part { height: auto; margin-bottom: 1; }
+"""
+
+
+class ReadOnlyApp(App):
+    """Base of the read-only viewers: Polku's CSS and themes, nothing saved.
+
+    Args:
+        theme: a theme name to use (else the remembered one, else the bundled default).
+        theme_dirs: folders of theme files (default: the shipped and the user's folders).
+    """
+
+    CSS_PATH = "app.tcss"
+    CSS = REVIEW_CSS
+
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="viewer.quit", tooltip="Leave"),
+        Binding("ctrl+t", "change_theme", "Theme", show=False, id="viewer.theme", tooltip="Switch the colour theme"),
+    ]
+
+    def __init__(self, *, theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
+        super().__init__()
+        self._forced_theme = theme
+        self.theme_dirs = list(theme_dirs) if theme_dirs is not None else None
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        from .themes import POLKU_VARIABLE_DEFAULTS
+
+        return dict(POLKU_VARIABLE_DEFAULTS)
+
+    def load_themes(self) -> None:
+        """Register theme files and pick one; never writes the preferences."""
+        from .. import config
+        from .themes import BUNDLED_FALLBACK, load_user_themes
+
+        dirs = self.theme_dirs if self.theme_dirs is not None else config.themes_dirs()
+        themes, _errors = load_user_themes(dirs)
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self._forced_theme
+        if wanted is None and self.theme_dirs is None:
+            wanted = config.load_config().get("theme")
+        wanted = wanted or BUNDLED_FALLBACK
+        if wanted not in self.available_themes:
+            wanted = BUNDLED_FALLBACK if BUNDLED_FALLBACK in self.available_themes else "textual-dark"
+        self.theme = wanted
+
+    def log_styles(self) -> dict[str, str]:
+        if os.environ.get("NO_COLOR"):
+            return plain_styles()
+        try:
+            return styles_from_theme(self.theme_variables)
+        except Exception:
+            return styles_from_theme({})
+
+    def watch_theme(self, name: str) -> None:
+        for screen in self.screen_stack:
+            restyle = getattr(screen, "restyle", None)
+            if restyle is not None:
+                restyle()
+
+
+class TimelineLog(DiceLog):
+    """The dice log, telling the screen about every cursor move (Home and End too)."""
+
+    def action_cursor_to(self, where: int) -> None:
+        super().action_cursor_to(where)
+        ev = self.selected_event()
+        if ev is not None:
+            self.post_message(self.Selected(ev))
+
+    def select_seq(self, seq: int) -> bool:
+        """Put the cursor on the visible event ``seq`` (or the nearest visible one after it)."""
+        for pos, i in enumerate(self._visible):
+            if self.events[i]["seq"] >= seq:
+                self.cursor = pos
+                self._scroll_to_cursor()
+                self._cache.clear()
+                self.refresh()
+                self.post_message(self.Selected(self.events[i]))
+                return True
+        return False
+
+
+def view_tracker(state: dict[str, Any]) -> Tracker:
+    """A read-only tracker over a rebuilt state, for the panes."""
+    return Tracker(state, [], read_only=True)
+
+
+class ReviewScreen(Screen):
+    """Timeline, the state as it was at the selected event, and filters."""
+
+    BINDING_GROUP_TITLE = "Review"
+
+    BINDINGS = [
+        Binding("c", "filter_character", "Who", id="review.character", tooltip="Show only one character's events"),
+        Binding("s", "filter_scene", "Scene", id="review.scene", tooltip="Show only one scene's events"),
+        Binding("f", "filter_kind", "Kind", id="review.kind", tooltip="Show only one kind of event"),
+        Binding("o", "filter_outcome", "Outcome", id="review.outcome",
+                tooltip="Show only wins, losses, glitches, critical glitches or burns"),
+        Binding("x", "clear_filters", "Clear", id="review.clear", tooltip="Show every event again"),
+        Binding("g", "jump_scene", "Go to", id="review.jump", tooltip="Jump to the start of a scene"),
+        Binding("left_square_bracket", "step_scene(-1)", "Prev scene", show=False, id="review.prev_scene",
+                tooltip="Jump to the previous scene"),
+        Binding("right_square_bracket", "step_scene(1)", "Next scene", show=False, id="review.next_scene",
+                tooltip="Jump to the next scene"),
+        Binding("S", "statistics", "Stats", id="review.stats", tooltip="Statistics with bar charts"),
+    ]
+
+    def __init__(self, tracker: Tracker, path: Path | None = None) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.path = path
+        self.history = History.of(tracker)
+        self.scenes = self.history.scenes()
+        self.filters: dict[str, Any] = {}
+        """Active filters: ``character`` (id), ``scene`` (at tuple), ``kind``, ``outcome``."""
+        self.selected_seq = tracker.last_seq()
+
+    @property
+    def vapp(self) -> ReadOnlyApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-line")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield Static("State", classes="pane-title", id="state-title")
+                yield ChallengeQueue(id="queue")
+                yield Static("Characters", classes="pane-title", id="chars-title")
+                yield CharacterPane(id="chars")
+            with Vertical(id="review-right"):
+                yield Static("Timeline", classes="pane-title", id="log-title")
+                yield TimelineLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one(TimelineLog)
+        log.set_events(self.tracker.events, system=self.tracker.system.value,
+                       is_undone=self.tracker.is_undone, styles=self.vapp.log_styles())
+        for pane in (self.query_one("#queue"), self.query_one("#chars")):
+            pane.can_focus = False
+        log.focus()
+        self.show_state(self.tracker.last_seq())
+        self.refresh_status()
+
+    def restyle(self) -> None:
+        self.query_one(TimelineLog).restyle(self.vapp.log_styles())
+        self.show_state(self.selected_seq)
+
+    # -- the state at an event ------------------------------------------------------
+
+    @on(DiceLog.Selected)
+    def event_selected(self, message: DiceLog.Selected) -> None:
+        self.show_state(message.event["seq"])
+
+    def show_state(self, seq: int) -> None:
+        """Show the queue and characters as they were right after event ``seq``."""
+        self.selected_seq = seq
+        styles = self.vapp.log_styles()
+        title = self.query_one("#state-title", Static)
+        try:
+            state = self.history.state_at(seq)
+        except ReplayError as e:
+            title.update(Text(f"Cannot rebuild: {e}", style="bold"))
+            return
+        view = view_tracker(state)
+        self.query_one("#queue", ChallengeQueue).show(view, styles)
+        self.query_one("#chars", CharacterPane).show(view, styles)
+        ev = next((e for e in self.tracker.events if e["seq"] == seq), None)
+        where = ".".join(str(x) for x in (ev or {}).get("at", self.tracker.where))
+        text = Text(f"After event {seq}", style="bold")
+        text.append(f" · scene {where}")
+        if ev is not None and self.tracker.is_undone(seq):
+            text.append(" · undone later", style=styles.get("loss", ""))
+        title.update(text)
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        t = self.tracker
+        line = Text()
+        line.append(f" {t.state['campaign']['name']} ", style="bold")
+        line.append(f"· event {self.selected_seq}/{t.last_seq()} · review")
+        desc = self.filter_text()
+        if desc:
+            line.append(f" · only {desc}", style="bold")
+        self.query_one("#status-line", Static).update(line)
+        log = self.query_one(TimelineLog)
+        log_title = self.query_one("#log-title", Static)
+        if desc and log.visible_count == 0:
+            log_title.update(Text("Timeline — no events match; x clears the filters"))
+        elif desc:
+            log_title.update(Text(f"Timeline — {log.visible_count} of {len(t.events)} events"))
+        else:
+            log_title.update(Text(f"Timeline — {len(t.events)} events"))
+
+    # -- filters ----------------------------------------------------------------------
+
+    def filter_text(self) -> str:
+        parts = []
+        f = self.filters
+        if "character" in f:
+            parts.append(self.name_of(f["character"]))
+        if "scene" in f:
+            parts.append("scene " + ".".join(str(x) for x in f["scene"]))
+        if "kind" in f:
+            parts.append(f["kind"])
+        if "outcome" in f:
+            parts.append(f["outcome"])
+        return " · ".join(parts)
+
+    def name_of(self, cid: str) -> str:
+        ch = self.tracker.characters.get(cid)
+        if ch is not None:
+            return ch["name"]
+        for ev in self.tracker.events:
+            for side in (ev.get("roll") or {}).get("sides", []):
+                if cid in side.get("who", []):
+                    return side.get("label", cid)
+        return cid
+
+    def predicate(self) -> Callable[[dict[str, Any]], bool] | None:
+        f = dict(self.filters)
+        if not f:
+            return None
+        settings = self.tracker.settings
+
+        def keep(ev: dict[str, Any]) -> bool:
+            cid = f.get("character")
+            if cid is not None and cid not in st.event_characters(ev):
+                return False
+            if "scene" in f and tuple(ev.get("at", ())) != f["scene"]:
+                return False
+            if "kind" in f and ev.get("kind") != f["kind"]:
+                return False
+            if "outcome" in f and f["outcome"] not in st.event_tags(ev, cid, settings):
+                return False
+            return True
+
+        return keep
+
+    def set_filter(self, key: str, value: Any) -> None:
+        """Set (or with None, drop) one filter and show the timeline again."""
+        if value is None:
+            self.filters.pop(key, None)
+        else:
+            self.filters[key] = value
+        log = self.query_one(TimelineLog)
+        log.set_filter(self.predicate())
+        log.cursor = -1
+        ev = log.selected_event()
+        if ev is not None:
+            self.show_state(ev["seq"])
+        self.refresh_status()
+
+    def _choose(self, title: str, choices: list[tuple[str, str]], done: Callable[[str], None]) -> None:
+        def picked(value: str | None) -> None:
+            if value is not None:
+                done(value)
+
+        self.app.push_screen(ChoicePrompt(title, choices), picked)
+
+    def action_filter_character(self) -> None:
+        ids: list[str] = list(self.tracker.characters)
+        for ev in self.tracker.events:
+            for cid in sorted(st.event_characters(ev)):
+                if cid not in ids:
+                    ids.append(cid)
+        choices = [("*", "Everyone")] + [(cid, self.name_of(cid)) for cid in ids]
+        self._choose("Show the events of…", choices, lambda v: self.set_filter("character", None if v == "*" else v))
+
+    def _scene_choices(self) -> list[tuple[str, str]]:
+        return [(".".join(str(x) for x in s.at), f"{s.label} ({s.events} events)") for s in self.scenes]
+
+    def action_filter_scene(self) -> None:
+        choices = [("*", "Every scene")] + self._scene_choices()
+        self._choose("Show the events of the scene…", choices,
+                     lambda v: self.set_filter("scene", None if v == "*" else tuple(int(x) for x in v.split("."))))
+
+    def action_filter_kind(self) -> None:
+        kinds: list[str] = []
+        for ev in self.tracker.events:
+            if ev.get("kind") not in kinds:
+                kinds.append(ev.get("kind", ""))
+        choices = [("*", "Every kind")] + [(k, f"{KIND_MARK.get(k, '·')} {k}") for k in kinds]
+        self._choose("Show only events of the kind…", choices, lambda v: self.set_filter("kind", None if v == "*" else v))
+
+    def action_filter_outcome(self) -> None:
+        choices = [("*", "Any outcome")] + [(o, o) for o in st.OUTCOME_TAGS]
+        who = self.filters.get("character")
+        title = f"Show only {self.name_of(who)}'s…" if who else "Show only rolls with a…"
+        self._choose(title, choices, lambda v: self.set_filter("outcome", None if v == "*" else v))
+
+    def action_clear_filters(self) -> None:
+        self.filters.clear()
+        self.set_filter("kind", None)
+
+    # -- jumping -------------------------------------------------------------------------
+
+    def jump_to(self, seq: int) -> None:
+        """Select event ``seq`` (dropping filters that hide it)."""
+        log = self.query_one(TimelineLog)
+        if not log.select_seq(seq):
+            self.filters.clear()
+            log.set_filter(None)
+            log.select_seq(seq)
+        self.refresh_status()
+
+    def action_jump_scene(self) -> None:
+        def go(value: str) -> None:
+            at = tuple(int(x) for x in value.split("."))
+            scene = next(s for s in self.scenes if s.at == at)
+            self.jump_to(scene.first_seq)
+
+        self._choose("Jump to the scene…", self._scene_choices(), go)
+
+    def action_step_scene(self, delta: int) -> None:
+        ev = next((e for e in self.tracker.events if e["seq"] == self.selected_seq), None)
+        at = tuple(ev.get("at", ())) if ev else None
+        index = next((i for i, s in enumerate(self.scenes) if s.at == at), len(self.scenes) - 1)
+        target = max(0, min(len(self.scenes) - 1, index + delta))
+        if self.scenes:
+            self.jump_to(self.scenes[target].first_seq)
+
+    def action_statistics(self) -> None:
+        self.app.push_screen(StatsScreen(self.tracker))
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+
+
+BLOCKS = " ▏▎▍▌▋▊▉"
+
+
+def bar(value: float, top: float, width: int) -> str:
+    """A horizontal bar of ``value`` out of ``top`` in ``width`` cells, eighths included."""
+    if top <= 0 or value <= 0:
+        return ""
+    cells = min(value / top, 1.0) * width
+    full = int(cells)
+    part = int(round((cells - full) * 8))
+    if part == 8:
+        full, part = full + 1, 0
+    return "█" * full + (BLOCKS[part] if part else "")
+
+
+def face_chart(dist: st.FaceDistribution, styles: dict[str, str], width: int = 40) -> Text:
+    """Faces of one die size as bars, with ``│`` where fair dice would reach."""
+    top = max(max(dist.counts), dist.expected, 1)
+    ref = min(width - 1, int(round(dist.expected / top * width)))
+    out = Text()
+    for face, n in enumerate(dist.counts, 1):
+        cells = list(bar(n, top, width).ljust(width))
+        out.append(f"{face:>3} ", style=styles.get("muted", ""))
+        out.append("".join(cells[:ref]), style=styles.get("hit", ""))
+        out.append("│", style=styles.get("accent", ""))
+        out.append("".join(cells[ref + 1:]), style=styles.get("hit", ""))
+        out.append(f" {n}\n")
+    out.rstrip()
+    return out
+
+
+def luck_chart(people: list[st.CharacterStats], styles: dict[str, str], half: int = 14) -> Text:
+    """Wins above or below the exact expectation, as bars either side of zero."""
+    out = Text()
+    judged = [c for c in people if c.judged]
+    hits = [c for c in people if c.hit_rolls]
+    if judged:
+        top = max(max(abs(c.win_luck) for c in judged), 0.5)
+        out.append("Wins against the exact odds (− unlucky │ lucky +)\n", style="bold")
+        for c in judged:
+            _diverging(out, c.name, c.win_luck, top, half, styles,
+                       f" {c.judged_wins:g} won of {c.judged}, {c.expected_wins:.2f} expected")
+        if hits:
+            out.append("\n")
+    if hits:
+        top = max(max(abs(c.hit_luck) for c in hits), 0.5)
+        out.append("Hits against the expected hits\n", style="bold")
+        for c in hits:
+            _diverging(out, c.name, c.hit_luck, top, half, styles,
+                       f" {c.judged_hits} hit{'s' if c.judged_hits != 1 else ''}, {c.expected_hits:.1f} expected")
+    out.rstrip()
+    return out
+
+
+def _diverging(out: Text, name: str, value: float, top: float, half: int, styles: dict[str, str], note: str) -> None:
+    out.append(f"{name[:14]:<14} ")
+    b = "█" * int(round(min(abs(value) / top, 1.0) * half))
+    if value < 0:
+        out.append(f"{b:>{half}}", style=styles.get("loss", ""))
+        out.append("│" + " " * half)
+    else:
+        out.append(" " * half + "│")
+        out.append(f"{b:<{half}}", style=styles.get("win", ""))
+    out.append(f" {value:+.2f}", style="bold")
+    out.append(f"{note}\n", style=styles.get("muted", ""))
+
+
+def results_table(s: st.SessionStats, system: str) -> Table:
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    table.add_column("Character")
+    for name in ("Rolls", "Won", "Lost", "Tied"):
+        table.add_column(name, justify="right")
+    extra: list[tuple[str, Callable[[st.CharacterStats], int]]]
+    if system == "rajapolku":
+        extra = [("Degr.", lambda c: c.degrees), ("Charges", lambda c: c.charges_spent),
+                 ("Story", lambda c: c.story_points_spent)]
+    elif system == "harhapolku":
+        extra = [("Edge rerolls", lambda c: c.edge_rerolls)]
+    else:
+        extra = [("Hits", lambda c: c.hits), ("Net", lambda c: c.net_hits), ("Glitch", lambda c: c.glitches),
+                 ("Crit.", lambda c: c.critical_glitches), ("Edge", lambda c: c.edge_spent)]
+    for name, _ in extra:
+        table.add_column(name, justify="right")
+    for c in s.characters:
+        if not (c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent or c.edge_rerolls):
+            continue
+        table.add_row(c.name[:16], *(str(x) for x in (c.rolls, c.wins, c.losses, c.ties)),
+                      *(str(fn(c)) for _, fn in extra))
+    return table
+
+
+def wins_chart(s: st.SessionStats, styles: dict[str, str], width: int = 30) -> Text:
+    out = Text()
+    people = [c for c in s.characters if c.wins or c.losses or c.ties]
+    top = max([c.wins + c.losses + c.ties for c in people] + [1])
+    for c in people:
+        out.append(f"{c.name[:14]:<14} ")
+        out.append(bar(c.wins, top, width) if c.wins else "", style=styles.get("win", ""))
+        out.append("░" * int(round(c.losses / top * width)), style=styles.get("loss", ""))
+        out.append(f"  {c.wins} won, {c.losses} lost" + (f", {c.ties} tied" if c.ties else "") + "\n")
+    out.rstrip()
+    return out
+
+
+class StatsScreen(Screen):
+    """The statistics of the session, with pictures."""
+
+    BINDINGS = [
+        Binding("escape,S", "app.pop_screen", "Back", id="stats.back", tooltip="Back to the timeline"),
+    ]
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.stats = st.compute(tracker)
+
+    def compose(self) -> ComposeResult:
+        t = self.tracker
+        yield Static(Text(f" {t.state['campaign']['name']} · statistics · {self.stats.rolls} rolls",
+                          style="bold"), id="status-line")
+        with VerticalScroll(id="stats-body"):
+            yield Static(id="stats-results", classes="stats-part")
+            yield Static(id="stats-luck", classes="stats-part")
+            yield Static(id="stats-faces", classes="stats-part")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.restyle()
+        self.query_one("#stats-body").focus()
+
+    def restyle(self) -> None:
+        styles = self.app.log_styles() if hasattr(self.app, "log_styles") else plain_styles()
+        s = self.stats
+        system = self.tracker.system.value
+        head = Text("Per character", style="bold")
+        if s.undone:
+            head.append(f"  ({s.undone} undone events left out)", style=styles.get("muted", ""))
+        self.query_one("#stats-results", Static).update(
+            Group(head, results_table(s, system), Text(""), wins_chart(s, styles)))
+        luck = luck_chart(s.characters, styles)
+        self.query_one("#stats-luck", Static).update(luck if luck.plain else Text("No contests with exact odds yet."))
+        parts: list[Any] = [Text("Are the dice fair? Faces against a fair die (│)", style="bold")]
+        for d in s.faces:
+            parts.append(Text(f"\nd{d.size} · {d.origin} dice · {d.total} dice · │ fair: {d.expected:.1f} each",
+                              style="bold"))
+            parts.append(Text(d.verdict(), style=styles.get("accent", "")))
+            parts.append(face_chart(d, styles))
+        if not s.faces:
+            parts.append(Text("No dice rolled yet."))
+        self.query_one("#stats-faces", Static).update(Group(*parts))
+
+
+class ReviewApp(ReadOnlyApp):
+    """``polku review``: one read-only session."""
+
+    TITLE = "Polku review"
+
+    def __init__(self, tracker: Tracker, path: Path | None = None, *, notices: Iterable[str] = (),
+                 theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
+        super().__init__(theme=theme, theme_dirs=theme_dirs)
+        self.tracker = tracker
+        self.path = path
+        self.notices = list(notices)
+
+    def on_mount(self) -> None:
+        self.load_themes()
+        self.push_screen(ReviewScreen(self.tracker, self.path))
+        for note in self.notices:
+            self.notify(note, severity="warning", timeout=10)
+
+
+def run_review(path: Path, tracker: Tracker, *, notices: Iterable[str] = (), theme: str | None = None) -> int:
+    """Run the review of an already loaded tracker until the user quits."""
+    app = ReviewApp(tracker, path, notices=notices, theme=theme)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = ["ReadOnlyApp", "ReviewApp", "ReviewScreen", "StatsScreen", "TimelineLog", "run_review"]

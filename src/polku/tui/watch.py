@@ -1,0 +1,192 @@
+"""``polku watch FILE``: the players' read-only live view of a session.
+
+It follows the file the GM's app autosaves (:class:`polku.session.public.Follower`):
+every ``interval`` seconds it compares the file's identity, size and
+modification time, and when they change it reloads the file in a thread
+worker and shows the challenge queue, the characters' public status and the
+dice log, without the GM's secrets (:func:`polku.session.public.public_view`).
+When the file disappears or breaks, the last good view stays on screen and
+the status line says so.
+
+Remote players connect with ``ssh -t HOST polku watch FILE`` (docs/remote-play.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.widgets.option_list import Option
+
+from ..session.public import Follower
+from ..session.tracker import Tracker
+from .review import ReadOnlyApp
+from .widgets.dice_log import DiceLog
+from .widgets.panes import ChallengeQueue, CharacterPane
+
+
+def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:
+    """Replace a pane's GM hint ("press a to add one") by a line for players."""
+    if pane.option_count == 1 and pane.get_option_at_index(0).id == "empty":
+        pane.set_options([Option(Text(text, style=styles.get("muted", "")), id="empty", disabled=True)])
+
+
+@dataclass
+class Reloaded(Message):
+    """The follower read the file (or found it missing or broken)."""
+
+    changed: bool
+
+
+class WatchScreen(Screen):
+    """Challenges and characters on the left, the dice log on the right."""
+
+    BINDINGS = [
+        Binding("1", "focus_pane('queue')", "Queue", show=False, id="watch.focus_queue", tooltip="Scroll the challenges"),
+        Binding("2", "focus_pane('chars')", "Characters", show=False, id="watch.focus_chars",
+                tooltip="Scroll the characters"),
+        Binding("3", "focus_pane('log')", "Log", show=False, id="watch.focus_log", tooltip="Scroll the dice log"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-line")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield Static("Challenges", classes="pane-title", id="queue-title")
+                yield ChallengeQueue(id="queue")
+                yield Static("Characters", classes="pane-title", id="chars-title")
+                yield CharacterPane(id="chars")
+            with Vertical(id="watch-right"):
+                yield Static("Dice log", classes="pane-title", id="log-title")
+                yield DiceLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DiceLog).focus()
+        show = getattr(self.app, "show_view", None)
+        if show is not None:
+            show()
+
+    def action_focus_pane(self, which: str) -> None:
+        self.query_one({"queue": "#queue", "chars": "#chars", "log": "#log"}[which]).focus()
+
+
+class WatchApp(ReadOnlyApp):
+    """``polku watch``: follow a session file and show what the players may see.
+
+    Args:
+        path: the session file.
+        interval: seconds between looks at the file.
+        follower: a ready follower (tests inject one with a fixed clock).
+    """
+
+    TITLE = "Polku watch"
+
+    def __init__(self, path: Path, *, interval: float = 0.3, follower: Follower | None = None,
+                 theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
+        super().__init__(theme=theme, theme_dirs=theme_dirs)
+        self.path = Path(path)
+        self.interval = interval
+        self.follower = follower or Follower(self.path)
+        self._loading = False
+        self._shown: Tracker | None = None
+        self._told: str | None = None
+
+    def on_mount(self) -> None:
+        self.load_themes()
+        self.follower.reload()
+        self.push_screen(WatchScreen())
+        self.set_interval(self.interval, self.tick, name="watch-file")
+
+    def tick(self) -> None:
+        """Look at the file; reload it off the UI thread when it changed."""
+        if self._loading or not self.follower.changed():
+            return
+        self._loading = True
+        self._reload()
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    def _reload(self) -> None:
+        changed = False
+        try:
+            changed = self.follower.reload()
+        finally:
+            self.post_message(Reloaded(changed))
+
+    @on(Reloaded)
+    def _reloaded(self, message: Reloaded) -> None:
+        self._loading = False
+        self.show_view()
+
+    def restyle(self) -> None:
+        self.show_view(force=True)
+
+    def show_view(self, force: bool = False) -> None:
+        """Put the follower's current view (or its problem) on screen."""
+        screen = self.screen
+        if not isinstance(screen, WatchScreen):
+            return
+        styles = self.log_styles()
+        f = self.follower
+        view = f.view.tracker if f.view is not None else None
+        status = Text()
+        if f.problem is not None:
+            status.append(f" ⚠ {f.short_status()} ", style="bold reverse")
+            if f.problem != self._told:
+                self.notify(f.status(), title="Not live", severity="warning", timeout=8)
+        if view is not None:
+            st = view.state["structure"]
+            status.append(f" {view.state['campaign']['name']} ", style="bold")
+            status.append(f"· scene {st['scene']}")
+            if st.get("scene_title"):
+                status.append(f": {st['scene_title']}")
+        if f.problem is None:
+            status.append(f" · {f.status()}", style=styles.get("muted", ""))
+        self._told = f.problem
+        screen.query_one("#status-line", Static).update(status)
+        if view is None or (view is self._shown and not force):
+            return
+        queue = screen.query_one("#queue", ChallengeQueue)
+        chars = screen.query_one("#chars", CharacterPane)
+        queue.show(view, styles)
+        _neutral_empty(queue, "No challenges yet", styles)
+        chars.show(view, styles)
+        _neutral_empty(chars, "No characters yet", styles)
+        self._show_log(screen.query_one(DiceLog), view, styles, force)
+        self._shown = view
+
+    def _show_log(self, log: DiceLog, view: Tracker, styles: dict[str, str], force: bool) -> None:
+        old = self._shown
+        new_seqs = [e["seq"] for e in view.events]
+        old_seqs = [e["seq"] for e in old.events] if old is not None else None
+        if (old is None or force or old_seqs != new_seqs[: len(old_seqs or [])]
+                or old.state["campaign"] != view.state["campaign"]):
+            log.set_events(view.events, system=view.system.value, is_undone=view.is_undone, styles=styles)
+            return
+        count = len(new_seqs) - len(old_seqs or [])
+        flipped = tuple(sorted(old.undone ^ view.undone))
+        log.events = view.events
+        log.is_undone = view.is_undone
+        if count or flipped:
+            log.appended(count, changed_seqs=flipped)
+
+
+def run_watch(path: Path, *, theme: str | None = None, interval: float = 0.3,
+              follower_factory: Callable[[Path], Follower] | None = None) -> int:
+    """Run the players' view until they quit (q)."""
+    follower = follower_factory(path) if follower_factory else None
+    app = WatchApp(path, interval=interval, follower=follower, theme=theme)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = ["WatchApp", "WatchScreen", "Reloaded", "run_watch"]

@@ -1,0 +1,336 @@
+"""``polku watch``: what players see, following a file as it is saved, the view, remote play over SSH."""
+
+from __future__ import annotations
+
+import getpass
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from polku.session import demo, store
+from polku.session.files import document, load_tracker, open_session
+from polku.session.public import Follower, public_view
+from polku.session.rolls import RajaSide, SRSide
+from polku.session.tracker import Tracker
+
+THEMES = Path(__file__).resolve().parents[1] / "themes"
+
+
+def write(path: Path, t: Tracker) -> Path:
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+def hidden_threshold_session() -> Tracker:
+    t = demo.demo_varjojuoksu()
+    c = t.add_challenge("Spot the ambush", ["kaneda"])
+    t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Perception", skill=3, attribute_name="Intuition",
+                     attribute=4), threshold=3, hidden=True, challenge=c["id"], faces=[5, 6, 2, 3, 1, 4, 2])
+    t.update_character("ganger", "notes", "works for the Lone Star sergeant")
+    t.update_character("ganger", "secret", True)
+    t.note("The sergeant is the one who sold them out")
+    return t
+
+
+# ---------------------------------------------------------------------------
+# what the players see
+
+
+def test_secret_characters_and_notes_are_hidden():
+    t = demo.demo_rajapolku()
+    v = public_view(t)
+    assert "ghost-of-the-nurse" not in v.characters
+    assert all(ch["notes"] == "" for ch in v.characters.values())
+    texts = " ".join(e["text"] for e in v.events)
+    assert "Ghost of the Nurse" not in texts
+    nurse = next(c for c in v.state["challenges"] if c["title"] == "Spirit combat with the Nurse")
+    assert nurse["opposition"] == []
+    assert v.read_only
+
+
+def test_hidden_threshold_shows_hits_but_not_the_outcome():
+    """S8: the GM may keep the threshold hidden from the players."""
+    t = hidden_threshold_session()
+    full = next(e for e in t.events if e.get("roll", {}).get("hidden"))
+    assert full["text"] == "Kaneda: 2 hits, failure"
+    v = public_view(t)
+    ev = next(e for e in v.events if e["seq"] == full["seq"])
+    roll = ev["roll"]
+    assert ev["text"] == "Kaneda: 2 hits, threshold hidden by the GM"
+    assert "threshold" not in roll and "success" not in roll["outcome"] and "net_hits" not in roll["outcome"]
+    assert not any("threshold 3" in line or "success" in line for line in roll["explain"])
+    chal = next(c for c in v.state["challenges"] if c["title"] == "Spot the ambush")
+    assert chal["outcome"] == "2 hits, threshold hidden by the GM"
+    assert "Ganger" not in " ".join(ch["name"] for ch in v.characters.values())
+    assert not any(e["kind"] == "note" for e in v.events)
+    assert not any("Lone Star sergeant" in e["text"] for e in v.events)
+    assert all(e["changes"] == [] for e in v.events)
+    assert all(e["who"] == [] or "ganger" not in e["who"] for e in v.events if e.get("who"))
+
+
+# ---------------------------------------------------------------------------
+# following the file
+
+
+def test_follower_keeps_the_last_good_view(tmp_path):
+    path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+    f = Follower(path, now=lambda: "20:15:00")
+    assert f.poll() and f.problem is None and f.view is not None
+    assert not f.poll(), "nothing changed"
+    good = f.view
+    path.write_text("schema = [", encoding="utf-8")
+    assert f.poll()
+    assert f.view is good and "bad TOML" in (f.problem or "")
+    assert f.status().endswith("showing the last good view from 20:15:00")
+    path.unlink()
+    assert f.poll()
+    assert f.view is good and f.problem and f.problem.endswith("is missing")
+    assert f.short_status() == "file missing · last good view from 20:15:00"
+    assert not f.poll(), "still missing: nothing new"
+    t = demo.demo_rajapolku()
+    t.award_story_point("alyosha")
+    write(path, t)
+    assert f.poll() and f.problem is None
+    assert f.view.full.last_seq() == 18
+
+
+def test_follower_on_a_newer_schema(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("schema = 99\n", encoding="utf-8")
+    f = Follower(path)
+    f.poll()
+    assert f.view is None and "newer Polku" in (f.problem or "")
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from polku.session.files import open_session
+    from polku.session.rolls import RajaSide
+
+    t, sf = open_session(Path(sys.argv[1]), seed=5)
+    for i in range(int(sys.argv[2])):
+        if i % 9 == 0:
+            t.needs_full_save = True  # a full, atomic rewrite now and then; appends otherwise
+        if i % 4 == 1:
+            t.award_story_point("alyosha", f"round {i}")
+        elif i % 4 == 3:
+            t.spend_story_point("alyosha", f"round {i}")
+        else:
+            t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
+                        RajaSide("GM: round %d" % i, [], backgrounds=["Heavy"]))
+        sf.save_now(t)
+    sf.close()
+""")
+
+
+@pytest.mark.slow
+def test_a_follower_never_sees_a_torn_state_while_the_gm_saves(tmp_path):
+    path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+    rounds = 300
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(rounds)],
+                              stderr=subprocess.PIPE, text=True)
+    f = Follower(path)
+    seen: list[tuple[int, ...]] = []
+    deadline = time.monotonic() + 120
+    try:
+        while writer.poll() is None and time.monotonic() < deadline:
+            if f.poll():
+                assert f.problem is None, f.problem
+                full = f.view.full
+                seqs = tuple(e["seq"] for e in full.events)
+                assert seqs == tuple(range(1, len(seqs) + 1))
+                if seen:
+                    assert len(seqs) >= len(seen[-1]), "the view never goes back in time"
+                seen.append(seqs)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+        writer.wait(timeout=30)
+    assert writer.returncode == 0, writer.stderr.read()
+    final, _ = load_tracker(path, read_only=True)
+    assert final.last_seq() == 17 + rounds
+    f.poll()
+    assert f.view.full.state == final.state
+    assert len(seen) >= 5, f"the follower saw only {len(seen)} versions; the race was not exercised"
+
+
+# ---------------------------------------------------------------------------
+# snapshots (80x24)
+
+
+def watch_app(path: Path):
+    from polku.tui.watch import WatchApp
+
+    return WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                    theme_dirs=[THEMES], interval=0.05)
+
+
+class TestWatchSnapshots:
+    def test_live(self, snap_compare, tmp_path):
+        """The players' view: no secret ghost, no notes; the dice log follows the newest event."""
+        path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+        assert snap_compare(watch_app(path), terminal_size=(80, 24))
+
+    def test_hidden_threshold(self, snap_compare, tmp_path):
+        """Varjojuoksu with a hidden threshold: hits shown, success and threshold not; Ganger (secret) gone."""
+        path = write(tmp_path / "s.toml", hidden_threshold_session())
+        assert snap_compare(watch_app(path), terminal_size=(80, 24))
+
+    def test_follows_a_save(self, snap_compare, tmp_path):
+        """After the GM rolls and saves, the new roll is at the bottom of the log."""
+        path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+
+        async def run_before(pilot):
+            t, sf = open_session(path, seed=1)
+            t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
+                        RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
+            sf.save_now(t)
+            sf.close()
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if pilot.app.follower.view.full.last_seq() == 18:
+                    break
+            await pilot.pause()
+
+        assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
+
+    def test_broken_file_keeps_the_last_view(self, snap_compare, tmp_path):
+        """The file breaks: the last good view stays and the status line says so."""
+        path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+
+        async def run_before(pilot):
+            path.write_text("schema = [", encoding="utf-8")
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if pilot.app.follower.problem:
+                    break
+            pilot.app.clear_notifications()
+            await pilot.pause()
+
+        assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
+
+
+def test_watch_without_a_terminal_is_refused():
+    proc = subprocess.run([sys.executable, "-m", "polku.cli", "watch", "whatever.toml"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("polku: error: watch needs a terminal; connect with 'ssh -t HOST polku watch FILE'")
+    assert proc.stdout == ""
+
+
+# ---------------------------------------------------------------------------
+# remote play through a real OpenSSH server
+
+SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if os.path.exists("/usr/sbin/sshd") else None)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(SSHD is None, reason="no sshd: install Debian's openssh-server to run the remote-play test")
+@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None or shutil.which("ssh-keygen") is None,
+                    reason="needs ssh, ssh-keygen and tmux")
+def test_remote_play_over_ssh(tmp_path):
+    """A player key restricted to ``polku watch FILE`` sees the view change when the GM rolls; no shell."""
+    user = getpass.getuser()
+    session = write(tmp_path / "night.toml", demo.demo_rajapolku())
+    host_key, player_key = tmp_path / "host_ed25519", tmp_path / "player_ed25519"
+    for key in (host_key, player_key):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    command = f"{sys.executable} -m polku.cli watch {session}"
+    (tmp_path / "authorized_keys").write_text(
+        f'restrict,pty,command="{command}" {player_key.with_suffix(".pub").read_text().strip()}\n')
+    port = _free_port()
+    config = tmp_path / "sshd_config"
+    config.write_text(textwrap.dedent(f"""\
+        Port {port}
+        ListenAddress 127.0.0.1
+        HostKey {host_key}
+        PidFile {tmp_path / 'sshd.pid'}
+        AuthorizedKeysFile {tmp_path / 'authorized_keys'}
+        AllowUsers {user}
+        StrictModes no
+        UsePAM no
+        PubkeyAuthentication yes
+        PasswordAuthentication no
+        KbdInteractiveAuthentication no
+        PermitRootLogin prohibit-password
+        PrintMotd no
+        PrintLastLog no
+        """))
+    if os.geteuid() == 0:
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # sshd's privilege separation folder
+    check = subprocess.run([SSHD, "-t", "-f", str(config)], capture_output=True, text=True)
+    if check.returncode != 0:
+        pytest.skip(f"sshd cannot run here: {check.stderr.strip()[:200]}")
+    sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True)
+    ssh = ["ssh", "-F", "/dev/null", "-i", str(player_key), "-p", str(port), "-o", "IdentitiesOnly=yes",
+           "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={os.devnull}",
+           "-o", "LogLevel=ERROR", f"{user}@127.0.0.1"]
+    tmux = ["tmux", "-L", f"polku-test-{os.getpid()}-{port}", "-f", os.devnull]
+    try:
+        def listening() -> bool:
+            if sshd.poll() is not None:
+                pytest.skip(f"sshd exited: {sshd.stderr.read()[:300]}")
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", port)) == 0
+
+        _wait_for(listening, 15, "sshd to listen")
+        # The same key cannot run a shell: the forced command runs instead, and without a terminal it refuses.
+        shell = subprocess.run(ssh + ["id"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert "uid=" not in shell.stdout + shell.stderr
+        assert shell.returncode == 2
+        assert "watch needs a terminal" in shell.stderr
+
+        env = {**os.environ, "TERM": "xterm-256color"}
+        subprocess.run(tmux + ["new-session", "-d", "-s", "player", "-x", "100", "-y", "30",
+                               " ".join(ssh[:1] + ["-t"] + ssh[1:])], check=True, env=env)
+
+        def screen() -> str:
+            out = subprocess.run(tmux + ["capture-pane", "-p", "-t", "player"], capture_output=True, text=True)
+            return out.stdout
+
+        _wait_for(lambda: "Dice log" in screen() and "The old hospital" in screen(), 60, "the watch view over ssh")
+        assert "Ghost of the Nurse" not in screen()
+        assert "uid=" not in screen()
+
+        t, sf = open_session(session, seed=3)
+        t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
+                    RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
+        sf.save_now(t)
+        sf.close()
+        _wait_for(lambda: "locked gate" in screen(), 30, "the new roll to reach the player")
+
+        subprocess.run(tmux + ["send-keys", "-t", "player", "q"], check=True)
+        _wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "player"],
+                                         capture_output=True).returncode != 0, 30, "the player's view to close")
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+        sshd.terminate()
+        try:
+            sshd.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            sshd.kill()
