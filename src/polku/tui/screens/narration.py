@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, SelectionList, Static
+from textual import on
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
 
 from ...rules.dice import Die
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
@@ -18,9 +20,10 @@ from .prompts import ChoicePrompt, TextPrompt
 
 
 class DicePicker(ModalScreen[list[int] | None]):
-    """Choose dice from a hand: space/Enter toggles, d confirms, Escape cancels."""
+    """Choose dice from a hand: Enter or space toggles [x], d confirms, Escape cancels."""
 
     BINDINGS = [
+        Binding("space", "toggle", "Toggle", id="pick.toggle", tooltip="Choose or drop the die"),
         Binding("d", "done", "Done", id="pick.done", tooltip="Use the chosen dice"),
         Binding("escape", "cancel", "Cancel", id="pick.cancel", tooltip="Cancel"),
     ]
@@ -29,20 +32,45 @@ class DicePicker(ModalScreen[list[int] | None]):
         super().__init__()
         self.title_text = title
         self.dice = dice
-        self.preselect = preselect
+        self.chosen = [i < preselect for i in range(len(dice))]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.title_text, classes="dialog--title")
-            yield SelectionList[int](*[(f"{d.face} on d{d.size} ({d.label or d.source})", i, i < self.preselect)
-                                       for i, d in enumerate(self.dice)], id="pick-list")
-            yield Static("space/Enter: toggle   d: done   Esc: cancel", classes="dialog--hint")
+            yield Static(Text(self.title_text), classes="dialog--title")
+            yield OptionList(id="pick-list")
+            yield Static("", id="pick-sum")
+            yield Static("Enter/space: toggle   d: done   Esc: cancel", classes="dialog--hint")
 
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        self._show()
+        ol = self.query_one(OptionList)
+        ol.highlighted = 0 if self.dice else None
+        ol.focus()
+
+    def _show(self) -> None:
+        ol = self.query_one(OptionList)
+        keep = ol.highlighted
+        ol.set_options([Option(Text(f"{'[x]' if on else '[ ]'} {d.face} on d{d.size} ({d.label or d.source})"),
+                               id=str(i)) for i, (d, on) in enumerate(zip(self.dice, self.chosen))])
+        if keep is not None and self.dice:
+            ol.highlighted = keep
+        picked = [d for d, on in zip(self.dice, self.chosen) if on]
+        self.query_one("#pick-sum", Static).update(
+            Text(f"chosen: {len(picked)} dice, sum {sum(d.face for d in picked)}"))
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_toggle()
+
+    def action_toggle(self) -> None:
+        i = self.query_one(OptionList).highlighted
+        if i is not None:
+            self.chosen[i] = not self.chosen[i]
+            self._show()
 
     def action_done(self) -> None:
-        self.dismiss(list(self.query_one(SelectionList).selected))
+        self.dismiss([i for i, on in enumerate(self.chosen) if on])
 
     def action_cancel(self) -> None:
         self.dismiss(None)
