@@ -97,6 +97,25 @@ class PolkuApp(App):
         self._forced_theme = theme
         self._theme_ready = False
 
+    @property
+    def _background_screens(self) -> list[Screen]:
+        """Screens that show through the current one, cut at a screen that covers them.
+
+        Textual counts the screen below a modal as visible even when the modal
+        paints every cell (the roll screen does, ``covers_screen``); each repaint
+        down there (a log line, the save state) would then repaint the modal
+        too, and every frame would blend the two. Hidden screens catch up when
+        they are shown again.
+        """
+        stack = self._screen_stack
+        if stack and getattr(stack[-1], "covers_screen", False):
+            return []
+        screens = super()._background_screens  # bottom first
+        for i in range(len(screens) - 1, -1, -1):
+            if getattr(screens[i], "covers_screen", False):
+                return screens[i:]
+        return screens
+
     # -- themes -------------------------------------------------------------------
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -138,7 +157,7 @@ class PolkuApp(App):
             variables = self.theme_variables
         except Exception:
             variables = {}
-        if os.environ.get("NO_COLOR"):
+        if getattr(self, "no_color", False) or os.environ.get("NO_COLOR"):
             return plain_styles()
         return styles_from_theme(variables)
 
@@ -169,7 +188,7 @@ class PolkuApp(App):
             for note in session_file.notices:
                 self.notify(note, severity="warning", timeout=10)
             if not session_file.read_only:
-                self.request_save()
+                self.call_after_refresh(self.request_save)
         if isinstance(tracker.events, store.EventLog) and len(tracker.events):
             self._check_log(tracker.events)
 

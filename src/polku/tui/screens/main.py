@@ -65,13 +65,17 @@ class MainScreen(Screen):
     def __init__(self, tracker: Tracker) -> None:
         super().__init__()
         self.tracker = tracker
+        self._status_key: Any = None
 
     @property
     def papp(self) -> "PolkuApp":
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status-line")
+        # The status line is built with its text so that the first frame is complete.
+        status = self._status_text()
+        self._status_key = (status.plain, tuple(status.spans))
+        yield StatusLine(status, id="status-line")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
                 yield Static("Challenges", classes="pane-title", id="queue-title")
@@ -105,7 +109,7 @@ class MainScreen(Screen):
     def _cmd_seqs(self, cmd: int) -> list[int]:
         return self.tracker.cmd_seqs(cmd)
 
-    def refresh_status(self) -> None:
+    def _status_text(self) -> Text:
         t = self.tracker
         st = t.state["structure"]
         camp = t.state["campaign"]
@@ -119,6 +123,16 @@ class MainScreen(Screen):
             line.append(f": {st['scene_title']}")
         line.no_wrap = True
         line.overflow = "ellipsis"
+        return line
+
+    def refresh_status(self) -> None:
+        if not self.is_mounted:
+            return
+        line = self._status_text()
+        key = (line.plain, tuple(line.spans))
+        if key == self._status_key:
+            return  # unchanged: an update would repaint and re-lay out the screen
+        self._status_key = key
         self.query_one(StatusLine).update(line)
 
     def restyle(self) -> None:

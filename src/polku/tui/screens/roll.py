@@ -87,8 +87,13 @@ class SideList(OptionList):
     def __init__(self, role: str, *, id: str) -> None:
         super().__init__(id=id)
         self.role = role
+        self._shown: list[tuple[str, Any]] | None = None
 
     def show_rows(self, rows: list[tuple[str, Text | str]]) -> None:
+        key = [(k, _content_key(label)) for k, label in rows]
+        if key == self._shown:
+            return  # unchanged: no rebuild, no repaint
+        self._shown = key
         keep = self.highlighted
         self.set_options([Option(Text(label) if isinstance(label, str) else label,
                                  id=key if key != "info" else f"info-{i}", disabled=key == "info")
@@ -97,6 +102,14 @@ class SideList(OptionList):
             self.highlighted = min(keep, len(rows) - 1)
         elif rows:
             self.highlighted = 0
+
+
+def _content_key(content: Text | str) -> Any:
+    """What a Static shows, comparable (rich's Text equality ignores the base style)."""
+    if isinstance(content, Text):
+        return (content.plain, tuple(content.spans), str(content.style), content.justify,
+                content.overflow, content.no_wrap, content.end)
+    return content
 
 
 def _check(flag: bool) -> str:
@@ -130,6 +143,9 @@ class RollScreen(ModalScreen[None]):
 
     system_name = ""
 
+    covers_screen = True
+    """#roll-box paints every cell: the app does not repaint the screens below (PolkuApp)."""
+
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
         super().__init__()
         self.tracker = tracker
@@ -138,6 +154,7 @@ class RollScreen(ModalScreen[None]):
         self.b = Side("b")
         self.last_event: dict[str, Any] | None = None
         self.result_lines: list[str] = []
+        self._shown: dict[str, Any] = {}
         c = tracker.challenge(challenge) if challenge else None
         parts = list(c.get("participants", [])) if c else []
         opp = list(c.get("opposition", [])) if c else []
@@ -231,8 +248,8 @@ class RollScreen(ModalScreen[None]):
 
     def refresh_view(self) -> None:
         ta, tb = self.side_titles()
-        self.query_one("#title-a", Static).update(ta)
-        self.query_one("#title-b", Static).update(tb)
+        self._update("#title-a", ta)
+        self._update("#title-b", tb)
         self.query_one("#side-a", SideList).show_rows(self.rows(self.a))
         self.query_one("#side-b", SideList).show_rows(self.rows(self.b))
         try:
@@ -240,12 +257,19 @@ class RollScreen(ModalScreen[None]):
             odds = self.odds_text()
         except RulesError as e:
             pool, odds = Text(f"⚠ {e}", style="bold"), Text("")
-        self.query_one("#pool", Static).update(pool)
-        self.query_one("#odds", Static).update(odds)
-        self.query_one("#result", Static).update(Text("\n".join(self.result_lines)) if self.result_lines else
-                                                  Text("r: roll   f: enter faces from physical dice   "
-                                                       "Enter: toggle/edit row   w: who   Esc: close",
-                                                       style="dim"))
+        self._update("#pool", pool)
+        self._update("#odds", odds)
+        self._update("#result", Text("\n".join(self.result_lines)) if self.result_lines else
+                     Text("r: roll   f: enter faces from physical dice   "
+                          "Enter: toggle/edit row   w: who   Esc: close", style="dim"))
+
+    def _update(self, selector: str, content: Text | str) -> None:
+        """Update a Static only when its content changed (an update repaints and re-lays out)."""
+        key = _content_key(content)
+        if self._shown.get(selector) == key:
+            return
+        self._shown[selector] = key
+        self.query_one(selector, Static).update(content)
 
     def styles_map(self) -> dict[str, str]:
         return self.papp.log_styles()

@@ -222,7 +222,7 @@ class DiceLog(ScrollView, can_focus=True):
             if selected:
                 text.stylize("reverse")
             text.truncate(max(1, width), overflow="ellipsis")
-            segments = list(text.render(self.app.console, end=""))
+            segments = list(Segment.apply_style(text.render(self.app.console, end=""), style))
             strip = Strip(segments)
             if not selected:
                 self._cache[key] = strip

@@ -18,6 +18,34 @@ from ..render import boxes, pips
 STATUS_MARK = {"waiting": "○", "active": "▶", "resolved": "✓"}
 
 
+def _key(option: Option) -> tuple[Any, ...]:
+    prompt = option.prompt
+    if isinstance(prompt, Text):
+        return (option.id, option.disabled, prompt.plain, tuple(prompt.spans), str(prompt.style))
+    return (option.id, option.disabled, prompt)
+
+
+def sync_options(option_list: OptionList, options: list[Option]) -> bool:
+    """Show ``options``, touching only what changed; True when the list was rebuilt.
+
+    Rebuilding (``set_options``) resets the highlight and the scroll and repaints
+    the pane; when the same options are shown again (most commands change one
+    character at most) nothing is done, and changed prompts are replaced in place.
+    """
+    old = getattr(option_list, "_polku_keys", None)
+    new = [_key(o) for o in options]
+    option_list._polku_keys = new  # type: ignore[attr-defined]
+    if old is not None and len(old) == len(new) and all(a[:2] == b[:2] for a, b in zip(old, new)):
+        changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+        for i in changed:
+            option_list.replace_option_prompt_at_index(i, options[i].prompt)
+        if changed and option_list.highlighted is not None:
+            option_list.scroll_to_highlight()
+        return False
+    option_list.set_options(options)
+    return True
+
+
 class ChallengeQueue(OptionList):
     """Challenges waiting, the active one and resolved ones; S12 initiative first."""
 
@@ -56,7 +84,8 @@ class ChallengeQueue(OptionList):
         if not options:
             options.append(Option(Text("No challenges yet — press a to add one", style=styles.get("muted", "")),
                                   id="empty", disabled=True))
-        self.set_options(options)
+        if not sync_options(self, options) and self.highlighted is not None:
+            return
         if keep is not None:
             try:
                 self.highlighted = self.get_option_index(keep)
@@ -91,7 +120,8 @@ class CharacterPane(OptionList):
         if not options:
             options.append(Option(Text("No characters yet — press c to add one", style=styles.get("muted", "")),
                                   id="empty", disabled=True))
-        self.set_options(options)
+        if not sync_options(self, options) and self.highlighted is not None:
+            return
         if keep is not None and keep in tracker.characters:
             self.highlighted = self.get_option_index(keep)
         elif self.highlighted is None and tracker.characters:

@@ -1,0 +1,777 @@
+"""Characters: the quick "new character" form and the full character sheet.
+
+Neither screen changes state itself. The form returns the keyword arguments of
+:meth:`Tracker.add_character`; the sheet turns every edit into one tracker
+command through ``app.run_command``, and re-renders when the app reports new
+events (``tracker_changed``).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...rules.system import System
+from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
+from ...session.tracker import Tracker
+from ..render import boxes, pips
+from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from ..app import PolkuApp
+
+
+class FieldError(ValueError):
+    """One line saying which field is wrong and how to write it."""
+
+
+KIND_LABELS = {"pc": "player character", "npc": "NPC", "opposition": "opposition"}
+"""How each character kind reads on screen."""
+
+SR_ATTRIBUTE_SHORT = {
+    "body": "Bod", "agility": "Agi", "reaction": "Rea", "strength": "Str",
+    "charisma": "Cha", "intuition": "Int", "logic": "Log", "willpower": "Wil",
+}
+"""The usual SR4 abbreviations, for the narrow attribute grid."""
+
+_TIER_BY_TEXT = {**{t: t for t in HARHA_TIERS}, **{v: k for k, v in HARHA_TIER_LABELS.items()},
+                 "significant-special": "significant_special", "background": "plain"}
+
+
+# ---------------------------------------------------------------------------
+# Parsing and formatting the one-line field formats (pure, testable).
+
+def parse_int(text: str, what: str, lo: int, hi: int) -> int:
+    """A whole number in ``lo..hi``.
+
+    Raises:
+        FieldError: naming ``what`` and the range.
+    """
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise FieldError(f"{what}: write a whole number from {lo} to {hi}, not '{text.strip()}'") from None
+    if not lo <= value <= hi:
+        raise FieldError(f"{what}: {value} is outside {lo}–{hi}")
+    return value
+
+
+def parse_names(text: str) -> list[str]:
+    """Comma-separated names, blanks dropped, duplicates kept once (first wins)."""
+    out: list[str] = []
+    for part in text.split(","):
+        name = part.strip()
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
+    """``"Militia:plain, Old blood:special"``; a name without a tier is a plain background (H2).
+
+    Raises:
+        FieldError: an unknown tier, naming the ones allowed.
+    """
+    out: list[dict[str, str]] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        name, _, tier = part.partition(":")
+        name = name.strip()
+        key = tier.strip().lower().replace("  ", " ") or "plain"
+        if not name:
+            raise FieldError(f"backgrounds: '{part.strip()}' has no name before the ':'")
+        if key not in _TIER_BY_TEXT:
+            raise FieldError(f"backgrounds: '{tier.strip()}' is not a tier (use {', '.join(HARHA_TIERS)})")
+        out.append({"name": name, "tier": _TIER_BY_TEXT[key]})
+    return out
+
+
+def format_harha_backgrounds(backgrounds: Sequence[dict[str, Any]]) -> str:
+    return ", ".join(f"{b['name']}:{b['tier']}" for b in backgrounds)
+
+
+def parse_skills(text: str) -> dict[str, int]:
+    """``"Pistols 4, Sneaking 3"`` → ``{"Pistols": 4, "Sneaking": 3}`` (ratings 0–12).
+
+    Raises:
+        FieldError: a skill without a rating, or a rating out of range.
+    """
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        m = re.fullmatch(r"(.+?)\s*[:=]?\s*(-?\d+)", part)
+        if not m or not m.group(1).strip():
+            raise FieldError(f"skills: write '{part}' as a name and a rating, e.g. 'Pistols 4'")
+        out[m.group(1).strip()] = parse_int(m.group(2), f"skill {m.group(1).strip()}", 0, 12)
+    return out
+
+
+def format_skills(skills: dict[str, int]) -> str:
+    return ", ".join(f"{name} {rating}" for name, rating in skills.items())
+
+
+def parse_ability(text: str) -> dict[str, Any]:
+    """An R11 ability: ``"Ape strength 1/scene"``, ``"Hex 2/use"``, ``"Night sight always"``.
+
+    A bare number means per use.
+
+    Raises:
+        FieldError: how to write it.
+    """
+    text = " ".join(text.split())
+    m = re.fullmatch(r"(.+?)\s+always", text, flags=re.IGNORECASE)
+    if m:
+        return {"name": m.group(1), "cost": 0, "per": "always"}
+    m = re.fullmatch(r"(.+?)\s+(\d+)\s*(?:/\s*(use|scene))?", text, flags=re.IGNORECASE)
+    if not m:
+        raise FieldError("ability: write a name and its price, e.g. 'Ape strength 1/scene', "
+                         "'Hex 2/use' or 'Night sight always'")
+    cost = parse_int(m.group(2), "ability cost", 0, 30)
+    return {"name": m.group(1), "cost": cost, "per": (m.group(3) or "use").lower()}
+
+
+def format_ability(ab: dict[str, Any]) -> str:
+    if ab["per"] == "always":
+        return f"{ab['name']} always"
+    return f"{ab['name']} {ab['cost']}/{ab['per']}"
+
+
+def ability_text(ab: dict[str, Any]) -> str:
+    """How an ability's price reads on the sheet."""
+    if ab["per"] == "always":
+        return "always on"
+    unit = "charge" if ab["cost"] == 1 else "charges"
+    return f"{ab['cost']} {unit} per {ab['per']}"
+
+
+def _checker(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
+    """A TextPrompt ``check`` from a parser that raises :class:`FieldError`."""
+
+    def check(text: str) -> str | None:
+        try:
+            parse(text)
+        except FieldError as e:
+            return str(e)
+        return None
+
+    return check
+
+
+# ---------------------------------------------------------------------------
+# A keyboard choice among a few words, readable without colour.
+
+class CycleField(Widget, can_focus=True):
+    """Pick one of a few values with left/right or space; the chosen one is bracketed.
+
+    Args:
+        values: (value, label) pairs.
+        value: the initial value.
+    """
+
+    DEFAULT_CSS = """
+    CycleField { height: 1; width: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("right,space", "step(1)", "Next", show=False, id="cycle.next", tooltip="Next value"),
+        Binding("left", "step(-1)", "Previous", show=False, id="cycle.previous", tooltip="Previous value"),
+    ]
+
+    def __init__(self, values: Sequence[tuple[str, str]], value: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.values = list(values)
+        self.index = next((i for i, (v, _) in enumerate(self.values) if v == value), 0)
+
+    @property
+    def value(self) -> str:
+        """The chosen value."""
+        return self.values[self.index][0]
+
+    def render(self) -> Text:
+        out = Text()
+        for i, (_, label) in enumerate(self.values):
+            if i:
+                out.append("  ")
+            if i == self.index:
+                out.append(f"[{label}]", style="bold reverse" if self.has_focus else "bold")
+            else:
+                out.append(f" {label} ")
+        return out
+
+    def action_step(self, delta: int) -> None:
+        self.index = (self.index + delta) % len(self.values)
+        self.refresh()
+        self.post_message(CycleField.Changed(self))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    class Changed(Message):
+        """The chosen value changed."""
+
+        def __init__(self, field: "CycleField") -> None:
+            super().__init__()
+            self.field = field
+
+        @property
+        def control(self) -> "CycleField":
+            return self.field
+
+
+# ---------------------------------------------------------------------------
+# The new-character form.
+
+class CharacterForm(ModalScreen[dict[str, Any] | None]):
+    """Name, kind, player and the few fields a system needs at the table.
+
+    Dismisses with the keyword arguments for :meth:`Tracker.add_character`, or None.
+
+    Args:
+        tracker: the campaign (its system decides the quick fields).
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="charform.cancel", tooltip="Close without adding anyone"),
+        Binding("ctrl+s", "submit", "Add", id="charform.submit", tooltip="Add the character"),
+        Binding("enter", "submit", "Add", show=False, id="charform.enter", tooltip="Add the character"),
+    ]
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.system = tracker.system
+        self._default_charges = tracker.settings.raja_default_charges
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="charform"):
+            yield Label(f"New character · {self.system.title}", classes="dialog--title")
+            with Horizontal(classes="form-row"):
+                yield Label("Name", classes="form-label")
+                yield Input(placeholder="e.g. Alyosha", id="cf-name", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Player", classes="form-label")
+                yield Input(placeholder="blank for a GM character", id="cf-player", compact=True)
+            with Horizontal(classes="form-row"):
+                yield Label("Kind", classes="form-label")
+                yield CycleField([(k, k) for k in CHARACTER_KINDS], "pc", id="cf-kind")
+            if self.system is System.RAJAPOLKU:
+                with Horizontal(classes="form-row"):
+                    yield Label("Backgrounds", classes="form-label")
+                    yield Input(placeholder="Militia, Street-wise (R2)", id="cf-backgrounds", compact=True)
+                with Horizontal(classes="form-row"):
+                    yield Label("Charges", classes="form-label")
+                    yield Input(str(self._default_charges), id="cf-charges", compact=True,
+                                restrict=r"\d*", max_length=2)
+            elif self.system is System.HARHAPOLKU:
+                with Horizontal(classes="form-row"):
+                    yield Label("Backgrounds", classes="form-label")
+                    yield Input(placeholder="Villager:general, Smith, Old blood:special", id="cf-backgrounds",
+                                compact=True)
+                yield Static("  tiers (H2): " + ", ".join(HARHA_TIERS) + "; no tier = plain",
+                             classes="dialog--hint")
+                with Horizontal(classes="form-row"):
+                    yield Label("Edges", classes="form-label")
+                    yield Input(placeholder="Quick hands, Lucky (H7)", id="cf-edges", compact=True)
+            else:
+                with Grid(id="cf-attributes"):
+                    for attr in SR_ATTRIBUTES:
+                        with Horizontal(classes="attr-cell"):
+                            yield Label(SR_ATTRIBUTE_SHORT[attr], classes="attr-label")
+                            yield Input("3", id=f"cf-attr-{attr}", compact=True, restrict=r"\d*", max_length=2,
+                                        tooltip=attr.title())
+                with Horizontal(classes="form-row"):
+                    yield Label("Edge rating", classes="form-label")
+                    yield Input("2", id="cf-edge", compact=True, restrict=r"\d*", max_length=1)
+                with Horizontal(classes="form-row"):
+                    yield Label("Skills", classes="form-label")
+                    yield Input(placeholder="Pistols 4, Sneaking 3", id="cf-skills", compact=True)
+            yield Static("", id="cf-error", classes="dialog--error")
+            yield Static("Tab next field · ←/→ kind · Enter add · Esc cancel", classes="dialog--hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#cf-name", Input).focus()
+
+    def _text(self, wid: str) -> str:
+        return self.query_one(f"#{wid}", Input).value
+
+    @on(CycleField.Changed, "#cf-kind")
+    def kind_changed(self, event: CycleField.Changed) -> None:
+        """Opposition starts with 3 charges (R11); others with the campaign default."""
+        if self.system is not System.RAJAPOLKU:
+            return
+        box = self.query_one("#cf-charges", Input)
+        defaults = {str(self._default_charges), "3"}
+        if box.value.strip() in defaults:
+            box.value = "3" if event.field.value == "opposition" else str(self._default_charges)
+
+    @on(Input.Submitted)
+    def input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def collect(self) -> dict[str, Any]:
+        """The add_character keyword arguments from the form.
+
+        Raises:
+            FieldError: the first field that is wrong.
+        """
+        name = self._text("cf-name").strip()
+        if not name:
+            raise FieldError("name: every character needs a name")
+        kind = self.query_one("#cf-kind", CycleField).value
+        out: dict[str, Any] = {"name": name, "kind": kind, "player": self._text("cf-player").strip()}
+        if self.system is System.RAJAPOLKU:
+            out["backgrounds"] = parse_names(self._text("cf-backgrounds"))
+            raw = self._text("cf-charges").strip()
+            charges = parse_int(raw, "charges", 0, 99) if raw else (3 if kind == "opposition" else self._default_charges)
+            out["charges"] = charges
+            out["charges_max"] = charges
+        elif self.system is System.HARHAPOLKU:
+            out["backgrounds"] = parse_harha_backgrounds(self._text("cf-backgrounds"))
+            out["edges"] = [{"name": n, "used": False} for n in parse_names(self._text("cf-edges"))]
+        else:
+            attrs = {}
+            for attr in SR_ATTRIBUTES:
+                attrs[attr] = parse_int(self._text(f"cf-attr-{attr}") or "", attr, 1, 12)
+            out["attributes"] = attrs
+            edge = parse_int(self._text("cf-edge"), "edge rating", 0, 9)
+            out["edge_rating"] = edge
+            out["edge"] = edge
+            out["skills"] = parse_skills(self._text("cf-skills"))
+        return out
+
+    def action_submit(self) -> None:
+        try:
+            result = self.collect()
+        except FieldError as e:
+            self.query_one("#cf-error", Static).update(str(e))
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# ---------------------------------------------------------------------------
+# The character sheet.
+
+class CharacterDetail(ModalScreen[None]):
+    """Everything about one character; Enter edits the highlighted row.
+
+    Args:
+        tracker: the campaign.
+        cid: the character's id.
+    """
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="detail.close", tooltip="Back to the session"),
+        Binding("plus,equals_sign", "adjust(1)", "+1", id="detail.more",
+                tooltip="One more on a number row (charges, boxes, points…)"),
+        Binding("minus", "adjust(-1)", "−1", id="detail.less", tooltip="One less on a number row"),
+        Binding("x,delete", "remove", "Remove", id="detail.remove",
+                tooltip="Remove the character (asks first; undo brings it back)"),
+        Binding("u,ctrl+z", "undo", "Undo", id="detail.undo", tooltip="Undo the last command (this sheet or not)"),
+        Binding("U,ctrl+y", "redo", "Redo", id="detail.redo", tooltip="Redo the last undone command"),
+        Binding("question_mark", "app.help", "Help", id="detail.help", tooltip="Every key, on one screen"),
+    ]
+
+    BINDING_GROUP_TITLE = "Character sheet"
+
+    def __init__(self, tracker: Tracker, cid: str) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.cid = cid
+        self._gone = False
+
+    @property
+    def papp(self) -> "PolkuApp":
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def ch(self) -> dict[str, Any]:
+        return self.tracker.characters[self.cid]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="detail"):
+            yield Label("", id="detail-title", classes="dialog--title", markup=False)
+            yield OptionList(id="detail-rows")
+            yield Static("Enter edit · +/− adjust · x remove · u undo · ? keys · Esc close",
+                         classes="dialog--hint")
+
+    def on_mount(self) -> None:
+        self.render_rows()
+        rows = self.query_one("#detail-rows", OptionList)
+        rows.highlighted = 0
+        rows.focus()
+
+    # -- rendering -------------------------------------------------------------
+
+    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+        """The app ran a command: redraw, or close if the character is gone."""
+        if self.cid not in self.tracker.characters:
+            self._close_gone()
+            return
+        self.render_rows()
+
+    def _close_gone(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        if self.app.screen is self:
+            self.dismiss(None)
+
+    def on_resize(self) -> None:
+        if self.cid in self.tracker.characters:
+            self.render_rows()
+
+    def on_screen_resume(self) -> None:
+        if self.cid not in self.tracker.characters:
+            self._gone = False
+            self._close_gone()
+        else:
+            self.render_rows()
+
+    def rows(self) -> list[tuple[str, str, Text | str]]:
+        """(row id, label, value) for every field of the character's system."""
+        ch = self.ch
+        t = self.tracker
+        muted = "dim"
+        out: list[tuple[str, str, Text | str]] = [
+            ("name", "Name", ch["name"]),
+            ("player", "Player", ch["player"] or Text("(GM)", style=muted)),
+            ("kind", "Kind", KIND_LABELS.get(ch["kind"], ch["kind"])),
+            ("health", "Health", ch["health"] or Text("(nothing noted)", style=muted)),
+        ]
+        system = t.system
+        if system is System.RAJAPOLKU:
+            pen = t.wound_penalty(self.cid)
+            out.append(("wound", "Wound (R9)", ch["wound"] + (f"  −{pen} {'die' if pen == 1 else 'dice'}" if pen else "")))
+            out.append(("charges", "Charges (R11)",
+                        f"{pips(ch['charges'], ch['charges_max'])} {ch['charges']}/{ch['charges_max']}"))
+            out.append(("charges_max", "Charges max", str(ch["charges_max"])))
+            out.append(("story_points", "Story pts (R12)", str(ch["story_points"])))
+            out.append(("backgrounds", "Backgrounds", ", ".join(ch["backgrounds"]) or Text("(none)", style=muted)))
+            for i, ab in enumerate(ch["abilities"]):
+                paid = "  paid this scene" if ab["name"] in ch["paid_this_scene"] else ""
+                out.append((f"ability:{i}", "Ability ✦", f"{ab['name']} — {ability_text(ab)}{paid}"))
+            out.append(("ability:new", "", Text("+ add an ability…", style=muted)))
+            out.append(("paid_this_scene", "Paid this scene",
+                        ", ".join(ch["paid_this_scene"]) or Text("(none)", style=muted)))
+        elif system is System.HARHAPOLKU:
+            for i, bg in enumerate(ch["backgrounds"]):
+                out.append((f"background:{i}", "Background",
+                            f"{bg['name']} ({HARHA_TIER_LABELS.get(bg['tier'], bg['tier'])})"))
+            out.append(("backgrounds", "", Text("+ edit the background list…", style=muted)))
+            for i, edge in enumerate(ch["edges"]):
+                state = "○ used this session" if edge["used"] else "● available"
+                out.append((f"edge:{i}", "Edge (H7)", f"{edge['name']}  {state}"))
+            out.append(("edges", "", Text("+ edit the edge list…", style=muted)))
+            out.append(("rolled_this_scene", "Rolled (H9)",
+                        ", ".join(ch["rolled_this_scene"]) or Text("(none this scene)", style=muted)))
+        else:
+            attrs = ch["attributes"]
+            for attr in SR_ATTRIBUTES:
+                out.append((f"attr:{attr}", attr.title(), str(attrs[attr])))
+            out.append(("skills", "Skills", format_skills(ch["skills"]) or Text("(none)", style=muted)))
+            out.append(("edge_rating", "Edge rating", str(ch["edge_rating"])))
+            out.append(("edge", "Edge (S7)", f"{ch['edge']}/{ch['edge_rating']} this session"))
+            phys = 8 + (attrs["body"] + 1) // 2
+            stun = 8 + (attrs["willpower"] + 1) // 2
+            out.append(("physical", "Physical (S12)", f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
+            out.append(("stun", "Stun (S12)", f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
+        out.append(("notes", "Notes", ch["notes"] or Text("(none)", style=muted)))
+        out.append(("secret", "Secret", "yes — hidden from players" if ch["secret"] else "no"))
+        return out
+
+    def render_rows(self) -> None:
+        ch = self.ch
+        kind = KIND_LABELS.get(ch["kind"], ch["kind"])
+        who = f" · played by {ch['player']}" if ch["player"] else ""
+        ro = "  (read-only)" if self.tracker.read_only else ""
+        self.query_one("#detail-title", Label).update(f"{ch['name']} — {kind}{who}{ro}")
+        rows = self.query_one("#detail-rows", OptionList)
+        keep = rows.highlighted
+        width = max(40, min(76, self.size.width) - 6)
+        options = []
+        for rid, label, value in self.rows():
+            line = Text()
+            line.append(f"{label:<16}", style="bold")
+            if isinstance(value, str):
+                value = Text("\n".join(textwrap.wrap(value, width - 16, subsequent_indent=" " * 16)) or " ")
+            line.append_text(value)
+            options.append(Option(line, id=rid))
+        rows.set_options(options)
+        if keep is not None and options:
+            rows.highlighted = min(keep, len(options) - 1)
+
+    def highlighted_row(self) -> str | None:
+        opt = self.query_one("#detail-rows", OptionList).highlighted_option
+        return opt.id if opt is not None else None
+
+    # -- running commands -------------------------------------------------------
+
+    def run(self, command: Callable[[Tracker], Any]) -> Any:
+        return self.papp.run_command(command)
+
+    def set_field(self, field: str, value: Any, text: str | None = None) -> None:
+        """One ``update_character`` command; ``text`` is its line in the log."""
+        cid = self.cid
+        self.run(lambda t: t.update_character(cid, field, value, text=text))
+
+    def ask_text(self, title: str, value: str, done: Callable[[str], None], *,
+                 check: Callable[[str], str | None] | None = None, hint: str = "", placeholder: str = "") -> None:
+        def answered(text: str | None) -> None:
+            if text is not None:
+                done(text)
+
+        self.app.push_screen(TextPrompt(escape(title), value, check=check, hint=hint, placeholder=placeholder),
+                             answered)
+
+    def ask_int(self, title: str, value: int, lo: int, hi: int, done: Callable[[int], None]) -> None:
+        self.ask_text(title, str(value), lambda s: done(parse_int(s, "value", lo, hi)),
+                      check=_checker(lambda s: parse_int(s, "value", lo, hi)), hint=f"{lo}–{hi}")
+
+    def ask_choice(self, title: str, choices: Sequence[tuple[str, str]], done: Callable[[str], None]) -> None:
+        def answered(value: str | None) -> None:
+            if value is not None:
+                done(value)
+
+        self.app.push_screen(ChoicePrompt(escape(title), choices), answered)
+
+    # -- editing -------------------------------------------------------------------
+
+    @on(OptionList.OptionSelected, "#detail-rows")
+    def row_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.edit(event.option.id)
+
+    def edit(self, rid: str) -> None:
+        """Open the editor of one row."""
+        ch = self.ch
+        cid = self.cid
+        name = ch["name"]
+        if rid == "name":
+            self.ask_text("Name", ch["name"], lambda s: self.set_field("name", s.strip()),
+                          check=lambda s: None if s.strip() else "a character needs a name")
+        elif rid == "player":
+            self.ask_text(f"{name}: player (blank for the GM)", ch["player"],
+                          lambda s: self.set_field("player", s.strip()))
+        elif rid == "kind":
+            self.ask_choice(f"{name} is…", [(k, KIND_LABELS[k]) for k in CHARACTER_KINDS],
+                            lambda v: self.set_field("kind", v))
+        elif rid == "health":
+            self.ask_text(f"{name}: health (R8, free text; blank clears)", ch["health"],
+                          lambda s: self.run(lambda t: t.set_health(cid, s.strip())),
+                          placeholder="e.g. black eye, limping")
+        elif rid == "notes":
+            self.ask_text(f"{name}: notes", ch["notes"], lambda s: self.set_field("notes", s.strip()))
+        elif rid == "secret":
+            self.set_field("secret", not ch["secret"])
+        elif rid == "wound":
+            track = self.tracker.state["wound_track"]
+            self.ask_choice(f"{name}: wound level (now {ch['wound']})", [(lvl, lvl) for lvl in track],
+                            lambda v: self.run(lambda t: t.set_wound(cid, v)))
+        elif rid == "charges":
+            self.ask_int(f"{name}: charges (max {ch['charges_max']})", ch["charges"], 0, ch["charges_max"],
+                         self.set_charges)
+        elif rid == "charges_max":
+            self.ask_int(f"{name}: maximum charges", ch["charges_max"], 0, 99, self.set_charges_max)
+        elif rid == "story_points":
+            self.ask_int(f"{name}: story points", ch["story_points"], 0, 99,
+                         lambda n: self.set_field("story_points", n))
+        elif rid == "backgrounds" and self.tracker.system is System.RAJAPOLKU:
+            self.ask_text(f"{name}: backgrounds (R2), comma-separated", ", ".join(ch["backgrounds"]),
+                          lambda s: self.set_field("backgrounds", parse_names(s)))
+        elif rid == "backgrounds" or rid.startswith("background:"):
+            self.ask_text(f"{name}: backgrounds (H2) as Name:tier, comma-separated",
+                          format_harha_backgrounds(ch["backgrounds"]),
+                          lambda s: self.set_field("backgrounds", bgs := parse_harha_backgrounds(s),
+                                                   f"{name}: backgrounds → " + (", ".join(
+                                                       f"{b['name']} ({HARHA_TIER_LABELS[b['tier']]})"
+                                                       for b in bgs) or "(none)")),
+                          check=_checker(parse_harha_backgrounds),
+                          hint="tiers: " + ", ".join(HARHA_TIERS) + "; no tier = plain")
+        elif rid.startswith("ability:"):
+            self.edit_ability(rid.split(":", 1)[1])
+        elif rid == "paid_this_scene":
+            self.ask_text(f"{name}: abilities already paid for this scene", ", ".join(ch["paid_this_scene"]),
+                          lambda s: self.set_field("paid_this_scene", parse_names(s)))
+        elif rid.startswith("edge:"):
+            self.toggle_edge(int(rid.split(":", 1)[1]))
+        elif rid == "edges":
+            self.ask_text(f"{name}: edges (H7), comma-separated", ", ".join(e["name"] for e in ch["edges"]),
+                          self.set_edges)
+        elif rid == "rolled_this_scene":
+            self.ask_text(f"{name}: backgrounds already rolled this scene (H9)",
+                          ", ".join(ch["rolled_this_scene"]),
+                          lambda s: self.set_field("rolled_this_scene", parse_names(s)))
+        elif rid.startswith("attr:"):
+            attr = rid.split(":", 1)[1]
+            self.ask_int(f"{name}: {attr}", ch["attributes"][attr], 1, 12,
+                         lambda n: self.set_field("attributes", {**self.ch["attributes"], attr: n}))
+        elif rid == "skills":
+            self.ask_text(f"{name}: skills", format_skills(ch["skills"]),
+                          lambda s: self.set_field("skills", parse_skills(s)), check=_checker(parse_skills),
+                          placeholder="Pistols 4, Sneaking 3")
+        elif rid == "edge_rating":
+            self.ask_int(f"{name}: Edge rating", ch["edge_rating"], 0, 9, self.set_edge_rating)
+        elif rid == "edge":
+            self.ask_int(f"{name}: Edge points left this session", ch["edge"], 0, ch["edge_rating"],
+                         lambda n: self.set_field("edge", n))
+        elif rid in ("physical", "stun"):
+            attr = "body" if rid == "physical" else "willpower"
+            size = 8 + (ch["attributes"][attr] + 1) // 2
+            self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
+                         lambda n: self.run(lambda t: t.set_condition(cid, rid, n)))
+
+    def set_charges(self, n: int) -> None:
+        """Spending and regaining are logged as such (R11)."""
+        cid, now = self.cid, self.ch["charges"]
+        if n < now:
+            self.run(lambda t: t.spend_charges(cid, now - n, "set on the character sheet"))
+        elif n > now:
+            self.run(lambda t: t.restore_charges(cid, n - now, "set on the character sheet"))
+
+    def set_charges_max(self, n: int) -> None:
+        cid = self.cid
+
+        def both(t: Tracker) -> None:
+            if t.characters[cid]["charges"] > n:
+                t.update_character(cid, "charges", n)
+            t.update_character(cid, "charges_max", n)
+
+        self.run(both)
+
+    def set_edge_rating(self, n: int) -> None:
+        cid = self.cid
+
+        def both(t: Tracker) -> None:
+            if t.characters[cid]["edge"] > n:
+                t.update_character(cid, "edge", n)
+            t.update_character(cid, "edge_rating", n)
+
+        self.run(both)
+
+    def set_edges(self, text: str) -> None:
+        used = {e["name"]: e["used"] for e in self.ch["edges"]}
+        names = parse_names(text)
+        self.set_field("edges", [{"name": n, "used": used.get(n, False)} for n in names],
+                       f"{self.ch['name']}: edges → {', '.join(names) or '(none)'}")
+
+    def toggle_edge(self, index: int) -> None:
+        edges = [dict(e) for e in self.ch["edges"]]
+        edges[index]["used"] = not edges[index]["used"]
+        state = "used" if edges[index]["used"] else "available again"
+        cid = self.cid
+        self.run(lambda t: t.update_character(cid, "edges", edges,
+                                              text=f"{self.ch['name']}: edge '{edges[index]['name']}' {state}"))
+
+    def edit_ability(self, which: str) -> None:
+        ch = self.ch
+        cid = self.cid
+        hint = "e.g. 'Ape strength 1/scene', 'Hex 2/use', 'Night sight always'"
+        if which == "new":
+            def added(s: str) -> None:
+                ab = parse_ability(s)
+                self.set_field("abilities", self.ch["abilities"] + [ab],
+                               f"{ch['name']} gains the ability {ab['name']} ({ability_text(ab)})")
+
+            self.ask_text(f"{ch['name']}: new ability (R7/R11)", "", added, check=_checker(parse_ability), hint=hint)
+            return
+        i = int(which)
+        ab = ch["abilities"][i]
+        choices: list[tuple[str, str]] = []
+        if ab["per"] != "always":
+            choices.append(("use", f"Use it now: pay {ability_text(ab)}"))
+        choices += [("edit", "Edit name and price…"), ("remove", "Remove the ability")]
+
+        def picked(action: str) -> None:
+            if action == "use":
+                self.run(lambda t: t.use_ability(cid, ab["name"]))
+            elif action == "edit":
+                def edited(s: str) -> None:
+                    abilities = list(self.ch["abilities"])
+                    abilities[i] = new = parse_ability(s)
+                    self.set_field("abilities", abilities,
+                                   f"{ch['name']}: ability {ab['name']} is now {new['name']} ({ability_text(new)})")
+
+                self.ask_text(f"{ch['name']}: ability", format_ability(ab), edited,
+                              check=_checker(parse_ability), hint=hint)
+            elif action == "remove":
+                self.set_field("abilities", [a for j, a in enumerate(self.ch["abilities"]) if j != i],
+                               f"{ch['name']} loses the ability {ab['name']}")
+
+        self.ask_choice(f"{ch['name']}: {ab['name']} ({ability_text(ab)})", choices, picked)
+
+    def action_adjust(self, delta: int) -> None:
+        """+/−: step the number on the highlighted row."""
+        rid = self.highlighted_row()
+        ch = self.ch
+        cid = self.cid
+        if rid == "wound":
+            self.run(lambda t: t.move_wound(cid, delta))
+        elif rid == "charges":
+            self.set_charges(max(0, ch["charges"] + delta))
+        elif rid == "charges_max":
+            self.set_charges_max(max(0, ch["charges_max"] + delta))
+        elif rid in ("story_points", "edge"):
+            self.set_field(rid, ch[rid] + delta)
+        elif rid == "edge_rating":
+            self.set_edge_rating(max(0, ch["edge_rating"] + delta))
+        elif rid in ("physical", "stun"):
+            self.run(lambda t: t.set_condition(cid, rid, ch[rid] + delta))
+        elif rid is not None and rid.startswith("attr:"):
+            attr = rid.split(":", 1)[1]
+            self.set_field("attributes", {**ch["attributes"], attr: ch["attributes"][attr] + delta})
+        else:
+            self.notify("+ and − change number rows (charges, points, boxes, attributes)", severity="warning")
+
+    def action_remove(self) -> None:
+        ch = self.ch
+        cid = self.cid
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.remove_character(cid))
+
+        self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign? (u undoes it)"), done)
+
+    def action_undo(self) -> None:
+        ev = self.run(lambda t: t.undo())
+        if ev:
+            self.notify(ev["text"], title="Undone")
+
+    def action_redo(self) -> None:
+        ev = self.run(lambda t: t.redo())
+        if ev:
+            self.notify(ev["text"], title="Redone")
+
+    def action_close(self) -> None:
+        self._gone = True
+        self.dismiss(None)
+
+
+__all__ = [
+    "CharacterForm", "CharacterDetail", "CycleField", "FieldError", "parse_ability", "parse_harha_backgrounds",
+    "parse_int", "parse_names", "parse_skills",
+]

@@ -1,0 +1,550 @@
+"""The first screen without a file: recent sessions, continue, new campaign, the demos."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+import polku
+
+from ...rules.dice import RulesError
+from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
+from ...session import files, store
+from ...session.files import SessionOpenError
+from ...session.model import slug
+from ...session.tracker import Tracker
+from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from ..app import PolkuApp
+
+DEMOS: tuple[tuple[str, str], ...] = (
+    ("rajapolku", "Rajapolku"),
+    ("harhapolku", "Harhapolku"),
+    ("varjojuoksu", "Varjojuoksu (Shadowrun 4e)"),
+)
+"""(file suffix, title) of each shipped demo: ``demo-<suffix>.toml``."""
+
+SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}
+"""Which of RULES.md's choices belong to which system."""
+
+
+def shipped_sessions_dir() -> Path:
+    """The repository's ``sessions/`` folder, where the demos ship."""
+    return Path(polku.__file__).resolve().parents[2] / "sessions"
+
+
+def find_demo(sessions_dir: Path, suffix: str) -> Path | None:
+    """``demo-<suffix>.toml`` in the sessions folder first, else in the shipped one."""
+    for folder in (Path(sessions_dir), shipped_sessions_dir()):
+        path = folder / f"demo-{suffix}.toml"
+        if path.is_file():
+            return path
+    return None
+
+
+def continuation_name(path: Path, session: int, folder: Path) -> str:
+    """A fresh ``<stem>-s<N>.toml`` in ``folder`` for the session after ``session``."""
+    stem = re.sub(r"-s\d+$", "", path.stem)
+    n = session + 1
+    while (folder / f"{stem}-s{n}.toml").exists():
+        n += 1
+    return f"{stem}-s{n}.toml"
+
+
+def check_file_name(name: str, folder: Path) -> str | None:
+    """One line on what is wrong with a new session file name, or None."""
+    name = name.strip()
+    if not name:
+        return "file name: write one, e.g. my-campaign.toml"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return "file name: a plain name without folders; it goes in " + str(folder)
+    if not name.endswith(".toml"):
+        name += ".toml"
+    if (folder / name).exists():
+        return f"file name: {name} already exists in {folder}; pick another"
+    return None
+
+
+def toml_name(name: str) -> str:
+    name = name.strip()
+    return name if name.endswith(".toml") else name + ".toml"
+
+
+def show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class _Opener:
+    """Opening a file from a screen: lock, read-only offer, one-line errors."""
+
+    app: Any
+
+    def open_path(self, path: Path, *, read_only: bool = False) -> None:
+        app: PolkuApp = self.app
+        try:
+            tracker, sf = files.open_session(path, read_only=read_only, clock=app.clock, seed=app.seed)
+        except store.LockedError as e:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.open_path(path, read_only=True)
+
+            app.push_screen(ConfirmPrompt(f"{escape(str(e))} — open it read-only instead?"), answered)
+            return
+        except (SessionOpenError, store.StoreError) as e:
+            app.notify(str(e), severity="error", title="Cannot open", timeout=12)
+            return
+        _remember(app, path)
+        app.show_session(tracker, sf)
+
+
+def _remember(app: Any, path: Path) -> None:
+    if getattr(app, "remember", False):
+        from ... import config
+
+        config.remember_recent(str(Path(path).resolve()))
+
+
+class ChooserScreen(_Opener, Screen[None]):
+    """Recent session files in the sessions folder, plus new / continue / demo.
+
+    Args:
+        sessions_dir: where session files are listed and created.
+    """
+
+    BINDING_GROUP_TITLE = "Sessions"
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="chooser.open", tooltip="Open the highlighted session file"),
+        Binding("n", "new_campaign", "New campaign", id="chooser.new", tooltip="Start a new campaign file"),
+        Binding("c", "continue_campaign", "Continue", id="chooser.continue",
+                tooltip="Next game session in a new file, from the highlighted file's end state"),
+        Binding("d", "demo", "Demo", id="chooser.demo", tooltip="Play a copy of a demo session"),
+        Binding("q", "app.quit_app", "Quit", id="chooser.quit", tooltip="Quit Polku"),
+    ]
+
+    def __init__(self, sessions_dir: Path) -> None:
+        super().__init__()
+        self.sessions_dir = Path(sessions_dir)
+        self.entries: list[tuple[Path, dict[str, Any]]] = []
+        """Each listed file with what :func:`files.peek` found (or its ``error``)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Polku · choose a session", id="chooser-title", classes="screen-title")
+        yield Static(f"Session files in {self.sessions_dir}", id="chooser-where", markup=False)
+        yield OptionList(id="sessions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one("#sessions", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        """List the folder again (a file may have been created or changed)."""
+        self.entries = [(p, files.peek(p)) for p in files.recent_sessions(self.sessions_dir)]
+        ol = self.query_one("#sessions", OptionList)
+        keep = ol.highlighted
+        options: list[Option] = []
+        for i, (path, info) in enumerate(self.entries):
+            options.append(Option(self.entry_text(path, info), id=f"file:{i}"))
+        if not options:
+            options.append(Option(Text("No session files here yet.", style="dim"), id="empty", disabled=True))
+        options.append(Option(Text("+ New campaign…  (n)"), id="action:new"))
+        options.append(Option(Text("▶ Play a demo session…  (d)"), id="action:demo"))
+        ol.set_options(options)
+        if keep is not None and keep < len(options) and not options[keep].disabled:
+            ol.highlighted = keep
+        else:
+            ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+
+    def entry_text(self, path: Path, info: dict[str, Any]) -> Text:
+        width = max(40, self.size.width - 4)
+
+        def indented(text: str) -> str:
+            return "\n".join(textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  "))
+
+        t = Text()
+        if "error" in info:
+            t.append("✗ ", style="bold")
+            t.append(path.name, style="bold")
+            t.append("  cannot be opened\n")
+            t.append(indented(info["error"]), style="dim")
+            return t
+        story, session, scene = info["where"]
+        try:
+            system = System(info["system"]).title
+        except ValueError:
+            system = info["system"]
+        t.append(info["name"], style="bold")
+        t.append(f" · {system}\n")
+        t.append(indented(f"{path.name} · story {story}, session {session}, scene {scene} · "
+                          f"{info['events']} events · {info['characters']} characters"), style="dim")
+        return t
+
+    def on_resize(self) -> None:
+        if self.entries:
+            self.reload()
+
+    def highlighted_entry(self) -> tuple[Path, dict[str, Any]] | None:
+        opt = self.query_one("#sessions", OptionList).highlighted_option
+        if opt is None or not opt.id or not opt.id.startswith("file:"):
+            return None
+        return self.entries[int(opt.id[5:])]
+
+    @on(OptionList.OptionSelected, "#sessions")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        oid = event.option.id or ""
+        if oid == "action:new":
+            self.action_new_campaign()
+        elif oid == "action:demo":
+            self.action_demo()
+        else:
+            self.action_open()
+
+    def action_open(self) -> None:
+        entry = self.highlighted_entry()
+        if entry is None:
+            return
+        path, info = entry
+        if "error" in info:
+            self.notify(info["error"], severity="error", title="Cannot open", timeout=12)
+            return
+        self.open_path(path)
+
+    def action_new_campaign(self) -> None:
+        self.app.push_screen(NewCampaignScreen(self.sessions_dir))
+
+    def action_continue_campaign(self) -> None:
+        entry = self.highlighted_entry()
+        if entry is None:
+            self.notify("Highlight the session file to continue from (arrows), then press c", severity="warning")
+            return
+        path, info = entry
+        if "error" in info:
+            self.notify(info["error"], severity="error", title="Cannot continue", timeout=12)
+            return
+        folder = self.sessions_dir
+        default = continuation_name(path, info["where"][1], folder)
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+            new_path = folder / toml_name(name)
+            app: PolkuApp = self.app  # type: ignore[assignment]
+            try:
+                tracker, sf = files.continue_campaign(path, new_path, clock=app.clock, seed=app.seed)
+            except (SessionOpenError, store.StoreError) as e:
+                app.notify(str(e), severity="error", title="Cannot continue", timeout=12)
+                return
+            _remember(app, new_path)
+            app.show_session(tracker, sf)
+
+        self.app.push_screen(TextPrompt(
+            f"Continue “{escape(info['name'])}” in a new file: its name", default,
+            hint=f"Starts session {info['where'][1] + 1} from the end of {escape(path.name)}; "
+                 "that file stays as it is.",
+            check=lambda s: check_file_name(s, folder)), named)
+
+    def action_demo(self) -> None:
+        found = [(suffix, title, find_demo(self.sessions_dir, suffix)) for suffix, title in DEMOS]
+        found = [(s, t, p) for s, t, p in found if p is not None]
+        if not found:
+            self.notify(f"No demo files (demo-<system>.toml) in {self.sessions_dir} or {shipped_sessions_dir()}",
+                        severity="warning", timeout=10)
+            return
+        sources = {s: p for s, _, p in found}
+
+        def picked(suffix: str | None) -> None:
+            if suffix:
+                self.play_demo(suffix, sources[suffix])
+
+        self.app.push_screen(ChoicePrompt("Play a demo — you play a copy; the demo itself stays as shipped",
+                                          [(s, t) for s, t, _ in found]), picked)
+
+    def play_demo(self, suffix: str, source: Path) -> None:
+        """Open ``demo-<suffix>-play.toml``, copying the demo there first if needed."""
+        target = self.sessions_dir / f"demo-{suffix}-play.toml"
+        if not target.exists():
+            if self.copy_demo(source, target):
+                self.open_path(target)
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "reuse":
+                self.open_path(target)
+            elif choice == "reset" and self.copy_demo(source, target):
+                self.open_path(target)
+
+        self.app.push_screen(ChoicePrompt(
+            f"You have played this demo before ({escape(target.name)})",
+            [("reuse", "Go on where you left off"), ("reset", "Start again from the shipped demo")]), answered)
+
+    def copy_demo(self, source: Path, target: Path) -> bool:
+        """Copy atomically, refusing while another Polku has the copy open."""
+        lock = store.SessionLock(target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            lock.acquire()
+        except store.LockedError as e:
+            self.notify(f"{e} — close it there first", severity="error", title="Demo in use", timeout=12)
+            return False
+        except OSError as e:
+            self.notify(f"cannot write in {target.parent}: {e.strerror or e}", severity="error", timeout=12)
+            return False
+        try:
+            tmp = target.with_name(f".{target.name}.copy")
+            shutil.copyfile(source, tmp)
+            os.replace(tmp, target)
+            store.backup_path(target).unlink(missing_ok=True)
+        except OSError as e:
+            self.notify(f"cannot copy the demo to {target}: {e.strerror or e}", severity="error", timeout=12)
+            return False
+        finally:
+            lock.release()
+        return True
+
+
+class NewCampaignScreen(Screen[None]):
+    """A new campaign file: system, name, file name and every rule choice of that system.
+
+    Args:
+        sessions_dir: where the file is created.
+    """
+
+    BINDING_GROUP_TITLE = "New campaign"
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Back", id="newcamp.back", tooltip="Back to the session list; nothing is created"),
+        Binding("ctrl+s", "create", "Create", id="newcamp.create", tooltip="Create the file and start playing"),
+        Binding("space", "cycle(1)", "Change", id="newcamp.next",
+                tooltip="Next value of the highlighted setting (Enter does the same)"),
+        Binding("right", "cycle(1)", "Next value", show=False, id="newcamp.right",
+                tooltip="Next value of the highlighted setting"),
+        Binding("left", "cycle(-1)", "Previous value", show=False, id="newcamp.left",
+                tooltip="Previous value of the highlighted setting"),
+    ]
+
+    def __init__(self, sessions_dir: Path) -> None:
+        super().__init__()
+        self.sessions_dir = Path(sessions_dir)
+        self.system = System.RAJAPOLKU
+        self.values: dict[str, Any] = {c.key: c.default for c in CHOICES}
+        """Every setting's value, kept across system changes."""
+        self.wound_track: list[str] = list(RAJA_WOUND_LEVELS)
+        self._auto_file = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Polku · new campaign", classes="screen-title")
+        with Horizontal(classes="form-row"):
+            yield Label("Campaign", classes="form-label")
+            yield Input(placeholder="its name, e.g. The Kyiv Files", id="nc-name", compact=True)
+        with Horizontal(classes="form-row"):
+            yield Label("File", classes="form-label")
+            yield Input(placeholder=f"name.toml, created in {self.sessions_dir}", id="nc-file", compact=True)
+        yield Static("Tab: to the settings · Enter/space/←→: change one · ctrl+s: create",
+                     classes="form-hint")
+        yield OptionList(id="nc-settings")
+        yield Static("", id="nc-error", classes="dialog--error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_rows()
+        self.query_one("#nc-settings", OptionList).highlighted = 0
+        self.query_one("#nc-name", Input).focus()
+
+    # -- rows -------------------------------------------------------------------
+
+    def choices(self) -> list[Choice]:
+        """The settings of the chosen system, in RULES.md order."""
+        prefix = SETTING_PREFIX[self.system]
+        return [c for c in CHOICES if c.key.startswith(prefix)]
+
+    def render_rows(self) -> None:
+        ol = self.query_one("#nc-settings", OptionList)
+        keep = ol.highlighted
+        options = [Option(self._row("System", "", self.system.title,
+                                    "Which rules: Rajapolku, Harhapolku or Varjojuoksu (Shadowrun 4e)"), id="system")]
+        for c in self.choices():
+            value = self.values[c.key]
+            shown = show_value(value) + ("  (default)" if value == c.default else f"  (default {show_value(c.default)})")
+            options.append(Option(self._row(c.key, c.rule, shown, c.label), id=f"set:{c.key}"))
+        if self.system is System.RAJAPOLKU:
+            default = self.wound_track == list(RAJA_WOUND_LEVELS)
+            options.append(Option(self._row("wound track", "R9", ", ".join(self.wound_track) + (
+                "  (default)" if default else ""), "3 to 7 levels of the R9 list, in its order (Enter edits)"),
+                id="wound_track"))
+        options.append(Option(Text("✓ Create the campaign and start playing  (ctrl+s)", style="bold"), id="create"))
+        ol.set_options(options)
+        if keep is not None:
+            ol.highlighted = min(keep, len(options) - 1)
+
+    def _row(self, name: str, rule: str, value: str, label: str) -> Text:
+        width = max(40, self.size.width - 4)
+        t = Text()
+        t.append(f"{rule:<6}", style="dim")
+        t.append(f"{name:<22}", style="bold")
+        t.append("\n".join(textwrap.wrap(value, width - 28, subsequent_indent=" " * 28)) or " ")
+        for line in textwrap.wrap(label, width - 6):
+            t.append(f"\n      {line}", style="dim")
+        return t
+
+    def on_resize(self) -> None:
+        self.render_rows()
+
+    def highlighted_row(self) -> str | None:
+        opt = self.query_one("#nc-settings", OptionList).highlighted_option
+        return opt.id if opt is not None else None
+
+    @on(OptionList.OptionSelected, "#nc-settings")
+    def row_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id == "create":
+            self.action_create()
+        else:
+            self.action_cycle(1)
+
+    def action_cycle(self, delta: int) -> None:
+        """Step the highlighted setting through its allowed values; ask for numbers."""
+        rid = self.highlighted_row()
+        if rid is None or rid == "create":
+            return
+        if rid == "system":
+            systems = list(System)
+            self.system = systems[(systems.index(self.system) + delta) % len(systems)]
+        elif rid == "wound_track":
+            self.edit_wound_track()
+            return
+        else:
+            choice = next(c for c in CHOICES if c.key == rid[4:])
+            if choice.allowed is None:
+                self.edit_number(choice)
+                return
+            allowed = list(choice.allowed)
+            current = self.values[choice.key]
+            self.values[choice.key] = allowed[(allowed.index(current) + delta) % len(allowed)]
+        self.render_rows()
+
+    def edit_number(self, choice: Choice) -> None:
+        lo, hi = choice.bounds or (0, 10**6)
+
+        def check(text: str) -> str | None:
+            try:
+                n = int(text.strip())
+            except ValueError:
+                return f"write a whole number from {lo} to {hi}"
+            return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.values[choice.key] = int(text.strip())
+                self.render_rows()
+
+        self.app.push_screen(TextPrompt(f"{choice.rule} {choice.key}: {escape(choice.label)}",
+                                        str(self.values[choice.key]),
+                                        hint=f"{lo}–{hi}; default {choice.default}", check=check), done)
+
+    def edit_wound_track(self) -> None:
+        def parse(text: str) -> list[str] | str:
+            by_low = {lvl.lower(): lvl for lvl in RAJA_WOUND_LEVELS}
+            levels = []
+            for part in text.split(","):
+                if not part.strip():
+                    continue
+                lvl = by_low.get(" ".join(part.split()).lower())
+                if lvl is None:
+                    return f"'{part.strip()}' is not an R9 level"
+                levels.append(lvl)
+            if not 3 <= len(levels) <= 7:
+                return f"{len(levels)} levels; R9 allows 3 to 7"
+            idx = [RAJA_WOUND_LEVELS.index(lvl) for lvl in levels]
+            if idx != sorted(set(idx)):
+                return "keep the R9 order, each level once"
+            return levels
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                result = parse(text)
+                if isinstance(result, list):
+                    self.wound_track = result
+                    self.render_rows()
+
+        self.app.push_screen(TextPrompt(
+            "R9 wound track: the levels in use, comma-separated", ", ".join(self.wound_track),
+            hint="from: " + ", ".join(RAJA_WOUND_LEVELS),
+            check=lambda s: r if isinstance(r := parse(s), str) else None), done)
+
+    # -- name and file -------------------------------------------------------------
+
+    @on(Input.Changed, "#nc-name")
+    def name_changed(self, event: Input.Changed) -> None:
+        """The file name follows the campaign name until the GM edits it."""
+        box = self.query_one("#nc-file", Input)
+        if box.value in ("", self._auto_file):
+            self._auto_file = f"{slug(event.value)}.toml" if event.value.strip() else ""
+            box.value = self._auto_file
+
+    @on(Input.Submitted)
+    def field_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.focus_next()
+
+    # -- creating -------------------------------------------------------------------
+
+    def error(self, text: str) -> None:
+        self.query_one("#nc-error", Static).update(text)
+
+    def action_create(self) -> None:
+        app: PolkuApp = self.app  # type: ignore[assignment]
+        name = self.query_one("#nc-name", Input).value.strip()
+        if not name:
+            self.error("campaign: write its name")
+            self.query_one("#nc-name", Input).focus()
+            return
+        file_name = self.query_one("#nc-file", Input).value.strip() or f"{slug(name)}.toml"
+        problem = check_file_name(file_name, self.sessions_dir)
+        if problem:
+            self.error(problem)
+            self.query_one("#nc-file", Input).focus()
+            return
+        path = self.sessions_dir / toml_name(file_name)
+        try:
+            settings = Settings.from_dotted({c.key: self.values[c.key] for c in self.choices()})
+            tracker = Tracker.new(self.system, name, settings=settings,
+                                  wound_track=self.wound_track if self.system is System.RAJAPOLKU else None,
+                                  clock=app.clock, seed=app.seed)
+            sf = files.create_session(path, tracker)
+        except (RulesError, SessionOpenError, store.StoreError) as e:
+            self.error(str(e))
+            return
+        except OSError as e:
+            self.error(f"cannot create {path}: {e.strerror or e}")
+            return
+        _remember(app, path)
+        app.pop_screen()
+        app.show_session(tracker, sf)
+
+    def action_cancel(self) -> None:
+        self.app.pop_screen()
+
+
+__all__ = ["ChooserScreen", "NewCampaignScreen", "find_demo", "continuation_name", "shipped_sessions_dir"]
