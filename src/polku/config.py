@@ -77,7 +77,10 @@ def shipped_themes_dir() -> Path | None:
         The folder, or ``None`` when polku runs from an install without it.
     """
     folder = Path(__file__).resolve().parents[2] / "themes"
-    return folder if folder.is_dir() else None
+    if folder.is_dir():
+        return folder
+    packaged = Path(__file__).resolve().parent / "data" / "themes"  # inside an installed wheel
+    return packaged if packaged.is_dir() else None
 
 
 def user_themes_dir() -> Path:

@@ -44,8 +44,12 @@ SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System
 
 
 def shipped_sessions_dir() -> Path:
-    """The repository's ``sessions/`` folder, where the demos ship."""
-    return Path(polku.__file__).resolve().parents[2] / "sessions"
+    """Where the demos ship: the repository's ``sessions/`` folder, or the
+    copy inside an installed wheel (``polku/data/sessions``)."""
+    repo = Path(polku.__file__).resolve().parents[2] / "sessions"
+    if (repo / "demo-rajapolku.toml").exists():
+        return repo
+    return Path(polku.__file__).resolve().parent / "data" / "sessions"
 
 
 def find_demo(sessions_dir: Path, suffix: str) -> Path | None:
