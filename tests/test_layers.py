@@ -26,6 +26,13 @@ HEADLESS_MODULES = (
     "polku.session.tracker",
     "polku.session.store",
     "polku.session.files",
+    "polku.session.rolls",
+    "polku.session.demo",
+    "polku.session.replay",
+    "polku.session.stats",
+    "polku.session.export",
+    "polku.session.public",
+    "polku.config",
     "polku.cli",
 )
 
