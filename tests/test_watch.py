@@ -322,7 +322,7 @@ def test_remote_play_over_ssh(tmp_path):
                     RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
         sf.save_now(t)
         sf.close()
-        _wait_for(lambda: "locked gate" in screen(), 30, "the new roll to reach the player")
+        _wait_for(lambda: "Alyosha wins, 2 degrees" in screen(), 30, "the new roll to reach the player")
 
         subprocess.run(tmux + ["send-keys", "-t", "player", "q"], check=True)
         _wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "player"],

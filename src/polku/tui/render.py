@@ -135,26 +135,33 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     line.append(f"{mark} ")
     roll = ev.get("roll")
     if roll:
+        # The outcome first, so a narrow pane still shows who won; the dice follow.
+        summary = roll.get("summary", "")
+        if summary and roll.get("test") != "narration":
+            style = styles.get("accent", "")
+            out = roll.get("outcome", {})
+            if out.get("critical_glitch") or out.get("glitch") or any(
+                    isinstance(v, dict) and (v.get("glitch") or v.get("critical_glitch")) for v in out.values()):
+                style = styles.get("crit", "")
+            line.append(summary, style=style)
+            line.append(" │ ", style=styles.get("muted", ""))
+        elif summary:
+            line.append(summary)
+            line.append(" │ ", style=styles.get("muted", ""))
+        if roll.get("manual"):
+            line.append("✋ ", style=styles.get("muted", ""))
         sides = roll.get("sides", [])
         for i, side in enumerate(sides):
             if i:
                 line.append(" vs ", style=styles.get("muted", ""))
             line.append(f"{side.get('label', '?')} ", style="bold")
             line.append_text(dice_text(side.get("dice", []), styles, system=system))
-        summary = roll.get("summary", "")
-        if summary:
-            line.append(" → ")
-            style = styles.get("accent", "")
-            if roll.get("outcome", {}).get("critical_glitch") or roll.get("outcome", {}).get("glitch"):
-                style = styles.get("crit", "")
-            line.append(summary, style=style)
-        if roll.get("manual"):
-            line.append(" ✋", style=styles.get("muted", ""))
     else:
         line.append(ev.get("text", ""))
     if undone:
-        line.stylize(styles.get("undone", "strike"))
-        line.append(" (undone)", style=styles.get("muted", ""))
+        body_start = len(f"{ev.get('seq', 0):>4} {mark} ")
+        line.stylize(styles.get("undone", "strike"), body_start)
+        line = line[:body_start] + Text("(undone) ", style=styles.get("muted", "")) + line[body_start:]
     return line
 
 

@@ -66,6 +66,8 @@ class MainScreen(Screen):
         super().__init__()
         self.tracker = tracker
         self._status_key: Any = None
+        self._stale = False
+        self._pending: list[dict[str, Any]] = []
 
     @property
     def papp(self) -> "PolkuApp":
@@ -97,6 +99,16 @@ class MainScreen(Screen):
     # -- refreshing from the tracker ---------------------------------------------
 
     def refresh_all(self, events: list[dict[str, Any]] | None = None) -> None:
+        if self._hidden():
+            # Covered by a screen that paints every cell (the roll screen): catch
+            # up when shown again, rather than rebuild panes nobody sees per roll.
+            self._stale = True
+            self._pending.extend(events or ())
+            return
+        if self._pending:
+            events = self._pending + list(events or ())
+            self._pending = []
+        self._stale = False
         styles = self.papp.log_styles()
         self.query_one("#queue", ChallengeQueue).show(self.tracker, styles)
         self.query_one("#chars", CharacterPane).show(self.tracker, styles)
@@ -105,6 +117,14 @@ class MainScreen(Screen):
                             for seq in self._cmd_seqs(ev["target"]))
             self.query_one(DiceLog).appended(len(events), changed_seqs=changed)
         self.refresh_status()
+
+    def _hidden(self) -> bool:
+        """True while another screen covers this one entirely (it is not current)."""
+        return self.is_mounted and self.app.screen is not self and not self.is_current
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self.refresh_all()
 
     def _cmd_seqs(self, cmd: int) -> list[int]:
         return self.tracker.cmd_seqs(cmd)
@@ -116,9 +136,15 @@ class MainScreen(Screen):
         save = self.papp.save_state
         line = Text()
         line.append(f"[{save}] ", style="bold reverse" if save.startswith("save failed") else "bold")
-        line.append(camp["name"], style="bold")
-        line.append(f" · {t.system.title.split(' (')[0]} · story {st['story']} · session {st['session']}"
-                    f" · scene {st['scene']}")
+        where = (f" · {t.system.title.split(' (')[0]} · story {st['story']} · session {st['session']}"
+                 f" · scene {st['scene']}")
+        name = camp["name"]
+        width = self.size.width or 80
+        room = width - 2 - len(line.plain) - len(where) - 1  # 2: the status line's padding
+        if len(name) > room:
+            name = name[: max(6, room - 1)] + "…"
+        line.append(name, style="bold")
+        line.append(where)
         if st.get("scene_title"):
             line.append(f": {st['scene_title']}")
         line.no_wrap = True

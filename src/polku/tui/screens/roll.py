@@ -331,8 +331,8 @@ class RollScreen(ModalScreen[None]):
             lines.append(f"  {side['label']}: " + " ".join(
                 ("✦" if d.get("source") == "ability" else "") + str(d["face"]) + ("↻" if d.get("replaced") else "")
                 for d in side["dice"]))
-        lines.extend(f"  {x}" for x in roll.get("explain", [])[-8:])
         lines.extend(self.after_roll_hints(ev))
+        lines.extend(f"  {x}" for x in roll.get("explain", [])[-8:])
         self.result_lines = lines
         self.refresh_view()
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)
@@ -948,7 +948,7 @@ class SRRollScreen(RollScreen):
                 rows.append(("attr2", f"+ {side.second.capitalize()} {attrs[side.second]}"))
             w = self._wounds(side)
             if w:
-                rows.append(("info", f"wounds {w} (S12)"))
+                rows.append(("info", f"wounds −{abs(w)} (S12)"))
             rows.append(("edge", f"{_check(side.edge_before)} Edge before the roll: +{ch['edge_rating']} dice, "
                          f"rule of six (Edge {ch['edge']}/{ch['edge_rating']})"))
             rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
@@ -1143,7 +1143,7 @@ class SRRollScreen(RollScreen):
             o = odds_mod.sr_hits(n, rule_of_six=self._six(self.a), glitch_rerolls=rerolls)
         succ = o.success(self.threshold)
         t.append(f"success (≥{self.threshold}) {succ:.1%}", style=st.get("win", ""))
-        t.append(f"  glitch {o.glitch:.1%}  critical {o.critical_glitch:.2%}", style=st.get("crit", ""))
+        t.append(f"   glitch {o.glitch:.1%}   critical {o.critical_glitch:.2%}", style=st.get("crit", ""))
         t.append(f"  mean {o.mean():.2f} hits\n  ")
         peak = max(o.hits[:16]) or 1
         for h, p in enumerate(o.hits[:16]):
@@ -1226,7 +1226,7 @@ class SRRollScreen(RollScreen):
         hints = []
         if ev.get("roll", {}).get("test") == "shadowrun" and self.a.who:
             ch = self.tracker.character(self.a.who)
-            if ch["edge"] > 0:
+            if ch["edge"] > 0 and not out.get("edge"):
                 hints.append(f"  e: Edge after the roll (+{ch['edge_rating']} dice)")
                 if out.get("critical_glitch"):
                     hints.append("  c: spend Edge to reduce the critical glitch (S6)")
@@ -1246,8 +1246,8 @@ class SRRollScreen(RollScreen):
         if out:
             ev = out["event"]
             self.last_event = ev
-            self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + [
-                f"  {x}" for x in ev["roll"]["explain"][-8:]] + self.after_roll_hints(ev)
+            self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
+                f"  {x}" for x in ev["roll"]["explain"][-8:]]
             self.refresh_view()
 
     def action_spoil(self) -> None:

@@ -1,0 +1,114 @@
+"""Helpers for the whole-app tests (test_app_snapshots.py, test_app_flows.py).
+
+Every app built here is reproducible: the demo campaigns come from their
+builders (fixed clock and seed), the app gets a fixed clock and seed, the
+theme is pinned and read from the repository's ``themes/`` folder, and nothing
+is remembered between runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList
+
+from polku.session import demo, files
+from polku.session.tracker import Tracker
+from polku.tui.app import PolkuApp
+
+REPO = Path(__file__).resolve().parents[1]
+THEMES = REPO / "themes"
+"""The shipped theme files."""
+
+SIZES = [(80, 24), (120, 40)]
+"""Every snapshot is taken at the smallest supported terminal and a roomy one."""
+
+SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
+
+SYSTEMS = ("rajapolku", "harhapolku", "varjojuoksu")
+"""Demo names (``polku.session.demo.DEMOS`` keys), one per dice system."""
+
+APP_CLOCK_START = "2026-11-29T18:00:00Z"
+
+
+def demo_session(folder: Path, system: str, name: str | None = None) -> tuple[Tracker, files.SessionFile]:
+    """A demo campaign written to ``folder/<name>.toml`` with create_session (the file stays locked)."""
+    tracker = demo.DEMOS[system]()
+    return tracker, files.create_session(Path(folder) / f"{name or system}.toml", tracker)
+
+
+def make_app(tracker: Tracker | None = None, sf: files.SessionFile | None = None, *,
+             sessions_dir: Path, theme: str = "polku-dark", seed: int = 5) -> PolkuApp:
+    """The app as the CLI builds it, but pinned: theme, theme folder, clock, seed, no remembering."""
+    return PolkuApp(tracker, sf, sessions_dir=sessions_dir, theme_dirs=[THEMES], remember=False,
+                    clock=demo.fixed_clock(APP_CLOCK_START), seed=seed, theme=theme)
+
+
+def pilot_test(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+    """Run an async Pilot test with asyncio (no pytest plugin needed)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return run
+
+
+async def settle(pilot: Pilot) -> None:
+    """Let the autosave (and any other) workers finish, so the screen and the file are current."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def freeze_cursors(app: PolkuApp) -> None:
+    """Turn off the blinking of every Input on the screen stack (a blink would make snapshots flaky)."""
+    for screen in app.screen_stack:
+        for inp in screen.query(Input):
+            inp.cursor_blink = False
+
+
+def screen_text(app: PolkuApp) -> str:
+    """The current screen as plain text, exactly as the terminal would show it."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def option_texts(option_list: OptionList) -> list[str]:
+    """The plain text of every option of a list (what the pane shows, unclipped)."""
+    out = []
+    for i in range(option_list.option_count):
+        prompt = option_list.get_option_at_index(i).prompt
+        out.append(getattr(prompt, "plain", str(prompt)))
+    return out
+
+
+def log_lines(app: PolkuApp) -> list[str]:
+    """The dice log lines visible on the main screen, as drawn (clipped to the pane)."""
+    from polku.tui.widgets.dice_log import DiceLog
+
+    log = app.main_screen().query_one(DiceLog)
+    return [log.render_line(y).text.rstrip() for y in range(log.scrollable_content_region.height)]
+
+
+def panes(app: PolkuApp) -> dict[str, Any]:
+    """What the main screen shows: status line, challenge queue, characters, visible log lines."""
+    from polku.tui.screens.main import StatusLine
+    from polku.tui.widgets.panes import ChallengeQueue, CharacterPane
+
+    screen = app.main_screen()
+    return {
+        "status": str(screen.query_one(StatusLine).content),
+        "queue": option_texts(screen.query_one("#queue", ChallengeQueue)),
+        "chars": option_texts(screen.query_one("#chars", CharacterPane)),
+        "log": log_lines(app),
+    }

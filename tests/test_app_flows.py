@@ -1,0 +1,371 @@
+"""Pilot tests of whole game-night flows at 80x24, by keyboard alone.
+
+Each flow starts from a demo campaign written to tmp_path, presses the keys a
+GM would press, and checks three things: the tracker (what happened), the
+panes (what the GM sees) and the file on disk (what survives a quit).
+``message_hook`` records the app's messages, so saves are seen as
+``SessionSaved`` / ``SaveFailed`` events rather than guessed from timing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.message import Message
+from textual.pilot import Pilot
+
+from app_fixtures import (
+    demo_session,
+    log_lines,
+    make_app,
+    panes,
+    pilot_test,
+    screen_text,
+    settle,
+)
+from polku.session import files, store
+from polku.session.model import clone
+from polku.tui.messages import SaveFailed, SessionSaved
+from polku.tui.render import plain_styles
+from polku.tui.screens.main import MainScreen
+from polku.tui.screens.prompts import ChoicePrompt, TextPrompt
+from polku.tui.screens.roll import HarhaRollScreen, RajaRollScreen, SideList, SRRollScreen
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Config in tmp_path; colour unless a test asks for NO_COLOR."""
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    """Press keys one at a time, letting each modal open or close before the next key."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+
+
+def typed(text: str) -> list[str]:
+    names = {" ": "space", ",": "comma", "-": "minus", "'": "apostrophe"}
+    return [names.get(c, c) for c in text]
+
+
+def notes(app: Any) -> list[tuple[str, str, str]]:
+    """(severity, title, message) of every notification still shown."""
+    return [(n.severity, n.title, n.message) for n in app._notifications]
+
+
+def of_kind(messages: list[Message], kind: type) -> list[Any]:
+    return [m for m in messages if isinstance(m, kind)]
+
+
+def highlighted_row(screen: Any, side: str = "a") -> str | None:
+    option = screen.query_one(f"#side-{side}", SideList).highlighted_option
+    return option.id if option is not None else None
+
+
+def line_of(app: Any, seq: int) -> str:
+    """The visible dice-log line of event ``seq`` (clipped to the pane, as the GM sees it)."""
+    lines = [line for line in log_lines(app) if line.lstrip().startswith(f"{seq} ")]
+    assert lines, f"event {seq} is not visible in the log: {log_lines(app)}"
+    return lines[0]
+
+
+def struck(app: Any, seq: int) -> bool:
+    """Whether the log draws event ``seq`` struck through (undone)."""
+    from polku.tui.widgets.dice_log import DiceLog
+
+    log = app.main_screen().query_one(DiceLog)
+    for y in range(log.scrollable_content_region.height):
+        strip = log.render_line(y)
+        if strip.text.lstrip().startswith(f"{seq} "):
+            return any(seg.style is not None and seg.style.strike for seg in strip if seg.text.strip())
+    raise AssertionError(f"event {seq} is not visible in the log")
+
+
+def character_row(app: Any, name: str) -> str:
+    rows = [r for r in panes(app)["chars"] if r.startswith(name)]
+    assert rows, f"{name} not in the character pane"
+    return rows[0]
+
+
+# -- (a) Harhapolku: pool, faces, edge reroll, undo, quit, reopen ---------------------------------------
+
+
+@pilot_test
+async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    path = sf.path
+    messages: list[Message] = []
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        # r on the waiting challenge; Lena (actor) against Tuomas (challenger)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen)
+        challenge = tracker.challenge(roll.challenge_id)
+        assert challenge["title"] == "Tuomas questions Lena's dream-sight"
+        assert (roll.a.label, roll.b.label) == ("Lena", "Tuomas")
+
+        # toggle Lena's Thief background: the pool grows to 2d8
+        await press(pilot, "down", "down")
+        assert highlighted_row(roll) == "bg:plain:Thief"
+        await press(pilot, "enter")
+        assert roll.a.claims == {"plain": "Thief"}
+        assert "Lena: 2d8  d8 always, d8 Thief" in screen_text(app)
+
+        # physical dice: Lena 2,3 and Tuomas 6
+        await press(pilot, "f")
+        assert isinstance(app.screen, TextPrompt)
+        await press(pilot, *typed("2,3"), "enter")
+        assert isinstance(app.screen, TextPrompt)  # now Tuomas's faces
+        await press(pilot, "6", "enter")
+        await settle(pilot)
+        assert app.screen is roll
+        first = tracker.events[-1]
+        assert first["kind"] == "roll" and first["roll"]["manual"]
+        assert [[d["face"] for d in s["dice"]] for s in first["roll"]["sides"]] == [[2, 3], [6]]
+        assert first["roll"]["summary"] == "Tuomas wins 0–1"
+        shown = screen_text(app)
+        assert f"{first['seq']}: Tuomas wins 0–1" in shown
+        assert "Lena: 2 3" in shown and "Tuomas: 6" in shown
+        # the hint is the result's last line (at 80x24 it is below the fold of the result box)
+        assert "  e: reroll a side's whole pool with an edge (H7)" in roll.result_lines[:4]  # hints come before the explanation
+
+        # e: Lena rerolls her pool with the edge Cold head (the program rolls the dice)
+        await press(pilot, "e")
+        assert isinstance(app.screen, ChoicePrompt)
+        assert [v.split("\x1f")[2] for v, _ in app.screen.choices] == ["Cold head", "Iron grip"]
+        await press(pilot, "1")
+        await settle(pilot)
+        assert app.screen is roll
+        spent, reroll = tracker.events[-2], tracker.events[-1]
+        assert spent["kind"] == "resource" and spent["text"] == "Lena uses edge 'Cold head' for a reroll"
+        assert reroll["roll"]["rerolls"] == first["seq"]
+        lena, tuomas = reroll["roll"]["sides"]
+        assert [d["replaced"] for d in lena["dice"]] == [[2], [3]]
+        assert [d["face"] for d in tuomas["dice"]] == [6] and "replaced" not in tuomas["dice"][0]
+        assert f"{reroll['seq']}: {reroll['roll']['summary']} (after edge 'Cold head')" in screen_text(app)
+
+        # back on the main screen: the edge is used, the log shows the reroll
+        await press(pilot, "escape")
+        assert isinstance(app.screen, MainScreen)
+        assert "edges ○ Cold head ○ Quick" in character_row(app, "Lena")
+        assert "↻" in line_of(app, reroll["seq"])
+        # the outcome comes first so a narrow pane shows who won; then the faces
+        assert "Tuomas wins 0–1 │ ✋ Lena 2/d8 3/d8ᵇ" in line_of(app, first["seq"])
+
+        # u undoes the reroll (both of its events): the edge is free again
+        await press(pilot, "u")
+        await settle(pilot)
+        assert tracker.is_undone(reroll["seq"]) and tracker.is_undone(spent["seq"])
+        assert not tracker.is_undone(first["seq"])
+        assert tracker.characters["lena"]["edges"][0] == {"name": "Cold head", "used": False}
+        assert struck(app, reroll["seq"]) and not struck(app, first["seq"])
+        assert "edges ● Cold head ○ Quick" in character_row(app, "Lena")
+        assert ("information", "Undone", "Undid: Lena uses edge 'Cold head' for a reroll") in notes(app)
+        assert of_kind(messages, SessionSaved) and not of_kind(messages, SaveFailed)
+        assert panes(app)["status"].startswith("[saved]")
+
+        seen = panes(app)
+        state = clone(tracker.state)
+        events = [dict(e) for e in tracker.events]
+        undone = set(tracker.undone)
+        await press(pilot, "q")
+    assert app.return_code == 0
+
+    # the file holds exactly what the app had
+    reloaded, notices = files.load_tracker(path)
+    assert notices == []
+    assert reloaded.state == state
+    assert [dict(e) for e in reloaded.events] == events
+    assert set(reloaded.undone) == undone
+
+    # a new app on the same file shows the same screen
+    tracker2, sf2 = files.open_session(path)
+    app2 = make_app(tracker2, sf2, sessions_dir=tmp_path)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app2.screen, MainScreen)
+        assert panes(app2) == seen
+        await press(pilot, "q")
+
+
+# -- (b) Rajapolku: add, start, roll, resolved ----------------------------------------------------------
+
+
+@pilot_test
+async def test_rajapolku_add_start_roll_resolves_the_challenge(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    messages: list[Message] = []
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        await press(pilot, "a")
+        assert isinstance(app.screen, TextPrompt)
+        await press(pilot, *typed("Pick the lock"), "enter")
+        await settle(pilot)
+        added = tracker.state["challenges"][-1]
+        assert (added["title"], added["status"]) == ("Pick the lock", "waiting")
+        assert "○ Pick the lock" in panes(app)["queue"]
+
+        # 1 focuses the queue, End highlights the new challenge, s starts it
+        await press(pilot, "1", "end", "s")
+        await settle(pilot)
+        assert tracker.challenge(added["id"])["status"] == "active"
+        assert "▶ Pick the lock" in panes(app)["queue"]
+
+        # r opens its roll screen (Alyosha against the GM), r rolls
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen) and roll.challenge_id == added["id"]
+        assert (roll.a.label, roll.b.label) == ("Alyosha", "GM")
+        await press(pilot, "r")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["kind"] == "roll" and ev["challenge"] == added["id"]
+        outcome = ev["roll"]["summary"]
+        resolved = tracker.challenge(added["id"])
+        assert (resolved["status"], resolved["outcome"]) == ("resolved", outcome)
+        assert f"{ev['seq']}: {outcome}" in screen_text(app)
+
+        await press(pilot, "escape")
+        assert f"✓ Pick the lock — {outcome}" in panes(app)["queue"]
+        assert line_of(app, ev["seq"]).split()[2] == "Alyosha"
+        assert len(of_kind(messages, SessionSaved)) >= 3  # add, start, roll: each saved
+        assert not of_kind(messages, SaveFailed)
+    reloaded, _ = files.load_tracker(sf.path)
+    assert reloaded.challenge(added["id"])["outcome"] == outcome
+
+
+# -- (c) Varjojuoksu: Edge before the roll; Edge after with none left --------------------------------------
+
+
+@pilot_test
+async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "Edge 3/3" in character_row(app, "Kaneda")
+        await press(pilot, "1", "end", "r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.test == "success"
+        assert tracker.challenge(roll.challenge_id)["title"] == "Sneak past the Lone Star patrol"
+        await press(pilot, "down", "down", "down")
+        assert highlighted_row(roll) == "edge"
+        await press(pilot, "enter")
+        assert roll.a.edge_before
+        assert "[x] Edge before the roll: +3 dice" in screen_text(app)
+        await press(pilot, "r")
+        await settle(pilot)
+        spent, ev = tracker.events[-2], tracker.events[-1]
+        assert spent["kind"] == "resource" and spent["text"].startswith("Kaneda spends Edge")
+        assert any(d["source"] == "edge" for d in ev["roll"]["sides"][0]["dice"])
+        assert tracker.characters["kaneda"]["edge"] == 2
+        # Edge already added dice before the roll: e after it is refused in one line (S7)
+        count = len(tracker.events)
+        await press(pilot, "e")
+        assert app.screen is roll and len(tracker.events) == count
+        assert ("error", "Not done", "Edge already added dice to this roll (S7)") in notes(app)
+        await press(pilot, "escape")
+        assert "Edge 2/3" in character_row(app, "Kaneda")
+
+        # the Ganger spends his only Edge point (E on the character pane), then rolls without Edge:
+        # e (Edge after) has nothing to spend and says so in one line
+        await press(pilot, "2", "home", "down", "down")
+        assert app.screen.selected_character()["id"] == "ganger"
+        await press(pilot, "E", *typed("dodge a bullet"), "enter")
+        await settle(pilot)
+        assert tracker.characters["ganger"]["edge"] == 0
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen)
+        await press(pilot, "w")
+        assert isinstance(app.screen, ChoicePrompt)
+        await press(pilot, "3")
+        assert roll.a.who == "ganger" and not roll.a.edge_before
+        await press(pilot, "r")
+        await settle(pilot)
+        assert tracker.events[-1]["roll"]["sides"][0]["label"] == "Ganger"
+        assert not any("Edge after the roll" in line for line in roll.result_lines)  # no hint without Edge
+        count = len(tracker.events)
+        await press(pilot, "e")
+        await settle(pilot)
+        assert app.screen is roll and app.is_running
+        assert len(tracker.events) == count
+        assert notes(app)[-1] == ("error", "Not done", "Ganger has no Edge left this session")
+        await press(pilot, "escape")
+        assert "Edge 0/1" in character_row(app, "Ganger")
+
+
+# -- (d) NO_COLOR -------------------------------------------------------------------------------------------------
+
+
+@pilot_test
+async def test_no_color_roll_shows_the_ability_glyph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.no_color and app.log_styles() == plain_styles()
+        await press(pilot, "r", "down", "down", "down", "down")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen)
+        assert highlighted_row(roll) == "ab:Second sight"
+        await press(pilot, "enter", "r")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["kind"] == "roll"
+        assert [d["source"] for d in ev["roll"]["sides"][0]["dice"]] == ["action", "ability"]
+        assert f"  Alyosha: {ev['roll']['sides'][0]['dice'][0]['face']} ✦" in screen_text(app)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, MainScreen)
+        assert "✦" in line_of(app, ev["seq"])
+
+
+# -- (e) a failed save ----------------------------------------------------------------------------------------
+
+
+@pilot_test
+async def test_a_failed_save_is_shown_kept_and_saved_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    error = f"could not save {sf.path}: No space left on device; the last good file is untouched"
+
+    def disk_full(path: Path, events: Any) -> None:
+        raise store.StoreError(error)
+
+    messages: list[Message] = []
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
+        await settle(pilot)
+        with monkeypatch.context() as patch:
+            patch.setattr(store, "append_events", disk_full)
+            await press(pilot, "o")
+            assert isinstance(app.screen, TextPrompt)
+            await press(pilot, *typed("Rain on the window"), "enter")
+            await settle(pilot)
+            assert [m.error for m in of_kind(messages, SaveFailed)] == [error]
+            assert app.is_running and isinstance(app.screen, MainScreen)
+            status = panes(app)["status"]
+            assert status.startswith("[save failed: could not save") and "No space left on device" in status
+            assert screen_text(app).startswith(" [save failed")
+            assert any(sev == "error" and title == "Not saved" and error in msg for sev, title, msg in notes(app))
+            assert tracker.events[-1]["text"] == "Rain on the window"
+            on_disk, _ = files.load_tracker(sf.path)
+            assert all(e["text"] != "Rain on the window" for e in on_disk.events)
+        saved_before = len(of_kind(messages, SessionSaved))
+        await press(pilot, "ctrl+s")
+        await settle(pilot)
+        assert len(of_kind(messages, SessionSaved)) == saved_before + 1
+        assert panes(app)["status"].startswith("[saved]")
+        on_disk, _ = files.load_tracker(sf.path)
+        assert on_disk.events[-1]["text"] == "Rain on the window"
+        assert on_disk.state == tracker.state
