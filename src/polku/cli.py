@@ -27,8 +27,10 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PROG = "polku"
 
@@ -70,6 +72,28 @@ class Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise _Exit(status)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's HelpFormatter imports shutil (and bz2, lzma...) for the width;
+        # every add_argument makes one, so the headless verbs paid for it.
+        return self.formatter_class(prog=self.prog, width=_terminal_columns() - 2)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
 
 
 def _print_error(message: str) -> None:
@@ -138,18 +162,43 @@ def _app_parser() -> Parser:
     return p
 
 
-def _verb_parser() -> Parser:
+def _verb_parser(only: str | None = None) -> Parser:
+    """The verbs' parser; with ``only``, just that verb's subparser (cheaper to build)."""
+
+    def want(verb: str) -> bool:
+        return only is None or only == verb
+
     p = Parser(prog=PROG, description=APP_DESCRIPTION, epilog=APP_EPILOG,
                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=Parser)
 
     # new
+    if want("new"):
+        _verb_new(verbs)
+    if want("review"):
+        _verb_review(verbs)
+    if want("watch"):
+        _verb_watch(verbs)
+    if want("export"):
+        _verb_export(verbs)
+    if want("resolve"):
+        _verb_resolve(verbs)
+    if want("roll"):
+        _verb_roll(verbs)
+    if want("odds"):
+        _verb_odds(verbs)
+    return p
+
+
+def _verb_new(verbs: Any) -> None:
     new = verbs.add_parser("new", help="start the app on a new campaign",
                            description="Start the app on a new campaign.")
     new.add_argument("--seed", type=int, metavar="N", help="seed the program's dice")
 
-    # review, watch, export
+
+
+def _verb_review(verbs: Any) -> None:
     rev = verbs.add_parser("review", help="step through a saved session, read-only",
                            description="Open a saved session read-only: the timeline, the state at any event, "
                                        "filters and statistics. Takes no lock and never writes.")
@@ -157,6 +206,8 @@ def _verb_parser() -> Parser:
     rev.add_argument("--theme", metavar="NAME", help="colour theme")
     rev.set_defaults(handler=_review)
 
+
+def _verb_watch(verbs: Any) -> None:
     wat = verbs.add_parser("watch", help="the players' live view of a session",
                            description="A read-only live view of a session the GM's app is saving: challenges, "
                                        "characters' public status and the dice log, without the GM's secrets. "
@@ -167,6 +218,8 @@ def _verb_parser() -> Parser:
                      help="how often to look at the file (default 0.3)")
     wat.set_defaults(handler=_watch)
 
+
+def _verb_export(verbs: Any) -> None:
     exp = verbs.add_parser("export", help="a session report, Markdown or HTML",
                            description="Write a session report a GM can post for the group: scenes, challenges, "
                                        "rolls, resources and statistics. The GM's secrets are left out unless --gm.")
@@ -176,7 +229,8 @@ def _verb_parser() -> Parser:
     exp.add_argument("--gm", action="store_true", help="include the GM's secrets (notes, hidden thresholds)")
     exp.set_defaults(handler=_export)
 
-    # resolve
+
+def _verb_resolve(verbs: Any) -> None:
     res = verbs.add_parser(
         "resolve", help="judge faces already rolled",
         description="Judge faces already rolled (physical dice, or any roll). "
@@ -215,7 +269,8 @@ def _verb_parser() -> Parser:
     _json_flag(so)
     so.set_defaults(handler=_resolve_sr_opposed)
 
-    # roll
+
+def _verb_roll(verbs: Any) -> None:
     roll = verbs.add_parser(
         "roll", help="roll pools with a seed, then judge",
         description=(
@@ -244,7 +299,8 @@ def _verb_parser() -> Parser:
     _json_flag(roll)
     roll.set_defaults(handler=_roll)
 
-    # odds
+
+def _verb_odds(verbs: Any) -> None:
     odds = verbs.add_parser("odds", help="exact odds",
                             description="Exact odds of a challenge or a roll.")
     osys = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
@@ -279,7 +335,6 @@ def _verb_parser() -> Parser:
     oso.add_argument("m", metavar="M", help="side B's (the defender's) dice")
     _json_flag(oso)
     oso.set_defaults(handler=_odds_sr_opposed)
-    return p
 
 
 def _json_flag(p: argparse.ArgumentParser) -> None:
@@ -782,6 +837,8 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
 
 def _load_read_only(file: str):
     """Load a session file read-only (no lock, no write); errors become one line."""
+    from pathlib import Path
+
     from polku.session.files import SessionOpenError, load_tracker
 
     try:
@@ -800,6 +857,8 @@ def _export(args: argparse.Namespace) -> int:
     text = export(tracker, args.format, gm=args.gm)
     if args.output:
         try:
+            from pathlib import Path
+
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise CliError(f"could not write {args.output}: {exc.strerror or exc}") from None
@@ -811,6 +870,8 @@ def _export(args: argparse.Namespace) -> int:
 def _review(args: argparse.Namespace) -> int:
     tracker, notices = _load_read_only(args.file)
     from polku.tui.review import run_review
+
+    from pathlib import Path
 
     return int(run_review(Path(args.file), tracker, notices=notices, theme=args.theme) or 0)
 
@@ -825,6 +886,8 @@ def _watch(args: argparse.Namespace) -> int:
         raise CliError("--interval must be above 0 seconds")
     _load_read_only(args.file)
     from polku.tui.watch import run_watch
+
+    from pathlib import Path
 
     return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval) or 0)
 
@@ -873,7 +936,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args_list and args_list[0] in VERBS:
             try:
-                args = _verb_parser().parse_args(_normalise(args_list))
+                args = _verb_parser(args_list[0]).parse_args(_normalise(args_list))
                 if args.verb != "new":
                     return int(args.handler(args))
             except _Exit as done:
@@ -888,6 +951,8 @@ def main(argv: list[str] | None = None) -> int:
             return done.status
     except BrokenPipeError:  # pragma: no cover - `polku odds ... | head`
         return 0
+    from pathlib import Path
+
     path = Path(args.file) if args.file else None
     return _run_app(path, read_only=args.read_only, seed=args.seed)
 

@@ -38,13 +38,14 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 import re
-import secrets
 import shutil
 import socket
 import threading
 import time
 import tomllib
+from array import array
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -709,7 +710,7 @@ class SessionLock:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.lock_file = lock_path(self.path)
-        self.token = secrets.token_hex(8)
+        self.token = os.urandom(8).hex()  # as secrets.token_hex(8); secrets pulls in hashlib/OpenSSL
         self.held = False
         self.notice: str | None = None
 
@@ -882,6 +883,38 @@ class EventMeta:
     target: int | None
 
 
+class _Blocks:
+    """The ``[[event]]`` blocks of a file's bytes, sliced out on demand (a read-only list)."""
+
+    __slots__ = ("_data", "_bounds")
+
+    def __init__(self, data: bytes, starts: list[int]) -> None:
+        self._data = data
+        self._bounds = array("q", starts)
+        self._bounds.append(len(data))
+
+    def __len__(self) -> int:
+        return len(self._bounds) - 1
+
+    def __getitem__(self, index: int) -> bytes:
+        n = len(self._bounds) - 1
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(index)
+        return self._data[self._bounds[index]:self._bounds[index + 1]]
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+    def pop(self) -> bytes:
+        """Drop the last block (a torn tail)."""
+        last = self[-1]
+        self._bounds.pop()
+        return last
+
+
 class EventLog:
     """The event log as a list whose old entries are parsed on first access.
 
@@ -892,7 +925,7 @@ class EventLog:
     """
 
     def __init__(self, blocks: list[bytes] | None = None, path: Path | None = None) -> None:
-        self._blocks: list[bytes | None] = list(blocks or [])
+        self._blocks: Any = blocks if isinstance(blocks, _Blocks) else list(blocks or [])
         self._parsed: dict[int, dict[str, Any]] = {}
         self._new: list[dict[str, Any]] = []
         self._meta: list[EventMeta] = []
@@ -913,7 +946,7 @@ class EventLog:
             return EventMeta(int(ev.get("seq", 0) or 0), str(ev.get("kind", "unreadable")),
                              ev.get("cmd") if isinstance(ev.get("cmd"), int) else None,
                              ev.get("target") if isinstance(ev.get("target"), int) else None)
-        return EventMeta(int(found["seq"]), found["kind"].decode(),
+        return EventMeta(int(found["seq"]), sys.intern(found["kind"].decode()),
                          int(found["cmd"]) if found["cmd"] else None,
                          int(found["target"]) if found["target"] else None)
 
@@ -923,7 +956,7 @@ class EventLog:
     def _parse_block(self, i: int) -> dict[str, Any]:
         block = self._blocks[i] or b""
         try:
-            doc = tomllib.loads(block.decode("utf-8"))
+            doc = tomllib.loads(str(block, "utf-8"))
             ev = doc["event"][0]
             if not isinstance(ev, dict):
                 raise ValueError("not a table")
@@ -985,17 +1018,35 @@ class EventLog:
         other.problems = self.problems
         return other
 
-    def check_all(self, validate: Any = None) -> list[str]:
+    def check_all(self, validate: Any = None, *, keep: bool = True, pause: float = 0.0,
+                  hurry: Any = None) -> list[str]:
         """Parse every block (and run ``validate(event, index)`` on it, which
-        raises ValueError with one line); return the problems found."""
+        raises ValueError with one line); return the problems found.
+
+        ``keep=False`` checks without keeping the parsed events (a 10,000-event
+        log would otherwise hold every event in memory; unreadable ones are
+        kept, so their problem is reported once). ``pause`` > 0 sleeps that
+        long after each slice of about 2 ms of parsing, so that a UI thread
+        sharing the GIL with this one is never kept waiting long; once
+        ``hurry()`` is true it stops pausing.
+        """
+        t_slice = time.perf_counter()
         for i in range(len(self._blocks)):
-            ev = self[i]
+            ev = self._parsed.get(i)
+            if ev is None:
+                ev = self._parse_block(i)
+                if keep or ev.get("kind") == "unreadable":
+                    self._parsed[i] = ev
             if validate is not None and ev.get("kind") != "unreadable":
                 try:
                     validate(ev, i)
                 except ValueError as e:
                     where = f"{self.path}: " if self.path else ""
                     self.problems.append(f"{where}{_one_line(str(e))}")
+            if pause > 0 and time.perf_counter() - t_slice >= 0.002:
+                if hurry is None or not hurry():
+                    time.sleep(pause)
+                t_slice = time.perf_counter()
         return list(self.problems)
 
 
@@ -1027,7 +1078,9 @@ def load_lazy(path: str | os.PathLike[str]) -> Loaded:
         raise CorruptError(f"{path}: bad TOML {where} ({fail.problem}); {_fix_hint(path)}", fail.line) from None
     if doc.get("schema") != SCHEMA:
         return load(path)
-    blocks = [data[a:b] for a, b in zip(starts, starts[1:] + [len(data)])]
+    # The file's bytes once, and where each block starts: a block is sliced out
+    # when it is read (a list of 10,000 copies or views would double the memory).
+    blocks = _Blocks(data, starts)
     notices: list[str] = []
     dropped = 0
     while blocks and dropped < MAX_TORN_EVENTS:

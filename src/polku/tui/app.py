@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -96,6 +97,7 @@ class PolkuApp(App):
         self._start_notices = list(notices)
         self._forced_theme = theme
         self._theme_ready = False
+        self._check_hurry = threading.Event()
 
     @property
     def _background_screens(self) -> list[Screen]:
@@ -190,14 +192,23 @@ class PolkuApp(App):
             if not session_file.read_only:
                 self.call_after_refresh(self.request_save)
         if isinstance(tracker.events, store.EventLog) and len(tracker.events):
-            self._check_log(tracker.events)
+            first_frame = threading.Event()
+            self.call_after_refresh(first_frame.set)
+            self._check_log(tracker.events, first_frame)
 
     @work(thread=True, group="check-log", exit_on_error=False)
-    def _check_log(self, events: store.EventLog) -> None:
-        """Parse every old event in the background; a broken one stops writing."""
+    def _check_log(self, events: store.EventLog, first_frame: threading.Event | None = None) -> None:
+        """Parse every old event in the background; a broken one stops writing.
+
+        It waits for the first frame, keeps no parsed event (memory), and
+        pauses between slices of ~2 ms so keys are answered at once while it
+        runs (it shares the GIL with the UI); quitting makes it hurry.
+        """
         from ..session.model import validate_event
 
-        problems = events.check_all(validate_event)
+        if first_frame is not None:
+            first_frame.wait(1.0)
+        problems = events.check_all(validate_event, keep=False, pause=0.002, hurry=self._check_hurry.is_set)
         if problems:
             self.call_from_thread(self._log_broken, problems)
 
@@ -317,6 +328,7 @@ class PolkuApp(App):
         self.request_save()
 
     async def action_quit_app(self) -> None:
+        self._check_hurry.set()
         await self.workers.wait_for_complete()
         err = self.save_sync()
         if err:

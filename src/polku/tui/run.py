@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 from ..session import store
@@ -33,11 +34,18 @@ def run_app(path: Path | None, *, read_only: bool = False, seed: int | None = No
         except (SessionOpenError, store.StoreError) as e:
             print(f"polku: error: {e}", file=sys.stderr)
             return 2
-        config.remember_recent(str(Path(path).resolve()))
+    remembering = None
+    if path is not None:
+        # Two fsyncs (1-20 ms on a laptop) need not delay the first frame.
+        remembering = threading.Thread(target=config.remember_recent, args=(str(Path(path).resolve()),),
+                                       name="polku-remember-recent")
+        remembering.start()
     app = PolkuApp(tracker, session_file, sessions_dir=config.sessions_dir(), seed=seed, notices=notices)
     try:
         app.run()
     finally:
+        if remembering is not None:
+            remembering.join()
         if session_file is not None:
             session_file.close()
     return app.return_code or 0
