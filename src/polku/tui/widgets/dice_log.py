@@ -231,6 +231,9 @@ class DiceLog(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._resize()
         self._cache.clear()
+        if self.cursor < 0:
+            # Following the newest event: keep it in view once the pane has its size.
+            self.scroll_end(animate=False, immediate=True)
 
     def on_focus(self) -> None:
         self.refresh()
