@@ -31,6 +31,12 @@ How a session runs
      u undoes the last command, U redoes it; undone lines stay in the
      log, struck through.
   ctrl+p finds any command by name, e.g. "roll for" or "edit".
+
+Harhapolku, chapter 23 (H4)
+  The challenger must win more positions than the actor. Abilities can
+  only be questioned on the grounds of another character's or NPC's
+  ability already shown in play; the same holds for a character's own
+  senses and mind (their harhapolku).
 """
 
 MOVING_TEXT = """\

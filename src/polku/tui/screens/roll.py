@@ -138,7 +138,7 @@ class RollScreen(ModalScreen[None]):
     RollScreen SideList:focus { background: $boost; }
     RollScreen #pool { height: auto; }
     RollScreen #odds { height: auto; }
-    RollScreen #result-box { height: auto; max-height: 7; border-top: solid $primary; }
+    RollScreen #result-box { height: auto; max-height: 7; border-top: solid $primary; scrollbar-gutter: stable; }
     """
 
     system_name = ""
@@ -688,7 +688,9 @@ class HarhaRollScreen(RollScreen):
                  else "classic (H3): more positions wins"))
         t.append(mode, style="dim")
         if self.variant == "ch23" and not self.difficult:
-            t.append("\n" + H4_REMINDER, style="dim")
+            # The whole H4 reminder is on the help screen; one line here keeps the pools in view.
+            t.append("\nH4: abilities and senses are questioned only on grounds already shown in play",
+                     style="dim")
         return t
 
     def odds_text(self) -> Text:
