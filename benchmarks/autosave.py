@@ -5,7 +5,8 @@ Builds a 10,000-event session (realistic roll events), writes it with
 command costs), one ``write_full`` (compaction) and one ``load`` (opening the
 file).
 
-Targets: append p95 ≤ 5 ms at 10,000 events, load ≤ 1 s.
+Targets: append p95 ≤ 5 ms at 10,000 events, opening ≤ 1 s (the app opens lazily:
+the state and the events newer than the snapshot; a full parse is reported too).
 
 Usage::
 
@@ -105,6 +106,11 @@ def run(events: int, appends: int, folder: Path, max_dice: int = 7) -> dict:
         times.append(time.perf_counter() - t0)
 
     t0 = time.perf_counter()
+    lazy = store.load_lazy(path)
+    lazy_s = time.perf_counter() - t0
+    assert len(lazy.doc["event"]) == events + appends and not lazy.notices
+
+    t0 = time.perf_counter()
     loaded = store.load(path)
     load_s = time.perf_counter() - t0
     assert len(loaded.doc["event"]) == events + appends and not loaded.notices
@@ -123,9 +129,10 @@ def run(events: int, appends: int, folder: Path, max_dice: int = 7) -> dict:
         "write_full_ms": compact_s * 1000,
         "first_write_full_ms": first_write * 1000,
         "load_ms": load_s * 1000,
+        "open_lazy_ms": lazy_s * 1000,
         "targets": {
             "append_p95_le_5ms": pct(ms, 95) <= 5.0,
-            "load_le_1s": load_s <= 1.0,
+            "open_le_1s": lazy_s <= 1.0,
         },
     }
 
@@ -152,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
             ("session", f"{result['events']:,} events, {result['file_bytes'] / 1e6:.2f} MB ({result['bytes_per_event']} B/event)"),
             (f"append_events x{a['n']}", f"p50 {a['p50']:.2f} ms  p95 {a['p95']:.2f} ms  max {a['max']:.2f} ms"),
             ("write_full (compaction)", f"{result['write_full_ms']:.0f} ms"),
-            ("load", f"{result['load_ms']:.0f} ms"),
+            ("open (lazy: state + newest events)", f"{result['open_lazy_ms']:.0f} ms"),
+            ("full parse (review, export)", f"{result['load_ms']:.0f} ms"),
             ("targets", ", ".join(f"{k}={'ok' if v else 'MISSED'}" for k, v in result["targets"].items())),
         ]
         width = max(len(r[0]) for r in rows)
