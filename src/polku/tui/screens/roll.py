@@ -781,7 +781,33 @@ class HarhaRollScreen(RollScreen):
         if any(s.who and any(not e["used"] for e in self.tracker.character(s.who).get("edges", []))
                for s in (self.a, self.b)) and not self.difficult:
             out.append("  e: reroll a side's whole pool with an edge (H7)")
+            out.extend(self._reroll_values(ev))
         return out
+
+    def _reroll_values(self, ev: dict[str, Any]) -> list[str]:
+        """What an edge reroll is worth for each side that has an unused edge (exact, H7)."""
+        roll = ev.get("roll", {})
+        sides = {s["role"]: s for s in roll.get("sides", [])}
+        if set(sides) != {"a", "b"}:
+            return []
+
+        def pool(role: str) -> tuple[int, int]:
+            dice = sides[role]["dice"]
+            return (sum(1 for d in dice if d["size"] == 8), sum(1 for d in dice if d["size"] == 10))
+
+        lines = []
+        for side in (self.a, self.b):
+            if not side.who or not any(not e["used"] for e in self.tracker.character(side.who).get("edges", [])):
+                continue
+            try:
+                now, after = odds_mod.harha_reroll_value(
+                    pool("a"), pool("b"), [d["face"] for d in sides["a"]["dice"]],
+                    [d["face"] for d in sides["b"]["dice"]], roll.get("variant", self.variant),
+                    self.tracker.settings.harha_classic_extra, side=side.role)  # type: ignore[arg-type]
+            except RulesError:
+                continue
+            lines.append(f"    {side.label}: chance to win {now:.0%} now, {after:.1%} after rerolling")
+        return lines
 
     def action_edge_reroll(self) -> None:
         ev = self.last_event
