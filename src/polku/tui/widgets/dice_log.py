@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -60,6 +61,7 @@ class DiceLog(ScrollView, can_focus=True):
         self._row_start: list[int] = []
         self.filter: Callable[[dict[str, Any]], bool] | None = None
         self._visible: list[int] = []
+        self._line_style: Style | None = None
 
     # -- data ---------------------------------------------------------------
 
@@ -199,11 +201,20 @@ class DiceLog(ScrollView, can_focus=True):
 
     # -- rendering ---------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The pane's style, worked out once per paint rather than once per line
+        # (``rich_style`` walks every ancestor's styles).
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
     def render_line(self, y: int) -> Strip:
         _, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self.scrollable_content_region.width
-        style = self.rich_style
+        style = self._line_style if self._line_style is not None else self.rich_style
         if row >= len(self._rows):
             return Strip.blank(width, style)
         index, sub = self._rows[row]
