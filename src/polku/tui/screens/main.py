@@ -15,7 +15,7 @@ from textual.widgets import Static
 from ...rules.system import System
 from ...session.tracker import Tracker, TrackerError
 from ..widgets.dice_log import DiceLog
-from ..widgets.footer import PolkuFooter
+from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class MainScreen(Screen):
             with Vertical(id="right"):
                 yield Static("Dice log", classes="pane-title", id="log-title")
                 yield DiceLog(id="log")
-        yield PolkuFooter()
+        yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
         log = self.query_one(DiceLog)
