@@ -190,7 +190,8 @@ class RollCommands:
             self._pay_abilities(txn, b)
             result = raja.resolve(dice_a, dice_b, self.settings)
             summary = _raja_summary(result, a.label, b.label)
-            explain = list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain) + result.explain()
+            # The outcome's reasoning first, then where every die came from.
+            explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
             if result.winner != "tie" or result.tie_action == "defender":
                 self._resolve_challenge_in(txn, challenge, summary)
             ev = self._roll_event(txn, "rajapolku", [
@@ -308,7 +309,7 @@ class RollCommands:
         ev = self._roll_event(txn, f"harhapolku-{variant}", [
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
-        ], summary, harha.result_json(result), explain + result.explain(), origin, challenge,
+        ], summary, harha.result_json(result), result.explain() + explain, origin, challenge,
             f"{a.label} vs {b.label}: {summary}", variant=variant, **extra)
         return ev, result
 
@@ -363,7 +364,7 @@ class RollCommands:
                 [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
                 summary, {"success": result.success, "high": result.high, "needed": result.needed,
                           "very_demanding": very_demanding},
-                list(pool.explain) + result.explain(), origin, challenge,
+                result.explain() + list(pool.explain), origin, challenge,
                 f"{side.label}, {what} action: {summary}")
 
         self._run(build)
@@ -530,11 +531,12 @@ class RollCommands:
             outcome = sr.result_json(r)
             summary = _sr_summary(r, None)
         outcome.pop("dice", None)
-        explain = list(extra_explain) + list(plan.explain()) + r.explain()
+        explain = list(extra_explain) + r.explain()
         if threshold is not None:
             explain.append(f"threshold {threshold}{' (hidden from players)' if hidden else ''}: "
                            f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
             self._resolve_challenge_in(txn, challenge, summary)
+        explain += list(plan.explain())
         ev = self._roll_event(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, challenge, f"{side.label}: {summary}",
@@ -615,8 +617,8 @@ class RollCommands:
             out["event"] = self._roll_event(txn, "shadowrun-opposed", [
                 {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in ra.dice]},
                 {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
-            ], summary, sr.result_json(res), list(plan_a.explain()) + extra_lines + list(plan_b.explain())
-                + res.explain(), origin, challenge, f"{a.label} vs {b.label}: {summary}")
+            ], summary, sr.result_json(res), res.explain() + list(plan_a.explain()) + extra_lines
+                + list(plan_b.explain()), origin, challenge, f"{a.label} vs {b.label}: {summary}")
             out["result"] = res
 
         self._run(build)
@@ -652,7 +654,7 @@ class RollCommands:
             outcome = sr.result_json(res)
             outcome.pop("dice", None)
             out["event"] = self._roll_event(txn, "shadowrun-teamwork", sides, summary, outcome,
-                                            lines + list(plan.explain()) + r.explain(), origin, challenge,
+                                            lines + r.explain() + list(plan.explain()), origin, challenge,
                                             f"{leader.label} leads: {summary}", threshold=threshold)
 
         self._run(build)
@@ -697,7 +699,7 @@ class RollCommands:
                             "intervals": test.intervals, "done": test.done, "ended": test.ended})
             out["event"] = self._roll_event(txn, "shadowrun-extended", [
                 {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
-                summary, outcome, list(plan.explain()) + r.explain() + test.explain(), origin, challenge,
+                summary, outcome, test.explain() + r.explain() + list(plan.explain()), origin, challenge,
                 f"{side.label}, extended test: {summary}")
 
         self._run(build)

@@ -259,7 +259,7 @@ class RollScreen(ModalScreen[None]):
             pool, odds = Text(f"⚠ {e}", style="bold"), Text("")
         self._update("#pool", pool)
         self._update("#odds", odds)
-        self._update("#result", Text("\n".join(self.result_lines)) if self.result_lines else
+        self._update("#result", Text("\n".join(self._padded(self.result_lines))) if self.result_lines else
                      Text("r: roll   f: enter faces from physical dice   "
                           "Enter: toggle/edit row   w: who   Esc: close", style="dim"))
 
@@ -270,6 +270,14 @@ class RollScreen(ModalScreen[None]):
             return
         self._shown[selector] = key
         self.query_one(selector, Static).update(content)
+
+    RESULT_ROWS = 20
+    """A roll's result always takes this many rows (blank-padded) in its scrolling
+    box, so one roll's text never changes the layout and costs a second frame."""
+
+    def _padded(self, lines: list[str]) -> list[str]:
+        lines = lines[: self.RESULT_ROWS]
+        return lines + [""] * (self.RESULT_ROWS - len(lines))
 
     def styles_map(self) -> dict[str, str]:
         return self.papp.log_styles()
@@ -332,7 +340,7 @@ class RollScreen(ModalScreen[None]):
                 ("✦" if d.get("source") == "ability" else "") + str(d["face"]) + ("↻" if d.get("replaced") else "")
                 for d in side["dice"]))
         lines.extend(self.after_roll_hints(ev))
-        lines.extend(f"  {x}" for x in roll.get("explain", [])[-8:])
+        lines.extend(f"  {x}" for x in roll.get("explain", [])[:12])
         self.result_lines = lines
         self.refresh_view()
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)
@@ -833,7 +841,7 @@ class HarhaRollScreen(RollScreen):
             if out:
                 self.last_event = out["event"]
                 self.result_lines = [f"{out['event']['seq']}: {out['event']['roll']['summary']} (after edge '{edge}')"] + [
-                    f"  {x}" for x in out["event"]["roll"]["explain"][-6:]]
+                    f"  {x}" for x in out["event"]["roll"]["explain"][:10]]
                 self.refresh_view()
 
         self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), done)
@@ -1275,7 +1283,7 @@ class SRRollScreen(RollScreen):
             ev = out["event"]
             self.last_event = ev
             self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
-                f"  {x}" for x in ev["roll"]["explain"][-8:]]
+                f"  {x}" for x in ev["roll"]["explain"][:12]]
             self.refresh_view()
 
     def action_spoil(self) -> None:
