@@ -233,6 +233,11 @@ class ChooserScreen(_Opener, Screen[None]):
         if "error" in info:
             self.notify(info["error"], severity="error", title="Cannot open", timeout=12)
             return
+        demo = {f"demo-{suffix}.toml": suffix for suffix, _title in DEMOS}.get(path.name)
+        if demo is not None:
+            # A shipped demo is played as a copy, so the demo itself stays as shipped.
+            self.play_demo(demo, path)
+            return
         self.open_path(path)
 
     def action_new_campaign(self) -> None:
