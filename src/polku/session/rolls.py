@@ -134,6 +134,20 @@ class RollCommands:
         seed = self.rng.getrandbits(32)
         return RandomSource(seed), {"manual": False, "seed": seed}
 
+    def _roll_two(self: "Tracker", specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
+                  faces: tuple[Sequence[int], Sequence[int]] | None
+                  ) -> tuple[tuple[Die, ...], tuple[Die, ...], dict[str, Any]]:
+        """Roll both sides' pools: one seeded source, or each side's entered faces (checked, all used)."""
+        if faces is not None:
+            src_a, origin = self._source(faces[0])
+            src_b, _ = self._source(faces[1])
+            dice_a, dice_b = roll_specs(specs_a, src_a), roll_specs(specs_b, src_b)
+            self._check_manual_used(src_a)
+            self._check_manual_used(src_b)
+            return dice_a, dice_b, origin
+        src, origin = self._source(None)
+        return roll_specs(specs_a, src), roll_specs(specs_b, src), origin
+
     def _roll_event(self: "Tracker", txn: "_Txn", test: str, sides: list[dict[str, Any]], summary: str,
                     outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
                     challenge: str | None, text: str, **extra: Any) -> dict[str, Any]:
@@ -177,15 +191,7 @@ class RollCommands:
         def build(txn: "_Txn") -> None:
             plan_a, plan_b = self.raja_plan(a), self.raja_plan(b)
             specs_a, specs_b = raja.final_pools(plan_a, plan_b)
-            if faces is not None:
-                src_a, origin = self._source(faces[0])
-                src_b, _ = self._source(faces[1])
-                dice_a, dice_b = roll_specs(specs_a, src_a), roll_specs(specs_b, src_b)
-                self._check_manual_used(src_a)
-                self._check_manual_used(src_b)
-            else:
-                src, origin = self._source(None)
-                dice_a, dice_b = roll_specs(specs_a, src), roll_specs(specs_b, src)
+            dice_a, dice_b, origin = self._roll_two(specs_a, specs_b, faces)
             self._pay_abilities(txn, a)
             self._pay_abilities(txn, b)
             result = raja.resolve(dice_a, dice_b, self.settings)
@@ -236,15 +242,7 @@ class RollCommands:
             txn.set(["characters", b_cid, "charges"], pb.remaining)
             txn.emit("resource", f"Spirit combat: {ca['name']} and {cb['name']} each spend 1 charge (R11)",
                      who=[a_cid, b_cid], resource="charges", amount=-1)
-            if faces is not None:
-                sa, origin = self._source(faces[0])
-                sb, _ = self._source(faces[1])
-                dice_a, dice_b = roll_specs(pa.dice, sa), roll_specs(pb.dice, sb)
-                self._check_manual_used(sa)
-                self._check_manual_used(sb)
-            else:
-                src, origin = self._source(None)
-                dice_a, dice_b = roll_specs(pa.dice, src), roll_specs(pb.dice, src)
+            dice_a, dice_b, origin = self._roll_two(pa.dice, pb.dice, faces)
             result = raja.resolve(dice_a, dice_b, self.settings)
             loss = raja.spirit_loss(result, self.settings)
             summary = _raja_summary(result, ca["name"], cb["name"])
@@ -283,15 +281,7 @@ class RollCommands:
 
         def build(txn: "_Txn") -> None:
             pa, pb = self.harha_pool(a), self.harha_pool(b)
-            if faces is not None:
-                sa, origin = self._source(faces[0])
-                sb, _ = self._source(faces[1])
-                dice_a, dice_b = roll_specs(pa.dice, sa), roll_specs(pb.dice, sb)
-                self._check_manual_used(sa)
-                self._check_manual_used(sb)
-            else:
-                src, origin = self._source(None)
-                dice_a, dice_b = roll_specs(pa.dice, src), roll_specs(pb.dice, src)
+            dice_a, dice_b, origin = self._roll_two(pa.dice, pb.dice, faces)
             ev, result = self._harha_record(txn, a, b, dice_a, dice_b, variant, challenge, origin,
                                             list(pa.explain) + [f"vs {b.label}:"] + list(pb.explain))
             out["event"], out["result"] = ev, result

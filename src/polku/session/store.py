@@ -419,6 +419,19 @@ def _has_end_mark(block: bytes, seq: Any) -> bool:
     return b"\n" in block[len(tail):] or int(m.group(1)) == seq
 
 
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, or a one-line :class:`StoreError` saying why not."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
+    except IsADirectoryError:
+        raise StoreError(f"{path}: is a folder, not a session file") from None
+    except OSError as e:
+        raise StoreError(f"could not read {path}: {_oserror_text(e)}") from None
+
+
 def load(path: str | os.PathLike[str]) -> Loaded:
     """Read and check a session file; never writes.
 
@@ -432,15 +445,7 @@ def load(path: str | os.PathLike[str]) -> Loaded:
         NewerSchemaError: written by a newer Polku.
     """
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
-    except IsADirectoryError:
-        raise StoreError(f"{path}: is a folder, not a session file") from None
-    except OSError as e:
-        raise StoreError(f"could not read {path}: {_oserror_text(e)}") from None
+    data = _read_bytes(path)
 
     notices: list[str] = []
     doc, dropped, first_fail = _parse_with_tail_repair(data)
@@ -1058,15 +1063,7 @@ def load_lazy(path: str | os.PathLike[str]) -> Loaded:
     that are not this version's own format (no header line, older schema).
     """
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
-    except IsADirectoryError:
-        raise StoreError(f"{path}: is a folder, not a session file") from None
-    except OSError as e:
-        raise StoreError(f"could not read {path}: {_oserror_text(e)}") from None
+    data = _read_bytes(path)
     if not data.startswith(HEADER.encode("utf-8")):
         return load(path)
     starts = _event_starts(data)
