@@ -759,6 +759,8 @@ def _raja_summary(r: raja.RajaResult, a: str, b: str) -> str:
         extra = f", {r.supernatural} supernatural"
         if r.deciding_die_is_ability:
             extra += " (visibly!)"
+    if not r.degrees:
+        return f"{name} wins narrowly (0 degrees){extra}"
     return f"{name} wins, {deg}{extra}"
 
 
