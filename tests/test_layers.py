@@ -101,3 +101,35 @@ def test_resolve_subprocess_importtime_has_no_textual():
     imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if "|" in line]
     assert imported, "no -X importtime output"
     assert _ui_loaded(imported) == []
+
+
+# What made `polku resolve` miss issue 7's target (≤ 3 × `python -c pass`):
+# `dataclasses` imports `inspect` (with ast, dis, tokenize), `typing` is large,
+# and `random` is not needed to judge faces already rolled. Each cost ~2–10 ms.
+SLOW_STDLIB = ("dataclasses", "inspect", "typing", "random")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["resolve", "rajapolku", "7,7,3", "8,5,3", "--json"],
+        ["resolve", "harhapolku", "7,4,4", "6,5,3", "--json"],
+        ["resolve", "shadowrun", "1,1,5,6", "--threshold", "1", "--json"],
+        ["resolve", "shadowrun-opposed", "5,6,2", "6,1", "--json"],
+    ],
+)
+def test_resolve_stays_lean(argv):
+    proc = _fresh(f"""
+        import contextlib, io, json, sys
+        from polku.cli import main
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main({argv!r})
+        print(json.dumps({{"status": status, "out": out.getvalue(), "modules": sorted(sys.modules)}}))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] == 0
+    assert json.loads(data["out"])  # it did judge the roll
+    slow = [m for m in SLOW_STDLIB if m in data["modules"]]
+    assert slow == [], f"polku {' '.join(argv)} imports {slow}"

@@ -27,10 +27,11 @@ import argparse
 import json
 import re
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn, Sequence
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
+    from typing import Any, NoReturn
 
 PROG = "polku"
 

@@ -11,10 +11,14 @@ for faces the GM enters from physical dice.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Iterable, Protocol, Sequence
+
+from .record import record, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Iterable, Sequence
 
 
 class RulesError(ValueError):
@@ -46,7 +50,7 @@ class Src(StrEnum):
 VALID_SIZES = (4, 6, 8, 10, 12, 20)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DieSpec:
     """A die not rolled yet: its size and source."""
 
@@ -60,7 +64,7 @@ class DieSpec:
         return Die(self.size, face, self.source, self.label)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Die:
     """A rolled die."""
 
@@ -68,7 +72,7 @@ class Die:
     face: int
     source: str = Src.ACTION
     label: str = ""
-    replaced: tuple[int, ...] = field(default=())
+    replaced: tuple[int, ...] = ()
     """Faces this die showed before rerolls, oldest first (H7, S7)."""
 
     def __post_init__(self) -> None:
@@ -96,29 +100,36 @@ def check_face(face: int, size: int) -> None:
         raise FaceError(f"face {face} cannot show on a d{size} (1–{size})")
 
 
-class DiceSource(Protocol):
-    """Anything that can give a face for a die of a given size."""
+class DiceSource:
+    """Anything that can give a face for a die of a given size.
 
-    def roll(self, size: int) -> int: ...
+    ``manual`` tells whether the faces come from physical dice the GM entered.
+    """
 
-    @property
-    def manual(self) -> bool: ...
+    manual: bool = False
+
+    def roll(self, size: int) -> int:
+        raise NotImplementedError
 
 
-class RandomSource:
+class RandomSource(DiceSource):
     """The program's dice: a seeded ``random.Random``."""
 
     manual = False
 
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.seed = seed
-        self._rng = rng if rng is not None else random.Random(seed)
+        if rng is None:
+            import random  # here, not at the top: `polku resolve` never rolls (issue 7)
+
+            rng = random.Random(seed)
+        self._rng = rng
 
     def roll(self, size: int) -> int:
         return self._rng.randint(1, size)
 
 
-class ManualSource:
+class ManualSource(DiceSource):
     """Faces entered by hand from physical dice, used in order.
 
     Each face is checked against the die it is used for; running out of faces

@@ -17,11 +17,17 @@ Reading choices made here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, NamedTuple, Sequence
+from collections import namedtuple
+
+from .record import factory, record, replace
 
 from .dice import DiceSource, Die, DieSpec, RulesError, Src
 from .system import Settings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
 VARIANTS = ("ch23", "classic", "same_size", "sum")
 """``harha.variant`` values (H3–H6)."""
@@ -43,7 +49,7 @@ CONFLICT_DIE = {"conversation": 4, "brawl": 6, "armed": 8, "firefight": 10}
 # --------------------------------------------------------------------------- pools
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HarhaPool:
     """One side's pool before rolling (H2, H5)."""
 
@@ -155,7 +161,7 @@ def harha_sorted(dice: Iterable[Die]) -> tuple[Die, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Position:
     """One compared position (1-based)."""
 
@@ -166,7 +172,7 @@ class Position:
     """"a" or "b" when the position counts for that side; None when it counts for nobody."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HarhaResult:
     """The outcome of one Harhapolku comparison (H3, H4)."""
 
@@ -324,7 +330,7 @@ def resolve(
     raise RulesError(f"unknown Harhapolku variant '{variant}' (use one of: {', '.join(VARIANTS)})")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SumResult:
     """The outcome of the sum variant (H6); A is the actor, B the challenger."""
 
@@ -430,7 +436,7 @@ def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
 # ------------------------------------------------------------- difficult, rerolls
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DifficultResult:
     """An unopposed difficult action (H8)."""
 
@@ -493,7 +499,7 @@ def edge_reroll(
 # -------------------------------------------------------------- narration contest
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Burn:
     """Dice burned off the table (H9)."""
 
@@ -503,7 +509,7 @@ class Burn:
     """Who burned them."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Usurpation:
     """A successful usurpation of the narrator role (H9)."""
 
@@ -521,7 +527,7 @@ class Usurpation:
     harm_resolved: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HarmRoll:
     """The GM's roll after a usurpation with more than 3 dice (H9)."""
 
@@ -548,13 +554,18 @@ def usurp_tier(count: int) -> str:
     return "negate" if count == 1 else "parry" if count <= 3 else "harm_roll"
 
 
-class Step(NamedTuple):
-    """What an operation on a :class:`NarrationContest` returns."""
+class Step(namedtuple("Step", "state text detail", defaults=(None,))):
+    """What an operation on a :class:`NarrationContest` returns: ``(state, text, detail)``.
 
-    state: "NarrationContest"
+    ``state`` is the new :class:`NarrationContest`, ``text`` one line describing
+    what happened, ``detail`` the :class:`Usurpation`, :class:`HarmRoll` or
+    :class:`Die` behind it, or None.
+    """
+
+    __slots__ = ()
+    state: NarrationContest
     text: str
-    """One line describing what happened."""
-    detail: "Usurpation | HarmRoll | Die | None" = None
+    detail: Usurpation | HarmRoll | Die | None
 
 
 def _total(dice: Iterable[Die]) -> int:
@@ -565,7 +576,7 @@ def _plus(dice: Sequence[Die]) -> str:
     return "+".join(str(d.face) for d in dice) + (f"={_total(dice)}" if len(dice) > 1 else "")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NarrationContest:
     """The narration contest of one scene (H9), an immutable state machine.
 
@@ -584,7 +595,7 @@ class NarrationContest:
     """Every burn this scene, oldest first."""
     hands: tuple[tuple[str, tuple[Die, ...]], ...] = ()
     """Each participant's rolled dice that are neither on the table nor burned."""
-    rolled: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+    rolled: frozenset[tuple[str, str]] = factory(frozenset)
     """(participant, background) pairs whose die was rolled this scene."""
     last: Usurpation | None = None
     """The latest usurpation, for its harm roll."""

@@ -12,19 +12,19 @@ extended Shadowrun tests combine those floats (``math.fsum`` where it
 matters); the tests hold them to 1e-12 against Fraction oracles.
 
 No I/O and no randomness; the functions are pure and fast (a few milliseconds
-at most for the pools a table meets). Results are small frozen dataclasses with
+at most for the pools a table meets). Results are small frozen records with
 a ``to_json()`` method giving plain JSON-able dicts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, fsum
 from typing import Any, Iterator, Literal, Sequence
 
 from .dice import RulesError
+from .record import record
 
 __all__ = [
     "RajaOdds",
@@ -96,7 +96,7 @@ class _Contest:
 # Rajapolku
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RajaOdds(_Contest):
     """Exact odds of a Rajapolku challenge (R5–R7).
 
@@ -320,7 +320,7 @@ def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> Ra
 # Harhapolku
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HarhaOdds(_Contest):
     """Exact odds of a Harhapolku contest (H3, H4, H6); A is the actor."""
 
@@ -688,7 +688,7 @@ def harha_difficult(pool: HarhaPool, very_demanding: bool = False) -> float:
 # Shadowrun
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SROdds:
     """Exact odds of one Shadowrun 4e roll (S4–S7).
 
@@ -731,7 +731,7 @@ class SROdds:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SROpposedOdds(_Contest):
     """Odds of a Shadowrun opposed test (S9); B is the defender."""
 
@@ -748,7 +748,7 @@ class SROpposedOdds(_Contest):
         return self.b_wins + self.tie
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SRExtendedOdds:
     """Odds of a Shadowrun extended test (S10)."""
 

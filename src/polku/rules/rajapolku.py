@@ -25,11 +25,16 @@ Reading choices made here (each documented where it is implemented):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Sequence
+
+from .record import record
 
 from .dice import Die, DieSpec, RulesError, Src
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 D10 = 10
 """R1: every Rajapolku die is a d10."""
@@ -44,7 +49,7 @@ ABILITY_COST_KINDS = ("use", "scene", "always")
 # --------------------------------------------------------------------------- pools
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PoolPlan:
     """One side's pool before rolling (R1–R4, R7, R9).
 
@@ -202,7 +207,7 @@ def _faces_text(dice: Sequence[Die]) -> str:
     return ",".join(_glyph(d) for d in dice) or "no dice"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RajaResult:
     """The outcome of one Rajapolku challenge (R5–R7)."""
 
@@ -377,7 +382,7 @@ def result_json(result: RajaResult) -> dict[str, Any]:
 # ------------------------------------------------------------------------- charges
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpiritPool:
     """R11 spirit combat: 1 charge spent, the remaining charges become the dice."""
 

@@ -23,11 +23,16 @@ until a wave has no six. This is how physical dice are rolled at a table.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, Sequence
+
+from .record import record, replace
 
 from .dice import DiceSource, Die, RulesError, Src
 from .system import Settings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
 
 __all__ = [
     "SIDES",
@@ -109,7 +114,7 @@ def _faces_text(faces: Iterable[int]) -> str:
 # S1–S3 pools
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PoolPlan:
     """A dice pool before it is rolled (S1–S3).
 
@@ -256,7 +261,7 @@ def bought_hits(pool_size: int) -> int:
 # The roll (S4–S7)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SRRoll:
     """One Shadowrun roll with every die it used (S4–S7).
 
@@ -616,7 +621,7 @@ def reduce_critical(result: SRRoll | "SuccessResult") -> Any:
 # S8 success test
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SuccessResult:
     """A success test (S8).
 
@@ -688,7 +693,7 @@ def success_test(roll: SRRoll, threshold: int, hidden: bool = False) -> SuccessR
 # S9 opposed test
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OpposedResult:
     """An opposed test (S9); side B is the defender."""
 
@@ -760,7 +765,7 @@ def group_pool(pools: Sequence[int]) -> int:
 # S10 extended test
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ExtendedTest:
     """An extended test (S10); every change returns a new state.
 
@@ -783,7 +788,7 @@ class ExtendedTest:
     intervals: int = 0
     ended: bool = False
     spoiled: bool = False
-    history: tuple[SRRoll, ...] = field(default=())
+    history: tuple[SRRoll, ...] = ()
     restarts: int = 0
 
     def __post_init__(self) -> None:
@@ -920,7 +925,7 @@ def leader_of(pools: Mapping[str, int] | Sequence[int]) -> str | int:
     """S11: who leads, the largest pool (its key, or index; the first on a tie)."""
     if not pools:
         raise RulesError("teamwork needs at least one character (S11)")
-    items = list(pools.items()) if isinstance(pools, Mapping) else list(enumerate(pools))
+    items = list(pools.items()) if hasattr(pools, "items") else list(enumerate(pools))
     best = items[0]
     for item in items[1:]:
         if item[1] > best[1]:
@@ -968,7 +973,7 @@ def initiative_score(reaction: int, intuition: int, hits: int) -> int:
     return initiative_pool(reaction, intuition) + _check_int(hits, "hits", 0)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitEntry:
     """One character in the initiative order (S12).
 

@@ -7,11 +7,16 @@ belongs to) so the app can show them all when a campaign is created.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, Mapping
+
+from .record import fields, record, replace
 
 from .dice import RulesError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 class System(StrEnum):
@@ -49,7 +54,7 @@ def parse_system(name: str) -> System:
         ) from None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Choice:
     """One [choice] of RULES.md."""
 
@@ -99,7 +104,7 @@ RAJA_WOUND_PENALTY = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Settings:
     """Every [choice] of RULES.md with the default given there."""
 
@@ -156,4 +161,4 @@ def validate_choice(choice: Choice, value: Any) -> Any:
     return value
 
 
-assert {f.name for f in fields(Settings)} == {c.attr for c in CHOICES}
+assert set(fields(Settings)) == {c.attr for c in CHOICES}
