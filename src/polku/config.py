@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import tomli_w
+
+from . import tomlread
 
 CONFIG_FILE_NAME = "config.toml"
 """Name of the preferences file inside :func:`config_dir`."""
@@ -118,8 +119,8 @@ def load_config() -> dict[str, Any]:
     cfg = default_config()
     try:
         with config_path().open("rb") as file:
-            data = tomllib.load(file)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError):
+            data = tomlread.load(file)
+    except (OSError, tomlread.TOMLDecodeError, UnicodeDecodeError, ValueError):
         return cfg
     for key, value in data.items():
         if key not in cfg:

@@ -18,7 +18,6 @@ problem is skipped and reported; it never stops the other files loading.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from polku import tomlread
 from polku.config import DEFAULT_THEME
 
 BUNDLED_FALLBACK = DEFAULT_THEME
@@ -130,8 +130,8 @@ def load_theme_named(folders: Iterable[Path], name: str) -> Theme | None:
                 continue
             try:
                 with path.open("rb") as file:
-                    data = tomllib.load(file)
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
+                    data = tomlread.load(file)
+            except (tomlread.TOMLDecodeError, UnicodeDecodeError, OSError):
                 continue
             found = data.get("name")
             if not isinstance(found, str) or found.strip() != name:
@@ -155,8 +155,8 @@ def load_theme_file(path: Path) -> tuple[Theme | None, list[str]]:
     shown = display_path(path)
     try:
         with path.open("rb") as file:
-            data = tomllib.load(file)
-    except tomllib.TOMLDecodeError as exc:
+            data = tomlread.load(file)
+    except tomlread.TOMLDecodeError as exc:
         return None, [f"{shown}: not valid TOML: {exc}"]
     except UnicodeDecodeError:
         return None, [f"{shown}: not valid TOML: the file is not UTF-8 text"]
