@@ -24,7 +24,6 @@ headless verbs never import textual or rich.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
@@ -469,6 +468,8 @@ def _sr_pool(text: str, side: str = "") -> int:
 
 
 def _emit_json(data: dict[str, Any]) -> None:
+    import json  # here: the app's start never needs it
+
     print(json.dumps(data, indent=2))
 
 

@@ -8,11 +8,11 @@ thread worker with a snapshot taken on the UI thread.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..rules.record import record
 from . import model, store
 from .model import StateError, clone
 from .tracker import Clock, Tracker
@@ -25,7 +25,7 @@ class SessionOpenError(Exception):
     """One line: which file, what is wrong, what to do."""
 
 
-@dataclass
+@record
 class SaveJob:
     """What one save writes: a snapshot taken on the UI thread."""
 
@@ -36,16 +36,20 @@ class SaveJob:
     snapshot_seq: int = 0
 
 
-@dataclass
 class SessionFile:
     """One session file on disk, with its lock (unless read-only)."""
 
-    path: Path
-    read_only: bool = False
-    lock: store.SessionLock | None = None
-    notices: list[str] = field(default_factory=list)
-    appended_since_full: int = 0
-    _io: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self, path: Path, read_only: bool = False, lock: store.SessionLock | None = None,
+                 notices: list[str] | None = None, appended_since_full: int = 0) -> None:
+        self.path = path
+        self.read_only = read_only
+        self.lock = lock
+        self.notices: list[str] = notices if notices is not None else []
+        self.appended_since_full = appended_since_full
+        self._io = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"SessionFile({str(self.path)!r}, read_only={self.read_only})"
 
     def snapshot(self, tracker: Tracker) -> SaveJob | None:
         """Take what must be written now (call on the UI thread)."""

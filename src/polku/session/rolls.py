@@ -12,10 +12,10 @@ command, so one undo reverts all of it.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, roll_specs
+from ..rules.record import factory, record
 from ..rules.system import System
 
 if TYPE_CHECKING:
@@ -72,25 +72,25 @@ def toml_safe(value: Any) -> Any:
     return value
 
 
-@dataclass
+@record
 class RajaSide:
     """One side of a Rajapolku challenge (R1–R4, R7, R9)."""
 
     label: str
-    who: list[str] = field(default_factory=list)
-    backgrounds: list[str] = field(default_factory=list)
-    abilities: list[str] = field(default_factory=list)
-    helping: list[str] = field(default_factory=list)
-    hindering: list[str] = field(default_factory=list)
+    who: list[str] = factory(list)
+    backgrounds: list[str] = factory(list)
+    abilities: list[str] = factory(list)
+    helping: list[str] = factory(list)
+    hindering: list[str] = factory(list)
     wound_level: str = "Healthy"
 
 
-@dataclass
+@record
 class HarhaSide:
     """One side of a Harhapolku challenge (H2): claimed background names per tier."""
 
     label: str
-    who: list[str] = field(default_factory=list)
+    who: list[str] = factory(list)
     general: str | None = None
     background: str | None = None
     significant: str | None = None
@@ -99,19 +99,19 @@ class HarhaSide:
     gm_bonus: bool = False
 
 
-@dataclass
+@record
 class SRSide:
     """One Varjojuoksu pool (S1–S3)."""
 
     label: str
-    who: list[str] = field(default_factory=list)
+    who: list[str] = factory(list)
     skill_name: str = ""
     skill: int | None = None
     attribute_name: str = "attribute"
     attribute: int = 0
     second_attribute_name: str = ""
     second_attribute: int | None = None
-    modifiers: list[tuple[str, int]] = field(default_factory=list)
+    modifiers: list[tuple[str, int]] = factory(list)
     wound_modifier: int = 0
     defaulting_allowed: bool = True
     edge_before: bool = False

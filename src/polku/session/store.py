@@ -45,7 +45,6 @@ import socket
 import threading
 import time
 from array import array
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
@@ -53,6 +52,7 @@ from typing import Any, Iterable
 import tomli_w
 
 from .. import __version__, tomlread
+from ..rules.record import factory, record
 
 SCHEMA = 2
 """The schema this version writes and reads (older ones are migrated)."""
@@ -343,7 +343,7 @@ def append_events(path: str | os.PathLike[str], events: Iterable[dict[str, Any]]
 # Loading
 
 
-@dataclass
+@record
 class Loaded:
     """A parsed session file.
 
@@ -358,7 +358,7 @@ class Loaded:
     """
 
     doc: dict[str, Any]
-    notices: list[str] = field(default_factory=list)
+    notices: list[str] = factory(list)
     rewrite_needed: bool = False
 
 
@@ -877,7 +877,7 @@ _META = {
 _SUBTABLE = re.compile(rb"^\[", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EventMeta:
     """What the tracker needs of an event without parsing it (undo stacks)."""
 

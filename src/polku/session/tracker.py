@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import random
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..rules.dice import RulesError
@@ -41,12 +40,14 @@ class TrackerError(ValueError):
 UNDOABLE_EXCLUDED = ("undo", "redo")
 
 
-@dataclass
 class _Txn:
-    tracker: "Tracker"
-    changes: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    _all: list[dict[str, Any]] = field(default_factory=list)
+    __slots__ = ("tracker", "changes", "events", "_all")
+
+    def __init__(self, tracker: Tracker) -> None:
+        self.tracker = tracker
+        self.changes: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self._all: list[dict[str, Any]] = []
 
     def set(self, path: list[Any], value: Any) -> None:
         state = self.tracker.state
