@@ -561,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ws = Workspace(root, q)
         plan: dict[str, Callable[[], tuple[list[Row], dict[str, Any]]]] = {
-            "start": lambda: bench_start(ws, 3 if q else 9),
+            "start": lambda: bench_start(ws, 3 if q else 15),
             "resolve": lambda: bench_resolve(ws, 8 if q else 25),
             "keys": lambda: bench_keys(ws, 50 if q else 200),
             "autosave": lambda: bench_autosave(ws, 50 if q else 200),
