@@ -21,7 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -31,10 +31,9 @@ from ..session.tracker import Tracker
 from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
-from .widgets.panes import ChallengeQueue, CharacterPane
+from .widgets.panes import ChallengeQueue, CharacterPane, compose_panes
 
 REVIEW_CSS = """
-#review-right, #watch-right { width: 1fr; }
 #stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
 #stats-body:focus { background: $surface; }
 .stats-part { height: auto; margin-bottom: 1; }
@@ -162,15 +161,8 @@ class ReviewScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
-        with Horizontal(id="panes"):
-            with Vertical(id="left"):
-                yield Static("State", classes="pane-title", id="state-title")
-                yield ChallengeQueue(id="queue")
-                yield Static("Characters", classes="pane-title", id="chars-title")
-                yield CharacterPane(id="chars")
-            with Vertical(id="review-right"):
-                yield Static("Timeline", classes="pane-title", id="log-title")
-                yield TimelineLog(id="log")
+        yield from compose_panes(TimelineLog(id="log"), "Timeline", queue_title="State",
+                                 queue_title_id="state-title")
         yield Footer()
 
     def on_mount(self) -> None:

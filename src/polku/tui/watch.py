@@ -21,7 +21,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -31,7 +30,7 @@ from ..session.public import Follower
 from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
-from .widgets.panes import ChallengeQueue, CharacterPane
+from .widgets.panes import ChallengeQueue, CharacterPane, compose_panes
 
 
 def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:
@@ -59,15 +58,7 @@ class WatchScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
-        with Horizontal(id="panes"):
-            with Vertical(id="left"):
-                yield Static("Challenges", classes="pane-title", id="queue-title")
-                yield ChallengeQueue(id="queue")
-                yield Static("Characters", classes="pane-title", id="chars-title")
-                yield CharacterPane(id="chars")
-            with Vertical(id="watch-right"):
-                yield Static("Dice log", classes="pane-title", id="log-title")
-                yield DiceLog(id="log")
+        yield from compose_panes(DiceLog(id="log"), "Dice log")
         yield Footer()
 
     def on_mount(self) -> None:

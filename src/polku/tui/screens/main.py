@@ -8,7 +8,6 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -16,7 +15,7 @@ from ...rules.system import System
 from ...session.tracker import Tracker, TrackerError
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
-from ..widgets.panes import ChallengeQueue, CharacterPane
+from ..widgets.panes import ChallengeQueue, CharacterPane, compose_panes
 
 if TYPE_CHECKING:
     from ..app import PolkuApp
@@ -81,15 +80,7 @@ class MainScreen(Screen):
         status = self._status_text()
         self._status_key = (status.plain, tuple(status.spans))
         yield StatusLine(status, id="status-line")
-        with Horizontal(id="panes"):
-            with Vertical(id="left"):
-                yield Static("Challenges", classes="pane-title", id="queue-title")
-                yield ChallengeQueue(id="queue")
-                yield Static("Characters", classes="pane-title", id="chars-title")
-                yield CharacterPane(id="chars")
-            with Vertical(id="right"):
-                yield Static("Dice log", classes="pane-title", id="log-title")
-                yield DiceLog(id="log")
+        yield from compose_panes(DiceLog(id="log"), "Dice log")
         yield KeyLine(id="keys")
 
     def on_mount(self) -> None:

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import OptionList
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...session.tracker import Tracker
@@ -44,6 +47,21 @@ def sync_options(option_list: OptionList, options: list[Option]) -> bool:
         return False
     option_list.set_options(options)
     return True
+
+
+def compose_panes(log: Widget, log_title: str, *, queue_title: str = "Challenges",
+                  queue_title_id: str = "queue-title") -> ComposeResult:
+    """The three panes of every view of a session (the GM's screen, review, the
+    players' view): challenges and characters on the left, ``log`` on the right."""
+    with Horizontal(id="panes"):
+        with Vertical(id="left"):
+            yield Static(queue_title, classes="pane-title", id=queue_title_id)
+            yield ChallengeQueue(id="queue")
+            yield Static("Characters", classes="pane-title", id="chars-title")
+            yield CharacterPane(id="chars")
+        with Vertical(id="right"):
+            yield Static(log_title, classes="pane-title", id="log-title")
+            yield log
 
 
 class ChallengeQueue(OptionList):
