@@ -51,6 +51,8 @@ from polku.rules.odds import harha_odds, raja_odds, sr_hits
 
 # ---------------------------------------------------------------------------
 # icepool formulations
+# (tests/test_odds.py loads these two, checks them against brute force, then
+# checks the engine against them on pools too big to enumerate.)
 
 
 class RajaEval(icepool.MultisetEvaluator):

@@ -612,64 +612,20 @@ def test_sr_extended_long_run():
 icepool = pytest.importorskip("icepool")
 
 
-class _RajaEval(icepool.MultisetEvaluator):
-    """(winner, degrees) of R5–R7 from four pools: A normal, A ability, B normal, B ability."""
+def _benchmark_evaluators():
+    """The icepool evaluators of benchmarks/odds.py (one formulation, used by both):
+    checked here against brute force, then against the engine on bigger pools."""
+    import importlib.util
+    from pathlib import Path
 
-    def initial_state(self, order, outcomes, *sizes, exhausted=True):
-        if order != icepool.Order.Descending:
-            raise icepool.UnsupportedOrder()
-        # placed A, placed B, result, trailing side's placed at decision,
-        # first side seen, its degrees so far, other side not seen yet
-        return (0, 0, 0, 0, 0, 0, True)
-
-    def next_state(self, state, order, outcome, an, aa, bn, ba):
-        pa, pb, res, tdone, leader, deg, opn = state
-        ca, cb = an + aa, bn + ba
-        if opn:
-            if leader == 0:
-                if ca and cb:
-                    opn = False
-                elif ca:
-                    leader, deg = 1, an + 2 * aa
-                elif cb:
-                    leader, deg = -1, bn + 2 * ba
-            elif leader == 1:
-                opn, deg = (False, deg) if cb else (True, deg + an + 2 * aa)
-            else:
-                opn, deg = (False, deg) if ca else (True, deg + bn + 2 * ba)
-        pa2, pb2 = pa + ca, pb + cb
-        if res == 0 and ca != cb:
-            res = 1 if ca > cb else -1
-            tdone = pb2 if res > 0 else pa2
-        return (pa2, pb2, res, tdone, leader, deg, opn)
-
-    def final_outcome(self, state, order, outcomes, an, aa, bn, ba, *, exhausted=True):
-        pa, pb, res, tdone, leader, deg, opn = state
-        if res == 0:
-            return (0, 0)
-        if tdone == (bn + ba if res > 0 else an + aa) and not exhausted:
-            return (0, 0)
-        return (res, deg if leader == res else 0)
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "odds.py"
+    spec = importlib.util.spec_from_file_location("polku_benchmark_odds", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.RajaEval, module.HarhaEval
 
 
-class _HarhaEval(icepool.MultisetEvaluator):
-    def initial_state(self, order, outcomes, na, nb, *, variant="ch23", extra=True):
-        if order != icepool.Order.Descending:
-            raise icepool.UnsupportedOrder()
-        return (0, 0, 0, max(na, nb) if (variant == "classic" and extra) else min(na, nb))
-
-    def next_state(self, state, order, outcome, ca, cb):
-        pa, pb, diff, cap = state
-        top = max(pa, pb)
-        pa2, pb2 = pa + ca, pb + cb
-        hi, lo, sign = (pa2, pb2, 1) if pa2 >= pb2 else (pb2, pa2, -1)
-        return (pa2, pb2, diff + sign * max(0, min(hi, cap) - max(lo, top)), cap)
-
-    def final_outcome(self, state, order, outcomes, na, nb, *, variant="ch23", extra=True):
-        diff = state[2]
-        if variant == "ch23":
-            return -1 if na == 0 or diff < 0 else 1
-        return (diff > 0) - (diff < 0)
+_RajaEval, _HarhaEval = _benchmark_evaluators()
 
 
 def test_icepool_evaluators_agree_with_brute_force():
