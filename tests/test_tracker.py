@@ -459,7 +459,7 @@ def test_new_session_refreshes_shadowrun_edge_with_a_reset_event():
     t.new_session()
     assert [t.character(c)["edge"] for c in ("kaneda", "nyx", "ganger")] == [3, 4, 1]
     assert t.where == [1, 2, 1]
-    resets = [e for e in _new_events(t, n) if e["kind"] == "reset"]
+    resets = [e for e in _new_events(t, n) if e["kind"] == "reset" and "Edge refreshed" in e["text"]]
     assert sorted(e["who"] for e in resets) == ["kaneda", "nyx"]
     assert any(e["who"] == "kaneda" and "Edge refreshed to 3" in e["text"] for e in resets)
 

@@ -576,14 +576,24 @@ class Tracker(RollCommands):
             if any(e["used"] for e in ch.get("edges", [])):
                 txn.set(["characters", cid, "edges"], [{**e, "used": False} for e in ch["edges"]])
                 txn.emit("reset", f"{ch['name']}: edge rerolls available again", who=cid)
+        if self.state["initiative"]:
+            # S12: initiative is rolled when a fight starts; a session never begins in the middle of one.
+            who = [e["id"] for e in self.state["initiative"]]
+            txn.set(["initiative"], [])
+            txn.emit("reset", "Initiative cleared: the new session starts out of combat", who=who)
 
     def _story_resets(self, txn: _Txn) -> None:
         allot = self.settings.raja_story_points
         for cid, ch in self.characters.items():
-            if "story_points" in ch and ch["kind"] == "pc":
-                old = ch["story_points"]
-                txn.set(["characters", cid, "story_points"], allot)
-                txn.emit("reset", f"{ch['name']}: story points {old} → {allot} (unspent points vanish)", who=cid)
+            if "story_points" not in ch:
+                continue
+            # R12: every unspent point vanishes; only player characters get the new allotment.
+            old = ch["story_points"]
+            new = allot if ch["kind"] == "pc" else 0
+            if ch["kind"] != "pc" and old == new:
+                continue
+            txn.set(["characters", cid, "story_points"], new)
+            txn.emit("reset", f"{ch['name']}: story points {old} → {new} (unspent points vanish)", who=cid)
 
     def new_scene(self, title: str = "") -> None:
         st = self.state["structure"]
