@@ -5,11 +5,19 @@ Each test reproduces a wrong figure a GM would have read after a session.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections import Counter
+
 import pytest
 
-from polku.session import demo
-from polku.session.files import continue_campaign, create_session
-from polku.session.tracker import Tracker
+from polku.rules import harhapolku as harha
+from polku.rules.dice import Die
+from polku.session import demo, store
+from polku.session.export import export
+from polku.session.files import continue_campaign, create_session, document, load_tracker
+from polku.session.rolls import HarhaSide, SRSide
+from polku.session.stats import compute, judge_roll
 
 
 # ---------------------------------------------------------------------------
@@ -52,3 +60,120 @@ def test_S12_continuing_a_campaign_leaves_the_old_fight_behind(tmp_path):
     sf2.close()
     assert t.state["initiative"] == []
     assert t.where[1] == 2
+
+
+# ---------------------------------------------------------------------------
+# dice fairness: every die the log keeps, once (H7, S7)
+
+
+def _harha_rerolled(reroll_faces=(4, 3, 1)):
+    t = demo.demo_harhapolku()
+    base = len(t.events)
+    r = t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
+                     HarhaSide("Tuomas", ["tuomas"], general="Fisherman", background="Brawler"),
+                     faces=([3, 2, 2], [7, 4, 4]))
+    t.harha_edge_reroll(r["event"], "a", "lena", "Cold head", faces=list(reroll_faces))
+    return t, base
+
+
+def _hand_faces(t, size):
+    return {f.size: f.counts for f in compute(t).faces if f.manual}.get(size, [0] * size)
+
+
+def test_H7_fairness_counts_a_rerolled_die_that_shows_a_face_the_old_roll_had():
+    """3,2,2 vs 7,4,4, then Lena's edge reroll of 4,3,1: nine dice thrown, nine counted."""
+    before = _hand_faces(demo.demo_harhapolku(), 8)
+    t, _ = _harha_rerolled()
+    after = _hand_faces(t, 8)
+    thrown = Counter([3, 2, 2, 7, 4, 4, 4, 3, 1])
+    assert [a - b for a, b in zip(after, before)] == [thrown[f] for f in range(1, 9)]
+    # undoing the reroll leaves the first roll's six dice
+    t.undo()
+    assert sum(_hand_faces(t, 8)) - sum(before) == 6
+
+
+def test_S7_edge_after_the_roll_counts_only_the_edge_dice():
+    t = demo.demo_varjojuoksu()
+    before = sum(f.total for f in compute(t).faces if f.manual)
+    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Sneaking", skill=3, attribute_name="Agility",
+                         attribute=5), threshold=2, faces=[5, 6, 1, 1, 2, 3, 4, 4])
+    t.sr_post_roll(r["event"], "edge_after", faces=[6, 5, 6, 1, 2])  # 3 Edge dice, two sixes explode
+    assert sum(f.total for f in compute(t).faces if f.manual) - before == 8 + 5
+
+
+# ---------------------------------------------------------------------------
+# luck: exact odds of what was really rolled (H7, S3)
+
+
+def _lena_wins_against(fixed, n8=3):
+    """P(Lena's fresh n8 d8 beat the faces lying on the table), by the rules' own comparison."""
+    wins = 0
+    for faces in itertools.product(range(1, 9), repeat=n8):
+        r = harha.resolve([Die(8, f, "die") for f in faces], [Die(8, f, "die") for f in fixed], "ch23", None)
+        wins += r.winner == "a"
+    return wins / 8 ** n8
+
+
+def test_H7_luck_of_a_rerolled_contest_is_conditional_on_the_faces_that_stayed():
+    t, base = _harha_rerolled()
+    reroll = t.events[-1]
+    previous = next(e for e in t.events if e["seq"] == reroll["roll"]["rerolls"])["roll"]
+    sides = judge_roll(reroll["roll"], t.settings, previous)
+    p = _lena_wins_against((7, 4, 4))
+    assert sides[0].p_win == pytest.approx(p, abs=1e-12)
+    assert sides[1].p_win == pytest.approx(1 - p, abs=1e-12)
+    # and the statistics use it: Lena's new contest adds exactly that expectation
+    before = {c.cid: c.expected_wins for c in compute(demo.demo_harhapolku()).characters}
+    after = {c.cid: c.expected_wins for c in compute(t).characters}
+    assert after["lena"] - before["lena"] == pytest.approx(p, abs=1e-12)
+
+
+def _six_hits(n, cap=80):
+    """Hits of n dice under the rule of six: a 5 hits, a 6 hits and is thrown again (S7)."""
+    one = [4 / 6] + [0.0] * cap
+    for k in range(1, cap + 1):
+        one[k] = (1 / 6) ** (k - 1) * (1 / 6) + (1 / 6) ** k * (4 / 6)
+    dist = [1.0] + [0.0] * cap
+    for _ in range(n):
+        dist = [sum(dist[i] * one[k - i] for i in range(k + 1)) for k in range(cap + 1)]
+    return dist
+
+
+def test_S3_luck_of_a_long_shot_in_an_opposed_test_follows_the_rule_of_six():
+    t = demo.demo_varjojuoksu()
+    r = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], long_shot=True), SRSide("Ganger", ["ganger"], dice=9),
+                          faces=([6, 2, 3, 5], [1, 2, 3, 4, 5, 1, 2, 3, 4]))
+    a, b = judge_roll(r["event"]["roll"], t.settings)
+    mine = _six_hits(3)
+    theirs = [math.comb(9, h) * (1 / 3) ** h * (2 / 3) ** (9 - h) for h in range(10)]
+    p = sum(mine[h] * sum(theirs[:min(h, 10)]) for h in range(1, len(mine)))
+    assert a.p_win == pytest.approx(p, abs=1e-9)
+    assert round(a.p_win, 4) == 0.0961  # the figure of the independent check, not the plain 0.0573
+
+
+# ---------------------------------------------------------------------------
+# names of characters that left the campaign
+
+
+def _ganger_removed():
+    t = demo.demo_varjojuoksu()
+    extra = t.add_character("Street Samurai", kind="npc", edge_rating=2, edge=2)
+    t.update_character(extra["id"], "name", "Razor")
+    t.spend_edge(extra["id"], "a lucky dodge")
+    t.remove_character(extra["id"])
+    t.remove_character("ganger")
+    return t, extra["id"]
+
+
+def test_a_removed_character_keeps_its_last_name_in_the_statistics(tmp_path):
+    t, extra = _ganger_removed()
+    names = {c.cid: c.name for c in compute(t).characters}
+    assert names["ganger"] == "Ganger" and names[extra] == "Razor"
+    path = tmp_path / "s.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    loaded, _ = load_tracker(path, read_only=True)
+    for gm in (True, False):
+        text = export(loaded, "md", gm=gm)
+        stats = text[text.index("## Statistics"):]
+        assert "| **Ganger** |" in stats and "| **Razor** |" in stats, f"gm={gm}"
+        assert "6+1" not in stats and extra not in stats

@@ -40,6 +40,7 @@ __all__ = [
     "harha_sum_odds",
     "harha_difficult",
     "harha_reroll_value",
+    "harha_reroll_odds",
     "sr_hits",
     "sr_opposed",
     "sr_teamwork",
@@ -626,17 +627,51 @@ def harha_reroll_value(
     fb = _check_faces("current_b_faces", current_b_faces, pb)
     sign = 1 if side == "a" else -1
     now = 1.0 if _harha_faces_winner(fa, fb, variant, classic_extra) == sign else 0.0
-    special = _harha_special(len(fa), len(fb), variant, classic_extra)
+    after = harha_reroll_odds(a, b, fb if side == "a" else fa, variant, classic_extra, side=side)
+    return now, after.a_wins if side == "a" else after.b_wins
+
+
+def harha_reroll_odds(
+    a: HarhaPool,
+    b: HarhaPool,
+    fixed_faces: Sequence[int],
+    variant: Variant = "ch23",
+    classic_extra: bool = True,
+    *,
+    side: Literal["a", "b"] = "a",
+) -> HarhaOdds:
+    """Exact odds of a contest in which one side rerolls its whole pool (H7).
+
+    The other side's faces stay on the table, so this is the contest's
+    probability conditional on them, not the odds of two fresh rolls.
+
+    Args:
+        a: Side A's pool ``(d8, d10)``; the actor in ch23 (H4).
+        b: Side B's pool; the challenger in ch23.
+        fixed_faces: the faces of the side that does not reroll.
+        variant: ``"ch23"`` or ``"classic"``.
+        classic_extra: The ``harha.classic_extra`` setting (H3).
+        side: The side that rerolls.
+
+    Raises:
+        RulesError: bad pools, faces or variant.
+    """
+    _harha_validate(variant)
+    if side not in ("a", "b"):
+        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+    pa, pb = _check_pool("a", a), _check_pool("b", b)
+    fixed = _check_faces("fixed_faces", fixed_faces, pb if side == "a" else pa)
+    special = _harha_special(sum(pa), sum(pb), variant, classic_extra)
     if special is not None:
-        return now, float(special[0] if side == "a" else special[1])
+        return HarhaOdds(*(float(x) for x in special))
     if side == "a":
         side_a: _RandomSide | _FixedSide = _RandomSide(*pa)
-        side_b: _RandomSide | _FixedSide = _FixedSide(fb)
+        side_b: _RandomSide | _FixedSide = _FixedSide(fixed)
     else:
-        side_a, side_b = _FixedSide(fa), _RandomSide(*pb)
-    a_win, b_win, _tie = _harha_counts(side_a, side_b, variant, classic_extra)
+        side_a, side_b = _FixedSide(fixed), _RandomSide(*pb)
+    a_win, b_win, tie = _harha_counts(side_a, side_b, variant, classic_extra)
     total = side_a.total * side_b.total
-    return now, (a_win if side == "a" else b_win) / total
+    return HarhaOdds(a_win / total, b_win / total, tie / total)
 
 
 def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> HarhaOdds:

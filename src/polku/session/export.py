@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from ..rules.system import System
 from . import stats as st
-from .public import public_view
+from .public import public_view, secret_ids
 from .tracker import Tracker
 
 Run = tuple[str, str]
@@ -110,7 +110,11 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
                          _plain(c["status"]), _plain(c.get("outcome", "") or "—")])
         blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))
 
-    blocks.extend(_statistics(view, system))
+    # A character that left keeps its last name, which only the full log's changes may know;
+    # the players never learn a secret character's.
+    hidden = set() if gm else secret_ids(full.state, full.events)
+    known = {cid: name for cid, name in st.character_names(full).items() if cid not in hidden}
+    blocks.extend(_statistics(view, system, known))
     return blocks
 
 
@@ -238,8 +242,8 @@ def _scenes(view: Tracker, system: System, names: dict[str, str]) -> list[Block]
     return blocks
 
 
-def _statistics(view: Tracker, system: System) -> list[Block]:
-    s = st.compute(view)
+def _statistics(view: Tracker, system: System, names: dict[str, str] | None = None) -> list[Block]:
+    s = st.compute(view, names)
     blocks = [Block("h2", _plain("Statistics")),
               _p((_count(s.rolls, "roll") + (f"; {_count(s.undone, 'undone event')} left out" if s.undone else "")
                   + ".", ""))]

@@ -246,7 +246,7 @@ def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any
     when = outcome.get("edge")
     glitch_rerolls = getattr(settings, "sr_glitch_rerolls", True)
     try:
-        if when in ("before", "long_shot"):
+        if _sr_explodes(outcome):
             o = odds.sr_hits(n, True, glitch_rerolls)
             return o.mean(), o
         if when == "after":
@@ -258,8 +258,30 @@ def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any
         return None, None
 
 
-def judge_roll(roll: Mapping[str, Any], settings: Any = None) -> list[SideResult]:
-    """Each side's result, degrees, hits, glitches and exact odds, from a stored roll."""
+def _rerolled_role(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> int | None:
+    """Which side (by position) an edge reroll threw again: the one whose dice are not the previous roll's."""
+    if previous is None:
+        return None
+    new_sides, old_sides = list(roll.get("sides", [])), list(previous.get("sides", []))
+    if len(new_sides) != len(old_sides):
+        return None
+    changed = [i for i, (a, b) in enumerate(zip(new_sides, old_sides))
+               if Counter(map(_die_key, a.get("dice", []))) != Counter(map(_die_key, b.get("dice", [])))]
+    return changed[0] if len(changed) == 1 else None
+
+
+def _sr_explodes(sub: Mapping[str, Any]) -> bool:
+    """S3, S7: Edge before the roll and a Long Shot make every die follow the rule of six."""
+    return sub.get("edge") in ("before", "long_shot")
+
+
+def judge_roll(roll: Mapping[str, Any], settings: Any = None,
+               previous: Mapping[str, Any] | None = None) -> list[SideResult]:
+    """Each side's result, degrees, hits, glitches and exact odds, from a stored roll.
+
+    ``previous`` is the roll this one replaced (an edge reroll, H7): the side
+    that did not reroll kept its faces, so the odds are conditional on them.
+    """
     test = str(roll.get("test", ""))
     sides = list(roll.get("sides", []))
     outcome = roll.get("outcome", {}) or {}
@@ -280,9 +302,15 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None) -> list[SideResult
     elif test.startswith("harhapolku-") and test != "harhapolku-difficult" and len(sides) == 2:
         winner = outcome.get("winner")
         variant = roll.get("variant", test.split("-", 1)[1])
+        extra = getattr(settings, "harha_classic_extra", True)
+        pools = _count_sizes(sides[0].get("dice", [])), _count_sizes(sides[1].get("dice", []))
+        again = _rerolled_role(roll, previous) if roll.get("rerolls") is not None else None
         try:
-            o = odds.harha_odds(_count_sizes(sides[0].get("dice", [])), _count_sizes(sides[1].get("dice", [])),
-                                variant, getattr(settings, "harha_classic_extra", True))
+            if again is None:
+                o = odds.harha_odds(pools[0], pools[1], variant, extra)
+            else:
+                fixed = [d.get("face") for d in sides[1 - again].get("dice", [])]
+                o = odds.harha_reroll_odds(pools[0], pools[1], fixed, variant, extra, side="ab"[again])
             out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
             out[0].p_tie = out[1].p_tie = o.tie
         except (RulesError, ValueError):
@@ -329,7 +357,7 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None) -> list[SideResult
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
-                o = odds.sr_opposed(na, nb, sa.get("edge") == "before", sb.get("edge") == "before")
+                o = odds.sr_opposed(na, nb, _sr_explodes(sa), _sr_explodes(sb))
                 out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
                 out[0].p_tie = out[1].p_tie = o.tie
         except RulesError:
@@ -424,25 +452,87 @@ def superseded(events: Sequence[Mapping[str, Any]], is_undone: Callable[[int], b
     return out
 
 
+def _die_key(d: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A die as the log keeps it: size, source, label, face and the faces it replaced."""
+    return (d.get("size"), d.get("source", ""), d.get("label", ""), d.get("face"), tuple(d.get("replaced", ())))
+
+
 def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
-    """The dice a roll threw that ``previous`` (the roll it replaces) did not have."""
+    """The dice a roll threw itself, each once, from what the log records of every die.
+
+    A roll that replaces ``previous`` (an edge reroll, H7; Edge after the roll,
+    S7) keeps the dice it did not throw exactly as they lay. A die it threw
+    again records the face it ``replaced``: the new face is this roll's, the
+    replaced one was counted with ``previous``. Without ``previous`` every die
+    is new, and so is every face it replaced.
+    """
     dice = [d for s in roll.get("sides", []) for d in s.get("dice", [])]
-    if previous is None:
-        extra = [{"size": d["size"], "face": f} for d in dice for f in d.get("replaced", [])]
-        return dice + extra
-    old = Counter((d["size"], d["face"]) for s in previous.get("sides", []) for d in s.get("dice", []))
-    out = []
+    old = Counter(_die_key(d) for s in (previous or {}).get("sides", []) for d in s.get("dice", []))
+    kept = Counter[tuple[Any, ...]]()
+    fresh = []
     for d in dice:
-        key = (d["size"], d["face"])
-        if old[key] > 0:
-            old[key] -= 1
+        key = _die_key(d)
+        if kept[key] < old[key]:
+            kept[key] += 1
         else:
-            out.append(d)
+            fresh.append(d)
+    left = old - kept
+    out: list[Mapping[str, Any]] = []
+    for d in fresh:
+        out.append(d)
+        history = list(d.get("replaced", ()))
+        if history:
+            before = (d.get("size"), d.get("source", ""), d.get("label", ""), history[-1], tuple(history[:-1]))
+            if left[before] > 0:
+                left[before] -= 1
+                continue
+        out.extend({"size": d.get("size"), "face": f} for f in history)
     return out
 
 
-def compute(tracker: Any) -> SessionStats:
-    """The statistics of a tracker's log (final state for names, settings for odds)."""
+def log_names(events: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Character id → (last name, kind) the log knows, for characters that left the campaign.
+
+    A character's addition, edits and removal record its fields in their
+    changes; a removal also names the character on the event itself, so a log
+    without changes (the players' view) still knows who left.
+    """
+    out: dict[str, tuple[str, str]] = {}
+    for ev in events:
+        name = ev.get("name")
+        if isinstance(name, str) and name:
+            for cid in _who_list(ev):
+                out[cid] = (name, out.get(cid, (name, "pc"))[1])
+        for ch in ev.get("changes", []):
+            path = list(ch.get("path", []))
+            if len(path) < 2 or path[0] != "characters" or not isinstance(path[1], str):
+                continue
+            cid = path[1]
+            if len(path) == 2:
+                value = ch.get("after", ch.get("before"))
+                if isinstance(value, dict) and isinstance(value.get("name"), str):
+                    out[cid] = (value["name"], str(value.get("kind", "pc")))
+            elif len(path) == 3 and path[2] in ("name", "kind") and isinstance(ch.get("after"), str):
+                name, kind = out.get(cid, (cid, "pc"))
+                out[cid] = (ch["after"], kind) if path[2] == "name" else (name, ch["after"])
+    return out
+
+
+def character_names(tracker: Any) -> dict[str, str]:
+    """Every character's name: as it is now, or the last one it had before it left."""
+    names = {cid: name for cid, (name, _kind) in log_names(tracker.events).items()}
+    names.update({cid: ch.get("name", cid) for cid, ch in tracker.state.get("characters", {}).items()})
+    return names
+
+
+def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStats:
+    """The statistics of a tracker's log (final state for names, settings for odds).
+
+    Args:
+        tracker: the session (or the players' view of it).
+        names: names to use for characters the log no longer holds (a removed
+            character's last name when the log at hand has lost its changes).
+    """
     events = list(tracker.events)
     is_undone = tracker.is_undone
     settings = tracker.settings
@@ -450,10 +540,12 @@ def compute(tracker: Any) -> SessionStats:
     state_chars = tracker.state.get("characters", {})
     for cid, ch in state_chars.items():
         chars[cid] = CharacterStats(cid, ch.get("name", cid), ch.get("kind", "pc"))
+    departed = log_names(events)
 
     def stat(cid: str, label: str = "") -> CharacterStats:
         if cid not in chars:
-            chars[cid] = CharacterStats(cid, label or cid, "pc")
+            name, kind = departed.get(cid, ((names or {}).get(cid, "") or label or cid, "pc"))
+            chars[cid] = CharacterStats(cid, (names or {}).get(cid, name), kind)
         return chars[cid]
 
     by_seq = {ev["seq"]: ev for ev in events}
@@ -478,7 +570,7 @@ def compute(tracker: Any) -> SessionStats:
             if ev.get("kind") == "roll":
                 rolls += 1
                 if ev["seq"] not in replaced:
-                    _credit(roll, settings, stat)
+                    _credit(roll, settings, stat, prev)
         if ev.get("kind") == "resource":
             _resource(ev, stat)
     dists = [FaceDistribution(size, manual, counts) for (manual, size), counts in sorted(faces.items())]
@@ -487,9 +579,10 @@ def compute(tracker: Any) -> SessionStats:
     return SessionStats(people, dists, rolls, len(events), undone)
 
 
-def _credit(roll: Mapping[str, Any], settings: Any, stat: Callable[..., CharacterStats]) -> None:
+def _credit(roll: Mapping[str, Any], settings: Any, stat: Callable[..., CharacterStats],
+            previous: Mapping[str, Any] | None = None) -> None:
     seen: set[str] = set()
-    for side in judge_roll(roll, settings):
+    for side in judge_roll(roll, settings, previous):
         for cid in side.who:
             c = stat(cid, side.label)
             if cid not in seen:
@@ -537,6 +630,6 @@ def _resource(ev: Mapping[str, Any], stat: Callable[..., CharacterStats]) -> Non
 
 __all__ = [
     "CharacterStats", "FaceDistribution", "SessionStats", "SideResult", "OUTCOME_TAGS",
-    "chi2_sf", "chi_square", "compute", "event_characters", "event_tags", "gamma_q", "judge_roll",
-    "new_dice", "superseded",
+    "character_names", "chi2_sf", "chi_square", "compute", "event_characters", "event_tags", "gamma_q",
+    "judge_roll", "log_names", "new_dice", "superseded",
 ]

@@ -412,7 +412,8 @@ class Tracker(RollCommands):
             txn.delete(["characters", cid])
             ini = [e for e in self.state["initiative"] if e["id"] != cid]
             txn.set(["initiative"], ini)
-            txn.emit("character", f"{ch['name']} leaves the campaign", who=cid)
+            # The name stays on the event: statistics and filters still name who left.
+            txn.emit("character", f"{ch['name']} leaves the campaign", who=cid, name=ch["name"])
 
         self._run(build)
 
