@@ -9,15 +9,18 @@ import itertools
 import math
 from collections import Counter
 
+from pathlib import Path
+
 import pytest
 
+from app_fixtures import pilot_test
 from polku.rules import harhapolku as harha
 from polku.rules.dice import Die
 from polku.session import demo, store
 from polku.session.export import export
 from polku.session.files import continue_campaign, create_session, document, load_tracker
 from polku.session.rolls import HarhaSide, SRSide
-from polku.session.stats import compute, judge_roll
+from polku.session.stats import EventPeople, compute, event_tags, judge_roll
 
 
 # ---------------------------------------------------------------------------
@@ -177,3 +180,110 @@ def test_a_removed_character_keeps_its_last_name_in_the_statistics(tmp_path):
         stats = text[text.index("## Statistics"):]
         assert "| **Ganger** |" in stats and "| **Razor** |" in stats, f"gm={gm}"
         assert "6+1" not in stats and extra not in stats
+
+
+# ---------------------------------------------------------------------------
+# the character filter finds every event about the character (H9, undo, redo)
+
+THEMES = Path(__file__).resolve().parents[1] / "themes"
+LENA_IN_THE_DEMO = [1, 5, 6, 7, 8, 9, 11, 12, 16, 17]
+"""Her arrival, her challenges, her roll, edge and reroll, her background dice and her narration."""
+
+
+def _lena_events(t):
+    people = EventPeople(t)
+    return [e["seq"] for e in t.events if "lena" in people.of(e)]
+
+
+def test_H9_narration_events_name_their_characters_by_id():
+    t = demo.demo_harhapolku()
+    by_seq = {e["seq"]: e for e in t.events}
+    assert by_seq[11]["who"] == ["lena"] and by_seq[11]["roll"]["sides"][0]["who"] == ["lena"]
+    assert by_seq[16]["who"] == ["lena"]
+    assert _lena_events(t) == LENA_IN_THE_DEMO
+    # a usurpation names the usurper and the narrator whose dice burn
+    hand = t.narration().hand("Tuomas")
+    t.narration_usurp("Tuomas", list(hand))
+    assert sorted(t.events[-1]["who"]) == ["lena", "tuomas"]
+
+
+def test_H9_an_older_file_without_ids_is_read_by_name(tmp_path):
+    t = demo.demo_harhapolku()
+    for e in t.events:
+        if e["kind"] == "narration":
+            e.pop("who", None)
+            for side in (e.get("roll") or {}).get("sides", []):
+                side["who"] = []
+    path = tmp_path / "old.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    loaded, _ = load_tracker(path, read_only=True)
+    assert _lena_events(loaded) == LENA_IN_THE_DEMO
+
+
+def test_the_character_filter_finds_an_undo_and_a_redo_of_that_characters_command():
+    t = demo.demo_harhapolku()
+    t.narration_roll_background("Lena", "Island girl", 8, faces=[3])
+    t.undo()
+    t.redo()
+    t.note("the keeper wakes")
+    t.undo()
+    seqs = _lena_events(t)
+    assert seqs[-3:] == [18, 19, 20], "the background die, its undo and its redo"
+    assert 22 not in seqs, "undoing a note is about nobody"
+
+
+# ---------------------------------------------------------------------------
+# the outcome filters (S5, S6)
+
+
+def test_S6_a_critical_glitch_is_a_glitch_for_the_filter():
+    t = demo.demo_varjojuoksu()
+    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 2, 3])
+    assert r["roll"].critical_glitch
+    assert {"glitch", "critical glitch"} <= event_tags(t.events[-1], "kaneda")
+    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 5, 3])
+    tags = event_tags(t.events[-1], "kaneda")
+    assert "glitch" in tags and "critical glitch" not in tags
+
+
+def review(t):
+    from polku.tui.review import ReviewApp
+
+    return ReviewApp(t, Path("demo.toml"), theme="polku-dark", theme_dirs=[THEMES])
+
+
+def _visible(app):
+    from polku.tui.review import TimelineLog
+
+    log = app.screen.query_one(TimelineLog)
+    return [log.events[i]["seq"] for i in log._visible]
+
+
+@pilot_test
+async def test_outcome_filters_leave_undone_and_replaced_rolls_out_unless_asked():
+    t = demo.demo_harhapolku()
+    t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl"), HarhaSide("Tuomas", ["tuomas"]),
+                 faces=([1, 1], [8]))
+    undone_loss = t.events[-1]["seq"]
+    t.undo()
+    app = review(t)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c", "2")  # Lena
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        hint = str(app.screen.query_one(".dialog--hint").render())
+        assert "undone and replaced rolls are left out" in hint
+        await pilot.press("3")  # loss
+        await pilot.pause()
+        assert _visible(app) == [], "her only lost roll was replaced by the edge reroll; the other is undone"
+        await pilot.press("u")
+        await pilot.pause()
+        assert _visible(app) == [7, undone_loss]
+        title = str(app.screen.query_one("#log-title").render())
+        assert "undone too" in title
+        await pilot.press("u", "o", "2")  # win, rolls that stand
+        await pilot.pause()
+        assert _visible(app) == [9]
+        assert "rolls that stand" in str(app.screen.query_one("#log-title").render())

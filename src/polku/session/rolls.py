@@ -402,21 +402,37 @@ class RollCommands:
                 if mine != sorted(ch["rolled_this_scene"]):
                     txn.set(["characters", cid, "rolled_this_scene"], mine)
 
+    def narration_ids(self: "Tracker", names: Sequence[str | None]) -> list[str]:
+        """The ids of the characters the narration contest knows by name (H9), in order, each once."""
+        out: list[str] = []
+        for name in names:
+            low = (name or "").strip().lower()
+            cid = next((cid for cid, ch in self.characters.items() if ch["name"].strip().lower() == low), None)
+            if low and cid is not None and cid not in out:
+                out.append(cid)
+        return out
+
     def _narration_step(self: "Tracker", fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
-                        faces: Sequence[int] | None, text_prefix: str = "", roll_sides: Callable[[harha.Step], list] | None = None) -> harha.Step:
+                        faces: Sequence[int] | None, text_prefix: str = "",
+                        roll_sides: Callable[[harha.Step, list[str]], list] | None = None,
+                        names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: ()
+                        ) -> harha.Step:
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
             src, origin = self._source(faces)
-            step = fn(self.narration(), src)
+            before = self.narration()
+            # The contest knows its participants by name; the log names them by id too.
+            who = self.narration_ids(names(before))
+            step = fn(before, src)
             self._check_manual_used(src)
             self._store_narration(txn, step.state)
             data: dict[str, Any] = {}
             if roll_sides is not None:
-                sides = roll_sides(step)
+                sides = roll_sides(step, who)
                 data["roll"] = {"test": "narration", "sides": sides, "summary": step.text,
                                 "outcome": {}, "explain": [step.text], **origin}
-            txn.emit("narration", text_prefix + step.text, **data)
+            txn.emit("narration", text_prefix + step.text, who=who or None, **data)
             out["step"] = step
 
         self._run(build)
@@ -425,22 +441,26 @@ class RollCommands:
     def narration_roll_background(self: "Tracker", who: str, background: str, size: int = 8,
                                   faces: Sequence[int] | None = None) -> harha.Step:
         return self._narration_step(lambda c, s: c.roll_background(who, background, s, size), faces,
-                                    roll_sides=lambda st: [{"role": "a", "label": who, "who": [],
-                                                            "dice": [die_dict(st.detail)]}])
+                                    roll_sides=lambda st, ids: [{"role": "a", "label": who, "who": ids,
+                                                                 "dice": [die_dict(st.detail)]}],
+                                    names=lambda c: [who])
 
     def narration_open(self: "Tracker", narrator: str, dice: Sequence[Die]) -> harha.Step:
-        return self._narration_step(lambda c, s: c.open(narrator, dice), None)
+        return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator])
 
     def narration_usurp(self: "Tracker", who: str, dice: Sequence[Die]) -> harha.Step:
-        return self._narration_step(lambda c, s: c.usurp(who, dice), None)
+        # the usurper, and the narrator whose dice burn
+        return self._narration_step(lambda c, s: c.usurp(who, dice), None, names=lambda c: [who, c.narrator])
 
     def narration_harm(self: "Tracker", faces: Sequence[int] | None = None) -> harha.Step:
         def fn(c: harha.NarrationContest, s: DiceSource) -> harha.Step:
             dice = () if c.ability_fight else roll_specs(c.harm_dice(), s)
             return c.harm_roll(dice)
 
-        return self._narration_step(fn, faces, roll_sides=lambda st: [
-            {"role": "gm", "label": "GM", "who": [], "dice": [die_dict(d) for d in st.detail.gm_dice]}])
+        # the harm falls on the last usurper
+        return self._narration_step(fn, faces, roll_sides=lambda st, ids: [
+            {"role": "gm", "label": "GM", "who": [], "dice": [die_dict(d) for d in st.detail.gm_dice]}],
+            names=lambda c: [c.last.who if c.last is not None else None])
 
     def narration_conflict(self: "Tracker", kind: str, ability_fight: bool) -> harha.Step:
         return self._narration_step(lambda c, s: c.with_conflict(kind, ability_fight), None)

@@ -385,6 +385,15 @@ def _two_sided(out: list[SideResult], winner: Any) -> None:
 OUTCOME_TAGS = ("win", "loss", "glitch", "critical glitch", "burn")
 """The outcomes the review can filter by."""
 
+OUTCOME_MEANING = {
+    "win": "rolls won",
+    "loss": "rolls lost",
+    "glitch": "glitches, critical glitches included (S5, S6)",
+    "critical glitch": "critical glitches only (S6)",
+    "burn": "narration usurpations that burned the table's dice (H9)",
+}
+"""What each outcome filter shows, in words for the filter's chooser."""
+
 
 def _who_list(ev: Mapping[str, Any]) -> list[str]:
     who = ev.get("who", [])
@@ -394,18 +403,95 @@ def _who_list(ev: Mapping[str, Any]) -> list[str]:
 
 
 def event_characters(ev: Mapping[str, Any]) -> set[str]:
-    """Ids of the characters an event is about (its ``who`` and its roll's sides)."""
+    """Ids of the characters an event names (its ``who`` and its roll's sides) or changes."""
     out = set(_who_list(ev))
     for side in (ev.get("roll") or {}).get("sides", []):
         out.update(side.get("who", []))
+    for ch in ev.get("changes", []):
+        path = ch.get("path", [])
+        if len(path) >= 2 and path[0] == "characters" and isinstance(path[1], str):
+            out.add(path[1])
     return out
+
+
+class EventPeople:
+    """Who each event of a log is about, by character id, for the review's character filter.
+
+    Beyond what :func:`event_characters` reads off an event: a challenge event
+    is about the challenge's participants and opposition; an undo or redo is
+    about everyone the command it undid or redid was about; and a narration
+    event of an older file, which named its people only by name (H9), is read
+    by those names.
+
+    Args:
+        tracker: the session (its events, state and undo bookkeeping).
+    """
+
+    def __init__(self, tracker: Any) -> None:
+        self.tracker = tracker
+        self.names = character_names(tracker)
+        self.by_name: dict[str, str] = {}
+        for cid, name in self.names.items():
+            self.by_name.setdefault(name.strip().lower(), cid)
+        for cid, ch in tracker.state.get("characters", {}).items():
+            self.by_name[ch.get("name", "").strip().lower()] = cid
+        self.challenges: dict[str, set[str]] = {}
+        for ev in tracker.events:
+            for ch in ev.get("changes", []):
+                for value in (ch.get("insert"), ch.get("after"), ch.get("before"), ch.get("remove")):
+                    for c in value if isinstance(value, list) else [value]:
+                        if isinstance(c, dict) and "participants" in c and isinstance(c.get("id"), str):
+                            self._challenge(c)
+        for c in tracker.state.get("challenges", []):
+            self._challenge(c)
+        self._cache: dict[int, set[str]] = {}
+
+    def _challenge(self, c: Mapping[str, Any]) -> None:
+        people = self.challenges.setdefault(c["id"], set())
+        people.update(x for x in list(c.get("participants", [])) + list(c.get("opposition", []))
+                      if isinstance(x, str))
+
+    def _named(self, name: Any) -> set[str]:
+        cid = self.by_name.get(name.strip().lower()) if isinstance(name, str) else None
+        return {cid} if cid else set()
+
+    def of(self, ev: Mapping[str, Any]) -> set[str]:
+        """Ids of the characters ``ev`` is about."""
+        seq = ev.get("seq")
+        if isinstance(seq, int) and seq in self._cache:
+            return self._cache[seq]
+        out = event_characters(ev)
+        kind = ev.get("kind")
+        if kind == "challenge" and ev.get("challenge") in self.challenges:
+            out |= self.challenges[ev["challenge"]]
+        if kind == "narration" and not ev.get("who"):
+            for side in (ev.get("roll") or {}).get("sides", []):
+                if side.get("role") != "gm":
+                    out |= self._named(side.get("label"))
+            for ch in ev.get("changes", []):
+                if list(ch.get("path", [])) == ["narration"] and isinstance(ch.get("after"), dict):
+                    after, before = ch["after"], ch.get("before") or {}
+                    if after.get("narrator") != before.get("narrator"):
+                        out |= self._named(after.get("narrator")) | self._named(before.get("narrator"))
+                    last = after.get("last") or {}
+                    if last != (before.get("last") or {}):
+                        out |= self._named(last.get("who"))
+        if kind in ("undo", "redo") and isinstance(ev.get("target"), int):
+            for q in self.tracker.cmd_seqs(ev["target"]):
+                target = self.tracker.event_by_seq(q)
+                if target.get("kind") not in ("undo", "redo"):
+                    out |= self.of(target)
+        if isinstance(seq, int):
+            self._cache[seq] = out
+        return out
 
 
 def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Any = None) -> set[str]:
     """Outcome tags of an event (``win``, ``loss``, ``glitch``, ``critical glitch``, ``burn``, ``tie``).
 
     With ``cid``, win / loss / glitches are those of that character's side;
-    without, of any side that has a character on it.
+    without, of any side that has a character on it. A critical glitch is a
+    glitch too (S6), so it carries both tags.
     """
     tags: set[str] = set()
     roll = ev.get("roll")
@@ -421,7 +507,7 @@ def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Any = No
         if side.result:
             tags.add(side.result)
         if side.critical_glitch:
-            tags.add("critical glitch")
+            tags.update(("glitch", "critical glitch"))
         elif side.glitch:
             tags.add("glitch")
     return tags
@@ -629,7 +715,8 @@ def _resource(ev: Mapping[str, Any], stat: Callable[..., CharacterStats]) -> Non
 
 
 __all__ = [
-    "CharacterStats", "FaceDistribution", "SessionStats", "SideResult", "OUTCOME_TAGS",
+    "CharacterStats", "EventPeople", "FaceDistribution", "SessionStats", "SideResult", "OUTCOME_MEANING",
+    "OUTCOME_TAGS",
     "character_names", "chi2_sf", "chi_square", "compute", "event_characters", "event_tags", "gamma_q",
     "judge_roll", "log_names", "new_dice", "superseded",
 ]

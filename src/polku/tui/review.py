@@ -136,6 +136,8 @@ class ReviewScreen(Screen):
         Binding("f", "filter_kind", "Kind", id="review.kind", tooltip="Show only one kind of event"),
         Binding("o", "filter_outcome", "Outcome", id="review.outcome",
                 tooltip="Show only wins, losses, glitches, critical glitches or burns"),
+        Binding("u", "toggle_undone", "Undone in/out", show=False, id="review.undone",
+                tooltip="Outcome filters: also show undone rolls and rolls a reroll or Edge replaced"),
         Binding("x", "clear_filters", "Clear", id="review.clear", tooltip="Show every event again"),
         Binding("g", "jump_scene", "Go to", id="review.jump", tooltip="Jump to the start of a scene"),
         Binding("left_square_bracket", "step_scene(-1)", "Prev scene", show=False, id="review.prev_scene",
@@ -153,6 +155,11 @@ class ReviewScreen(Screen):
         self.scenes = self.history.scenes()
         self.filters: dict[str, Any] = {}
         """Active filters: ``character`` (id), ``scene`` (at tuple), ``kind``, ``outcome``."""
+        self.with_undone = False
+        """Whether outcome filters also show undone rolls and rolls that another roll replaced."""
+        self.people = st.EventPeople(tracker)
+        self.names = self.people.names
+        self.replaced = st.superseded(tracker.events, tracker.is_undone)
         self.selected_seq = tracker.last_seq()
 
     @property
@@ -221,7 +228,10 @@ class ReviewScreen(Screen):
         if desc and log.visible_count == 0:
             log_title.update(Text("Timeline — no events match; x clears the filters"))
         elif desc:
-            log_title.update(Text(f"Timeline — {log.visible_count} of {len(t.events)} events"))
+            which = ""
+            if "outcome" in self.filters:
+                which = " · undone too" if self.with_undone else " · rolls that stand"
+            log_title.update(Text(f"Timeline — {log.visible_count} of {len(t.events)} events{which}"))
         else:
             log_title.update(Text(f"Timeline — {len(t.events)} events"))
 
@@ -237,18 +247,16 @@ class ReviewScreen(Screen):
         if "kind" in f:
             parts.append(f["kind"])
         if "outcome" in f:
-            parts.append(f["outcome"])
+            parts.append(f["outcome"] + (" +undone" if self.with_undone else ""))
         return " · ".join(parts)
 
     def name_of(self, cid: str) -> str:
-        ch = self.tracker.characters.get(cid)
-        if ch is not None:
-            return ch["name"]
-        for ev in self.tracker.events:
-            for side in (ev.get("roll") or {}).get("sides", []):
-                if cid in side.get("who", []):
-                    return side.get("label", cid)
-        return cid
+        """A character's name now, or the last one it had before it left the campaign."""
+        return self.names.get(cid, cid)
+
+    def stands(self, ev: dict[str, Any]) -> bool:
+        """Not undone, and not replaced by a later roll (an edge reroll, Edge after the roll)."""
+        return not self.tracker.is_undone(ev["seq"]) and ev["seq"] not in self.replaced
 
     def predicate(self) -> Callable[[dict[str, Any]], bool] | None:
         f = dict(self.filters)
@@ -258,14 +266,17 @@ class ReviewScreen(Screen):
 
         def keep(ev: dict[str, Any]) -> bool:
             cid = f.get("character")
-            if cid is not None and cid not in st.event_characters(ev):
+            if cid is not None and cid not in self.people.of(ev):
                 return False
             if "scene" in f and tuple(ev.get("at", ())) != f["scene"]:
                 return False
             if "kind" in f and ev.get("kind") != f["kind"]:
                 return False
-            if "outcome" in f and f["outcome"] not in st.event_tags(ev, cid, settings):
-                return False
+            if "outcome" in f:
+                if not self.with_undone and not self.stands(ev):
+                    return False
+                if f["outcome"] not in st.event_tags(ev, cid, settings):
+                    return False
             return True
 
         return keep
@@ -294,7 +305,7 @@ class ReviewScreen(Screen):
     def action_filter_character(self) -> None:
         ids: list[str] = list(self.tracker.characters)
         for ev in self.tracker.events:
-            for cid in sorted(st.event_characters(ev)):
+            for cid in sorted(self.people.of(ev)):
                 if cid not in ids:
                     ids.append(cid)
         choices = [("*", "Everyone")] + [(cid, self.name_of(cid)) for cid in ids]
@@ -317,10 +328,19 @@ class ReviewScreen(Screen):
         self._choose("Show only events of the kind…", choices, lambda v: self.set_filter("kind", None if v == "*" else v))
 
     def action_filter_outcome(self) -> None:
-        choices = [("*", "Any outcome")] + [(o, o) for o in st.OUTCOME_TAGS]
+        choices = [("*", "Any outcome")] + [(o, f"{o} — {st.OUTCOME_MEANING[o]}") for o in st.OUTCOME_TAGS]
         who = self.filters.get("character")
         title = f"Show only {self.name_of(who)}'s…" if who else "Show only rolls with a…"
-        self._choose(title, choices, lambda v: self.set_filter("outcome", None if v == "*" else v))
+        hint = ("Undone rolls and rolls a reroll or Edge replaced are in (u leaves them out)" if self.with_undone
+                else "Only rolls that stand: undone and replaced rolls are left out (u puts them in)")
+        self.app.push_screen(ChoicePrompt(title, choices, hint=hint),
+                             lambda v: None if v is None else self.set_filter("outcome", None if v == "*" else v))
+
+    def action_toggle_undone(self) -> None:
+        self.with_undone = not self.with_undone
+        self.notify("Outcome filters now show undone and replaced rolls too" if self.with_undone
+                    else "Outcome filters now show only rolls that stand", timeout=3)
+        self.set_filter("outcome", self.filters.get("outcome"))
 
     def action_clear_filters(self) -> None:
         self.filters.clear()
