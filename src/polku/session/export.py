@@ -26,6 +26,7 @@ from typing import Any, Sequence
 
 from ..rules.system import System
 from . import stats as st
+from .model import condition_monitors
 from .public import public_view, secret_ids
 from .tracker import Tracker
 
@@ -138,9 +139,7 @@ def character_status(tracker: Tracker, ch: dict[str, Any], system: System) -> st
         edges = ", ".join(f"{e['name']}{' (used)' if e['used'] else ''}" for e in ch.get("edges", []))
         bgs = ", ".join(f"{b['name']} ({b['tier']})" for b in ch.get("backgrounds", []))
         return "; ".join(x for x in (f"backgrounds {bgs}" if bgs else "", f"edges {edges}" if edges else "") if x)
-    a = ch["attributes"]
-    phys = 8 + (a["body"] + 1) // 2
-    stun = 8 + (a["willpower"] + 1) // 2
+    phys, stun = condition_monitors(ch)
     return f"Edge {ch['edge']}/{ch['edge_rating']}, physical {ch['physical']}/{phys}, stun {ch['stun']}/{stun}"
 
 

@@ -117,6 +117,14 @@ def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc"
     return ch
 
 
+def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
+    """Boxes of a Varjojuoksu character's physical and stun monitors (S12, from the rules core)."""
+    from ..rules.shadowrun import condition_monitor
+
+    attrs = ch["attributes"]
+    return condition_monitor(attrs["body"]), condition_monitor(attrs["willpower"])
+
+
 def clone(value: Any) -> Any:
     return copy.deepcopy(value)
 
@@ -351,8 +359,9 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any) -> 
             _int(skills, name, p + ["skills"], 0, 12)
         rating = _int(ch, "edge_rating", p, 0, 9)
         _int(ch, "edge", p, 0, rating)
-        _int(ch, "physical", p, 0, 8 + (attrs["body"] + 1) // 2)
-        _int(ch, "stun", p, 0, 8 + (attrs["willpower"] + 1) // 2)
+        phys, stun = condition_monitors(ch)
+        _int(ch, "physical", p, 0, phys)
+        _int(ch, "stun", p, 0, stun)
 
 
 def validate_event(ev: Any, index: int) -> None:

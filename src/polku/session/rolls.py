@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, roll_specs
+from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
 from ..rules.record import factory, record
 from ..rules.system import System
 
@@ -192,8 +192,8 @@ class RollCommands:
             plan_a, plan_b = self.raja_plan(a), self.raja_plan(b)
             specs_a, specs_b = raja.final_pools(plan_a, plan_b)
             dice_a, dice_b, origin = self._roll_two(specs_a, specs_b, faces)
-            self._pay_abilities(txn, a)
-            self._pay_abilities(txn, b)
+            self._pay_abilities(txn, a, plan_a)
+            self._pay_abilities(txn, b, plan_b)
             result = raja.resolve(dice_a, dice_b, self.settings)
             summary = _raja_summary(result, a.label, b.label)
             # The outcome's reasoning first, then where every die came from.
@@ -210,12 +210,17 @@ class RollCommands:
         self._run(build)
         return out
 
-    def _pay_abilities(self: "Tracker", txn: "_Txn", side: RajaSide) -> None:
+    def _pay_abilities(self: "Tracker", txn: "_Txn", side: RajaSide, plan: raja.PoolPlan) -> None:
+        """R11: pay for each ability die that is rolled; one the wound penalty removed costs nothing (R9)."""
         if not side.who or not side.abilities:
             return
         cid = side.who[0]
         ch = self.character(cid)
+        rolled = [s.label for s in plan.dice if s.source == Src.ABILITY]
         for name in side.abilities:
+            if name not in rolled:
+                continue
+            rolled.remove(name)
             ab = next((x for x in ch.get("abilities", []) if x["name"] == name), None)
             if ab is None:
                 continue
@@ -671,18 +676,36 @@ class RollCommands:
         return out
 
     def roll_sr_extended(self: "Tracker", side: SRSide, challenge: str, *, threshold: int | None = None,
-                         hurried: bool = False, interval: str = "interval",
+                         hurried: bool | None = None, interval: str = "interval",
                          faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S10: one interval of an extended test; progress is kept on the challenge."""
+        """S10: one interval of an extended test; progress is kept on the challenge.
+
+        ``threshold`` and ``hurried`` are what is in force for this interval:
+        the GM may change them between intervals (None keeps the current ones),
+        and the progress is judged against the threshold in force now.
+        """
         c = self.challenge(challenge)
         ext = c.get("extended")
+        changed: list[str] = []
         if ext is None:
             if threshold is None:
                 raise self._refuse("an extended test needs a threshold (4 to 16+) (S10)")
-            ext = {"threshold": threshold, "accumulated": 0, "intervals": 0, "hurried": hurried,
+            ext = {"threshold": threshold, "accumulated": 0, "intervals": 0, "hurried": bool(hurried),
                    "ended": False, "spoiled": False, "interval": interval, "restarts": 0}
-        if ext["ended"] or ext["accumulated"] >= ext["threshold"]:
+        else:
+            ext = dict(ext)
+            if threshold is not None and threshold != ext["threshold"]:
+                changed.append(f"threshold changed {ext['threshold']} → {threshold} (S10)")
+                ext["threshold"] = threshold
+            if hurried is not None and hurried != ext["hurried"]:
+                changed.append("now hurried: 2s count as 1s for glitches (S10)" if hurried
+                               else "no longer hurried (S10)")
+                ext["hurried"] = hurried
+        if ext["ended"]:
             raise self._refuse("this extended test is over; restart it or add a new challenge (S10)")
+        if ext["accumulated"] >= ext["threshold"]:
+            raise self._refuse(f"{ext['accumulated']} hits already reach the threshold {ext['threshold']}: "
+                               "the extended test is done (S10)")
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
@@ -709,7 +732,7 @@ class RollCommands:
                             "intervals": test.intervals, "done": test.done, "ended": test.ended})
             out["event"] = self._roll_event(txn, "shadowrun-extended", [
                 {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
-                summary, outcome, test.explain() + r.explain() + list(plan.explain()), origin, challenge,
+                summary, outcome, changed + test.explain() + r.explain() + list(plan.explain()), origin, challenge,
                 f"{side.label}, extended test: {summary}")
 
         self._run(build)

@@ -251,8 +251,15 @@ class Tracker(RollCommands):
         if self.system is System.RAJAPOLKU:
             return RAJA_WOUND_PENALTY.get(ch["wound"], 0)
         if self.system is System.SHADOWRUN:
-            return ch["physical"] // 3 + ch["stun"] // 3
+            from ..rules.shadowrun import wound_modifier
+
+            return -wound_modifier(ch["physical"], ch["stun"])
         return 0
+
+    def condition_monitor(self, cid: str, track: str) -> int:
+        """Boxes of a character's ``physical`` or ``stun`` monitor (S12)."""
+        phys, stun = model.condition_monitors(self.character(cid))
+        return phys if track == "physical" else stun
 
     # -- the command machinery --------------------------------------------
 
@@ -525,8 +532,7 @@ class Tracker(RollCommands):
         if track not in ("physical", "stun"):
             raise TrackerError("the condition monitor is 'physical' or 'stun'")
         ch = self.character(cid)
-        attr = "body" if track == "physical" else "willpower"
-        size = 8 + (ch["attributes"][attr] + 1) // 2
+        size = self.condition_monitor(cid, track)
         if not 0 <= boxes <= size:
             raise TrackerError(f"{track} monitor has {size} boxes; {boxes} is out of range")
         self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch[track]} → {boxes}/{size} boxes")

@@ -25,7 +25,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules.system import System
-from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
+from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
@@ -494,8 +494,7 @@ class CharacterDetail(ModalScreen[None]):
             out.append(("skills", "Skills", format_skills(ch["skills"]) or Text("(none)", style=muted)))
             out.append(("edge_rating", "Edge rating", str(ch["edge_rating"])))
             out.append(("edge", "Edge (S7)", f"{ch['edge']}/{ch['edge_rating']} this session"))
-            phys = 8 + (attrs["body"] + 1) // 2
-            stun = 8 + (attrs["willpower"] + 1) // 2
+            phys, stun = condition_monitors(ch)
             out.append(("physical", "Physical (S12)", f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
             out.append(("stun", "Stun (S12)", f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
         out.append(("notes", "Notes", ch["notes"] or Text("(none)", style=muted)))
@@ -639,8 +638,7 @@ class CharacterDetail(ModalScreen[None]):
             self.ask_int(f"{name}: Edge points left this session", ch["edge"], 0, ch["edge_rating"],
                          lambda n: self.set_field("edge", n))
         elif rid in ("physical", "stun"):
-            attr = "body" if rid == "physical" else "willpower"
-            size = 8 + (ch["attributes"][attr] + 1) // 2
+            size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
                          lambda n: self.run(lambda t: t.set_condition(cid, rid, n)))
 

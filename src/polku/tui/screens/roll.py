@@ -520,9 +520,15 @@ class RajaRollScreen(RollScreen):
                      f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}).")
             return t
         pa, pb = self._pools()
-        for label, pool in ((self.a.label, pa), (self.b.label, pb)):
-            t.append(f"{label}: {len(pool)}d10  ", style="bold")
+        for side, pool in ((self.a, pa), (self.b, pb)):
+            t.append(f"{side.label}: {len(pool)}d10  ", style="bold")
             t.append(", ".join(("✦" if s.source == "ability" else "") + (s.label or s.source) for s in pool))
+            removed = self.tracker.raja_plan(self._raja_side(side)).removed
+            if removed:
+                t.append("; wounds remove " + ", ".join(("✦" if s.source == "ability" else "") + s.label
+                                                        for s in removed), style="dim")
+                if any(s.source == "ability" for s in removed):
+                    t.append(" (no charge, R9)", style="dim")
             t.append("\n")
         return t
 

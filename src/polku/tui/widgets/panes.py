@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...session.model import condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips
 
@@ -182,9 +183,7 @@ def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: di
         if ch.get("rolled_this_scene"):
             t.append("\n  rolled: " + ", ".join(ch["rolled_this_scene"]), style=styles.get("muted", ""))
     else:
-        attrs = ch["attributes"]
-        phys = 8 + (attrs["body"] + 1) // 2
-        stun = 8 + (attrs["willpower"] + 1) // 2
+        phys, stun = condition_monitors(ch)
         pen = tracker.wound_penalty(ch["id"])
         t.append(f"  Edge {ch['edge']}/{ch['edge_rating']}", style=styles.get("accent", ""))
         if pen:

@@ -1,0 +1,152 @@
+"""Pilot tests, at 80x24 and by keyboard alone, of the screens where a rule
+once went wrong because it was computed outside ``rules/``.
+
+The tracker-level twins of these tests are in ``test_rules_path.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from app_fixtures import demo_session, make_app, option_texts, pilot_test, screen_text, settle
+from polku.session import demo, files
+from polku.session.tracker import Tracker
+from polku.tui.screens.character import CharacterDetail
+from polku.tui.widgets.panes import CharacterPane
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+
+
+def typed(text: str) -> list[str]:
+    names = {" ": "space", ",": "comma", "-": "minus", "'": "apostrophe", "/": "slash"}
+    return [names.get(c, c) for c in text]
+
+
+def notes(app: Any) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def pool_line(screen: Any) -> str:
+    """The roll screen's pool text (below the sides), unwrapped."""
+    from textual.widgets import Static
+
+    return str(screen.query_one("#pool", Static).content)
+
+
+def new_session(tmp_path: Path, system: str) -> tuple[Tracker, files.SessionFile]:
+    t = Tracker.new(system, f"Test {system}", clock=demo.fixed_clock(), seed=3)
+    return t, files.create_session(tmp_path / f"{system}.toml", t)
+
+
+# -- S12 monitors on the character sheet and the pane -----------------------------------------------
+
+
+@pilot_test
+async def test_S12_sheet_and_pane_show_11_boxes_for_body_5(tmp_path: Path) -> None:
+    tracker, sf = new_session(tmp_path, "shadowrun")
+    tracker.add_character("Odd", attributes={"body": 5, "agility": 3, "reaction": 3, "strength": 3,
+                                             "charisma": 3, "intuition": 3, "logic": 3, "willpower": 3})
+    sf.save_now(tracker)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "e")
+        detail = app.screen
+        assert isinstance(detail, CharacterDetail)
+        rows = detail.query_one("#detail-rows", OptionList)
+        await press(pilot, "home", *["down"] * rows.get_option_index("physical"))
+        await press(pilot, "enter", "ctrl+u", "1", "1", "enter")
+        await settle(pilot)
+        assert tracker.characters["odd"]["physical"] == 11
+        assert "11/11" in str(rows.get_option("physical").prompt)
+        assert "0/10" in str(rows.get_option("stun").prompt)
+        await press(pilot, "escape")
+        pane = app.main_screen().query_one("#chars", CharacterPane)
+        text = "\n".join(option_texts(pane))
+        assert "P " + "■" * 11 + "\n" in text + "\n"
+        assert "wounds −3" in text
+
+
+# -- S10: a threshold or hurrying changed between intervals ------------------------------------------
+
+
+@pilot_test
+async def test_S10_roll_screen_uses_the_threshold_and_hurry_changed_after_the_first_interval(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import SRRollScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "s", "r", "w", "2", "t", "t")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.test == "extended" and roll.a.label == "Nyx"
+        chid = roll.challenge_id
+        await press(pilot, "f", *typed("5,3,3,4,4,2,3,4,3,4,3"), "enter")
+        await settle(pilot)
+        assert tracker.challenge(chid)["extended"]["accumulated"] == 1
+        await press(pilot, "h", "ctrl+u", "6", "enter", "tab", "down", "enter")
+        assert roll.hurried and roll.threshold == 6
+        await press(pilot, "f", *typed("5,2,2,2,1,3,3,4,4,2,2"), "enter")
+        await settle(pilot)
+        ext = tracker.challenge(chid)["extended"]
+        assert (ext["accumulated"], ext["threshold"], ext["hurried"]) == (2, 6, True)
+        ev = tracker.events[-1]
+        assert ev["roll"]["summary"] == "interval 2: 1 hit, 2/6 — glitch (GM: spoil?)"
+        assert "2/6 — glitch" in screen_text(app)
+        assert "done" not in ev["roll"]["summary"]
+
+
+async def to_row(pilot: Pilot, screen: Any, row: str, side: str = "a") -> None:
+    """Move the cursor of a roll screen's side list to ``row`` with the arrow keys."""
+    from polku.tui.screens.roll import SideList
+
+    lst = screen.query_one(f"#side-{side}", SideList)
+    for _ in range(lst.option_count + 1):
+        opt = lst.highlighted_option
+        if opt is not None and opt.id == row:
+            return
+        await press(pilot, "down")
+    raise AssertionError(f"no row {row} on side {side}")
+
+
+# -- R9: a wound that removes the only ability die ----------------------------------------------------
+
+
+@pilot_test
+async def test_R9_roll_screen_wounded_igor_pays_nothing_for_a_removed_ability_die(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import RajaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "r", "w", "2")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen) and roll.a.who == "igor-bondarenko"
+        await to_row(pilot, roll, "ab:Ape-man strength")
+        await press(pilot, "enter")
+        assert "wounds remove ✦Ape-man strength (no charge, R9)" in pool_line(roll)
+        await press(pilot, "f", "7", "enter", "3", "enter")
+        await settle(pilot)
+        assert tracker.events[-1]["kind"] == "roll"
+        assert tracker.characters["igor-bondarenko"]["charges"] == 4
+        await press(pilot, "escape")
+        assert "4/5" in "\n".join(option_texts(app.main_screen().query_one("#chars", CharacterPane)))
