@@ -641,9 +641,10 @@ def test_ability_without_charges_refuses_the_roll():
     t = raja()
     t.spend_charges("igor-bondarenko", 4, "exhausted")
     before, n = copy.deepcopy(t.state), len(t.events)
+    # Wounded takes the Boxer die (R9), so the ability die is rolled and must be paid
     with pytest.raises(TrackerError, match="charges"):
-        t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], abilities=["Ape-man strength"]), RajaSide("GM", []),
-                    faces=([5], [3]))
+        t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
+                    RajaSide("GM", []), faces=([5, 6], [3]))
     assert t.state == before and len(t.events) == n
 
 
