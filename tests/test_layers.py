@@ -22,6 +22,7 @@ HEADLESS_MODULES = (
     "polku.rules.harhapolku",
     "polku.rules.shadowrun",
     "polku.rules.odds",
+    "polku.rules.actions",
     "polku.session.model",
     "polku.session.tracker",
     "polku.session.store",

@@ -148,7 +148,7 @@ def test_H5_same_size_variant_compares_ch23_and_refuses_mixed_sizes():
 def test_H3_H4_bad_variant():
     with pytest.raises(RulesError, match="unknown Harhapolku variant"):
         resolve(d8(1), d8(1), "poker")
-    with pytest.raises(RulesError, match="resolve_sum"):
+    with pytest.raises(RulesError, match="give both counts"):
         resolve(d8(1), d8(1), "sum")
 
 
@@ -354,3 +354,90 @@ def test_H3_H4_independent_of_input_order(a, b, rnd, variant):
     rnd.shuffle(a2)
     rnd.shuffle(b2)
     assert resolve(a2, b2, variant) == resolve(a, b, variant)
+
+
+# ------------------------------------------- H5 / H6 through resolve, H7 everywhere, H8 opposed
+
+
+def test_H5_same_size_setting_applies_through_resolve():
+    same = Settings(harha_variant="same_size")
+    # EX E's faces on d8s: the challenger (B) wins by one die, chapter 23 way
+    r = resolve(d8(6, 5, 3), d8(7, 4, 4), settings=same)
+    assert (r.variant, r.winner) == ("same_size", "b")
+    with pytest.raises(RulesError, match="one die size"):
+        resolve(d8(6), d(10, 7), settings=same)
+
+
+def test_H6_EX_H_through_resolve_with_the_sum_setting():
+    from polku.rules.harhapolku import pool_count, variant_dice
+
+    actor = build_pool_same_size(descriptive="Sailor", specifications=["knots", "storms"])
+    challenger = build_pool_same_size(special="Witch")
+    assert (pool_count(actor), pool_count(challenger)) == (4, 3)
+    specs = variant_dice(actor, "sum")
+    assert len(specs) == 1 and specs[0].size == 8  # one die thrown, the count added
+    r = resolve(d8(2), d8(5), settings=Settings(harha_variant="sum"), a_count=4, b_count=3)
+    assert (r.a_total, r.b_total, r.winner) == (6, 8, "b")
+    assert result_json(r)["variant"] == "sum"
+    # the challenger needs the larger total: equal totals keep the actor's action
+    r = resolve(d8(4), d8(5), "sum", a_count=4, b_count=3)
+    assert (r.a_total, r.b_total, r.winner) == (8, 8, "a")
+
+
+def test_H6_sum_refuses_pools_and_missing_counts():
+    with pytest.raises(RulesError, match="give both counts"):
+        resolve(d8(2), d8(5), "sum", a_count=4)
+    with pytest.raises(RulesError, match="rolls one die, not 2"):
+        resolve(d8(2, 3), d8(5), "sum", a_count=4, b_count=3)
+    from polku.rules.harhapolku import variant_dice
+
+    with pytest.raises(RulesError, match="one die size"):
+        variant_dice(build_pool(general=True, special=True), "sum")
+    assert len(variant_dice(build_pool(general=True, special=True), "ch23")) == 3
+
+
+def test_H8_opposed_actor_must_win_and_show_a_seven():
+    from polku.rules.harhapolku import difficult_opposed
+
+    # actor 6,5,3 vs challenger 5,4,4: the actor wins every position, but no 7+
+    r = difficult_opposed(resolve(d8(6, 5, 3), d8(5, 4, 4)))
+    assert r.won_comparison and r.high == 0 and not r.success and r.winner == "b"
+    assert "failure (the GM narrates)" in r.explain()[-1]
+    # actor 7,5,3 vs 5,4,4: wins and shows the 7
+    r = difficult_opposed(resolve(d8(7, 5, 3), d8(5, 4, 4)))
+    assert r.success and r.winner == "a"
+    # very demanding: two 7+ needed; 8,7 vs 6,6 succeeds, 8,6 vs 5,5 fails
+    assert difficult_opposed(resolve(d8(8, 7), d8(6, 6)), very_demanding=True).success
+    assert not difficult_opposed(resolve(d8(8, 6), d8(5, 5)), very_demanding=True).success
+    # a 7 does not help an actor who loses the comparison (EX E: challenger wins)
+    assert not difficult_opposed(resolve(d8(6, 5, 7), d8(8, 8, 8))).success
+
+
+def test_H8_opposed_classic_tie_is_rerolled_and_sum_counts_its_one_die():
+    from polku.rules.harhapolku import difficult_opposed
+
+    r = difficult_opposed(resolve(d8(7, 3), d8(5, 4), "classic"))
+    assert r.tie and r.winner == "tie" and not r.success
+    r = difficult_opposed(resolve(d8(7), d8(2), "sum", a_count=2, b_count=3))
+    assert (r.high, r.success) == (1, True)
+    r = difficult_opposed(resolve(d8(6), d8(1), "sum", a_count=4, b_count=3))
+    assert (r.high, r.won_comparison, r.success) == (0, True, False)
+
+
+def test_H7_edge_reroll_of_a_narration_hand():
+    contest = NarrationContest("brawl")
+    contest = contest.roll_background("Ilse", "Sailor", ManualSource([2])).state
+    contest = contest.roll_background("Ilse", "Witch", ManualSource([3])).state
+    step = contest.reroll_hand("Ilse", ManualSource([8, 7]))
+    assert [d.face for d in step.state.hand("Ilse")] == [8, 7]
+    assert [d.replaced for d in step.state.hand("Ilse")] == [(2,), (3,)]
+    assert step.text == "Ilse rerolls with an edge: 2,3 → 8,7 (H7)"
+    with pytest.raises(RulesError, match="no rolled dice in hand"):
+        contest.reroll_hand("Kai", ManualSource([1]))
+
+
+def test_H7_edge_reroll_of_a_difficult_roll_changes_the_verdict():
+    dice = d8(3, 2, 5)
+    assert not difficult(dice).success
+    again = edge_reroll(dice, None, ManualSource([7, 1, 1]))
+    assert difficult(again).success and [x.replaced for x in again] == [(3,), (2,), (5,)]

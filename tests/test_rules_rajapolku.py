@@ -341,3 +341,181 @@ def test_R5_independent_of_input_order(a, b, rnd):
     rnd.shuffle(a2)
     rnd.shuffle(b2)
     assert resolve(a2, b2) == resolve(a, b)
+
+
+# ------------------------------------------------ R6 raja.degrees, R7 visibly supernatural
+
+BEYOND = Settings(raja_degrees="beyond")
+
+
+def test_R6_EX_C_three_degrees_by_default_two_beyond_the_deciding_die():
+    assert resolve(dice("10,8,7"), dice("6,5")).degrees == 3
+    r = resolve(dice("10,8,7"), dice("6,5"), BEYOND)
+    assert (r.winner, r.degrees, faces(r.degree_dice)) == ("a", 2, [8, 7])
+    assert not r.narrow
+    assert "beyond the deciding die" in r.explain()[-1]
+
+
+def test_R6_EX_A_one_degree_by_default_none_beyond():
+    assert resolve(dice("7,7,3"), dice("8,5,3")).degrees == 1
+    r = resolve(dice("7,7,3"), dice("8,5,3"), BEYOND)
+    assert (r.winner, r.degrees) == ("b", 0)
+    # a clear win (8 > 7) with nothing beyond it is not a narrow win
+    assert not r.narrow
+    assert result_json(r)["degrees_rule"] == "beyond"
+
+
+def test_R6_beyond_ability_dice_still_count_two_and_tie_break_wins_stay_narrow():
+    r = resolve(dice("9,8*,2"), dice("5"), BEYOND)
+    assert (r.degrees, r.supernatural) == (2, 1)  # the 9 decides; the 8* counts 2
+    r = resolve(dice("7,7,3"), dice("7,5,3"), BEYOND)  # EX B: decided by a tie-break
+    assert (r.winner, r.degrees, r.narrow) == ("a", 0, True)
+
+
+def test_R7_tied_ability_die_is_not_visibly_supernatural():
+    r = resolve(dice("8*,7"), dice("8,5"))
+    assert r.winner == "a" and r.deciding_position == 2
+    assert not r.deciding_die_is_ability and not r.visibly_supernatural
+    assert result_json(r)["visibly_supernatural"] is False
+
+
+def test_R7_ability_die_above_all_of_the_loser_is_visibly_supernatural():
+    r = resolve(dice("8*,8"), dice("5"))
+    assert r.visibly_supernatural
+    assert result_json(r)["visibly_supernatural"] is True
+    assert any("visibly supernatural" in line for line in r.explain())
+    # the same faces on the losing side: the winner's highest is not an ability die
+    assert not resolve(dice("9,8*"), dice("5")).visibly_supernatural
+
+
+@given(st.lists(st.integers(1, 10), min_size=1, max_size=6),
+       st.lists(st.integers(1, 10), min_size=1, max_size=6),
+       st.lists(st.booleans(), min_size=6, max_size=6))
+def test_R6_beyond_is_the_default_less_the_deciding_die(fa, fb, ab):
+    a = tuple(Die(10, f, Src.ABILITY if ab[i] else Src.DIE) for i, f in enumerate(fa))
+    b = tuple(Die(10, f) for f in fb)
+    full, beyond = resolve(a, b), resolve(a, b, BEYOND)
+    assert full.winner == beyond.winner
+    if full.degree_dice:
+        first = full.degree_dice[0]
+        assert beyond.degrees == full.degrees - (2 if first.is_ability else 1)
+    else:
+        assert beyond.degrees == 0
+    # visibly supernatural only when the winner's top die beats every loser die
+    if full.visibly_supernatural:
+        win, lose = (full.a, full.b) if full.winner == "a" else (full.b, full.a)
+        assert win[0].is_ability and all(win[0].face > d.face for d in lose)
+
+
+# ------------------------------------------------------------ R9 which dice the wound removes
+
+
+def test_R9_wound_removes_conditions_then_backgrounds_then_abilities():
+    plan = build_pool(["Militia", "Street-wise"], ["Ape strength"], ["Running shoes"], "Badly wounded")
+    assert [(str(s.source), s.label) for s in plan.removed] == [
+        ("condition", "Running shoes"), ("background", "Street-wise")]
+    assert plan.abilities == ("Ape strength",) and plan.removed_abilities == ()
+    plan = build_pool(["Militia"], ["Ape strength"], [], "Mortally wounded")
+    assert [s.source for s in plan.dice] == [Src.ACTION]
+    assert plan.abilities == () and plan.removed_abilities == ("Ape strength",)
+
+
+def test_R9_removed_ability_die_is_not_rolled_and_costs_nothing():
+    plan = build_pool([], ["Ape strength"], [], "Wounded")
+    assert len(plan.dice) == 1 and plan.dice[0].source == Src.ACTION
+    assert plan.abilities == ()  # nothing to pay for (R11)
+
+
+def test_R9_the_wounded_side_chooses_which_dice_go():
+    plan = build_pool(["Militia"], ["Ape strength"], ["Running shoes"], "Wounded",
+                      wound_removes=[("ability", "Ape strength")])
+    assert plan.removed_abilities == ("Ape strength",)
+    assert [s.label for s in plan.dice] == ["action", "Militia", "Running shoes"]
+    # a choice shorter than the penalty: the default order takes the rest
+    plan = build_pool(["Militia"], ["Ape strength"], ["Running shoes"], "Badly wounded",
+                      wound_removes=[("ability", "Ape strength")])
+    assert [s.label for s in plan.removed] == ["Ape strength", "Running shoes"]
+    with pytest.raises(RulesError, match="never removes the action die"):
+        build_pool(["Militia"], [], [], "Wounded", wound_removes=[("action", "action")])
+    with pytest.raises(RulesError, match="no background die 'Sailor'"):
+        build_pool(["Militia"], [], [], "Wounded", wound_removes=[("background", "Sailor")])
+    with pytest.raises(RulesError, match="removes 1 dice"):
+        build_pool(["Militia", "Sailor"], [], [], "Wounded",
+                   wound_removes=[("background", "Militia"), ("background", "Sailor")])
+
+
+@given(st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+       st.sampled_from(["Healthy", "Bruised", "Wounded", "Badly wounded", "Mortally wounded"]))
+def test_R9_pool_keeps_the_action_die_and_loses_at_most_the_penalty(nb, na, nc, level):
+    plan = build_pool([f"b{i}" for i in range(nb)], [f"a{i}" for i in range(na)],
+                      [f"c{i}" for i in range(nc)], level)
+    assert plan.dice[0].source == Src.ACTION
+    assert len(plan.dice) + len(plan.removed) == 1 + nb + na + nc
+    assert len(plan.removed) == min(plan.penalty, nb + na + nc)
+    assert set(plan.abilities) | set(plan.removed_abilities) == {f"a{i}" for i in range(na)}
+
+
+# --------------------------------------------------------------------- R11 spirit combat
+
+
+def test_R11_entry_charge_is_paid_once_and_the_winner_loses_nothing():
+    from polku.rules.rajapolku import begin_spirit_fight
+
+    fight = begin_spirit_fight(5, 4)
+    assert (fight.a_charges, fight.b_charges) == (4, 3)
+    assert len(fight.dice("a")) == 4 and all(s.source == Src.CHARGE for s in fight.dice("a"))
+    # exchange 1: A 9,7,3,2 vs B 6,5,1 → A wins with 2 degrees; B loses 2, A nothing
+    step = fight.exchange(resolve(dice("9,7,3,2"), dice("6,5,1")))
+    assert (step.loser, step.loss) == ("b", 2)
+    assert (step.fight.a_charges, step.fight.b_charges, step.fight.exchanges) == (4, 1, 1)
+    # exchange 2 rolls the charges left, no new entry: 4 dice vs 1
+    step2 = step.fight.exchange(resolve(dice("4,3,2,1"), dice("8")))
+    assert (step2.loser, step2.loss) == ("a", 1)
+    assert (step2.fight.a_charges, step2.fight.b_charges) == (3, 1)
+    assert not step2.fight.over
+    # a third exchange goes ahead: 3 dice vs 1, B loses its last charge
+    step3 = step2.fight.exchange(resolve(dice("10,2,2"), dice("3")))
+    assert (step3.fight.a_charges, step3.fight.b_charges, step3.fight.exchanges) == (3, 0, 3)
+    assert step3.fight.over and step3.fight.winner == "a"
+    with pytest.raises(RulesError, match="over"):
+        step3.fight.exchange(resolve(dice("1,1,1"), dice("2")))
+
+
+def test_R11_narrow_loss_costs_one_charge_and_a_full_tie_costs_nothing():
+    from polku.rules.rajapolku import SpiritFight
+
+    fight = SpiritFight(3, 3)
+    step = fight.exchange(resolve(dice("7,7,3"), dice("7,5,3")))  # EX B faces: 0 degrees
+    assert (step.loser, step.loss, step.fight.b_charges) == ("b", 1, 2)
+    tie = fight.exchange(resolve(dice("7,5,2"), dice("7,5,2")), DEFENDER)
+    assert (tie.loser, tie.loss, tie.fight.a_charges, tie.fight.b_charges) == (None, 0, 3, 3)
+    one = fight.exchange(resolve(dice("10,9,8"), dice("3,2,1")), Settings(raja_spirit_loss="one"))
+    assert one.loss == 1 and one.fight.b_charges == 2
+
+
+def test_R11_the_gm_ends_the_fight_and_pools_must_be_the_charges_left():
+    from polku.rules.rajapolku import SpiritFight, begin_spirit_fight
+
+    fight = SpiritFight(2, 2)
+    with pytest.raises(RulesError, match="charges left"):
+        fight.exchange(resolve(dice("9,8,7"), dice("1,1")))
+    ended = fight.end()
+    assert ended.over and ended.winner is None
+    with pytest.raises(RulesError, match="none would remain"):
+        begin_spirit_fight(1, 5)
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_R11_an_exchange_costs_only_the_loser(a, b, data):
+    from polku.rules.rajapolku import SpiritFight
+
+    fa = data.draw(st.lists(st.integers(1, 10), min_size=a, max_size=a))
+    fb = data.draw(st.lists(st.integers(1, 10), min_size=b, max_size=b))
+    r = resolve(tuple(Die(10, f, Src.CHARGE) for f in fa), tuple(Die(10, f, Src.CHARGE) for f in fb))
+    step = SpiritFight(a, b).exchange(r)
+    if r.winner == "a":
+        assert step.fight.a_charges == a and step.fight.b_charges == max(0, b - max(1, r.degrees))
+    elif r.winner == "b":
+        assert step.fight.b_charges == b and step.fight.a_charges == max(0, a - max(1, r.degrees))
+    else:
+        assert (step.fight.a_charges, step.fight.b_charges) == (a, b)

@@ -557,3 +557,127 @@ def test_S7_property_edge_after_table_sixes_never_explode(faces, edge, seed):
     for i, d in enumerate(r.dice[len(faces):], start=len(faces)):
         children = [j for j, p in enumerate(r.parents) if p == i]
         assert len(children) == (1 if d.face == 6 else 0)
+
+
+# --- S7 Edge on every test, S10 what is in force, S11 each helper's own pool ---
+
+
+def test_S7_edge_after_on_either_side_of_an_opposed_test():
+    res = opposed(faces_roll(5, 3, 2), faces_roll(6, 5, 1))
+    assert res.winner == "b"
+    # A spends Edge 2 after the roll: 6,5 → 6 explodes to 5: three more hits
+    a2 = edge_after(res.a, 2, ManualSource([6, 5, 5]))
+    res2 = res.with_roll("a", a2)
+    assert (res2.a_hits, res2.b_hits, res2.winner, res2.net_hits) == (4, 2, "a", 2)
+    # the defender may answer with its own Edge: 1 more die, a 5
+    res3 = res2.with_roll("b", edge_after(res2.b, 1, ManualSource([5])))
+    assert (res3.a_hits, res3.b_hits, res3.winner) == (4, 3, "a")
+    with pytest.raises(RulesError, match="side must be"):
+        res.with_roll("c", a2)
+
+
+def test_S7_one_edge_point_per_test_for_dice_glitch_points_apart():
+    before = roll(2, ManualSource([1, 1, 1]), edge_before=1)  # 1,1 + Edge die 1
+    with pytest.raises(RulesError, match="already added dice"):
+        edge_after(before, 1, ManualSource([5]))
+    assert before.critical_glitch
+    reduced = reduce_critical(before)
+    assert reduced.glitch and not reduced.critical_glitch and reduced.edge_spent == 2
+    with pytest.raises(RulesError, match="no further Edge"):
+        negate_glitch(reduced)
+
+
+def test_S7_long_shot_dice_follow_the_rule_of_six_and_take_no_more_edge_dice():
+    shot = roll_long_shot(3, ManualSource([6, 1, 1, 2]))
+    assert shot.faces == [6, 1, 1, 2] and shot.hits == 1 and shot.rule_of_six
+    with pytest.raises(RulesError, match="already added dice"):
+        edge_after(shot, 3, ManualSource([5, 5, 5]))
+    # negating its glitch is a separate point: 1,1 of 4 dice is half
+    assert shot.glitch and not negate_glitch(shot).glitch
+
+
+def test_S10_threshold_and_hurry_changed_between_intervals_apply_to_the_next_roll():
+    t = ExtendedTest(4).add(faces_roll(5, 3, 3, 4, 4, 2, 3, 4, 3, 4))  # 1 hit, no glitch
+    assert (t.accumulated, t.threshold) == (1, 4)
+    t = t.with_threshold(6).with_hurried(True)
+    # 5,2,2,2,1,3,3,4,4,2: hurried, five 1s-or-2s of ten is a glitch
+    t = t.add(faces_roll(5, 2, 2, 2, 1, 3, 3, 4, 4, 2))
+    assert (t.accumulated, t.threshold, t.done) == (2, 6, False)
+    assert t.glitched and t.history[-1].hurried and not t.history[0].hurried
+    assert t.interval_thresholds == (4, 6)
+    assert t.to_json()["interval_thresholds"] == [4, 6]
+
+
+def test_S10_progress_is_judged_against_the_threshold_in_force_now():
+    t = ExtendedTest(8).add(faces_roll(6, 5, 5, 1))
+    assert (t.accumulated, t.done) == (3, False)
+    t = t.add(faces_roll(5, 2), threshold=4)
+    assert (t.accumulated, t.threshold, t.done, t.status) == (4, 4, True, "done")
+    with pytest.raises(RulesError, match="already over"):
+        t.with_threshold(10)
+    # lowering the threshold to the progress so far finishes the test at once
+    assert ExtendedTest(8).add(faces_roll(6, 5, 5, 1)).with_threshold(3).done
+
+
+def test_S10_edge_on_an_interval_and_a_critical_glitch_reduced_keeps_it_going():
+    t = ExtendedTest(5).add(faces_roll(5, 3))
+    crit = faces_roll(1, 1, 3)
+    t2 = t.add(crit)
+    assert t2.ended and t2.failed and t2.accumulated == 1
+    t3 = t2.amend_last(reduce_critical(crit))
+    assert not t3.ended and t3.accumulated == 1 and not t3.over
+    t4 = t3.add(faces_roll(2, 3, 4))
+    t5 = t4.amend_last(edge_after(t4.history[-1], 3, ManualSource([6, 5, 5, 5])))
+    assert (t5.accumulated, t5.done, t5.intervals) == (5, True, 3)
+    with pytest.raises(RulesError, match="no interval"):
+        ExtendedTest(5).amend_last(crit)
+
+
+def test_S11_each_helper_rolls_their_own_pool_for_the_same_test():
+    from polku.rules.shadowrun import helper_pool
+
+    # Body 7 + Strength 7 to ram a door: the helper's own Body 3 + Strength 4
+    assert helper_pool(None, 3, 4, attribute_name="body", second_attribute_name="strength").size == 7
+    # Pistols 2 + Agility 5 with a wound modifier of −1
+    assert helper_pool(2, 5, wound_modifier=-1).size == 6
+    # no Pistols: Agility 5 alone −1 (S2); no defaulting: cannot help
+    assert helper_pool(None, 5).size == 4 and helper_pool(None, 5).defaulted
+    assert helper_pool(None, 5, defaulting_allowed=False).size == 0
+    # the GM's override
+    plan = helper_pool(2, 5, override=9)
+    assert plan.size == 9 and "GM" in plan.lines[0]
+
+
+def test_S11_teamwork_cap_setting():
+    from polku.rules.shadowrun import teamwork_bonus
+
+    helpers = [faces_roll(5, 6, 5, 1), faces_roll(6, 6, 2)]  # 3 + 2 hits
+    assert teamwork_bonus(helpers) == 5
+    assert teamwork(4, helpers) == 9
+    cap = Settings(sr_teamwork_cap="skill")
+    assert teamwork_bonus(helpers, leader_skill=3, settings=cap) == 3
+    assert teamwork(4, helpers, 3, cap) == 7
+    assert teamwork_bonus(helpers, leader_skill=None, settings=cap) == 0
+
+
+def test_S1_linked_attribute_table():
+    from polku.rules.shadowrun import linked_attribute
+
+    assert linked_attribute("Pistols", "body") == "agility"
+    assert linked_attribute("pilot ground craft", "body") == "reaction"
+    assert linked_attribute("Basket weaving", "logic") == "logic"
+    # magic is not among the sheet's attributes: the current pick stays
+    assert linked_attribute("Spellcasting", "willpower") == "willpower"
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=8), st.integers(1, 12), st.booleans())
+def test_S10_an_interval_adds_its_hits_unless_it_critically_glitches(fs, thr, hurried):
+    t = ExtendedTest(thr, hurried=hurried)
+    r = faces_roll(*fs)
+    t2 = t.add(r)
+    judged = t2.history[-1]
+    assert judged.hurried == hurried
+    if judged.critical_glitch:
+        assert t2.ended and t2.accumulated == 0
+    else:
+        assert t2.accumulated == count_hits(fs) and t2.done == (count_hits(fs) >= thr)

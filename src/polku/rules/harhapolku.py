@@ -298,36 +298,87 @@ def compare_ch23(actor: Sequence[Die], challenger: Sequence[Die], variant: str =
     )
 
 
+def check_variant(variant: str) -> str:
+    """``variant`` if it is a ``harha.variant`` value (H3–H6), else a one-line error."""
+    if variant not in VARIANTS:
+        raise RulesError(f"unknown Harhapolku variant '{variant}' (use one of: {', '.join(VARIANTS)})")
+    return variant
+
+
+def _one_size(dice: Sequence[Die], rule: str) -> None:
+    sizes = {d.size for d in dice}
+    if len(sizes) > 1:
+        listed = ", ".join(f"d{s}" for s in sorted(sizes))
+        raise RulesError(f"the {rule} variant uses one die size, not {listed} ({'H5' if rule == 'same-size' else 'H6'})")
+
+
 def resolve(
-    a: Sequence[Die], b: Sequence[Die], variant: str | None = None, settings: Settings | None = None
-) -> HarhaResult:
-    """Resolve two rolls with the campaign's comparison (H3–H5).
+    a: Sequence[Die],
+    b: Sequence[Die],
+    variant: str | None = None,
+    settings: Settings | None = None,
+    *,
+    a_count: int | None = None,
+    b_count: int | None = None,
+) -> HarhaResult | SumResult:
+    """Resolve two rolls with the campaign's comparison (H3–H6).
 
     Args:
-        a: side A; the actor in "ch23" and "same_size".
-        b: side B; the challenger in "ch23" and "same_size".
-        variant: "ch23", "classic" or "same_size"; None uses ``harha.variant``.
+        a: side A's roll; the actor in "ch23", "same_size" and "sum".
+        b: side B's roll; the challenger in "ch23", "same_size" and "sum".
+        variant: "ch23", "classic", "same_size" or "sum"; None uses ``harha.variant``.
         settings: campaign settings (defaults when None).
+        a_count, b_count: "sum" only: the same-size dice each side would have
+            had (H6); each side's roll is then its one die (:func:`variant_dice`).
 
     Raises:
-        RulesError: an unknown variant, mixed die sizes in "same_size", or
-            "sum" (which compares totals: use :func:`resolve_sum`).
+        RulesError: an unknown variant, mixed die sizes in "same_size" or
+            "sum", or "sum" without the counts or with more than one die a side.
     """
     settings = settings or Settings()
-    variant = variant or settings.harha_variant
+    variant = check_variant(variant or settings.harha_variant)
     if variant == "classic":
         return compare_classic(a, b, settings.harha_classic_extra)
     if variant == "ch23":
         return compare_ch23(a, b)
     if variant == "same_size":
-        sizes = {d.size for d in (*a, *b)}
-        if len(sizes) > 1:
-            listed = ", ".join(f"d{s}" for s in sorted(sizes))
-            raise RulesError(f"the same-size variant uses one die size, not {listed} (H5)")
+        _one_size((*a, *b), "same-size")
         return compare_ch23(a, b, variant="same_size")
-    if variant == "sum":
-        raise RulesError("the sum variant adds one roll to a die count: use resolve_sum (H6)")
-    raise RulesError(f"unknown Harhapolku variant '{variant}' (use one of: {', '.join(VARIANTS)})")
+    if a_count is None or b_count is None:
+        raise RulesError("the sum variant adds each side's one roll to its die count: give both counts (H6)")
+    if len(b) != 1 or len(a) > 1 or (not a and a_count):
+        who, n = ("challenger", len(b)) if len(b) != 1 else ("actor", len(a))
+        raise RulesError(f"in the sum variant the {who} rolls one die, not {n} (H6)")
+    if not a:  # H4: an actor without a single die fails
+        resolve_sum(0, 1, b_count, b[0])  # checks the counts and the roll
+        return SumResult(0, 0, b_count, b[0].face, "b", 0, b[0].size)
+    return resolve_sum(a_count, a[0], b_count, b[0])
+
+
+def variant_dice(pool: HarhaPool, variant: str) -> tuple[DieSpec, ...]:
+    """The dice a side throws for its pool under ``variant`` (H2–H6).
+
+    Every variant rolls the whole pool except "sum" (H6), where the side
+    throws one die of its pool's size and adds the pool's die count
+    (:func:`pool_count`). "same_size" and "sum" need a pool of one size.
+
+    Raises:
+        RulesError: an unknown variant, or mixed sizes where one size is needed.
+    """
+    variant = check_variant(variant)
+    if variant in ("same_size", "sum") and len({d.size for d in pool.dice}) > 1:
+        rule = "same-size" if variant == "same_size" else "sum"
+        sizes = ", ".join(f"d{s}" for s in sorted({d.size for d in pool.dice}))
+        raise RulesError(f"the {rule} variant uses one die size, not {sizes} (build the pool with build_pool_same_size)")
+    if variant != "sum" or not pool.dice:
+        return pool.dice
+    size = pool.dice[0].size
+    return (DieSpec(size, Src.DIE, f"sum roll + {len(pool.dice)}"),)
+
+
+def pool_count(pool: HarhaPool) -> int:
+    """The number of same-size dice a pool has: what the sum variant adds to its roll (H6)."""
+    return len(pool.dice)
 
 
 @record
@@ -340,6 +391,10 @@ class SumResult:
     b_roll: int
     winner: str
     """"a" or "b": the challenger needs the larger total."""
+    a_size: int = 0
+    """The actor's die size, when known (0: not given)."""
+    b_size: int = 0
+    variant: str = "sum"
 
     @property
     def a_total(self) -> int:
@@ -384,11 +439,16 @@ def resolve_sum(a_count: int, a_roll: int | Die, b_count: int, b_roll: int | Die
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RulesError(f"the {who}'s die count must be a whole number 0 or more, not {count!r}")
     ar, br = _roll_value(a_roll, "actor"), _roll_value(b_roll, "challenger")
+    for who, roll in (("actor", a_roll), ("challenger", b_roll)):
+        if isinstance(roll, Die) and roll.face > roll.size:
+            raise RulesError(f"the {who}'s roll {roll.face} cannot show on a d{roll.size}")
     if a_count < 1 or b_count + br > a_count + ar:
         winner = "b"
     else:
         winner = "a"
-    return SumResult(a_count, ar, b_count, br, winner)
+    a_size = a_roll.size if isinstance(a_roll, Die) else 0
+    b_size = b_roll.size if isinstance(b_roll, Die) else 0
+    return SumResult(a_count, ar, b_count, br, winner, a_size, b_size)
 
 
 def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
@@ -406,6 +466,8 @@ def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
             "b_count": result.b_count,
             "b_roll": result.b_roll,
             "b_total": result.b_total,
+            "a_size": result.a_size or None,
+            "b_size": result.b_size or None,
             "explain": result.explain(),
         }
     return {
@@ -464,6 +526,63 @@ def difficult(dice: Sequence[Die], very_demanding: bool = False) -> DifficultRes
     dice = tuple(dice)
     high = sum(1 for d in dice if d.face >= HIGH_FACE)
     return DifficultResult(dice, high, 2 if very_demanding else 1)
+
+
+@record
+class OpposedDifficultResult:
+    """A difficult or very demanding action that is also opposed (H8).
+
+    The actor (side A) succeeds only by winning the comparison (H3/H4/H6)
+    *and* showing the 7+ die (two for a very demanding action) in the same
+    roll; a win without them is a failure the GM narrates.
+    """
+
+    comparison: HarhaResult | SumResult
+    high: int
+    """The actor's dice of 7 or more in this roll (under the sum variant: its one die)."""
+    needed: int
+    """1, or 2 when very demanding."""
+
+    @property
+    def won_comparison(self) -> bool:
+        return self.comparison.winner == "a"
+
+    @property
+    def tie(self) -> bool:
+        """A classic tie (H3): rerolled, neither success nor failure yet."""
+        return self.comparison.winner == "tie"
+
+    @property
+    def success(self) -> bool:
+        return self.won_comparison and self.high >= self.needed
+
+    @property
+    def winner(self) -> str:
+        """"a" when the actor succeeds, "tie" on a classic tie, else "b"."""
+        return "a" if self.success else "tie" if self.tie else "b"
+
+    def explain(self) -> list[str]:
+        kind = "very demanding" if self.needed == 2 else "difficult"
+        if self.tie:
+            verdict = "a tie: reroll (H3)"
+        elif not self.won_comparison:
+            verdict = "the actor loses the comparison: failure"
+        elif self.high < self.needed:
+            verdict = f"the actor wins the comparison but shows {self.high} of {self.needed} dice of {HIGH_FACE}+: failure (the GM narrates)"
+        else:
+            verdict = f"the actor wins the comparison and shows {self.high} {'die' if self.high == 1 else 'dice'} of {HIGH_FACE}+: success"
+        return self.comparison.explain() + [f"{kind} and opposed: {verdict} (H8)"]
+
+
+def difficult_opposed(
+    comparison: HarhaResult | SumResult, very_demanding: bool = False
+) -> OpposedDifficultResult:
+    """H8 opposed: the actor (A) must win the comparison and show the 7+ die (dice)."""
+    if isinstance(comparison, SumResult):
+        high = int(comparison.a_count > 0 and comparison.a_roll >= HIGH_FACE)
+    else:
+        high = sum(1 for d in comparison.a if d.face >= HIGH_FACE)
+    return OpposedDifficultResult(comparison, high, 2 if very_demanding else 1)
 
 
 def edge_reroll(
@@ -650,6 +769,26 @@ class NarrationContest:
             hands=self._with_hand(who, self.hand(who) + (die,)),
         )
         return Step(state, f"{who} rolls {background}: {die.face} on a d{size}", die)
+
+    def reroll_hand(self, who: str, source: DiceSource, which: Iterable[int] | str | None = None) -> Step:
+        """An edge reroll of ``who``'s rolled background dice still in hand (H7, H9).
+
+        The whole hand by default (H7 rerolls the whole roll); dice on the
+        table or burned stay as they are. The tracker counts the edge's use.
+        ``Step.detail`` is None; the new hand is ``state.hand(who)``.
+
+        Raises:
+            RulesError: nothing in hand, or a position outside it.
+        """
+        who = _name(who, "participant")
+        hand = self.hand(who)
+        if not hand:
+            raise RulesError(f"{who} has no rolled dice in hand to reroll (H7)")
+        new = edge_reroll(hand, which, source)
+        state = replace(self, hands=self._with_hand(who, new))
+        old_txt = ",".join(str(d.face) for d in hand)
+        new_txt = ",".join(str(d.face) for d in new)
+        return Step(state, f"{who} rerolls with an edge: {old_txt} → {new_txt} (H7)")
 
     def open(self, narrator: str, dice: Sequence[Die]) -> Step:
         """Take the narration with exactly two rolled dice on the empty table (H9).

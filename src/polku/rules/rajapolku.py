@@ -13,20 +13,26 @@ Reading choices made here (each documented where it is implemented):
   "the highest" for the R7 visible-supernatural flag: when an ability die shows
   the top face, bystanders see it ("the biggest result is from this ability
   die", even if an ordinary die matched it).
-* The R7 *deciding die* is the winner's **highest** die (position 1), as R7
-  says "deciding (highest) die"; ``deciding_position`` separately tells where
+* R7 *visibly supernatural*: the winner's highest die is an ability die and
+  it is strictly higher than every die of the loser (8*,7 vs 8,5 is not: the
+  8* only ties; 8*,8 vs 5 is). ``deciding_position`` separately tells where
   R5's comparison was decided.
+* R6 ``raja.degrees = beyond``: the *deciding die* left out of the count is
+  the winner's first die in the sort above (so among equal top faces the
+  ability die is the one that decides, and the ordinary die beside it counts).
 * An empty pool (possible only outside R1, e.g. hand-entered faces) loses to
   any pool that has dice, whatever ``raja.exhausted`` says; two empty pools tie.
-* Wound penalty ``remove`` (R9) takes dice off in this order: helping-condition
-  dice (last claimed first), then background dice (last first), then ability
-  dice (last first). The action die is never removed.
+* Wound penalty ``remove`` (R9) takes dice off in this order unless the
+  wounded side names others: helping-condition dice (last claimed first), then
+  background dice (last first), then ability dice (last first). The action die
+  is never removed, so a pool keeps at least one die. An ability die that the
+  wound removes is not rolled and costs no charge (:attr:`PoolPlan.abilities`).
 """
 
 from __future__ import annotations
 
 
-from .record import record
+from .record import record, replace
 
 from .dice import Die, DieSpec, RulesError, Src
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
@@ -69,6 +75,23 @@ class PoolPlan:
     explain: tuple[str, ...]
     """Short human lines saying where every die came from."""
 
+    @property
+    def abilities(self) -> tuple[str, ...]:
+        """Names of the ability dice this side rolls: the abilities whose use is paid (R9, R11).
+
+        An ability whose die the wound penalty removed is not in it.
+        """
+        return tuple(d.label for d in self.dice if d.source == Src.ABILITY)
+
+    @property
+    def removed_abilities(self) -> tuple[str, ...]:
+        """Abilities whose die the wound penalty removed: not rolled, no charge (R9)."""
+        return tuple(d.label for d in self.removed if d.source == Src.ABILITY)
+
+
+WOUND_REMOVABLE = ("condition", "background", "ability")
+"""R9: the kinds of dice a wound may remove, in the default order."""
+
 
 def _wound_level(level: str | None) -> str:
     if level is None or not str(level).strip():
@@ -101,6 +124,7 @@ def build_pool(
     settings: Settings | None = None,
     *,
     hindering_conditions: Sequence[str] = (),
+    wound_removes: Sequence[tuple[str, str]] | None = None,
 ) -> PoolPlan:
     """Build one side's pool (R1–R4, R7, R9).
 
@@ -118,10 +142,14 @@ def build_pool(
         wound_level: the side's R9 level; "Healthy" for the GM's difficulty.
         settings: campaign settings (defaults when None).
         hindering_conditions: circumstances that hinder this side (R4).
+        wound_removes: the wounded side's own choice of dice to lose (R9
+            ``remove``), as ``(kind, name)`` pairs, kind "condition",
+            "background" or "ability"; they go first, and if they are fewer
+            than the penalty the default order takes the rest.
 
     Raises:
         RulesError: a level that cannot act (Out of play, Dead), an unknown
-            level, or an empty name.
+            level, an empty name, or a chosen die that is not in the pool.
     """
     settings = settings or Settings()
     level = _wound_level(wound_level)
@@ -153,7 +181,8 @@ def build_pool(
             lines.append(f"{level}: +{penalty}d10 to the opposition (R9, raja.wound_penalty = oppose)")
         else:
             removable = cond_dice[::-1] + bg_dice[::-1] + ab_dice[::-1]
-            removed = removable[:penalty]
+            chosen = _chosen_removals(wound_removes, removable, penalty)
+            removed = chosen + [s for s in _without(removable, chosen)][: penalty - len(chosen)]
             gone = list(removed)
             for pile in (cond_dice, bg_dice, ab_dice):
                 for spec in list(pile):
@@ -175,6 +204,42 @@ def build_pool(
         penalty=penalty,
         explain=tuple(lines),
     )
+
+
+def _without(specs: list[DieSpec], gone: list[DieSpec]) -> list[DieSpec]:
+    left = list(specs)
+    for spec in gone:
+        left.remove(spec)
+    return left
+
+
+def _chosen_removals(
+    wanted: Sequence[tuple[str, str]] | None, removable: list[DieSpec], penalty: int
+) -> list[DieSpec]:
+    """The dice the wounded side chose to lose (R9), checked against its pool."""
+    if not wanted:
+        return []
+    pairs = list(wanted)
+    if len(pairs) > penalty:
+        raise RulesError(f"the wound removes {penalty} dice (R9), not {len(pairs)}")
+    left = list(removable)
+    out: list[DieSpec] = []
+    for item in pairs:
+        try:
+            kind, name = item
+        except (TypeError, ValueError):
+            raise RulesError(f"a die to remove is a (kind, name) pair, not {item!r}") from None
+        kind, name = str(kind).strip().lower(), str(name).strip()
+        if kind == "action":
+            raise RulesError("the wound never removes the action die (R9)")
+        if kind not in WOUND_REMOVABLE:
+            raise RulesError(f"a wound removes a condition, background or ability die, not '{kind}' (R9)")
+        spec = next((d for d in left if str(d.source) == kind and d.label == name), None)
+        if spec is None:
+            raise RulesError(f"no {kind} die '{name}' in the pool to remove (R9)")
+        left.remove(spec)
+        out.append(spec)
+    return out
 
 
 def final_pools(a: PoolPlan, b: PoolPlan) -> tuple[tuple[DieSpec, ...], tuple[DieSpec, ...]]:
@@ -226,13 +291,16 @@ class RajaResult:
     decided_by: str
     """"face" (a higher die), "exhausted" (R5 ``raja.exhausted``), "empty" (a side had no dice) or "tie"."""
     deciding_die_is_ability: bool
-    """R7: the winner's highest die is an ability die — visibly supernatural."""
+    """R7 visibly supernatural: the winner's highest die is an ability die above all the loser's dice."""
     degree_dice: tuple[Die, ...]
-    """The winner's dice strictly higher than the loser's highest die (R6)."""
+    """The dice counted as degrees (R6): the winner's dice strictly higher than
+    the loser's highest die, without the deciding one under ``raja.degrees = beyond``."""
     tie_action: str | None
     """For a tie: "reroll" or "defender" (``raja.full_tie``); else None."""
     holds: str | None
     """The side whose outcome stands: the winner; "b" on a tie with ``defender``; None on a reroll."""
+    degrees_rule: str = "all"
+    """The ``raja.degrees`` reading in force (R6): "all" or "beyond" the deciding die."""
 
     @property
     def loser(self) -> str | None:
@@ -240,8 +308,21 @@ class RajaResult:
 
     @property
     def narrow(self) -> bool:
-        """R6: a win with 0 degrees (decided only by a tie-break)."""
-        return self.winner in ("a", "b") and self.degrees == 0
+        """R6: a win decided only by a tie-break: no winner die above the loser's highest.
+
+        Under ``raja.degrees = beyond`` a clear win can have 0 degrees and still
+        not be narrow (EX A: 8 > 7 decides, nothing beyond it).
+        """
+        if self.winner not in ("a", "b"):
+            return False
+        win, lose = (self.a, self.b) if self.winner == "a" else (self.b, self.a)
+        top = lose[0].face if lose else 0
+        return not win or win[0].face <= top
+
+    @property
+    def visibly_supernatural(self) -> bool:
+        """R7: the same as :attr:`deciding_die_is_ability`."""
+        return self.deciding_die_is_ability
 
     def explain(self) -> list[str]:
         """Short human lines: the rolls, each compared position, the outcome (R5–R7)."""
@@ -275,11 +356,14 @@ class RajaResult:
         win = self.winner.upper()
         lose_dice = self.b if self.winner == "a" else self.a
         top = lose_dice[0].face if lose_dice else 0
+        beyond = " beyond the deciding die (raja.degrees = beyond)" if self.degrees_rule == "beyond" else ""
         if self.degrees:
             counted = ", ".join(
                 f"{_glyph(d)} (×2)" if d.is_ability else _glyph(d) for d in self.degree_dice
             )
-            lines.append(f"{win} wins, degrees: {self.degrees} — {counted} (> {top})")
+            lines.append(f"{win} wins, degrees: {self.degrees} — {counted} (> {top}){beyond}")
+        elif not self.narrow:
+            lines.append(f"{win} wins: 0 degrees{beyond}")
         else:
             lines.append(f"{win} wins narrowly: 0 degrees (no die above {top})")
         if self.supernatural:
@@ -333,19 +417,39 @@ def resolve(a: Sequence[Die], b: Sequence[Die], settings: Settings | None = None
             a=sa, b=sb, winner="tie", degrees=0, supernatural=0, deciding_position=None,
             decided_by="tie", deciding_die_is_ability=False, degree_dice=(),
             tie_action=action, holds="b" if action == "defender" else None,
+            degrees_rule=settings.raja_degrees,
         )
 
     win, lose = (sa, sb) if winner == "a" else (sb, sa)
     top = lose[0].face if lose else 0
     degree_dice = tuple(d for d in win if d.face > top)
-    degrees = sum(2 if d.is_ability else 1 for d in degree_dice)
+    if settings.raja_degrees == "beyond":
+        degree_dice = degree_dice[1:]
+    degrees = degree_weight(degree_dice)
     supernatural = sum(1 for d in degree_dice if d.is_ability)
     return RajaResult(
         a=sa, b=sb, winner=winner, degrees=degrees, supernatural=supernatural,
         deciding_position=position, decided_by=decided_by,
-        deciding_die_is_ability=win[0].is_ability, degree_dice=degree_dice,
-        tie_action=None, holds=winner,
+        deciding_die_is_ability=visibly_supernatural(win, lose), degree_dice=degree_dice,
+        tie_action=None, holds=winner, degrees_rule=settings.raja_degrees,
     )
+
+
+def degree_weight(dice: Sequence[Die]) -> int:
+    """R6/R7: one degree per die, two per ability die."""
+    return sum(2 if d.is_ability else 1 for d in dice)
+
+
+def visibly_supernatural(winner: Sequence[Die], loser: Sequence[Die]) -> bool:
+    """R7: the winner's highest die is an ability die strictly above every die of the loser.
+
+    EX (RULES.md R7): 8*,7 vs 8,5 is not (the 8* only ties, the 7 decides);
+    8*,8 vs 5 is.
+    """
+    win = raja_sorted(winner)
+    if not win or not win[0].is_ability:
+        return False
+    return all(win[0].face > d.face for d in loser)
 
 
 def _die_json(d: Die) -> dict[str, Any]:
@@ -372,6 +476,8 @@ def result_json(result: RajaResult) -> dict[str, Any]:
         "deciding_position": result.deciding_position,
         "decided_by": result.decided_by,
         "deciding_die_is_ability": result.deciding_die_is_ability,
+        "visibly_supernatural": result.deciding_die_is_ability,
+        "degrees_rule": result.degrees_rule,
         "degree_faces": [d.face for d in result.degree_dice],
         "tie_action": result.tie_action,
         "holds": result.holds,
@@ -395,6 +501,9 @@ class SpiritPool:
 
 def spirit_pool(charges: int) -> SpiritPool:
     """Enter spirit combat with ``charges`` (the character's charges now, before spending) (R11).
+
+    This is the entry, paid once per fight; later exchanges roll the charges
+    left (:class:`SpiritFight`).
 
     Raises:
         RulesError: fewer than 2 charges (after spending 1 none would remain as dice).
@@ -425,6 +534,116 @@ def spirit_loss(result: RajaResult, settings: Settings | None = None) -> int:
     if settings.raja_spirit_loss == "one":
         return 1
     return max(1, result.degrees)
+
+
+@record
+class SpiritFight:
+    """A spirit combat in progress (R11), an immutable value.
+
+    Each participant paid the 1-charge entry once, when the fight began
+    (:func:`begin_spirit_fight`); every exchange then rolls the charges each
+    side has left (:meth:`dice`), and :meth:`exchange` applies one result: a
+    full tie costs nothing (``raja.full_tie`` says whether it is rerolled or
+    the defender holds), the winner loses nothing, the loser loses charges by
+    ``raja.spirit_loss``. The fight is over when a side has no charges left
+    or the GM ends it (:meth:`end`).
+    """
+
+    a_charges: int
+    """Side A's charges left: its dice and hit points in the fight."""
+    b_charges: int
+    """Side B's (the defender's) charges left."""
+    a_entry: int = 1
+    """What A paid to enter (R11: 1 charge)."""
+    b_entry: int = 1
+    exchanges: int = 0
+    """Exchanges resolved so far, ties included."""
+    ended_by_gm: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.ended_by_gm or self.a_charges == 0 or self.b_charges == 0
+
+    @property
+    def winner(self) -> str | None:
+        """"a" or "b" once the other side has no charges; None while it goes on or when the GM ended it."""
+        if self.b_charges == 0 and self.a_charges > 0:
+            return "a"
+        if self.a_charges == 0 and self.b_charges > 0:
+            return "b"
+        return None
+
+    def charges(self, side: str) -> int:
+        if side not in ("a", "b"):
+            raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+        return self.a_charges if side == "a" else self.b_charges
+
+    def dice(self, side: str) -> tuple[DieSpec, ...]:
+        """The dice ``side`` rolls in the next exchange: one d10 per charge left (R11)."""
+        return tuple(DieSpec(D10, Src.CHARGE, "charge") for _ in range(self.charges(side)))
+
+    def exchange(self, result: RajaResult, settings: Settings | None = None) -> "SpiritExchange":
+        """Apply one exchange's result (R11); the fight is unchanged but for the loser's charges.
+
+        Raises:
+            RulesError: the fight is over, or the result's pools are not the charges left.
+        """
+        if self.over:
+            raise RulesError("this spirit combat is over (R11)")
+        if len(result.a) != self.a_charges or len(result.b) != self.b_charges:
+            raise RulesError(
+                f"each side rolls its charges left ({self.a_charges} and {self.b_charges} dice) (R11)"
+            )
+        loss = spirit_loss(result, settings)
+        a, b = self.a_charges, self.b_charges
+        if result.winner == "a":
+            b = apply_charge_loss(b, loss)
+        elif result.winner == "b":
+            a = apply_charge_loss(a, loss)
+        fight = replace(self, a_charges=a, b_charges=b, exchanges=self.exchanges + 1)
+        return SpiritExchange(fight=fight, result=result, loser=result.loser, loss=loss)
+
+    def end(self) -> "SpiritFight":
+        """The GM ends the fight (a side withdraws) (R11)."""
+        return replace(self, ended_by_gm=True)
+
+    def explain(self) -> list[str]:
+        state = "over" if self.over else "goes on"
+        who = {"a": ", A wins", "b": ", B wins"}.get(self.winner or "", "")
+        if self.ended_by_gm:
+            who = ", ended by the GM"
+        return [f"spirit combat: A {self.a_charges} charges, B {self.b_charges} charges after "
+                f"{self.exchanges} exchange{'s' if self.exchanges != 1 else ''}: {state}{who} (R11)"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a_charges": self.a_charges, "b_charges": self.b_charges, "exchanges": self.exchanges,
+                "over": self.over, "winner": self.winner, "ended_by_gm": self.ended_by_gm}
+
+
+@record
+class SpiritExchange:
+    """One exchange of a spirit combat (R11)."""
+
+    fight: SpiritFight
+    """The fight after this exchange."""
+    result: RajaResult
+    loser: str | None
+    """"a" or "b"; None on a full tie, which costs nothing."""
+    loss: int
+    """Charges the loser lost (0 on a tie)."""
+
+
+def begin_spirit_fight(a_charges: int, b_charges: int) -> SpiritFight:
+    """Both participants pay the 1-charge entry, once for the whole fight (R11).
+
+    Args:
+        a_charges, b_charges: each participant's charges now, before paying.
+
+    Raises:
+        RulesError: a participant without a charge to pay, or with none left to roll after it.
+    """
+    a, b = spirit_pool(a_charges), spirit_pool(b_charges)
+    return SpiritFight(a_charges=a.remaining, b_charges=b.remaining)
 
 
 def apply_charge_loss(charges: int, loss: int) -> int:

@@ -59,6 +59,11 @@ __all__ = [
     "opposed",
     "group_pool",
     "teamwork",
+    "teamwork_bonus",
+    "helper_pool",
+    "linked_attribute",
+    "LINKED_ATTRIBUTE",
+    "ATTRIBUTES",
     "leader_of",
     "condition_monitor",
     "wound_modifier",
@@ -78,6 +83,37 @@ HIT_FACE = 5
 
 GROUP_BONUS_CAP = 5
 """S9: a group adds at most this many dice."""
+
+ATTRIBUTES = ("body", "agility", "reaction", "strength", "charisma", "intuition", "logic", "willpower")
+"""The SR4 physical and mental attributes a character sheet holds (S1)."""
+
+LINKED_ATTRIBUTE = {
+    "pistols": "agility", "automatics": "agility", "longarms": "agility", "heavy weapons": "agility",
+    "blades": "agility", "clubs": "agility", "unarmed combat": "agility", "throwing weapons": "agility",
+    "archery": "agility", "sneaking": "agility", "infiltration": "agility", "gymnastics": "agility",
+    "escape artist": "agility", "palming": "agility", "locksmith": "agility", "gunnery": "agility",
+    "pilot ground craft": "reaction", "pilot aircraft": "reaction", "pilot watercraft": "reaction",
+    "dodge": "reaction",
+    "hacking": "logic", "computer": "logic", "electronic warfare": "logic", "cybercombat": "logic",
+    "data search": "logic", "first aid": "logic", "medicine": "logic", "hardware": "logic",
+    "software": "logic", "demolitions": "logic", "armorer": "logic",
+    "perception": "intuition", "tracking": "intuition", "navigation": "intuition", "disguise": "intuition",
+    "etiquette": "charisma", "negotiation": "charisma", "con": "charisma", "leadership": "charisma",
+    "intimidation": "charisma", "instruction": "charisma",
+    "running": "strength", "climbing": "strength", "swimming": "body",
+    "spellcasting": "magic", "counterspelling": "magic", "summoning": "magic",
+}
+"""S1: the usual SR4 linked attribute of each skill (lower-case names)."""
+
+
+def linked_attribute(skill: str, default: str, attributes: Iterable[str] = ATTRIBUTES) -> str:
+    """S1: the skill's linked attribute, if it is one of ``attributes``; else ``default``.
+
+    The pool builder starts from it; the GM may pick another attribute.
+    """
+    attr = LINKED_ATTRIBUTE.get(str(skill).strip().lower())
+    return attr if attr is not None and attr in tuple(attributes) else default
+
 
 RULE_OF_SIX_GUARD = 10_000
 """Safety stop for a broken dice source: S7 has no cap, but more than this many
@@ -737,6 +773,16 @@ class OpposedResult:
             lines.append(f"{head} → {self.winner.upper()} wins, {_plural(self.net_hits, 'net hit')}")
         return lines
 
+    def roll_of(self, side: str) -> SRRoll:
+        if side not in ("a", "b"):
+            raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+        return self.a if side == "a" else self.b
+
+    def with_roll(self, side: str, roll: SRRoll) -> "OpposedResult":
+        """The same test with ``side``'s roll changed by Edge after the roll (S5–S7)."""
+        self.roll_of(side)
+        return replace(self, **{side: roll})
+
     def to_json(self) -> dict[str, Any]:
         return {
             "winner": self.winner,
@@ -779,6 +825,13 @@ class ExtendedTest:
         spoiled: The GM ruled that a glitch spoiled the test.
         history: Every roll added, as judged (hurried applied).
         restarts: Times the test was restarted from zero.
+        interval_thresholds: The threshold in force at each roll of
+            ``history`` (S10: the GM may change it between intervals).
+
+    Each interval uses what is in force when it is rolled (S10): change the
+    threshold or hurrying with :meth:`with_threshold` / :meth:`with_hurried`
+    (or pass them to :meth:`add`) and the next roll is judged with them; the
+    progress is always judged against the threshold in force now.
     """
 
     threshold: int
@@ -790,6 +843,7 @@ class ExtendedTest:
     spoiled: bool = False
     history: tuple[SRRoll, ...] = ()
     restarts: int = 0
+    interval_thresholds: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         _check_int(self.threshold, "threshold", 1)
@@ -816,24 +870,87 @@ class ExtendedTest:
     def remaining(self) -> int:
         return max(self.threshold - self.accumulated, 0)
 
-    def add(self, roll: SRRoll) -> "ExtendedTest":
-        """Add one interval's roll: accumulate its hits (S10).
-
-        A critical glitch ends the test (and adds nothing); a plain glitch is
-        recorded and the GM may :meth:`spoil` the test.
+    def with_threshold(self, threshold: int) -> "ExtendedTest":
+        """The GM changes the threshold between intervals (S10); progress is judged against it.
 
         Raises:
-            RulesError: the test is already over.
+            RulesError: a threshold below 1, or the test is over.
+        """
+        _check_int(threshold, "threshold", 1)
+        if self.over:
+            raise RulesError("the extended test is already over (S10)")
+        return replace(self, threshold=threshold)
+
+    def with_hurried(self, hurried: bool) -> "ExtendedTest":
+        """The GM hurries (or stops hurrying) the next intervals (S10).
+
+        Raises:
+            RulesError: the test is over.
         """
         if self.over:
             raise RulesError("the extended test is already over (S10)")
-        if self.hurried and not roll.hurried:
-            roll = replace(roll, hurried=True)
-        history = self.history + (roll,)
+        return replace(self, hurried=bool(hurried))
+
+    def judged(self, roll: SRRoll) -> SRRoll:
+        """``roll`` as this interval judges it: hurried or not as in force now (S10)."""
+        return roll if roll.hurried == self.hurried else replace(roll, hurried=self.hurried)
+
+    def add(self, roll: SRRoll, *, threshold: int | None = None,
+            hurried: bool | None = None) -> "ExtendedTest":
+        """Add one interval's roll: accumulate its hits (S10).
+
+        The roll is judged with what is in force for this interval: the
+        test's hurrying and threshold, or the ``threshold`` / ``hurried`` given
+        here, which stay in force for later intervals. A critical glitch ends
+        the test (and adds nothing); a plain glitch is recorded and the GM may
+        :meth:`spoil` the test.
+
+        Raises:
+            RulesError: the test is already over, or a bad threshold.
+        """
+        state = self
+        if threshold is not None and threshold != state.threshold:
+            state = state.with_threshold(threshold)
+        if hurried is not None and bool(hurried) != state.hurried:
+            state = state.with_hurried(hurried)
+        if state.over:
+            raise RulesError("the extended test is already over (S10)")
+        roll = state.judged(roll)
+        history = state.history + (roll,)
+        marks = state.interval_thresholds + (state.threshold,)
         if roll.critical_glitch:
-            return replace(self, intervals=self.intervals + 1, ended=True, history=history)
-        return replace(self, accumulated=self.accumulated + roll.hits,
-                       intervals=self.intervals + 1, history=history)
+            return replace(state, intervals=state.intervals + 1, ended=True, history=history,
+                           interval_thresholds=marks)
+        return replace(state, accumulated=state.accumulated + roll.hits,
+                       intervals=state.intervals + 1, history=history, interval_thresholds=marks)
+
+    def amend_last(self, roll: SRRoll, previous: SRRoll | None = None) -> "ExtendedTest":
+        """Replace the last interval's roll after Edge was spent on it (S5–S7, S10).
+
+        Edge after the roll, a negated glitch or a reduced critical glitch
+        change that interval only: its hits are counted again, and a critical
+        glitch reduced to a plain one no longer ends the test.
+
+        Args:
+            roll: the changed roll.
+            previous: the roll it replaces, when this state was built
+                without its history; by default the last roll of ``history``.
+
+        Raises:
+            RulesError: no interval has been rolled, or the GM already spoiled the test.
+        """
+        old = previous if previous is not None else (self.history[-1] if self.history else None)
+        if old is None or self.intervals < 1:
+            raise RulesError("no interval has been rolled yet (S10)")
+        if self.spoiled:
+            raise RulesError("the GM ruled the test spoiled (S10)")
+        old = self.judged(old) if previous is not None else old
+        roll = replace(roll, hurried=old.hurried)
+        before = self.accumulated - (0 if old.critical_glitch else old.hits)
+        history = self.history[:-1] + (roll,) if self.history else (roll,)
+        ended = roll.critical_glitch
+        accumulated = before if ended else before + roll.hits
+        return replace(self, accumulated=accumulated, ended=ended, history=history)
 
     def reuse(self, roll: SRRoll) -> "ExtendedTest":
         """S10: the GM rolls once and uses the result for every interval until over.
@@ -900,6 +1017,7 @@ class ExtendedTest:
             "glitched": self.glitched,
             "status": self.status,
             "restarts": self.restarts,
+            "interval_thresholds": list(self.interval_thresholds),
         }
 
 
@@ -907,18 +1025,76 @@ class ExtendedTest:
 # S11 teamwork
 
 
-def teamwork(leader_pool: int, helper_rolls: Sequence[SRRoll | int]) -> int:
-    """S11: the leader's pool plus the sum of the helpers' hits.
+def teamwork(
+    leader_pool: int,
+    helper_rolls: Sequence[SRRoll | int],
+    leader_skill: int | None = None,
+    settings: Settings | None = None,
+) -> int:
+    """S11: the leader's pool plus the helpers' hits (capped per ``sr.teamwork_cap``).
 
     Helpers roll first; each item is a helper's roll (or their hits). Roll the
     leader with ``roll(leader_pool, source, helper_dice=sum_of_hits)`` to keep
     the helper dice apart in the log.
     """
     _check_int(leader_pool, "leader pool")
-    extra = 0
+    return leader_pool + teamwork_bonus(helper_rolls, leader_skill, settings)
+
+
+def helper_pool(
+    skill: int | None,
+    attribute: int,
+    second_attribute: int | None = None,
+    *,
+    defaulting_allowed: bool = True,
+    wound_modifier: int = 0,
+    modifiers: Sequence[tuple[str, int]] = (),
+    override: int | None = None,
+    skill_name: str = "skill",
+    attribute_name: str = "attribute",
+    second_attribute_name: str = "attribute",
+) -> PoolPlan:
+    """S11: a helper's own pool for the leader's test, or the GM's override.
+
+    The helper rolls the same test with their own ratings: their rating in
+    the same skill + the same linked attribute, or the same attribute +
+    attribute; their own wound modifier; defaulting (S2) when they lack the
+    skill. A skill that cannot be defaulted leaves them 0 dice (they cannot
+    help) rather than an error. ``override`` replaces all of it (the GM's call).
+
+    Raises:
+        RulesError: bad numbers.
+    """
+    if override is not None:
+        _check_int(override, "helper pool", 0)
+        return PoolPlan(override, (("GM's pool", override),), (f"GM's pool for this helper: {_dice(override)} (S11)",))
+    try:
+        return build_pool(skill, attribute, second_attribute, modifiers, defaulting_allowed, wound_modifier,
+                          skill_name=skill_name, attribute_name=attribute_name,
+                          second_attribute_name=second_attribute_name)
+    except RulesError as exc:
+        if "defaulting" not in str(exc):
+            raise
+        return PoolPlan(0, ((skill_name, 0),), (f"no {skill_name} and no defaulting: cannot help (S2, S11)",))
+
+
+def teamwork_bonus(
+    helper_rolls: Sequence[SRRoll | int],
+    leader_skill: int | None = None,
+    settings: Settings | None = None,
+) -> int:
+    """S11: the leader's extra dice, the sum of the helpers' hits.
+
+    ``sr.teamwork_cap``: ``none`` (default) sets no limit; ``skill`` caps the
+    extra dice at the leader's skill rating (0 when the leader has no skill).
+    """
+    total = 0
     for h in helper_rolls:
-        extra += h.hits if isinstance(h, SRRoll) else _check_int(h, "helper hits", 0)
-    return leader_pool + extra
+        total += h.hits if isinstance(h, SRRoll) else _check_int(h, "helper hits", 0)
+    if (settings or Settings()).sr_teamwork_cap == "skill":
+        cap = _check_int(leader_skill or 0, "leader skill", 0)
+        return min(total, cap)
+    return total
 
 
 def leader_of(pools: Mapping[str, int] | Sequence[int]) -> str | int:

@@ -83,12 +83,16 @@ CHOICES: tuple[Choice, ...] = (
            "Story points given at the start of each story", (0, 20)),
     Choice("raja.default_charges", "raja_default_charges", "R11", 5, None,
            "Charges of a player character or important NPC", (0, 30)),
+    Choice("raja.degrees", "raja_degrees", "R6", "all", ("all", "beyond"),
+           "Degrees: every winner die above the loser's highest, or only those beyond the deciding die"),
     Choice("harha.variant", "harha_variant", "H3/H4", "ch23", ("ch23", "classic", "same_size", "sum"),
            "Comparison: chapter 23 (default), classic, same-size dice, or sum"),
     Choice("harha.classic_extra", "harha_classic_extra", "H3", True, (True, False),
            "Classic comparison: a die facing no die counts for its side"),
     Choice("sr.glitch_rerolls", "sr_glitch_rerolls", "S5", True, (True, False),
            "Dice added by the rule of six count toward glitches"),
+    Choice("sr.teamwork_cap", "sr_teamwork_cap", "S11", "none", ("none", "skill"),
+           "Teamwork: no limit on the leader's extra dice, or at most the leader's skill rating"),
 )
 
 CHOICE_BY_KEY = {c.key: c for c in CHOICES}
@@ -110,6 +114,7 @@ class Settings:
 
     raja_exhausted: bool = True
     raja_full_tie: str = "reroll"
+    raja_degrees: str = "all"
     raja_wound_penalty: str = "remove"
     raja_spirit_loss: str = "degrees"
     raja_story_points: int = 3
@@ -117,6 +122,7 @@ class Settings:
     harha_variant: str = "ch23"
     harha_classic_extra: bool = True
     sr_glitch_rerolls: bool = True
+    sr_teamwork_cap: str = "none"
 
     def to_dotted(self) -> dict[str, Any]:
         return {c.key: getattr(self, c.attr) for c in CHOICES}
@@ -141,6 +147,57 @@ class Settings:
         if choice is None:
             raise RulesError(f"unknown setting '{key}'")
         return replace(self, **{choice.attr: validate_choice(choice, value)})
+
+
+def choices_for(system: System | str | None = None) -> tuple[Choice, ...]:
+    """The [choice] settings of one system (by its key prefix), or all of them."""
+    if system is None:
+        return CHOICES
+    prefix = {"rajapolku": "raja.", "harhapolku": "harha.", "shadowrun": "sr."}[System(system).value]
+    return tuple(c for c in CHOICES if c.key.startswith(prefix))
+
+
+def allowed_text(choice: Choice) -> str:
+    """The values a setting takes, as a user would write them: ``"true, false"``, ``"0–20"``."""
+    if choice.allowed is None:
+        lo, hi = choice.bounds or (0, 10**6)
+        return f"a whole number {lo}–{hi}"
+    return ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in choice.allowed)
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """Parse ``KEY=VALUE`` as typed on a command line into a checked ``(key, value)``.
+
+    ``true``/``false`` (also yes/no, on/off, 1/0) for a yes-or-no setting, a
+    whole number for a counted one, else one of the allowed words.
+
+    Raises:
+        RulesError: one line naming the valid keys, or the valid values of the key.
+    """
+    key, sep, raw = str(text).partition("=")
+    key, raw = key.strip().lower(), raw.strip()
+    choice = CHOICE_BY_KEY.get(key)
+    if not sep or choice is None:
+        keys = ", ".join(c.key for c in CHOICES)
+        what = f"unknown setting '{key}'" if sep else f"'{text}' is not KEY=VALUE"
+        raise RulesError(f"{what} (valid settings: {keys})")
+    value: Any
+    low = raw.lower()
+    if isinstance(choice.default, bool):
+        truth = {"true": True, "yes": True, "on": True, "1": True,
+                 "false": False, "no": False, "off": False, "0": False}
+        if low not in truth:
+            raise RulesError(f"setting '{key}' must be one of {allowed_text(choice)}, not '{raw}'")
+        value = truth[low]
+    elif choice.allowed is None:
+        if not raw.isascii() or not raw.lstrip("+-").isdigit():
+            raise RulesError(f"setting '{key}' must be {allowed_text(choice)}, not '{raw}'")
+        value = int(raw, 10)
+    else:
+        if low not in choice.allowed:
+            raise RulesError(f"setting '{key}' must be one of {allowed_text(choice)}, not '{raw}'")
+        value = low
+    return key, validate_choice(choice, value)
 
 
 def validate_choice(choice: Choice, value: Any) -> Any:

@@ -1,0 +1,48 @@
+"""The [choice] settings of RULES.md as typed on a command line (rules/system.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from polku.rules.dice import RulesError
+from polku.rules.system import CHOICES, Settings, choices_for, parse_setting
+
+
+def test_every_choice_of_rules_md_is_a_setting_with_its_default():
+    keys = {c.key: c.default for c in CHOICES}
+    assert keys["raja.degrees"] == "all" and keys["sr.teamwork_cap"] == "none"
+    assert Settings().raja_degrees == "all" and Settings().sr_teamwork_cap == "none"
+    assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap"]
+
+
+@pytest.mark.parametrize("text, key, value", [
+    ("raja.degrees=beyond", "raja.degrees", "beyond"),
+    ("raja.exhausted=false", "raja.exhausted", False),
+    ("RAJA.FULL_TIE = Defender", "raja.full_tie", "defender"),
+    ("harha.variant=sum", "harha.variant", "sum"),
+    ("harha.classic_extra=no", "harha.classic_extra", False),
+    ("sr.glitch_rerolls=0", "sr.glitch_rerolls", False),
+    ("sr.teamwork_cap=skill", "sr.teamwork_cap", "skill"),
+    ("raja.story_points=4", "raja.story_points", 4),
+])
+def test_parse_setting(text, key, value):
+    assert parse_setting(text) == (key, value)
+    assert Settings().with_value(key, value).to_dotted()[key] == value
+
+
+def test_parse_setting_errors_list_what_is_valid():
+    with pytest.raises(RulesError) as exc:
+        parse_setting("raja.degree=all")
+    msg = str(exc.value)
+    assert msg.startswith("unknown setting 'raja.degree' (valid settings: raja.exhausted,")
+    assert "sr.teamwork_cap" in msg and "\n" not in msg
+    with pytest.raises(RulesError, match=r"'raja.degrees' must be one of all, beyond, not 'most'"):
+        parse_setting("raja.degrees=most")
+    with pytest.raises(RulesError, match="must be one of true, false, not 'maybe'"):
+        parse_setting("raja.exhausted=maybe")
+    with pytest.raises(RulesError, match="between 0 and 20"):
+        parse_setting("raja.story_points=99")
+    with pytest.raises(RulesError, match="a whole number 0–20, not '٣'"):
+        parse_setting("raja.story_points=٣")
+    with pytest.raises(RulesError, match="is not KEY=VALUE"):
+        parse_setting("raja.degrees")
