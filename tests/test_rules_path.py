@@ -117,3 +117,37 @@ def test_R9_wound_takes_the_background_first_so_the_ability_die_is_rolled_and_pa
                 RajaSide("GM", []), faces=([7, 9], [3]))
     assert t.characters["igor-bondarenko"]["charges"] == 3
     assert t.events[-2]["text"].startswith("Igor Bondarenko pays 1 charge(s) for Ape-man strength")
+
+
+# -- settings changed mid-campaign; each roll names the settings it used ---------------------------------
+
+
+def test_a_setting_changed_mid_campaign_is_logged_undoable_and_used_by_the_next_roll():
+    from polku.session.rolls import RajaSide
+
+    t = demo.demo_rajapolku()
+    t.set_setting("raja.full_tie", "defender")
+    assert t.events[-1]["kind"] == "setting"
+    assert t.events[-1]["text"] == "Setting raja.full_tie (R5): reroll → defender"
+    out = t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
+    roll = out["event"]["roll"]
+    assert roll["outcome"]["tie_action"] == "defender"
+    assert roll["settings"]["raja.full_tie"] == "defender"
+    assert roll["settings"]["raja.exhausted"] is True
+    t.undo()  # the roll
+    t.undo()  # the setting
+    assert t.settings.raja_full_tie == "reroll"
+    again = t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
+    assert again["event"]["roll"]["outcome"]["tie_action"] == "reroll"
+    assert again["event"]["roll"]["settings"]["raja.full_tie"] == "reroll"
+
+
+def test_each_system_offers_only_its_own_settings_and_steps_through_their_values():
+    t = demo.demo_varjojuoksu()
+    keys = [c.key for c in t.setting_choices()]
+    assert keys and all(k.startswith("sr.") for k in keys) and "sr.glitch_rerolls" in keys
+    assert t.next_setting_value("sr.glitch_rerolls") is False
+    r = demo.demo_rajapolku()
+    assert r.next_setting_value("raja.story_points") is None  # a number: asked for, not stepped
+    with pytest.raises(TrackerError, match="unknown setting 'sr.glitch_rerolls' for Rajapolku"):
+        r.next_setting_value("sr.glitch_rerolls")

@@ -150,3 +150,60 @@ async def test_R9_roll_screen_wounded_igor_pays_nothing_for_a_removed_ability_di
         assert tracker.characters["igor-bondarenko"]["charges"] == 4
         await press(pilot, "escape")
         assert "4/5" in "\n".join(option_texts(app.main_screen().query_one("#chars", CharacterPane)))
+
+
+# -- settings changed mid-campaign ---------------------------------------------------------------------
+
+
+@pilot_test
+async def test_settings_screen_changes_a_setting_logged_undoable_and_the_roll_shows_it(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import RajaRollScreen
+    from polku.tui.screens.settings import SettingsScreen
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "S")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert "raja.full_tie" in screen_text(app)
+        rows = screen.query_one("#settings-rows", OptionList)
+        while rows.highlighted_option.id != "raja.full_tie":
+            await press(pilot, "down")
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert tracker.settings.raja_full_tie == "defender"
+        assert tracker.events[-1]["text"] == "Setting raja.full_tie (R5): reroll → defender"
+        assert "defender" in str(rows.get_option("raja.full_tie").prompt)
+        await press(pilot, "u")
+        assert tracker.settings.raja_full_tie == "reroll"
+        assert "reroll  (default)" in str(rows.get_option("raja.full_tie").prompt)
+        await press(pilot, "U", "escape")
+        assert tracker.settings.raja_full_tie == "defender"
+        # a tie now holds for the defender, and the result names the settings used
+        await press(pilot, "1", "end", "r")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen)
+        await press(pilot, "f", "7", "enter", "7", "enter")
+        await settle(pilot)
+        assert any("raja.full_tie = defender" in line for line in roll.result_lines)
+        assert "holds" in tracker.events[-1]["roll"]["summary"]
+
+
+@pilot_test
+async def test_palette_finds_a_setting_by_its_key(tmp_path: Path) -> None:
+    from polku.tui.screens.settings import SettingsScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p", *typed("sr.glitch"))
+        await pilot.pause(0.3)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, SettingsScreen)
+        assert app.screen.highlighted_key() == "sr.glitch_rerolls"
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert tracker.settings.sr_glitch_rerolls is False

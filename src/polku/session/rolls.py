@@ -153,9 +153,21 @@ class RollCommands:
                     challenge: str | None, text: str, **extra: Any) -> dict[str, Any]:
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
                 "explain": list(explain), **origin}
+        used = self.roll_settings(test)
+        if used:
+            roll["settings"] = used
         roll.update(toml_safe(extra))
         who = sorted({w for s in sides for w in s.get("who", [])})
         return txn.emit("roll", text, roll=roll, who=who, challenge=challenge)
+
+    def roll_settings(self: "Tracker", test: str) -> dict[str, Any]:
+        """The [choice] settings a roll of ``test`` is resolved with, to keep in its log entry."""
+        if test == "harhapolku-classic":
+            keys: tuple[str, ...] = ("harha.variant", "harha.classic_extra")
+        else:
+            keys = next((k for prefix, k in _ROLL_SETTINGS if test.startswith(prefix)), ())
+        values = self.settings.to_dotted()
+        return {k: values[k] for k in keys if k in values}
 
     def _resolve_challenge_in(self: "Tracker", txn: "_Txn", challenge: str | None, outcome: str) -> None:
         if challenge:
@@ -782,6 +794,22 @@ class RollCommands:
         return out
 
 
+_ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("rajapolku", ("raja.exhausted", "raja.full_tie", "raja.degrees", "raja.wound_penalty")),
+    ("spirit", ("raja.exhausted", "raja.full_tie", "raja.degrees", "raja.spirit_loss")),
+    ("harhapolku-difficult", ()),
+    ("harhapolku", ("harha.variant",)),
+    ("shadowrun-teamwork", ("sr.glitch_rerolls", "sr.teamwork_cap")),
+    ("shadowrun", ("sr.glitch_rerolls",)),
+)
+"""Which settings each kind of roll depends on (by test name prefix, first match)."""
+
+
+def settings_text(used: dict[str, Any]) -> str:
+    """``raja.exhausted = yes, raja.full_tie = reroll``: a roll's settings as one line."""
+    return ", ".join(f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in used.items())
+
+
 def _usurpation_from(d: dict[str, Any] | None) -> Any:
     if not d:
         return None
@@ -844,4 +872,5 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 
-__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "die_dict", "die_from", "System", "field"]
+__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "die_dict", "die_from", "settings_text", "System",
+           "field"]

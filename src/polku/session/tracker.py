@@ -639,11 +639,36 @@ class Tracker(RollCommands):
         self._run(build)
         self.needs_full_save = True
 
+    def setting_choices(self) -> list[Any]:
+        """The [choice] settings of this campaign's system, in RULES.md order."""
+        from ..rules.system import CHOICES
+
+        prefix = _SETTING_PREFIX[self.system]
+        return [c for c in CHOICES if c.key.startswith(prefix)]
+
+    def next_setting_value(self, key: str, delta: int = 1) -> Any:
+        """The value after (``delta`` 1) or before (−1) the current one; None for a number setting."""
+        choice = next((c for c in self.setting_choices() if c.key == key), None)
+        if choice is None:
+            raise TrackerError(f"unknown setting '{key}' for {self.system.title}")
+        if choice.allowed is None:
+            return None
+        allowed = list(choice.allowed)
+        current = self.settings.to_dotted()[key]
+        i = allowed.index(current) if current in allowed else 0
+        return allowed[(i + delta) % len(allowed)]
+
     def set_setting(self, key: str, value: Any) -> None:
+        """Change a [choice] setting mid-campaign: logged and undoable; later rolls use it."""
+        from ..rules.system import CHOICE_BY_KEY
+
         def build(txn: _Txn) -> None:
             new = self.settings.with_value(key, value)
+            old = self.settings.to_dotted().get(key)
             txn.set(["settings", key], new.to_dotted()[key])
-            txn.emit("setting", f"Setting {key} = {_show(value)}")
+            rule = CHOICE_BY_KEY[key].rule
+            txn.emit("setting", f"Setting {key} ({rule}): {_show(old)} → {_show(new.to_dotted()[key])}",
+                     setting=key)
 
         self._run(build)
 
@@ -743,6 +768,9 @@ class Tracker(RollCommands):
             txn.emit("initiative", text)
 
         self._run(build)
+
+
+_SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}
 
 
 def _show(value: Any) -> str:

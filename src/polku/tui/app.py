@@ -45,6 +45,11 @@ class PolkuCommands(Provider):
                 out.append((f"Challenge: start {c['title']}",
                             lambda chid=c["id"]: app.run_command(lambda tr: tr.start_challenge(chid)),
                             "Make it the active challenge"))
+        values = t.settings.to_dotted()
+        for c in t.setting_choices():
+            shown = "yes" if values[c.key] is True else "no" if values[c.key] is False else str(values[c.key])
+            out.append((f"Setting: {c.key} = {shown} ({c.rule})",
+                        lambda key=c.key: screen.action_settings(key), f"{c.label} — key: S"))
         for binding in screen.BINDINGS:
             assert isinstance(binding, Binding)
             if screen.check_action(binding.action.split("(")[0], ()) is False:

@@ -175,6 +175,10 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
     if roll:
         origin = "entered by hand from physical dice" if roll.get("manual") else f"program dice, seed {roll.get('seed', '?')}"
         out.append(Text(f"{pad}{roll.get('test', '')}: {origin}", style=styles.get("muted", "")))
+        if roll.get("settings"):
+            from ..session.rolls import settings_text
+
+            out.append(Text(f"{pad}settings: {settings_text(roll['settings'])}", style=styles.get("muted", "")))
         for side in roll.get("sides", []):
             out.append(Text(f"{pad}{side.get('label', '?')}:", style="bold"))
             for d in side.get("dice", []):

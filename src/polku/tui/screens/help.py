@@ -30,6 +30,9 @@ How a session runs
   6. Nothing needs saving: every command is written at once.
      u undoes the last command, U redoes it; undone lines stay in the
      log, struck through.
+  7. S changes a rule setting of the campaign (RULES.md [choice]) at
+     any time; the change is logged and undoable, and every roll's log
+     entry names the settings it used.
   ctrl+p finds any command by name, e.g. "roll for" or "edit".
 
 Harhapolku, chapter 23 (H4)

@@ -56,6 +56,8 @@ class MainScreen(Screen):
         Binding("N", "new_session", "Session+", show=False, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
         Binding("T", "new_story", "Story+", show=False, id="main.new_story", tooltip="Start a new story (story points replaced)"),
         Binding("o", "note", "Note", show=False, id="main.note", tooltip="Write a note into the log"),
+        Binding("S", "settings", "Settings", show=False, id="main.settings",
+                tooltip="Change a rule setting of this campaign (logged, undoable)"),
         Binding("u,ctrl+z", "undo", "Undo", id="main.undo", tooltip="Undo the last command"),
         Binding("U,ctrl+y", "redo", "Redo", id="main.redo", tooltip="Redo the last undone command"),
         Binding("1", "focus_pane('queue')", "Queue", show=False, id="main.focus_queue", tooltip="Focus the challenge queue"),
@@ -383,6 +385,11 @@ class MainScreen(Screen):
         from .narration import NarrationScreen
 
         self.app.push_screen(NarrationScreen(self.tracker))
+
+    def action_settings(self, key: str | None = None) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen(self.tracker, key))
 
     def action_initiative(self) -> None:
         from .roll import InitiativeScreen

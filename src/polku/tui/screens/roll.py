@@ -25,7 +25,7 @@ from ...rules.dice import FaceError, RulesError, parse_faces
 from ...rules.harhapolku import H4_REMINDER
 from ...rules.system import System
 from ...session.model import HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
-from ...session.rolls import HarhaSide, RajaSide, SRSide
+from ...session.rolls import HarhaSide, RajaSide, SRSide, settings_text
 from ...session.tracker import Tracker
 from ..render import dice_text
 from .prompts import ChoicePrompt, TextPrompt
@@ -341,6 +341,8 @@ class RollScreen(ModalScreen[None]):
                 for d in side["dice"]))
         lines.extend(self.after_roll_hints(ev))
         lines.extend(f"  {x}" for x in roll.get("explain", [])[:12])
+        if roll.get("settings"):
+            lines.append(f"  settings: {settings_text(roll['settings'])}")
         self.result_lines = lines
         self.refresh_view()
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)

@@ -1,0 +1,161 @@
+"""The campaign's rule settings, changed mid-campaign.
+
+Every **[choice]** of RULES.md for the campaign's system is one row: its key,
+rule, value and what it means. Enter (or space) steps a row to its next value,
+or asks for a number; each change is a tracker command, so it is logged,
+undoable and saved like any other (u / U undo and redo here too).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...session.tracker import Tracker
+from .prompts import TextPrompt
+
+if TYPE_CHECKING:
+    from ..app import PolkuApp
+
+
+def show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class SettingsScreen(ModalScreen[None]):
+    """The [choice] settings of this campaign's system; each change is a logged command."""
+
+    BINDINGS = [
+        Binding("enter,space", "cycle(1)", "Next value", id="settings.next", tooltip="Step the setting to its next value"),
+        Binding("left", "cycle(-1)", "Previous", show=False, id="settings.previous",
+                tooltip="Step the setting to its previous value"),
+        Binding("u,ctrl+z", "undo", "Undo", id="settings.undo", tooltip="Undo the last command"),
+        Binding("U,ctrl+y", "redo", "Redo", show=False, id="settings.redo", tooltip="Redo the last undone command"),
+        Binding("escape", "close", "Close", id="settings.close", tooltip="Close the settings"),
+    ]
+
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    SettingsScreen #settings-box { width: 100%; height: 100%; border: round $primary; background: $surface; padding: 0 1; }
+    SettingsScreen #settings-title { height: auto; text-style: bold; color: $accent; }
+    SettingsScreen #settings-rows { height: 1fr; border: none; background: $surface; }
+    SettingsScreen #settings-hint { height: auto; color: $text-muted; }
+    """
+
+    def __init__(self, tracker: Tracker, focus_key: str | None = None) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.focus_key = focus_key
+
+    @property
+    def papp(self) -> "PolkuApp":
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="settings-box"):
+            yield Static(f"Rule settings — {self.tracker.system.title}", id="settings-title")
+            yield OptionList(id="settings-rows")
+            yield Static("Enter: next value   ←: previous   u: undo   Esc: close.  "
+                         "Each change is logged; rolls record the settings they used.", id="settings-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.render_rows()
+        rows = self.query_one("#settings-rows", OptionList)
+        if self.focus_key is not None:
+            try:
+                rows.highlighted = rows.get_option_index(self.focus_key)
+            except Exception:
+                rows.highlighted = 0
+        else:
+            rows.highlighted = 0
+        rows.focus()
+
+    def render_rows(self) -> None:
+        rows = self.query_one("#settings-rows", OptionList)
+        keep = rows.highlighted
+        values = self.tracker.settings.to_dotted()
+        width = max(40, self.size.width - 6)
+        options = []
+        for c in self.tracker.setting_choices():
+            value = values[c.key]
+            t = Text()
+            t.append(f"{c.rule:<6}", style="dim")
+            t.append(f"{c.key:<22}", style="bold")
+            t.append(show_value(value))
+            t.append("  (default)" if value == c.default else f"  (default {show_value(c.default)})", style="dim")
+            for line in textwrap.wrap(c.label, width - 6):
+                t.append(f"\n      {line}", style="dim")
+            options.append(Option(t, id=c.key))
+        rows.set_options(options)
+        if keep is not None and options:
+            rows.highlighted = min(keep, len(options) - 1)
+
+    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+        if self.is_mounted:
+            self.render_rows()
+
+    @on(OptionList.OptionSelected, "#settings-rows")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_cycle(1)
+
+    def highlighted_key(self) -> str | None:
+        opt = self.query_one("#settings-rows", OptionList).highlighted_option
+        return opt.id if opt is not None else None
+
+    def action_cycle(self, delta: int) -> None:
+        key = self.highlighted_key()
+        if key is None:
+            return
+        nxt = self.tracker.next_setting_value(key, delta)
+        if nxt is None:
+            self._ask_number(key)
+            return
+        self.papp.run_command(lambda t: t.set_setting(key, nxt))
+        self.render_rows()
+
+    def _ask_number(self, key: str) -> None:
+        choice = next(c for c in self.tracker.setting_choices() if c.key == key)
+        lo, hi = choice.bounds or (0, 10**6)
+
+        def check(text: str) -> str | None:
+            try:
+                n = int(text.strip())
+            except ValueError:
+                return f"write a whole number from {lo} to {hi}"
+            return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.papp.run_command(lambda t: t.set_setting(key, int(text.strip())))
+                self.render_rows()
+
+        current = self.tracker.settings.to_dotted()[key]
+        self.app.push_screen(TextPrompt(f"{key} ({choice.rule}): {choice.label}", str(current),
+                                        hint=f"a whole number from {lo} to {hi}", check=check), done)
+
+    def action_undo(self) -> None:
+        self.papp.run_command(lambda t: t.undo())
+        self.render_rows()
+
+    def action_redo(self) -> None:
+        self.papp.run_command(lambda t: t.redo())
+        self.render_rows()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["SettingsScreen"]
