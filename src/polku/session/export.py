@@ -90,11 +90,11 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         when = f" · {_time(first, date=True)} – {_time(last)}"
     where = state["structure"]
     blocks.append(_p((f"{system.title} · story {where['story']}, session {where['session']}"
-                      f" · {len(full.events)} events{when}", "i")))
+                      f" · {len(events)} events{when}", "i")))
     if camp.get("continues"):
         blocks.append(_p((f"Continues from {camp['continues']}.", "")))
     if not gm:
-        blocks.append(_p(("The GM's secrets (notes, secret characters, hidden thresholds) are left out.", "i")))
+        blocks.append(_p(("The GM's secrets (notes, secret characters, the GM's own rolls, hidden thresholds) are left out.", "i")))
 
     blocks.append(Block("h2", _plain("Characters")))
     blocks.append(_characters_table(view, system))

@@ -1,18 +1,32 @@
 """What the players may see of a session, and following a file as the GM saves it.
 
-:func:`public_view` takes a loaded tracker and returns a read-only tracker
-with the GM's secrets removed:
+:func:`public_view` *projects* a loaded tracker onto what the players may see
+(RULES.md §4, secrets). The projection builds every public event and every
+public table from the structured fields of the GM's log — who an event is
+about, what kind it is, which fields it touches — and copies only fields it
+knows to be public. Nothing is filtered out of finished text, so a new kind
+of event, a new character field or a new roll field stays with the GM until
+this module is taught to show it (unknown kinds are withheld).
 
-- characters marked ``secret`` are gone (and with them their statistics, their
-  initiative entries and the log lines about their resources and wounds);
-- every character's ``notes`` field is empty, log notes (``note`` events) and
-  edits of notes are left out;
-- a Varjojuoksu roll with a hidden threshold (S8, ``hidden = true``) shows its
-  dice, hits and glitches, but not the threshold, success or net hits — in
-  the log line, the explanation and the challenge's outcome;
-- a roll with a secret character on a side keeps its dice but loses its
-  explanation (which names the pool's backgrounds, skills and attributes);
-- events lose their ``changes`` (the before/after values of the state).
+Secret are:
+
+- characters marked ``secret`` — now, or at the time of the event (a character
+  made secret later is hidden in every event before too; one the GM reveals
+  again shows from then on). Their rows, initiative entries, resources,
+  wounds and resets never reach the players; a roll with one on a side
+  becomes "the GM rolls", with no dice, no names and no numbers;
+- rolls the GM marked GM-only (an event's ``secret``): "the GM rolls", and
+  nothing else of that command (the Edge or charges it spent, a reroll of it);
+- every character's ``notes``, log notes (``note`` events), and any edit of
+  a character's notes or secrecy;
+- a hidden threshold (S8, ``hidden``): the roll shows its dice, hits and
+  glitches, never the threshold, success or net hits;
+- the before/after values of every change (``changes``).
+
+An undo or redo line is the projection of what it undoes: "Undid: " and the
+public line of that command, or nothing when that command showed nothing.
+A challenge's outcome is shown only as the public line of the roll that
+decided it.
 
 :class:`Follower` re-reads a session file whenever its identity, size or
 modification time changes. Full saves replace the file atomically and appended
@@ -36,34 +50,88 @@ from .files import SessionOpenError, load_tracker
 from .model import clone
 from .tracker import Tracker
 
-SECRET_CHANGE_KEYS = ("notes", "secret")
+GM_ROLL = "the GM rolls"
+"""The whole public line of a roll the players may not see."""
+
+GM_DECIDED = "decided by the GM's roll"
+"""A challenge's public outcome when the roll that decided it is the GM's."""
+
+SECRET_CHARACTER_FIELDS = ("notes", "secret")
 """Character fields whose edits never reach the players."""
 
+PUBLIC_CHARACTER_FIELDS = {
+    "": ("id", "name", "player", "kind", "health"),
+    "rajapolku": ("backgrounds", "abilities", "wound", "charges", "charges_max", "story_points",
+                  "paid_this_scene"),
+    "harhapolku": ("backgrounds", "edges", "rolled_this_scene"),
+    "shadowrun": ("attributes", "skills", "edge_rating", "edge", "physical", "stun"),
+}
+"""The character fields the players see, common ones under ``""``; any other field stays with the GM."""
 
-def _who(ev: dict[str, Any]) -> list[str]:
-    who = ev.get("who", [])
-    if isinstance(who, str):
-        return [who] if who else []
-    return [w for w in who if isinstance(w, str)]
+PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
+PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "seed", "threshold", "hidden",
+                      "variant", "rerolls", "supersedes")
+PUBLIC_SIDE_FIELDS = ("role", "label")
+PUBLIC_DIE_FIELDS = ("size", "face", "source", "label", "replaced")
+HIDDEN_OUTCOME_FIELDS = ("hits", "glitch", "critical_glitch", "glitch_negated", "auto_failed", "edge",
+                         "edge_dice", "bought")
+"""What a hidden-threshold roll (S8) keeps of its outcome: the dice's own results, not the test's."""
+
+EVENT_FIELDS = ("seq", "t", "at", "kind", "cmd", "challenge")
+"""Copied into every public event."""
+
+PLAIN_KINDS: dict[str, tuple[str, ...]] = {
+    "resource": ("resource", "amount", "bought"),
+    "wound": ("before", "after"),
+    "reset": (),
+    "structure": (),
+    "setting": (),
+    "challenge": (),
+    "character": (),
+    "initiative": (),
+}
+"""Kinds shown as their line when no secret is in them, with the extra fields they keep.
+``roll``, ``narration``, ``undo`` and ``redo`` have their own projections; ``note``
+and every kind not named here are withheld."""
 
 
-def secret_ids(state: dict[str, Any], events: Iterable[dict[str, Any]] = ()) -> set[str]:
-    """Ids of characters the GM keeps secret (now, or when they were last seen in the log)."""
-    out = {cid for cid, ch in state.get("characters", {}).items() if ch.get("secret")}
-    for ev in events:
-        for ch in ev.get("changes", []):
-            path = ch.get("path", [])
-            if len(path) == 2 and path[0] == "characters" and isinstance(ch.get("after"), dict):
-                if ch["after"].get("secret"):
-                    out.add(path[1])
-            if len(path) == 3 and path[0] == "characters" and path[2] == "secret" and ch.get("after") is True:
-                out.add(path[1])
-    return out
+def _strs(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def _undo_flag(flags: dict[str, bool], change: Any) -> None:
+    """Step ``flags`` (character id → secret) back over one change."""
+    if not isinstance(change, dict):
+        return
+    path = change.get("path")
+    if not isinstance(path, list) or not path or path[0] != "characters":
+        return
+    had = "before" in change
+    before = change.get("before")
+    if len(path) == 1:
+        flags.clear()
+        if had and isinstance(before, dict):
+            flags.update({str(c): isinstance(ch, dict) and bool(ch.get("secret")) for c, ch in before.items()})
+        return
+    cid = str(path[1])
+    if len(path) == 2:
+        if had and isinstance(before, dict):
+            flags[cid] = bool(before.get("secret"))
+        else:
+            flags.pop(cid, None)
+    elif len(path) == 3 and path[2] == "secret":
+        flags[cid] = had and before is True
 
 
 def public_summary(roll: dict[str, Any]) -> str:
     """A hidden-threshold roll's summary without the threshold: hits and glitches only."""
     out = roll.get("outcome", {})
+    if not isinstance(out, dict):
+        out = {}
     if out.get("auto_failed"):
         return "automatic failure (pool 0 or less, S3)"
     hits = out.get("hits", 0)
@@ -77,82 +145,367 @@ def public_summary(roll: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _public_roll(ev: dict[str, Any], secret: set[str]) -> dict[str, Any]:
-    roll = dict(ev["roll"])
-    if roll.get("hidden"):
-        summary = public_summary(roll)
-        outcome = roll.get("outcome", {})
-        roll["outcome"] = {k: outcome[k] for k in ("hits", "glitch", "critical_glitch", "glitch_negated",
-                                                   "auto_failed") if k in outcome}
-        roll.pop("threshold", None)
-        roll["summary"] = summary
-        roll["explain"] = [line for line in roll.get("explain", []) if "threshold" not in line
-                           and "success" not in line and "failure" not in line]
-        label = roll.get("sides", [{}])[0].get("label", "?")
-        ev["text"] = f"{label}: {summary}"
-    if any(w in secret for side in roll.get("sides", []) for w in side.get("who", [])):
-        roll["explain"] = []
-        roll["sides"] = [{**side, "who": [w for w in side.get("who", []) if w not in secret]}
-                         for side in roll.get("sides", [])]
-        ev["who"] = [w for w in _who(ev) if w not in secret]
-    ev["roll"] = roll
-    return ev
+class _Projection:
+    """One pass over a tracker's log and state, building what the players see."""
 
+    def __init__(self, tracker: Tracker) -> None:
+        self.full = tracker
+        state = tracker.state
+        self.system = str(state.get("campaign", {}).get("system", ""))
+        chars = state.get("characters", {})
+        self.secret_now = {cid for cid, ch in chars.items() if ch.get("secret")}
+        self.names: dict[str, str] = {}
+        """Every character id the log or the state knows → its name."""
+        self.events = [tracker.events[i] for i in range(len(tracker.events))]
+        self.around = self._secret_timeline(state)
+        for cid, ch in chars.items():
+            self.names[cid] = str(ch.get("name", cid))
+        self.by_name = {name.lower(): cid for cid, name in self.names.items()}
+        self.cmd_seqs: dict[int, list[int]] = {}
+        self.secret_cmds: set[int] = set()
+        self._commands()
+        self.public: dict[int, dict[str, Any] | None] = {}
+        """seq → the public event (None: withheld)."""
+        self.mode: dict[int, str] = {}
+        """seq → how a roll is shown: ``full``, ``hidden`` (S8) or ``gm`` (the GM rolls)."""
 
-def public_events(events: list[dict[str, Any]], secret: set[str]) -> list[dict[str, Any]]:
-    """The log the players see (see the module docstring)."""
-    out = []
-    for ev in events:
-        kind = ev.get("kind", "")
-        if kind == "note":
-            continue
-        who = _who(ev)
-        if kind != "roll" and who and all(w in secret for w in who):
-            continue
-        touched = [ch.get("path", []) for ch in ev.get("changes", [])]
-        if kind == "character" and any(len(p) >= 3 and p[0] == "characters" and p[2] in SECRET_CHANGE_KEYS
-                                       for p in touched):
-            continue
-        pub = {k: v for k, v in ev.items() if k != "changes"}
-        pub["changes"] = []
-        if pub.get("roll"):
-            pub = _public_roll(pub, secret)
-        out.append(pub)
-    return out
+    # -- who is secret, when ------------------------------------------------------
 
+    def _secret_timeline(self, state: dict[str, Any]) -> list[frozenset[str]]:
+        """For each event, the characters secret just before or just after it.
 
-def public_state(state: dict[str, Any], events: list[dict[str, Any]], secret: set[str]) -> dict[str, Any]:
-    """The state the players see: no secret characters, no notes, hidden outcomes blanked."""
-    st = clone(state)
-    st["characters"] = {cid: {**ch, "notes": ""} for cid, ch in st.get("characters", {}).items()
-                        if cid not in secret}
-    st["initiative"] = [e for e in st.get("initiative", []) if e.get("id") not in secret]
-    hidden_outcome: dict[str, str] = {}
-    for ev in events:
+        Walks back from the current state over every event's changes (undo
+        events carry theirs), so a file that starts from a continued
+        campaign's state needs no history before it.
+        """
+        flags = {cid: bool(ch.get("secret")) for cid, ch in state.get("characters", {}).items()}
+        out: list[frozenset[str]] = [frozenset()] * len(self.events)
+        last: frozenset[str] = frozenset()
+        for i in range(len(self.events) - 1, -1, -1):
+            ev = self.events[i]
+            after = {c for c, f in flags.items() if f}
+            changes = ev.get("changes", [])
+            for ch in reversed(changes if isinstance(changes, list) else []):
+                self._learn_names(ch)
+                _undo_flag(flags, ch)
+            both = after | {c for c, f in flags.items() if f}
+            if both != last:
+                last = frozenset(both)
+            out[i] = last
+        return out
+
+    def _learn_names(self, change: Any) -> None:
+        if not isinstance(change, dict):
+            return
+        path = change.get("path")
+        if not isinstance(path, list) or len(path) != 2 or path[0] != "characters":
+            return
+        for key in ("before", "after"):
+            ch = change.get(key)
+            if isinstance(ch, dict) and isinstance(ch.get("name"), str):
+                self.names.setdefault(str(path[1]), ch["name"])
+
+    def _commands(self) -> None:
+        """Which events each command appended, and which commands are GM-only.
+
+        A command is GM-only when one of its events is marked ``secret`` or
+        when it rerolls or replaces a roll of a GM-only command (an edge
+        reroll, Edge after the roll).
+        """
+        cmd_of: dict[int, int] = {}
+        for ev in self.events:
+            seq = ev.get("seq")
+            if not isinstance(seq, int) or ev.get("kind") in ("undo", "redo"):
+                continue
+            cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
+            cmd_of[seq] = cmd
+            self.cmd_seqs.setdefault(cmd, []).append(seq)
+            if ev.get("secret"):
+                self.secret_cmds.add(cmd)
+            roll = ev.get("roll")
+            if isinstance(roll, dict):
+                old = roll.get("rerolls", roll.get("supersedes"))
+                if isinstance(old, int) and cmd_of.get(old) in self.secret_cmds:
+                    self.secret_cmds.add(cmd)
+
+    def _ids(self, values: Iterable[str]) -> set[str]:
+        """Character ids of ``values``, which are ids or (narration) names."""
+        out = set()
+        for v in values:
+            if v in self.names:
+                out.add(v)
+            elif v.lower() in self.by_name:
+                out.add(self.by_name[v.lower()])
+        return out
+
+    def refs(self, ev: dict[str, Any]) -> set[str]:
+        """The characters an event is about: who, the roll's sides, the state it changed."""
+        out = self._ids(_strs(ev.get("who")))
         roll = ev.get("roll")
-        chal = ev.get("challenge")
-        if roll and chal:
-            if roll.get("hidden"):
-                hidden_outcome[chal] = public_summary(roll)
-            else:
-                hidden_outcome.pop(chal, None)
-    for c in st.get("challenges", []):
-        c["participants"] = [x for x in c.get("participants", []) if x not in secret]
-        c["opposition"] = [x for x in c.get("opposition", []) if x not in secret]
-        if c.get("id") in hidden_outcome and c.get("outcome"):
-            c["outcome"] = hidden_outcome[c["id"]]
-    return st
+        if isinstance(roll, dict):
+            for side in roll.get("sides", []) if isinstance(roll.get("sides"), list) else []:
+                if isinstance(side, dict):
+                    out |= self._ids(_strs(side.get("who")))
+                    if ev.get("kind") == "narration":
+                        out |= self._ids(_strs(side.get("label")))
+        changes = ev.get("changes", [])
+        for ch in changes if isinstance(changes, list) else []:
+            if not isinstance(ch, dict) or not isinstance(ch.get("path"), list) or not ch["path"]:
+                continue
+            path = ch["path"]
+            values = [ch[k] for k in ("before", "after", "insert", "remove") if k in ch]
+            if path[0] == "characters":
+                if len(path) >= 2:
+                    out.add(str(path[1]))
+                else:
+                    out |= {str(c) for v in values if isinstance(v, dict) for c in v}
+            elif path[0] == "initiative":
+                for v in values:
+                    for e in v if isinstance(v, list) else [v]:
+                        if isinstance(e, dict) and isinstance(e.get("id"), str):
+                            out.add(e["id"])
+            elif path[0] == "narration":
+                out |= self._ids(self._narration_names(values))
+        return out
+
+    @staticmethod
+    def _narration_names(values: list[Any]) -> list[str]:
+        """Every name an H9 narration table holds (narrator, hands, burned dice, the last usurper)."""
+        names: list[str] = []
+        for v in values:
+            if not isinstance(v, dict):
+                continue
+            names += _strs(v.get("narrator"))
+            hands = v.get("hands")
+            if isinstance(hands, dict):
+                names += [str(k) for k in hands]
+            names += [x.split("\x1f", 1)[0] for x in _strs(v.get("rolled"))]
+            for b in v.get("burned", []) if isinstance(v.get("burned"), list) else []:
+                if isinstance(b, dict):
+                    names += _strs(b.get("owner")) + _strs(b.get("by"))
+            last = v.get("last")
+            if isinstance(last, dict):
+                names += _strs(last.get("who")) + _strs(last.get("burned_owner"))
+        return names
+
+    # -- events -----------------------------------------------------------------
+
+    def run(self) -> list[dict[str, Any]]:
+        out = []
+        for i, ev in enumerate(self.events):
+            pub = self.event(i, ev)
+            seq = ev.get("seq")
+            if isinstance(seq, int):
+                self.public[seq] = pub
+            if pub is not None:
+                out.append(pub)
+        return out
+
+    def event(self, i: int, ev: dict[str, Any]) -> dict[str, Any] | None:
+        kind = ev.get("kind")
+        base = {k: clone(ev[k]) for k in EVENT_FIELDS if k in ev}
+        base["changes"] = []
+        if kind in ("undo", "redo"):
+            return self._undo_line(base, ev)
+        seq = ev.get("seq")
+        cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
+        roll = ev.get("roll") if isinstance(ev.get("roll"), dict) else None
+        if kind in ("roll", "narration"):
+            secret = self.secret_now | self.around[i]
+            if roll is not None and roll.get("test") == "initiative" and cmd not in self.secret_cmds:
+                return self._initiative(base, ev, roll, secret)
+            if cmd in self.secret_cmds or self.refs(ev) & secret:
+                return self._gm_roll(base, seq) if roll is not None else None
+            base["text"] = str(ev.get("text", ""))
+            base["who"] = _strs(ev.get("who"))
+            if roll is not None:
+                hidden = bool(roll.get("hidden"))
+                base["roll"] = self._roll(roll, hidden)
+                if hidden:
+                    sides = base["roll"]["sides"]
+                    label = sides[0].get("label", "?") if sides else "?"
+                    base["text"] = f"{label}: {base['roll']['summary']}"
+                if isinstance(seq, int):
+                    self.mode[seq] = "hidden" if hidden else "full"
+            return base
+        extra = PLAIN_KINDS.get(str(kind))
+        if extra is None or cmd in self.secret_cmds:
+            return None
+        if self.refs(ev) & (self.secret_now | self.around[i]):
+            return None
+        if kind == "character" and self._touches_secret_fields(ev):
+            return None
+        base["text"] = str(ev.get("text", ""))
+        base["who"] = _strs(ev.get("who"))
+        for k in extra:
+            if k in ev:
+                base[k] = clone(ev[k])
+        return base
+
+    @staticmethod
+    def _touches_secret_fields(ev: dict[str, Any]) -> bool:
+        changes = ev.get("changes", [])
+        for ch in changes if isinstance(changes, list) else []:
+            path = ch.get("path") if isinstance(ch, dict) else None
+            if isinstance(path, list) and len(path) >= 3 and path[0] == "characters" \
+                    and path[2] in SECRET_CHARACTER_FIELDS:
+                return True
+        return False
+
+    def _gm_roll(self, base: dict[str, Any], seq: Any) -> dict[str, Any]:
+        if isinstance(seq, int):
+            self.mode[seq] = "gm"
+        base["kind"] = "roll"
+        base["text"] = GM_ROLL
+        base["who"] = []
+        return base
+
+    def _initiative(self, base: dict[str, Any], ev: dict[str, Any], roll: dict[str, Any],
+                    secret: set[str] | frozenset[str]) -> dict[str, Any]:
+        """S12: an initiative roll without the secret characters' dice and places."""
+        pub = self._roll(roll, False)
+        pub["sides"] = [s for s in pub["sides"] if not set(s["who"]) & secret]
+        order: list[Any] = []
+        changes = ev.get("changes", [])
+        for ch in changes if isinstance(changes, list) else []:
+            if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
+                order = ch["after"]
+        names = ", ".join(f"{self.names.get(e.get('id'), e.get('id'))} {e.get('score')}" for e in order
+                          if isinstance(e, dict) and e.get("id") not in secret)
+        pub["summary"] = f"order: {names}"
+        pub["explain"] = [] if len(pub["sides"]) != len(roll.get("sides", [])) else pub.get("explain", [])
+        base["roll"] = pub
+        base["text"] = f"Initiative: {names}"
+        base["who"] = [w for w in _strs(ev.get("who")) if w not in secret]
+        if isinstance(base.get("seq"), int):
+            self.mode[base["seq"]] = "full"
+        return base
+
+    def _undo_line(self, base: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any] | None:
+        target = ev.get("target")
+        shown = [self.public.get(s) for s in self.cmd_seqs.get(target, [])] if isinstance(target, int) else []
+        first = next((p for p in shown if p is not None), None)
+        if first is None:
+            return None
+        base["target"] = target
+        base["text"] = ("Undid: " if ev.get("kind") == "undo" else "Redid: ") + first["text"]
+        return base
+
+    @staticmethod
+    def _roll(roll: dict[str, Any], hidden: bool) -> dict[str, Any]:
+        out = {k: clone(roll[k]) for k in PUBLIC_ROLL_FIELDS if k in roll}
+        sides = []
+        for side in roll.get("sides", []) if isinstance(roll.get("sides"), list) else []:
+            if not isinstance(side, dict):
+                continue
+            pub = {k: clone(side[k]) for k in PUBLIC_SIDE_FIELDS if k in side}
+            pub["who"] = _strs(side.get("who"))
+            dice = side.get("dice", [])
+            pub["dice"] = [{k: clone(d[k]) for k in PUBLIC_DIE_FIELDS if k in d}
+                           for d in (dice if isinstance(dice, list) else []) if isinstance(d, dict)]
+            sides.append(pub)
+        out["sides"] = sides
+        if hidden:
+            outcome = roll.get("outcome", {})
+            outcome = outcome if isinstance(outcome, dict) else {}
+            out.pop("threshold", None)
+            out["outcome"] = {k: clone(outcome[k]) for k in HIDDEN_OUTCOME_FIELDS if k in outcome}
+            out["summary"] = public_summary(roll)
+            out["explain"] = []
+        return out
+
+    # -- the state ---------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        st = self.full.state
+        secret = self.secret_now
+        fields = PUBLIC_CHARACTER_FIELDS[""] + PUBLIC_CHARACTER_FIELDS.get(self.system, ())
+        chars = {cid: {**{k: clone(ch[k]) for k in fields if k in ch}, "notes": "", "secret": False}
+                 for cid, ch in st.get("characters", {}).items() if cid not in secret}
+        camp = st.get("campaign", {})
+        return {
+            "campaign": {k: camp[k] for k in ("name", "system", "created", "continues") if k in camp},
+            "settings": clone(st.get("settings", {})),
+            "wound_track": clone(st.get("wound_track", [])),
+            "structure": clone(st.get("structure", {})),
+            "characters": chars,
+            "challenges": self._challenges(st.get("challenges", [])),
+            "initiative": [clone(e) for e in st.get("initiative", []) if e.get("id") in chars],
+            "narration": self._narration(st.get("narration", {})),
+            "next_id": st.get("next_id", 1),
+        }
+
+    def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        decider: dict[str, int] = {}
+        for ev in self.events:
+            chal, seq = ev.get("challenge"), ev.get("seq")
+            if not isinstance(chal, str) or not isinstance(seq, int) or self.full.is_undone(seq):
+                continue
+            changes = ev.get("changes", [])
+            if any(isinstance(ch, dict) and isinstance(ch.get("path"), list) and len(ch["path"]) == 3
+                   and ch["path"][0] == "challenges" and ch["path"][2] == "outcome"
+                   for ch in (changes if isinstance(changes, list) else [])):
+                decider[chal] = seq
+        out = []
+        for c in challenges:
+            pub = {k: clone(c[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in c}
+            pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.secret_now]
+            pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.secret_now]
+            pub["outcome"] = self._outcome(c, decider.get(str(c.get("id"))))
+            out.append(pub)
+        return out
+
+    def _outcome(self, c: dict[str, Any], seq: int | None) -> str:
+        outcome = c.get("outcome", "")
+        if not outcome or not isinstance(outcome, str):
+            return ""
+        if seq is None:
+            # Decided before this file's log begins: shown unless a secret character took part.
+            who = set(_strs(c.get("participants"))) | set(_strs(c.get("opposition")))
+            return GM_DECIDED if who & self.secret_now else outcome
+        pub = self.public.get(seq)
+        mode = self.mode.get(seq)
+        if pub is None or mode == "gm":
+            return GM_DECIDED
+        if mode == "hidden":
+            return str(pub["roll"]["summary"])
+        return outcome
+
+    def _narration(self, nar: dict[str, Any]) -> dict[str, Any]:
+        secret = {self.names[c].lower() for c in self.secret_now if c in self.names}
+
+        def ok(*names: Any) -> bool:
+            return all(isinstance(n, str) and n.lower() not in secret for n in names)
+
+        out: dict[str, Any] = {"narrator": "", "table": [], "burned": [], "kind": nar.get("kind", "brawl"),
+                               "ability_fight": bool(nar.get("ability_fight", False))}
+        if ok(nar.get("narrator", "")):
+            out["narrator"] = nar.get("narrator", "")
+            out["table"] = clone(nar.get("table", []))
+        out["burned"] = [clone(b) for b in nar.get("burned", []) if ok(b.get("owner", ""), b.get("by", ""))]
+        if "hands" in nar:
+            out["hands"] = {k: clone(v) for k, v in nar["hands"].items() if ok(k)}
+        if "rolled" in nar:
+            out["rolled"] = [x for x in nar["rolled"] if ok(x.split("\x1f", 1)[0])]
+        last = nar.get("last")
+        if isinstance(last, dict) and ok(last.get("who", ""), last.get("burned_owner", "")):
+            out["last"] = clone(last)
+        return out
 
 
 def public_view(tracker: Tracker) -> Tracker:
-    """A read-only tracker holding only what the players may see."""
-    secret = secret_ids(tracker.state, tracker.events)
-    state = public_state(tracker.state, tracker.events, secret)
-    view = Tracker(state, [], read_only=True)
-    view.events = public_events(tracker.events, secret)
-    undone = set(tracker.undone)
-    view.undone = undone
+    """A read-only tracker holding only what the players may see (see the module docstring)."""
+    p = _Projection(tracker)
+    events = p.run()
+    view = Tracker(p.state(), [], read_only=True)
+    view.events = events
+    view.undone = {seq for seq in tracker.undone if p.public.get(seq) is not None}
     return view
+
+
+def public_events(tracker: Tracker) -> list[dict[str, Any]]:
+    """The log the players see."""
+    return _Projection(tracker).run()
 
 
 # ---------------------------------------------------------------------------
@@ -240,7 +593,7 @@ class Follower:
         if self.problem is None:
             if self.view is None:
                 return f"waiting for {self.path.name}"
-            return f"live · {self.view.full.last_seq()} events"
+            return f"live · {len(self.view.tracker.events)} events"
         if self.view is None:
             return f"{self.problem}"
         return f"{self.problem} — showing the last good view from {self.view.loaded_at}"
@@ -255,4 +608,4 @@ class Follower:
         return f"{what} · last good view from {self.view.loaded_at}"
 
 
-__all__ = ["Follower", "View", "public_view", "public_events", "public_state", "public_summary", "secret_ids"]
+__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_events", "public_summary", "public_view"]

@@ -15,9 +15,10 @@ The tracker never touches a file: it keeps the events not yet saved, and
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import random
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
@@ -93,6 +94,8 @@ class _Txn:
     def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]:
         ev: dict[str, Any] = {"kind": kind, "text": text}
         ev.update({k: v for k, v in data.items() if v is not None})
+        if self.tracker.gm_only_commands:
+            ev["secret"] = True
         ev["changes"] = self.changes
         self.changes = []
         self.events.append(ev)
@@ -109,7 +112,11 @@ class Tracker(RollCommands):
         state: the campaign state (see :mod:`polku.session.model`).
         events: the log so far (already reflected in ``state``).
         clock: returns the ISO time for new events (injected for tests).
-        seed: seeds the program's dice; each roll records its own seed.
+        seed: seeds the program's dice (tests, ``--seed``); each roll records its own
+            seed. Without it each roll's seed comes from the operating system's
+            randomness (``random.SystemRandom``, the source of the ``secrets``
+            module, without its 10 ms of imports), so seen seeds never predict
+            the next roll.
         read_only: refuse every command (review, a second process).
     """
 
@@ -118,7 +125,9 @@ class Tracker(RollCommands):
         self.state = state
         self.events: Any = events if isinstance(events, EventLog) else list(events)
         self.clock: Clock = clock or utc_now
-        self.rng = random.Random(seed)
+        self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.gm_only_commands = False
+        """True while :meth:`gm_only` runs commands: their events are the GM's only."""
         self.read_only = read_only
         self.undone: set[int] = set()
         self._recent: dict[int, Any] = {}
@@ -363,6 +372,17 @@ class Tracker(RollCommands):
         text = f"Redid: {evs[0]['text']}"
         return self._append([{"kind": "redo", "text": text, "target": cmd, "changes": changes}])[0]
 
+    @contextlib.contextmanager
+    def gm_only(self, on: bool = True) -> Iterator[None]:
+        """Run commands as the GM's only (RULES §4): every event they log is marked
+        ``secret``, so the players see a roll as "the GM rolls" and nothing else of it."""
+        was = self.gm_only_commands
+        self.gm_only_commands = was or on
+        try:
+            yield
+        finally:
+            self.gm_only_commands = was
+
     def take_unsaved(self) -> tuple[list[dict[str, Any]], bool]:
         """Events not yet saved and whether a full rewrite is due; clears both."""
         evs, full = self.unsaved, self.needs_full_save
@@ -393,7 +413,7 @@ class Tracker(RollCommands):
                                      settings=self.settings, **fields)
             txn.set(["characters", cid], ch)
             model.validate_state(self.state)
-            txn.emit("character", f"{name} joins ({kind})", who=cid)
+            txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid)
             result.update(ch)
 
         self._run(build)

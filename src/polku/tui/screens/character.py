@@ -304,8 +304,12 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                 with Horizontal(classes="form-row"):
                     yield Label("Skills", classes="form-label")
                     yield Input(placeholder="Pistols 4, Sneaking 3", id="cf-skills", compact=True)
+            with Horizontal(classes="form-row"):
+                # Secret from the start, so the players never see a "joins" line (RULES §4).
+                yield Label("Secret", classes="form-label")
+                yield CycleField([("no", "no"), ("yes", "yes: GM only")], "no", id="cf-secret")
             yield Static("", id="cf-error", classes="dialog--error")
-            yield Static("Tab next field · ←/→ kind · Enter add · Esc cancel", classes="dialog--hint")
+            yield Static("Tab next field · ←/→ kind, secret · Enter add · Esc cancel", classes="dialog--hint")
 
     def on_mount(self) -> None:
         self.query_one("#cf-name", Input).focus()
@@ -339,6 +343,8 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
             raise FieldError("name: every character needs a name")
         kind = self.query_one("#cf-kind", CycleField).value
         out: dict[str, Any] = {"name": name, "kind": kind, "player": self._text("cf-player").strip()}
+        if self.query_one("#cf-secret", CycleField).value == "yes":
+            out["secret"] = True
         if self.system is System.RAJAPOLKU:
             out["backgrounds"] = parse_names(self._text("cf-backgrounds"))
             raw = self._text("cf-charges").strip()

@@ -123,6 +123,8 @@ class RollScreen(ModalScreen[None]):
         Binding("r", "roll", "Roll", id="roll.roll", tooltip="Roll the pools with the program's dice"),
         Binding("f", "enter_faces", "Enter faces", id="roll.faces", tooltip="Enter faces from physical dice"),
         Binding("w", "pick_who", "Who", id="roll.who", tooltip="Choose who this side is"),
+        Binding("G", "toggle_gm_only", "GM only", show=False, id="roll.gm_only",
+                tooltip="Keep the next roll from the players: they see \"the GM rolls\" and nothing else"),
         Binding("tab", "switch_side", "Other side", show=False, id="roll.switch", tooltip="Move to the other side"),
         Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
     ]
@@ -153,6 +155,8 @@ class RollScreen(ModalScreen[None]):
         self.a = Side("a")
         self.b = Side("b")
         self.last_event: dict[str, Any] | None = None
+        self.gm_only = False
+        """The next roll is the GM's only (RULES §4), as the tracker's :meth:`~Tracker.gm_only` logs it."""
         self.result_lines: list[str] = []
         self._shown: dict[str, Any] = {}
         c = tracker.challenge(challenge) if challenge else None
@@ -247,6 +251,8 @@ class RollScreen(ModalScreen[None]):
         return self.a
 
     def refresh_view(self) -> None:
+        self._update("#roll-title", self.title_text() + ("  · GM ONLY: players see \"the GM rolls\""
+                                                         if self.gm_only else ""))
         ta, tb = self.side_titles()
         self._update("#title-a", ta)
         self._update("#title-b", tb)
@@ -261,7 +267,7 @@ class RollScreen(ModalScreen[None]):
         self._update("#odds", odds)
         self._update("#result", Text("\n".join(self._padded(self.result_lines))) if self.result_lines else
                      Text("r: roll   f: enter faces from physical dice   "
-                          "Enter: toggle/edit row   w: who   Esc: close", style="dim"))
+                          "Enter: toggle/edit row   w: who   G: GM only   Esc: close", style="dim"))
 
     def _update(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changed (an update repaints and re-lays out)."""
@@ -325,8 +331,16 @@ class RollScreen(ModalScreen[None]):
     def action_roll(self) -> None:
         self._roll(None)
 
+    def action_toggle_gm_only(self) -> None:
+        self.gm_only = not self.gm_only
+        self.refresh_view()
+
     def _roll(self, faces: tuple[list[int], list[int]] | None) -> None:
-        out = self.papp.run_command(lambda t: self.do_roll(faces))
+        def roll(t: Tracker) -> dict[str, Any] | None:
+            with t.gm_only(self.gm_only):
+                return self.do_roll(faces)
+
+        out = self.papp.run_command(roll)
         if not out:
             return
         ev = out.get("event") if isinstance(out, dict) else None

@@ -160,6 +160,9 @@ def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: di
         t.append(f" ({ch['player']})", style=styles.get("muted", ""))
     elif ch["kind"] != "pc":
         t.append(f" [{ch['kind'].upper()}]", style=styles.get("muted", ""))
+    if ch.get("secret"):
+        # Only the GM's panes ever hold a secret character (the players' view leaves it out).
+        t.append(" [SECRET]", style=styles.get("accent", ""))
     if system == "rajapolku":
         pen = tracker.wound_penalty(ch["id"])
         wound = ch["wound"] + (f" −{pen}d" if pen else "")

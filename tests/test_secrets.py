@@ -1,0 +1,526 @@
+"""RULES §4 secrets: nothing secret reaches ``polku watch`` or the players' report, by any path.
+
+The players' view is a projection of the log's structured data
+(:mod:`polku.session.public`). These tests put a marker into every field
+that can be secret — a secret character's name (secret from the start or made
+secret later), notes, log notes, the reasons of a secret character's
+spending, the labels of a GM-only roll, an event kind the projection does not
+know — then undo and redo, and look for the marker in everything the players
+can be shown: the public tracker ``watch`` draws from, and the players'
+Markdown and HTML reports.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from polku.rules.dice import RulesError
+from polku.session import demo, export, store
+from polku.session.files import document, load_tracker
+from polku.session.public import GM_DECIDED, GM_ROLL, Follower, public_view
+from polku.session.rolls import HarhaSide, RajaSide, SRSide
+from polku.session.tracker import Tracker, TrackerError
+
+MARK = "ZQMARK"
+"""Every secret text below contains this; the players must never see it."""
+
+
+def shown_to_players(t: Tracker) -> str:
+    """Everything a player can be shown of ``t``: the public view ``watch`` draws, both reports."""
+    view = public_view(t)
+    return "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html")])
+
+
+def raja_table(clock: Callable[[], str]) -> Tracker:
+    t = Tracker.new("rajapolku", "Marked campaign", clock=clock, seed=5)
+    t.add_character("Igor", kind="pc", player="Olli")
+    t.add_character("Lena", kind="pc", player="Sanna")
+    return t
+
+
+# ---------------------------------------------------------------------------
+# The classes of leak, one test each
+
+
+def test_undo_and_redo_lines_never_repeat_a_secret(clock):
+    """S1: "Undid: <note>", a character's old notes, a secret character's spending, a hidden result."""
+    t = raja_table(clock)
+    mole = t.add_character(f"{MARK} Mole", kind="npc", secret=True)["id"]
+    t.note(f"{MARK} the butler did it")
+    t.undo()
+    t.redo()
+    t.update_character("igor", "notes", f"{MARK} owes the Count money")
+    t.update_character("igor", "notes", "nothing")
+    t.undo()
+    t.spend_charges(mole, 1, f"{MARK} a curse")
+    t.undo()
+    t.redo()
+    t.move_wound(mole, 1)
+    t.undo()
+    assert MARK not in shown_to_players(t)
+    assert MARK in export.export(t, "md", gm=True)
+    view = public_view(t)
+    assert not any(e["kind"] in ("undo", "redo") for e in view.events), "every undone command was secret"
+
+
+def test_undo_of_a_hidden_threshold_roll_shows_only_the_public_line(clock):
+    """S1 and S8: the undo line of a hidden-threshold roll says what the players saw of it."""
+    t = Tracker.new("shadowrun", "Neo-Helsinki", clock=clock, seed=3)
+    t.add_character("Kaneda", kind="pc")
+    c = t.add_challenge("Spot the ambush", ["kaneda"])
+    t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5), threshold=3, hidden=True, challenge=c["id"],
+              faces=[5, 6, 2, 3, 1])
+    assert "2 hits, failure" in t.events[-1]["text"]
+    t.undo()
+    view = public_view(t)
+    undo = view.events[-1]
+    assert undo["kind"] == "undo"
+    assert undo["text"] == "Undid: Kaneda: 2 hits, threshold hidden by the GM"
+    text = shown_to_players(t)
+    assert "failure" not in text and "threshold 3" not in text and "net hits" not in text
+
+
+def test_a_secret_characters_name_never_shows_in_rolls_or_outcomes(clock):
+    """S2: "Mole wins, 1 degree │ Igor 2 vs Mole 7" and the challenge outcome naming Mole."""
+    t = raja_table(clock)
+    mole = t.add_character(f"{MARK} Mole", kind="npc", secret=True)["id"]
+    c = t.add_challenge("Chase on the roofs", ["igor"], [mole])
+    t.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Mole", [mole]), challenge=c["id"],
+                faces=([2], [7]))
+    view = public_view(t)
+    roll = view.events[-1]
+    assert (roll["kind"], roll["text"]) == ("roll", GM_ROLL)
+    assert "roll" not in roll, "no dice, no sides, no numbers"
+    chal = next(x for x in view.state["challenges"] if x["id"] == c["id"])
+    assert chal["outcome"] == GM_DECIDED and chal["opposition"] == []
+    assert MARK not in shown_to_players(t)
+
+
+def test_a_character_made_secret_later_is_gone_from_the_whole_log(clock):
+    """RULES §4: "whether it was made secret at creation or later" — its earlier lines go too."""
+    t = raja_table(clock)
+    t.add_character(f"{MARK} Count", kind="npc")
+    t.spend_charges("zqmark-count", 1, "a glamour")
+    t.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Count", ["zqmark-count"]), faces=([9], [3]))
+    t.update_character("zqmark-count", "secret", True)
+    assert MARK not in shown_to_players(t)
+
+
+def test_a_character_secret_from_creation_never_joins(clock):
+    """The GM can make a character secret as it is created: no "joins" line, no row, ever."""
+    t = raja_table(clock)
+    t.add_character(f"{MARK} Ghost", kind="npc", secret=True)
+    t.undo()
+    t.redo()
+    view = public_view(t)
+    assert [e["text"] for e in view.events] == ["Igor joins (pc)", "Lena joins (pc)"]
+    assert MARK not in shown_to_players(t)
+    assert t.events[-3]["text"] == f"{MARK} Ghost joins (npc, secret)", "the GM's log says it is secret"
+
+
+def test_a_revealed_character_shows_from_then_on_but_not_its_secret_past(clock):
+    """The GM reveals the villain: players see it now, never what it did while secret."""
+    t = raja_table(clock)
+    cid = t.add_character("Count Orlok", kind="npc", secret=True)["id"]
+    t.spend_charges(cid, 1, f"{MARK} feeds unseen")
+    t.update_character(cid, "secret", False)
+    t.spend_charges(cid, 1, "a show of power")
+    view = public_view(t)
+    assert "Count Orlok" in [ch["name"] for ch in view.characters.values()]
+    assert view.events[-1]["text"].startswith("Count Orlok spends 1 charge: a show of power")
+    assert MARK not in shown_to_players(t)
+
+
+def test_gm_only_roll_shows_the_gm_rolls_and_nothing_else(clock):
+    """A roll the GM marks secret: players see "the GM rolls"; the GM's log keeps everything."""
+    t = raja_table(clock)
+    t.update_character("igor", "abilities", [{"name": "Ape strength", "cost": 1, "per": "use"}])
+    c = t.add_challenge("Bend the bars", ["igor"])
+    with t.gm_only():
+        t.roll_raja(RajaSide("Igor", ["igor"], abilities=["Ape strength"]), RajaSide(f"{MARK} iron bars"),
+                    challenge=c["id"], faces=([8, 6], [5]))
+    gm = [e for e in t.events if e.get("secret")]
+    assert [e["kind"] for e in gm] == ["resource", "roll"], "the charge it cost is the GM's too"
+    assert gm[-1]["roll"]["sides"][1]["label"] == f"{MARK} iron bars"
+    view = public_view(t)
+    assert [e["text"] for e in view.events[-1:]] == [GM_ROLL]
+    assert not any("charge" in e["text"] for e in view.events if e["seq"] > c.get("seq", 0) and e["seq"] >= gm[0]["seq"])
+    assert next(x for x in view.state["challenges"] if x["id"] == c["id"])["outcome"] == GM_DECIDED
+    assert MARK not in shown_to_players(t)
+    t.undo()
+    assert public_view(t).events[-1]["text"] == f"Undid: {GM_ROLL}"
+    assert MARK not in shown_to_players(t)
+
+
+def test_what_follows_a_gm_only_roll_stays_the_gms(clock):
+    """Edge after a GM-only roll (S7) replaces it: that roll and its Edge are the GM's too."""
+    t = demo.demo_varjojuoksu()
+    with t.gm_only():
+        ev = t.roll_sr(SRSide(f"{MARK} sniper", ["kaneda"], dice=4), faces=[1, 1, 2, 3])["event"]
+    t.sr_post_roll(ev, "edge_after", faces=[5, 6, 2, 1])
+    view = public_view(t)
+    assert [e["text"] for e in view.events if e["seq"] >= ev["seq"]] == [GM_ROLL, GM_ROLL]
+    assert MARK not in shown_to_players(t)
+
+
+def test_an_unknown_kind_of_event_is_withheld(clock):
+    """A kind the projection does not know (a newer program, a new feature) stays with the GM."""
+    t = raja_table(clock)
+    t._run(lambda txn: txn.emit("prophecy", f"{MARK} the tower falls", who="igor"))
+    assert t.events[-1]["kind"] == "prophecy"
+    assert MARK not in shown_to_players(t)
+
+
+def test_an_unknown_character_field_is_withheld(clock):
+    """A character field the projection does not know never reaches the players' tables."""
+    t = raja_table(clock)
+    t.state["characters"]["igor"]["gm_plans"] = f"{MARK} betrays Lena in act 3"
+    view = public_view(t)
+    assert "gm_plans" not in view.characters["igor"]
+    assert MARK not in shown_to_players(t)
+
+
+def test_initiative_leaves_out_secret_characters_only():
+    """S12: the initiative roll keeps the public characters' dice and places, not the secret one's."""
+    t = demo.demo_varjojuoksu()
+    t.update_character("ganger", "secret", True)
+    t.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
+    ev = public_view(t).events[-1]
+    assert [s["who"] for s in ev["roll"]["sides"]] == [["kaneda"], ["nyx"]]
+    assert "Ganger" not in ev["text"] and ev["text"].startswith("Initiative: ")
+    assert "Ganger" not in shown_to_players(t)
+
+
+def test_the_players_status_line_does_not_count_secret_events(tmp_path):
+    """``watch`` says how many events it shows, not how many the GM logged."""
+    t = demo.demo_rajapolku()
+    t.note("one more secret")
+    path = tmp_path / "s.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    f = Follower(path, now=lambda: "20:00:00")
+    f.reload()
+    assert f.status() == f"live · {len(public_view(t).events)} events"
+    assert len(public_view(t).events) < len(t.events)
+
+
+# ---------------------------------------------------------------------------
+# The property: sessions with markers in every secret field never show one
+
+
+@dataclass
+class Session:
+    """A generated session and what the test knows about its secrets."""
+
+    t: Tracker
+    hidden_rolls: set[int] = field(default_factory=set)
+    done: dict[str, int] = field(default_factory=dict)
+    markers: int = 0
+
+
+def _mark(s: Session, what: str) -> str:
+    s.markers += 1
+    return f"{MARK}{s.markers} {what}"
+
+
+def _secret(s: Session, cid: str) -> bool:
+    return bool(s.t.characters.get(cid, {}).get("secret"))
+
+
+def _side(s: Session, cid: str | None, system: str, label: str | None = None) -> Any:
+    if cid is None:
+        label = label or "a GM pool"
+        return {"rajapolku": RajaSide(label), "harhapolku": HarhaSide(label),
+                "shadowrun": SRSide(label, dice=3)}[system]
+    name = label or s.t.characters[cid]["name"]
+    return {"rajapolku": RajaSide(name, [cid]), "harhapolku": HarhaSide(name, [cid], general="x"),
+            "shadowrun": SRSide(name, [cid], dice=4)}[system]
+
+
+def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
+    t = s.t
+    system = t.system.value
+    cids = list(t.characters)
+    ca = cids[a % len(cids)] if cids else None
+    cb = cids[b % len(cids)] if cids else None
+    chals = [c["id"] for c in t.state["challenges"] if c["status"] != "resolved"]
+    name = ["secret_pc", "public_pc", "make_secret", "reveal", "note", "notes", "spend", "wound",
+            "challenge", "roll", "gm_roll", "hidden_roll", "undo", "redo", "scene", "unknown", "narration",
+            "initiative", "post_roll"][op]
+    try:
+        if name == "secret_pc":
+            t.add_character(_mark(s, "Mole"), kind="npc", secret=True)
+        elif name == "public_pc":
+            s.markers += 1
+            t.add_character(f"Pub{s.markers}x Stranger", kind="npc")
+        elif name == "make_secret" and ca:
+            t.update_character(ca, "secret", True)
+        elif name == "reveal" and ca and _secret(s, ca) and b % 3 == 0:
+            t.update_character(ca, "secret", False)
+        elif name == "note":
+            t.note(_mark(s, "the GM's note"))
+        elif name == "notes" and ca:
+            t.update_character(ca, "notes", _mark(s, "notes"))
+        elif name == "spend" and ca:
+            reason = _mark(s, "reason") if _secret(s, ca) else "a public reason"
+            if system == "rajapolku":
+                t.spend_charges(ca, 1, reason)
+            elif system == "shadowrun":
+                t.spend_edge(ca, reason)
+            else:
+                t.update_character(ca, "health", reason)
+        elif name == "wound" and ca:
+            if system == "rajapolku":
+                t.move_wound(ca, 1 if b % 2 else -1)
+            elif system == "shadowrun":
+                t.set_condition(ca, "physical", b % 4)
+            else:
+                t.set_health(ca, _mark(s, "wound") if _secret(s, ca) else "a bruise")
+        elif name == "challenge":
+            t.add_challenge(f"challenge {a}", [ca] if ca else [], [cb] if cb and cb != ca else [])
+        elif name in ("roll", "gm_roll") and ca:
+            chal = chals[0] if chals else None
+            other = cb if cb != ca and b % 2 else None
+            sa = _side(s, ca, system, _mark(s, "gm-only label") if name == "gm_roll" else None)
+            sb = _side(s, other, system, _mark(s, "gm-only pool") if name == "gm_roll" and other is None else None)
+            if system == "rajapolku":
+                run = lambda: t.roll_raja(sa, sb, challenge=chal)  # noqa: E731
+            elif system == "harhapolku":
+                run = lambda: t.roll_harha(sa, sb, challenge=chal)  # noqa: E731
+            else:
+                run = lambda: t.roll_sr_opposed(sa, sb, challenge=chal)  # noqa: E731
+            if name == "gm_roll":
+                with t.gm_only():
+                    run()
+            else:
+                run()
+        elif name == "hidden_roll" and system == "shadowrun" and ca:
+            chal = chals[0] if chals else None
+            ev = t.roll_sr(SRSide(t.characters[ca]["name"], [ca], dice=1 + a % 6), threshold=1 + b % 4,
+                           hidden=True, challenge=chal)["event"]
+            s.hidden_rolls.add(ev["seq"])
+        elif name == "post_roll" and system == "shadowrun":
+            last = next((e for e in reversed(t.events) if e.get("roll", {}).get("test") == "shadowrun"), None)
+            if last is not None:
+                ev = t.sr_post_roll(last, "edge_after")["event"]
+                if last["seq"] in s.hidden_rolls:
+                    s.hidden_rolls.add(ev["seq"])
+        elif name == "undo":
+            for _ in range(1 + a % 3):
+                t.undo()
+        elif name == "redo":
+            for _ in range(1 + a % 2):
+                t.redo()
+        elif name == "scene":
+            t.new_scene(f"scene {a}")
+        elif name == "unknown":
+            t._run(lambda txn: txn.emit(f"kind{a % 3}", _mark(s, "unknown kind"), who=ca))
+        elif name == "narration" and system == "harhapolku" and ca:
+            t.narration_roll_background(t.characters[ca]["name"], f"bg{a % 3}")
+        elif name == "initiative" and system == "shadowrun" and cids:
+            t.roll_initiative([(c, 1) for c in cids[:4]])
+        else:
+            return
+    except (TrackerError, RulesError):
+        return
+    s.done[name] = s.done.get(name, 0) + 1
+
+
+def _session(system: str, ops: list[tuple[int, int, int]], seed: int) -> Session:
+    clock = demo.fixed_clock()
+    t = Tracker.new(system, "Generated", clock=clock, seed=seed)
+    t.add_character("Ann", kind="pc", player="P1")
+    t.add_character("Bob", kind="pc", player="P2")
+    s = Session(t)
+    rng = random.Random(seed)
+    for op, a, b in ops:
+        _step(s, op, a, b, rng)
+    return s
+
+
+def check_no_marker_shown(s: Session) -> None:
+    t = s.t
+    secret_now = {cid for cid, ch in t.characters.items() if ch["secret"]}
+    shown = shown_to_players(t)
+    # A character the GM revealed again shows its name and its state now; everything else marked is secret.
+    public_texts = [ch[k] for cid, ch in t.characters.items() if cid not in secret_now for k in ("name", "health")]
+    for text in filter(None, public_texts):
+        shown = shown.replace(text, "")
+    assert MARK not in shown, re.findall(rf"{MARK}\d+ [^'\"]*", shown)[:3]
+    for cid in secret_now:
+        assert t.characters[cid]["name"] not in shown
+    if s.done.get("note"):
+        assert MARK in export.export(t, "md", gm=True), "the GM's own report keeps every secret"
+    view = public_view(t)
+    for ev in view.events:
+        if ev["seq"] in s.hidden_rolls and "roll" in ev:
+            roll = ev["roll"]
+            assert "threshold" not in roll and not roll["explain"]
+            assert not {"success", "net_hits"} & set(roll["outcome"])
+            assert "success" not in ev["text"] and "failure" not in ev["text"]
+    for c in view.state["challenges"]:
+        assert not set(c["participants"] + c["opposition"]) & secret_now
+
+
+OPS = st.lists(st.tuples(st.integers(0, 18), st.integers(0, 50), st.integers(0, 50)), max_size=40)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rajapolku", "harhapolku", "shadowrun"]), OPS, st.integers(0, 2**16))
+def test_no_secret_marker_reaches_the_players(system, ops, seed):
+    check_no_marker_shown(_session(system, ops, seed))
+
+
+@pytest.mark.slow
+def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
+    """The same property, bigger: through the saved file, as ``watch`` and ``export`` read it."""
+    from polku.cli import main
+
+    rng = random.Random(2026)
+    totals: dict[str, int] = {}
+    markers = shown_markers = 0
+    sessions = 400
+    for i in range(sessions):
+        system = ("rajapolku", "harhapolku", "shadowrun")[i % 3]
+        ops = [(rng.randrange(19), rng.randrange(51), rng.randrange(51)) for _ in range(rng.randrange(20, 120))]
+        s = _session(system, ops, i)
+        for k, v in s.done.items():
+            totals[k] = totals.get(k, 0) + v
+        markers += s.markers
+        path = tmp_path / f"s{i}.toml"
+        store.write_full(path, document(s.t.state, s.t.events, s.t.last_seq()))
+        loaded, _ = load_tracker(path, read_only=True)
+        check_no_marker_shown(Session(loaded, s.hidden_rolls))
+        for fmt in ("md", "html"):
+            assert main(["export", str(path), "--format", fmt]) == 0
+            out = capsys.readouterr().out
+            for text in [ch[k] for ch in loaded.characters.values() if not ch["secret"] for k in ("name", "health")]:
+                out = out.replace(text, "") if text else out
+            shown_markers += out.count(MARK)
+    assert shown_markers == 0
+    assert markers > 5000 and all(totals.get(k, 0) > 20 for k in (
+        "secret_pc", "make_secret", "note", "notes", "spend", "roll", "gm_roll", "hidden_roll", "undo", "redo",
+        "unknown", "narration", "initiative")), totals
+    print(f"\n{sessions} sessions, {markers} secret markers, {shown_markers} shown; commands run: {totals}")
+
+
+# ---------------------------------------------------------------------------
+# GM-only rolls in the app: a key on the roll screen
+
+
+def test_the_roll_screens_key_makes_the_roll_the_gms_only(tmp_path):
+    """``G`` on the roll screen: the title says GM ONLY, the roll is logged secret and the GM's
+    log marks it; a second ``G`` makes the next roll public again."""
+    import asyncio
+
+    from app_fixtures import demo_session, make_app, screen_text, settle
+
+    from polku.tui.screens.roll import RajaRollScreen
+
+    async def run() -> None:
+        tracker, sf = demo_session(tmp_path, "rajapolku")
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("r")
+            await settle(pilot)
+            assert isinstance(app.screen, RajaRollScreen)
+            await pilot.press("G")
+            await settle(pilot)
+            assert "GM ONLY" in screen_text(app)
+            await pilot.press("r")
+            await settle(pilot)
+            secret = tracker.events[-1]
+            assert secret["kind"] == "roll" and secret["secret"] is True
+            await pilot.press("G", "r")
+            await settle(pilot)
+            assert tracker.events[-1]["kind"] == "roll" and "secret" not in tracker.events[-1]
+            await pilot.press("escape")
+            await settle(pilot)
+            assert f"{secret['seq']} ⚄ [GM only]" in screen_text(app)
+        view = public_view(files_load(sf.path))
+        shown = next(e for e in view.events if e["seq"] == secret["seq"])
+        assert shown["text"] == GM_ROLL and "roll" not in shown
+
+    asyncio.run(run())
+
+
+def files_load(path: Path) -> Tracker:
+    return load_tracker(path, read_only=True)[0]
+
+
+# ---------------------------------------------------------------------------
+# Program dice: seeds from the operating system, still reproducible
+
+
+def _untemper(y: int) -> int:
+    """Mersenne Twister's output back to its state word (the inverse of its tempering)."""
+    y ^= y >> 18
+    y ^= (y << 15) & 0xEFC60000
+    t = y
+    for _ in range(5):
+        t = y ^ ((t << 7) & 0x9D2C5680)
+    y = t
+    t = y
+    for _ in range(3):
+        t = y ^ (t >> 11)
+    return t & 0xFFFFFFFF
+
+
+def _predicts(seeds: list[int]) -> bool:
+    """Do the first 624 seeds, read as Mersenne Twister outputs, predict the ones after?"""
+    state = tuple(_untemper(s) for s in seeds[:624]) + (624,)
+    mt = random.Random()
+    mt.setstate((3, state, None))
+    return [mt.getrandbits(32) for _ in seeds[624:]] == seeds[624:]
+
+
+def test_the_attack_works_on_mersenne_twister_seeds():
+    """The check below is real: 624 outputs of a ``random.Random`` do predict the next ones."""
+    mt = random.Random(1234)
+    assert _predicts([mt.getrandbits(32) for _ in range(640)])
+
+
+def test_seen_roll_seeds_do_not_predict_the_next_roll(clock):
+    """624 seeds the log shows (the app's program dice) predict nothing about the next rolls."""
+    t = Tracker.new("rajapolku", "Dice", clock=clock)
+    seeds = [t.roll_raja(RajaSide("A"), RajaSide("B"))["event"]["roll"]["seed"] for _ in range(640)]
+    assert len(set(seeds)) > 630 and all(0 <= s < 2**32 for s in seeds)
+    assert not _predicts(seeds)
+
+
+def test_the_clis_printed_seeds_do_not_predict_the_next(capsys):
+    """``polku roll`` prints its seed; 624 of them predict nothing."""
+    from polku.cli import main
+
+    seeds = []
+    for _ in range(640):
+        assert main(["roll", "rajapolku", "2", "2"]) == 0
+        seeds.append(int(re.search(r"seed: (\d+)", capsys.readouterr().out).group(1)))
+    assert not _predicts(seeds)
+
+
+def test_a_logged_seed_reproduces_its_roll(clock):
+    """The seed a roll records gives the same faces again (a tracker fed that seed rolls the same)."""
+    t = Tracker.new("rajapolku", "Dice", clock=clock)
+    t.add_character("Igor", kind="pc", backgrounds=["Militia", "Strong"])
+    sides = (RajaSide("Igor", ["igor"], backgrounds=["Militia", "Strong"]), RajaSide("GM", helping=["dark"]))
+    first = t.roll_raja(*sides)["event"]["roll"]
+
+    class Replay:
+        def getrandbits(self, _bits: int) -> int:
+            return first["seed"]
+
+    again = Tracker.new("rajapolku", "Dice", clock=clock)
+    again.add_character("Igor", kind="pc", backgrounds=["Militia", "Strong"])
+    again.rng = Replay()  # type: ignore[assignment]
+    second = again.roll_raja(*sides)["event"]["roll"]
+    assert [s["dice"] for s in second["sides"]] == [s["dice"] for s in first["sides"]]
+    assert second["summary"] == first["summary"]
