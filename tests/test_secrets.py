@@ -221,6 +221,8 @@ class Session:
 
     t: Tracker
     hidden_rolls: set[int] = field(default_factory=set)
+    left_public: set[str] = field(default_factory=set)
+    """Names of characters removed while public: their names stay public."""
     done: dict[str, int] = field(default_factory=dict)
     markers: int = 0
 
@@ -253,7 +255,7 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
     chals = [c["id"] for c in t.state["challenges"] if c["status"] != "resolved"]
     name = ["secret_pc", "public_pc", "make_secret", "reveal", "note", "notes", "spend", "wound",
             "challenge", "roll", "gm_roll", "hidden_roll", "undo", "redo", "scene", "unknown", "narration",
-            "initiative", "post_roll"][op]
+            "initiative", "post_roll", "remove"][op]
     try:
         if name == "secret_pc":
             t.add_character(_mark(s, "Mole"), kind="npc", secret=True)
@@ -324,6 +326,11 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
             t._run(lambda txn: txn.emit(f"kind{a % 3}", _mark(s, "unknown kind"), who=ca))
         elif name == "narration" and system == "harhapolku" and ca:
             t.narration_roll_background(t.characters[ca]["name"], f"bg{a % 3}")
+        elif name == "remove" and ca and ca not in ("ann", "bob") and b % 2:
+            was = t.characters[ca]
+            t.remove_character(ca)
+            if not was["secret"]:
+                s.left_public.add(was["name"])
         elif name == "initiative" and system == "shadowrun" and cids:
             t.roll_initiative([(c, 1) for c in cids[:4]])
         else:
@@ -351,6 +358,7 @@ def check_no_marker_shown(s: Session) -> None:
     shown = shown_to_players(t)
     # A character the GM revealed again shows its name and its state now; everything else marked is secret.
     public_texts = [ch[k] for cid, ch in t.characters.items() if cid not in secret_now for k in ("name", "health")]
+    public_texts += sorted(s.left_public, key=len, reverse=True)
     for text in filter(None, public_texts):
         shown = shown.replace(text, "")
     assert MARK not in shown, re.findall(rf"{MARK}\d+ [^'\"]*", shown)[:3]
@@ -369,7 +377,7 @@ def check_no_marker_shown(s: Session) -> None:
         assert not set(c["participants"] + c["opposition"]) & secret_now
 
 
-OPS = st.lists(st.tuples(st.integers(0, 18), st.integers(0, 50), st.integers(0, 50)), max_size=40)
+OPS = st.lists(st.tuples(st.integers(0, 19), st.integers(0, 50), st.integers(0, 50)), max_size=40)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -389,7 +397,7 @@ def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
     sessions = 400
     for i in range(sessions):
         system = ("rajapolku", "harhapolku", "shadowrun")[i % 3]
-        ops = [(rng.randrange(19), rng.randrange(51), rng.randrange(51)) for _ in range(rng.randrange(20, 120))]
+        ops = [(rng.randrange(20), rng.randrange(51), rng.randrange(51)) for _ in range(rng.randrange(20, 120))]
         s = _session(system, ops, i)
         for k, v in s.done.items():
             totals[k] = totals.get(k, 0) + v
@@ -397,17 +405,18 @@ def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
         path = tmp_path / f"s{i}.toml"
         store.write_full(path, document(s.t.state, s.t.events, s.t.last_seq()))
         loaded, _ = load_tracker(path, read_only=True)
-        check_no_marker_shown(Session(loaded, s.hidden_rolls))
+        check_no_marker_shown(Session(loaded, s.hidden_rolls, s.left_public))
         for fmt in ("md", "html"):
             assert main(["export", str(path), "--format", fmt]) == 0
             out = capsys.readouterr().out
-            for text in [ch[k] for ch in loaded.characters.values() if not ch["secret"] for k in ("name", "health")]:
+            for text in [ch[k] for ch in loaded.characters.values() if not ch["secret"] for k in ("name", "health")] \
+                    + sorted(s.left_public, key=len, reverse=True):
                 out = out.replace(text, "") if text else out
             shown_markers += out.count(MARK)
     assert shown_markers == 0
     assert markers > 5000 and all(totals.get(k, 0) > 20 for k in (
         "secret_pc", "make_secret", "note", "notes", "spend", "roll", "gm_roll", "hidden_roll", "undo", "redo",
-        "unknown", "narration", "initiative")), totals
+        "unknown", "narration", "initiative", "remove")), totals
     print(f"\n{sessions} sessions, {markers} secret markers, {shown_markers} shown; commands run: {totals}")
 
 

@@ -10,9 +10,10 @@ this module is taught to show it (unknown kinds are withheld).
 
 Secret are:
 
-- characters marked ``secret`` — now, or at the time of the event (a character
-  made secret later is hidden in every event before too; one the GM reveals
-  again shows from then on). Their rows, initiative entries, resources,
+- characters marked ``secret`` — now, or at the time of the event, or when
+  last seen (a character made secret later is hidden in every event before
+  too, a removed one keeps its secret; one the GM reveals again shows from
+  then on). Their names never show, nor their ids (made from names). Their rows, initiative entries, resources,
   wounds and resets never reach the players; a roll with one on a side
   becomes "the GM rolls", with no dice, no names and no numbers;
 - rolls the GM marked GM-only (an event's ``secret``): "the GM rolls", and
@@ -148,7 +149,7 @@ def public_summary(roll: dict[str, Any]) -> str:
 class _Projection:
     """One pass over a tracker's log and state, building what the players see."""
 
-    def __init__(self, tracker: Tracker) -> None:
+    def __init__(self, tracker: Tracker, *, events: Any = None) -> None:
         self.full = tracker
         state = tracker.state
         self.system = str(state.get("campaign", {}).get("system", ""))
@@ -156,7 +157,8 @@ class _Projection:
         self.secret_now = {cid for cid, ch in chars.items() if ch.get("secret")}
         self.names: dict[str, str] = {}
         """Every character id the log or the state knows → its name."""
-        self.events = [tracker.events[i] for i in range(len(tracker.events))]
+        events = tracker.events if events is None else events
+        self.events = [events[i] for i in range(len(events))]
         self.around = self._secret_timeline(state)
         for cid, ch in chars.items():
             self.names[cid] = str(ch.get("name", cid))
@@ -164,6 +166,9 @@ class _Projection:
         self.cmd_seqs: dict[int, list[int]] = {}
         self.secret_cmds: set[int] = set()
         self._commands()
+        public_now = {cid for cid, ch in chars.items() if not ch.get("secret")}
+        self.unnamed = (self.secret_now | {c for around in self.around for c in around}) - public_now
+        """Characters whose names (and ids, made from names) the players may not learn."""
         self.public: dict[int, dict[str, Any] | None] = {}
         """seq → the public event (None: withheld)."""
         self.mode: dict[int, str] = {}
@@ -311,7 +316,7 @@ class _Projection:
         cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
         roll = ev.get("roll") if isinstance(ev.get("roll"), dict) else None
         if kind in ("roll", "narration"):
-            secret = self.secret_now | self.around[i]
+            secret = self.unnamed | self.around[i]
             if roll is not None and roll.get("test") == "initiative" and cmd not in self.secret_cmds:
                 return self._initiative(base, ev, roll, secret)
             if cmd in self.secret_cmds or self.refs(ev) & secret:
@@ -331,7 +336,7 @@ class _Projection:
         extra = PLAIN_KINDS.get(str(kind))
         if extra is None or cmd in self.secret_cmds:
             return None
-        if self.refs(ev) & (self.secret_now | self.around[i]):
+        if self.refs(ev) & (self.unnamed | self.around[i]):
             return None
         if kind == "character" and self._touches_secret_fields(ev):
             return None
@@ -449,8 +454,8 @@ class _Projection:
         out = []
         for c in challenges:
             pub = {k: clone(c[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in c}
-            pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.secret_now]
-            pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.secret_now]
+            pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.unnamed]
+            pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.unnamed]
             pub["outcome"] = self._outcome(c, decider.get(str(c.get("id"))))
             out.append(pub)
         return out
@@ -472,7 +477,7 @@ class _Projection:
         return outcome
 
     def _narration(self, nar: dict[str, Any]) -> dict[str, Any]:
-        secret = {self.names[c].lower() for c in self.secret_now if c in self.names}
+        secret = {self.names[c].lower() for c in self.unnamed if c in self.names}
 
         def ok(*names: Any) -> bool:
             return all(isinstance(n, str) and n.lower() not in secret for n in names)
@@ -501,6 +506,12 @@ def public_view(tracker: Tracker) -> Tracker:
     view.events = events
     view.undone = {seq for seq in tracker.undone if p.public.get(seq) is not None}
     return view
+
+
+def secret_ids(state: dict[str, Any], events: Any) -> set[str]:
+    """Characters whose names the players may not learn: secret now, or secret at some
+    point of the log and not a public character now (a removed one keeps its secret)."""
+    return _Projection(Tracker(state, [], read_only=True), events=events).unnamed
 
 
 def public_events(tracker: Tracker) -> list[dict[str, Any]]:
@@ -608,4 +619,4 @@ class Follower:
         return f"{what} · last good view from {self.view.loaded_at}"
 
 
-__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_events", "public_summary", "public_view"]
+__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_events", "public_summary", "public_view", "secret_ids"]
