@@ -9,6 +9,8 @@ panes (what the GM sees) and the file on disk (what survives a quit).
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 from typing import Any
 
@@ -339,15 +341,15 @@ async def test_a_failed_save_is_shown_kept_and_saved_later(tmp_path: Path, monke
     tracker, sf = demo_session(tmp_path, "rajapolku")
     error = f"could not save {sf.path}: No space left on device; the last good file is untouched"
 
-    def disk_full(path: Path, events: Any) -> None:
-        raise store.StoreError(error)
+    def disk_full(fd: int, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     messages: list[Message] = []
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "append_events", disk_full)
+            patch.setattr(store, "_write_all", disk_full)
             await press(pilot, "o")
             assert isinstance(app.screen, TextPrompt)
             await press(pilot, *typed("Rain on the window"), "enter")
@@ -355,9 +357,11 @@ async def test_a_failed_save_is_shown_kept_and_saved_later(tmp_path: Path, monke
             assert [m.error for m in of_kind(messages, SaveFailed)] == [error]
             assert app.is_running and isinstance(app.screen, MainScreen)
             status = panes(app)["status"]
-            assert status.startswith("[save failed: could not save") and "No space left on device" in status
+            # The reason is short, so the campaign and the scene stay on the one status line.
+            assert status.startswith("[save failed: disk full] Helsink") and status.endswith("The old hospital")
             assert screen_text(app).startswith(" [save failed")
-            assert any(sev == "error" and title == "Not saved" and error in msg for sev, title, msg in notes(app))
+            assert any(sev == "error" and title == "Not saved" and error in msg and "free space" in msg
+                       for sev, title, msg in notes(app))
             assert tracker.events[-1]["text"] == "Rain on the window"
             on_disk, _ = files.load_tracker(sf.path)
             assert all(e["text"] != "Rain on the window" for e in on_disk.events)

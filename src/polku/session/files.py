@@ -7,7 +7,9 @@ thread worker with a snapshot taken on the UI thread.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,15 +39,32 @@ class SaveJob:
 
 
 class SessionFile:
-    """One session file on disk, with its lock (unless read-only)."""
+    """One session file on disk, with its lock (unless read-only).
+
+    A save that fails gives its events back to the tracker (:meth:`give_back`),
+    so nothing pending is lost whatever the path (autosave, ctrl+s, quitting).
+    ``saved_seq`` is the last event known to be in the file: an append that
+    would not follow it (events lost on some path) becomes a full rewrite, so
+    the file never gets a gap. ``identity`` is what the file looked like after
+    this process last read or wrote it: a file changed by another program
+    (a backup copied back) is refused with :class:`store.ReplacedError`
+    rather than appended to, until the GM asks to save anyway
+    (:attr:`overwrite_replaced`).
+    """
 
     def __init__(self, path: Path, read_only: bool = False, lock: store.SessionLock | None = None,
-                 notices: list[str] | None = None, appended_since_full: int = 0) -> None:
+                 notices: list[str] | None = None, appended_since_full: int = 0,
+                 saved_seq: int = 0) -> None:
         self.path = path
         self.read_only = read_only
         self.lock = lock
         self.notices: list[str] = notices if notices is not None else []
         self.appended_since_full = appended_since_full
+        self.saved_seq = saved_seq
+        self.identity: tuple[int, ...] | None = None
+        self.overwrite_replaced = False
+        """Set by the GM's explicit "save anyway": the next save keeps the other file aside and rewrites."""
+        self.kept_aside: Path | None = None
         self._io = threading.Lock()
 
     def __repr__(self) -> str:
@@ -56,10 +75,12 @@ class SessionFile:
         events, full = tracker.take_unsaved()
         if not events and not full:
             return None
-        if not self.path.exists():
+        if not self.path.exists() or self.overwrite_replaced:
             full = True
         if self.appended_since_full + len(events) >= COMPACT_EVERY:
             full = True
+        if events and events[0]["seq"] != self.saved_seq + 1:
+            full = True  # the file does not end where these events begin
         if full:
             all_events = tracker.events.copy() if isinstance(tracker.events, store.EventLog) else list(tracker.events)
             return SaveJob(events, True, clone(tracker.state), all_events, tracker.last_seq())
@@ -74,17 +95,76 @@ class SessionFile:
         if self.read_only:
             raise store.StoreError(f"{self.path}: open read-only; nothing was written")
         with self._io:
-            if job.full:
-                store.write_full(self.path, document(job.state or {}, job.all_events or [], job.snapshot_seq))
-                self.appended_since_full = 0
+            if self.overwrite_replaced and job.full:
+                self._keep_other_aside()
             else:
-                store.append_events(self.path, job.events)
-                self.appended_since_full += len(job.events)
+                self._check_not_replaced()
+            try:
+                if job.full:
+                    store.write_full(self.path, document(job.state or {}, job.all_events or [], job.snapshot_seq))
+                    self.appended_since_full = 0
+                    self.saved_seq = job.snapshot_seq
+                else:
+                    store.append_events(self.path, job.events)
+                    self.appended_since_full += len(job.events)
+                    if job.events:
+                        self.saved_seq = job.events[-1]["seq"]
+                self.overwrite_replaced = False
+            finally:
+                # A failed append truncates the file back, which changes its time:
+                # still this process's own file.
+                self.identity = store.identity(self.path)
+
+    def remember_identity(self) -> None:
+        """Note what the file looks like now (after opening it)."""
+        self.identity = store.identity(self.path)
+
+    def _check_not_replaced(self) -> None:
+        if self.identity is None:
+            return
+        now = store.identity(self.path)
+        if now == self.identity:
+            return
+        what = "deleted or moved away" if now is None else "replaced or changed by another program"
+        raise store.ReplacedError(
+            f"{self.path} was {what} since Polku last saved it; nothing was written and your changes are"
+            " kept in memory; press ctrl+s to save your session there anyway (the other file is kept)")
+
+    def _keep_other_aside(self) -> None:
+        """Before saving over a replaced file: rename it so that nothing of it is lost."""
+        if store.identity(self.path) is None or store.identity(self.path) == self.identity:
+            return
+        base = f"{self.path.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}"
+        aside, n = self.path.with_name(base), 2
+        while aside.exists():
+            aside, n = self.path.with_name(f"{base}-{n}"), n + 1
+        try:
+            os.replace(self.path, aside)
+        except OSError as e:
+            raise store.StoreError(f"could not keep the other {self.path} aside as {aside.name}:"
+                                   f" {e.strerror or e}; nothing was written", e.errno) from None
+        self.kept_aside = aside
+
+    def give_back(self, tracker: Tracker, job: SaveJob) -> None:
+        """A save failed: its events are pending again, and the next save rewrites the whole file."""
+        pending = {id(ev) for ev in tracker.unsaved}
+        tracker.unsaved = [ev for ev in job.events if id(ev) not in pending] + tracker.unsaved
+        tracker.needs_full_save = True
 
     def save_now(self, tracker: Tracker) -> None:
+        """Save what is pending, on this thread; on failure it stays pending.
+
+        Raises:
+            store.StoreError: one line; the last good file is untouched.
+        """
         job = self.snapshot(tracker)
-        if job is not None:
+        if job is None:
+            return
+        try:
             self.save(job)
+        except BaseException:
+            self.give_back(tracker, job)
+            raise
 
     def close(self) -> None:
         if self.lock is not None:
@@ -152,7 +232,10 @@ def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = N
             lock.release()
         raise
     notices.extend(more)
-    sf = SessionFile(path, read_only=read_only, lock=lock, notices=notices)
+    sf = SessionFile(path, read_only=read_only, lock=lock, notices=notices, saved_seq=tracker.last_seq())
+    if not read_only:
+        store.remove_orphans(path)
+        sf.remember_identity()
     if (any("cut off" in n for n in more) or any("converted" in n for n in more)) and not read_only:
         tracker.needs_full_save = True
     return tracker, sf

@@ -81,10 +81,20 @@ _write_lock = threading.RLock()
 
 
 class StoreError(Exception):
-    """A session file could not be read or written. ``str()`` is one line."""
+    """A session file could not be read or written. ``str()`` is one line.
 
-    def __init__(self, message: str) -> None:
+    ``errno`` is the operating system's error number when the disk refused
+    (``errno.ENOSPC``, ``errno.EROFS``…), else None; :func:`save_advice` turns
+    it into a short reason and what to do.
+    """
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
         super().__init__(_one_line(message))
+        self.errno = errno
+
+
+class ReplacedError(StoreError):
+    """The file on disk is no longer the one this process last wrote or read."""
 
 
 class NewerSchemaError(StoreError):
@@ -120,6 +130,26 @@ def _oserror_text(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
+_ADVICE = {
+    errno.ENOSPC: ("disk full", "free space on the disk, then press ctrl+s"),
+    errno.EDQUOT: ("disk quota full", "free space within your disk quota, then press ctrl+s"),
+    errno.EROFS: ("read-only disk", "the disk is mounted read-only: remount it read-write or move the"
+                  " session to another disk, then press ctrl+s"),
+    errno.EACCES: ("no permission", "allow writing to the session's folder, then press ctrl+s"),
+    errno.EPERM: ("no permission", "allow writing to the session's folder, then press ctrl+s"),
+    errno.EIO: ("disk error", "the disk reported an error: check it, then press ctrl+s"),
+}
+
+
+def save_advice(err: BaseException) -> tuple[str, str]:
+    """(a short reason for the status line, what the GM should do) for a failed save."""
+    if isinstance(err, ReplacedError):
+        return "file replaced", "press ctrl+s to save your session anyway (the other file is kept)"
+    code = getattr(err, "errno", None)
+    return _ADVICE.get(code, ("not saved", "fix the cause, then press ctrl+s")) if code else \
+        ("not saved", "fix the cause, then press ctrl+s")
+
+
 # ---------------------------------------------------------------------------
 # Paths
 
@@ -138,6 +168,47 @@ def lock_path(path: str | os.PathLike[str]) -> Path:
 
 def _temp_path(path: Path, what: str = "tmp") -> Path:
     return path.with_name(f".{path.name}.{what}-{os.getpid()}")
+
+
+def identity(path: str | os.PathLike[str]) -> tuple[int, ...] | None:
+    """What tells this file apart from a replaced or changed one (None: no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+_ORPHAN_KINDS = re.compile(r"(?:tmp|bak|lock|stale-lock)-(\d{1,10})")
+
+
+def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove temp files that a killed Polku left beside ``path``; return them.
+
+    A write makes ``.<name>.tmp-<pid>`` and ``.<name>.bak-<pid>`` (and the lock
+    ``.<name>.lock-<pid>``) and removes them when it ends, unless the process
+    was killed. Only files of processes that are no longer running go.
+    """
+    path = Path(path)
+    prefix = f".{path.name}."
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        m = _ORPHAN_KINDS.fullmatch(entry.name[len(prefix):])
+        if m is None or int(m.group(1)) == os.getpid() or _pid_alive(int(m.group(1)), None):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            pass
+    return removed
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -278,7 +349,7 @@ def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
             _unlink_quietly(tmp)
             _unlink_quietly(tmp_bak)
             tail = "the last good file is untouched" if path.exists() else "nothing was written"
-            raise StoreError(f"could not save {path}: {_oserror_text(e)}; {tail}") from None
+            raise StoreError(f"could not save {path}: {_oserror_text(e)}; {tail}", e.errno) from None
 
 
 def _make_backup(path: Path, tmp_bak: Path) -> None:
@@ -318,7 +389,8 @@ def append_events(path: str | os.PathLike[str], events: Iterable[dict[str, Any]]
         except FileNotFoundError:
             raise StoreError(f"could not save {path}: the file does not exist; save the whole session first") from None
         except OSError as e:
-            raise StoreError(f"could not save {path}: {_oserror_text(e)}; the last good file is untouched") from None
+            raise StoreError(f"could not save {path}: {_oserror_text(e)}; the last good file is untouched",
+                             e.errno) from None
         size = None
         try:
             size = os.fstat(fd).st_size
@@ -334,7 +406,7 @@ def append_events(path: str | os.PathLike[str], events: Iterable[dict[str, Any]]
                     os.fsync(fd)
                 except OSError:
                     outcome = "the file may end with a partial event, which is dropped on the next load"
-            raise StoreError(f"could not save {path}: {_oserror_text(e)}; {outcome}") from None
+            raise StoreError(f"could not save {path}: {_oserror_text(e)}; {outcome}", e.errno) from None
         finally:
             os.close(fd)
 
@@ -485,6 +557,38 @@ def load(path: str | os.PathLike[str]) -> Loaded:
     return Loaded(doc=doc, notices=notices, rewrite_needed=bool(dropped) or migrated)
 
 
+def _end_of_last_mark(data: bytes) -> int | None:
+    """Offset just after the last complete ``# end of event N`` line (with its newline)."""
+    end = len(data)
+    while True:
+        i = data.rfind(b"# end of event ", 0, end)
+        if i < 0:
+            return None
+        if i == 0 or data[i - 1 : i] == b"\n":
+            nl = data.find(b"\n", i)
+            if nl >= 0 and _END_MARK.match(data[i:nl].decode("utf-8", "replace")):
+                return nl + 1
+        end = i
+
+
+def _cut_header_fragment(data: bytes) -> tuple[bytes, bool]:
+    """Drop a torn start of a new block after the last complete one.
+
+    An append cut within its first bytes (``\\n[[eve``) leaves no whole
+    ``[[event]]`` line, so the fragment would count as part of the block
+    before it, and that complete event would be dropped with it. Whatever
+    follows the last end mark without a whole header line is such a fragment
+    (a block with a whole header line is judged by the usual checks).
+    """
+    cut = _end_of_last_mark(data)
+    if cut is None:
+        return data, False
+    rest = data[cut:]
+    if not rest.strip() or _EVENT_HEADER.search(rest):
+        return data, False
+    return data[:cut], True
+
+
 def _parse_with_tail_repair(data: bytes) -> tuple[dict[str, Any] | None, int, _ParseFail | None]:
     """Parse, dropping up to :data:`MAX_TORN_EVENTS` torn trailing event blocks.
 
@@ -494,6 +598,9 @@ def _parse_with_tail_repair(data: bytes) -> tuple[dict[str, Any] | None, int, _P
     first_fail: _ParseFail | None = None
     dropped = 0
     cur = data
+    if strict:
+        cur, torn = _cut_header_fragment(cur)
+        dropped += torn
     while True:
         try:
             doc = _parse(cur)
@@ -869,11 +976,18 @@ class SessionLock:
 # Lazy loading: the state now, each old event when it is first looked at
 
 _META = {
-    "seq": re.compile(rb"^seq = (\d+)[ \t]*\r?$", re.MULTILINE),
+    "seq": re.compile(rb"^seq = ([1-9]\d{0,17})[ \t]*\r?$", re.MULTILINE),
     "kind": re.compile(rb'^kind = "([A-Za-z_-]+)"[ \t]*\r?$', re.MULTILINE),
-    "cmd": re.compile(rb"^cmd = (\d+)[ \t]*\r?$", re.MULTILINE),
-    "target": re.compile(rb"^target = (\d+)[ \t]*\r?$", re.MULTILINE),
+    "cmd": re.compile(rb"^cmd = ([1-9]\d{0,17})[ \t]*\r?$", re.MULTILINE),
+    "target": re.compile(rb"^target = ([1-9]\d{0,17})[ \t]*\r?$", re.MULTILINE),
 }
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` if it is a whole number a seq can be (1 … 2**63-1), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 2**63:
+        return value
+    return None
 _SUBTABLE = re.compile(rb"^\[", re.MULTILINE)
 
 
@@ -935,8 +1049,33 @@ class EventLog:
         self._meta: list[EventMeta] = []
         self.path = path
         self.problems: list[str] = []
+        self.check: Any = None
+        """``check(event, index)`` raising ValueError: a block that fails it is read as unreadable."""
         for i, block in enumerate(self._blocks):
             self._meta.append(self._scan(i, block or b""))
+
+    def set_check(self, check: Any) -> None:
+        """Check every block when it is parsed (and those parsed already): nothing
+        unchecked is handed out."""
+        self.check = check
+        for i, ev in list(self._parsed.items()):
+            self._parsed[i] = self._checked(i, ev)
+
+    def _checked(self, i: int, ev: dict[str, Any]) -> dict[str, Any]:
+        if self.check is None or ev.get("kind") == "unreadable":
+            return ev
+        try:
+            self.check(ev, i)
+        except ValueError as e:
+            return self._unreadable(i, _one_line(str(e))[:200])
+        return ev
+
+    def _unreadable(self, i: int, why: str) -> dict[str, Any]:
+        where = f"{self.path}: " if self.path else ""
+        problem = f"{where}event block {i + 1} is unreadable ({why})"
+        self.problems.append(problem)
+        seq = self._meta[i].seq if i < len(self._meta) else 0
+        return {"seq": max(seq, 0), "kind": "unreadable", "text": problem, "t": "", "at": [], "changes": []}
 
     def _scan(self, i: int, block: bytes) -> EventMeta:
         sub = _SUBTABLE.search(block, 1)
@@ -946,10 +1085,12 @@ class EventLog:
             m = rx.search(top)
             found[key] = m.group(1) if m else None
         if found["seq"] is None or found["kind"] is None:
-            ev = self[i]
-            return EventMeta(int(ev.get("seq", 0) or 0), str(ev.get("kind", "unreadable")),
-                             ev.get("cmd") if isinstance(ev.get("cmd"), int) else None,
-                             ev.get("target") if isinstance(ev.get("target"), int) else None)
+            # Parsed now (and kept): a seq of -1 marks one that is not a whole number.
+            ev = self._parsed[i] = self._parse_block(i)
+            seq = _whole(ev.get("seq"))
+            kind = ev.get("kind")
+            return EventMeta(seq if seq is not None else -1, kind if isinstance(kind, str) else "unreadable",
+                             _whole(ev.get("cmd")), _whole(ev.get("target")))
         return EventMeta(int(found["seq"]), sys.intern(found["kind"].decode()),
                          int(found["cmd"]) if found["cmd"] else None,
                          int(found["target"]) if found["target"] else None)
@@ -964,13 +1105,10 @@ class EventLog:
             ev = doc["event"][0]
             if not isinstance(ev, dict):
                 raise ValueError("not a table")
-            return ev
-        except (tomlread.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, ValueError, TypeError) as e:
-            where = f"{self.path}: " if self.path else ""
-            problem = f"{where}event block {i + 1} is unreadable ({_one_line(str(e))[:120]})"
-            self.problems.append(problem)
-            return {"seq": self._meta[i].seq if i < len(self._meta) else 0, "kind": "unreadable",
-                    "text": problem, "t": "", "at": [], "changes": []}
+        except (tomlread.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, ValueError, TypeError,
+                RecursionError) as e:
+            return self._unreadable(i, _one_line(str(e))[:120])
+        return self._checked(i, ev)
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -1020,6 +1158,7 @@ class EventLog:
         other._meta = self._meta
         other.path = self.path
         other.problems = self.problems
+        other.check = self.check
         return other
 
     def check_all(self, validate: Any = None, *, keep: bool = True, pause: float = 0.0,
@@ -1074,11 +1213,12 @@ def load_lazy(path: str | os.PathLike[str]) -> Loaded:
         raise CorruptError(f"{path}: bad TOML {where} ({fail.problem}); {_fix_hint(path)}", fail.line) from None
     if doc.get("schema") != SCHEMA:
         return load(path)
+    data, torn = _cut_header_fragment(data)
     # The file's bytes once, and where each block starts: a block is sliced out
     # when it is read (a list of 10,000 copies or views would double the memory).
     blocks = _Blocks(data, starts)
     notices: list[str] = []
-    dropped = 0
+    dropped = int(torn)
     while blocks and dropped < MAX_TORN_EVENTS:
         last = blocks[-1]
         try:

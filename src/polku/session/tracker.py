@@ -163,20 +163,11 @@ class Tracker(RollCommands):
     @classmethod
     def replay(cls, snapshot: dict[str, Any], snapshot_seq: int, events: Any,
                **kw: Any) -> "Tracker":
-        """Rebuild from a saved snapshot plus the events newer than it."""
-        state = clone(snapshot)
-        lazy = isinstance(events, EventLog)
-        for i in range(len(events)):
-            if lazy and events.meta(i).seq <= snapshot_seq:
-                continue
-            ev = events[i]
-            model.validate_event(ev, i)
-            if ev["seq"] > snapshot_seq:
-                try:
-                    model.apply_changes(state, ev.get("changes", []))
-                except (StateError, KeyError, IndexError, TypeError) as e:
-                    raise StateError(f"event {ev['seq']}: its changes do not fit the state ({e})") from None
-        model.validate_state(state)
+        """Rebuild from a saved snapshot plus the events newer than it (every block,
+        the numbering and each replayed change checked: :mod:`polku.session.integrity`)."""
+        from .integrity import replay_state
+
+        state = replay_state(snapshot, snapshot_seq, events)
         return cls(state, events, **kw)
 
     # -- reading ---------------------------------------------------------

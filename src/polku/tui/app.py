@@ -99,11 +99,14 @@ class PolkuApp(App):
         self.save_state = "read-only" if (session_file is not None and session_file.read_only) else "saved"
         self._saving = False
         self._dirty = False
+        self._replaced = False
         self._start_notices = list(notices)
         self._forced_theme = theme
         self._theme_ready = False
         self._apply_start_theme()
         self._check_hurry = threading.Event()
+        self.unsaved_on_exit: str | None = None
+        """Set when the app ended (not by q) with a save that failed: ``run_app`` prints it."""
         self.after_first_frame: list[Callable[[], Any]] = []
         """Called once the first frame is on screen (``run_app`` turns the garbage collector back on)."""
 
@@ -353,9 +356,10 @@ class PolkuApp(App):
         try:
             sf.save(job)
         except store.StoreError as e:
-            self.post_message(SaveFailed(str(e), job))
+            self.post_message(SaveFailed(str(e), job, e))
         except OSError as e:
-            self.post_message(SaveFailed(f"could not save {sf.path}: {e.strerror or e}", job))
+            err = store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
+            self.post_message(SaveFailed(str(err), job, err))
         else:
             self.post_message(SessionSaved(len(job.events)))
 
@@ -363,21 +367,40 @@ class PolkuApp(App):
     def _saved(self, message: SessionSaved) -> None:
         self._saving = False
         self._set_save_state("saved")
+        self._after_saved()
         if self._dirty:
             self._dirty = False
             self.request_save()
+
+    def _after_saved(self) -> None:
+        sf = self.session_file
+        self._replaced = False
+        if sf is not None and sf.kept_aside is not None:
+            self.notify(f"Saved your session as {sf.path.name}; the other file is kept as {sf.kept_aside.name}",
+                        title="Saved", timeout=15)
+            sf.kept_aside = None
 
     @on(SaveFailed)
     def _save_failed(self, message: SaveFailed) -> None:
         self._saving = False
         self._dirty = False
-        t = self.tracker
-        if t is not None:
-            t.unsaved = list(message.job.events) + t.unsaved
-            t.needs_full_save = True
-        self._set_save_state(f"save failed: {message.error}")
-        self.notify(f"{message.error} — your changes are kept in memory; free space and press ctrl+s",
-                    severity="error", title="Not saved", timeout=15)
+        if self.tracker is not None and self.session_file is not None:
+            self.session_file.give_back(self.tracker, message.job)
+        self._report_save_error(message.error, message.exc)
+
+    def _report_save_error(self, error: str, exc: BaseException | None, *, quitting: bool = False) -> None:
+        """A short reason on the status line (it must fit); the whole line and what to do in a notification."""
+        short, todo = store.save_advice(exc) if exc is not None else ("not saved", "press ctrl+s to try again")
+        self._replaced = isinstance(exc, store.ReplacedError)
+        self._set_save_state(f"save failed: {short}")
+        if self._replaced:
+            text = error
+        elif quitting:
+            text = f"{error} — not quitting, and your changes are kept in memory: {todo}, then press q again"
+        else:
+            text = f"{error} — your changes are kept in memory: {todo}"
+        self.notify(text, severity="error", title="Not saved", timeout=20)
+        self.log.error(text)
 
     def _set_save_state(self, text: str) -> None:
         self.save_state = text
@@ -385,30 +408,48 @@ class PolkuApp(App):
         if screen is not None:
             screen.refresh_status()
 
-    def save_sync(self) -> str | None:
-        """A final save on the UI thread (quitting). Returns an error line or None."""
+    def save_sync(self) -> store.StoreError | None:
+        """A final save on the UI thread (quitting). Returns the error, or None.
+
+        A failed save keeps its events pending (``SessionFile.save_now``), so
+        trying again later writes them.
+        """
         sf, t = self.session_file, self.tracker
         if sf is None or t is None or sf.read_only:
             return None
         try:
             sf.save_now(t)
-        except (store.StoreError, OSError) as e:
-            return str(e)
+        except store.StoreError as e:
+            return e
+        except OSError as e:
+            return store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
+        if sf.kept_aside is not None:
+            self._after_saved()
         return None
 
     def action_save(self) -> None:
+        sf = self.session_file
+        if self._replaced and sf is not None:
+            # The GM has read that the file was replaced and asks to save anyway.
+            sf.overwrite_replaced = True
+            if self.tracker is not None:
+                self.tracker.needs_full_save = True
         self.request_save()
 
     async def action_quit_app(self) -> None:
         self._check_hurry.set()
         await self.workers.wait_for_complete()
         err = self.save_sync()
-        if err:
-            self.notify(f"{err} — not quitting, so nothing is lost", severity="error", title="Not saved")
+        if err is not None:
+            self._report_save_error(str(err), err, quitting=True)
             return
         if self.session_file is not None:
             self.session_file.close()
         self.exit()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (ctrl+q, the palette) saves first, as q does."""
+        await self.action_quit_app()
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -418,7 +459,9 @@ class PolkuApp(App):
 
     def on_unmount(self) -> None:
         if self.session_file is not None:
-            self.save_sync()
+            err = self.save_sync()
+            if err is not None:
+                self.unsaved_on_exit = str(err)
             self.session_file.close()
 
     BINDINGS.append(Binding("ctrl+s", "save", "Save", show=False, id="app.save", tooltip="Save now (autosave does this after every command)"))

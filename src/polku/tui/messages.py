@@ -30,7 +30,8 @@ class SessionSaved(Message):
 class SaveFailed(Message):
     """The autosave worker could not write; the last good file is untouched."""
 
-    def __init__(self, error: str, job: Any) -> None:
+    def __init__(self, error: str, job: Any, exc: BaseException | None = None) -> None:
         super().__init__()
         self.error = error
         self.job = job
+        self.exc = exc

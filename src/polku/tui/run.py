@@ -69,4 +69,7 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, enable_gc:
             remembering.join()
         if session_file is not None:
             session_file.close()
+    if app.unsaved_on_exit:
+        print(f"polku: error: {app.unsaved_on_exit} — the last changes were not saved", file=sys.stderr)
+        return app.return_code or 1
     return app.return_code or 0

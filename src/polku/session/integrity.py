@@ -1,0 +1,350 @@
+"""Is a loaded session file whole? Checks beyond the state's own validation.
+
+:func:`polku.session.model.validate_state` checks what the rules rely on.
+This module checks what *drawing* and *replaying* rely on, for every block a
+file gives the program, so that a damaged or hand-edited file is refused with
+one line instead of crashing a screen, an export or a replay:
+
+- :func:`check_event`: an event's shape and the types of the keys the
+  program reads (``text`` is text, ``seq`` a whole number, ``who`` names…),
+  and bounds on every value (nesting depth, 64-bit whole numbers) so that no
+  value can make a copy, a comparison or a format recurse or blow up;
+- :func:`check_state_extra`: the same for the state's challenges, narration
+  and any other value;
+- :func:`check_numbering`: the log is numbered 1, 2, 3… without a gap, and
+  the snapshot number fits it;
+- :func:`apply_checked`: replaying an event onto the saved state, every
+  change must start from the value the event says it changed ("before"); a
+  snapshot number that is too low (events replayed twice) or a state edited
+  under its later events shows up here.
+
+Every failure is a :class:`~polku.session.model.StateError` with one line.
+No textual, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .model import StateError, get_path, validate_event
+
+MAX_DEPTH = 24
+"""Nesting deeper than this is damage: Polku's own events nest about 7 deep."""
+
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+"""TOML's whole numbers are 64-bit."""
+
+MAX_SHOWN = 60
+"""How much of a bad value an error line quotes."""
+
+_INT_KEYS = frozenset({
+    "seq", "cmd", "target", "amount", "face", "size", "hits", "degrees", "net_hits", "threshold", "seed",
+    "rerolls", "edge_dice", "edge_spent", "ones", "pool", "dice_counted", "helper_dice", "needed",
+    "accumulated", "intervals", "deciding_position", "score", "passes",
+})
+_STR_KEYS = frozenset({
+    "kind", "text", "t", "label", "source", "summary", "test", "winner", "winner_if_needed", "decided_by",
+    "role", "resource", "challenge", "bought", "title", "status", "outcome_text", "tier", "narrator",
+})
+_INT_LIST_KEYS = frozenset({"at", "replaced", "a_faces", "b_faces", "a_sizes", "b_sizes", "degree_faces"})
+_STR_LIST_KEYS = frozenset({"explain", "participants", "opposition"})
+_TABLE_LIST_KEYS = frozenset({"sides", "dice", "a_dice", "b_dice", "positions", "changes"})
+_NAMES_KEYS = frozenset({"who"})
+"""Text or a list of texts: the characters an event names."""
+
+
+def _show(value: Any) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # a whole number too long to print
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a table", list: "a list", str: "text", bool: "true/false", int: "a whole number",
+            float: "a decimal number"}.get(type(value), f"a {type(value).__name__}")
+
+
+def _where(path: Iterable[Any]) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def check_tree(value: Any, path: list[Any]) -> None:
+    """Bounds on every value below ``value``: depth, 64-bit whole numbers, keys as text.
+
+    Iterative, so that even a value nested far too deep is measured without
+    recursing.
+    """
+    stack: list[tuple[Any, list[Any]]] = [(value, path)]
+    base = len(path)
+    while stack:
+        node, where = stack.pop()
+        if len(where) - base > MAX_DEPTH:
+            raise StateError(f"{_where(where[: base + 3])}…: nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if not isinstance(k, str):
+                    raise StateError(f"{_where(where)}: a key {_show(k)} is not text")
+                stack.append((v, where + [k]))
+        elif isinstance(node, list):
+            stack.extend((v, where + [i]) for i, v in enumerate(node))
+        elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
+            raise StateError(f"{_where(where)}: the whole number is too large (TOML's limit is 64 bits)")
+
+
+def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) -> None:
+    """Types of the keys with a fixed meaning, wherever they appear below ``node``."""
+    stack: list[tuple[Any, list[Any]]] = [(node, path)]
+    while stack:
+        cur, where = stack.pop()
+        if isinstance(cur, list):
+            stack.extend((v, where + [i]) for i, v in enumerate(cur))
+            continue
+        if not isinstance(cur, dict):
+            continue
+        for key, value in cur.items():
+            at = where + [key]
+            if key in skip and len(where) == len(path):
+                continue
+            if key in _INT_KEYS:
+                _want_int(value, at)
+            elif key in _STR_KEYS:
+                _want(value, str, at)
+            elif key in _INT_LIST_KEYS:
+                _want(value, list, at)
+                for i, x in enumerate(value):
+                    _want_int(x, at + [i])
+            elif key in _STR_LIST_KEYS:
+                _want(value, list, at)
+                for i, x in enumerate(value):
+                    _want(x, str, at + [i])
+            elif key in _TABLE_LIST_KEYS:
+                _want(value, list, at)
+                for i, x in enumerate(value):
+                    _want(x, dict, at + [i])
+            elif key in _NAMES_KEYS:
+                if not isinstance(value, str):
+                    _want(value, list, at)
+                    for i, x in enumerate(value):
+                        _want(x, str, at + [i])
+            if isinstance(value, (dict, list)) and key != "changes":
+                stack.append((value, at))
+
+
+def _want(value: Any, typ: type, path: list[Any]) -> None:
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        want = {str: "text", list: "a list", dict: "a table", int: "a whole number"}[typ]
+        raise StateError(f"{_where(path)}: expected {want}, found {_kind(value)} {_show(value)}")
+
+
+def _want_int(value: Any, path: list[Any]) -> None:
+    _want(value, int, path)
+
+
+def check_event(ev: Any, index: int) -> None:
+    """An event block's shape and types, as read from a file (``index`` counts from 0).
+
+    Raises:
+        StateError: one line naming the event and the key.
+    """
+    p: list[Any] = ["event", index + 1]
+    if not isinstance(ev, dict):
+        raise StateError(f"event {index + 1}: expected a table, found {_kind(ev)}")
+    check_tree(ev, p)
+    for key in ("seq", "kind", "text"):
+        if key not in ev:
+            raise StateError(f"event {index + 1}: key '{key}' is missing")
+    seq = ev["seq"]
+    _want_int(seq, p + ["seq"])
+    if seq < 1:
+        raise StateError(f"event {index + 1}: 'seq' = {seq} (events are numbered from 1)")
+    p = ["event", seq]
+    _check_keys(ev, p)
+    roll = ev.get("roll")
+    if roll is not None:
+        _want(roll, dict, p + ["roll"])
+        outcome = roll.get("outcome")
+        if outcome is not None:
+            _want(outcome, dict, p + ["roll", "outcome"])
+        for i, side in enumerate(roll.get("sides", [])):
+            for j, die in enumerate(side.get("dice", [])):
+                for key in ("size", "face"):
+                    if key not in die:
+                        raise StateError(f"{_where(p + ['roll', 'sides', i, 'dice', j])}: key '{key}' is missing")
+    for i, ch in enumerate(ev.get("changes", [])):
+        cp = p + ["changes", i]
+        if "path" not in ch:
+            raise StateError(f"{_where(cp)}: key 'path' is missing")
+        path = ch["path"]
+        _want(path, list, cp + ["path"])
+        if not path:
+            raise StateError(f"{_where(cp + ['path'])}: empty")
+        for j, k in enumerate(path):
+            if not isinstance(k, (str, int)) or isinstance(k, bool):
+                raise StateError(f"{_where(cp + ['path', j])}: expected a key or an index, found {_show(k)}")
+        if not any(k in ch for k in ("after", "before", "insert", "remove")):
+            raise StateError(f"{_where(cp)}: a change without 'before', 'after', 'insert' or 'remove'")
+    validate_event(ev, index)  # the dice: sizes and faces the rules accept
+
+
+def check_state_extra(state: dict[str, Any]) -> None:
+    """What :func:`~polku.session.model.validate_state` leaves to the screens: bounds,
+    challenge fields and unique challenge ids, the narration's parts.
+
+    Raises:
+        StateError: one line naming the key.
+    """
+    check_tree(state, ["state"])
+    seen: set[str] = set()
+    for i, c in enumerate(state.get("challenges", [])):
+        if not isinstance(c, dict):
+            continue  # validate_state names it
+        cp = ["state", "challenges", i]
+        _check_keys(c, cp)
+        for key in ("kind", "outcome"):
+            if key in c:
+                _want(c[key], str, cp + [key])
+        cid = c.get("id")
+        if isinstance(cid, str):
+            if cid in seen:
+                raise StateError(f"{_where(cp + ['id'])}: two challenges have the id '{cid}'")
+            seen.add(cid)
+    nar = state.get("narration")
+    if isinstance(nar, dict):
+        np_ = ["state", "narration"]
+        _check_keys(nar, np_)
+        for key in ("burned",):
+            if key in nar:
+                _want(nar[key], list, np_ + [key])
+        hands = nar.get("hands")
+        if hands is not None:
+            _want(hands, dict, np_ + ["hands"])
+            for who, dice in hands.items():
+                _want(dice, list, np_ + ["hands", who])
+                for j, d in enumerate(dice):
+                    _want(d, dict, np_ + ["hands", who, j])
+                    for key in ("size", "face"):
+                        if key not in d:
+                            raise StateError(f"{_where(np_ + ['hands', who, j])}: key '{key}' is missing")
+        rolled = nar.get("rolled")
+        if rolled is not None:
+            _want(rolled, list, np_ + ["rolled"])
+            for j, x in enumerate(rolled):
+                _want(x, str, np_ + ["rolled", j])
+        last = nar.get("last")
+        if last is not None:
+            _want(last, dict, np_ + ["last"])
+    for cid, ch in state.get("characters", {}).items():
+        if isinstance(ch, dict) and "secret" in ch and not isinstance(ch["secret"], bool):
+            raise StateError(f"state.characters.{cid}.secret: expected true/false, found {_show(ch['secret'])}")
+
+
+def check_numbering(seqs: list[int], snapshot_seq: int) -> None:
+    """The log runs 1, 2, 3… (or on from an earlier compaction) with no gap, and the
+    snapshot number lies within it.
+
+    Raises:
+        StateError: one line naming the events around the gap.
+    """
+    for prev, seq in zip(seqs, seqs[1:]):
+        if seq != prev + 1:
+            if seq > prev + 1:
+                missing = f"event {prev + 1}" if seq == prev + 2 else f"events {prev + 1}–{seq - 1}"
+                raise StateError(f"event {seq} follows event {prev}: a gap in the log ({missing} missing)")
+            raise StateError(f"event {seq} follows event {prev}: the events are out of order or repeated")
+    if seqs and seqs[0] > snapshot_seq + 1:
+        raise StateError(f"the state is saved up to event {snapshot_seq} but the log goes on at event {seqs[0]}:"
+                         " a gap in the log")
+    if seqs and snapshot_seq > seqs[-1]:
+        raise StateError(f"'snapshot_seq' = {snapshot_seq} but the log ends at event {seqs[-1]}:"
+                         " the snapshot number does not fit the log")
+
+
+_ABSENT = object()
+
+
+def apply_checked(state: dict[str, Any], changes: list[dict[str, Any]], seq: int) -> None:
+    """Apply one event's changes, each only if the state holds what the change starts from.
+
+    Raises:
+        StateError: one line; the state may be partly changed (the caller drops it).
+    """
+    from .model import apply_changes
+
+    for ch in changes:
+        path = list(ch["path"])
+        if "insert" not in ch and "remove" not in ch:
+            now = get_path(state, path, _ABSENT)
+            expected = ch.get("before", _ABSENT)
+            if now != expected or (now is _ABSENT) != (expected is _ABSENT):
+                found = "nothing" if now is _ABSENT else _show(now)
+                wanted = "nothing" if expected is _ABSENT else _show(expected)
+                raise StateError(
+                    f"event {seq} does not follow from the saved state: {_where(path)} is {found}, the event"
+                    f" changed it from {wanted} ('snapshot_seq' or the state was edited, or the file is damaged)")
+        elif "remove" in ch:
+            lst = get_path(state, path[:-1], _ABSENT)
+            i = path[-1]
+            if isinstance(lst, list) and isinstance(i, int) and 0 <= i < len(lst) and lst[i] != ch["remove"]:
+                raise StateError(f"event {seq} does not follow from the saved state: {_where(path)} is not"
+                                 " what the event removed ('snapshot_seq' or the state was edited, or the file"
+                                 " is damaged)")
+        apply_changes(state, [ch])
+
+
+def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> dict[str, Any]:
+    """The state after the log: the snapshot with the newer events replayed, every
+    block and the numbering checked first.
+
+    ``events`` is a list of event tables or a lazy :class:`~polku.session.store.EventLog`
+    (only the events newer than the snapshot are parsed now; the others are
+    checked when they are first read).
+
+    Raises:
+        StateError: one line; nothing is changed.
+    """
+    from .model import clone, validate_state
+    from .store import EventLog
+
+    lazy = isinstance(events, EventLog)
+    n = len(events)
+    if lazy:
+        events.set_check(check_event)
+        seqs = []
+        for i in range(n):
+            seq = events.meta(i).seq
+            if seq < 1:
+                raise StateError(events[i].get("text") if events[i].get("kind") == "unreadable"
+                                 else f"event block {i + 1} has no whole-number 'seq'")
+            seqs.append(seq)
+    else:
+        for i in range(n):
+            check_event(events[i], i)
+        seqs = [events[i]["seq"] for i in range(n)]
+    if isinstance(snapshot_seq, bool) or not isinstance(snapshot_seq, int):
+        raise StateError(f"'snapshot_seq' must be a whole number, found {_show(snapshot_seq)}")
+    check_numbering(seqs, snapshot_seq)
+    if not isinstance(snapshot, dict):
+        raise StateError(f"state: expected a table, found {_kind(snapshot)}")
+    check_tree(snapshot, ["state"])
+    state = clone(snapshot)
+    for i in range(n):
+        if seqs[i] <= snapshot_seq:
+            continue
+        ev = events[i]
+        if ev.get("kind") == "unreadable":
+            raise StateError(str(ev.get("text")))
+        try:
+            apply_checked(state, ev.get("changes", []), ev["seq"])
+        except StateError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise StateError(f"event {ev['seq']}: its changes do not fit the state ({_show(e)})") from None
+    validate_state(state)
+    check_state_extra(state)
+    return state
+
+
+__all__ = ["MAX_DEPTH", "apply_checked", "check_event", "check_numbering", "check_state_extra", "check_tree", "replay_state"]
