@@ -19,7 +19,8 @@ from polku.rules.dice import Die
 from polku.session import demo, store
 from polku.session.export import export
 from polku.session.files import continue_campaign, create_session, document, load_tracker
-from polku.session.rolls import HarhaSide, SRSide
+from polku.session.replay import History
+from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.stats import EventPeople, compute, event_tags, judge_roll
 
 
@@ -287,3 +288,72 @@ async def test_outcome_filters_leave_undone_and_replaced_rolls_out_unless_asked(
         await pilot.pause()
         assert _visible(app) == [9]
         assert "rolls that stand" in str(app.screen.query_one("#log-title").render())
+
+
+# ---------------------------------------------------------------------------
+# scenes come from the scene changes that stand
+
+
+def _false_lead():
+    """Scene 4 'The false lead' is begun, rolled in, and undone; then scene 4 'The river' stands."""
+    t = demo.demo_rajapolku()
+    t.new_scene("The false lead")
+    t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([9], [2]))
+    t.undo()
+    t.undo()
+    t.note("the GM changes her mind")
+    t.new_scene("The river")
+    river = t.events[-1]["seq"] if t.events[-1]["kind"] == "structure" else next(
+        e["seq"] for e in reversed(t.events) if e["kind"] == "structure")
+    t.note("the current is strong")
+    return t, river
+
+
+def _headings(md):
+    return [line[4:] for line in md.splitlines() if line.startswith("### Scene")]
+
+
+def test_an_undone_scene_change_begins_no_scene_in_the_report(tmp_path):
+    t, river = _false_lead()
+    path = tmp_path / "s.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    loaded, _ = load_tracker(path, read_only=True)
+    for gm in (True, False):
+        md = export(loaded, "md", gm=gm)
+        assert _headings(md) == ["Scene 1.1.1", "Scene 1.1.2: The market at dawn", "Scene 1.1.3: The old hospital",
+                                 "Scene 1.1.4: The river"], f"gm={gm}"
+        hospital = md[md.index("### Scene 1.1.3"):md.index("### Scene 1.1.4")]
+        assert "~~Scene 4: The false lead~~ *(undone)*" in hospital
+        assert "the GM changes her mind" in hospital or not gm  # notes are the GM's
+        assert "the current is strong" in md[md.index("### Scene 1.1.4"):] or not gm
+
+
+def test_the_scenes_of_the_review_are_those_that_stand():
+    t, river = _false_lead()
+    scenes = History.of(t).scenes(t.is_undone)
+    assert [(s.at, s.title) for s in scenes] == [
+        ((1, 1, 1), ""), ((1, 1, 2), "The market at dawn"), ((1, 1, 3), "The old hospital"), ((1, 1, 4), "The river")]
+    assert scenes[3].first_seq == river and scenes[3].last_seq == t.last_seq()
+    undone = [e["seq"] for e in t.events if t.is_undone(e["seq"])]
+    assert undone and all(scenes[2].holds(q) for q in undone)
+    assert sum(s.events for s in scenes) == len(t.events)
+
+
+@pilot_test
+async def test_the_scene_chooser_names_and_jumps_to_the_scene_that_stands():
+    t, river = _false_lead()
+    app = review(t)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("home", "g")
+        await pilot.pause()
+        labels = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
+        assert labels[-1].startswith("4. scene 1.1.4: The river")
+        assert not any("false lead" in x for x in labels)
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen.selected_seq == river
+        await pilot.press("s", "4")  # only the hospital (scene 3 of the chooser: '4' is 'Every scene' + 3)
+        await pilot.pause()
+        hospital = History.of(t).scenes(t.is_undone)[2]
+        assert _visible(app) == list(range(hospital.first_seq, hospital.last_seq + 1))

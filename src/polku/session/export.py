@@ -28,6 +28,7 @@ from ..rules.system import System
 from . import stats as st
 from .model import condition_monitors
 from .public import public_view, secret_ids
+from .replay import Scene, scene_sections
 from .tracker import Tracker
 
 Run = tuple[str, str]
@@ -99,7 +100,8 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
     blocks.append(Block("h2", _plain("Characters")))
     blocks.append(_characters_table(view, system))
 
-    blocks.extend(_scenes(view, system, names))
+    # Scenes come from the full log's scene changes that stand; the players' log is a part of it.
+    blocks.extend(_scenes(view, system, scene_sections(full.events, full.is_undone, full.state["structure"])))
 
     if state["challenges"]:
         blocks.append(Block("h2", _plain("Challenges")))
@@ -193,7 +195,7 @@ def _roll_runs(ev: dict[str, Any], system: System, challenges: dict[str, str]) -
     return runs
 
 
-def _scenes(view: Tracker, system: System, names: dict[str, str]) -> list[Block]:
+def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Block]:
     blocks: list[Block] = []
     titles: dict[str, str] = {}
     for ev in view.events:
@@ -206,25 +208,25 @@ def _scenes(view: Tracker, system: System, names: dict[str, str]) -> list[Block]
             titles.setdefault(ev["challenge"], m.group(1))
     for c in view.state["challenges"]:
         titles.setdefault(c["id"], c["title"])
-    current: tuple[Any, ...] | None = None
+    current: Scene | None = None
     items: list[Inline] = []
-    scene_title = ""
+    index = 0
 
     def flush() -> None:
         if current is not None and items:
-            where = ".".join(str(x) for x in current)
-            blocks.append(Block("h3", _plain(f"Scene {where}" + (f": {scene_title}" if scene_title else ""))))
+            where = ".".join(str(x) for x in current.at)
+            blocks.append(Block("h3", _plain(f"Scene {where}" + (f": {current.title}" if current.title else ""))))
             blocks.append(Block("ul", items=list(items)))
         items.clear()
 
     blocks.append(Block("h2", _plain("Scenes")))
     for ev in view.events:
-        at = tuple(ev.get("at", ()))
-        if at != current:
+        while index < len(scenes) and scenes[index].last_seq < ev["seq"]:
+            index += 1
+        scene = scenes[index] if index < len(scenes) else current
+        if scene is not current:
             flush()
-            current = at
-            m = re.match(r"Scene \d+: (.*)", str(ev.get("text", "")))
-            scene_title = m.group(1) if ev.get("kind") == "structure" and m else ""
+            current = scene
         if ev.get("kind") in ("undo", "redo"):
             runs: Inline = [(ev.get("text", ""), "i")]
         elif ev.get("roll"):

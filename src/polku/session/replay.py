@@ -19,8 +19,9 @@ No textual, no rich, no I/O.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import model
 from .model import StateError, clone
@@ -32,7 +33,11 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class Scene:
-    """One scene of the log: where it is, its first event and its title."""
+    """One scene of the log: where it is, its events and its title.
+
+    A scene's events are a run of the log: from the scene change that began
+    it up to the next scene change that stands (see :func:`scene_sections`).
+    """
 
     at: tuple[int, ...]
     """``(story, session, scene)``."""
@@ -41,12 +46,79 @@ class Scene:
     title: str
     """The scene's title as it was when the scene began (may be empty)."""
     events: int
-    """How many events of the log carry this ``at``."""
+    """How many events of the log lie in this scene (undone ones included)."""
+    last_seq: int = 0
+    """The seq of the scene's last event."""
 
     @property
     def label(self) -> str:
         where = ".".join(str(x) for x in self.at)
         return f"scene {where}" + (f": {self.title}" if self.title else "")
+
+    def holds(self, seq: int) -> bool:
+        """Whether event ``seq`` lies in this scene."""
+        return self.first_seq <= seq <= self.last_seq
+
+
+def _starting_structure(final: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The story, session, scene and title before the first event, stepped back from ``final``."""
+    struct = dict(final)
+    for ev in reversed(events):
+        for ch in reversed(list(ev.get("changes", []))):
+            path = list(ch.get("path", []))
+            if len(path) == 2 and path[0] == "structure" and "before" in ch:
+                struct[path[1]] = ch["before"]
+    return struct
+
+
+def _title_after(ev: dict[str, Any], title: str) -> str:
+    """The scene title once the scene change ``ev`` stands."""
+    for ch in ev.get("changes", []):
+        if list(ch.get("path", [])) == ["structure", "scene_title"] and "after" in ch:
+            title = ch["after"]
+            return title if isinstance(title, str) else ""
+    m = re.match(r"Scene \d+(?:: (.*))?$", str(ev.get("text", "")))
+    if m:
+        return m.group(1) or ""
+    if str(ev.get("text", "")).startswith("Session "):
+        return ""
+    return title
+
+
+def scene_sections(events: Sequence[dict[str, Any]], is_undone: Callable[[int], bool],
+                   final_structure: dict[str, Any]) -> list[Scene]:
+    """The scenes of a log, from the scene changes (scene, session, story) that stand.
+
+    A scene change that was undone begins no scene: it and whatever happened
+    until the next change that stands belong to the scene it would have
+    ended, struck through where they were undone. Events carry the ``at`` of
+    the moment they happened, which for an undone scene is a scene that never
+    stood, so the scenes come from the changes, not from ``at``.
+
+    Args:
+        events: the whole log, oldest first.
+        is_undone: whether an event (by seq) was undone.
+        final_structure: ``state["structure"]`` after the last event.
+    """
+    start = _starting_structure(final_structure, events)
+    at: tuple[int, ...] = tuple(int(start.get(k, 1)) for k in ("story", "session", "scene"))
+    title = str(start.get("scene_title", "") or "")
+    out: list[Scene] = []
+    first = last = 0
+    count = 0
+    for ev in events:
+        seq = ev["seq"]
+        if ev.get("kind") == "structure" and not is_undone(seq):
+            if count:
+                out.append(Scene(at, first, title, count, last))
+            at, title, count = tuple(ev.get("at", at)), _title_after(ev, title), 0
+        if not count:
+            first = seq
+        count += 1
+        last = seq
+    if count:
+        out.append(Scene(at, first, title, count, last))
+    return out
 
 
 def _undo(state: dict[str, Any], ev: dict[str, Any]) -> None:
@@ -95,6 +167,12 @@ class History:
         """The history of a :class:`~polku.session.tracker.Tracker`."""
         return cls(tracker.state, tracker.events, **kw)
 
+    def scenes(self, is_undone: Callable[[int], bool] = lambda seq: False) -> list[Scene]:
+        """The scenes of the log (see :func:`scene_sections`)."""
+        last = len(self.events) - 1
+        final = self._checkpoints[last]["structure"] if last >= 0 else (self.initial or {}).get("structure", {})
+        return scene_sections(self.events, is_undone, final)
+
     @property
     def earliest_seq(self) -> int:
         """The oldest seq whose state can be shown (0: before the first event)."""
@@ -132,21 +210,6 @@ class History:
         self._last = (j, clone(state))
         return state
 
-    def scenes(self) -> list[Scene]:
-        """Every scene of the log in order of first appearance, with its title."""
-        title = ""
-        if self.initial is not None:
-            title = self.initial.get("structure", {}).get("scene_title", "")
-        out: dict[tuple[int, ...], list[Any]] = {}
-        for ev in self.events:
-            for ch in ev.get("changes", []):
-                if list(ch.get("path", [])) == ["structure", "scene_title"] and "after" in ch:
-                    title = ch["after"]
-            at = tuple(ev.get("at", ()))
-            if at not in out:
-                out[at] = [ev["seq"], title, 0]
-            out[at][2] += 1
-        return [Scene(at, v[0], v[1], v[2]) for at, v in out.items()]
 
 
 def states_forward(initial: dict[str, Any], events: Iterable[dict[str, Any]]) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -157,4 +220,4 @@ def states_forward(initial: dict[str, Any], events: Iterable[dict[str, Any]]) ->
         yield ev["seq"], clone(state)
 
 
-__all__ = ["History", "ReplayError", "Scene", "states_forward"]
+__all__ = ["History", "ReplayError", "Scene", "scene_sections", "states_forward"]

@@ -152,9 +152,9 @@ class ReviewScreen(Screen):
         self.tracker = tracker
         self.path = path
         self.history = History.of(tracker)
-        self.scenes = self.history.scenes()
+        self.scenes = self.history.scenes(tracker.is_undone)
         self.filters: dict[str, Any] = {}
-        """Active filters: ``character`` (id), ``scene`` (at tuple), ``kind``, ``outcome``."""
+        """Active filters: ``character`` (id), ``scene`` (a :class:`Scene`), ``kind``, ``outcome``."""
         self.with_undone = False
         """Whether outcome filters also show undone rolls and rolls that another roll replaced."""
         self.people = st.EventPeople(tracker)
@@ -243,7 +243,7 @@ class ReviewScreen(Screen):
         if "character" in f:
             parts.append(self.name_of(f["character"]))
         if "scene" in f:
-            parts.append("scene " + ".".join(str(x) for x in f["scene"]))
+            parts.append("scene " + ".".join(str(x) for x in f["scene"].at))
         if "kind" in f:
             parts.append(f["kind"])
         if "outcome" in f:
@@ -268,7 +268,7 @@ class ReviewScreen(Screen):
             cid = f.get("character")
             if cid is not None and cid not in self.people.of(ev):
                 return False
-            if "scene" in f and tuple(ev.get("at", ())) != f["scene"]:
+            if "scene" in f and not f["scene"].holds(ev["seq"]):
                 return False
             if "kind" in f and ev.get("kind") != f["kind"]:
                 return False
@@ -312,12 +312,12 @@ class ReviewScreen(Screen):
         self._choose("Show the events of…", choices, lambda v: self.set_filter("character", None if v == "*" else v))
 
     def _scene_choices(self) -> list[tuple[str, str]]:
-        return [(".".join(str(x) for x in s.at), f"{s.label} ({s.events} events)") for s in self.scenes]
+        return [(str(i), f"{s.label} ({s.events} events)") for i, s in enumerate(self.scenes)]
 
     def action_filter_scene(self) -> None:
         choices = [("*", "Every scene")] + self._scene_choices()
         self._choose("Show the events of the scene…", choices,
-                     lambda v: self.set_filter("scene", None if v == "*" else tuple(int(x) for x in v.split("."))))
+                     lambda v: self.set_filter("scene", None if v == "*" else self.scenes[int(v)]))
 
     def action_filter_kind(self) -> None:
         kinds: list[str] = []
@@ -359,16 +359,12 @@ class ReviewScreen(Screen):
 
     def action_jump_scene(self) -> None:
         def go(value: str) -> None:
-            at = tuple(int(x) for x in value.split("."))
-            scene = next(s for s in self.scenes if s.at == at)
-            self.jump_to(scene.first_seq)
+            self.jump_to(self.scenes[int(value)].first_seq)
 
         self._choose("Jump to the scene…", self._scene_choices(), go)
 
     def action_step_scene(self, delta: int) -> None:
-        ev = next((e for e in self.tracker.events if e["seq"] == self.selected_seq), None)
-        at = tuple(ev.get("at", ())) if ev else None
-        index = next((i for i, s in enumerate(self.scenes) if s.at == at), len(self.scenes) - 1)
+        index = next((i for i, s in enumerate(self.scenes) if s.holds(self.selected_seq)), len(self.scenes) - 1)
         target = max(0, min(len(self.scenes) - 1, index + delta))
         if self.scenes:
             self.jump_to(self.scenes[target].first_seq)
