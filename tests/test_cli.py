@@ -366,7 +366,7 @@ def test_odds_human_output_has_percentages_and_bars(capsys):
         (["roll", "rajapolku", "3", "3", "--threshold", "2"], "only for shadowrun"),
         (["roll", "shadowrun", "3", "3", "--threshold", "2"], "threshold"),
         (["roll", "shadowrun", "3", "--edge-before", "0"], "Edge"),
-        (["roll", "shadowrun", "3", "--seed", "x"], "invalid int"),
+        (["roll", "shadowrun", "3", "--seed", "x"], "not a whole number"),
         (["odds", "rajapolku", "3", "-2"], "negative"),
         (["odds", "harhapolku", "2d8+", "3d8"], "not a Harhapolku pool"),
         (["odds", "shadowrun", "-1"], "negative"),

@@ -157,7 +157,8 @@ def _app_parser() -> Parser:
     )
     p.add_argument("file", nargs="?", metavar="FILE", help="a session file to open")
     p.add_argument("--read-only", action="store_true", help="open FILE without changing it")
-    p.add_argument("--seed", type=int, metavar="N", help="seed the program's dice (reproducible rolls)")
+    p.add_argument("--seed", type=_whole_arg("--seed", 0, SEED_MAX), metavar="N",
+                   help="seed the program's dice (reproducible rolls)")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return p
 
@@ -194,7 +195,7 @@ def _verb_parser(only: str | None = None) -> Parser:
 def _verb_new(verbs: Any) -> None:
     new = verbs.add_parser("new", help="start the app on a new campaign",
                            description="Start the app on a new campaign.")
-    new.add_argument("--seed", type=int, metavar="N", help="seed the program's dice")
+    new.add_argument("--seed", type=_whole_arg("--seed", 0, SEED_MAX), metavar="N", help="seed the program's dice")
 
 
 
@@ -214,7 +215,7 @@ def _verb_watch(verbs: Any) -> None:
                                        "Remote players: ssh -t HOST polku watch FILE.")
     wat.add_argument("file", metavar="FILE", help="a session file")
     wat.add_argument("--theme", metavar="NAME", help="colour theme")
-    wat.add_argument("--interval", type=float, default=0.3, metavar="SECONDS",
+    wat.add_argument("--interval", type=_seconds, default=0.3, metavar="SECONDS",
                      help="how often to look at the file (default 0.3)")
     wat.set_defaults(handler=_watch)
 
@@ -256,7 +257,8 @@ def _verb_resolve(verbs: Any) -> None:
     s = rsys.add_parser("shadowrun", aliases=list(SR_NAMES[1:]), help="Shadowrun roll (S4-S8)",
                         description="Shadowrun 4e roll (S4-S6), or a success test (S8) with --threshold.")
     s.add_argument("faces", metavar="FACES", help="comma-separated d6 faces, e.g. 1,1,5,6")
-    s.add_argument("--threshold", type=int, metavar="T", help="hits needed (S8)")
+    s.add_argument("--threshold", type=_whole_arg("--threshold", 1, MAX_POOL), metavar="T",
+                   help="hits needed (S8)")
     _json_flag(s)
     s.set_defaults(handler=_resolve_sr)
 
@@ -289,12 +291,13 @@ def _verb_roll(verbs: Any) -> None:
     roll.add_argument("system", metavar="SYSTEM", help="rajapolku, harhapolku or shadowrun (or an alias)")
     roll.add_argument("pool_a", metavar="POOL_A", help="side A's pool")
     roll.add_argument("pool_b", metavar="POOL_B", nargs="?", help="side B's pool")
-    roll.add_argument("--seed", type=int, metavar="N", help="seed (default: a random one, printed)")
+    roll.add_argument("--seed", type=_whole_arg("--seed", 0, SEED_MAX), metavar="N",
+                      help="seed (default: a random one, printed)")
     roll.add_argument("--variant", choices=("ch23", "classic"), default=None,
                       help="harhapolku only: " + HARHA_VARIANT_HELP)
-    roll.add_argument("--edge-before", type=int, metavar="E",
+    roll.add_argument("--edge-before", type=_whole_arg("--edge-before (the Edge rating)", 1, EDGE_MAX), metavar="E",
                       help="shadowrun only: spend Edge before the roll, E = Edge rating (S7)")
-    roll.add_argument("--threshold", type=int, metavar="T",
+    roll.add_argument("--threshold", type=_whole_arg("--threshold", 1, MAX_POOL), metavar="T",
                       help="shadowrun only, one pool: hits needed (S8)")
     _json_flag(roll)
     roll.set_defaults(handler=_roll)
@@ -322,7 +325,8 @@ def _verb_odds(verbs: Any) -> None:
     os_ = osys.add_parser("shadowrun", aliases=list(SR_NAMES[1:]), help="Shadowrun roll (S4-S8)",
                           description="Odds of a Shadowrun 4e roll (S4-S8).")
     os_.add_argument("n", metavar="N", help="dice in the pool (with Edge, include the Edge dice)")
-    os_.add_argument("--threshold", type=int, metavar="T", help="also the chance of at least T hits (S8)")
+    os_.add_argument("--threshold", type=_whole_arg("--threshold", 1, MAX_POOL), metavar="T",
+                     help="also the chance of at least T hits (S8)")
     os_.add_argument("--edge-before", action="store_true",
                      help="Edge spent before the roll: the rule of six is on (S7)")
     _json_flag(os_)
@@ -362,7 +366,7 @@ def _sr_faces(text: str, side: str | None = None):
         raise CliError(f"side {side}: {exc}" if side else str(exc)) from None
 
 
-_SIZED = re.compile(r"^(?:d?(\d+)\s*:)?\s*(.*)$", re.IGNORECASE)
+_SIZED = re.compile(r"^(?:d?([0-9]{1,4})\s*:)?\s*(.*)$", re.IGNORECASE)
 
 
 def parse_harha_faces(text: str, side: str = "A"):
@@ -380,11 +384,11 @@ def parse_harha_faces(text: str, side: str = "A"):
         assert m is not None
         size_txt, face_txt = m.group(1), m.group(2).strip()
         if ":" in item and size_txt is None:
-            raise CliError(f"side {side}: '{item}': write the size as d8:7 or d10:7")
-        try:
-            face = int(face_txt, 10)
-        except ValueError:
-            raise CliError(f"side {side}: '{item}' is not a face (a whole number, 1-8 on a d8, 1-10 on a d10)") from None
+            raise CliError(f"side {side}: '{_quoted(item)}': write the size as d8:7 or d10:7")
+        if not re.fullmatch(r"[0-9]{1,4}", face_txt):
+            raise CliError(f"side {side}: '{_quoted(item)}' is not a face (a whole number, 1-8 on a d8,"
+                           " 1-10 on a d10)")
+        face = int(face_txt)
         if size_txt is None:
             size = 8 if face <= 8 else 10
         else:
@@ -399,26 +403,79 @@ def parse_harha_faces(text: str, side: str = "A"):
     return tuple(dice)
 
 
+def _quoted(text: object) -> str:
+    t = str(text)
+    return t if len(t) <= 40 else t[:39] + "…"
+
+
+def whole_number(text: object, what: str, lo: int, hi: int) -> int:
+    """A whole number written in ASCII digits, within ``lo`` … ``hi``, or a one-line CliError.
+
+    ``int()`` alone would read fullwidth and Arabic-Indic digits, underscores,
+    and a 5,000-digit count (then take minutes rolling it).
+    """
+    t = str(text).strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", t):
+        raise CliError(f"{what}: '{_quoted(text)}' is not a whole number (write it with the digits 0-9)")
+    digits = t.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(max(abs(lo), abs(hi)))):
+        n = None
+    else:
+        n = int(t)
+    if n is None or not lo <= n <= hi:
+        if n is not None and n < 0 <= lo:
+            raise CliError(f"{what}: cannot be negative ({n})")
+        raise CliError(f"{what}: {_quoted(t)} is out of range (from {lo} to {hi})")
+    return n
+
+
+def _whole_arg(what: str, lo: int, hi: int):
+    """An argparse ``type=`` for :func:`whole_number`."""
+    def parse(text: str) -> int:
+        return whole_number(text, what, lo, hi)
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """``--interval``: decimal seconds in ASCII digits, from 0.05 to 60."""
+    t = str(text).strip()
+    if not re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
+        raise CliError(f"--interval: '{_quoted(text)}' is not a number of seconds (e.g. 0.3)")
+    value = float(t)
+    if not 0.05 <= value <= 60:
+        raise CliError(f"--interval: {t} seconds is out of range (from 0.05 to 60)")
+    return value
+
+
+MAX_POOL = 200
+"""The most dice one side may roll (a Rajapolku, Harhapolku or Shadowrun pool)."""
+
+SEED_MAX = 2**64 - 1
+EDGE_MAX = 9
+"""The largest Edge rating (the app's character sheet allows 0-9)."""
+
+
 def _count(text: str, what: str) -> int:
     t = str(text).strip()
-    if not re.fullmatch(r"[+-]?\d+", t):
-        raise CliError(f"{what}: '{text}' is not a whole number")
-    n = int(t)
-    if n < 0:
-        raise CliError(f"{what}: a pool cannot be negative ({n})")
-    return n
+    if t.startswith("-") and re.fullmatch(r"-[0-9]+", t):
+        raise CliError(f"{what}: a pool cannot be negative ({_quoted(t)})")
+    return whole_number(t, what, 0, MAX_POOL)
 
 
 def parse_raja_pool(text: str, side: str) -> tuple[int, int]:
     """Rajapolku pool ``"3"`` or ``"3+1*"`` → (ordinary d10s, ability d10s)."""
     t = str(text).strip().replace(" ", "")
-    m = re.fullmatch(r"(\d+)?(?:\+?(\d+)\*)?", t)
+    m = re.fullmatch(r"([0-9]{1,4})?(?:\+?([0-9]{1,4})\*)?", t)
     if not t or m is None or (m.group(1) is None and m.group(2) is None):
         if t.startswith("-"):
-            raise CliError(f"side {side}: a pool cannot be negative ('{text}')")
-        raise CliError(f"side {side}: '{text}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+            raise CliError(f"side {side}: a pool cannot be negative ('{_quoted(text)}')")
+        if re.fullmatch(r"[0-9]+(?:\+?[0-9]+\*)?", t):
+            raise CliError(f"side {side}: '{_quoted(text)}' is more dice than this tracker rolls ({MAX_POOL})")
+        raise CliError(f"side {side}: '{_quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
     if m.group(1) is None and t[0] == "+":
-        raise CliError(f"side {side}: '{text}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+        raise CliError(f"side {side}: '{_quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
     normal = int(m.group(1) or 0)
     ability = int(m.group(2) or 0)
     if normal + ability < 1:
@@ -431,18 +488,20 @@ def parse_raja_pool(text: str, side: str) -> tuple[int, int]:
 def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
     """Harhapolku pool ``"2d8+1d10"`` (or ``"d8+d10"``, or ``"3"`` = 3d8) → (d8s, d10s)."""
     t = str(text).strip().lower().replace(" ", "")
-    bad = CliError(f"side {side}: '{text}' is not a Harhapolku pool (write e.g. 2d8+1d10)")
+    bad = CliError(f"side {side}: '{_quoted(text)}' is not a Harhapolku pool (write e.g. 2d8+1d10)")
     if not t:
         raise bad
     if t.startswith("-"):
         raise CliError(f"side {side}: a pool cannot be negative ('{text}')")
-    if t.isdigit():
-        n8, n10 = int(t), 0
+    if re.fullmatch(r"[0-9]+", t):
+        n8, n10 = whole_number(t, f"side {side}", 0, MAX_POOL), 0
     else:
         n8 = n10 = 0
         for term in t.split("+"):
-            m = re.fullmatch(r"(\d*)d(\d+)", term)
+            m = re.fullmatch(r"([0-9]{0,4})d([0-9]{1,4})", term)
             if m is None:
+                if re.fullmatch(r"[0-9]*d[0-9]+", term):
+                    raise CliError(f"side {side}: '{_quoted(term)}' is more dice than this tracker rolls ({MAX_POOL})")
                 raise bad
             n = int(m.group(1)) if m.group(1) else 1
             size = int(m.group(2))
@@ -458,10 +517,10 @@ def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
 
 
 def _sr_pool(text: str, side: str = "") -> int:
-    n = _count(text, f"side {side} pool" if side else "pool")
-    if n > 200:
-        raise CliError(f"{n} dice is more than this tracker rolls (200)")
-    return n
+    t = str(text).strip()
+    if re.fullmatch(r"[0-9]+", t) and (len(t.lstrip("0")) > 3 or int(t) > MAX_POOL):
+        raise CliError(f"{_quoted(t)} dice is more than this tracker rolls ({MAX_POOL})")
+    return _count(text, f"side {side} pool" if side else "pool")
 
 
 # --------------------------------------------------------------------------- output
@@ -869,8 +928,19 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _needs_terminal(verb: str) -> None:
+    """The full-screen verbs refuse to run without a terminal (they would hang and write escape codes)."""
+    import os
+
+    served = bool(os.environ.get("TEXTUAL_DRIVER"))  # textual-serve runs the app without a terminal
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError(f"{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE'"
+                       + (", or write a report with 'polku export FILE'" if verb == "review" else ""))
+
+
 def _review(args: argparse.Namespace) -> int:
     tracker, notices = _load_read_only(args.file)
+    _needs_terminal("review")
     from polku.tui.review import run_review
 
     from pathlib import Path
@@ -951,6 +1021,9 @@ def main(argv: list[str] | None = None) -> int:
             args = _app_parser().parse_args(args_list)
         except _Exit as done:
             return done.status
+        except CliError as exc:
+            _print_error(str(exc))
+            return 2
     except BrokenPipeError:  # pragma: no cover - `polku odds ... | head`
         return 0
     from pathlib import Path

@@ -165,6 +165,21 @@ def sorted_desc(dice: Iterable[Die]) -> list[Die]:
     return sorted(dice, key=lambda d: -d.face)
 
 
+def ascii_int(text: str, max_digits: int = 6) -> int:
+    """A whole number written with the ASCII digits 0-9 (an optional sign, at most
+    ``max_digits`` digits); ``int()`` alone also reads fullwidth and Arabic-Indic
+    digits and underscores.
+
+    Raises:
+        ValueError: anything else.
+    """
+    t = str(text).strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > max_digits:
+        raise ValueError(f"'{t[:40]}' is not a whole number (write it with the digits 0-9)")
+    return int(t)
+
+
 def parse_faces(text: str, size: int, *, allow_ability: bool = False) -> tuple[Die, ...]:
     """Parse comma-separated faces (``"10,8*,7"``); ``*`` marks an ability die.
 
@@ -185,9 +200,9 @@ def parse_faces(text: str, size: int, *, allow_ability: bool = False) -> tuple[D
         if not item:
             raise FaceError(f"empty face in '{text}' (write them comma-separated, e.g. 7,7,3)")
         try:
-            face = int(item, 10)
+            face = ascii_int(item)
         except ValueError:
-            raise FaceError(f"'{raw.strip()}' is not a face (a whole number 1–{size})") from None
+            raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
         check_face(face, size)
         dice.append(Die(size, face, Src.ABILITY if ability else Src.DIE))
     return tuple(dice)
@@ -208,15 +223,15 @@ def parse_sized_faces(text: str, default_size: int | None = None) -> tuple[Die, 
             size_txt, item = item.split(":", 1)
             size_txt = size_txt.strip().lstrip("d")
             try:
-                size = int(size_txt)
+                size = ascii_int(size_txt)
             except ValueError:
                 raise FaceError(f"'{raw.strip()}': die size '{size_txt}' is not a number") from None
         if size is None:
             raise FaceError(f"'{raw.strip()}': give the die size, e.g. d8:{item}")
         try:
-            face = int(item.strip(), 10)
+            face = ascii_int(item)
         except ValueError:
-            raise FaceError(f"'{raw.strip()}' is not a face (a whole number 1–{size})") from None
+            raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
         check_face(face, size)
         dice.append(Die(size, face, Src.DIE))
     return tuple(dice)

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...rules.dice import ascii_int
 from ...rules.system import System
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.tracker import Tracker
@@ -61,7 +62,7 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
         FieldError: naming ``what`` and the range.
     """
     try:
-        value = int(text.strip())
+        value = ascii_int(text)
     except ValueError:
         raise FieldError(f"{what}: write a whole number from {lo} to {hi}, not '{text.strip()}'") from None
     if not lo <= value <= hi:
@@ -115,7 +116,7 @@ def parse_skills(text: str) -> dict[str, int]:
         part = part.strip()
         if not part:
             continue
-        m = re.fullmatch(r"(.+?)\s*[:=]?\s*(-?\d+)", part)
+        m = re.fullmatch(r"(.+?)\s*[:=]?\s*(-?[0-9]+)", part)
         if not m or not m.group(1).strip():
             raise FieldError(f"skills: write '{part}' as a name and a rating, e.g. 'Pistols 4'")
         out[m.group(1).strip()] = parse_int(m.group(2), f"skill {m.group(1).strip()}", 0, 12)
@@ -138,7 +139,7 @@ def parse_ability(text: str) -> dict[str, Any]:
     m = re.fullmatch(r"(.+?)\s+always", text, flags=re.IGNORECASE)
     if m:
         return {"name": m.group(1), "cost": 0, "per": "always"}
-    m = re.fullmatch(r"(.+?)\s+(\d+)\s*(?:/\s*(use|scene))?", text, flags=re.IGNORECASE)
+    m = re.fullmatch(r"(.+?)\s+([0-9]+)\s*(?:/\s*(use|scene))?", text, flags=re.IGNORECASE)
     if not m:
         raise FieldError("ability: write a name and its price, e.g. 'Ape strength 1/scene', "
                          "'Hex 2/use' or 'Night sight always'")
@@ -280,7 +281,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                 with Horizontal(classes="form-row"):
                     yield Label("Charges", classes="form-label")
                     yield Input(str(self._default_charges), id="cf-charges", compact=True,
-                                restrict=r"\d*", max_length=2)
+                                restrict=r"[0-9]*", max_length=2)
             elif self.system is System.HARHAPOLKU:
                 with Horizontal(classes="form-row"):
                     yield Label("Backgrounds", classes="form-label")
@@ -296,11 +297,11 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                     for attr in SR_ATTRIBUTES:
                         with Horizontal(classes="attr-cell"):
                             yield Label(SR_ATTRIBUTE_SHORT[attr], classes="attr-label")
-                            yield Input("3", id=f"cf-attr-{attr}", compact=True, restrict=r"\d*", max_length=2,
+                            yield Input("3", id=f"cf-attr-{attr}", compact=True, restrict=r"[0-9]*", max_length=2,
                                         tooltip=attr.title())
                 with Horizontal(classes="form-row"):
                     yield Label("Edge rating", classes="form-label")
-                    yield Input("2", id="cf-edge", compact=True, restrict=r"\d*", max_length=1)
+                    yield Input("2", id="cf-edge", compact=True, restrict=r"[0-9]*", max_length=1)
                 with Horizontal(classes="form-row"):
                     yield Label("Skills", classes="form-label")
                     yield Input(placeholder="Pistols 4, Sneaking 3", id="cf-skills", compact=True)

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 import polku
 
-from ...rules.dice import RulesError
+from ...rules.dice import RulesError, ascii_int
 from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
 from ...session import files, store
 from ...session.files import SessionOpenError
@@ -458,14 +458,14 @@ class NewCampaignScreen(Screen[None]):
 
         def check(text: str) -> str | None:
             try:
-                n = int(text.strip())
+                n = ascii_int(text)
             except ValueError:
                 return f"write a whole number from {lo} to {hi}"
             return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.values[choice.key] = int(text.strip())
+                self.values[choice.key] = ascii_int(text)
                 self.render_rows()
 
         self.app.push_screen(TextPrompt(f"{choice.rule} {choice.key}: {escape(choice.label)}",

@@ -21,7 +21,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules import odds as odds_mod
-from ...rules.dice import FaceError, RulesError, parse_faces
+from ...rules.dice import FaceError, RulesError, ascii_int, parse_faces
 from ...rules.harhapolku import H4_REMINDER
 from ...rules.system import System
 from ...session.model import HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
@@ -1062,14 +1062,14 @@ class SRRollScreen(RollScreen):
     def _ask_int(self, title: str, then: Callable[[int], None], lo: int, hi: int) -> None:
         def check(s: str) -> str | None:
             try:
-                n = int(s.strip())
+                n = ascii_int(s)
             except ValueError:
                 return "write a whole number"
             return None if lo <= n <= hi else f"between {lo} and {hi}"
 
         def done(s: str | None) -> None:
             if s is not None:
-                then(int(s.strip()))
+                then(ascii_int(s))
                 self.refresh_view()
 
         self.app.push_screen(TextPrompt(title, check=check), done)
@@ -1111,7 +1111,7 @@ class SRRollScreen(RollScreen):
         def check(s: str) -> str | None:
             parts = s.rsplit(" ", 1)
             try:
-                int(parts[-1])
+                ascii_int(parts[-1], 3)
             except ValueError:
                 return "end with the dice, e.g. 'snowy road -2'"
             return None
@@ -1119,7 +1119,7 @@ class SRRollScreen(RollScreen):
         def done(s: str | None) -> None:
             if s:
                 label, _, n = s.strip().rpartition(" ")
-                side.modifiers.append((label or "modifier", int(n)))
+                side.modifiers.append((label or "modifier", ascii_int(n, 3)))
                 self.refresh_view()
 
         self.app.push_screen(TextPrompt(f"Modifier for {side.label} (label and dice):", placeholder="snowy road -2",

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...rules.dice import ascii_int
 from ...session.tracker import Tracker
 from .prompts import TextPrompt
 
@@ -132,14 +133,14 @@ class SettingsScreen(ModalScreen[None]):
 
         def check(text: str) -> str | None:
             try:
-                n = int(text.strip())
+                n = ascii_int(text)
             except ValueError:
                 return f"write a whole number from {lo} to {hi}"
             return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.papp.run_command(lambda t: t.set_setting(key, int(text.strip())))
+                self.papp.run_command(lambda t: t.set_setting(key, ascii_int(text)))
                 self.render_rows()
 
         current = self.tracker.settings.to_dotted()[key]
