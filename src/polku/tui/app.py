@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from textual import on, work
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
@@ -22,40 +22,42 @@ from .render import plain_styles, styles_from_theme
 
 
 class PolkuCommands(Provider):
-    """Palette commands computed from the current state: roll for X, start Y."""
+    """Palette commands: the calling screen's own keys, and on the GM's screen roll for X, start Y."""
 
     def _commands(self) -> list[tuple[str, Callable[[], Any], str]]:
         app = self.app
         assert isinstance(app, PolkuApp)
-        screen = app.main_screen()
-        if screen is None or app.tracker is None:
-            return []
-        t = app.tracker
         out: list[tuple[str, Callable[[], Any], str]] = []
-        from .screens.roll import roll_screen_for
+        from .keys import run_row, screen_keys
+        from .screens.main import MainScreen
 
-        for cid, ch in t.characters.items():
-            out.append((f"Roll: for {ch['name']}",
-                        lambda cid=cid: app.push_screen(roll_screen_for(t, None, actor=cid)),
-                        f"Build a pool for {ch['name']} and roll"))
-            out.append((f"Character: edit {ch['name']}",
-                        lambda cid=cid: screen.open_detail(cid), "Open the detail view"))
-        for c in t.state["challenges"]:
-            if c["status"] != "resolved":
-                out.append((f"Challenge: start {c['title']}",
-                            lambda chid=c["id"]: app.run_command(lambda tr: tr.start_challenge(chid)),
-                            "Make it the active challenge"))
-        values = t.settings.to_dotted()
-        for c in t.setting_choices():
-            shown = "yes" if values[c.key] is True else "no" if values[c.key] is False else str(values[c.key])
-            out.append((f"Setting: {c.key} = {shown} ({c.rule})",
-                        lambda key=c.key: screen.action_settings(key), f"{c.label} — key: S"))
-        for binding in screen.BINDINGS:
-            assert isinstance(binding, Binding)
-            if screen.check_action(binding.action.split("(")[0], ()) is False:
+        screen = self.screen
+        t = app.tracker
+        if isinstance(screen, MainScreen) and t is not None:
+            from .screens.roll import roll_screen_for
+
+            for cid, ch in t.characters.items():
+                out.append((f"Roll: for {ch['name']}",
+                            lambda cid=cid: app.push_screen(roll_screen_for(t, None, actor=cid)),
+                            f"Build a pool for {ch['name']} and roll"))
+                out.append((f"Character: edit {ch['name']}",
+                            lambda cid=cid: screen.open_detail(cid), "Open the detail view"))
+            for c in t.state["challenges"]:
+                if c["status"] != "resolved":
+                    out.append((f"Challenge: start {c['title']}",
+                                lambda chid=c["id"]: app.run_command(lambda tr: tr.start_challenge(chid)),
+                                "Make it the active challenge"))
+            values = t.settings.to_dotted()
+            for c in t.setting_choices():
+                shown = "yes" if values[c.key] is True else "no" if values[c.key] is False else str(values[c.key])
+                out.append((f"Setting: {c.key} = {shown} ({c.rule})",
+                            lambda key=c.key: screen.action_settings(key), f"{c.label} — key: S"))
+        for row in screen_keys(screen):
+            if row.action in ("command_palette", "app.command_palette"):
                 continue
-            out.append((f"Action: {binding.tooltip or binding.description}",
-                        lambda a=binding.action: screen.run_action(a), f"key: {binding.key}"))
+            note = "" if row.enabled else " (not now)"
+            out.append((f"{row.group}: {row.title}{note}",
+                        lambda row=row: app.call_later(run_row, row), f"key: {row.key_text}"))
         return out
 
     async def discover(self) -> Hits:
@@ -79,7 +81,14 @@ class PolkuApp(App):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
-        Binding("question_mark,f1", "help", "Help", id="app.help", tooltip="Every key, on one screen"),
+        # Priority, so that they work above the dialogs and the roll screens too; ``?`` gives
+        # way to a text field (check_action), f1 never does.
+        Binding("question_mark", "help_typed", "Keys", priority=True, id="app.help",
+                tooltip="Every key of this screen, and how a session runs"),
+        Binding("f1", "help", "Keys", show=False, priority=True, id="app.help_f1",
+                tooltip="Every key of this screen, and how a session runs"),
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette",
+                tooltip="Find any action of this screen by name"),
         Binding("q", "quit_app", "Quit", id="app.quit", tooltip="Save and quit"),
         Binding("ctrl+t", "pick_theme", "Theme", show=False, id="app.theme", tooltip="Switch the colour theme"),
     ]
@@ -308,10 +317,6 @@ class PolkuApp(App):
                 return screen
         return None
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Help: every key", "Show the help screen", self.action_help)
-
     # -- commands -------------------------------------------------------------------
 
     def run_command(self, command: Callable[[Tracker], Any]) -> Any:
@@ -452,10 +457,24 @@ class PolkuApp(App):
         await self.action_quit_app()
 
     def action_help(self) -> None:
+        """Open the help on the current screen's keys; on the help itself, close it."""
         from .screens.help import HelpScreen
 
-        if not isinstance(self.screen, HelpScreen):
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
             self.push_screen(HelpScreen())
+
+    def action_help_typed(self) -> None:
+        self.action_help()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "help_typed":
+            # A text field takes the ``?`` as a character (f1 still opens the help).
+            focused = self.focused
+            if focused is not None and focused.check_consume_key("question_mark", "?"):
+                return False
+        return True
 
     def on_unmount(self) -> None:
         if self.session_file is not None:

@@ -398,7 +398,6 @@ class CharacterDetail(ModalScreen[None]):
                 tooltip="Remove the character (asks first; undo brings it back)"),
         Binding("u,ctrl+z", "undo", "Undo", id="detail.undo", tooltip="Undo the last command (this sheet or not)"),
         Binding("U,ctrl+y", "redo", "Redo", id="detail.redo", tooltip="Redo the last undone command"),
-        Binding("question_mark", "app.help", "Help", id="detail.help", tooltip="Every key, on one screen"),
     ]
 
     BINDING_GROUP_TITLE = "Character sheet"

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 import polku
@@ -27,6 +27,7 @@ from ...session import files, store
 from ...session.files import SessionOpenError
 from ...session.model import slug
 from ...session.tracker import Tracker
+from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class ChooserScreen(_Opener, Screen[None]):
         yield Static("Polku · choose a session", id="chooser-title", classes="screen-title")
         yield Static(f"Session files in {self.sessions_dir}", id="chooser-where", markup=False)
         yield OptionList(id="sessions")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.reload()
@@ -374,7 +375,7 @@ class NewCampaignScreen(Screen[None]):
                      classes="form-hint")
         yield OptionList(id="nc-settings")
         yield Static("", id="nc-error", classes="dialog--error")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.render_rows()

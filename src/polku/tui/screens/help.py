@@ -10,9 +10,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
+
+from ..keys import grouped
 
 SESSION_TEXT = """\
 How a session runs
@@ -50,19 +51,11 @@ Moving around
 """
 
 
-def _group_title(node: DOMNode, screen: Screen[Any]) -> str:
-    if node is node.app:
-        return "Everywhere"
-    if node is screen:
-        return getattr(screen, "BINDING_GROUP_TITLE", None) or type(screen).__name__
-    return getattr(node, "BINDING_GROUP_TITLE", None) or f"In the {type(node).__name__}"
-
-
 class HelpScreen(ModalScreen[None]):
     """The keys of the screen below (its focused widget, the screen, the app), scrollable."""
 
     BINDINGS = [
-        Binding("escape,q,question_mark,f1", "close", "Close", id="help.close", tooltip="Close the help"),
+        Binding("escape,q", "close", "Close", id="help.close", tooltip="Close the help (? and f1 close it too)"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -70,7 +63,7 @@ class HelpScreen(ModalScreen[None]):
             yield Label("Polku — keys and how a session runs", classes="dialog--title")
             with VerticalScroll(id="help-body"):
                 yield Static(id="help-keys")
-            yield Static("↑/↓ PgUp/PgDn scroll · Esc, q or ? closes", classes="dialog--hint")
+            yield Static("↑/↓ PgUp/PgDn scroll · Esc, q, ? or f1 closes", classes="dialog--hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-keys", Static).update(self.help_renderable())
@@ -84,48 +77,29 @@ class HelpScreen(ModalScreen[None]):
         return stack[-1] if stack else None
 
     def key_groups(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
-        """(group title, [(keys, description, tooltip)]) for the screen below, then the app.
+        """(group title, [(keys, description, tooltip)]) for the screen below: its own keys first.
 
-        Keys bound to one action (``u`` and ``ctrl+z``) share a row; a stock widget's or
-        screen's keys without an id (arrows, Tab) are left to "Moving around".
+        Keys bound to one action (``u`` and ``ctrl+z``) share a row; a stock widget's keys
+        without an id (arrows, Tab) are left to "Moving around".
         """
         screen = self.below()
-        groups: dict[str, dict[tuple[str, str], list[Any]]] = {}
-
-        def add(node: DOMNode, key: str, binding: Binding) -> None:
-            if not binding.description and not binding.tooltip:
-                return
-            if node is not self.app and binding.id is None:
-                return
-            title = _group_title(node, screen) if screen is not None else "Everywhere"
-            display = self.app.get_key_display(Binding(key, binding.action))
-            rows = groups.setdefault(title, {})
-            row = rows.setdefault((binding.action, binding.description), [[], binding.description,
-                                                                          binding.tooltip or ""])
-            if display not in row[0]:
-                row[0].append(display)
-
-        namespaces: list[DOMNode] = []
-        if screen is not None:
-            for key, active in screen.active_bindings.items():
-                if active.node not in namespaces:
-                    namespaces.append(active.node)
-                add(active.node, key, active.binding)
-        if self.app not in namespaces:
-            for key, binding in self.app._bindings:  # a modal below hides the app's keys
-                add(self.app, key, binding)
-        # The screen's own keys first, the focused widget's next, the app's last.
-        first = _group_title(screen, screen) if screen is not None else ""
-        order = sorted(groups, key=lambda t: 0 if t == first else 2 if t == "Everywhere" else 1)
-        return [(t, [(" / ".join(keys), desc, tip) for keys, desc, tip in groups[t].values()]) for t in order]
+        if screen is None:
+            return []
+        return [(title, [(row.key_text, row.description + ("" if row.enabled else " (not now)"), row.tooltip)
+                         for row in rows])
+                for title, rows in grouped(screen)]
 
     def help_renderable(self) -> Group:
         parts: list[Any] = []
-        for title, rows in self.key_groups():
+        groups = self.key_groups()
+        # One width for every group's columns, so the groups line up as one table.
+        key_width = max([9] + [len(k) for _t, rows in groups for k, _d, _tip in rows])
+        what_width = max([8] + [len(d) for _t, rows in groups for _k, d, _tip in rows])
+        for title, rows in groups:
             parts.append(Text(title, style="bold underline"))
             table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
-            table.add_column("key", no_wrap=True, min_width=9, style="bold")
-            table.add_column("what", no_wrap=True)
+            table.add_column("key", no_wrap=True, min_width=key_width, style="bold")
+            table.add_column("what", no_wrap=True, min_width=what_width)
             table.add_column("why", ratio=1)
             for keys, desc, tip in rows:
                 table.add_row(keys, desc, tip if tip != desc else "")

@@ -21,6 +21,15 @@ if TYPE_CHECKING:
     from ..app import PolkuApp
 
 
+# Groups of the help screen and the palette.
+_CHALLENGES = Binding.Group("Challenges")
+_CHARACTERS = Binding.Group("Characters")
+_CONTESTS = Binding.Group("Contests")
+_STORY = Binding.Group("Story, session, scene")
+_UNDO = Binding.Group("Undo")
+_PANES = Binding.Group("Panes")
+
+
 class StatusLine(Static):
     """Campaign, system, story/session/scene and the save state."""
 
@@ -33,36 +42,36 @@ class MainScreen(Screen):
     """The character pane has the focus at start (focusing the queue first restyled both)."""
 
     BINDINGS = [
-        Binding("r", "roll", "Roll", id="main.roll", tooltip="Build pools and roll for the active or selected challenge"),
-        Binding("a", "add_challenge", "Challenge+", id="main.add_challenge", tooltip="Add a challenge to the queue"),
-        Binding("s", "start_challenge", "Start", id="main.start_challenge", tooltip="Make the selected challenge active"),
-        Binding("x", "remove_challenge", "Remove", show=False, id="main.remove_challenge", tooltip="Remove the selected challenge"),
-        Binding("less_than_sign", "move_challenge(-1)", "Move up", show=False, id="main.move_up", tooltip="Move the selected challenge up"),
-        Binding("greater_than_sign", "move_challenge(1)", "Move down", show=False, id="main.move_down", tooltip="Move the selected challenge down"),
-        Binding("c", "add_character", "Char+", id="main.add_character", tooltip="Add a character"),
-        Binding("e", "edit_character", "Edit", show=False, id="main.edit_character", tooltip="Edit the selected character"),
-        Binding("w", "wound(1)", "Wound", show=False, id="main.wound_worse", tooltip="Wound worse (R9) / one more physical box (S12)"),
-        Binding("W", "wound(-1)", "Heal", show=False, id="main.wound_better", tooltip="Wound better (R10) / one physical box less"),
-        Binding("m", "stun(1)", "Stun+", show=False, id="main.stun_more", tooltip="One more stun box (S12)"),
-        Binding("M", "stun(-1)", "Stun−", show=False, id="main.stun_less", tooltip="One stun box less (S12)"),
-        Binding("g", "spend_charge", "Charge", show=False, id="main.spend_charge", tooltip="Spend charges or pay for an ability (R11)"),
-        Binding("G", "restore_charge", "Charge+", show=False, id="main.restore_charge", tooltip="Restore a charge"),
-        Binding("p", "story_point", "Story pt", show=False, id="main.story_point", tooltip="Spend a story point on something (R12)"),
-        Binding("P", "award_point", "Award", show=False, id="main.award_point", tooltip="Award a story point (R12)"),
-        Binding("E", "spend_edge", "Edge", show=False, id="main.spend_edge", tooltip="Spend an Edge point (S3–S7)"),
-        Binding("h", "narration", "Narration", show=False, id="main.narration", tooltip="The narration contest (H9)"),
-        Binding("i", "initiative", "Initiative", show=False, id="main.initiative", tooltip="Roll initiative (S12)"),
-        Binding("n", "new_scene", "Scene+", id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
-        Binding("N", "new_session", "Session+", show=False, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
-        Binding("T", "new_story", "Story+", show=False, id="main.new_story", tooltip="Start a new story (story points replaced)"),
-        Binding("o", "note", "Note", show=False, id="main.note", tooltip="Write a note into the log"),
-        Binding("S", "settings", "Settings", show=False, id="main.settings",
+        Binding("r", "roll", "Roll", group=_CHALLENGES, id="main.roll", tooltip="Build pools and roll for the active or selected challenge"),
+        Binding("a", "add_challenge", "Challenge+", group=_CHALLENGES, id="main.add_challenge", tooltip="Add a challenge to the queue"),
+        Binding("s", "start_challenge", "Start", group=_CHALLENGES, id="main.start_challenge", tooltip="Make the selected challenge active"),
+        Binding("x", "remove_challenge", "Remove", show=False, group=_CHALLENGES, id="main.remove_challenge", tooltip="Remove the selected challenge"),
+        Binding("less_than_sign", "move_challenge(-1)", "Move up", show=False, group=_CHALLENGES, id="main.move_up", tooltip="Move the selected challenge up"),
+        Binding("greater_than_sign", "move_challenge(1)", "Move down", show=False, group=_CHALLENGES, id="main.move_down", tooltip="Move the selected challenge down"),
+        Binding("c", "add_character", "Char+", group=_CHARACTERS, id="main.add_character", tooltip="Add a character"),
+        Binding("e", "edit_character", "Edit", show=False, group=_CHARACTERS, id="main.edit_character", tooltip="Edit the selected character"),
+        Binding("w", "wound(1)", "Wound", show=False, group=_CHARACTERS, id="main.wound_worse", tooltip="Wound worse (R9) / one more physical box (S12)"),
+        Binding("W", "wound(-1)", "Heal", show=False, group=_CHARACTERS, id="main.wound_better", tooltip="Wound better (R10) / one physical box less"),
+        Binding("m", "stun(1)", "Stun+", show=False, group=_CHARACTERS, id="main.stun_more", tooltip="One more stun box (S12)"),
+        Binding("M", "stun(-1)", "Stun−", show=False, group=_CHARACTERS, id="main.stun_less", tooltip="One stun box less (S12)"),
+        Binding("g", "spend_charge", "Charge", show=False, group=_CHARACTERS, id="main.spend_charge", tooltip="Spend charges or pay for an ability (R11)"),
+        Binding("G", "restore_charge", "Charge+", show=False, group=_CHARACTERS, id="main.restore_charge", tooltip="Restore a charge"),
+        Binding("p", "story_point", "Story pt", show=False, group=_CHARACTERS, id="main.story_point", tooltip="Spend a story point on something (R12)"),
+        Binding("P", "award_point", "Award", show=False, group=_CHARACTERS, id="main.award_point", tooltip="Award a story point (R12)"),
+        Binding("E", "spend_edge", "Edge", show=False, group=_CHARACTERS, id="main.spend_edge", tooltip="Spend an Edge point (S3–S7)"),
+        Binding("h", "narration", "Narration", show=False, group=_CONTESTS, id="main.narration", tooltip="The narration contest (H9)"),
+        Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative (S12)"),
+        Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
+        Binding("N", "new_session", "Session+", show=False, group=_STORY, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
+        Binding("T", "new_story", "Story+", show=False, group=_STORY, id="main.new_story", tooltip="Start a new story (story points replaced)"),
+        Binding("o", "note", "Note", show=False, group=_STORY, id="main.note", tooltip="Write a note into the log"),
+        Binding("S", "settings", "Settings", show=False, group=_STORY, id="main.settings",
                 tooltip="Change a rule setting of this campaign (logged, undoable)"),
-        Binding("u,ctrl+z", "undo", "Undo", id="main.undo", tooltip="Undo the last command"),
-        Binding("U,ctrl+y", "redo", "Redo", id="main.redo", tooltip="Redo the last undone command"),
-        Binding("1", "focus_pane('queue')", "Queue", show=False, id="main.focus_queue", tooltip="Focus the challenge queue"),
-        Binding("2", "focus_pane('chars')", "Characters", show=False, id="main.focus_chars", tooltip="Focus the characters"),
-        Binding("3", "focus_pane('log')", "Log", show=False, id="main.focus_log", tooltip="Focus the dice log"),
+        Binding("u,ctrl+z", "undo", "Undo", group=_UNDO, id="main.undo", tooltip="Undo the last command"),
+        Binding("U,ctrl+y", "redo", "Redo", group=_UNDO, id="main.redo", tooltip="Redo the last undone command"),
+        Binding("1", "focus_pane('queue')", "Queue", show=False, group=_PANES, id="main.focus_queue", tooltip="Focus the challenge queue"),
+        Binding("2", "focus_pane('chars')", "Characters", show=False, group=_PANES, id="main.focus_chars", tooltip="Focus the characters"),
+        Binding("3", "focus_pane('log')", "Log", show=False, group=_PANES, id="main.focus_log", tooltip="Focus the dice log"),
     ]
 
     def __init__(self, tracker: Tracker) -> None:

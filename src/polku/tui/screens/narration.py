@@ -10,12 +10,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual import on
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules.dice import Die
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
+from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
 
 
@@ -106,7 +107,7 @@ class NarrationScreen(ModalScreen[None]):
             yield Static("Narration contest (H9)", id="nar-title")
             with VerticalScroll():
                 yield Static("", id="nar-body")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.show()

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules import odds as odds_mod
@@ -28,6 +28,7 @@ from ...session.model import HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
 from ...session.rolls import HarhaSide, RajaSide, SRSide, settings_text
 from ...session.tracker import Tracker
 from ..render import dice_text
+from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class RollScreen(ModalScreen[None]):
             yield Static("", id="odds")
             with VerticalScroll(id="result-box"):
                 yield Static("", id="result")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.refresh_view()
@@ -1344,7 +1345,7 @@ class InitiativeScreen(ModalScreen[None]):
             yield Static("Initiative (S12): Enter toggles, +/− passes, r rolls", classes="dialog--title")
             yield OptionList(id="ini-list")
             yield Static("", id="ini-result")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self._show()

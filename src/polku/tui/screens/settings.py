@@ -17,11 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules.dice import ascii_int
 from ...session.tracker import Tracker
+from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ class SettingsScreen(ModalScreen[None]):
             yield OptionList(id="settings-rows")
             yield Static("Enter: next value   ←: previous   u: undo   Esc: close.  "
                          "Each change is logged; rolls record the settings they used.", id="settings-hint")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.render_rows()

@@ -2,9 +2,12 @@
 
 Textual's footer mounts a widget per key; on the main screen, the one every
 session starts on, that cost about a tenth of the time to the first frame.
-This widget shows the same keys (the screen's active bindings that are
-shown, dimmed when disabled, the command palette key on the right) as one
-Text, styled by the footer's theme variables, and still answers a click.
+This widget shows the keys of its screen (:func:`polku.tui.keys.screen_keys`:
+the bindings that are shown, in the order declared, most important first,
+dimmed when disabled; the help and the palette keys pinned on the right) as
+one Text, styled by the footer's theme variables, and still answers a click.
+A key that does not fit whole is left out, never cut; every key is in the
+help and the palette anyway. Any screen can use it, dialogs included.
 """
 
 from __future__ import annotations
@@ -54,22 +57,28 @@ class KeyLine(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _keys(self) -> tuple[list[tuple[str, str, str, bool]], tuple[str, str, str, bool] | None]:
-        active = self.screen.active_bindings
-        seen: set[str] = set()
-        keys = []
-        for _node, binding, enabled, _tooltip in active.values():
-            if not binding.show or binding.action in seen:
+    def _keys(self) -> tuple[list[tuple[str, str, str, bool]], list[tuple[str, str, str, bool]]]:
+        """(the screen's keys to show, most important first; the keys pinned to the right)."""
+        from ..keys import screen_keys
+
+        keys: list[tuple[str, str, str, bool]] = []
+        last: list[tuple[str, str, str, bool]] = []
+        pinned: list[tuple[str, str, str, bool]] = []
+        for row in screen_keys(self.screen):
+            entry = (row.keys[0], row.displays[0], row.description, row.enabled)
+            if row.action in ("help", "help_typed", "app.help", "app.help_typed") or \
+                    row.action in ("command_palette", "app.command_palette"):
+                if row.action.endswith("help") and "?" in row.displays:
+                    entry = ("question_mark", "?", row.description, row.enabled)
+                pinned.append(entry)
+            elif not row.show:
                 continue
-            seen.add(binding.action)
-            keys.append((binding.key, self.app.get_key_display(binding), binding.description, enabled))
-        palette = None
-        if self.app.ENABLE_COMMAND_PALETTE:
-            found = active.get(self.app.COMMAND_PALETTE_BINDING)
-            if found is not None:
-                _node, binding, enabled, _tooltip = found
-                palette = (binding.key, self.app.get_key_display(binding), binding.description, enabled)
-        return keys, palette
+            elif row.keys[0] == "escape":
+                last.append(entry)  # Escape is the key everyone tries anyway: it goes last
+            else:
+                keys.append(entry)
+        pinned.sort(key=lambda e: e[0] != "question_mark")  # help first, then the palette
+        return keys + last, pinned
 
     def _bindings_changed(self, screen: Screen) -> None:
         if screen is not self.screen:
@@ -79,34 +88,41 @@ class KeyLine(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        keys, palette = self._keys()
-        self._shown = (keys, palette)
+        keys, pinned = self._keys()
+        self._shown = (keys, pinned)
         key_style = self.get_component_rich_style("keyline--key")
         desc_style = self.get_component_rich_style("keyline--description")
+        width = self.size.width or 80
+        tail = Text(no_wrap=True)
+        tail_spans: list[tuple[int, int, str, bool]] = []
+        for i, (key, display, description, enabled) in enumerate(pinned):
+            start = len(tail)
+            if i == 0:
+                tail.append("▏", desc_style)
+            tail.append(f" {display} ", key_style)
+            tail.append(f"{description} ", desc_style)
+            if not enabled:
+                tail.stylize("dim", start)
+            tail_spans.append((start, len(tail), key, enabled))
+        room = width - len(tail)
         text = Text(no_wrap=True, overflow="crop")
         spans: list[tuple[int, int, str, bool]] = []
         for key, display, description, enabled in keys:
+            piece = len(display) + len(description) + 3
+            if len(text) + piece > room:
+                break  # a key is shown whole or not at all; the rest are in the help and the palette
             start = len(text)
             text.append(f" {display} ", key_style)
             text.append(f"{description} ", desc_style)
             if not enabled:
                 text.stylize("dim", start)
             spans.append((start, len(text), key, enabled))
-        if palette is not None:
-            key, display, description, enabled = palette
-            tail = Text.assemble(("▏", desc_style), (f"{display}", key_style), (f" {description} ", desc_style))
-            width = self.size.width or 80
-            room = width - len(tail)
-            if len(text) > room:
-                # Keep the palette key visible, as Textual's footer does.
-                text.truncate(max(0, room))
-                spans = [sp for sp in spans if sp[1] <= room]
-            gap = width - len(text) - len(tail)
-            if gap > 0:
-                text.append(" " * gap)
-            start = len(text)
-            text.append_text(tail)
-            spans.append((start, len(text), key, enabled))
+        gap = width - len(text) - len(tail)
+        if gap > 0:
+            text.append(" " * gap)
+        offset = len(text)
+        text.append_text(tail)
+        spans.extend((start + offset, end + offset, key, enabled) for start, end, key, enabled in tail_spans)
         self._spans = spans
         return text
 

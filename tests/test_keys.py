@@ -1,0 +1,233 @@
+"""Every key of every screen can be found: in that screen's help (?), its palette (ctrl+p) and the key line.
+
+The walk below opens each screen of the GM's app on a demo campaign of each
+dice system and checks every binding the screen declares (and every binding
+with an id of the widgets it can focus): a key that works there must be
+listed in the help, as typed, and offered by the palette.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from rich.console import Console
+from textual.binding import Binding
+from textual.keys import key_to_character
+from textual.command import CommandPalette
+from textual.screen import Screen
+from textual.widget import Widget
+
+from app_fixtures import SYSTEMS, demo_session, make_app, pilot_test, screen_text, settle
+from polku.rules.dice import Die
+from polku.tui.app import PolkuCommands
+from polku.tui.keys import screen_keys
+from polku.tui.screens.character import CharacterDetail, CharacterForm
+from polku.tui.screens.chooser import ChooserScreen, NewCampaignScreen
+from polku.tui.screens.help import HelpScreen
+from polku.tui.screens.main import MainScreen
+from polku.tui.screens.narration import DicePicker, NarrationScreen
+from polku.tui.screens.prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+from polku.tui.screens.settings import SettingsScreen
+from polku.tui.screens.roll import InitiativeScreen, RollScreen, roll_screen_for
+from polku.tui.widgets.keyline import KeyLine
+
+
+@pytest.fixture(autouse=True)
+def _no_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def _screens(system: str, tracker: Any, sessions: Path) -> list[tuple[str, Callable[[], Screen[Any]]]]:
+    cid = next(iter(tracker.characters))
+    chid = tracker.state["challenges"][0]["id"] if tracker.state["challenges"] else None
+    out: list[tuple[str, Callable[[], Screen[Any]]]] = [
+        ("roll", lambda: roll_screen_for(tracker, chid)),
+        ("character form", lambda: CharacterForm(tracker)),
+        ("character sheet", lambda: CharacterDetail(tracker, cid)),
+        ("text prompt", lambda: TextPrompt("Note for the log:")),
+        ("choice prompt", lambda: ChoicePrompt("Who?", [("a", "A"), ("b", "B")])),
+        ("confirm prompt", lambda: ConfirmPrompt("Sure?")),
+        ("chooser", lambda: ChooserScreen(sessions)),
+        ("new campaign", lambda: NewCampaignScreen(sessions)),
+        ("settings", lambda: SettingsScreen(tracker)),
+    ]
+    if system == "harhapolku":
+        out.append(("narration", lambda: NarrationScreen(tracker)))
+        out.append(("dice picker", lambda: DicePicker("Pick", [Die(8, 5, "background"), Die(10, 3, "special")])))
+    if system == "varjojuoksu":
+        out.append(("initiative", lambda: InitiativeScreen(tracker)))
+    return out
+
+
+def _help_text(app: Any) -> str:
+    assert isinstance(app.screen, HelpScreen)
+    console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+    console.print(app.screen.help_renderable())
+    return console.export_text()
+
+
+async def _palette_titles(screen: Screen[Any]) -> dict[str, str]:
+    provider = PolkuCommands(screen)
+    return {str(hit.text): hit.help or "" async for hit in provider.discover()}
+
+
+def _declared(node: Any) -> list[tuple[str, Binding]]:
+    return [(key, b) for key, b in node._bindings if b.id is not None and (b.description or b.tooltip)]
+
+
+async def _check_screen(app: Any, pilot: Any, name: str) -> int:
+    """Every declared binding of the current screen and of the widgets it can focus: listed and offered."""
+    screen = app.screen
+    checked: set[tuple[int, str]] = set()
+    wanted: set[tuple[int, str]] = set()
+    focusable: list[Widget | None] = [None] + [w for w in screen.query("*") if w.focusable]
+    for widget in focusable:
+        if widget is not None:
+            widget.focus()
+            await pilot.pause()
+        nodes: list[Any] = [screen] + ([widget] if widget is not None else [])
+        palette = await _palette_titles(screen)
+        rows = screen_keys(screen)
+        await pilot.press("f1")
+        text = _help_text(app)
+        await pilot.press("escape")
+        assert app.screen is screen, f"{name}: escape did not close the help"
+        for node in nodes:
+            for key, binding in _declared(node):
+                state = app._check_action_state(binding.action, node)
+                if state is False:
+                    continue  # not on this system: neither listed nor offered
+                wanted.add((id(node), key))
+                if any(key in r.keys for r in rows if r.namespace is not node):
+                    continue  # shadowed by a nearer widget's key
+                focused = screen.focused
+                if focused is not None and focused is not node and focused.check_consume_key(
+                        key, key_to_character(key)):
+                    continue  # typed into the focused text field, so not a key here
+                display = app.get_key_display(Binding(key, binding.action))
+                row = [r for r in rows if key in r.keys and r.namespace is node]
+                assert row, f"{name}: {key} ({binding.id}) missing from the screen's keys"
+                listed = [line for line in text.splitlines()
+                          if binding.description in line and display in line.split()]
+                assert listed, f"{name}: {display} {binding.description!r} not in the help:\n{text}"
+                offered = [t for t, h in palette.items() if (binding.tooltip or binding.description) in t
+                           and display in h.removeprefix("key: ").split(" / ")]
+                assert offered, f"{name}: {display} {binding.id} not offered by the palette: {sorted(palette)}"
+                checked.add((id(node), key))
+    assert wanted <= checked, f"{name}: keys that never work, whatever has the focus: {wanted - checked}"
+    # The app's keys that work everywhere are listed and offered on every screen.
+    for needed in ("?", "f1"):
+        assert any(needed in line.split() for line in text.splitlines()), f"{name}: {needed} not in its help"
+    return len(checked)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pilot_test
+async def test_every_binding_of_every_screen_is_in_its_help_and_palette(tmp_path: Path, system: str) -> None:
+    tracker, sf = demo_session(tmp_path, system)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    seen: dict[str, int] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        seen["main"] = await _check_screen(app, pilot, "main")
+        for name, build in _screens(system, tracker, tmp_path):
+            app.push_screen(build())
+            await settle(pilot)
+            seen[name] = await _check_screen(app, pilot, name)
+            app.pop_screen()
+            await settle(pilot)
+            assert isinstance(app.screen, MainScreen)
+    # Each screen declares keys; an empty walk would prove nothing.
+    assert all(n > 0 for n in seen.values()), seen
+    assert seen["main"] >= 20 and seen["roll"] >= 8
+
+
+@pilot_test
+async def test_question_mark_opens_the_help_in_a_roll_screen_and_lists_its_keys(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RollScreen)
+        await pilot.press("question_mark")
+        text = _help_text(app)
+        assert text.splitlines()[0].startswith("Raja roll")  # the roll screen's own keys come first
+        assert any(line.split()[:2] == ["k", "Spirit"] for line in text.splitlines())
+        await pilot.press("question_mark")  # ? closes the help again
+        assert isinstance(app.screen, RollScreen)
+
+
+@pilot_test
+async def test_question_mark_is_typed_into_a_text_field(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", *"why?", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert tracker.events[-1]["text"].endswith("why?")
+
+
+@pilot_test
+async def test_palette_in_a_roll_screen_offers_the_roll_screens_actions_with_keys_as_typed(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await settle(pilot)
+        roll = app.screen
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"hide the thres")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        shown = screen_text(app)
+        assert "Hide the threshold from players" in shown and "key: H" in shown
+        assert "Roll: for" not in shown  # the main screen's commands stay on the main screen
+        before = roll.hidden if hasattr(roll, "hidden") else None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is roll
+        if before is not None:
+            assert roll.hidden != before
+    # The main screen's palette shows "<", not Textual's key name.
+    tracker2, sf2 = demo_session(tmp_path / "b", "rajapolku")
+    app2 = make_app(tracker2, sf2, sessions_dir=tmp_path)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        titles = await _palette_titles(app2.screen)
+        helps = [h for t, h in titles.items() if "Move the selected challenge up" in t]
+        assert helps == ["key: <"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20), (120, 40)])
+@pytest.mark.parametrize("system", SYSTEMS)
+@pilot_test
+async def test_key_line_never_cuts_a_key_and_keeps_help_and_palette(tmp_path: Path, system: str,
+                                                                    size: tuple[int, int]) -> None:
+    tracker, sf = demo_session(tmp_path, system)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=size) as pilot:
+        for keys in ([], ["r"]):
+            await pilot.press(*keys)
+            await settle(pilot)
+            line = app.screen.query_one(KeyLine)
+            text = line.render().plain
+            assert len(text) <= size[0]
+            assert "? Keys" in text and "^p Commands" in text
+            pinned = ("help_typed", "help", "command_palette")
+            shown = [r for r in screen_keys(app.screen) if r.show and r.action not in pinned]
+            drawn = [r for r in shown if f" {r.displays[0]} {r.description} " in text]
+            # Whole keys only: a description appears in full or not at all.
+            for r in shown:
+                if r not in drawn:
+                    assert f" {r.displays[0]} {r.description[:3]}" not in text, (r.description, text)
+            # The first keys declared are the ones drawn (most important first).
+            order = [r for r in shown if r.keys[0] != "escape"]
+            drawn_first = [r for r in drawn if r.keys[0] != "escape"]
+            assert drawn_first == order[: len(drawn_first)]
+            assert len(drawn) >= 3
