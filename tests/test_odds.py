@@ -351,8 +351,9 @@ def test_harha_reroll_value_worked_examples():
 
 @pytest.mark.parametrize("a_bonus,a_size,b_bonus,b_size", [(4, 6, 3, 6), (0, 8, 0, 10), (2, 10, 5, 8), (0, 6, 9, 6)])
 def test_harha_sum_odds(a_bonus, a_size, b_bonus, b_size):
+    # an actor without a single die fails (H4), as resolve_sum judges it
     b_wins = sum(
-        b_bonus + y > a_bonus + x for x in range(1, a_size + 1) for y in range(1, b_size + 1)
+        a_bonus < 1 or b_bonus + y > a_bonus + x for x in range(1, a_size + 1) for y in range(1, b_size + 1)
     )
     r = harha_sum_odds(a_bonus, a_size, b_bonus, b_size)
     assert close(r.b_wins, Fraction(b_wins, a_size * b_size))
@@ -683,3 +684,247 @@ def test_sr_rule_of_six_matches_icepool():
     for h in range(len(r.hits)):
         assert close(r.hits[h], hits.probability(h))
     assert close(r.glitch, (margin >= 0).probability(True))
+
+
+# ---------------------------------------------------------------------------
+# New questions: R6 raja.degrees = beyond, R7 visibly supernatural, R11 a whole
+# spirit combat, H5 same size, H8 opposed, S7 Edge before / after / none, S10
+# from a test under way. Each against brute force of its own.
+
+
+def raja_outcome_full(a, b, exhausted=True):
+    """(winner, degrees all, degrees beyond, visible) straight from R5–R7 on (face, ability) pairs."""
+    # ability dice first among equal faces, as the rules module sorts
+    sa = sorted(a, key=lambda d: (-d[0], not d[1]))
+    sb = sorted(b, key=lambda d: (-d[0], not d[1]))
+    res, _ = raja_outcome(a, b, exhausted)
+    if res == 0:
+        return 0, 0, 0, False
+    win, lose = (sa, sb) if res == 1 else (sb, sa)
+    top = lose[0][0] if lose else 0
+    counted = [d for d in win if d[0] > top]
+    weight = [2 if ab else 1 for _, ab in counted]
+    visible = bool(win) and win[0][1] and win[0][0] > top
+    return res, sum(weight), sum(weight[1:]), visible
+
+
+@lru_cache(maxsize=None)
+def raja_brute_full(an, aa, bn, ba, exhausted=True):
+    res = Counter()
+    for ra, wa in raja_side(an, aa):
+        for rb, wb in raja_side(bn, ba):
+            res[raja_outcome_full(ra, rb, exhausted)] += wa * wb
+    total = 10 ** (an + aa + bn + ba)
+    return {k: Fraction(v, total) for k, v in res.items()}
+
+
+@pytest.mark.parametrize("exhausted", [True, False])
+@pytest.mark.parametrize("a,b", [((2, 0), (1, 0)), ((1, 1), (2, 0)), ((2, 1), (1, 1)), ((0, 2), (1, 0)),
+                                 ((1, 2), (2, 0)), ((0, 1), (0, 1)), ((3, 0), (2, 1))])
+def test_raja_degrees_beyond_and_visible_match_brute_force(a, b, exhausted):
+    want = raja_brute_full(*a, *b, exhausted)
+    got = raja_odds(*a, *b, exhausted=exhausted, degrees_rule="beyond")
+    assert close(got.a_wins, sum(p for (r, *_), p in want.items() if r == 1))
+    assert_seq(got.a_degrees, _marg(want, 1, 2))
+    assert_seq(got.b_degrees, _marg(want, -1, 2))
+    assert close(got.a_visible, sum(p for (r, _, _, v), p in want.items() if r == 1 and v))
+    assert close(got.b_visible, sum(p for (r, _, _, v), p in want.items() if r == -1 and v))
+    full = raja_odds(*a, *b, exhausted=exhausted)
+    assert_seq(full.a_degrees, _marg(want, 1, 1))
+    assert close(full.a_visible, got.a_visible)
+
+
+def _marg(want, side, index):
+    out: dict[int, Fraction] = {}
+    for key, p in want.items():
+        if key[0] == side:
+            out[key[index]] = out.get(key[index], 0) + p
+    return out
+
+
+def test_raja_worked_examples_beyond():
+    # EX C's pools: a win over 6,5 by 10,8,7 has 3 degrees, 2 beyond the deciding die
+    assert raja_outcome_full(((10, False), (8, False), (7, False)), ((6, False), (5, False)))[1:3] == (3, 2)
+    assert raja_outcome_full(((7, False), (7, False), (3, False)), ((8, False), (5, False), (3, False)))[1:3] == (1, 0)
+    # R7: 8*,7 vs 8,5 is not visible, 8*,8 vs 5 is
+    assert not raja_outcome_full(((8, True), (7, False)), ((8, False), (5, False)))[3]
+    assert raja_outcome_full(((8, True), (8, False)), ((5, False),))[3]
+
+
+def spirit_fight_oracle(a, b, exhausted=True, loss_rule="degrees", degrees_rule="all"):
+    """R11 to the end, in Fractions, over brute-force exchanges (ties change nothing)."""
+    from polku.rules.rajapolku import SpiritFight
+
+    @lru_cache(maxsize=None)
+    def win(x, y):
+        if y == 0:
+            return Fraction(1), Fraction(0)
+        if x == 0:
+            return Fraction(0), Fraction(1)
+        dist = raja_brute_full(x, 0, y, 0, exhausted)
+        tie = sum(p for k, p in dist.items() if k[0] == 0)
+        pa = pe = Fraction(0)
+        for (r, d_all, d_beyond, _), p in dist.items():
+            if r == 0:
+                continue
+            d = d_all if degrees_rule == "all" else d_beyond
+            loss = 1 if loss_rule == "one" else max(1, d)
+            nxt = (x, max(0, y - loss)) if r == 1 else (max(0, x - loss), y)
+            w, _ = win(*nxt)
+            pa += p / (1 - tie) * w
+        pe = 1 - pa
+        return pa, pe
+
+    assert SpiritFight(a, b).a_charges == a
+    return win(a, b)
+
+
+@pytest.mark.parametrize("a,b,exhausted,loss,rule", [
+    (1, 1, True, "degrees", "all"), (2, 1, True, "degrees", "all"), (3, 2, True, "degrees", "beyond"),
+    (2, 3, False, "one", "all"), (3, 3, True, "one", "all"), (3, 1, False, "degrees", "beyond"),
+])
+def test_spirit_fight_matches_an_exact_recursion(a, b, exhausted, loss, rule):
+    from polku.rules.odds import spirit_fight_odds
+
+    pa, pb = spirit_fight_oracle(a, b, exhausted, loss, rule)
+    got = spirit_fight_odds(a, b, exhausted=exhausted, degrees_rule=rule, spirit_loss=loss)
+    assert close(got.a_wins, pa) and close(got.b_wins, pb)
+    assert close(sum(got.a_charges_left) , 1) and got.a_charges_left[a] > 0
+    # the winner loses nothing in the exchange it wins; it never ends with more than it began
+    assert len(got.a_charges_left) == a + 1
+    assert got.to_json()["exchange"]["a_wins"] == got.exchange.a_wins
+
+
+def test_spirit_fight_expected_exchanges_one_charge_each():
+    from polku.rules.odds import spirit_fight_odds
+
+    # 1 v 1: every exchange that is not a full tie ends it; ties (1/10) are rolled again
+    got = spirit_fight_odds(1, 1)
+    assert close(got.expected_exchanges, Fraction(10, 9))
+    assert close(got.a_wins, Fraction(1, 2))
+    with pytest.raises(RulesError, match="1 to 30 charges"):
+        spirit_fight_odds(0, 3)
+
+
+def harha_difficult_opposed_brute(a, b, variant, extra, needed):
+    """(success, tie) of H8 opposed straight from the faces; A is the actor."""
+    sizes_a = [8] * a[0] + [10] * a[1]
+    total = succ = tie = Fraction(0)
+    for fa in itertools.product(*(range(1, s + 1) for s in sizes_a)):
+        high = sum(f >= 7 for f in fa)
+        for rb, wb in harha_side(b):
+            res = harha_outcome(list(fa), list(rb), variant, extra)
+            total += wb
+            if res == 1 and high >= needed:
+                succ += wb
+            if res == 0:
+                tie += wb
+    return succ / total, tie / total
+
+
+@pytest.mark.parametrize("a,b", [((1, 0), (1, 0)), ((2, 0), (1, 0)), ((1, 1), (2, 0)), ((0, 2), (1, 1)),
+                                 ((2, 1), (1, 0)), ((3, 0), (2, 0)), ((0, 0), (1, 0)), ((2, 0), (0, 0))])
+@pytest.mark.parametrize("variant,extra", [("ch23", True), ("classic", True), ("classic", False)])
+@pytest.mark.parametrize("very", [False, True])
+def test_harha_difficult_opposed_matches_brute_force(a, b, variant, extra, very):
+    from polku.rules.odds import harha_difficult_opposed
+
+    succ, tie = harha_difficult_opposed_brute(a, b, variant, extra, 2 if very else 1)
+    got = harha_difficult_opposed(a, b, variant, extra, very)
+    assert close(got.success, succ) and close(got.tie, tie)
+    assert close(got.success + got.failure + got.tie, 1)
+    plain = harha_odds(a, b, variant, extra)
+    assert close(got.won_without, plain.a_wins - got.success)
+
+
+def test_harha_same_size_is_chapter_23_on_one_die_size():
+    assert harha_odds((3, 0), (2, 0), "same_size") == harha_odds((3, 0), (2, 0), "ch23")
+    assert harha_odds((0, 2), (0, 3), "same_size") == harha_odds((0, 2), (0, 3), "ch23")
+    with pytest.raises(RulesError, match="one die size"):
+        harha_odds((1, 1), (2, 0), "same_size")
+
+
+@pytest.mark.parametrize("a_bonus,a_size,b_bonus,b_size,very", [(4, 8, 3, 8, False), (2, 10, 3, 8, False),
+                                                                (3, 8, 3, 8, True), (0, 8, 1, 8, False)])
+def test_harha_sum_difficult_matches_brute_force(a_bonus, a_size, b_bonus, b_size, very):
+    from polku.rules.harhapolku import difficult_opposed, resolve_sum
+    from polku.rules.odds import harha_sum_difficult
+
+    succ = Fraction(0)
+    for x in range(1, a_size + 1):
+        for y in range(1, b_size + 1):
+            r = difficult_opposed(resolve_sum(a_bonus, x, b_bonus, y), very)
+            succ += r.success
+    got = harha_sum_difficult(a_bonus, a_size, b_bonus, b_size, very)
+    assert close(got.success, succ / (a_size * b_size))
+
+
+def edge_after_oracle(n, e, t, glitch_rerolls, depth=22):
+    """Edge after a failed roll (S7), in Fractions: every plain roll times Edge chains."""
+    chain = Counter()  # (hits, glitch margin) of one rule-of-six die
+    for k in range(depth + 1):
+        p = Fraction(1, 6 ** (k + 1))
+        for last in range(1, 6):
+            ones = (last == 1) if glitch_rerolls else (k == 0 and last == 1)
+            counted = (k + 1) if glitch_rerolls else 1
+            chain[k + (last == 5), 2 * ones - counted] += p
+    edge = Counter({(0, 0): Fraction(1)})
+    for _ in range(e):
+        nxt = Counter()
+        for (h, m), p in edge.items():
+            for (h2, m2), q in chain.items():
+                nxt[h + h2, m + m2] += p * q
+        edge = nxt
+    succ = glitch = crit = Fraction(0)
+    for faces in itertools.product(range(1, 7), repeat=n):
+        p = Fraction(1, 6**n)
+        h = sum(f >= 5 for f in faces)
+        margin = 2 * sum(f == 1 for f in faces) - n
+        if h >= t:
+            succ += p
+            glitch += p if margin >= 0 else 0
+            continue
+        for (h2, m2), q in edge.items():
+            if h + h2 >= t:
+                succ += p * q
+            if margin + m2 >= 0:
+                glitch += p * q
+                crit += p * q if h + h2 == 0 else 0
+    return succ, glitch, crit
+
+
+@pytest.mark.parametrize("n,e,t,gr", [(1, 1, 1, True), (2, 2, 1, True), (3, 2, 2, False), (2, 3, 3, True),
+                                      (4, 1, 2, False), (0, 2, 1, True)])
+def test_sr_edge_after_matches_an_oracle(n, e, t, gr):
+    from polku.rules.odds import sr_edge_odds
+
+    succ, glitch, crit = edge_after_oracle(n, e, t, gr)
+    got = sr_edge_odds(n, e, t, gr)
+    assert close(got.after[0], succ) and close(got.after[1], glitch) and close(got.after[2], crit)
+    before = sr_hits(n + e, rule_of_six=True, glitch_rerolls=gr)
+    assert got.before[:3] == (before.success(t), before.glitch, before.critical_glitch)
+    assert got.none[0] == sr_hits(n).success(t)
+    # Edge never hurts the chance of success, whenever it is spent
+    assert got.before[0] >= got.none[0] and got.after[0] >= got.none[0]
+    assert close(got.after_spent, 1 - got.none[0])
+
+
+def test_sr_edge_odds_json_and_bounds():
+    from polku.rules.odds import sr_edge_odds
+
+    data = sr_edge_odds(6, 3, 2).to_json()
+    assert set(data) == {"dice", "edge_rating", "threshold", "none", "before", "after", "after_spent"}
+    assert set(data["after"]) == {"success", "glitch", "critical_glitch", "mean_hits"}
+    with pytest.raises(RulesError, match="Edge rating"):
+        sr_edge_odds(6, 0, 2)
+
+
+def test_sr_extended_from_progress_under_way():
+    # with progress p the test is the same as a fresh one with threshold - p
+    for n, thr, p in ((3, 6, 2), (2, 4, 3), (4, 8, 5)):
+        now = sr_extended(n, thr, max_intervals=6, progress=p)
+        fresh = sr_extended(n, thr - p, max_intervals=6)
+        assert all(close(x, y) for x, y in zip(now.success_at, fresh.success_at))
+        assert close(now.critical_glitch, fresh.critical_glitch)
+    with pytest.raises(RulesError, match="below the threshold"):
+        sr_extended(3, 4, progress=4)

@@ -36,15 +36,22 @@ __all__ = [
     "MAX_POOL",
     "raja_odds",
     "spirit_odds",
+    "spirit_fight_odds",
+    "SpiritFightOdds",
     "harha_odds",
     "harha_sum_odds",
     "harha_difficult",
+    "harha_difficult_opposed",
+    "harha_sum_difficult",
+    "HarhaDifficultOdds",
     "harha_reroll_value",
     "harha_reroll_odds",
     "sr_hits",
     "sr_opposed",
     "sr_teamwork",
     "sr_extended",
+    "sr_edge_odds",
+    "SREdgeOdds",
 ]
 
 SR_TAIL = 1e-15
@@ -117,6 +124,10 @@ class RajaOdds(_Contest):
     """P(A wins with d degrees) at index d (R6, R7)."""
     b_degrees: tuple[float, ...]
     """P(B wins with d degrees) at index d (R6, R7)."""
+    a_visible: float = 0.0
+    """P(A wins visibly supernaturally): A's highest die is an ability die above all of B's (R7)."""
+    b_visible: float = 0.0
+    """P(B wins visibly supernaturally) (R7)."""
 
     @property
     def degrees(self) -> tuple[float, ...]:
@@ -140,6 +151,8 @@ class RajaOdds(_Contest):
             "degrees": _prob_map(self.degrees),
             "a_degrees": _prob_map(self.a_degrees),
             "b_degrees": _prob_map(self.b_degrees),
+            "a_visible": self.a_visible,
+            "b_visible": self.b_visible,
         }
 
 
@@ -200,8 +213,20 @@ def _raja_result_counts(na: int, nb: int, exhausted: bool) -> tuple[int, int, in
     return a_win, b_win, tie
 
 
+def _top_is_ability(k: int, j: int, values: int) -> int:
+    """Ways k normal and j ability dice, each on ``values`` faces, put an ability die on top (R6, R7).
+
+    The top die is an ability die when the highest ability face is at least
+    the highest normal face (ability dice sort first among equal faces):
+    ``sum over v of (v^j - (v-1)^j) * v^k``.
+    """
+    if j == 0:
+        return 0
+    return sum((v**j - (v - 1) ** j) * v**k for v in range(1, values + 1))
+
+
 def _raja_degree_counts(
-    w_normal: int, w_ability: int, l_dice: int, l_counts_as_loss: bool
+    w_normal: int, w_ability: int, l_dice: int, l_counts_as_loss: bool, beyond: bool = False
 ) -> list[int]:
     """Count rolls where the winner W's highest die beats the loser's highest (R6, R7).
 
@@ -210,7 +235,9 @@ def _raja_degree_counts(
     counting 1 and an ability die 2. Any such roll is a win for W (its first
     position is higher), and every other win of W has 0 degrees, because then
     both highest dice are equal. ``l_counts_as_loss`` is False when the loser
-    has no dice and the R5 ``exhausted`` choice makes that a tie.
+    has no dice and the R5 ``exhausted`` choice makes that a tie. With
+    ``beyond`` (``raja.degrees = beyond``) the deciding die, the winner's top
+    die, is not counted: its weight (2 when it is an ability die) comes off.
     """
     size = w_normal + 2 * w_ability
     counts = [0] * (size + 1)
@@ -233,8 +260,37 @@ def _raja_degree_counts(
                 if k + j == 0:
                     continue
                 wj = row_a[j] * above**j * top ** (w_ability - j)
-                counts[k + 2 * j] += l_ways * wk * wj
+                if not beyond:
+                    counts[k + 2 * j] += l_ways * wk * wj
+                    continue
+                # the same rolls split by the kind of the top die above `top`
+                lower = row_n[k] * row_a[j] * top ** (w_normal - k + w_ability - j)
+                ab_top = lower * _top_is_ability(k, j, above)
+                if ab_top:
+                    counts[k + 2 * j - 2] += l_ways * ab_top
+                counts[k + 2 * j - 1] += l_ways * (wk * wj - ab_top)
     return counts
+
+
+def _raja_visible_count(w_normal: int, w_ability: int, l_dice: int) -> int:
+    """Rolls where W's top die is an ability die strictly above every loser die (R7).
+
+    Out of ``10**(all dice)``; such a roll is always a win for W.
+    """
+    if w_ability == 0:
+        return 0
+    total = 0
+    for top in range(0, 10):  # the loser's highest die (0: no dice)
+        if l_dice == 0:
+            l_ways = 1 if top == 0 else 0
+        else:
+            l_ways = top**l_dice - (top - 1) ** l_dice if top >= 1 else 0
+        if not l_ways:
+            continue
+        # the highest ability die shows v > top, every normal die at most v
+        w = sum((v**w_ability - (v - 1) ** w_ability) * v**w_normal for v in range(top + 1, 11))
+        total += l_ways * w
+    return total
 
 
 def raja_odds(
@@ -245,6 +301,7 @@ def raja_odds(
     *,
     exhausted: bool = True,
     degrees: bool = True,
+    degrees_rule: str = "all",
 ) -> RajaOdds:
     """Exact odds of a Rajapolku challenge of d10 pools (R5, R6, R7).
 
@@ -262,8 +319,12 @@ def raja_odds(
         b_normal: Side B's normal dice.
         b_ability: Side B's ability dice.
         exhausted: The ``raja.exhausted`` setting (R5).
-        degrees: Also compute the degree distributions (R6, R7); when False,
-            ``a_degrees`` and ``b_degrees`` are empty.
+        degrees: Also compute the degree distributions (R6, R7) and the
+            visibly supernatural wins (R7); when False, ``a_degrees`` and
+            ``b_degrees`` are empty.
+        degrees_rule: The ``raja.degrees`` setting (R6): "all" counts every
+            winner die above the loser's highest, "beyond" leaves out the
+            deciding (top) die.
 
     Returns:
         The win, loss and tie probabilities and both sides' degree
@@ -282,17 +343,24 @@ def raja_odds(
     a_win, b_win, tie = _raja_result_counts(na, nb, exhausted)
     if not degrees:
         return RajaOdds(a_win / total, b_win / total, tie / total, (), ())
-    a_deg = _raja_degree_counts(a_normal, a_ability, nb, exhausted or nb > 0)
-    b_deg = _raja_degree_counts(b_normal, b_ability, na, exhausted or na > 0)
-    # Wins where the highest dice are equal have no degrees (R6).
-    a_deg[0] = a_win - sum(a_deg)
-    b_deg[0] = b_win - sum(b_deg)
+    if degrees_rule not in ("all", "beyond"):
+        raise RulesError(f"raja.degrees must be all or beyond, not {degrees_rule!r}")
+    beyond = degrees_rule == "beyond"
+    a_deg = _raja_degree_counts(a_normal, a_ability, nb, exhausted or nb > 0, beyond)
+    b_deg = _raja_degree_counts(b_normal, b_ability, na, exhausted or na > 0, beyond)
+    # Every other win has no degrees (R6): its highest dice are equal.
+    a_deg[0] = a_win - sum(a_deg[1:])
+    b_deg[0] = b_win - sum(b_deg[1:])
+    a_vis = _raja_visible_count(a_normal, a_ability, nb) if (exhausted or nb > 0) else 0
+    b_vis = _raja_visible_count(b_normal, b_ability, na) if (exhausted or na > 0) else 0
     return RajaOdds(
         a_wins=a_win / total,
         b_wins=b_win / total,
         tie=tie / total,
         a_degrees=tuple(c / total for c in a_deg),
         b_degrees=tuple(c / total for c in b_deg),
+        a_visible=a_vis / total,
+        b_visible=b_vis / total,
     )
 
 
@@ -317,6 +385,176 @@ def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> Ra
     return raja_odds(a_charges - 1, 0, b_charges - 1, 0, exhausted=exhausted)
 
 
+def _raja_plain_table(na: int, nb: int, exhausted: bool) -> list[list[tuple[int, int, int]]]:
+    """R5 win / loss / tie counts of every pair of plain d10 pools up to ``na`` v ``nb``.
+
+    ``table[a][b]`` counts over ``10**(a+b)`` rolls. Built face by face: with
+    each die uniform on 1..f, either the sides put as many dice on f and the
+    rest is the same question on 1..f-1, or the side with more dice on f wins
+    there (R5; when the other side has no dice left, ``raja.exhausted``
+    decides). One table serves every exchange of a spirit combat (R11).
+    """
+    prev = [[(0, 0, 1 if a == 0 and b == 0 else 0) for b in range(nb + 1)] for a in range(na + 1)]
+    for f in range(1, 11):
+        g = f - 1
+        pw = [g**k for k in range(max(na, nb) + 1)]
+        cur = [[(0, 0, 0)] * (nb + 1) for _ in range(na + 1)]
+        for a in range(na + 1):
+            row_a = _binom_row(a)
+            wa = [row_a[c] * pw[a - c] for c in range(a + 1)]
+            for b in range(nb + 1):
+                row_b = _binom_row(b)
+                wb = [row_b[c] * pw[b - c] for c in range(b + 1)]
+                a_win = b_win = tie = 0
+                run = 0  # sum of wb[cb] for cb < ca
+                for ca in range(a + 1):
+                    if ca and ca - 1 <= b:
+                        run += wb[ca - 1]
+                    if ca:
+                        a_win += wa[ca] * run
+                run = 0
+                for cb in range(b + 1):
+                    if cb and cb - 1 <= a:
+                        run += wa[cb - 1]
+                    if cb:
+                        b_win += wb[cb] * run
+                if not exhausted:
+                    # more dice on f while the other side has none left: a tie (R5)
+                    out_a = sum(wa[c] for c in range(b + 1, a + 1))
+                    out_b = sum(wb[c] for c in range(a + 1, b + 1))
+                    a_win -= out_a
+                    b_win -= out_b
+                    tie += out_a + out_b
+                for c in range(min(a, b) + 1):
+                    pa, pb, pt = prev[a - c][b - c]
+                    if pa or pb or pt:
+                        w = row_a[c] * row_b[c]
+                        a_win += w * pa
+                        b_win += w * pb
+                        tie += w * pt
+                cur[a][b] = (a_win, b_win, tie)
+        prev = cur
+    return prev
+
+
+@record
+class SpiritFightOdds:
+    """Odds of a whole spirit combat from the charges left (R11); B is the defender."""
+
+    a_charges: int
+    """A's charges left (after the entry charge)."""
+    b_charges: int
+    exchange: RajaOdds
+    """The next exchange alone."""
+    a_wins: float
+    """P(B runs out of charges first)."""
+    b_wins: float
+    """P(A runs out of charges first)."""
+    expected_exchanges: float
+    """Mean exchanges until a side has no charges (full ties, rerolled, counted too)."""
+    a_charges_left: tuple[float, ...]
+    """P(A ends the fight with c charges) at index c (0: A lost)."""
+    b_charges_left: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a_charges": self.a_charges,
+            "b_charges": self.b_charges,
+            "exchange": self.exchange.to_json(),
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "expected_exchanges": self.expected_exchanges,
+            "a_charges_left": _prob_map(self.a_charges_left),
+            "b_charges_left": _prob_map(self.b_charges_left),
+        }
+
+
+def spirit_fight_odds(
+    a_charges: int,
+    b_charges: int,
+    *,
+    exhausted: bool = True,
+    degrees_rule: str = "all",
+    spirit_loss: str = "degrees",
+) -> SpiritFightOdds:
+    """Odds of a spirit combat fought to the end (R11).
+
+    The entry charge is already paid: ``a_charges`` and ``b_charges`` are the
+    charges left, each side's dice in every exchange. A full tie costs nothing
+    and is rolled again (or the defender holds: either way nothing changes),
+    the winner of an exchange loses nothing and the loser loses the winner's
+    degrees, at least 1 (``raja.spirit_loss = degrees``), or 1 (``one``). The
+    fight ends when a side has no charges.
+
+    Raises:
+        RulesError: a side without charges, or more than 30.
+    """
+    for name, value in (("a_charges", a_charges), ("b_charges", b_charges)):
+        _check_count(name, value)
+        if not 1 <= value <= 30:
+            raise RulesError(f"{name}: a spirit combat needs 1 to 30 charges left, not {value} (R11)")
+    if spirit_loss not in ("degrees", "one"):
+        raise RulesError(f"raja.spirit_loss must be degrees or one, not {spirit_loss!r}")
+    by_degrees = spirit_loss == "degrees"
+
+    table = _raja_plain_table(a_charges, b_charges, exhausted)
+    beyond = degrees_rule == "beyond"
+
+    def step(a: int, b: int) -> tuple[list[tuple[float, int, int]], float]:
+        """Transitions ``(p, a', b')`` given no full tie, and P(full tie), at (a, b)."""
+        a_win, b_win, tie = table[a][b]
+        won = a_win + b_win
+        out: list[tuple[float, int, int]] = []
+        if by_degrees:
+            for side_win, w, l, lose_a in ((a_win, a, b, False), (b_win, b, a, True)):
+                deg = _raja_degree_counts(w, 0, l, True, beyond)
+                deg[0] = side_win - sum(deg[1:])
+                for d, c in enumerate(deg):
+                    if c:
+                        loss = max(1, d)
+                        nxt = (max(0, a - loss), b) if lose_a else (a, max(0, b - loss))
+                        out.append((c / won, *nxt))
+        else:
+            out = [(a_win / won, a, b - 1), (b_win / won, a - 1, b)]
+        return out, tie / (won + tie)
+
+    # Charges only go down, so each state depends on states with fewer charges.
+    ends: dict[tuple[int, int], float] = {}
+    mass: dict[tuple[int, int], float] = {(a_charges, b_charges): 1.0}
+    expected = 0.0
+    for total in range(a_charges + b_charges, 1, -1):
+        for a in range(min(a_charges, total - 1), 0, -1):
+            b = total - a
+            if b < 1 or b > b_charges:
+                continue
+            m = mass.pop((a, b), 0.0)
+            if not m:
+                continue
+            moves, tie = step(a, b)
+            expected += m / (1.0 - tie)
+            for p, a2, b2 in moves:
+                key = (a2, b2)
+                if a2 == 0 or b2 == 0:
+                    ends[key] = ends.get(key, 0.0) + m * p
+                else:
+                    mass[key] = mass.get(key, 0.0) + m * p
+    a_left = [0.0] * (a_charges + 1)
+    b_left = [0.0] * (b_charges + 1)
+    for (a, b), p in ends.items():
+        a_left[a] += p
+        b_left[b] += p
+    return SpiritFightOdds(
+        a_charges=a_charges,
+        b_charges=b_charges,
+        exchange=raja_odds(a_charges, 0, b_charges, 0, exhausted=exhausted, degrees_rule=degrees_rule),
+        a_wins=fsum(p for (a, b), p in ends.items() if b == 0),
+        b_wins=fsum(p for (a, b), p in ends.items() if a == 0),
+        expected_exchanges=expected,
+        a_charges_left=tuple(a_left),
+        b_charges_left=tuple(b_left),
+    )
+
+
 # ---------------------------------------------------------------------------
 # Harhapolku
 
@@ -336,7 +574,7 @@ class HarhaOdds(_Contest):
 HarhaPool = tuple[int, int]
 """A Harhapolku pool as ``(number of d8, number of d10)`` (H2)."""
 
-Variant = Literal["ch23", "classic"]
+Variant = Literal["ch23", "classic", "same_size"]
 
 
 def _check_pool(name: str, pool: Sequence[int]) -> tuple[int, int]:
@@ -390,9 +628,52 @@ class _FixedSide:
         return 1
 
 
+class _SplitSide:
+    """A d8/d10 side with a fixed number of dice at 7+ (for H8 opposed).
+
+    ``h8`` d8s and ``h10`` d10s show 7 or more, the other ``low`` dice 1–6.
+    Faces 9–10 hold only high d10s, 7–8 the high dice, 1–6 the low ones; at
+    7 every high die not yet placed must be placed. ``total`` is the number
+    of such rolls, so that a count over it, times the ways to choose which
+    dice are high, is a count over all rolls of the pool.
+    """
+
+    __slots__ = ("h8", "h10", "low", "high", "n", "total")
+
+    def __init__(self, h8: int, h10: int, low: int) -> None:
+        self.h8, self.h10, self.low = h8, h10, low
+        self.high = h8 + h10
+        self.n = self.high + low
+        self.total = 4**h10 * 2**h8 * 6**low
+
+    def options(self, face: int, placed: int) -> list[tuple[int, int]]:
+        if face > 8:
+            free = self.h10 - placed
+        elif face >= 7:
+            free = self.high - placed
+            if face == 7:
+                return [(free, 1)] if free >= 0 else []
+        else:
+            free = self.n - placed
+            if face == 1:
+                return [(free, 1)]
+        if free < 0:
+            return []
+        row = _binom_row(free)
+        return [(c, row[c]) for c in range(free + 1)]
+
+    def rest(self, face: int, placed: int) -> int:
+        """Ways to roll the unplaced dice strictly below ``face``."""
+        if face > 8:
+            return (face - 7) ** (self.h10 - placed) * 2**self.h8 * 6**self.low
+        if face >= 7:
+            return (face - 7) ** (self.high - placed) * 6**self.low
+        return (face - 1) ** (self.n - placed)
+
+
 def _harha_counts(
-    side_a: _RandomSide | _FixedSide,
-    side_b: _RandomSide | _FixedSide,
+    side_a: _RandomSide | _FixedSide | _SplitSide,
+    side_b: _RandomSide | _FixedSide | _SplitSide,
     variant: str,
     classic_extra: bool,
 ) -> tuple[int, int, int]:
@@ -503,6 +784,19 @@ def _harha_validate(variant: str) -> None:
         raise RulesError(f"unknown Harhapolku comparison '{variant}' (use ch23 or classic)")
 
 
+def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> str:
+    """The comparison a ``harha.variant`` uses: same_size is chapter 23 on one die size (H5)."""
+    if variant == "same_size":
+        sizes = {size for size, n in ((8, a[0] + b[0]), (10, a[1] + b[1])) if n}
+        if len(sizes) > 1:
+            raise RulesError("the same-size variant uses one die size, not d8 and d10 (H5)")
+        return "ch23"
+    if variant == "sum":
+        raise RulesError("the sum variant compares totals: use harha_sum_odds (H6)")
+    _harha_validate(variant)
+    return variant
+
+
 def _harha_special(
     na: int, nb: int, variant: str, classic_extra: bool
 ) -> tuple[int, int, int] | None:
@@ -538,7 +832,8 @@ def harha_odds(
     Args:
         a: Side A's pool as ``(d8 count, d10 count)``; the actor in ch23.
         b: Side B's pool; the challenger in ch23.
-        variant: ``"ch23"`` (H4, default) or ``"classic"`` (H3).
+        variant: ``"ch23"`` (H4, default), ``"classic"`` (H3) or
+            ``"same_size"`` (H5: chapter 23 on pools of one die size).
         classic_extra: The ``harha.classic_extra`` setting (H3).
 
     Returns:
@@ -547,9 +842,9 @@ def harha_odds(
     Raises:
         RulesError: a bad pool or variant.
     """
-    _harha_validate(variant)
     a8, a10 = _check_pool("a", a)
     b8, b10 = _check_pool("b", b)
+    variant = _comparison(variant, (a8, a10), (b8, b10))  # type: ignore[assignment]
     special = _harha_special(a8 + a10, b8 + b10, variant, classic_extra)
     if special is not None:
         return HarhaOdds(*(float(x) for x in special))
@@ -674,6 +969,81 @@ def harha_reroll_odds(
     return HarhaOdds(a_win / total, b_win / total, tie / total)
 
 
+@record
+class HarhaDifficultOdds:
+    """Odds of a difficult action that is opposed (H8); A is the actor."""
+
+    success: float
+    """P(the actor wins the comparison and shows the 7+ die or dice)."""
+    failure: float
+    """P(the actor fails: loses the comparison, or wins it without the 7+ dice)."""
+    tie: float
+    """P(a classic tie, rerolled) (H3)."""
+    won_without: float
+    """P(the actor wins the comparison but lacks the 7+ dice): part of ``failure``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"success": self.success, "failure": self.failure, "tie": self.tie,
+                "won_without": self.won_without}
+
+
+def harha_difficult_opposed(
+    a: HarhaPool,
+    b: HarhaPool,
+    variant: Variant = "ch23",
+    classic_extra: bool = True,
+    very_demanding: bool = False,
+) -> HarhaDifficultOdds:
+    """Exact odds of an opposed difficult (or very demanding) action (H8).
+
+    The actor A succeeds only by winning the comparison (H3/H4/H5) *and*
+    showing at least one die of 7+ (two when very demanding) in the same roll.
+    P(win and enough 7+) is P(win) less the wins with fewer high dice, each
+    counted by a comparison DP in which a chosen set of A's dice is 7+ and the
+    rest 1–6.
+    """
+    a8, a10 = _check_pool("a", a)
+    b8, b10 = _check_pool("b", b)
+    comparison = _comparison(variant, (a8, a10), (b8, b10))
+    base = harha_odds((a8, a10), (b8, b10), comparison, classic_extra)  # type: ignore[arg-type]
+    needed = 2 if very_demanding else 1
+    total = 8**a8 * 10**a10 * 8**b8 * 10**b10
+    short = 0  # A wins with fewer than `needed` dice of 7+
+    if a8 + a10 and b8 + b10:
+        side_b = _RandomSide(b8, b10)
+        for h in range(min(needed, a8 + a10 + 1)):
+            for h8 in range(max(0, h - a10), min(h, a8) + 1):
+                h10 = h - h8
+                side_a = _SplitSide(h8, h10, a8 + a10 - h)
+                a_win, _b, _t = _harha_counts(side_a, side_b, comparison, classic_extra)
+                short += comb(a8, h8) * comb(a10, h10) * a_win
+        won_without = short / total
+    else:
+        # an empty pool fixes the comparison; only A's 7+ dice are left to chance
+        won_without = base.a_wins * (1 - harha_difficult((a8, a10), very_demanding)) if a8 + a10 else 0.0
+    success = base.a_wins - won_without
+    return HarhaDifficultOdds(success, 1.0 - success - base.tie, base.tie, won_without)
+
+
+def harha_sum_difficult(
+    a_bonus: int, a_size: int, b_bonus: int, b_size: int, very_demanding: bool = False
+) -> HarhaDifficultOdds:
+    """H8 opposed under the sum variant (H6): the actor's one die must show 7+.
+
+    A very demanding action needs two dice of 7+, which one die cannot show:
+    it always fails under this variant.
+    """
+    odds = harha_sum_odds(a_bonus, a_size, b_bonus, b_size)
+    if very_demanding or a_size < 7 or a_bonus < 1:
+        return HarhaDifficultOdds(0.0, 1.0, 0.0, odds.a_wins)
+    win_high = 0
+    for x in range(7, a_size + 1):
+        need = a_bonus + x - b_bonus  # B wins with y > need
+        win_high += max(0, min(b_size, need))
+    success = win_high / (a_size * b_size)
+    return HarhaDifficultOdds(success, 1.0 - success, 0.0, odds.a_wins - success)
+
+
 def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> HarhaOdds:
     """Odds of the sum variant (H6): one die plus a bonus each side.
 
@@ -691,6 +1061,8 @@ def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> Harh
     for name, size in (("a_size", a_size), ("b_size", b_size)):
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 1000:
             raise RulesError(f"{name} must be a die size from 1 to 1000, not {size!r}")
+    if a_bonus < 1:  # H4: an actor without a single die fails
+        return HarhaOdds(0.0, 1.0, 0.0)
     b_win = 0
     for x in range(1, a_size + 1):
         # B's roll y wins when b_bonus + y > a_bonus + x.
@@ -961,6 +1333,143 @@ def sr_opposed(
     return SROpposedOdds(a_win, b_win, tie)
 
 
+@record
+class SREdgeOdds:
+    """What Edge is worth on one test (S7): the same pool without Edge, with Edge
+    before the roll, and with Edge after the roll spent only when the roll
+    falls short of the threshold."""
+
+    dice: int
+    edge_rating: int
+    threshold: int
+    none: tuple[float, float, float, float]
+    """(success, glitch, critical glitch, mean hits) without Edge."""
+    before: tuple[float, float, float, float]
+    """The same with Edge before the roll: +rating dice, the whole pool follows the rule of six."""
+    after: tuple[float, float, float, float]
+    """The same with Edge after the roll when it failed: +rating dice that follow the rule of six."""
+    after_spent: float
+    """P(the roll falls short, so the Edge point after it is spent)."""
+
+    def to_json(self) -> dict[str, Any]:
+        def part(v: tuple[float, float, float, float]) -> dict[str, float]:
+            return {"success": v[0], "glitch": v[1], "critical_glitch": v[2], "mean_hits": v[3]}
+
+        return {"dice": self.dice, "edge_rating": self.edge_rating, "threshold": self.threshold,
+                "none": part(self.none), "before": part(self.before), "after": part(self.after),
+                "after_spent": self.after_spent}
+
+
+def _negbin_cdf(r: int, upto: int) -> list[Fraction]:
+    """P(K <= k) for k = 0..upto, K the sixes over r rule-of-six chains (NegBin(r, 1/6))."""
+    out: list[Fraction] = []
+    run = Fraction(0)
+    base = Fraction(5, 6) ** r
+    for k in range(upto + 1):
+        run += comb(r + k - 1, k) * base / 6**k if r else (1 if k == 0 else 0)
+        out.append(run)
+    return out
+
+
+def sr_edge_odds(
+    n: int, edge_rating: int, threshold: int, glitch_rerolls: bool = True
+) -> SREdgeOdds:
+    """Exact odds of a success test with and without Edge (S4–S8).
+
+    *none*: n plain dice. *before*: n + rating dice, all following the rule
+    of six (S7). *after*: n plain dice; when they show fewer hits than the
+    threshold, 1 Edge adds rating dice that follow the rule of six (the sixes
+    already on the table do not explode). Glitches count every die thrown
+    (``sr.glitch_rerolls``) or only the dice not thrown again by the rule of six.
+
+    After the roll the dice it adds are chains of k sixes and a last face
+    1–5, so their hits are K + F and, per chain, the glitch margin is
+    2·[last is 1] − (k + 1) (or 2·[k = 0 and last is 1] − 1 without
+    ``glitch_rerolls``); the sums are finite and are done in Fractions.
+
+    Raises:
+        RulesError: a bad pool, Edge rating or threshold.
+    """
+    _check_count("n", n)
+    if isinstance(edge_rating, bool) or not isinstance(edge_rating, int) or not 1 <= edge_rating <= 20:
+        raise RulesError(f"Edge rating must be 1 to 20, not {edge_rating!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 100:
+        raise RulesError(f"threshold must be 1 to 100, not {threshold!r}")
+    e, t = edge_rating, threshold
+    plain = sr_hits(n)
+    none = (plain.success(t), plain.glitch, plain.critical_glitch, n / 3)
+    six = sr_hits(n + e, rule_of_six=True, glitch_rerolls=glitch_rerolls)
+    before = (six.success(t), six.glitch, six.critical_glitch, 0.4 * (n + e))
+
+    # Plain roll, exact: P(h hits, o ones) over 6**n.
+    row = _binom_row(n)
+    ways = {}
+    for h in range(n + 1):
+        row_h = _binom_row(n - h)
+        for o in range(n - h + 1):
+            ways[h, o] = row[h] * row_h[o] * 2**h * 3 ** (n - h - o)
+    denom = 6**n
+    # The Edge dice after the roll.
+    short_exact = _sr_six_hits_exact(e, t)
+    cdf_k = _negbin_cdf(e, n + e + 1)
+    row_e = _binom_row(e)
+
+    def glitch_with_edge(c: int) -> Fraction:
+        """P(the Edge dice's glitch margin >= c) (S5)."""
+        total = Fraction(0)
+        if glitch_rerolls:  # 2·O − e − K >= c, O ~ Bin(e, 1/5) independent of K
+            for o2 in range(e + 1):
+                kmax = 2 * o2 - e - c
+                if kmax >= 0:
+                    total += Fraction(row_e[o2] * 4 ** (e - o2), 5**e) * cdf_k[min(kmax, len(cdf_k) - 1)]
+        else:  # 2·O' − e >= c, O' first faces showing 1 ~ Bin(e, 1/6)
+            for o2 in range(e + 1):
+                if 2 * o2 - e >= c:
+                    total += Fraction(row_e[o2] * 5 ** (e - o2), 6**e)
+        return total
+
+    success = Fraction(0)
+    glitch = Fraction(0)
+    crit = Fraction(0)
+    spent = Fraction(0)
+    mean = Fraction(0)
+    for (h, o), w in ways.items():
+        p = Fraction(w, denom)
+        if h >= t:
+            success += p
+            glitch += p if 2 * o >= n else 0
+            mean += p * h
+            continue
+        spent += p
+        success += p * short_exact[t - h]
+        mean += p * (h + Fraction(2, 5) * e)
+        glitch += p * glitch_with_edge(n - 2 * o)
+        if h == 0:
+            # no hit at all: no six and no five among the Edge dice (last faces 1–4)
+            for o2 in range(e + 1):
+                if 2 * (o + o2) >= n + e:
+                    crit += p * Fraction(row_e[o2] * 3 ** (e - o2), 6**e)
+    after = (float(success), float(glitch), float(crit), float(mean))
+    return SREdgeOdds(n, e, t, none, before, after, float(spent))
+
+
+def _sr_six_hits_exact(r: int, upto: int) -> list[Fraction]:
+    """P(X >= x) for x = 0..upto, X the hits of r rule-of-six dice (S7), exactly.
+
+    ``P(X = h) = sum_f C(r,f) 4^(r-f) 6^f C(r+h-f-1, h-f) / 6^(r+h)`` as in
+    :func:`_sr_six_hits`; the complement of a finite sum is exact.
+    """
+    row = _binom_row(r)
+    below = Fraction(0)
+    out: list[Fraction] = []
+    for h in range(upto + 1):
+        out.append(1 - below)
+        num = sum(row[f] * 4 ** (r - f) * 6**f * comb(r + h - f - 1, h - f)
+                  for f in range(min(r, h) + 1)) if r else (1 if h == 0 else 0)
+        below += Fraction(num, 6 ** (r + h))
+    return out
+
+
 def _hits_sum(pools: Sequence[int]) -> list[float]:
     """Distribution of the summed hits of several plain rolls (S11 helpers)."""
     dist = [1.0]
@@ -1050,6 +1559,7 @@ def sr_extended(
     threshold: int,
     max_intervals: int = 100,
     hurried: bool = False,
+    progress: int = 0,
 ) -> SRExtendedOdds:
     """Odds of an extended test: n dice each interval until the hits total
     reaches ``threshold`` (S10).
@@ -1063,6 +1573,8 @@ def sr_extended(
         threshold: Hits to accumulate (at least 1).
         max_intervals: Intervals to follow.
         hurried: The hurried interval (S10).
+        progress: Hits already accumulated (S10: from a test under way, with
+            the threshold, pool and hurrying now in force).
 
     Raises:
         RulesError: a bad pool, threshold or interval count.
@@ -1072,10 +1584,13 @@ def sr_extended(
         raise RulesError(f"threshold must be a whole number from 1 to 10000, not {threshold!r}")
     if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or not 1 <= max_intervals <= 10_000:
         raise RulesError(f"max_intervals must be from 1 to 10000, not {max_intervals!r}")
+    if isinstance(progress, bool) or not isinstance(progress, int) or not 0 <= progress < threshold:
+        raise RulesError(f"progress must be a whole number from 0 to {threshold - 1} (below the threshold), "
+                         f"not {progress!r}")
     outcomes = _sr_roll_outcomes(n, hurried)
     # state: (accumulated hits < threshold, a plain glitch so far) -> probability
     states = [[0.0] * threshold, [0.0] * threshold]
-    states[0][0] = 1.0
+    states[0][progress] = 1.0
     success_at: list[float] = []
     crit: list[float] = []
     glitched: list[float] = []  # mass that glitched and then ended
