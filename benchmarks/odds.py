@@ -47,7 +47,18 @@ except ImportError:  # running from a checkout without an install
 
 import icepool
 
-from polku.rules.odds import harha_odds, raja_odds, sr_hits
+from polku.rules.odds import (
+    harha_difficult_opposed,
+    harha_odds,
+    harha_sum_difficult,
+    raja_odds,
+    spirit_fight_odds,
+    sr_edge_odds,
+    sr_extended,
+    sr_hits,
+    sr_opposed,
+    sr_teamwork,
+)
 
 # ---------------------------------------------------------------------------
 # icepool formulations
@@ -206,8 +217,8 @@ class Question:
         name: str,
         polku: Callable[[], Any],
         polku_summary: Callable[[Any], dict[str, float]],
-        ip: Callable[[], Any],
-        ip_summary: Callable[[Any], dict[str, float]],
+        ip: Callable[[], Any] | None,
+        ip_summary: Callable[[Any], dict[str, float]] | None,
     ) -> None:
         self.name = name
         self.polku = polku
@@ -251,7 +262,40 @@ def questions() -> list[Question]:
             lambda n=n: ip_sr_six(n),
             ip_sr_summary,
         ))
+    # Questions with no icepool formulation here: tests/test_odds.py holds each
+    # to 1e-12 against brute force or a Fraction recursion instead.
+    for name, fn in (
+        ("Rajapolku 5+1* v 5 + degrees beyond (R6, R7)",
+         lambda: raja_odds(5, 1, 5, 0, degrees_rule="beyond")),
+        ("Rajapolku spirit combat 5v5 charges, to the end", lambda: spirit_fight_odds(4, 4)),
+        ("Rajapolku spirit combat 7v5 charges, to the end", lambda: spirit_fight_odds(6, 4)),
+        ("Harhapolku 3v3 difficult, opposed, ch23 (H8)",
+         lambda: harha_difficult_opposed((2, 1), (1, 2), "ch23")),
+        ("Harhapolku 6v6 very demanding, opposed, classic",
+         lambda: harha_difficult_opposed((4, 2), (3, 3), "classic", very_demanding=True)),
+        ("Harhapolku sum 4d8 vs 3d10, difficult (H6, H8)", lambda: harha_sum_difficult(4, 8, 3, 10)),
+        ("Shadowrun Edge 5 worth on 12 dice, threshold 4 (S7)", lambda: sr_edge_odds(12, 5, 4)),
+        ("Shadowrun extended 8 dice to 16, 20 intervals (S10)", lambda: sr_extended(8, 16, 20)),
+        ("Shadowrun teamwork 6 + helpers 5,5,4 (S11)", lambda: sr_teamwork(6, [5, 5, 4])),
+        ("Shadowrun opposed 12 v group 10,8,8 = 12 (S9)", lambda: sr_opposed(12, 12)),
+    ):
+        qs.append(Question(name, fn, generic_summary, None, None))
     return qs
+
+
+def generic_summary(r) -> dict[str, float]:
+    """Every float of a result's JSON, flattened, for the record."""
+    out: dict[str, float] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}{k}.", v)
+        elif isinstance(value, float):
+            out[prefix.rstrip(".")] = value
+
+    walk("", r.to_json())
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -322,12 +366,15 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for q in questions():
         p_ms, p_sum = time_polku(q, polku_runs)
-        i_ms, i_sum = time_icepool(q, ip_runs, args.timeout, slow=2.0)
+        if q.ip is None:
+            i_ms, i_sum = None, None
+        else:
+            i_ms, i_sum = time_icepool(q, ip_runs, args.timeout, slow=2.0)
         row = {
             "question": q.name,
             "polku_ms": p_ms,
             "icepool_ms": i_ms,
-            "icepool_timeout_s": None if i_ms is not None else args.timeout,
+            "icepool_timeout_s": None if (i_ms is not None or q.ip is None) else args.timeout,
             "ratio": (i_ms / p_ms) if i_ms is not None else None,
             "max_abs_diff": max_diff(p_sum, i_sum) if i_sum is not None else None,
         }
@@ -355,7 +402,9 @@ def _header() -> str:
 
 
 def _fmt_row(row: dict[str, Any]) -> str:
-    if row["icepool_ms"] is None:
+    if row["icepool_ms"] is None and row["icepool_timeout_s"] is None:
+        ip, ratio, diff = "—", "—", "tests"
+    elif row["icepool_ms"] is None:
         ip = f"> {row['icepool_timeout_s']:.0f} s"
         ratio = f"> {row['icepool_timeout_s'] * 1000 / row['polku_ms']:.0f}x"
         diff = "n/a"

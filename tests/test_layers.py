@@ -117,6 +117,10 @@ SLOW_STDLIB = ("dataclasses", "inspect", "typing", "random")
         ["resolve", "harhapolku", "7,4,4", "6,5,3", "--json"],
         ["resolve", "shadowrun", "1,1,5,6", "--threshold", "1", "--json"],
         ["resolve", "shadowrun-opposed", "5,6,2", "6,1", "--json"],
+        ["resolve", "rajapolku", "9,7,3,2", "6,5,1", "--spirit", "--set", "raja.degrees=beyond", "--json"],
+        ["resolve", "harhapolku", "4+2", "3+5", "--set", "harha.variant=sum", "--difficult", "--json"],
+        ["resolve", "shadowrun", "6,3,1,6,5,1;5,5", "--extended", "4,6", "--json"],
+        ["resolve", "shadowrun", "5,5,3", "--helper", "5,1", "--edge-after", "1", "--json"],
     ],
 )
 def test_resolve_stays_lean(argv):
