@@ -533,3 +533,117 @@ def test_a_logged_seed_reproduces_its_roll(clock):
     second = again.roll_raja(*sides)["event"]["roll"]
     assert [s["dice"] for s in second["sides"]] == [s["dice"] for s in first["sides"]]
     assert second["summary"] == first["summary"]
+
+
+# ---------------------------------------------------------------------------
+# The players' view offers only what a player needs and never writes a file (S3);
+# what typing and pasting can make an app hold is bounded (S4)
+
+
+def _watch_app(tmp_path: Path):
+    from polku.tui.watch import WatchApp
+
+    t = demo.demo_rajapolku()
+    path = tmp_path / "s.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return WatchApp(path, follower=Follower(path, now=lambda: "20:00:00"), theme="polku-dark",
+                    theme_dirs=[Path(__file__).resolve().parents[1] / "themes"])
+
+
+def test_the_players_palette_has_quit_help_and_theme_only_and_nothing_writes(tmp_path, monkeypatch):
+    """No "Screenshot" (it wrote SVG files into the player's account), no key panel."""
+    import asyncio
+
+    from textual.command import CommandPalette
+
+    from polku.tui.watch import PlayerHelp
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.chdir(home)
+    monkeypatch.setenv("HOME", str(home))
+
+    async def run() -> None:
+        app = _watch_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert sorted(c.title for c in app.get_system_commands(app.screen)) == ["Help", "Quit", "Theme"]
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"screenshot")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            app.action_screenshot()
+            app.deliver_screenshot()
+            with pytest.raises(PermissionError):
+                app.save_screenshot()
+            await pilot.press("escape", "escape")
+            await pilot.press("question_mark")
+            await pilot.pause()
+            app.action_help()
+            app.action_show_help_panel()
+            await pilot.pause()
+            assert sum(isinstance(s, PlayerHelp) for s in app.screen_stack) == 1
+            assert not app.screen.query("HelpPanel")
+        assert list(home.iterdir()) == []
+
+    asyncio.run(run())
+
+
+def test_a_huge_paste_is_cut_and_no_text_field_grows_without_bound(tmp_path):
+    """Pasting 260 KB into the GM's note prompt, or typing on and on: the field stays bounded."""
+    import asyncio
+
+    from app_fixtures import demo_session, make_app, settle
+    from textual import events
+    from textual.widgets import Input
+
+    from polku.tui.limits import PASTE_MAX, TEXT_MAX
+
+    async def run() -> None:
+        tracker, sf = demo_session(tmp_path, "rajapolku")
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            field = app.screen.query_one(Input)
+            app.post_message(events.Paste("231" * 90_000))
+            await pilot.pause(0.3)
+            assert 0 < len(field.value) <= min(TEXT_MAX, PASTE_MAX)
+            for _ in range(3):
+                app.post_message(events.Paste("x" * PASTE_MAX))
+                await pilot.pause()
+            assert len(field.value) <= TEXT_MAX
+            await pilot.press("escape")
+            await settle(pilot)
+
+    asyncio.run(run())
+
+
+def test_switching_panes_in_the_players_view_does_not_grow_its_memory(tmp_path):
+    """S4: "231" typed over and over (a paste without bracketed paste) only moves the focus."""
+    import asyncio
+    import gc
+    import tracemalloc
+
+    async def run() -> int:
+        app = _watch_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(10):
+                await pilot.press("2", "3", "1")
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.take_snapshot()
+            for _ in range(60):
+                await pilot.press("2", "3", "1")
+            gc.collect()
+            after = tracemalloc.take_snapshot()
+            tracemalloc.stop()
+            return sum(s.size_diff for s in after.compare_to(before, "filename"))
+
+    grown = asyncio.run(run())
+    assert grown < 1_000_000, f"{grown} bytes more after 180 focus changes"

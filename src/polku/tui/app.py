@@ -17,6 +17,7 @@ from ..rules.dice import RulesError
 from ..session import store
 from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
+from .limits import InputLimits
 from .messages import SaveFailed, SessionSaved
 from .render import plain_styles, styles_from_theme
 
@@ -72,7 +73,7 @@ class PolkuCommands(Provider):
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
 
 
-class PolkuApp(App):
+class PolkuApp(InputLimits, App):
     """Polku: run a tabletop session from one terminal window."""
 
     CSS_PATH = "app.tcss"
@@ -462,7 +463,8 @@ class PolkuApp(App):
 
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
-        else:
+        elif not any(isinstance(s, HelpScreen) for s in self.screen_stack):
+            # One help screen at a time, whatever opened it (a key, the palette, a dialog above it).
             self.push_screen(HelpScreen())
 
     def action_help_typed(self) -> None:

@@ -28,6 +28,7 @@ from textual.widgets import Footer, Static
 from ..session import stats as st
 from ..session.replay import History, ReplayError
 from ..session.tracker import Tracker
+from .limits import InputLimits
 from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
@@ -40,7 +41,7 @@ REVIEW_CSS = """
 """
 
 
-class ReadOnlyApp(App):
+class ReadOnlyApp(InputLimits, App):
     """Base of the read-only viewers: Polku's CSS and themes, nothing saved.
 
     Args:

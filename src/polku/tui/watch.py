@@ -8,28 +8,33 @@ dice log, without the GM's secrets (:func:`polku.session.public.public_view`).
 When the file disappears or breaks, the last good view stays on screen and
 the status line says so.
 
-Remote players connect with ``ssh -t HOST polku watch FILE`` (docs/remote-play.md).
+Remote players connect with ``ssh -t HOST polku watch FILE`` (docs/remote-play.md),
+often on a shared account, so the view offers only what a player needs — quit,
+help, theme — and never writes a file: Textual's screenshot and key-panel
+system commands are not in its palette, and the screenshot actions refuse.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from ..session.public import Follower
 from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
+from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, compose_panes
 
 
@@ -59,7 +64,9 @@ class WatchScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
         yield from compose_panes(DiceLog(id="log"), "Dice log")
-        yield Footer()
+        # One line of text: Textual's footer remounts a widget per key at every focus
+        # change, and a player pasting "231" over and over grew the view by gigabytes.
+        yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
         self.query_one(DiceLog).focus()
@@ -69,6 +76,42 @@ class WatchScreen(Screen):
 
     def action_focus_pane(self, which: str) -> None:
         self.query_one({"queue": "#queue", "chars": "#chars", "log": "#log"}[which]).focus()
+
+
+PLAYER_HELP = """\
+The players' view of the session: it follows the GM's file as it is saved.
+The GM's secrets are not here: notes, secret characters and the GM's own
+rolls ("the GM rolls"), hidden thresholds.
+
+  1 2 3          challenges · characters · dice log
+  ↑ ↓ PgUp PgDn  move in the focused pane
+  Enter          every die and number of the event under the cursor
+  ctrl+t         colour theme
+  ctrl+p         the commands: Theme, Help, Quit
+  ?              this help
+  q              quit
+"""
+
+
+class PlayerHelp(ModalScreen[None]):
+    """The players' keys (the view's only help; Escape, q or ? closes it)."""
+
+    BINDINGS = [
+        Binding("escape,q,question_mark", "close", "Close", id="watch.help_close", tooltip="Close the help"),
+    ]
+
+    DEFAULT_CSS = """
+    PlayerHelp { align: center middle; }
+    PlayerHelp > VerticalScroll { width: 78; max-width: 100%; height: auto; max-height: 100%;
+                                  border: round $primary; background: $surface; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(PLAYER_HELP)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class WatchApp(ReadOnlyApp):
@@ -82,6 +125,10 @@ class WatchApp(ReadOnlyApp):
 
     TITLE = "Polku watch"
 
+    BINDINGS = ReadOnlyApp.BINDINGS + [
+        Binding("question_mark", "help", "Help", id="watch.help", tooltip="The keys of the players' view"),
+    ]
+
     def __init__(self, path: Path, *, interval: float = 0.3, follower: Follower | None = None,
                  theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
         super().__init__(theme=theme, theme_dirs=theme_dirs)
@@ -91,6 +138,29 @@ class WatchApp(ReadOnlyApp):
         self._loading = False
         self._shown: Tracker | None = None
         self._told: str | None = None
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Only what a player needs: no screenshot, no key panel, nothing that writes."""
+        yield SystemCommand("Theme", "Change the colour theme", self.action_change_theme)
+        yield SystemCommand("Help", "The keys of the players' view", self.action_help)
+        yield SystemCommand("Quit", "Leave the players' view", self.action_quit)
+
+    def action_help(self) -> None:
+        if not any(isinstance(s, PlayerHelp) for s in self.screen_stack):
+            self.push_screen(PlayerHelp())
+
+    def action_show_help_panel(self) -> None:
+        self.action_help()
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        self.notify("The players' view never writes files", severity="warning")
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+        self.action_screenshot()
+        return None
+
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
+        raise PermissionError("the players' view never writes files")
 
     def on_mount(self) -> None:
         self.load_themes()
