@@ -107,8 +107,8 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         blocks.append(Block("h2", _plain("Challenges")))
         rows = []
         for c in state["challenges"]:
-            who = ", ".join(names.get(x, x) for x in c.get("participants", []))
-            opp = ", ".join(names.get(x, x) for x in c.get("opposition", []))
+            who = ", ".join(names.get(x, "(removed)") for x in c.get("participants", []))
+            opp = ", ".join(names.get(x, "(removed)") for x in c.get("opposition", []))
             rows.append([_plain(c["title"]), _plain(who + (f" vs {opp}" if opp else "")),
                          _plain(c["status"]), _plain(c.get("outcome", "") or "—")])
         blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))

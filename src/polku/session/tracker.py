@@ -423,15 +423,36 @@ class Tracker(RollCommands):
 
         self._run(build)
 
+    def open_challenges_of(self, cid: str) -> list[dict[str, Any]]:
+        """The challenges not yet resolved that ``cid`` takes part in (on either side)."""
+        return [c for c in self.state["challenges"] if c["status"] != "resolved"
+                and (cid in c.get("participants", []) or cid in c.get("opposition", []))]
+
     def remove_character(self, cid: str) -> None:
+        """Remove a character, and drop them from every open challenge in the same command.
+
+        A challenge still waiting for a roll cannot be rolled for someone who is
+        gone; resolved ones keep the id as history (shown as "(removed)"). One
+        undo brings the character back into those challenges too.
+        """
         ch = self.character(cid)
+        dropped = [c["title"] for c in self.open_challenges_of(cid)]
 
         def build(txn: _Txn) -> None:
             txn.delete(["characters", cid])
             ini = [e for e in self.state["initiative"] if e["id"] != cid]
             txn.set(["initiative"], ini)
+            for i, c in enumerate(self.state["challenges"]):
+                if c["status"] == "resolved":
+                    continue
+                for key in ("participants", "opposition"):
+                    if cid in c.get(key, []):
+                        txn.set(["challenges", i, key], [x for x in c[key] if x != cid])
+            text = f"{ch['name']} leaves the campaign"
+            if dropped:
+                text += f" (dropped from {', '.join(dropped)})"
             # The name stays on the event: statistics and filters still name who left.
-            txn.emit("character", f"{ch['name']} leaves the campaign", who=cid, name=ch["name"])
+            txn.emit("character", text, who=cid, name=ch["name"])
 
         self._run(build)
 

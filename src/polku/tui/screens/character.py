@@ -758,7 +758,9 @@ class CharacterDetail(ModalScreen[None]):
             if yes:
                 self.run(lambda t: t.remove_character(cid))
 
-        self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign? (u undoes it)"), done)
+        n = len(self.tracker.open_challenges_of(cid))
+        also = f" They leave {n} open challenge{'s' if n != 1 else ''} too." if n else ""
+        self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign?{also} (u undoes it)"), done)
 
     def action_undo(self) -> None:
         ev = self.run(lambda t: t.undo())

@@ -161,8 +161,9 @@ class RollScreen(ModalScreen[None]):
         self.result_lines: list[str] = []
         self._shown: dict[str, Any] = {}
         c = tracker.challenge(challenge) if challenge else None
-        parts = list(c.get("participants", [])) if c else []
-        opp = list(c.get("opposition", [])) if c else []
+        # A participant removed from the campaign (an older file) is left out, not rolled for.
+        parts = [x for x in c.get("participants", []) if x in tracker.characters] if c else []
+        opp = [x for x in c.get("opposition", []) if x in tracker.characters] if c else []
         first = actor or (parts[0] if parts else None)
         if first is None and tracker.characters:
             pcs = [cid for cid, ch in tracker.characters.items() if ch["kind"] == "pc"]

@@ -94,8 +94,9 @@ class ChallengeQueue(OptionList):
             if c["status"] == "resolved" and c.get("outcome"):
                 t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
             elif c.get("participants") or c.get("opposition"):
-                names = [tracker.characters[x]["name"] for x in c.get("participants", []) if x in tracker.characters]
-                opp = [tracker.characters[x]["name"] for x in c.get("opposition", []) if x in tracker.characters]
+                chars = tracker.characters
+                names = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("participants", [])]
+                opp = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("opposition", [])]
                 who = ", ".join(names) + (f" vs {', '.join(opp)}" if opp else "")
                 if who:
                     t.append(f"  ({who})", style=styles.get("muted", ""))
