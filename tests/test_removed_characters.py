@@ -7,10 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from app_fixtures import make_app, panes, pilot_test, screen_text, settle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app_fixtures import make_app, panes, pilot_test, screen_text, settle
 from polku.session import demo, files, store
 from polku.session.export import export
 from polku.session.files import load_tracker, open_session

@@ -46,6 +46,7 @@ _INT_KEYS = frozenset({
 _STR_KEYS = frozenset({
     "kind", "text", "t", "label", "source", "summary", "test", "winner", "winner_if_needed", "decided_by",
     "role", "resource", "challenge", "bought", "title", "status", "outcome_text", "tier", "narrator",
+    "id", "name", "player", "health", "notes", "wound",
 })
 _INT_LIST_KEYS = frozenset({"at", "replaced", "a_faces", "b_faces", "a_sizes", "b_sizes", "degree_faces"})
 _STR_LIST_KEYS = frozenset({"explain", "participants", "opposition"})
@@ -92,6 +93,10 @@ def check_tree(value: Any, path: list[Any]) -> None:
             stack.extend((v, where + [i]) for i, v in enumerate(node))
         elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
             raise StateError(f"{_where(where)}: the whole number is too large (TOML's limit is 64 bits)")
+        elif not isinstance(node, (str, int, float)):
+            # Polku writes times as text; a TOML date or time here was typed by hand
+            # (and the parser's date objects cannot even be copied).
+            raise StateError(f"{_where(where)}: {_kind(node)} {_show(node)} where Polku keeps text or numbers")
 
 
 def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) -> None:
@@ -129,7 +134,7 @@ def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) 
                     _want(value, list, at)
                     for i, x in enumerate(value):
                         _want(x, str, at + [i])
-            if isinstance(value, (dict, list)) and key != "changes":
+            if isinstance(value, (dict, list)):
                 stack.append((value, at))
 
 
@@ -187,6 +192,43 @@ def check_event(ev: Any, index: int) -> None:
         if not any(k in ch for k in ("after", "before", "insert", "remove")):
             raise StateError(f"{_where(cp)}: a change without 'before', 'after', 'insert' or 'remove'")
     validate_event(ev, index)  # the dice: sizes and faces the rules accept
+
+
+def _same_shape(value: Any, like: Any) -> bool:
+    """Is ``value`` the same kind of value as ``like`` (text, whole number, true/false, list, table)?"""
+    kinds = (bool, int, float, str, list, dict)
+    return next((k for k in kinds if isinstance(value, k)), None) is next((k for k in kinds if isinstance(like, k)),
+                                                                          None)
+
+
+def check_changes_fit(ev: dict[str, Any], state: dict[str, Any]) -> None:
+    """Every value an event's changes hold is the kind of value the state keeps at that path.
+
+    A key's kind never changes in a session (a scene number stays a whole
+    number, a name text), so each ``before``/``after`` is compared with what the
+    final state holds at its path, and each inserted or removed list item with
+    that list's items. Paths no longer in the state (a removed character) are
+    skipped. Screens and reports read these values when they step back through
+    the log.
+
+    Raises:
+        StateError: one line naming the event and the path.
+    """
+    for i, ch in enumerate(ev.get("changes", [])):
+        path = list(ch["path"])
+        if "insert" in ch or "remove" in ch:
+            items = get_path(state, path[:-1], _ABSENT)
+            like = items[0] if isinstance(items, list) and items else _ABSENT
+            values = [ch[k] for k in ("insert", "remove") if k in ch]
+        else:
+            like = get_path(state, path, _ABSENT)
+            values = [ch[k] for k in ("before", "after") if k in ch]
+        if like is _ABSENT:
+            continue
+        for value in values:
+            if not _same_shape(value, like):
+                raise StateError(f"event {ev.get('seq')}: change {i + 1} gives {_where(path)} {_kind(value)}"
+                                 f" {_show(value)}, where the state keeps {_kind(like)}")
 
 
 def check_state_extra(state: dict[str, Any]) -> None:
@@ -344,6 +386,19 @@ def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> dict[str, Any
             raise StateError(f"event {ev['seq']}: its changes do not fit the state ({_show(e)})") from None
     validate_state(state)
     check_state_extra(state)
+
+    def check(ev: Any, index: int) -> None:
+        check_event(ev, index)
+        check_changes_fit(ev, state)
+
+    if lazy:
+        for i in range(n):
+            if seqs[i] > snapshot_seq:
+                check_changes_fit(events[i], state)
+        events.set_check(check)  # the blocks read so far, and every later one when it is read
+    else:
+        for i in range(n):
+            check_changes_fit(events[i], state)
     return state
 
 

@@ -455,6 +455,8 @@ def _parse(data: bytes) -> dict[str, Any]:
         line = int(m.group(2)) if m.group(2) else text.count("\n") + 1
         raise _ParseFail(m.group(1), line) from None
     except (ValueError, RecursionError, OverflowError) as e:
+        if "integer string conversion" in str(e):
+            raise _ParseFail("a whole number with thousands of digits", None) from None
         raise _ParseFail(_one_line(f"{type(e).__name__}: {e}")[:200], None) from None
 
 
