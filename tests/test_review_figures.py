@@ -231,6 +231,11 @@ def test_the_character_filter_finds_an_undo_and_a_redo_of_that_characters_comman
     seqs = _lena_events(t)
     assert seqs[-3:] == [18, 19, 20], "the background die, its undo and its redo"
     assert 22 not in seqs, "undoing a note is about nobody"
+    # a roll changes nothing about Lena herself, yet its undo and redo are hers
+    t.roll_harha(HarhaSide("Lena", ["lena"]), HarhaSide("Tuomas", ["tuomas"]), faces=([5], [4]))
+    t.undo()
+    t.redo()
+    assert _lena_events(t)[-3:] == [23, 24, 25]
 
 
 # ---------------------------------------------------------------------------

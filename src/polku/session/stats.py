@@ -207,6 +207,7 @@ class SessionStats:
     characters: list[CharacterStats]
     faces: list[FaceDistribution]
     rolls: int
+    """Rolls that stand: not undone, and a replaced roll counted once, by its replacement."""
     events: int
     undone: int
 
@@ -653,10 +654,9 @@ def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStat
                 size, face = d.get("size"), d.get("face")
                 if isinstance(size, int) and isinstance(face, int) and 1 <= face <= size:
                     faces.setdefault((manual, size), [0] * size)[face - 1] += 1
-            if ev.get("kind") == "roll":
+            if ev.get("kind") == "roll" and ev["seq"] not in replaced:
                 rolls += 1
-                if ev["seq"] not in replaced:
-                    _credit(roll, settings, stat, prev)
+                _credit(roll, settings, stat, prev)
         if ev.get("kind") == "resource":
             _resource(ev, stat)
     dists = [FaceDistribution(size, manual, counts) for (manual, size), counts in sorted(faces.items())]
