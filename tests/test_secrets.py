@@ -236,14 +236,14 @@ def _secret(s: Session, cid: str) -> bool:
     return bool(s.t.characters.get(cid, {}).get("secret"))
 
 
-def _side(s: Session, cid: str | None, system: str, label: str | None = None) -> Any:
+def _side(s: Session, cid: str | None, system: str, label: str | None = None, edge: bool = False) -> Any:
     if cid is None:
         label = label or "a GM pool"
         return {"rajapolku": RajaSide(label), "harhapolku": HarhaSide(label),
                 "shadowrun": SRSide(label, dice=3)}[system]
     name = label or s.t.characters[cid]["name"]
     return {"rajapolku": RajaSide(name, [cid]), "harhapolku": HarhaSide(name, [cid], general="x"),
-            "shadowrun": SRSide(name, [cid], dice=4)}[system]
+            "shadowrun": SRSide(name, [cid], dice=4, edge_before=edge)}[system]
 
 
 def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
@@ -290,7 +290,7 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
         elif name in ("roll", "gm_roll") and ca:
             chal = chals[0] if chals else None
             other = cb if cb != ca and b % 2 else None
-            sa = _side(s, ca, system, _mark(s, "gm-only label") if name == "gm_roll" else None)
+            sa = _side(s, ca, system, _mark(s, "gm-only label") if name == "gm_roll" else None, edge=b % 3 == 0)
             sb = _side(s, other, system, _mark(s, "gm-only pool") if name == "gm_roll" and other is None else None)
             if system == "rajapolku":
                 run = lambda: t.roll_raja(sa, sb, challenge=chal)  # noqa: E731
@@ -375,6 +375,10 @@ def check_no_marker_shown(s: Session) -> None:
             assert "success" not in ev["text"] and "failure" not in ev["text"]
     for c in view.state["challenges"]:
         assert not set(c["participants"] + c["opposition"]) & secret_now
+    gm_only = {e.get("cmd") for e in t.events if e.get("secret")}
+    for ev in view.events:
+        if ev.get("cmd") in gm_only:
+            assert ev["text"] == GM_ROLL, "nothing else of a GM-only command (the Edge it spent…)"
 
 
 OPS = st.lists(st.tuples(st.integers(0, 19), st.integers(0, 50), st.integers(0, 50)), max_size=40)
