@@ -275,7 +275,8 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         count = len(tracker.events)
         await press(pilot, "e")
         assert app.screen is roll and len(tracker.events) == count
-        assert ("error", "Not done", "Edge already added dice to this roll (S7)") in notes(app)
+        assert ("error", "Not done", "Edge already added dice to this test (before the roll): "
+                "one Edge point per test for dice (S7)") in notes(app)
         await press(pilot, "escape")
         assert "Edge 2/3" in character_row(app, "Kaneda")
 

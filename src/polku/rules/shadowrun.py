@@ -46,6 +46,7 @@ __all__ = [
     "InitEntry",
     "build_pool",
     "long_shot",
+    "dice_pool",
     "roll_long_shot",
     "is_hit",
     "count_hits",
@@ -256,6 +257,32 @@ def build_pool(
     if size <= 0:
         lines.append("pool 0 or less: automatic failure unless a Long Shot (S3)")
     return PoolPlan(size, tuple(parts), tuple(lines), defaulted=defaulted)
+
+
+def dice_pool(dice: int, modifiers: Sequence[tuple[str, int]] = (), wound_modifier: int = 0, *,
+              label: str = "pool") -> PoolPlan:
+    """A pool given as a bare dice count (an NPC's or the GM's), with modifiers and wounds (S1, S12).
+
+    Raises:
+        RulesError: bad numbers.
+    """
+    _check_int(dice, f"{label} dice", 0)
+    _check_int(wound_modifier, "wound modifier")
+    parts: list[tuple[str, int]] = [(str(label), dice)]
+    for item in modifiers:
+        try:
+            name, n = item
+        except (TypeError, ValueError):
+            raise RulesError(f"modifier {item!r} must be a (label, dice) pair") from None
+        parts.append((str(name), _check_int(n, f"modifier '{name}'")))
+    if wound_modifier:
+        parts.append(("wounds", wound_modifier))
+    size = sum(n for _, n in parts)
+    text = f"{label}: {_dice(dice)}" + "".join(f" {_signed(n)} ({name})" for name, n in parts[1:])
+    lines = [f"{text} = {_dice(size)}"]
+    if size <= 0:
+        lines.append("pool 0 or less: automatic failure unless a Long Shot (S3)")
+    return PoolPlan(size, tuple(parts), tuple(lines))
 
 
 def long_shot(edge_rating: int) -> PoolPlan:

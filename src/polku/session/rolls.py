@@ -15,7 +15,7 @@ import importlib
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
-from ..rules.record import factory, record
+from ..rules.record import factory, record, replace
 from ..rules.system import System
 
 if TYPE_CHECKING:
@@ -118,6 +118,79 @@ class SRSide:
     long_shot: bool = False
     dice: int | None = None
     """A bare dice count (an NPC or a GM pool) instead of skill + attribute."""
+    helper: bool = False
+    """A teamwork helper's pool (S11): no defaulting leaves 0 dice instead of an error."""
+    override: bool = False
+    """``dice`` is the GM's pool for this helper, replacing their own (S11)."""
+
+
+@record
+class SRPool:
+    """What the GM chose for a Varjojuoksu pool, before the character's ratings are looked up.
+
+    ``mode``: "skill" (skill + linked attribute), "default" (attribute alone −1, S2),
+    "attr+attr" (S1) or "dice" (a bare count). :meth:`RollCommands.sr_side` turns
+    it into an :class:`SRSide` with the character's ratings and wounds.
+    """
+
+    mode: str = "skill"
+    skill: str = ""
+    attribute: str = "agility"
+    second: str = "strength"
+    dice: int = 6
+    modifiers: list[tuple[str, int]] = factory(list)
+    edge_before: bool = False
+    long_shot: bool = False
+
+
+@record
+class RollAction:
+    """One thing that can be done to a roll now (or why not), for one side of it.
+
+    The session layer's answer to "what can be done to this roll now"; the
+    rules core decides (:func:`polku.rules.actions.roll_actions`).
+    """
+
+    name: str
+    """"edge_after", "negate_glitch", "reduce_critical", "next_interval", "spoil",
+    "edge_reroll", "reroll_tie", "next_exchange", "end_fight" (after a roll);
+    "edge_before", "long_shot", "buy_hits" (before it)."""
+    allowed: bool
+    reason: str
+    """What it does, or why it cannot be done now: one line for the GM."""
+    cost: int = 0
+    role: str = "a"
+    """Which side of the roll: "a", "b", "helper:0"…"""
+    who: str = ""
+    """The character who would pay (Edge, an edge), or ""."""
+    label: str = ""
+    edge: str = ""
+    """Harhapolku: the edge an ``edge_reroll`` would use."""
+
+    @classmethod
+    def of(cls, action: Any, role: str, who: str, label: str) -> "RollAction":
+        return cls(action.name, action.allowed, action.reason, action.cost, role, who, label)
+
+
+class _SRRecord:
+    """A Varjojuoksu test kept for this sitting, so Edge can still be spent on it (S5–S7)."""
+
+    __slots__ = ("kind", "sides", "challenge", "threshold", "hidden", "lines", "group", "ext_before",
+                 "status_before")
+
+    def __init__(self, kind: str, sides: dict[str, tuple[Any, Any, Any]], *, challenge: str | None = None,
+                 threshold: int | None = None, hidden: bool = False, lines: tuple[str, ...] = (),
+                 group: tuple[int, ...] = (), ext_before: dict[str, Any] | None = None,
+                 status_before: str | None = None) -> None:
+        self.kind, self.sides, self.challenge = kind, dict(sides), challenge
+        self.threshold, self.hidden, self.lines, self.group = threshold, hidden, lines, group
+        self.ext_before, self.status_before = ext_before, status_before
+
+    def with_roll(self, role: str, roll: Any) -> "_SRRecord":
+        side, plan, _ = self.sides[role]
+        return _SRRecord(self.kind, {**self.sides, role: (side, plan, roll)}, challenge=self.challenge,
+                         threshold=self.threshold, hidden=self.hidden, lines=self.lines, group=self.group,
+                         ext_before=self.ext_before, status_before=self.status_before)
 
 
 class RollCommands:
@@ -247,60 +320,158 @@ class RollCommands:
                 txn.emit("resource", f"{ch['name']} pays {cost} charge(s) for {name} "
                          f"({left}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
 
+    def spirit_fight(self: "Tracker", challenge: str) -> raja.SpiritFight | None:
+        """The spirit combat kept on a challenge (R11), or None before its first exchange.
+
+        The participants' charges are the fight's charges: what they have left is
+        what they roll and what they can lose.
+        """
+        fight = self.challenge(challenge).get("spirit")
+        if not fight:
+            return None
+        return raja.SpiritFight(self.character(fight["a"])["charges"], self.character(fight["b"])["charges"],
+                                exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False))
+
+    def spirit_dice(self: "Tracker", a_cid: str, b_cid: str, challenge: str | None = None) -> tuple[int, int]:
+        """How many d10s each side rolls in the next exchange (R11): after the entry charge
+        for a new fight, the charges left in a fight under way."""
+        fight = self.spirit_fight(challenge) if challenge else None
+        if fight is not None and not fight.over:
+            return len(fight.dice("a")), len(fight.dice("b"))
+        new = raja.begin_spirit_fight(self.character(a_cid)["charges"], self.character(b_cid)["charges"])
+        return len(new.dice("a")), len(new.dice("b"))
+
     def roll_spirit(self: "Tracker", a_cid: str, b_cid: str, *, challenge: str | None = None,
                     faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
-        """R11 spirit combat: each spends 1 charge; remaining charges are the dice; the loser loses charges."""
+        """R11 spirit combat: one exchange.
+
+        The first exchange of a fight is its entry: each participant pays 1 charge,
+        once for the whole fight. Every exchange rolls the charges each side has
+        left; the winner loses nothing, the loser loses charges (``raja.spirit_loss``),
+        a full tie costs nothing. The fight is kept on the challenge (one is added
+        when there is none) and resolves it when a side has no charges left.
+        """
         out: dict[str, Any] = {}
         ca, cb = self.character(a_cid), self.character(b_cid)
+        if a_cid == b_cid:
+            raise self._refuse("spirit combat needs two different characters (R11)")
+        kept = self.challenge(challenge).get("spirit") if challenge else None
+        if kept and (kept["a"], kept["b"]) != (a_cid, b_cid):
+            names = f"{self.character(kept['a'])['name']} and {self.character(kept['b'])['name']}"
+            raise self._refuse(f"this challenge's spirit combat is between {names}, in that order (R11)")
+        if kept and self.spirit_fight(challenge).over:  # type: ignore[arg-type, union-attr]
+            raise self._refuse("this spirit combat is over (R11)")
 
         def build(txn: "_Txn") -> None:
-            pa, pb = raja.spirit_pool(ca["charges"]), raja.spirit_pool(cb["charges"])
-            txn.set(["characters", a_cid, "charges"], pa.remaining)
-            txn.set(["characters", b_cid, "charges"], pb.remaining)
-            txn.emit("resource", f"Spirit combat: {ca['name']} and {cb['name']} each spend 1 charge (R11)",
-                     who=[a_cid, b_cid], resource="charges", amount=-1)
-            dice_a, dice_b, origin = self._roll_two(pa.dice, pb.dice, faces)
+            chid = challenge
+            if chid is None:
+                chid = self._new_id(txn, "c")
+                txn.insert(["challenges"], len(self.state["challenges"]),
+                           {"id": chid, "title": f"Spirit combat: {ca['name']} vs {cb['name']}", "status": "active",
+                            "kind": "spirit", "participants": [a_cid], "opposition": [b_cid], "outcome": ""})
+            idx = self.challenge_index(chid)
+            fight = self.spirit_fight(chid)
+            lines: list[str] = []
+            if fight is None:
+                fight = raja.begin_spirit_fight(ca["charges"], cb["charges"])
+                txn.set(["characters", a_cid, "charges"], fight.a_charges)
+                txn.set(["characters", b_cid, "charges"], fight.b_charges)
+                txn.emit("resource", f"Spirit combat begins: {ca['name']} and {cb['name']} each pay the "
+                         "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1)
+                lines.append("entry: each participant paid 1 charge, once for the whole fight (R11)")
+            dice_a, dice_b, origin = self._roll_two(fight.dice("a"), fight.dice("b"), faces)
             result = raja.resolve(dice_a, dice_b, self.settings)
-            loss = raja.spirit_loss(result, self.settings)
+            ex = fight.exchange(result, self.settings)
+            after = ex.fight
+            txn.set(["characters", a_cid, "charges"], after.a_charges)
+            txn.set(["characters", b_cid, "charges"], after.b_charges)
+            txn.set(["challenges", idx, "spirit"], {"a": a_cid, "b": b_cid, "exchanges": after.exchanges,
+                                                     "ended": False})
             summary = _raja_summary(result, ca["name"], cb["name"])
-            if result.winner in ("a", "b") and loss:
-                loser_id = b_cid if result.winner == "a" else a_cid
-                loser = self.character(loser_id)
-                left = raja.apply_charge_loss(loser["charges"], loss)
-                txn.set(["characters", loser_id, "charges"], left)
-                summary += f"; {loser['name']} loses {loss} charge{'s' if loss != 1 else ''} ({left} left)"
-            self._resolve_challenge_in(txn, challenge, summary)
+            if ex.loser is not None and ex.loss:
+                loser = ca if ex.loser == "a" else cb
+                left = after.charges(ex.loser)
+                summary += f"; {loser['name']} loses {ex.loss} charge{'s' if ex.loss != 1 else ''} ({left} left)"
+            if after.over:
+                winner = {"a": ca["name"], "b": cb["name"]}.get(after.winner or "", "")
+                summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
+                self.resolve_challenge(chid, summary, txn)
             self._roll_event(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
-            ], summary, {**raja.result_json(result), "charge_loss": loss}, result.explain(), origin, challenge,
-                f"Spirit combat {ca['name']} vs {cb['name']}: {summary}")
-            out["result"] = result
+            ], summary, {**raja.result_json(result), "charge_loss": ex.loss, "fight": after.to_json()},
+                lines + result.explain() + after.explain(), origin, chid,
+                f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}")
+            out["result"], out["fight"], out["challenge"] = result, after, chid
 
         self._run(build)
         return out
 
+    def end_spirit_fight(self: "Tracker", challenge: str) -> None:
+        """The GM ends a spirit combat (a side withdraws) (R11); it resolves the challenge."""
+        fight = self.spirit_fight(challenge)
+        if fight is None:
+            raise self._refuse("no spirit combat is under way on this challenge (R11)")
+        if fight.over:
+            raise self._refuse("this spirit combat is already over (R11)")
+        kept = self.challenge(challenge)["spirit"]
+
+        def build(txn: "_Txn") -> None:
+            idx = self.challenge_index(challenge)
+            txn.set(["challenges", idx, "spirit"], {**kept, "ended": True})
+            text = (f"the GM ends the spirit combat after {fight.exchanges} exchange"
+                    f"{'s' if fight.exchanges != 1 else ''} (R11)")
+            self.resolve_challenge(challenge, text, txn)
+            txn.emit("challenge", f"{self.challenge(challenge)['title']}: {text}", challenge=challenge)
+
+        self._run(build)
+
     # -- Harhapolku ------------------------------------------------------------------
 
-    def harha_pool(self: "Tracker", side: HarhaSide) -> harha.HarhaPool:
+    def harha_variant(self: "Tracker", variant: str | None = None) -> str:
+        """The comparison a roll uses: ``variant`` if given, else ``harha.variant`` (H3–H6)."""
+        return harha.check_variant(variant or self.settings.harha_variant)
+
+    def harha_pool(self: "Tracker", side: HarhaSide, variant: str | None = None) -> harha.HarhaPool:
+        """H2 pools of d8/d10; under the same-size (H5) and sum (H6) variants one die size,
+        a d8 tier's claim one die and a d10 tier's claim two."""
+        v = self.harha_variant(variant)
+        if v in ("same_size", "sum"):
+            descriptive = [n for n in (side.general, side.background, side.significant) if n]
+            specials = [n for n in (side.special, side.significant_special) if n]
+            specs = descriptive[1:] + [n for n in specials[1:] for _ in (0, 1)]
+            return harha.build_pool_same_size(descriptive[0] if descriptive else None,
+                                              specials[0] if specials else None, specs,
+                                              "GM bonus" if side.gm_bonus else None)
         return harha.build_pool(general=side.general, background=side.background, significant=side.significant,
                                 special=side.special, significant_special=side.significant_special,
                                 gm_bonus="GM bonus" if side.gm_bonus else None)
 
+    def harha_dice(self: "Tracker", side: HarhaSide, variant: str | None = None) -> tuple[DieSpec, ...]:
+        """The dice the side throws: its pool, or one die under the sum variant (H6)."""
+        v = self.harha_variant(variant)
+        return harha.variant_dice(self.harha_pool(side, v), v)
+
     def roll_harha(self: "Tracker", a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
-                   challenge: str | None = None,
+                   challenge: str | None = None, demand: str = "",
                    faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
-        """H2–H4: A is the actor, B the challenger (ch23) or first/second side (classic)."""
-        variant = variant or self.settings.harha_variant
-        if variant not in ("ch23", "classic"):
-            variant = "ch23" if variant != "classic" else variant
+        """H2–H6: A is the actor, B the challenger (ch23, same size, sum) or first/second side (classic).
+
+        ``demand``: "" (a plain challenge), "difficult" or "very_demanding": the
+        actor must also show one (two) dice of 7+ in the same roll (H8 opposed).
+        """
+        variant = self.harha_variant(variant)
+        if demand not in ("", "difficult", "very_demanding"):
+            raise self._refuse(f"unknown demand '{demand}' (use difficult or very_demanding, H8)")
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
-            pa, pb = self.harha_pool(a), self.harha_pool(b)
-            dice_a, dice_b, origin = self._roll_two(pa.dice, pb.dice, faces)
+            pa, pb = self.harha_pool(a, variant), self.harha_pool(b, variant)
+            dice_a, dice_b, origin = self._roll_two(harha.variant_dice(pa, variant), harha.variant_dice(pb, variant),
+                                                    faces)
             ev, result = self._harha_record(txn, a, b, dice_a, dice_b, variant, challenge, origin,
-                                            list(pa.explain) + [f"vs {b.label}:"] + list(pb.explain))
+                                            list(pa.explain) + [f"vs {b.label}:"] + list(pb.explain),
+                                            counts=(len(pa.dice), len(pb.dice)), demand=demand)
             out["event"], out["result"] = ev, result
 
         self._run(build)
@@ -308,27 +479,49 @@ class RollCommands:
 
     def _harha_record(self: "Tracker", txn: "_Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
                       dice_b: Sequence[Die], variant: str, challenge: str | None, origin: dict[str, Any],
-                      explain: list[str], **extra: Any) -> tuple[dict[str, Any], Any]:
-        result = harha.resolve(dice_a, dice_b, variant, self.settings)
+                      explain: list[str], *, counts: tuple[int, int] | None = None, demand: str = "",
+                      **extra: Any) -> tuple[dict[str, Any], Any]:
+        kw: dict[str, Any] = {}
+        if variant == "sum":
+            assert counts is not None
+            kw = {"a_count": counts[0], "b_count": counts[1]}
+        result: Any = harha.resolve(dice_a, dice_b, variant, self.settings, **kw)
+        if demand:
+            result = harha.difficult_opposed(result, demand == "very_demanding")
         summary = _harha_summary(result, a.label, b.label, variant)
         if result.winner != "tie":
             self._resolve_challenge_in(txn, challenge, summary)
+        outcome = harha.result_json(result.comparison if demand else result)
+        if demand:
+            outcome.update({"winner": result.winner, "success": result.success, "high": result.high,
+                            "needed": result.needed, "won_comparison": result.won_comparison})
         ev = self._roll_event(txn, f"harhapolku-{variant}", [
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
-        ], summary, harha.result_json(result), result.explain() + explain, origin, challenge,
-            f"{a.label} vs {b.label}: {summary}", variant=variant, **extra)
+        ], summary, outcome, result.explain() + explain, origin, challenge,
+            f"{a.label} vs {b.label}: {summary}", variant=variant, demand=demand or None,
+            counts=list(counts) if counts else None, **extra)
         return ev, result
 
     def harha_edge_reroll(self: "Tracker", roll_event: dict[str, Any], role: str, cid: str, edge: str, *,
                           faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """H7: reroll one side's whole pool with an edge (once per edge per session)."""
+        """H7: throw one side's whole roll again with an edge (once per edge per session).
+
+        Works on every Harhapolku roll a character makes: an opposed comparison
+        (any variant, with or without H8's demand) and an unopposed difficult or
+        very demanding action (H8).
+        """
         roll = roll_event.get("roll") or {}
-        if not str(roll.get("test", "")).startswith("harhapolku-"):
+        test = str(roll.get("test", ""))
+        if not test.startswith("harhapolku-"):
             raise self._refuse("only a Harhapolku challenge roll can be rerolled with an edge")
         sides = {s["role"]: s for s in roll["sides"]}
         if role not in sides:
             raise self._refuse(f"no side '{role}' in that roll")
+        if cid not in (sides[role].get("who") or []):
+            raise self._refuse(f"{self.character(cid)['name']} did not roll side {role.upper()} (H7)")
+        if self.is_undone(roll_event["seq"]):
+            raise self._refuse("that roll was undone (H7)")
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
@@ -337,15 +530,24 @@ class RollCommands:
             old = [die_from(d) for d in sides[role]["dice"]]
             new = harha.edge_reroll(old, None, src)
             self._check_manual_used(src)
+            ch = self.character(cid)
+            chal = roll_event.get("challenge")
+            why = [f"{ch['name']} rerolls the whole roll with edge '{edge}' (H7)"]
+            if test == "harhapolku-difficult":
+                s = sides["a"]
+                out["event"] = self._difficult_record(
+                    txn, HarhaSide(s["label"], list(s.get("who", []))), new,
+                    roll.get("outcome", {}).get("very_demanding", False), chal, origin, why,
+                    rerolls=roll_event["seq"])
+                return
             a_s, b_s = sides["a"], sides["b"]
             da = new if role == "a" else [die_from(d) for d in a_s["dice"]]
             db = new if role == "b" else [die_from(d) for d in b_s["dice"]]
             a = HarhaSide(a_s["label"], list(a_s.get("who", [])))
             b = HarhaSide(b_s["label"], list(b_s.get("who", [])))
-            ch = self.character(cid)
-            chal = roll_event.get("challenge")
-            ev, result = self._harha_record(txn, a, b, da, db, roll.get("variant", "ch23"), chal, origin,
-                                            [f"{ch['name']} rerolls the pool with edge '{edge}' (H7)"],
+            counts = tuple(roll["counts"]) if roll.get("counts") else None
+            ev, result = self._harha_record(txn, a, b, da, db, roll.get("variant", "ch23"), chal, origin, why,
+                                            counts=counts, demand=roll.get("demand", ""),  # type: ignore[arg-type]
                                             rerolls=roll_event["seq"])
             out["event"], out["result"] = ev, result
 
@@ -358,24 +560,29 @@ class RollCommands:
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
-            pool = self.harha_pool(side)
+            pool = self.harha_pool(side, "ch23")
             src, origin = self._source(faces)
             dice = roll_specs(pool.dice, src)
             self._check_manual_used(src)
-            result = harha.difficult(dice, very_demanding)
-            what = "very demanding" if very_demanding else "difficult"
-            summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
-            self._resolve_challenge_in(txn, challenge, summary)
-            out["event"] = self._roll_event(
-                txn, "harhapolku-difficult",
-                [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
-                summary, {"success": result.success, "high": result.high, "needed": result.needed,
-                          "very_demanding": very_demanding},
-                result.explain() + list(pool.explain), origin, challenge,
-                f"{side.label}, {what} action: {summary}")
+            out["event"] = self._difficult_record(txn, side, dice, very_demanding, challenge, origin,
+                                                  list(pool.explain))
 
         self._run(build)
         return out
+
+    def _difficult_record(self: "Tracker", txn: "_Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
+                          challenge: str | None, origin: dict[str, Any], explain: list[str],
+                          **extra: Any) -> dict[str, Any]:
+        result = harha.difficult(dice, very_demanding)
+        what = "very demanding" if very_demanding else "difficult"
+        summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
+        self._resolve_challenge_in(txn, challenge, summary)
+        return self._roll_event(
+            txn, "harhapolku-difficult",
+            [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
+            summary, {"success": result.success, "high": result.high, "needed": result.needed,
+                      "very_demanding": very_demanding},
+            result.explain() + explain, origin, challenge, f"{side.label}, {what} action: {summary}", **extra)
 
     # -- Harhapolku narration contest (H9) --------------------------------------------
 
@@ -484,19 +691,91 @@ class RollCommands:
 
     # -- Varjojuoksu ------------------------------------------------------------------
 
+    def sr_side(self: "Tracker", cid: str | None, spec: SRPool, label: str | None = None) -> SRSide:
+        """Build a Varjojuoksu side from a character and what the GM chose (S1–S3, S12 wounds).
+
+        No character (``cid`` None or "") or ``spec.mode == "dice"`` is a bare dice count.
+        """
+        if not cid:
+            return SRSide(label or "GM", [], dice=spec.dice, modifiers=list(spec.modifiers))
+        ch = self.character(cid)
+        wounds = -self.wound_penalty(cid)
+        name = label or ch["name"]
+        if spec.mode == "dice":
+            return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
+                          edge_before=spec.edge_before, long_shot=spec.long_shot)
+        attrs = ch["attributes"]
+        skill: int | None = None
+        if spec.mode == "skill":
+            skill = ch.get("skills", {}).get(spec.skill, 0)
+        second = attrs[spec.second] if spec.mode == "attr+attr" else None
+        return SRSide(name, [cid], skill_name=spec.skill or "skill", skill=skill,
+                      attribute_name=spec.attribute.capitalize(), attribute=attrs[spec.attribute],
+                      second_attribute_name=spec.second.capitalize(), second_attribute=second,
+                      modifiers=list(spec.modifiers), wound_modifier=wounds,
+                      edge_before=spec.edge_before, long_shot=spec.long_shot)
+
+    def sr_helper_side(self: "Tracker", cid: str, leader: SRPool, override: int | None = None) -> SRSide:
+        """S11: a helper rolls their own pool for the leader's test, or the GM's ``override``.
+
+        The same skill + attribute (their own ratings; defaulting, S2, when they lack the
+        skill) or the same attribute + attribute, with their own wound modifier.
+        """
+        ch = self.character(cid)
+        if override is not None:
+            return SRSide(ch["name"], [cid], dice=override, helper=True, override=True)
+        mode = "default" if leader.mode == "skill" and not ch.get("skills", {}).get(leader.skill) else leader.mode
+        if leader.mode == "dice":
+            # The leader rolls a bare count: the GM gives each helper's pool too.
+            return SRSide(ch["name"], [cid], dice=0, helper=True, override=True)
+        side = self.sr_side(cid, SRPool(mode=mode if mode != "default" else "skill", skill=leader.skill,
+                                        attribute=leader.attribute, second=leader.second), ch["name"])
+        return replace(side, skill=None if mode == "default" else side.skill, helper=True)
+
+    @staticmethod
+    def sr_linked_attribute(skill: str, current: str) -> str:
+        """S1: the skill's usual linked attribute (the pool builder's default), else ``current``."""
+        return sr.linked_attribute(skill, current)
+
     def sr_plan(self: "Tracker", side: SRSide) -> sr.PoolPlan:
         if side.long_shot:
             ch = self.character(side.who[0]) if side.who else None
             return sr.long_shot(ch["edge_rating"] if ch else 0)
+        if side.helper:
+            return sr.helper_pool(side.skill, side.attribute, side.second_attribute,
+                                  defaulting_allowed=side.defaulting_allowed, wound_modifier=side.wound_modifier,
+                                  modifiers=side.modifiers, override=side.dice if side.override else None,
+                                  skill_name=side.skill_name or "skill", attribute_name=side.attribute_name,
+                                  second_attribute_name=side.second_attribute_name or "attribute")
         if side.dice is not None:
-            mods = list(side.modifiers)
-            size = side.dice + sum(n for _, n in mods) + side.wound_modifier
-            parts = ((side.label, side.dice),) + tuple(mods) + ((("wounds", side.wound_modifier),) if side.wound_modifier else ())
-            return sr.PoolPlan(size, parts, (f"{side.label}: {side.dice} dice" + "".join(
-                f" {'+' if n >= 0 else '−'} {abs(n)} ({l})" for l, n in parts[1:]) + f" = {size}",))
+            return sr.dice_pool(side.dice, side.modifiers, side.wound_modifier, label=side.label)
         return sr.build_pool(side.skill, side.attribute, side.second_attribute, side.modifiers,
                              side.defaulting_allowed, side.wound_modifier, skill_name=side.skill_name or "skill",
                              attribute_name=side.attribute_name, second_attribute_name=side.second_attribute_name or "attribute")
+
+    def sr_pool_dice(self: "Tracker", side: SRSide) -> int:
+        """Dice the side throws before any rule of six: the pool plus Edge-before dice (S3, S7)."""
+        plan = self.sr_plan(side)
+        if side.long_shot or not side.edge_before or not side.who:
+            return plan.size
+        return plan.size + self.character(side.who[0])["edge_rating"]
+
+    def sr_rule_of_six(self, side: SRSide) -> bool:
+        """S3, S7: the whole pool follows the rule of six (Edge before the roll, or a Long Shot)."""
+        return bool(side.edge_before or side.long_shot)
+
+    def sr_pool_actions(self: "Tracker", side: SRSide, kind: str = "sr-success") -> list[RollAction]:
+        """What may be chosen before this side rolls: Edge before, Long Shot, buying hits (S3, S4, S7)."""
+        from ..rules.actions import roll_actions
+
+        ch = self.character(side.who[0]) if side.who else None
+        plain = SRSide(side.label, side.who, side.skill_name, side.skill, side.attribute_name, side.attribute,
+                       side.second_attribute_name, side.second_attribute, list(side.modifiers), side.wound_modifier,
+                       side.defaulting_allowed, dice=side.dice, helper=side.helper, override=side.override)
+        acts = roll_actions(kind, pool=self.sr_plan(plain).size, has_character=ch is not None,
+                            edge_left=ch["edge"] if ch else 0, edge_rating=ch["edge_rating"] if ch else 0,
+                            settings=self.settings)
+        return [RollAction.of(a, "a", side.who[0] if side.who else "", side.label) for a in acts]
 
     def _sr_roll_side(self: "Tracker", txn: "_Txn", side: SRSide, src: DiceSource, *, hurried: bool = False,
                       helper_dice: int = 0) -> tuple[sr.PoolPlan, sr.SRRoll]:
@@ -540,49 +819,220 @@ class RollCommands:
             else:
                 plan, r = self._sr_roll_side(txn, side, src)
             self._check_manual_used(src)
-            ev = self._sr_record(txn, side, plan, r, threshold, hidden, challenge, origin)
+            rec = _SRRecord("sr-success", {"a": (side, plan, r)}, challenge=challenge,
+                            threshold=threshold, hidden=hidden)
+            ev = self._sr_emit(txn, rec, origin)
             out["event"], out["roll"] = ev, r
 
         self._run(build)
         return out
 
-    def _sr_record(self: "Tracker", txn: "_Txn", side: SRSide, plan: sr.PoolPlan, r: sr.SRRoll,
-                   threshold: int | None, hidden: bool, challenge: str | None, origin: dict[str, Any],
-                   extra_explain: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
-        if threshold is not None:
-            res = sr.success_test(r, threshold, hidden)
+    def _sr_emit(self: "Tracker", txn: "_Txn", rec: "_SRRecord", origin: dict[str, Any],
+                 extra_explain: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+        """Judge and log a Varjojuoksu test from its rolls; used by the roll and by Edge after it."""
+        kind, chal = rec.kind, rec.challenge
+        if kind == "sr-success":
+            side, plan, r = rec.sides["a"]
+            res: Any = r
+            if rec.threshold is not None:
+                res = sr.success_test(r, rec.threshold, rec.hidden)
             outcome = sr.result_json(res)
-            summary = _sr_summary(r, res)
-        else:
-            res = r
-            outcome = sr.result_json(r)
-            summary = _sr_summary(r, None)
-        outcome.pop("dice", None)
-        explain = list(extra_explain) + r.explain()
-        if threshold is not None:
-            explain.append(f"threshold {threshold}{' (hidden from players)' if hidden else ''}: "
-                           f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
-            self._resolve_challenge_in(txn, challenge, summary)
-        explain += list(plan.explain())
-        ev = self._roll_event(txn, "shadowrun", [
-            {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
-            summary, outcome, explain, origin, challenge, f"{side.label}: {summary}",
-            threshold=threshold, hidden=hidden or None, **extra)
-        ev["_recent"] = ("sr", side, r, threshold, hidden, challenge)
+            summary = _sr_summary(r, res if rec.threshold is not None else None)
+            outcome.pop("dice", None)
+            explain = list(extra_explain) + r.explain()
+            if rec.threshold is not None:
+                explain.append(f"threshold {rec.threshold}{' (hidden from players)' if rec.hidden else ''}: "
+                               f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
+                self._resolve_challenge_in(txn, chal, summary)
+            explain += list(plan.explain())
+            ev = self._roll_event(txn, "shadowrun", [
+                {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
+                summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
+                threshold=rec.threshold, hidden=rec.hidden or None, **extra)
+        elif kind in ("sr-opposed", "sr-group"):
+            (a, plan_a, ra), (b, plan_b, rb) = rec.sides["a"], rec.sides["b"]
+            res = sr.opposed(ra, rb)
+            summary = _sr_opposed_summary(res, a.label, b.label)
+            self._resolve_challenge_in(txn, chal, summary)
+            ev = self._roll_event(txn, "shadowrun-opposed", [
+                {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in ra.dice]},
+                {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
+            ], summary, sr.result_json(res), list(extra_explain) + res.explain() + list(plan_a.explain())
+                + list(rec.lines) + list(plan_b.explain()), origin, chal, f"{a.label} vs {b.label}: {summary}",
+                group=list(rec.group) or None, **extra)
+        elif kind == "sr-extended":
+            side, plan, r = rec.sides["a"]
+            assert chal is not None and rec.ext_before is not None
+            ext = rec.ext_before
+            test = sr.ExtendedTest(ext["threshold"], ext.get("interval", "interval"), ext["hurried"],
+                                   ext["accumulated"], ext["intervals"], ext["ended"], ext["spoiled"])
+            test = test.add(r)
+            idx = self.challenge_index(chal)
+            txn.set(["challenges", idx, "extended"], {**ext, "accumulated": test.accumulated,
+                                                      "intervals": test.intervals, "ended": test.ended,
+                                                      "glitched": test.glitched})
+            judged = test.history[-1]
+            summary = (f"interval {test.intervals}: {judged.hits} hit{'s' if judged.hits != 1 else ''}, "
+                       f"{test.accumulated}/{test.threshold}"
+                       + (" — critical glitch, the test ends" if judged.critical_glitch else
+                          " — glitch (GM: spoil?)" if judged.glitch else "")
+                       + (" — done" if test.done else ""))
+            if test.done or test.ended:
+                self.resolve_challenge(chal, summary, txn)
+            elif rec.status_before is not None and self.challenge(chal)["status"] == "resolved":
+                # Edge turned an ending critical glitch into a glitch: the test goes on.
+                txn.set(["challenges", idx, "status"], rec.status_before)
+                txn.set(["challenges", idx, "outcome"], "")
+            outcome = sr.result_json(judged)
+            outcome.pop("dice", None)
+            outcome.update({"accumulated": test.accumulated, "threshold": test.threshold,
+                            "intervals": test.intervals, "done": test.done, "ended": test.ended})
+            ev = self._roll_event(txn, "shadowrun-extended", [
+                {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
+                summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()
+                + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", **extra)
+        else:  # sr-teamwork
+            helpers = [rec.sides[k] for k in sorted(rec.sides) if k.startswith("helper:")]
+            leader, plan, r = rec.sides["a"]
+            sides = [{"role": "helper", "label": h.label, "who": h.who, "dice": [die_dict(d) for d in hr.dice]}
+                     for h, _, hr in helpers]
+            sides.append({"role": "a", "label": leader.label, "who": leader.who,
+                          "dice": [die_dict(d) for d in r.dice]})
+            res = sr.success_test(r, rec.threshold) if rec.threshold is not None else r
+            summary = _sr_summary(r, res if rec.threshold is not None else None)
+            summary = f"teamwork (+{r.helper_dice} dice from helpers): {summary}"
+            if rec.threshold is not None:
+                self._resolve_challenge_in(txn, chal, summary)
+            outcome = sr.result_json(res)
+            outcome.pop("dice", None)
+            lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
+                     f"({hp.size} dice: {' '.join(hp.explain())})" for h, hp, hr in helpers]
+            ev = self._roll_event(txn, "shadowrun-teamwork", sides, summary, outcome,
+                                  list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
+                                  origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, **extra)
+        ev["_recent"] = rec
         return ev
 
-    def sr_post_roll(self: "Tracker", roll_event: dict[str, Any], what: str, *,
+    # -- what can be done to a roll now -------------------------------------------------
+
+    def _latest_roll_seq(self: "Tracker") -> int | None:
+        for i in range(len(self.events) - 1, -1, -1):
+            ev = self.events[i]
+            if ev.get("kind") == "roll" and not self.is_undone(ev["seq"]):
+                return ev["seq"]
+        return None
+
+    def roll_actions(self: "Tracker", roll_event: dict[str, Any] | None) -> list[RollAction]:
+        """Everything that can be done to this roll now, for each side, allowed or not with a reason.
+
+        Varjojuoksu: Edge after the roll, negating a glitch, reducing a critical glitch
+        (S5–S7) for each side that rolled, plus the next interval and spoiling for an
+        extended test (S10). Harhapolku: an edge reroll per unused edge of each side
+        (H7). Rajapolku: rerolling a full tie (R5), the next exchange or the end of a
+        spirit combat (R11). The answers come from :func:`polku.rules.actions.roll_actions`.
+        """
+        from ..rules.actions import roll_actions as rules_actions
+
+        if not roll_event or roll_event.get("kind") != "roll":
+            return []
+        roll = roll_event.get("roll") or {}
+        test = str(roll.get("test", ""))
+        seq = roll_event["seq"]
+        latest = seq == self._latest_roll_seq()
+        out: list[RollAction] = []
+        if test.startswith("shadowrun") and test != "shadowrun-initiative":
+            rec = self._recent.get(seq)
+            if not isinstance(rec, _SRRecord):
+                return [RollAction("edge_after", False, "Edge after the roll works on a Varjojuoksu roll of "
+                                   "this sitting only", 1)]
+            ext = None
+            if rec.kind == "sr-extended" and rec.challenge:
+                e = self.challenge(rec.challenge).get("extended") or {}
+                ext = sr.ExtendedTest(e["threshold"], e.get("interval", "interval"), e["hurried"],
+                                      e["accumulated"], e["intervals"], e["ended"], e["spoiled"],
+                                      history=(rec.sides["a"][2],) if e.get("glitched") else ())
+            for role, (side, _plan, r) in rec.sides.items():
+                ch = self.character(side.who[0]) if side.who and side.who[0] in self.characters else None
+                kind = {"sr-teamwork": "sr-teamwork-leader"}.get(rec.kind, rec.kind)
+                if role.startswith("helper:"):
+                    kind = "sr-teamwork-helper"
+                acts = rules_actions(kind, roll=r, has_character=ch is not None,
+                                     edge_left=ch["edge"] if ch else 0, edge_rating=ch["edge_rating"] if ch else 0,
+                                     extended=ext, leader_rolled=True, latest=latest, settings=self.settings)
+                for a in acts:
+                    if a.name in ("next_interval", "spoil") and role != "a":
+                        continue
+                    out.append(RollAction.of(a, role, side.who[0] if side.who else "", side.label))
+            return out
+        if test.startswith("harhapolku") and test != "harhapolku-narration":
+            kind = "harha-difficult" if test == "harhapolku-difficult" else "harha"
+            for s in roll.get("sides", []):
+                cid = (s.get("who") or [""])[0]
+                ch = self.characters.get(cid) if cid else None
+                unused = [e["name"] for e in ch.get("edges", []) if not e["used"]] if ch else []
+                acts = rules_actions(kind, has_character=ch is not None, edges_unused=len(unused), latest=latest,
+                                     settings=self.settings)
+                for a in acts:
+                    if a.allowed:
+                        out.extend(RollAction(a.name, True, f"{a.reason}: edge '{name}'", a.cost, s["role"], cid,
+                                              s.get("label", ""), name) for name in unused)
+                    else:
+                        out.append(RollAction.of(a, s["role"], cid, s.get("label", "")))
+            return out
+        if test == "rajapolku":
+            res = _raja_result_from(roll.get("outcome", {}))
+            return [RollAction.of(a, "a", "", "") for a in rules_actions("raja", raja=res, settings=self.settings)]
+        if test == "spirit" and roll_event.get("challenge"):
+            fight = self.spirit_fight(roll_event["challenge"])
+            if fight is not None:
+                return [RollAction.of(a, "a", "", "")
+                        for a in rules_actions("raja-spirit", fight=fight, settings=self.settings)]
+        return out
+
+    def do_roll_action(self: "Tracker", roll_event: dict[str, Any], name: str, *, role: str = "a",
+                       edge: str = "", faces: Sequence[int] | None = None) -> dict[str, Any]:
+        """Carry out one of :meth:`roll_actions` (refused in one line when not allowed now)."""
+        acts = [a for a in self.roll_actions(roll_event) if a.name == name and a.role == role
+                and (not edge or a.edge == edge)]
+        if not acts:
+            raise self._refuse(f"'{name}' cannot be done to this roll")
+        act = next((a for a in acts if a.allowed), acts[0])
+        if not act.allowed:
+            raise self._refuse(act.reason)
+        if name in ("edge_after", "negate_glitch", "reduce_critical"):
+            return self.sr_post_roll(roll_event, name, role=role, faces=faces)
+        if name == "edge_reroll":
+            return self.harha_edge_reroll(roll_event, role, act.who, act.edge, faces=faces)
+        if name == "spoil":
+            self.sr_extended_spoil(roll_event["challenge"])
+            return {}
+        if name == "end_fight":
+            self.end_spirit_fight(roll_event["challenge"])
+            return {}
+        raise self._refuse(f"'{name}' is done by rolling again (r)")
+
+    def sr_post_roll(self: "Tracker", roll_event: dict[str, Any], what: str, *, role: str = "a",
                      faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S5–S7 after the roll: ``edge_after``, ``negate_glitch`` or ``reduce_critical`` (1 Edge each)."""
+        """S5–S7 after the roll on any test and either side: ``edge_after``, ``negate_glitch``
+        or ``reduce_critical`` (1 Edge each, by the character who rolled)."""
         key = roll_event["seq"]
         rec = self._recent.get(key)
-        if rec is None or rec[0] != "sr":
+        if not isinstance(rec, _SRRecord):
             raise self._refuse("Edge after the roll works on a Varjojuoksu roll of this sitting only")
-        _, side, r, threshold, hidden, challenge = rec
+        if role not in rec.sides:
+            raise self._refuse(f"no side '{role}' in that roll")
+        side, plan, r = rec.sides[role]
         if not side.who:
-            raise self._refuse("Edge needs a character (S5–S7)")
+            raise self._refuse("Edge needs a character (a player character or a GM's NPC with Edge) (S7)")
         cid = side.who[0]
         ch = self.character(cid)
+        if ch["edge"] < 1 and what in ("edge_after", "negate_glitch", "reduce_critical"):
+            raise self._refuse(f"{ch['name']} has no Edge left this session")
+        act = next((a for a in self.roll_actions(roll_event) if a.name == what and a.role == role), None)
+        if act is None:
+            raise self._refuse(f"unknown post-roll action '{what}'")
+        if not act.allowed:
+            raise self._refuse(act.reason)
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
@@ -593,18 +1043,15 @@ class RollCommands:
             elif what == "negate_glitch":
                 new = sr.negate_glitch(r)
                 reason = "negate a glitch (S5)"
-            elif what == "reduce_critical":
+            else:
                 new = sr.reduce_critical(r)
                 reason = "reduce a critical glitch to a glitch (S6)"
-            else:
-                raise RulesError(f"unknown post-roll action '{what}'")
             self._check_manual_used(src)
             self._spend_edge_in(txn, cid, reason)
-            plan = self.sr_plan(side) if not side.long_shot else sr.long_shot(ch["edge_rating"])
             if what != "edge_after":
                 origin = {k: v for k, v in roll_event["roll"].items() if k in ("manual", "seed")}
-            ev = self._sr_record(txn, side, plan, new, threshold, hidden, challenge, origin,
-                                 [f"{ch['name']}: {reason}"], supersedes=key)
+            new_rec = rec.with_roll(role, new)
+            ev = self._sr_emit(txn, new_rec, origin, [f"{ch['name']}: {reason}"], supersedes=key)
             out["event"], out["roll"] = ev, new
 
         self._run(build)
@@ -616,6 +1063,7 @@ class RollCommands:
         """S9: both roll; more hits wins by the difference; a tie goes to the defender (B) if needed.
 
         ``group``: pool sizes of B's companions (largest + 1 per extra member, at most +5).
+        Either side may spend Edge before (S7) and after (:meth:`sr_post_roll`) the roll.
         """
         out: dict[str, Any] = {}
 
@@ -632,21 +1080,16 @@ class RollCommands:
             if group:
                 plan_b0 = self.sr_plan(b)
                 size = sr.group_pool([plan_b0.size, *group])
-                b_side = SRSide(b.label, b.who, dice=size)
+                b_side = SRSide(b.label, b.who, dice=size, edge_before=b.edge_before)
                 extra_lines.append(f"group of {len(group) + 1}: largest pool + {min(5, len(group))} = {size} (S9)")
             plan_b, rb = self._sr_roll_side(txn, b_side, sb)
             self._check_manual_used(sa)
             if sb is not sa:
                 self._check_manual_used(sb)
-            res = sr.opposed(ra, rb)
-            summary = _sr_opposed_summary(res, a.label, b.label)
-            self._resolve_challenge_in(txn, challenge, summary)
-            out["event"] = self._roll_event(txn, "shadowrun-opposed", [
-                {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in ra.dice]},
-                {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
-            ], summary, sr.result_json(res), res.explain() + list(plan_a.explain()) + extra_lines
-                + list(plan_b.explain()), origin, challenge, f"{a.label} vs {b.label}: {summary}")
-            out["result"] = res
+            rec = _SRRecord("sr-group" if group else "sr-opposed", {"a": (a, plan_a, ra), "b": (b_side, plan_b, rb)},
+                            challenge=challenge, lines=tuple(extra_lines), group=tuple(group))
+            out["event"] = self._sr_emit(txn, rec, origin)
+            out["result"] = sr.opposed(ra, rb)
 
         self._run(build)
         return out
@@ -654,35 +1097,29 @@ class RollCommands:
     def roll_sr_teamwork(self: "Tracker", leader: SRSide, helpers: Sequence[SRSide], *,
                          threshold: int | None = None, challenge: str | None = None,
                          faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S11: helpers roll first; their hits are extra dice for the leader, whose roll counts."""
+        """S11: each helper rolls their own pool first; their hits are extra dice for the
+        leader (capped per ``sr.teamwork_cap``), whose roll is the official result."""
         out: dict[str, Any] = {}
 
         def build(txn: "_Txn") -> None:
             src, origin = self._source(faces)
-            sides = []
+            sides: dict[str, tuple[SRSide, Any, Any]] = {}
             helper_rolls = []
-            lines = []
-            for h in helpers:
+            for i, h in enumerate(helpers):
                 plan, r = self._sr_roll_side(txn, h, src)
                 helper_rolls.append(r)
-                sides.append({"role": "helper", "label": h.label, "who": h.who,
-                              "dice": [die_dict(d) for d in r.dice]})
-                lines.append(f"helper {h.label}: {r.hits} hits")
-            extra = sum(r.hits for r in helper_rolls)
+                sides[f"helper:{i}"] = (h, plan, r)
+            extra = sr.teamwork_bonus(helper_rolls, leader.skill, self.settings)
+            total = sum(r.hits for r in helper_rolls)
+            lines = []
+            if extra < total:
+                lines.append(f"helpers' hits {total}, at most the leader's skill {leader.skill or 0}: "
+                             f"+{extra} dice (S11, sr.teamwork_cap = skill)")
             plan, r = self._sr_roll_side(txn, leader, src, helper_dice=extra)
             self._check_manual_used(src)
-            sides.append({"role": "a", "label": leader.label, "who": leader.who,
-                          "dice": [die_dict(d) for d in r.dice]})
-            res = sr.success_test(r, threshold) if threshold is not None else r
-            summary = _sr_summary(r, res if threshold is not None else None)
-            summary = f"teamwork (+{extra} dice from helpers): {summary}"
-            if threshold is not None:
-                self._resolve_challenge_in(txn, challenge, summary)
-            outcome = sr.result_json(res)
-            outcome.pop("dice", None)
-            out["event"] = self._roll_event(txn, "shadowrun-teamwork", sides, summary, outcome,
-                                            lines + r.explain() + list(plan.explain()), origin, challenge,
-                                            f"{leader.label} leads: {summary}", threshold=threshold)
+            sides["a"] = (leader, plan, r)
+            rec = _SRRecord("sr-teamwork", sides, challenge=challenge, threshold=threshold, lines=tuple(lines))
+            out["event"] = self._sr_emit(txn, rec, origin)
 
         self._run(build)
         return out
@@ -722,30 +1159,11 @@ class RollCommands:
 
         def build(txn: "_Txn") -> None:
             src, origin = self._source(faces)
-            test = sr.ExtendedTest(ext["threshold"], ext.get("interval", "interval"), ext["hurried"],
-                                   ext["accumulated"], ext["intervals"], ext["ended"], ext["spoiled"])
             plan, r = self._sr_roll_side(txn, side, src, hurried=ext["hurried"])
             self._check_manual_used(src)
-            test = test.add(r)
-            idx = self.challenge_index(challenge)
-            new_ext = {**ext, "accumulated": test.accumulated, "intervals": test.intervals, "ended": test.ended,
-                       "glitched": test.glitched}
-            txn.set(["challenges", idx, "extended"], new_ext)
-            summary = (f"interval {test.intervals}: {r.hits} hit{'s' if r.hits != 1 else ''}, "
-                       f"{test.accumulated}/{test.threshold}"
-                       + (" — critical glitch, the test ends" if r.critical_glitch else
-                          " — glitch (GM: spoil?)" if r.glitch else "")
-                       + (" — done" if test.done else ""))
-            if test.done or test.ended:
-                self.resolve_challenge(challenge, summary, txn)
-            outcome = sr.result_json(r)
-            outcome.pop("dice", None)
-            outcome.update({"accumulated": test.accumulated, "threshold": test.threshold,
-                            "intervals": test.intervals, "done": test.done, "ended": test.ended})
-            out["event"] = self._roll_event(txn, "shadowrun-extended", [
-                {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
-                summary, outcome, changed + test.explain() + r.explain() + list(plan.explain()), origin, challenge,
-                f"{side.label}, extended test: {summary}")
+            rec = _SRRecord("sr-extended", {"a": (side, plan, r)}, challenge=challenge, lines=tuple(changed),
+                            ext_before=ext, status_before=c["status"])
+            out["event"] = self._sr_emit(txn, rec, origin)
 
         self._run(build)
         return out
@@ -755,6 +1173,8 @@ class RollCommands:
         ext = c.get("extended")
         if not ext or not ext.get("glitched"):
             raise self._refuse("only a glitch can spoil an extended test (S10)")
+        if ext.get("ended"):
+            raise self._refuse("the extended test is already over (S10)")
 
         def build(txn: "_Txn") -> None:
             idx = self.challenge_index(challenge)
@@ -820,6 +1240,15 @@ def _usurpation_from(d: dict[str, Any] | None) -> Any:
                             gm_die_size=d.get("gm_die_size") or None, harm_resolved=d.get("harm_resolved", False))
 
 
+def _raja_result_from(outcome: dict[str, Any]) -> Any:
+    """Enough of a logged Rajapolku result to ask what may follow it (R5: a tie is rerolled)."""
+    winner = outcome.get("winner", "a")
+    return raja.RajaResult(a=(), b=(), winner=winner, degrees=outcome.get("degrees", 0), supernatural=0,
+                           deciding_position=None, decided_by="tie" if winner == "tie" else "face",
+                           deciding_die_is_ability=False, degree_dice=(), tie_action=outcome.get("tie_action"),
+                           holds=outcome.get("holds"))
+
+
 def _raja_summary(r: raja.RajaResult, a: str, b: str) -> str:
     if r.winner == "tie":
         return "tie — both reroll (R5)" if r.tie_action == "reroll" else f"tie — {b} holds (R5)"
@@ -836,6 +1265,19 @@ def _raja_summary(r: raja.RajaResult, a: str, b: str) -> str:
 
 
 def _harha_summary(r: Any, a: str, b: str, variant: str) -> str:
+    if hasattr(r, "comparison"):  # H8 opposed: the comparison and the 7+ dice
+        what = "very demanding" if r.needed == 2 else "difficult"
+        if r.tie:
+            return f"tie: reroll (H3), {what}"
+        if r.success:
+            return f"{a} succeeds ({what}: wins and shows {r.high} of {r.needed} needed 7+)"
+        if r.won_comparison:
+            return f"{a} fails ({what}: wins the comparison but shows {r.high} of {r.needed} needed 7+)"
+        return f"{b} wins; {a} fails ({what})"
+    if hasattr(r, "a_total"):  # H6 sum
+        name = a if r.winner == "a" else b
+        return f"{name} wins {r.a_total}–{r.b_total} (H6)" if r.winner == "b" else \
+            f"{name} wins: {r.b_total} is not above {r.a_total} (H6)"
     if r.winner == "tie":
         return f"tie {r.a_positions}–{r.b_positions}: reroll (H3)"
     name = a if r.winner == "a" else b
@@ -872,5 +1314,5 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 
-__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "die_dict", "die_from", "settings_text", "System",
+__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "SRPool", "RollAction", "die_dict", "die_from", "settings_text", "System",
            "field"]
