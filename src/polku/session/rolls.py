@@ -760,6 +760,10 @@ class RollCommands:
             return plan.size
         return plan.size + self.character(side.who[0])["edge_rating"]
 
+    def sr_group_dice(self: "Tracker", side: SRSide, group: Sequence[int]) -> int:
+        """S9 against a group: the largest pool + 1 die per extra member (at most +5)."""
+        return sr.group_pool([self.sr_plan(side).size, *group])
+
     def sr_rule_of_six(self, side: SRSide) -> bool:
         """S3, S7: the whole pool follows the rule of six (Edge before the roll, or a Long Shot)."""
         return bool(side.edge_before or side.long_shot)

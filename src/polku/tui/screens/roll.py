@@ -25,8 +25,8 @@ from ...rules.dice import FaceError, RulesError, ascii_int, parse_faces
 from ...rules.harhapolku import H4_REMINDER
 from ...rules.system import System
 from ...session.model import HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES
-from ...session.rolls import HarhaSide, RajaSide, SRSide, settings_text
-from ...session.tracker import Tracker
+from ...session.rolls import HarhaSide, RajaSide, SRPool, SRSide, settings_text
+from ...session.tracker import Tracker, TrackerError
 from ..render import dice_text
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
@@ -76,6 +76,8 @@ class Side:
     long_shot: bool = False
     group: list[int] = field(default_factory=list)
     helpers: dict[str, bool] = field(default_factory=dict)
+    helper_pools: dict[str, int] = field(default_factory=dict)
+    """The GM's pool for a helper, replacing the helper's own (S11)."""
 
 
 class SideList(OptionList):
@@ -428,6 +430,8 @@ class RajaRollScreen(RollScreen):
                 tooltip="Claim another background for this side (R2, R3)"),
         Binding("k", "toggle_spirit", "Spirit", id="raja.spirit",
                 tooltip="Spirit combat: charges become the dice (R11)"),
+        Binding("x", "end_fight", "End fight", show=False, id="raja.end_fight",
+                tooltip="The GM ends the spirit combat: a side withdraws (R11)"),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
@@ -452,7 +456,16 @@ class RajaRollScreen(RollScreen):
         if self.spirit:
             if side.who:
                 ch = self.tracker.character(side.who)
-                rows.append(("info", f"charges {ch['charges']}: spends 1, rolls {max(0, ch['charges'] - 1)}d10"))
+                dice = self._spirit_dice()
+                fight = self._fight()
+                if dice is None:
+                    rows.append(("info", f"charges {ch['charges']}: too few to fight (R11)"))
+                elif fight is not None:
+                    rows.append(("info", f"charges {ch['charges']} left: rolls "
+                                 f"{dice[0 if side.role == 'a' else 1]}d10 (entry paid)"))
+                else:
+                    rows.append(("info", f"charges {ch['charges']}: pays 1 to enter, rolls "
+                                 f"{dice[0 if side.role == 'a' else 1]}d10"))
             else:
                 rows.append(("info", "spirit combat needs a character (with charges)"))
             return rows
@@ -520,6 +533,18 @@ class RajaRollScreen(RollScreen):
 
         self.app.push_screen(TextPrompt(f"Background {side.label} claims:", placeholder="e.g. Street-wise"), done)
 
+    def _fight(self) -> Any:
+        return self.tracker.spirit_fight(self.challenge_id) if self.challenge_id else None
+
+    def _spirit_dice(self) -> tuple[int, int] | None:
+        """Each side's d10s in the next exchange (R11), or None when it cannot be fought."""
+        if not (self.a.who and self.b.who) or self.a.who == self.b.who:
+            return None
+        try:
+            return self.tracker.spirit_dice(self.a.who, self.b.who, self.challenge_id)
+        except (RulesError, TrackerError):
+            return None
+
     def action_toggle_spirit(self) -> None:
         self.spirit = not self.spirit
         self.result_lines = []
@@ -534,8 +559,15 @@ class RajaRollScreen(RollScreen):
     def pool_text(self) -> Text:
         t = Text()
         if self.spirit:
-            t.append("Spirit combat (R11): each spends 1 charge; the charges left are the dice; "
-                     f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}).")
+            fight = self._fight()
+            if fight is None:
+                t.append("Spirit combat (R11): each pays 1 charge to enter, once for the fight; the charges "
+                         f"left are the dice; the loser of an exchange loses charges "
+                         f"({self.tracker.settings.raja_spirit_loss}), the winner nothing.")
+            else:
+                t.append(f"Spirit combat (R11), exchange {fight.exchanges + 1}: each rolls the charges left; "
+                         f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}), the winner "
+                         "nothing." + (" The fight is over." if fight.over else ""))
             return t
         pa, pb = self._pools()
         for side, pool in ((self.a, pa), (self.b, pb)):
@@ -556,11 +588,10 @@ class RajaRollScreen(RollScreen):
         if self.spirit:
             if not (self.a.who and self.b.who):
                 return Text("")
-            ca = self.tracker.character(self.a.who)["charges"]
-            cb = self.tracker.character(self.b.who)["charges"]
-            if ca < 2 or cb < 2:
-                return Text("a side needs at least 2 charges (1 to spend, 1 to roll)")
-            o = odds_mod.spirit_odds(ca, cb, exhausted=ex)
+            dice = self._spirit_dice()
+            if dice is None or not all(dice):
+                return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
+            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, exhausted=ex)
         else:
             pa, pb = self._pools()
             aa = sum(1 for s in pa if s.source == "ability")
@@ -579,9 +610,10 @@ class RajaRollScreen(RollScreen):
 
     def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
         if self.spirit:
-            ca = self.tracker.character(self.a.who)["charges"] - 1 if self.a.who else 0
-            cb = self.tracker.character(self.b.who)["charges"] - 1 if self.b.who else 0
-            return (max(0, ca), 10), (max(0, cb), 10)
+            dice = self._spirit_dice()
+            if dice is None:
+                raise RulesError("spirit combat needs two characters with at least 2 charges (R11)")
+            return (dice[0], 10), (dice[1], 10)
         pa, pb = self._pools()
         return (len(pa), 10), (len(pb), 10)
 
@@ -592,15 +624,30 @@ class RajaRollScreen(RollScreen):
         if self.spirit:
             if not (self.a.who and self.b.who):
                 raise RulesError("spirit combat needs a character on both sides (R11)")
-            return self.tracker.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
+            out = self.tracker.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
+            self.challenge_id = out.get("challenge", self.challenge_id)
+            ev = self.tracker.events[-1]
+            return {**out, "event": ev}
         return self.tracker.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
                                       challenge=self.challenge_id, faces=faces)
 
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
-        out = ev.get("roll", {}).get("outcome", {})
-        if out.get("winner") == "tie" and out.get("tie_action") == "reroll":
-            return ["  A tie: both sides reroll — press r again (R5)."]
-        return []
+        keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
+        return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.roll_actions(ev)
+                if a.allowed and a.name in keys]
+
+    def action_end_fight(self) -> None:
+        ev = self.last_event
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "end_fight"] if ev else []
+        if not acts:
+            self.notify("No spirit combat under way (R11)", severity="warning")
+            return
+        if not acts[0].allowed:
+            self.notify(acts[0].reason, severity="error", title="Not done")
+            return
+        if self.papp.run_command(lambda t: t.do_roll_action(ev, "end_fight")) is not None:
+            self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
+            self.refresh_view()
 
 
 # ---------------------------------------------------------------------------------
@@ -612,7 +659,10 @@ class HarhaRollScreen(RollScreen):
 
     system_name = "Harhapolku"
     BINDINGS = RollScreen.BINDINGS + [
-        Binding("v", "toggle_variant", "Variant", id="harha.variant", tooltip="Chapter 23 (H4) or classic (H3)"),
+        Binding("v", "toggle_variant", "Variant", id="harha.variant",
+                tooltip="Chapter 23 (H4), classic (H3), same-size dice (H5) or sum (H6) for this roll"),
+        Binding("8", "cycle_demand", "H8", show=False, id="harha.demand",
+                tooltip="An opposed roll that is also difficult / very demanding: the actor needs 7+ dice too (H8)"),
         Binding("d", "toggle_difficult", "Unopposed", id="harha.difficult",
                 tooltip="An unopposed difficult action (H8): one die of 7+"),
         Binding("D", "toggle_demanding", "Very demanding", show=False, id="harha.demanding",
@@ -623,15 +673,17 @@ class HarhaRollScreen(RollScreen):
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
-        self.variant = tracker.settings.harha_variant if tracker.settings.harha_variant in ("ch23", "classic") else "ch23"
+        self.variant = tracker.harha_variant()
         self.difficult = False
         self.demanding = False
+        self.demand = ""
+        """H8 on an opposed roll: "", "difficult" or "very_demanding"."""
         super().__init__(tracker, challenge, actor=actor)
 
     def side_titles(self) -> tuple[str, str]:
         if self.difficult:
             return (f"A: {self.a.label} (acts)", "— unopposed —")
-        if self.variant == "ch23":
+        if self.variant != "classic":
             return (f"A (actor): {self.a.label}", f"B (challenger): {self.b.label}")
         return (f"A: {self.a.label}", f"B: {self.b.label}")
 
@@ -701,25 +753,41 @@ class HarhaRollScreen(RollScreen):
                          background=c.get("plain"), significant=c.get("significant"), special=c.get("special"),
                          significant_special=c.get("significant_special"), gm_bonus=side.gm_bonus)
 
+    def _variant(self) -> str:
+        """An unopposed difficult action (H8) rolls the H2 pool."""
+        return "ch23" if self.difficult else self.variant
+
     def _counts(self, side: Side) -> tuple[int, int]:
-        pool = self.tracker.harha_pool(self._harha_side(side))
+        pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
         return (sum(1 for s in pool.dice if s.size == 8), sum(1 for s in pool.dice if s.size == 10))
+
+    VARIANT_TEXT = {
+        "ch23": "chapter 23 (H4): the challenger must win more positions",
+        "classic": "classic (H3): more positions wins",
+        "same_size": "same-size dice (H5), compared as chapter 23: the challenger must win more positions",
+        "sum": "sum (H6): one die + the dice count; the challenger needs the larger total",
+    }
 
     def pool_text(self) -> Text:
         t = Text()
         sides = (self.a,) if self.difficult else (self.a, self.b)
         for side in sides:
-            pool = self.tracker.harha_pool(self._harha_side(side))
+            pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
             n8, n10 = self._counts(side)
             t.append(f"{side.label}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
+            if self._variant() == "sum":
+                t.append(f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
             t.append(", ".join(f"d{s.size} {s.label or s.source}" for s in pool.dice))
             t.append("\n")
-        mode = ("unopposed, " + ("very demanding: two 7+ (H8)" if self.demanding else "difficult: one 7+ (H8)")
-                if self.difficult else
-                ("chapter 23 (H4): the challenger must win more positions" if self.variant == "ch23"
-                 else "classic (H3): more positions wins"))
+        if self.difficult:
+            mode = "unopposed, " + ("very demanding: two 7+ (H8)" if self.demanding else "difficult: one 7+ (H8)")
+        else:
+            mode = self.VARIANT_TEXT[self.variant]
+            if self.demand:
+                mode += ("; very demanding: the actor also needs two 7+ (H8)" if self.demand == "very_demanding"
+                         else "; difficult: the actor also needs a 7+ (H8)")
         t.append(mode, style="dim")
-        if self.variant == "ch23" and not self.difficult:
+        if self.variant != "classic" and not self.difficult:
             # The whole H4 reminder is on the help screen; one line here keeps the pools in view.
             t.append("\nH4: abilities and senses are questioned only on grounds already shown in play",
                      style="dim")
@@ -732,9 +800,18 @@ class HarhaRollScreen(RollScreen):
             t = Text(f"Odds  success {p:.1%}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             return t
-        o = odds_mod.harha_odds(self._counts(self.a), self._counts(self.b), self.variant,
-                                self.tracker.settings.harha_classic_extra)
+        ca, cb = self._counts(self.a), self._counts(self.b)
+        if self.variant == "sum":
+            size_a = 8 if ca[0] else 10
+            size_b = 8 if cb[0] else 10
+            o = odds_mod.harha_sum_odds(sum(ca), size_a, sum(cb), size_b)
+        elif self.variant == "same_size":
+            o = odds_mod.harha_odds((sum(ca), 0), (sum(cb), 0), "ch23")
+        else:
+            o = odds_mod.harha_odds(ca, cb, self.variant, self.tracker.settings.harha_classic_extra)
         t = Text("Odds  ")
+        if self.demand:
+            t.append("of the comparison (the 7+ dice are not in these odds)  ", style="dim")
         t.append(f"{self.a.label} {o.a_wins:.1%}", style=st.get("win", ""))
         t.append(f"   tie {o.tie:.1%}   ")
         t.append(f"{self.b.label} {o.b_wins:.1%}", style=st.get("loss", ""))
@@ -747,7 +824,7 @@ class HarhaRollScreen(RollScreen):
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
-        pools = [self.tracker.harha_pool(self._harha_side(s)).dice for s in sides]
+        pools = [self.tracker.harha_dice(self._harha_side(s), self._variant()) for s in sides]
         collected: list[list[int]] = []
 
         def ask(i: int) -> None:
@@ -791,10 +868,16 @@ class HarhaRollScreen(RollScreen):
                                                      challenge=self.challenge_id,
                                                      faces=faces[0] if faces else None)
         return self.tracker.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
-                                       challenge=self.challenge_id, faces=faces)
+                                       challenge=self.challenge_id, demand=self.demand, faces=faces)
 
     def action_toggle_variant(self) -> None:
-        self.variant = "classic" if self.variant == "ch23" else "ch23"
+        variants = ("ch23", "classic", "same_size", "sum")
+        self.variant = variants[(variants.index(self.variant) + 1) % len(variants)]
+        self.refresh_view()
+
+    def action_cycle_demand(self) -> None:
+        demands = ("", "difficult", "very_demanding")
+        self.demand = demands[(demands.index(self.demand) + 1) % len(demands)]
         self.refresh_view()
 
     def action_toggle_difficult(self) -> None:
@@ -810,8 +893,7 @@ class HarhaRollScreen(RollScreen):
         out = []
         if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
             out.append("  A tie: reroll with r (H3).")
-        if any(s.who and any(not e["used"] for e in self.tracker.character(s.who).get("edges", []))
-               for s in (self.a, self.b)) and not self.difficult:
+        if any(a.allowed for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"):
             out.append("  e: reroll a side's whole pool with an edge (H7)")
             out.extend(self._reroll_values(ev))
         return out
@@ -820,7 +902,8 @@ class HarhaRollScreen(RollScreen):
         """What an edge reroll is worth for each side that has an unused edge (exact, H7)."""
         roll = ev.get("roll", {})
         sides = {s["role"]: s for s in roll.get("sides", [])}
-        if set(sides) != {"a", "b"}:
+        variant = roll.get("variant", self.variant)
+        if set(sides) != {"a", "b"} or variant not in ("ch23", "classic") or roll.get("demand"):
             return []
 
         def pool(role: str) -> tuple[int, int]:
@@ -828,33 +911,29 @@ class HarhaRollScreen(RollScreen):
             return (sum(1 for d in dice if d["size"] == 8), sum(1 for d in dice if d["size"] == 10))
 
         lines = []
-        for side in (self.a, self.b):
-            if not side.who or not any(not e["used"] for e in self.tracker.character(side.who).get("edges", [])):
-                continue
+        roles = {a.role for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll" and a.allowed}
+        for role in sorted(roles):
             try:
                 now, after = odds_mod.harha_reroll_value(
                     pool("a"), pool("b"), [d["face"] for d in sides["a"]["dice"]],
-                    [d["face"] for d in sides["b"]["dice"]], roll.get("variant", self.variant),
-                    self.tracker.settings.harha_classic_extra, side=side.role)  # type: ignore[arg-type]
+                    [d["face"] for d in sides["b"]["dice"]], variant,
+                    self.tracker.settings.harha_classic_extra, side=role)  # type: ignore[arg-type]
             except RulesError:
                 continue
-            lines.append(f"    {side.label}: chance to win {now:.0%} now, {after:.1%} after rerolling")
+            lines.append(f"    {sides[role]['label']}: chance to win {now:.0%} now, {after:.1%} after rerolling")
         return lines
 
     def action_edge_reroll(self) -> None:
         ev = self.last_event
-        if ev is None or not str(ev.get("roll", {}).get("test", "")).startswith("harhapolku-c"):
+        if ev is None or not str(ev.get("roll", {}).get("test", "")).startswith("harhapolku-"):
             self.notify("Roll first; an edge rerolls that roll (H7)", severity="warning")
             return
-        choices = []
-        for side in (self.a, self.b):
-            if side.who:
-                for e in self.tracker.character(side.who).get("edges", []):
-                    if not e["used"]:
-                        choices.append((f"{side.role}\x1f{side.who}\x1f{e['name']}",
-                                        f"{side.label}: edge '{e['name']}' — reroll {side.label}'s pool"))
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"]
+        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{a.label}: edge '{a.edge}' — reroll {a.label}'s whole roll")
+                   for a in acts if a.allowed]
         if not choices:
-            self.notify("No unused edges on either side this session (H7)", severity="warning")
+            reason = next((a.reason for a in acts), "no edge reroll for this roll (H7)")
+            self.notify(reason if acts else "No unused edges on either side this session (H7)", severity="warning")
             return
 
         def done(value: str | None) -> None:
@@ -877,30 +956,6 @@ class HarhaRollScreen(RollScreen):
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
 
-LINKED_ATTRIBUTE = {
-    "pistols": "agility", "automatics": "agility", "longarms": "agility", "heavy weapons": "agility",
-    "blades": "agility", "clubs": "agility", "unarmed combat": "agility", "throwing weapons": "agility",
-    "archery": "agility", "sneaking": "agility", "infiltration": "agility", "gymnastics": "agility",
-    "escape artist": "agility", "palming": "agility", "locksmith": "agility",
-    "pilot ground craft": "reaction", "pilot aircraft": "reaction", "pilot watercraft": "reaction",
-    "dodge": "reaction", "gunnery": "agility",
-    "hacking": "logic", "computer": "logic", "electronic warfare": "logic", "cybercombat": "logic",
-    "data search": "logic", "first aid": "logic", "medicine": "logic", "hardware": "logic",
-    "software": "logic", "demolitions": "logic", "armorer": "logic",
-    "perception": "intuition", "tracking": "intuition", "navigation": "intuition", "disguise": "intuition",
-    "etiquette": "charisma", "negotiation": "charisma", "con": "charisma", "leadership": "charisma",
-    "intimidation": "charisma", "instruction": "charisma",
-    "running": "strength", "swimming": "body", "climbing": "strength",
-    "spellcasting": "magic", "counterspelling": "magic", "summoning": "magic",
-}
-"""SR4 skills' usual linked attributes: the default the pool builder picks (S1); the GM can change it."""
-
-
-def linked_attribute(skill: str, current: str) -> str:
-    attr = LINKED_ATTRIBUTE.get(skill.strip().lower(), current)
-    return attr if attr in SR_ATTRIBUTES else current
-
-
 class SRRollScreen(RollScreen):
     """S1–S3 pools, S4–S8 success tests, S9 opposed, S10 extended, S11 teamwork."""
 
@@ -915,6 +970,8 @@ class SRRollScreen(RollScreen):
         Binding("c", "post('reduce_critical')", "Reduce crit", show=False, id="sr.reduce",
                 tooltip="1 Edge turns a critical glitch into a glitch (S6)"),
         Binding("s", "spoil", "Spoil", show=False, id="sr.spoil", tooltip="The glitch spoils the extended test (S10)"),
+        Binding("o", "helper_pool", "Helper pool", show=False, id="sr.helper_pool",
+                tooltip="The GM sets a teamwork helper's pool (S11)"),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
@@ -939,7 +996,7 @@ class SRRollScreen(RollScreen):
             if skills and side.skill not in skills:
                 side.skill = next(iter(skills))
                 side.mode = "skill"
-                side.attribute = linked_attribute(side.skill, side.attribute)
+                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
             elif not skills:
                 side.mode = "default" if side.skill else "attr+attr"
 
@@ -948,24 +1005,16 @@ class SRRollScreen(RollScreen):
              "extended": "— extended test —", "teamwork": "Helpers (roll first, S11)"}[self.test]
         return (f"A: {self.a.label}", b)
 
-    def _wounds(self, side: Side) -> int:
-        return -self.tracker.wound_penalty(side.who) if side.who else 0
+    def _spec(self, side: Side) -> SRPool:
+        return SRPool(mode=side.mode, skill=side.skill, attribute=side.attribute, second=side.second,
+                      dice=side.dice, modifiers=list(side.modifiers), edge_before=side.edge_before,
+                      long_shot=side.long_shot)
 
     def _sr_side(self, side: Side) -> SRSide:
-        if not side.who or side.mode == "dice":
-            return SRSide(side.label, [side.who] if side.who else [], dice=side.dice, modifiers=list(side.modifiers),
-                          wound_modifier=self._wounds(side), edge_before=side.edge_before and bool(side.who))
-        ch = self.tracker.character(side.who)
-        attrs = ch["attributes"]
-        skill = ch.get("skills", {}).get(side.skill) if side.mode == "skill" else None
-        second = attrs[side.second] if side.mode == "attr+attr" else None
-        if side.mode == "skill" and skill is None:
-            skill = 0
-        return SRSide(side.label, [side.who], skill_name=side.skill or "skill", skill=skill if side.mode == "skill" else None,
-                      attribute_name=side.attribute.capitalize(), attribute=attrs[side.attribute],
-                      second_attribute_name=side.second.capitalize(), second_attribute=second,
-                      modifiers=list(side.modifiers), wound_modifier=self._wounds(side),
-                      edge_before=side.edge_before, long_shot=side.long_shot)
+        return self.tracker.sr_side(side.who or None, self._spec(side), side.label)
+
+    def _helper_side(self, cid: str) -> SRSide:
+        return self.tracker.sr_helper_side(cid, self._spec(self.a), self.b.helper_pools.get(cid))
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         if side.role == "b":
@@ -986,7 +1035,11 @@ class SRRollScreen(RollScreen):
                     if cid == self.a.who:
                         continue
                     on_ = side.helpers.get(cid, False)
-                    rows.append((f"helper:{cid}", f"{_check(on_)} {ch['name']} helps ({self._helper_pool(cid)} dice)"))
+                    whose = "GM's pool" if cid in side.helper_pools else "own pool"
+                    rows.append((f"helper:{cid}", f"{_check(on_)} {ch['name']} helps ({self._helper_pool(cid)} dice, "
+                                 f"{whose})"))
+                if rows:
+                    rows.append(("info", "o: the GM sets a helper's pool (S11)"))
                 return rows or [("info", "no other characters to help")]
         rows = [("who", f"Who: {side.label}  (Enter to change)")]
         if not side.who or side.mode == "dice":
@@ -1006,9 +1059,9 @@ class SRRollScreen(RollScreen):
                 rows.append(("skill", "Attribute + attribute (S1)"))
                 rows.append(("attr", f"{side.attribute.capitalize()} {attrs[side.attribute]}"))
                 rows.append(("attr2", f"+ {side.second.capitalize()} {attrs[side.second]}"))
-            w = self._wounds(side)
+            w = self.tracker.wound_penalty(side.who)
             if w:
-                rows.append(("info", f"wounds −{abs(w)} (S12)"))
+                rows.append(("info", f"wounds −{w} (S12)"))
             rows.append(("edge", f"{_check(side.edge_before)} Edge before the roll: +{ch['edge_rating']} dice, "
                          f"rule of six (Edge {ch['edge']}/{ch['edge_rating']})"))
             rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
@@ -1022,11 +1075,7 @@ class SRRollScreen(RollScreen):
         return rows
 
     def _helper_pool(self, cid: str) -> int:
-        ch = self.tracker.character(cid)
-        attrs = ch["attributes"]
-        skill = ch.get("skills", {}).get(self.a.skill) if self.a.mode == "skill" else None
-        n = attrs[self.a.attribute] + (skill if skill is not None else -1)
-        return max(0, n - self.tracker.wound_penalty(cid))
+        return self.tracker.sr_plan(self._helper_side(cid)).size
 
     def handle(self, side: Side, key: str) -> None:
         kind, _, rest = key.partition(":")
@@ -1087,7 +1136,7 @@ class SRRollScreen(RollScreen):
                 return
             if v.startswith("s:"):
                 side.mode, side.skill = "skill", v[2:]
-                side.attribute = linked_attribute(side.skill, side.attribute)
+                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
             else:
                 side.mode = v
             self.refresh_view()
@@ -1142,45 +1191,47 @@ class SRRollScreen(RollScreen):
     def _pool_size(self, side: Side) -> int:
         return self.tracker.sr_plan(self._sr_side(side)).size
 
+    def _dice(self, side: Side) -> int:
+        """The dice the side throws: the pool (or the group's, S9) plus Edge before (S7)."""
+        sr_side = self._sr_side(side)
+        if side.role == "b" and side.group:
+            return self.tracker.sr_group_dice(sr_side, side.group)
+        return self.tracker.sr_pool_dice(sr_side)
+
     def _six(self, side: Side) -> bool:
-        return side.edge_before or side.long_shot
+        return self.tracker.sr_rule_of_six(self._sr_side(side))
 
     def pool_text(self) -> Text:
         t = Text()
         sides = [self.a] + ([self.b] if self.test == "opposed" else [])
         for side in sides:
-            plan = self.tracker.sr_plan(self._sr_side(side))
+            sr_side = self._sr_side(side)
+            plan = self.tracker.sr_plan(sr_side)
             t.append(f"{side.label}: ", style="bold")
             t.append(" ".join(plan.explain()))
-            if side.edge_before and side.who:
-                t.append(f" + {self.tracker.character(side.who)['edge_rating']} Edge dice, rule of six")
+            extra = self.tracker.sr_pool_dice(sr_side) - plan.size
+            if extra and not sr_side.long_shot:
+                t.append(f" + {extra} Edge dice, rule of six")
             if side.role == "b" and side.group:
-                from ...rules.shadowrun import group_pool
-
-                t.append(f"; group: {group_pool([plan.size, *side.group])} dice")
+                t.append(f"; group: {self._dice(side)} dice")
             t.append("\n")
         if self.test == "teamwork":
             helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
-            t.append(f"helpers: {', '.join(self.tracker.character(c)['name'] for c in helpers) or 'none'}")
+            t.append("helpers: " + (", ".join(f"{self.tracker.character(c)['name']} {self._helper_pool(c)}"
+                                              for c in helpers) or "none"))
+            if self.tracker.settings.sr_teamwork_cap == "skill":
+                t.append(" (extra dice at most the leader's skill, S11)", style="dim")
         return t
 
     def odds_text(self) -> Text:
         st = self.styles_map()
         rerolls = self.tracker.settings.sr_glitch_rerolls
-        n = self._pool_size(self.a)
-        if self.a.edge_before and self.a.who:
-            n += self.tracker.character(self.a.who)["edge_rating"]
+        n = self._dice(self.a)
         if n <= 0:
             return Text("pool 0 or less: automatic failure unless a Long Shot (S3)")
         t = Text("Odds  ")
         if self.test == "opposed":
-            from ...rules.shadowrun import group_pool
-
-            m = self._pool_size(self.b)
-            if self.b.group:
-                m = group_pool([m, *self.b.group])
-            if self.b.edge_before and self.b.who:
-                m += self.tracker.character(self.b.who)["edge_rating"]
+            m = self._dice(self.b)
             o = odds_mod.sr_opposed(n, max(0, m), self._six(self.a), self._six(self.b))
             t.append(f"{self.a.label} {o.a_wins:.1%}", style=st.get("win", ""))
             t.append(f"   stalemate {o.tie:.1%}   ")
@@ -1190,11 +1241,12 @@ class SRRollScreen(RollScreen):
             return t
         if self.test == "teamwork":
             helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
-            o = odds_mod.sr_teamwork(n, helpers, rule_of_six=self._six(self.a), glitch_rerolls=rerolls)
+            o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], rule_of_six=self._six(self.a),
+                                     glitch_rerolls=rerolls)
         elif self.test == "extended":
-            e = odds_mod.sr_extended(n, max(1, self.threshold - self._accumulated()), 40, self.hurried)
-            exp = e.expected_intervals()
             togo = max(1, self.threshold - self._accumulated())
+            e = odds_mod.sr_extended(n, togo, 40, self.hurried)
+            exp = e.expected_intervals()
             t.append(f"reach {self.threshold} ({togo} to go): {e.success_by(5):.0%} within 5 intervals, "
                      f"{e.success:.0%} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
                      f"; critical glitch ends it first {e.critical_glitch:.1%}")
@@ -1264,11 +1316,7 @@ class SRRollScreen(RollScreen):
             return self.tracker.roll_sr_opposed(side_a, self._sr_side(self.b), group=list(self.b.group),
                                                 challenge=self.challenge_id, faces=faces)
         if self.test == "teamwork":
-            helpers = []
-            for cid, on_ in self.b.helpers.items():
-                if on_:
-                    ch = self.tracker.character(cid)
-                    helpers.append(SRSide(ch["name"], [cid], dice=self._helper_pool(cid)))
+            helpers = [self._helper_side(cid) for cid, on_ in self.b.helpers.items() if on_]
             return self.tracker.roll_sr_teamwork(side_a, helpers, threshold=self.threshold,
                                                  challenge=self.challenge_id, faces=fa)
         if self.test == "extended":
@@ -1281,38 +1329,95 @@ class SRRollScreen(RollScreen):
         return self.tracker.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
                                     challenge=self.challenge_id, faces=fa)
 
+    POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
+                 "next_interval": "r"}
+
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
-        out = ev.get("roll", {}).get("outcome", {})
+        acts = [a for a in self.tracker.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
+        several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
         hints = []
-        if ev.get("roll", {}).get("test") == "shadowrun" and self.a.who:
-            ch = self.tracker.character(self.a.who)
-            if ch["edge"] > 0 and not out.get("edge"):
-                hints.append(f"  e: Edge after the roll (+{ch['edge_rating']} dice)")
-                if out.get("critical_glitch"):
-                    hints.append("  c: spend Edge to reduce the critical glitch (S6)")
-                elif out.get("glitch"):
-                    hints.append("  g: spend Edge to negate the glitch (S5)")
-        if ev.get("roll", {}).get("test") == "shadowrun-extended" and out.get("glitch") and not out.get("critical_glitch"):
-            hints.append("  s: the glitch spoils the test (GM's call, S10); r: next interval")
-        elif ev.get("roll", {}).get("test") == "shadowrun-extended" and not out.get("done") and not out.get("ended"):
-            hints.append("  r: roll the next interval")
+        for a in acts:
+            who = f"{a.label}: " if several and a.label else ""
+            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}")
         return hints
 
     def action_post(self, what: str) -> None:
-        if self.last_event is None:
+        ev = self.last_event
+        if ev is None:
             self.notify("Roll first", severity="warning")
             return
-        out = self.papp.run_command(lambda t: t.sr_post_roll(self.last_event, what))
-        if out:
-            ev = out["event"]
-            self.last_event = ev
-            self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
-                f"  {x}" for x in ev["roll"]["explain"][:12]]
-            self.refresh_view()
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == what]
+        allowed = [a for a in acts if a.allowed]
+        if not allowed:
+            reason = acts[0].reason if acts else "that cannot be done to this roll"
+            mine = next((a for a in acts if a.role == "a"), acts[0] if acts else None)
+            if mine is not None and what != "spoil" and mine.who:
+                ch = self.tracker.character(mine.who)
+                if ch.get("edge", 1) < 1 and "Edge" in reason:
+                    reason = f"{ch['name']} has no Edge left this session"
+                else:
+                    reason = mine.reason
+            self.notify(reason, severity="error", title="Not done")
+            return
+
+        def run(role: str) -> None:
+            out = self.papp.run_command(lambda t: t.sr_post_roll(self.last_event, what, role=role))
+            if out:
+                ev = out["event"]
+                self.last_event = ev
+                self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
+                    f"  {x}" for x in ev["roll"]["explain"][:12]]
+                self.refresh_view()
+
+        if len(allowed) == 1:
+            run(allowed[0].role)
+            return
+        choices = [(a.role, f"{a.label}: {a.reason}") for a in allowed]
+
+        def picked(role: str | None) -> None:
+            if role is not None:
+                run(role)
+
+        self.app.push_screen(ChoicePrompt("Whose roll?", choices), picked)
 
     def action_spoil(self) -> None:
         if self.challenge_id:
             self.papp.run_command(lambda t: t.sr_extended_spoil(self.challenge_id))
+
+    def action_helper_pool(self) -> None:
+        """The GM sets (or clears) a highlighted helper's pool (S11)."""
+        if self.test != "teamwork":
+            self.notify("Helpers' pools are set in a teamwork test (t)", severity="warning")
+            return
+        opt = self.query_one("#side-b", SideList).highlighted_option
+        if opt is None or not str(opt.id).startswith("helper:"):
+            self.notify("Highlight a helper first (Tab to the helpers)", severity="warning")
+            return
+        cid = str(opt.id)[len("helper:"):]
+        name = self.tracker.character(cid)["name"]
+
+        def check(text: str) -> str | None:
+            if not text.strip():
+                return None
+            try:
+                n = int(text.strip())
+            except ValueError:
+                return "write a whole number, or leave it empty for the helper's own pool"
+            return None if 0 <= n <= 60 else "between 0 and 60"
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            if text.strip():
+                self.b.helper_pools[cid] = int(text.strip())
+                self.b.helpers[cid] = True
+            else:
+                self.b.helper_pools.pop(cid, None)
+            self.refresh_view()
+
+        self.app.push_screen(TextPrompt(f"{name}'s pool as a helper (empty: their own, "
+                                        f"{self.tracker.sr_plan(self.tracker.sr_helper_side(cid, self._spec(self.a))).size} dice):",
+                                        str(self.b.helper_pools.get(cid, "")), check=check), done)
 
 
 def roll_screen_for(tracker: Tracker, challenge: str | None, *, actor: str | None = None) -> RollScreen:
