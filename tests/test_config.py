@@ -17,6 +17,8 @@ from polku.config import (
     remember_recent,
     remember_theme,
     save_config,
+    local_sessions_dir,
+    session_file_name,
     sessions_dir,
     themes_dirs,
 )
@@ -43,10 +45,36 @@ def test_config_dir_follows_env_then_xdg_then_home(tmp_path: Path, monkeypatch: 
     assert config_dir() == tmp_path / "home" / ".config" / "polku"
 
 
-def test_sessions_dir_is_the_working_folder_unless_overridden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert sessions_dir() == tmp_path / "sessions"
+def test_sessions_dir_is_the_users_data_folder_wherever_polku_starts(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert sessions_dir() == tmp_path / "data" / "polku" / "sessions"
+    (tmp_path / "somewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "somewhere")
+    assert sessions_dir() == tmp_path / "data" / "polku" / "sessions"  # not the working directory
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert sessions_dir() == tmp_path / "home" / ".local" / "share" / "polku" / "sessions"
     monkeypatch.setenv("POLKU_SESSIONS_DIR", str(tmp_path / "elsewhere"))
     assert sessions_dir() == tmp_path / "elsewhere"
+
+
+def test_a_sessions_folder_in_the_working_directory_is_found_only_if_it_exists(tmp_path: Path) -> None:
+    assert local_sessions_dir() is None
+    (tmp_path / "sessions").mkdir()
+    assert local_sessions_dir() == tmp_path / "sessions"
+
+
+@pytest.mark.parametrize("name,file", [
+    ("Tampereen yö", "tampereen-yo.toml"),
+    ("Jyväskylän ÄÄNI!", "jyvaskylan-aani.toml"),
+    ("Straße 9", "strasse-9.toml"),
+    ("Ærø / Œuvre", "aero-oeuvre.toml"),
+    ("Helsinki 1936: Varjojen kaupunki", "helsinki-1936-varjojen-kaupunki.toml"),
+    ("Тампере", "тампере.toml"),
+    ("  ", "campaign.toml"),
+])
+def test_campaign_names_become_transliterated_file_names(name: str, file: str) -> None:
+    assert session_file_name(name) == file
 
 
 def test_themes_dirs_are_shipped_then_user(isolated: Path) -> None:

@@ -257,6 +257,41 @@ async def test_chooser_lists_a_file_and_enter_opens_it(tmp_path: Path) -> None:
 
 
 @pilot_test
+async def test_chooser_lists_recent_files_from_anywhere_and_the_local_sessions_folder(tmp_path: Path) -> None:
+    from polku import config
+
+    data, local, away = tmp_path / "data", tmp_path / "here" / "sessions", tmp_path / "away"
+    for folder, name, system in ((data, "kept", "rajapolku"), (local, "beside", "harhapolku"),
+                                 (away, "played", "shadowrun")):
+        folder.mkdir(parents=True)
+        _, sf = session(folder, system, name)
+        sf.close()
+    assert config.remember_recent(str(away / "played.toml")) is None
+    app = PolkuApp(None, None, sessions_dir=data, theme_dirs=[], remember=True, clock=CLOCK, seed=1,
+                   more_sessions_dirs=[local])
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, ChooserScreen)
+        names = [p.name for p, _ in app.screen.entries]
+        assert names == ["played.toml", "kept.toml", "beside.toml"]  # the recent file first
+        where = str(app.screen.query_one("#chooser-where", Static).content)
+        assert where.startswith("Recent files") and str(data) in where and str(local) in where
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session_file is not None and app.session_file.path == away / "played.toml"
+
+
+@pilot_test
+async def test_new_campaign_file_name_transliterates_the_campaign_name(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", *"Tampereen yö", "ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+    reloaded, _ = files.load_tracker(tmp_path / "tampereen-yo.toml")
+    assert reloaded.state["campaign"]["name"] == "Tampereen yö"
+
+
+@pilot_test
 async def test_chooser_offers_read_only_when_locked(tmp_path: Path) -> None:
     _, sf = session(tmp_path)  # the lock stays held: another Polku has it open
     app = make_app(tmp_path)

@@ -8,8 +8,11 @@ keep away from the real home folder:
 - ``POLKU_CONFIG_DIR`` — the config folder (default ``$XDG_CONFIG_HOME/polku``,
   else ``~/.config/polku``). It holds ``config.toml`` and a ``themes/`` folder of
   the user's own theme files.
-- ``POLKU_SESSIONS_DIR`` — the sessions folder (default ``./sessions`` in the
-  working directory).
+- ``POLKU_SESSIONS_DIR`` — the sessions folder (default ``sessions/`` in the
+  user's data folder: ``$XDG_DATA_HOME/polku/sessions``, usually
+  ``~/.local/share/polku/sessions``, by platformdirs; the same place wherever
+  ``polku`` is started). A ``sessions/`` folder in the working directory is
+  listed by the chooser too, beside the recent files.
 
 Preferences must never crash the app: :func:`load_config` falls back to the
 defaults for a missing, unreadable or malformed file, and :func:`save_config`
@@ -59,16 +62,54 @@ def config_path() -> Path:
 
 
 def sessions_dir() -> Path:
-    """The folder where session files are kept.
+    """The folder where new session files are made, whatever the working directory.
 
     Returns:
-        ``$POLKU_SESSIONS_DIR``, else ``sessions/`` in the working directory.
-        The folder may not exist yet.
+        ``$POLKU_SESSIONS_DIR``, else ``sessions/`` in the user's data folder
+        (platformdirs: ``$XDG_DATA_HOME/polku``, else ``~/.local/share/polku`` on
+        Linux). The folder may not exist yet.
     """
     override = os.environ.get("POLKU_SESSIONS_DIR")
     if override:
         return Path(override).expanduser()
-    return Path.cwd() / "sessions"
+    import platformdirs
+
+    return platformdirs.user_data_path("polku", appauthor=False) / "sessions"
+
+
+def local_sessions_dir() -> Path | None:
+    """``sessions/`` in the working directory, if there is one (a campaign kept beside its notes)."""
+    folder = Path.cwd() / "sessions"
+    try:
+        if folder.is_dir() and folder.resolve() != sessions_dir().resolve():
+            return folder
+    except OSError:
+        return None
+    return None
+
+
+# Letters that Unicode does not split into a base letter and a mark.
+_WHOLE_LETTERS = str.maketrans({"ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ø": "o", "Ø": "o",
+                                "đ": "d", "Đ": "d", "ł": "l", "Ł": "l", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d",
+                                "ı": "i"})
+
+
+def session_file_name(campaign: str) -> str:
+    """A file name for a campaign: lower case, ASCII where the name has a Latin spelling.
+
+    ``Tampereen yö`` → ``tampereen-yo.toml``; ``Straße 9`` → ``strasse-9.toml``.
+    A name with no Latin letters at all keeps its own (``Тампере`` → ``тампере.toml``);
+    an empty one gives ``campaign.toml``.
+    """
+    import re
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", campaign.translate(_WHOLE_LETTERS))
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    stem = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    if not stem:
+        stem = re.sub(r"[\W_]+", "-", campaign.lower()).strip("-")
+    return f"{stem or 'campaign'}.toml"
 
 
 def shipped_themes_dir() -> Path | None:

@@ -97,11 +97,14 @@ class PolkuApp(InputLimits, App):
     def __init__(self, tracker: Tracker | None = None, session_file: SessionFile | None = None, *,
                  sessions_dir: Path | None = None, theme_dirs: Iterable[Path] | None = None,
                  remember: bool = True, clock: Clock | None = None, seed: int | None = None,
-                 notices: Iterable[str] = (), theme: str | None = None) -> None:
+                 notices: Iterable[str] = (), theme: str | None = None,
+                 more_sessions_dirs: Iterable[Path] = ()) -> None:
         super().__init__()
         self.tracker = tracker
         self.session_file = session_file
         self.sessions_dir = Path(sessions_dir) if sessions_dir else Path("sessions")
+        self.more_sessions_dirs = [Path(p) for p in more_sessions_dirs]
+        """Folders the chooser lists besides :attr:`sessions_dir` (``sessions/`` in the working directory)."""
         self.theme_dirs = list(theme_dirs) if theme_dirs is not None else None
         self.remember = remember
         self.clock = clock
@@ -232,7 +235,16 @@ class PolkuApp(InputLimits, App):
         else:
             from .screens.chooser import ChooserScreen
 
-            self.push_screen(ChooserScreen(self.sessions_dir))
+            self.push_screen(ChooserScreen(self.sessions_dir, recent=self.recent_files(),
+                                           also=self.more_sessions_dirs))
+
+    def recent_files(self) -> list[Path]:
+        """The recently opened files from the preferences (none when nothing is remembered)."""
+        if not self.remember:
+            return []
+        from .. import config
+
+        return [Path(p) for p in config.load_config().get("recent", [])]
 
     def get_default_screen(self) -> Screen:
         """The main screen, when the app starts with a session; else Textual's blank screen.

@@ -55,7 +55,9 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, enable_gc:
         # started once that frame is on screen (or at the end, if it never came).
         remembering = threading.Thread(target=config.remember_recent, args=(str(Path(path).resolve()),),
                                        name="polku-remember-recent")
-    app = PolkuApp(tracker, session_file, sessions_dir=config.sessions_dir(), seed=seed, notices=notices)
+    local = config.local_sessions_dir()
+    app = PolkuApp(tracker, session_file, sessions_dir=config.sessions_dir(), seed=seed, notices=notices,
+                   more_sessions_dirs=[local] if local is not None else [])
     if enable_gc:
         app.after_first_frame.append(gc.enable)
     if remembering is not None:

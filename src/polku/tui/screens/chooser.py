@@ -7,6 +7,7 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
@@ -25,7 +26,7 @@ from ...rules.dice import RulesError, ascii_int
 from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
 from ...session import files, store
 from ...session.files import SessionOpenError
-from ...session.model import slug
+from ...config import session_file_name
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
@@ -127,10 +128,12 @@ def _remember(app: Any, path: Path) -> None:
 
 
 class ChooserScreen(_Opener, Screen[None]):
-    """Recent session files in the sessions folder, plus new / continue / demo.
+    """The recently opened files and the sessions folders' files, plus new / continue / demo.
 
     Args:
-        sessions_dir: where session files are listed and created.
+        sessions_dir: where new session files are made (and listed).
+        recent: recently opened files (from the preferences), listed first wherever they are.
+        also: more folders whose session files are listed (``sessions/`` in the working directory).
     """
 
     BINDING_GROUP_TITLE = "Sessions"
@@ -144,15 +147,47 @@ class ChooserScreen(_Opener, Screen[None]):
         Binding("q", "app.quit_app", "Quit", id="chooser.quit", tooltip="Quit Polku"),
     ]
 
-    def __init__(self, sessions_dir: Path) -> None:
+    def __init__(self, sessions_dir: Path, *, recent: Sequence[Path] = (), also: Sequence[Path] = ()) -> None:
         super().__init__()
         self.sessions_dir = Path(sessions_dir)
+        self.recent = [Path(p) for p in recent]
+        self.also = [Path(p) for p in also]
         self.entries: list[tuple[Path, dict[str, Any]]] = []
         """Each listed file with what :func:`files.peek` found (or its ``error``)."""
 
+    def where_text(self) -> str:
+        folders = [self.sessions_dir, *self.also]
+        where = " and ".join(str(f) for f in folders)
+        return ("Recent files, then the session files in " if self.recent else "Session files in ") + where
+
+    def listed_paths(self) -> list[Path]:
+        """Recent files that still exist, then each folder's files (newest first), each file once."""
+        seen: set[Path] = set()
+        out: list[Path] = []
+        candidates = [p for p in self.recent if p.is_file()]
+        for folder in (self.sessions_dir, *self.also):
+            candidates.extend(files.recent_sessions(folder))
+        for path in candidates:
+            try:
+                key = path.resolve()
+            except OSError:
+                continue
+            if key not in seen:
+                seen.add(key)
+                out.append(path)
+        return out
+
+    def shown_path(self, path: Path) -> str:
+        """The file name, with its folder when it is not in the sessions folder (``~`` for home)."""
+        if path.parent == self.sessions_dir:
+            return path.name
+        home = str(Path.home())
+        text = str(path)
+        return "~" + text[len(home):] if text.startswith(home + "/") else text
+
     def compose(self) -> ComposeResult:
         yield Static("Polku · choose a session", id="chooser-title", classes="screen-title")
-        yield Static(f"Session files in {self.sessions_dir}", id="chooser-where", markup=False)
+        yield Static(self.where_text(), id="chooser-where", markup=False)
         yield OptionList(id="sessions")
         yield KeyLine()
 
@@ -165,7 +200,7 @@ class ChooserScreen(_Opener, Screen[None]):
 
     def reload(self) -> None:
         """List the folder again (a file may have been created or changed)."""
-        self.entries = [(p, files.peek(p)) for p in files.recent_sessions(self.sessions_dir)]
+        self.entries = [(p, files.peek(p)) for p in self.listed_paths()]
         ol = self.query_one("#sessions", OptionList)
         keep = ol.highlighted
         options: list[Option] = []
@@ -190,7 +225,7 @@ class ChooserScreen(_Opener, Screen[None]):
         t = Text()
         if "error" in info:
             t.append("✗ ", style="bold")
-            t.append(path.name, style="bold")
+            t.append(self.shown_path(path), style="bold")
             t.append("  cannot be opened\n")
             t.append(indented(info["error"]), style="dim")
             return t
@@ -201,7 +236,7 @@ class ChooserScreen(_Opener, Screen[None]):
             system = info["system"]
         t.append(info["name"], style="bold")
         t.append(f" · {system}\n")
-        t.append(indented(f"{path.name} · story {story}, session {session}, scene {scene} · "
+        t.append(indented(f"{self.shown_path(path)} · story {story}, session {session}, scene {scene} · "
                           f"{info['events']} events · {info['characters']} characters"), style="dim")
         return t
 
@@ -510,7 +545,7 @@ class NewCampaignScreen(Screen[None]):
         """The file name follows the campaign name until the GM edits it."""
         box = self.query_one("#nc-file", Input)
         if box.value in ("", self._auto_file):
-            self._auto_file = f"{slug(event.value)}.toml" if event.value.strip() else ""
+            self._auto_file = session_file_name(event.value) if event.value.strip() else ""
             box.value = self._auto_file
 
     @on(Input.Submitted)
@@ -530,7 +565,7 @@ class NewCampaignScreen(Screen[None]):
             self.error("campaign: write its name")
             self.query_one("#nc-name", Input).focus()
             return
-        file_name = self.query_one("#nc-file", Input).value.strip() or f"{slug(name)}.toml"
+        file_name = self.query_one("#nc-file", Input).value.strip() or session_file_name(name)
         problem = check_file_name(file_name, self.sessions_dir)
         if problem:
             self.error(problem)
