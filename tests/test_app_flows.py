@@ -171,7 +171,8 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         assert tracker.characters["lena"]["edges"][0] == {"name": "Cold head", "used": False}
         assert struck(app, reroll["seq"]) and not struck(app, first["seq"])
         assert "edges ● Cold head ○ Quick" in character_row(app, "Lena")
-        assert ("information", "Undone", "Undid: Lena uses edge 'Cold head' for a reroll") in notes(app)
+        # The toast names the whole command undone: the edge spent and the roll it bought.
+        assert ("information", "Undone", f"Lena uses edge 'Cold head' for a reroll\n{reroll['text']}") in notes(app)
         assert of_kind(messages, SessionSaved) and not of_kind(messages, SaveFailed)
         assert panes(app)["status"].startswith("[saved]")
 

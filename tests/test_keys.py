@@ -219,7 +219,7 @@ async def test_key_line_never_cuts_a_key_and_keeps_help_and_palette(tmp_path: Pa
             text = line.render().plain
             assert len(text) <= size[0]
             assert "? Keys" in text and "^p Commands" in text
-            pinned = ("help_typed", "help", "command_palette")
+            pinned = ("help", "command_palette")
             shown = [r for r in screen_keys(app.screen) if r.show and r.action not in pinned]
             drawn = [r for r in shown if f" {r.displays[0]} {r.description} " in text]
             # Whole keys only: a description appears in full or not at all.

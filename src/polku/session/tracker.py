@@ -461,6 +461,13 @@ class Tracker(RollCommands):
         self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}")
 
     def _simple(self, cid: str, key: str, value: Any, kind: str, text: str, **data: Any) -> None:
+        ch = self.character(cid)
+        if ch.get(key) == value:
+            # A repeated key press that changes nothing is refused, so it logs nothing.
+            shown = {"health": "health", "story_points": "story points", "physical": "physical boxes",
+                     "stun": "stun boxes"}.get(key, key)
+            raise TrackerError(f"{ch['name']}'s {shown} is already {value if value != '' else 'empty'}; nothing changed")
+
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, key], value)
             model.validate_state(self.state)
@@ -532,13 +539,18 @@ class Tracker(RollCommands):
 
         self._run(build)
 
+    def check_spend_story_point(self, cid: str) -> None:
+        """Raise TrackerError if ``cid`` cannot spend a story point now (R12), before anyone asks what for."""
+        ch = self.character(cid)
+        if ch["story_points"] < 1:
+            raise TrackerError(f"{ch['name']} has no story points left; a new story (T) brings new ones")
+
     def spend_story_point(self, cid: str, bought: str) -> None:
         """R12: spend a story point on what it bought."""
         ch = self.character(cid)
+        self.check_spend_story_point(cid)
         if not bought.strip():
             raise TrackerError("say what the story point bought")
-        if ch["story_points"] < 1:
-            raise TrackerError(f"{ch['name']} has no story points left")
         self._simple(cid, "story_points", ch["story_points"] - 1, "resource",
                      f"{ch['name']} spends a story point: {bought.strip()} ({ch['story_points'] - 1} left)",
                      resource="story_points", amount=-1, bought=bought.strip())
@@ -551,10 +563,15 @@ class Tracker(RollCommands):
 
     # -- Varjojuoksu resources (S3, S5–S7, S12) --------------------------------
 
-    def spend_edge(self, cid: str, reason: str) -> None:
+    def check_spend_edge(self, cid: str) -> None:
+        """Raise TrackerError if ``cid`` has no Edge point to spend now (S7), before anyone asks what for."""
         ch = self.character(cid)
         if ch["edge"] < 1:
-            raise TrackerError(f"{ch['name']} has no Edge left this session")
+            raise TrackerError(f"{ch['name']} has no Edge left this session; a new session (N) refreshes it")
+
+    def spend_edge(self, cid: str, reason: str) -> None:
+        ch = self.character(cid)
+        self.check_spend_edge(cid)
         self._simple(cid, "edge", ch["edge"] - 1, "resource",
                      f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
                      resource="edge", amount=-1)

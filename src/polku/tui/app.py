@@ -82,11 +82,9 @@ class PolkuApp(InputLimits, App):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
-        # Priority, so that they work above the dialogs and the roll screens too; ``?`` gives
-        # way to a text field (check_action), f1 never does.
-        Binding("question_mark", "help_typed", "Keys", priority=True, id="app.help",
-                tooltip="Every key of this screen, and how a session runs"),
-        Binding("f1", "help", "Keys", show=False, priority=True, id="app.help_f1",
+        # Priority, so that they work above the dialogs and the roll screens too; a text field
+        # still takes a typed ``?`` (Textual gives it the keys it consumes), f1 works there too.
+        Binding("question_mark,f1", "help", "Keys", priority=True, id="app.help",
                 tooltip="Every key of this screen, and how a session runs"),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette",
                 tooltip="Find any action of this screen by name"),
@@ -200,7 +198,8 @@ class PolkuApp(InputLimits, App):
                 self.register_theme(theme)
         if errors:
             names = "; ".join(f"{p.name}: {msg}" for p, msg in errors)
-            self.notify(f"Skipped broken theme file(s): {names}", severity="warning", timeout=10)
+            files = "file" if len(errors) == 1 else "files"
+            self.notify(f"Skipped broken theme {files}: {names}", severity="warning", timeout=10)
 
     def watch_theme(self, name: str) -> None:
         if self._theme_ready and self.remember:
@@ -478,17 +477,6 @@ class PolkuApp(InputLimits, App):
         elif not any(isinstance(s, HelpScreen) for s in self.screen_stack):
             # One help screen at a time, whatever opened it (a key, the palette, a dialog above it).
             self.push_screen(HelpScreen())
-
-    def action_help_typed(self) -> None:
-        self.action_help()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "help_typed":
-            # A text field takes the ``?`` as a character (f1 still opens the help).
-            focused = self.focused
-            if focused is not None and focused.check_consume_key("question_mark", "?"):
-                return False
-        return True
 
     def on_unmount(self) -> None:
         if self.session_file is not None:

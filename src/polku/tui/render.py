@@ -37,7 +37,7 @@ SOURCE_NAME = {
     "ability": "ability",
     "edge": "Edge",
     "gm": "GM bonus",
-    "charge": "charge",
+    "charge": "spirit die (a charge left, R11)",
     "skill": "pool",
     "attribute": "pool",
     "modifier": "modifier",
@@ -168,7 +168,8 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     return line
 
 
-def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "") -> list[Text]:
+def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "",
+                  names: Mapping[str, str] | None = None, titles: Mapping[str, str] | None = None) -> list[Text]:
     """The expanded explanation of an event: every die with size and source, the numbers."""
     out: list[Text] = []
     pad = "       "
@@ -186,7 +187,7 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
             out.append(Text(f"{pad}{side.get('label', '?')}:", style="bold"))
             for d in side.get("dice", []):
                 src = SOURCE_NAME.get(d.get("source", "die"), d.get("source", ""))
-                label = f" {d['label']}" if d.get("label") else ""
+                label = f" {d['label']}" if d.get("label") and d.get("label") != d.get("source") else ""
                 rep = ""
                 if d.get("replaced"):
                     rep = f"  (rerolled; replaced {', '.join(str(x) for x in d['replaced'])})"
@@ -197,19 +198,126 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
                 out.append(t)
         for line in roll.get("explain", []):
             out.append(Text(f"{pad}{line}"))
-    for ch in ev.get("changes", [])[:12]:
-        path = ".".join(str(p) for p in ch.get("path", []))
-        if path == "next_id":
+    for sentence in change_sentences(ev, names=names, titles=titles)[:12]:
+        out.append(Text(f"{pad}{sentence}", style=styles.get("muted", "")))
+    return out
+
+
+FIELD_WORDS = {
+    "charges_max": "maximum charges", "story_points": "story points", "physical": "physical boxes",
+    "stun": "stun boxes", "edge": "Edge", "edge_rating": "Edge rating", "scene_title": "scene title",
+    "ability_fight": "fight with abilities", "kind": "kind", "hands": "dice in hand", "table": "dice on the table",
+    "initiative": "initiative order", "extended": "extended test", "accumulated": "hits so far",
+    "next_id": "", "used": "used", "edges": "edge", "abilities": "ability", "backgrounds": "backgrounds",
+    "rolled": "",
+}
+"""How a field of the state reads in a sentence (an empty word: not worth a line)."""
+
+
+def _value(v: Any, names: Mapping[str, str] | None = None) -> str:
+    """A value as a reader would write it: yes/no, dice as 6/d8, names of listed things, never a dict."""
+    names = names or {}
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None or v == "" or v == [] or v == {}:
+        return "—"
+    if isinstance(v, dict):
+        if "face" in v and "size" in v:
+            return f"{v['face']}/d{v['size']}"
+        if "id" in v and "score" in v:  # an initiative entry
+            return f"{names.get(str(v['id']), str(v['id']))} {v['score']}"
+        for key in ("name", "title", "label"):
+            if v.get(key):
+                return _short(v[key])
+        return f"{len(v)} entr{'y' if len(v) == 1 else 'ies'}"
+    if isinstance(v, list):
+        if all(isinstance(x, dict) and "face" in x and "size" in x for x in v):
+            return _short(" + ".join(_value(x) for x in v))
+        if all(isinstance(x, (str, int, float)) for x in v):
+            return _short(", ".join(str(x) for x in v))
+        return _short(", ".join(_value(x, names) for x in v))
+    return _short(v)
+
+
+def _words(parts: list[Any]) -> str:
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, int):
+            out.append(str(part + 1))  # the 2nd edge, not edges.1
+            continue
+        word = FIELD_WORDS.get(part, str(part).replace("_", " "))
+        if word:
+            out.append(word)
+    return " ".join(out)
+
+
+def change_sentences(ev: Mapping[str, Any], *, names: Mapping[str, str] | None = None,
+                     titles: Mapping[str, str] | None = None) -> list[str]:
+    """What an event changed, one plain sentence per change: ``Igor's charges 5 → 4``.
+
+    Args:
+        names: character id → name (a removed character's id reads as its id).
+        titles: challenge id → title, for changes of a challenge.
+    """
+    names = names or {}
+    titles = titles or {}
+    out: list[str] = []
+
+    def subject(path: list[Any]) -> tuple[str, list[Any]]:
+        if len(path) >= 2 and path[0] == "characters":
+            who = names.get(str(path[1]), str(path[1]))
+            return f"{who}'s", path[2:]
+        if len(path) >= 2 and path[0] == "challenges":
+            title = titles.get(str(ev.get("challenge", "")), "")
+            return (f"“{title}”" if title else f"challenge {int(path[1]) + 1}" if isinstance(path[1], int)
+                    else "challenge"), path[2:]
+        if path and path[0] in ("structure", "campaign"):
+            return "", path[1:]
+        if path and path[0] == "settings":
+            return "setting", path[1:]
+        return "", path
+
+    def table(v: Any) -> bool:
+        return isinstance(v, dict) and not ({"face", "name", "title", "score"} & set(v))
+
+    def line(path: list[Any], before: Any, after: Any, depth: int = 0) -> None:
+        if depth < 3 and (table(before) or table(after)) and (table(before) or before is None) and (
+                table(after) or after is None):
+            # A whole table changed: one line per entry that differs, never the dicts themselves.
+            b, a = before or {}, after or {}
+            for key in list(a) + [k for k in b if k not in a]:
+                if b.get(key) != a.get(key) and (b.get(key) or a.get(key)):
+                    line([*path, key], b.get(key), a.get(key), depth + 1)
+            return
+        if path and FIELD_WORDS.get(path[-1]) == "":
+            return  # bookkeeping that another line says better
+        who, rest = subject(path)
+        what = _words(rest) if rest else ""
+        head = " ".join(x for x in (who, what) if x).strip()
+        if not head:
+            return
+        out.append(f"{head[:1].upper()}{head[1:]} {_value(before, names)} → {_value(after, names)}")
+
+    for ch in ev.get("changes", []):
+        if not isinstance(ch, dict):
+            continue
+        path = list(ch.get("path", []))
+        if path == ["next_id"]:
             continue
         if "insert" in ch or "remove" in ch:
-            what = "inserted" if "insert" in ch else "removed"
             item = ch.get("insert", ch.get("remove"))
-            label = item.get("title", item.get("name", "")) if isinstance(item, dict) else item
-            out.append(Text(f"{pad}{path}: {what} {_short(label)}", style=styles.get("muted", "")))
+            what = "added" if "insert" in ch else "removed"
+            kind = {"challenges": "challenge", "characters": "character"}.get(str(path[0]) if path else "", "")
+            out.append(f"{kind or _words(path[:1]) or 'entry'} {what}: {_value(item)}".capitalize()
+                       if not kind else f"{kind.capitalize()} {what}: {_value(item)}")
             continue
-        before = _short(ch.get("before", "—"))
-        after = _short(ch.get("after", "—"))
-        out.append(Text(f"{pad}{path}: {before} → {after}", style=styles.get("muted", "")))
+        if len(path) == 2 and path[0] == "characters" and "before" not in ch:
+            out.append(f"Character added: {_value(ch.get('after'))}")
+            continue
+        if len(path) == 2 and path[0] == "characters" and "after" not in ch:
+            out.append(f"Character removed: {_value(ch.get('before'))}")
+            continue
+        line(path, ch.get("before"), ch.get("after"))
     return out
 
 

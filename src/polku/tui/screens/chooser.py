@@ -27,6 +27,7 @@ from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...config import session_file_name
+from ...text import plural
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
@@ -237,7 +238,7 @@ class ChooserScreen(_Opener, Screen[None]):
         t.append(info["name"], style="bold")
         t.append(f" · {system}\n")
         t.append(indented(f"{self.shown_path(path)} · story {story}, session {session}, scene {scene} · "
-                          f"{info['events']} events · {info['characters']} characters"), style="dim")
+                          f"{plural(info['events'], 'event')} · {plural(info['characters'], 'character')}"), style="dim")
         return t
 
     def on_resize(self) -> None:

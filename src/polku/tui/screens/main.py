@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from ...rules.system import System
 from ...session.tracker import Tracker, TrackerError
+from ...text import plural
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, compose_panes
@@ -96,6 +97,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         log = self.query_one(DiceLog)
+        log.names = self._names
         log.set_events(self.tracker.events, system=self.tracker.system.value,
                        is_undone=self.tracker.is_undone, styles=self.papp.log_styles())
         self.refresh_all()
@@ -122,6 +124,12 @@ class MainScreen(Screen):
                             for seq in self._cmd_seqs(ev["target"]))
             self.query_one(DiceLog).appended(len(events), changed_seqs=changed)
         self.refresh_status()
+
+    def _names(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Names by character id and titles by challenge id, for the log's expanded entries."""
+        t = self.tracker
+        return ({cid: ch["name"] for cid, ch in t.characters.items()},
+                {c["id"]: c["title"] for c in t.state["challenges"]})
 
     def _hidden(self) -> bool:
         """True while another screen covers this one entirely (it is not current)."""
@@ -188,6 +196,15 @@ class MainScreen(Screen):
                 self.notify("Select a character first (press 2, then arrows)", severity="warning")
             return None
         return self.tracker.characters.get(cid)
+
+    def _allowed(self, check: Callable[[Tracker], None]) -> bool:
+        """Ask the tracker whether a command may run before prompting for it; say why not."""
+        try:
+            check(self.tracker)
+        except TrackerError as e:
+            self.notify(str(e), severity="warning", title="Not now")
+            return False
+        return True
 
     def selected_challenge_id(self) -> str | None:
         return self.query_one("#queue", ChallengeQueue).selected_challenge_id()
@@ -261,7 +278,9 @@ class MainScreen(Screen):
 
         def done(result: dict[str, Any] | None) -> None:
             if result:
-                self.run(lambda t: t.add_character(**result))
+                ch = self.run(lambda t: t.add_character(**result))
+                if isinstance(ch, dict) and ch.get("id") in self.tracker.characters:
+                    self.select_character(ch["id"])
 
         self.app.push_screen(CharacterForm(self.tracker), done)
 
@@ -271,6 +290,14 @@ class MainScreen(Screen):
         ch = self.selected_character()
         if ch is not None:
             self.app.push_screen(CharacterDetail(self.tracker, ch["id"]))
+
+    def select_character(self, cid: str) -> None:
+        """Highlight ``cid`` in the character pane (a new character is the one the GM works on next)."""
+        pane = self.query_one("#chars", CharacterPane)
+        try:
+            pane.highlighted = pane.get_option_index(cid)
+        except Exception:  # OptionDoesNotExist: the pane was not refreshed yet
+            return
 
     def open_detail(self, cid: str) -> None:
         """Open the character sheet of ``cid`` (the palette's "Character: edit X")."""
@@ -307,7 +334,7 @@ class MainScreen(Screen):
         ch = self.selected_character()
         if ch is None:
             return
-        choices = [(f"ab:{a['name']}", f"{a['name']} — {a['cost']} charge(s) per {a['per']}")
+        choices = [(f"ab:{a['name']}", f"{a['name']} — {plural(a['cost'], 'charge')} per {a['per']}")
                    for a in ch["abilities"] if a["per"] != "always"]
         choices.append(("plain", "Spend 1 charge for something else…"))
 
@@ -336,7 +363,7 @@ class MainScreen(Screen):
         from .prompts import TextPrompt
 
         ch = self.selected_character()
-        if ch is None:
+        if ch is None or not self._allowed(lambda t: t.check_spend_story_point(ch["id"])):
             return
 
         def done(text: str | None) -> None:
@@ -364,7 +391,7 @@ class MainScreen(Screen):
         from .prompts import TextPrompt
 
         ch = self.selected_character()
-        if ch is None:
+        if ch is None or not self._allowed(lambda t: t.check_spend_edge(ch["id"])):
             return
 
         def done(text: str | None) -> None:
@@ -388,7 +415,16 @@ class MainScreen(Screen):
         if not self.tracker.characters:
             self.notify("Add a character first (c)", severity="warning")
             return
-        self.app.push_screen(roll_screen_for(self.tracker, chid))
+        # The selected character is side A, unless the challenge names who takes part and it is
+        # someone else (an extended test goes on with its own roller), or names them as opposition.
+        selected = self.selected_character(quiet=True)
+        actor = selected["id"] if selected is not None else None
+        if actor is not None and chid is not None:
+            c = self.tracker.challenge(chid)
+            parts = c.get("participants", [])
+            if actor in c.get("opposition", []) or (parts and actor not in parts):
+                actor = None
+        self.app.push_screen(roll_screen_for(self.tracker, chid, actor=actor))
 
     def action_narration(self) -> None:
         from .narration import NarrationScreen
@@ -448,12 +484,20 @@ class MainScreen(Screen):
     def action_undo(self) -> None:
         ev = self.run(lambda t: t.undo())
         if ev:
-            self.notify(ev["text"], title="Undone")
+            self.notify(self.command_text(ev), title="Undone")
 
     def action_redo(self) -> None:
         ev = self.run(lambda t: t.redo())
         if ev:
-            self.notify(ev["text"], title="Redone")
+            self.notify(self.command_text(ev), title="Redone")
+
+    def command_text(self, ev: dict[str, Any]) -> str:
+        """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""
+        seqs = self.tracker.cmd_seqs(ev["target"]) if isinstance(ev.get("target"), int) else []
+        texts = [self.tracker.event_by_seq(q)["text"] for q in seqs]
+        if len(texts) <= 1:
+            return ev["text"]
+        return "\n".join(texts)
 
 
 __all__ = ["MainScreen", "TrackerError"]

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from ...rules.dice import Die
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
+from ...text import plural
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
 
@@ -57,7 +58,7 @@ class DicePicker(ModalScreen[list[int] | None]):
             ol.highlighted = keep
         picked = [d for d, on in zip(self.dice, self.chosen) if on]
         self.query_one("#pick-sum", Static).update(
-            Text(f"chosen: {len(picked)} dice, sum {sum(d.face for d in picked)}"))
+            Text(f"chosen: {plural(len(picked), 'die')}, sum {sum(d.face for d in picked)}"))
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -146,7 +147,7 @@ class NarrationScreen(ModalScreen[None]):
             for b in burned[-6:]:
                 t.append(f"  {b['by']} burned {b['owner']}'s " + "+".join(str(d["face"]) for d in b["dice"]) + "\n")
         if c.last is not None:
-            t.append(f"\nLast usurpation: {c.last.who} with {len(c.last.dice)} dice = {c.last.total}: "
+            t.append(f"\nLast usurpation: {c.last.who} with {plural(len(c.last.dice), 'die')} = {c.last.total}: "
                      f"{TIER_TEXT[c.last.tier]}\n", style="bold")
             if c.last.tier == "harm_roll" and not c.last.harm_resolved:
                 t.append(f"  GM harm roll due: {c.last.gm_dice}d{c.last.gm_die_size} against {c.last.total} (g)\n")
@@ -166,9 +167,9 @@ class NarrationScreen(ModalScreen[None]):
         for ch in self.tracker.characters.values():
             hand = c.hand(ch["name"])
             if len(hand) >= need_dice:
-                choices.append((ch["name"], f"{ch['name']} ({len(hand)} dice in hand)"))
+                choices.append((ch["name"], f"{ch['name']} ({plural(len(hand), 'die')} in hand)"))
         if not choices:
-            self.notify(f"Nobody has {need_dice} rolled dice in hand; roll background dice first (b)", severity="warning")
+            self.notify(f"Nobody has {plural(need_dice, 'rolled die', 'rolled dice')} in hand; roll background dice first (b)", severity="warning")
             return
         self.app.push_screen(ChoicePrompt(title, choices), then)
 

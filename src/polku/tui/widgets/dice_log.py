@@ -130,8 +130,12 @@ class DiceLog(ScrollView, can_focus=True):
     def _resize(self) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width or 1, len(self._rows))
 
+    names: Callable[[], tuple[dict[str, str], dict[str, str]]] | None = None
+    """Character names and challenge titles by id, for the expanded lines (else ids are shown)."""
+
     def _details(self, index: int) -> list[Text]:
-        return event_details(self.events[index], self.styles_map, system=self.system)
+        names, titles = self.names() if self.names is not None else ({}, {})
+        return event_details(self.events[index], self.styles_map, system=self.system, names=names, titles=titles)
 
     @property
     def visible_count(self) -> int:

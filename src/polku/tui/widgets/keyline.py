@@ -66,10 +66,7 @@ class KeyLine(Widget):
         pinned: list[tuple[str, str, str, bool]] = []
         for row in screen_keys(self.screen):
             entry = (row.keys[0], row.displays[0], row.description, row.enabled)
-            if row.action in ("help", "help_typed", "app.help", "app.help_typed") or \
-                    row.action in ("command_palette", "app.command_palette"):
-                if row.action.endswith("help") and "?" in row.displays:
-                    entry = ("question_mark", "?", row.description, row.enabled)
+            if row.action in ("help", "app.help", "command_palette", "app.command_palette"):
                 pinned.append(entry)
             elif not row.show:
                 continue
@@ -77,7 +74,7 @@ class KeyLine(Widget):
                 last.append(entry)  # Escape is the key everyone tries anyway: it goes last
             else:
                 keys.append(entry)
-        pinned.sort(key=lambda e: e[0] != "question_mark")  # help first, then the palette
+        pinned.sort(key=lambda e: "palette" in e[2].lower() or e[0] == "ctrl+p")  # help first, then the palette
         return keys + last, pinned
 
     def _bindings_changed(self, screen: Screen) -> None:
