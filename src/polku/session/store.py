@@ -65,6 +65,9 @@ HEADER = (
 )
 """First line of every file :func:`write_full` writes; it switches on the end-mark check."""
 
+_COMMENT_AREA_MAX = 64 * 1024
+"""How much of the top of a file is searched for the GM's own comments."""
+
 MAX_TORN_EVENTS = 3
 """At most this many trailing event blocks may be dropped as cut off by a crash."""
 
@@ -270,8 +273,38 @@ def _event_block(ev: dict[str, Any], where: str) -> str:
     return "\n" + text[:-1].replace("[event]", "[[event]]", 1) + f"\n# end of event {seq}\n"
 
 
-def render(doc: dict[str, Any], where: str = "session") -> bytes:
-    """The exact bytes :func:`write_full` writes for ``doc`` (schema/app/saved filled)."""
+def kept_comments(path: str | os.PathLike[str]) -> list[str]:
+    """The GM's own comment lines at the top of a session file, which a full rewrite keeps.
+
+    The top of the file, from its first line to ``[state]``, is the place for
+    hand-written notes (``# the Nurse's name is Aino``): the writer puts every
+    comment line found there back under :data:`HEADER`. Comments inside an
+    ``[[event]]`` block are kept too (the blocks are copied as they are);
+    ``[state]`` is written from memory, so comments in it are not. Reading the
+    top of the file costs microseconds; keeping comments anywhere (tomlkit)
+    would cost a parse of the whole file on every full save.
+    """
+    try:
+        with open(path, "rb") as f:
+            top = f.read(_COMMENT_AREA_MAX)
+    except OSError:
+        return []
+    cut = top.find(b"\n[state]")
+    if cut < 0:
+        return []
+    out = []
+    for raw in top[:cut].split(b"\n"):
+        line = raw.rstrip(b"\r").decode("utf-8", "replace")
+        if line.startswith("#") and line + "\n" != HEADER:
+            out.append(line)
+    return out
+
+
+def render(doc: dict[str, Any], where: str = "session", comments: Iterable[str] = ()) -> bytes:
+    """The exact bytes :func:`write_full` writes for ``doc`` (schema/app/saved filled).
+
+    ``comments`` (whole ``#`` lines, see :func:`kept_comments`) go right under :data:`HEADER`.
+    """
     doc = dict(doc)
     schema = doc.setdefault("schema", SCHEMA)
     if schema != SCHEMA:
@@ -292,7 +325,8 @@ def render(doc: dict[str, Any], where: str = "session") -> bytes:
     for key in ("schema", "app", "saved", "snapshot_seq"):
         head[key] = doc.pop(key)
     head.update(doc)
-    parts = [HEADER, _dumps(head, where), "\n", _dumps({"state": state}, where)]
+    kept = "".join(f"{c}\n" for c in comments if c.startswith("#") and "\n" not in c and "\r" not in c)
+    parts = [HEADER, kept, _dumps(head, where), "\n", _dumps({"state": state}, where)]
     if isinstance(events, EventLog):
         for i in range(len(events)):
             raw = events.raw(i)
@@ -324,7 +358,7 @@ def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
             no temp file is left behind.
     """
     path = Path(path)
-    data = render(doc, str(path))
+    data = render(doc, str(path), kept_comments(path))
     tmp = _temp_path(path)
     tmp_bak = _temp_path(path, "bak")
     with _write_lock:
