@@ -107,6 +107,21 @@ class TestMainScreen:
         assert snap_compare(demo_app("varjojuoksu"), run_before=keys(), terminal_size=size)
 
 
+class TestSmallTerminal:
+    """60x20, below the 80x24 the app is laid out for: nothing crashes, keys are whole, the panes keep rows."""
+
+    @pytest.mark.parametrize("system", ["rajapolku", "varjojuoksu"])
+    def test_main_screen(self, snap_compare, system):
+        """The GM's screen at 60x20: status line, queue, characters and log still share the screen; the key
+        line shows whole keys only, with ? Keys and ^p Commands on the right."""
+        assert snap_compare(demo_app(system), run_before=keys(), terminal_size=(60, 20))
+
+    @pytest.mark.parametrize("system", ["rajapolku", "harhapolku"])
+    def test_roll_screen(self, snap_compare, system):
+        """A roll screen at 60x20: both sides' rows, the pool and the odds; the key line shows whole keys."""
+        assert snap_compare(demo_app(system), run_before=keys("r"), terminal_size=(60, 20))
+
+
 # -- the roll modals ---------------------------------------------------------------------------------
 
 

@@ -166,3 +166,48 @@ async def test_the_selected_character_is_side_a_and_a_new_character_is_selected(
         await pilot.press("1", "end", "2", "r")  # ... while a challenge naming nobody takes her
         await settle(pilot)
         assert app.screen.a.who == "vera"
+
+
+# -- physical dice in the narration contest ------------------------------------------------------
+
+
+@pilot_test
+async def test_narration_background_and_harm_dice_can_be_typed_from_physical_dice(tmp_path: Path) -> None:
+    from textual.widgets import Input, Static
+
+    from polku.tui.screens.narration import NarrationScreen
+    from polku.tui.screens.prompts import FacesPrompt
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    tracker.narration_roll_background("Tuomas", "Sailor", 8, faces=[8])
+    hand = list(tracker.narration().hand("Tuomas"))
+    tracker.narration_usurp("Tuomas", hand)  # 4 dice: the GM's harm roll is due (H9)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h", "f")
+        await settle(pilot)
+        assert isinstance(app.screen, NarrationScreen) and app.screen.physical
+        await pilot.press("b", "1", "1")  # Lena, Island girl (d8)
+        await settle(pilot)
+        assert isinstance(app.screen, FacesPrompt)
+        await pilot.press("9", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, FacesPrompt)  # stays open, says why, keeps what was typed
+        assert "face 9 cannot show on a d8" in str(app.screen.query_one("#prompt-error", Static).content)
+        assert app.screen.query_one(Input).value == "9"
+        await pilot.press("backspace", "5", "enter")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["roll"]["manual"] and [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [5]
+        assert "Island girl" in ev["text"]
+        await pilot.press("g")
+        await settle(pilot)
+        assert isinstance(app.screen, FacesPrompt) and app.screen.count == 4
+        await pilot.press(*"1 2 3", "enter")
+        await settle(pilot)
+        assert "4 dice were rolled; you entered 3 faces" in str(app.screen.query_one("#prompt-error", Static).content)
+        await pilot.press(*",6", "enter")
+        await settle(pilot)
+        harm = tracker.events[-1]
+        assert isinstance(app.screen, NarrationScreen)
+        assert harm["roll"]["manual"] and sorted(d["face"] for d in harm["roll"]["sides"][-1]["dice"]) == [1, 2, 3, 6]

@@ -13,12 +13,12 @@ from textual import on
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...rules.dice import Die
+from ...rules.dice import Die, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
 from ...text import plural
 from ..widgets.keyline import KeyLine
-from .prompts import ChoicePrompt, TextPrompt
+from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
 
 
 class DicePicker(ModalScreen[list[int] | None]):
@@ -89,6 +89,8 @@ class NarrationScreen(ModalScreen[None]):
         Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
         Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
                 tooltip="A fight with abilities: the GM wins harm rolls"),
+        Binding("f", "toggle_physical", "Physical dice", id="nar.physical",
+                tooltip="Type the faces of physical dice for background dice and the GM's harm roll"),
         Binding("escape", "close", "Close", id="nar.close", tooltip="Close"),
     ]
 
@@ -102,6 +104,8 @@ class NarrationScreen(ModalScreen[None]):
         super().__init__()
         self.tracker = tracker
         self.last_text = ""
+        self.physical = False
+        """Background dice and the harm roll take faces typed from physical dice (f toggles)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="nar-box"):
@@ -122,6 +126,8 @@ class NarrationScreen(ModalScreen[None]):
         n = self.tracker.state["narration"]
         t = Text()
         t.append(f"Conflict: {c.conflict} (GM harm dice d{c.harm_die_size})")
+        t.append("\nDice: " + ("physical ones, faces typed in (f: the program's)" if self.physical
+                              else "the program's (f: type the faces of physical dice)"), style="dim")
         if c.ability_fight:
             t.append(" — a fight with abilities: the GM wins harm rolls", style="bold")
         t.append("\n\n")
@@ -190,12 +196,12 @@ class NarrationScreen(ModalScreen[None]):
                 if value == "__other__":
                     def typed(text: str | None) -> None:
                         if text and text.strip():
-                            self._run(lambda t: t.narration_roll_background(name, text.strip(), 8))
+                            self._roll_background(name, text.strip(), 8)
 
                     self.app.push_screen(TextPrompt("Background name:"), typed)
                     return
                 bg, size = value.split("\x1f")
-                self._run(lambda t: t.narration_roll_background(name, bg, int(size)))
+                self._roll_background(name, bg, int(size))
 
             self.app.push_screen(ChoicePrompt(f"{name} rolls which background? (once per scene)", choices), bg_chosen)
 
@@ -236,8 +242,41 @@ class NarrationScreen(ModalScreen[None]):
 
         self._pick_participant("Who usurps the narration?", who_chosen, need_dice=1)
 
+    def _roll_background(self, name: str, background: str, size: int) -> None:
+        if not self.physical:
+            self._run(lambda t: t.narration_roll_background(name, background, size))
+            return
+
+        def typed(dice: list[Die] | None) -> None:
+            if dice:
+                faces = [d.face for d in dice]
+                self._run(lambda t: t.narration_roll_background(name, background, size, faces=faces))
+
+        self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
+
+    def action_toggle_physical(self) -> None:
+        self.physical = not self.physical
+        self.show()
+
     def action_harm(self) -> None:
-        self._run(lambda t: t.narration_harm())
+        c = self.tracker.narration()
+        specs = ()
+        if self.physical and not c.ability_fight:
+            try:
+                specs = c.harm_dice()  # the contest says how many dice of which size, if one is due
+            except (RulesError, AssertionError):
+                specs = ()
+        if not specs:
+            self._run(lambda t: t.narration_harm())  # the tracker says why not, or rolls
+            return
+
+        def typed(dice: list[Die] | None) -> None:
+            if dice:
+                faces = [d.face for d in dice]
+                self._run(lambda t: t.narration_harm(faces=faces))
+
+        total = c.last.total if c.last is not None else 0
+        self.app.push_screen(FacesPrompt(f"The GM's harm roll against {total}", len(specs), specs[0].size), typed)
 
     def action_conflict(self) -> None:
         kinds = list(CONFLICT_DIE)

@@ -1,8 +1,9 @@
-"""Small keyboard-first modals: ask for text, pick one of a list, confirm."""
+"""Small keyboard-first modals: ask for text or the faces of physical dice, pick one of a list, confirm."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+import re
+from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual import on
@@ -12,6 +13,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from ...rules.dice import Die, FaceError, parse_faces
 
 
 class TextPrompt(ModalScreen[str | None]):
@@ -116,3 +119,50 @@ class ConfirmPrompt(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def read_faces(text: str, size: int, *, allow_ability: bool = False) -> list[Die]:
+    """Faces typed from physical dice, separated by commas or spaces (``7,4 10``).
+
+    Raises:
+        FaceError: one line naming the bad face.
+    """
+    items = [x for x in re.split(r"[,\s]+", text.strip()) if x]
+    return list(parse_faces(",".join(items), size, allow_ability=allow_ability))
+
+
+class FacesPrompt(TextPrompt):
+    """Ask for the faces of ``count`` physical dice of ``size`` sides; dismisses with the dice.
+
+    A wrong count or a face the die cannot show is said under the field, and the
+    prompt stays open with what was typed, so one slip is fixed with one key.
+
+    Args:
+        title: what is rolled (``"Lena's Thief die"``).
+        count: how many dice; the answer must have exactly this many faces.
+        size: the dice's sides.
+        allow_ability: ``*`` after a face marks an ability die (Rajapolku).
+    """
+
+    def __init__(self, title: str, count: int, size: int, *, allow_ability: bool = False, hint: str = "") -> None:
+        self.count = count
+        self.sides = size
+        self.allow_ability = allow_ability
+        example = " ".join(str(min(size, 3 + i)) for i in range(min(count, 6)))
+        super().__init__(f"{title}: {count}d{size} — the faces of the physical dice", placeholder=f"e.g. {example}",
+                         hint=hint or "separated by commas or spaces; Escape cancels", check=self._check)
+
+    def _check(self, text: str) -> str | None:
+        try:
+            dice = read_faces(text, self.sides, allow_ability=self.allow_ability)
+        except FaceError as e:
+            return str(e)
+        if len(dice) != self.count:
+            return (f"{self.count} {'die was' if self.count == 1 else 'dice were'} rolled; "
+                    f"you entered {len(dice)} {'face' if len(dice) == 1 else 'faces'}")
+        return None
+
+    def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
+        if isinstance(result, str):
+            result = read_faces(result, self.sides, allow_ability=self.allow_ability)
+        return super().dismiss(result)
