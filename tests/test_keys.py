@@ -231,3 +231,39 @@ async def test_key_line_never_cuts_a_key_and_keeps_help_and_palette(tmp_path: Pa
             drawn_first = [r for r in drawn if r.keys[0] != "escape"]
             assert drawn_first == order[: len(drawn_first)]
             assert len(drawn) >= 3
+
+
+def test_every_key_the_readme_names_for_the_gms_screen_is_bound_there() -> None:
+    import re
+
+    from polku.tui.app import PolkuApp
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    para = readme.split("On the GM's screen:", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"`([^`]+)`", para))
+    named = {k for part in named for k in part.split("/")} - {"Enter"}
+    bound = set()
+    for b in [*MainScreen.BINDINGS, *PolkuApp.BINDINGS]:
+        assert isinstance(b, Binding)
+        bound.update(PolkuApp().get_key_display(Binding(k, b.action)) for k in b.key.split(","))
+    bound.update(k for b in [*MainScreen.BINDINGS, *PolkuApp.BINDINGS] for k in b.key.split(","))
+    assert len(named) >= 30
+    assert named <= bound, named - bound
+
+
+def test_every_key_the_readme_names_for_the_roll_screens_and_the_contest_is_bound_there() -> None:
+    import re
+
+    from polku.tui.app import PolkuApp
+    from polku.tui.screens.roll import HarhaRollScreen, RajaRollScreen, SRRollScreen
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    app = PolkuApp()
+    for start, classes in (("In a roll screen", (RajaRollScreen, HarhaRollScreen, SRRollScreen)),
+                           ("The narration contest (`h`", (NarrationScreen,))):
+        para = readme.split(start, 1)[1].split("\n\n", 1)[0]
+        named = {k for part in re.findall(r"`([^`]+)`", para) for k in part.split("/")} - {"Enter", "h"}
+        bound = {app.get_key_display(Binding(k, b.action)) for cls in classes for b in cls.BINDINGS
+                 for k in b.key.split(",")}
+        assert len(named) >= 7, named
+        assert named <= bound, (start, named - bound)
