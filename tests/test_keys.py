@@ -267,3 +267,21 @@ def test_every_key_the_readme_names_for_the_roll_screens_and_the_contest_is_boun
                  for k in b.key.split(",")}
         assert len(named) >= 7, named
         assert named <= bound, (start, named - bound)
+
+
+@pilot_test
+async def test_the_review_has_the_same_help_for_its_screens(tmp_path: Path) -> None:
+    from polku.session import demo
+    from polku.tui.review import ReviewApp
+
+    app = ReviewApp(demo.DEMOS["varjojuoksu"](), theme_dirs=[])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        text = _help_text(app)
+        assert text.splitlines()[0].startswith("Review")
+        for key, what in (("c", "Who"), ("S", "Stats"), ("[", "Prev scene"), ("q", "Quit")):
+            assert any(key in line.split()[:3] and what in line for line in text.splitlines()), (key, text)
+        assert "How a session runs" not in text
+        await pilot.press("escape", "S", "question_mark")  # the statistics screen's own keys
+        text = _help_text(app)
+        assert any("Back" in line and line.split()[0] in ("esc", "esc /") for line in text.splitlines()), text

@@ -535,6 +535,20 @@ class ReviewApp(ReadOnlyApp):
 
     TITLE = "Polku review"
 
+    BINDINGS = [
+        # As in the GM's app: every screen's keys, above the statistics screen too.
+        Binding("question_mark,f1", "help", "Keys", priority=True, id="review.help",
+                tooltip="Every key of this screen"),
+    ]
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
+            self.push_screen(HelpScreen(guide=False, title="Polku review — keys"))
+
     def __init__(self, tracker: Tracker, path: Path | None = None, *, notices: Iterable[str] = (),
                  theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
         super().__init__(theme=theme, theme_dirs=theme_dirs)

@@ -58,9 +58,15 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q", "close", "Close", id="help.close", tooltip="Close the help (? and f1 close it too)"),
     ]
 
+    def __init__(self, *, guide: bool = True, title: str = "Polku — keys and how a session runs") -> None:
+        super().__init__()
+        self.guide = guide
+        """Also show how a session runs (the GM's app; not the read-only review)."""
+        self.title_text = title
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
-            yield Label("Polku — keys and how a session runs", classes="dialog--title")
+            yield Label(self.title_text, classes="dialog--title")
             with VerticalScroll(id="help-body"):
                 yield Static(id="help-keys")
             yield Static("↑/↓ PgUp/PgDn scroll · Esc, q, ? or f1 closes", classes="dialog--hint")
@@ -106,7 +112,8 @@ class HelpScreen(ModalScreen[None]):
             parts.append(table)
             parts.append(Text(""))
         parts.append(Text(MOVING_TEXT))
-        parts.append(Text(SESSION_TEXT))
+        if self.guide:
+            parts.append(Text(SESSION_TEXT))
         return Group(*parts)
 
     def action_close(self) -> None:
