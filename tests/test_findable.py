@@ -64,7 +64,8 @@ def test_spirit_combat_dice_are_named_in_the_expanded_roll() -> None:
     dice = [x for x in lines if " on d10 " in x]
     assert len(dice) == 9
     assert all("spirit die (a charge left, R11)" in x and "charge charge" not in x for x in dice)
-    assert "“Spirit combat with the Nurse” status waiting → resolved" in " ".join(lines)
+    assert "       “Spirit combat with the Nurse” spirit fight side B — → Ghost of the Nurse" in lines
+    assert "ghost-of-the-nurse" not in " ".join(lines)
 
 
 def test_counts_agree_with_their_noun() -> None:

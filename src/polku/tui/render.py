@@ -209,7 +209,7 @@ FIELD_WORDS = {
     "ability_fight": "fight with abilities", "kind": "kind", "hands": "dice in hand", "table": "dice on the table",
     "initiative": "initiative order", "extended": "extended test", "accumulated": "hits so far",
     "next_id": "", "used": "used", "edges": "edge", "abilities": "ability", "backgrounds": "backgrounds",
-    "rolled": "",
+    "rolled": "", "spirit": "spirit fight", "a": "side A", "b": "side B",
 }
 """How a field of the state reads in a sentence (an empty word: not worth a line)."""
 
@@ -217,6 +217,8 @@ FIELD_WORDS = {
 def _value(v: Any, names: Mapping[str, str] | None = None) -> str:
     """A value as a reader would write it: yes/no, dice as 6/d8, names of listed things, never a dict."""
     names = names or {}
+    if isinstance(v, str) and v in names:
+        return names[v]  # a character's id reads as their name
     if isinstance(v, bool):
         return "yes" if v else "no"
     if v is None or v == "" or v == [] or v == {}:
