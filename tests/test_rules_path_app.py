@@ -207,3 +207,124 @@ async def test_palette_finds_a_setting_by_its_key(tmp_path: Path) -> None:
         await press(pilot, "enter")
         await settle(pilot)
         assert tracker.settings.sr_glitch_rerolls is False
+
+
+# -- S7 on an opposed test, S11 helpers, H7 after H8, H6 sum, R11 spirit combat in the roll screens ------------
+
+
+@pilot_test
+async def test_S7_roll_screen_defender_npc_spends_edge_after_an_opposed_roll(tmp_path: Path) -> None:
+    from polku.tui.screens.prompts import ChoicePrompt
+    from polku.tui.screens.roll import SRRollScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "s", "r", "t")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.test == "opposed"
+        await press(pilot, "tab", "w", "3")
+        assert roll.b.who == "ganger"
+        await press(pilot, "r")
+        await settle(pilot)
+        first = tracker.events[-1]["seq"]
+        await press(pilot, "e")
+        assert isinstance(app.screen, ChoicePrompt)  # both Kaneda and the Ganger have Edge: whose roll?
+        await press(pilot, "2")
+        await settle(pilot)
+        assert tracker.characters["ganger"]["edge"] == 0
+        ev = tracker.events[-1]
+        assert ev["roll"]["supersedes"] == first and ev["roll"]["test"] == "shadowrun-opposed"
+        assert any(d["source"] == "edge" for d in ev["roll"]["sides"][1]["dice"])
+
+
+@pilot_test
+async def test_S11_roll_screen_helper_rolls_their_own_pool_and_the_gm_can_override_it(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import SRRollScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "s", "r", "t", "t", "t")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.test == "teamwork"
+        await press(pilot, "tab")
+        await to_row(pilot, roll, "helper:nyx", "b")
+        await press(pilot, "enter")
+        rows = option_texts(roll.query_one("#side-b"))
+        assert "[x] Nyx helps (2 dice, own pool)" in rows  # no Sneaking: Agility 3 − 1 (S2)
+        await press(pilot, "o", "ctrl+u", "4", "enter")
+        assert "[x] Nyx helps (4 dice, GM's pool)" in option_texts(roll.query_one("#side-b"))
+        await press(pilot, "r")
+        await settle(pilot)
+        sides = tracker.events[-1]["roll"]["sides"]
+        assert sides[0]["label"] == "Nyx" and len(sides[0]["dice"]) == 4
+
+
+@pilot_test
+async def test_H7_roll_screen_edge_reroll_after_an_unopposed_difficult_roll(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "d")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen) and roll.difficult and roll.a.who == "lena"
+        await press(pilot, "f", "3", "enter")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["roll"]["test"] == "harhapolku-difficult" and not ev["roll"]["outcome"]["success"]
+        assert any("e: reroll" in line for line in roll.result_lines)
+        await press(pilot, "e", "1")
+        await settle(pilot)
+        after = tracker.events[-1]
+        assert after["roll"]["rerolls"] == ev["seq"] and after["roll"]["test"] == "harhapolku-difficult"
+        assert [e["used"] for e in tracker.characters["lena"]["edges"]] == [True, True]
+
+
+@pilot_test
+async def test_H6_roll_screen_sum_variant_rolls_one_die_and_adds_the_count(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "v", "v", "v")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen) and roll.variant == "sum"
+        assert "sum (H6)" in pool_line(roll)
+        await press(pilot, "f", "2", "enter", "5", "enter")
+        await settle(pilot)
+        out = tracker.events[-1]["roll"]
+        assert out["test"] == "harhapolku-sum"
+        assert (out["outcome"]["a_total"], out["outcome"]["b_total"]) == (3, 6)
+        assert out["outcome"]["winner"] == "b"
+
+
+@pilot_test
+async def test_R11_roll_screen_spirit_combat_entry_once_and_a_third_exchange(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import RajaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "up", "r", "k")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen) and roll.spirit and roll.b.who == "ghost-of-the-nurse"
+        await press(pilot, "f", *typed("9,1,1,1"), "enter", *typed("8,1,1,1,1"), "enter")
+        await settle(pilot)
+        ch = tracker.characters
+        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (4, 4)
+        await press(pilot, "f", *typed("9,1,1,1"), "enter", *typed("8,1,1,1"), "enter")
+        await settle(pilot)
+        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (4, 3)  # winner loses nothing
+        await press(pilot, "f", *typed("2,1,1,1"), "enter", *typed("8,1,1"), "enter")
+        await settle(pilot)
+        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (3, 3)
+        assert tracker.events[-1]["roll"]["outcome"]["fight"]["exchanges"] == 3
