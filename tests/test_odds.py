@@ -928,3 +928,12 @@ def test_sr_extended_from_progress_under_way():
         assert close(now.critical_glitch, fresh.critical_glitch)
     with pytest.raises(RulesError, match="below the threshold"):
         sr_extended(3, 4, progress=4)
+
+
+def test_harha_reroll_value_same_size_is_chapter_23():
+    # H7 under H5: an edge reroll of the actor's 3d8 against the challenger's 7,4,4
+    same = harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], "same_size")
+    assert same == harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], "ch23")
+    assert same[0] == 0.0 and 0 < same[1] < 1
+    with pytest.raises(RulesError, match="one die size"):
+        harha_reroll_value((1, 1), (2, 0), [6, 9], [7, 4], "same_size")

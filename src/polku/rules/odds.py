@@ -24,6 +24,7 @@ from math import comb, fsum
 from typing import Any, Iterator, Literal, Sequence
 
 from .dice import RulesError
+from .harhapolku import HIGH_FACE
 from .record import record
 
 __all__ = [
@@ -608,6 +609,25 @@ class _RandomSide:
             return (face - 1) ** (self.n10 - placed) * 8**self.n8
         return (face - 1) ** (self.n - placed)
 
+    def rest_high(self, face: int, placed: int, r: int) -> int:
+        """Ways to roll the unplaced dice below ``face`` with at least ``r`` of them 7+ (H8)."""
+        if r <= 0:
+            return self.rest(face, placed)
+        if face <= 7:
+            return 0
+        if face == 8:  # every unplaced die on 1..7: the 7 is its one high face
+            u = self.n - placed
+            row = _binom_row(u)
+            return sum(row[i] * 6 ** (u - i) for i in range(r, u + 1))
+        u10, hv = self.n10 - placed, face - 7  # d10s on 1..face-1, d8s on 1..8
+        row10, row8 = _binom_row(u10), _binom_row(self.n8)
+        total = 0
+        for i in range(u10 + 1):
+            w10 = row10[i] * hv**i * 6 ** (u10 - i)
+            for j in range(max(0, r - i), self.n8 + 1):
+                total += w10 * row8[j] * 2**j * 6 ** (self.n8 - j)
+        return total
+
 
 class _FixedSide:
     """A side whose faces are known (for the reroll question, H7)."""
@@ -628,56 +648,15 @@ class _FixedSide:
         return 1
 
 
-class _SplitSide:
-    """A d8/d10 side with a fixed number of dice at 7+ (for H8 opposed).
-
-    ``h8`` d8s and ``h10`` d10s show 7 or more, the other ``low`` dice 1–6.
-    Faces 9–10 hold only high d10s, 7–8 the high dice, 1–6 the low ones; at
-    7 every high die not yet placed must be placed. ``total`` is the number
-    of such rolls, so that a count over it, times the ways to choose which
-    dice are high, is a count over all rolls of the pool.
-    """
-
-    __slots__ = ("h8", "h10", "low", "high", "n", "total")
-
-    def __init__(self, h8: int, h10: int, low: int) -> None:
-        self.h8, self.h10, self.low = h8, h10, low
-        self.high = h8 + h10
-        self.n = self.high + low
-        self.total = 4**h10 * 2**h8 * 6**low
-
-    def options(self, face: int, placed: int) -> list[tuple[int, int]]:
-        if face > 8:
-            free = self.h10 - placed
-        elif face >= 7:
-            free = self.high - placed
-            if face == 7:
-                return [(free, 1)] if free >= 0 else []
-        else:
-            free = self.n - placed
-            if face == 1:
-                return [(free, 1)]
-        if free < 0:
-            return []
-        row = _binom_row(free)
-        return [(c, row[c]) for c in range(free + 1)]
-
-    def rest(self, face: int, placed: int) -> int:
-        """Ways to roll the unplaced dice strictly below ``face``."""
-        if face > 8:
-            return (face - 7) ** (self.h10 - placed) * 2**self.h8 * 6**self.low
-        if face >= 7:
-            return (face - 7) ** (self.high - placed) * 6**self.low
-        return (face - 1) ** (self.n - placed)
-
-
 def _harha_counts(
-    side_a: _RandomSide | _FixedSide | _SplitSide,
-    side_b: _RandomSide | _FixedSide | _SplitSide,
+    side_a: _RandomSide | _FixedSide,
+    side_b: _RandomSide | _FixedSide,
     variant: str,
     classic_extra: bool,
-) -> tuple[int, int, int]:
-    """Count A wins, B wins and ties over ``side_a.total * side_b.total`` rolls.
+    needed: int = 0,
+) -> tuple[int, int, int, int]:
+    """Count A wins, B wins, ties, and A wins showing ``needed`` dice of 7+ (H8),
+    over ``side_a.total * side_b.total`` rolls.
 
     Both sorted rolls are built together, face 10 down to 1: at each face each
     side puts ``c`` dice at its next positions. A position whose two dice are
@@ -688,6 +667,14 @@ def _harha_counts(
     of counts by score ``A - B``. As soon as the open positions cannot change
     the outcome, every completion of the roll is counted at once (prefix sums
     over the score list make that O(1) per transition).
+
+    For H8 (``needed`` > 0, A a :class:`_RandomSide`) the state also keeps
+    ``h``: 1 when A has placed ``needed`` dice of 7+. On faces 7+ every placed
+    die is high, so a win settled there counts the completions in which
+    enough of A's unplaced dice still land on 7+ (:meth:`_RandomSide.rest_high`);
+    below 7 ``h`` is final, and the rolls without enough 7+ dice are dropped:
+    such a run counts only the fourth number, the wins with the 7+ dice.
+    (Without ``needed``, ``h`` is 1 throughout.)
     """
     na, nb = side_a.n, side_b.n
     ch23 = variant == "ch23"
@@ -697,20 +684,23 @@ def _harha_counts(
     off = max(na, nb)  # list index = score + off
     width = 2 * off + 1
     a_step = 0 if ch23 else 1  # classic: A needs a score above the open positions
-    a_win = b_win = tie = 0
-    states: dict[tuple[int, int], list[int]] = {(0, 0): [0] * off + [1] + [0] * off}
+    a_win = b_win = tie = a_high = 0
+    states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0] * off + [1] + [0] * off}
     for face in range(10, 0, -1):
-        # Per side and dice placed so far: (placed after, ways, ways x rest).
+        face_is_high = face >= HIGH_FACE
+        # Per side and dice placed so far: (placed after, ways, ways x rest[, x rest with 7+]).
         opts_a = [
-            [(p + c, w, w * side_a.rest(face, p + c)) for c, w in side_a.options(face, p)]
+            [(p + c, w, w * side_a.rest(face, p + c),
+              w * side_a.rest_high(face, p + c, needed - p - c) if (needed and face_is_high) else 0)  # type: ignore[union-attr]
+             for c, w in side_a.options(face, p)]
             for p in range(na + 1)
         ]
         opts_b = [
             [(p + c, w, w * side_b.rest(face, p + c)) for c, w in side_b.options(face, p)]
             for p in range(nb + 1)
         ]
-        new_states: dict[tuple[int, int], list[int]] = {}
-        for (pa, pb), scores in states.items():
+        new_states: dict[tuple[int, int, int], list[int]] = {}
+        for (pa, pb, h), scores in states.items():
             prefix = [0]
             run = 0
             for x in scores:
@@ -726,7 +716,9 @@ def _harha_counts(
                 hi_i -= 1
             top = pa if pa > pb else pb
             ob = opts_b[pb]
-            for pa2, wa, wra in opts_a[pa]:
+            h_done = h == 1
+            for pa2, wa, wra, wra_hi in opts_a[pa]:
+                h2 = (1 if pa2 >= needed else 0) if face_is_high else h
                 for pb2, wb, wrb in ob:
                     if pa2 >= pb2:
                         start = pb2 if pb2 > top else top
@@ -752,7 +744,14 @@ def _harha_counts(
                         if b_hi > lo_i:
                             b_win += rest * prefix[b_hi if b_hi < width else width]
                         if a_lo < hi_i:
-                            a_win += rest * (run - prefix[a_lo if a_lo > 0 else 0])
+                            won = run - prefix[a_lo if a_lo > 0 else 0]
+                            a_win += rest * won
+                            if not needed:
+                                pass
+                            elif face_is_high:
+                                a_high += wra_hi * wrb * won
+                            elif h_done:
+                                a_high += rest * won
                         if a_lo <= b_hi:
                             continue
                         if opn == 0:
@@ -761,9 +760,9 @@ def _harha_counts(
                             continue
                     i0 = b_hi if b_hi > lo_i else lo_i
                     i1 = a_lo if a_lo < hi_i else hi_i
-                    if i0 >= i1:
-                        continue
-                    key = (pa2, pb2)
+                    if i0 >= i1 or (needed and face <= HIGH_FACE and not h2):
+                        continue  # (an H8 run drops rolls that can no longer show the 7+ dice)
+                    key = (pa2, pb2, h2)
                     target = new_states.get(key)
                     if target is None:
                         target = new_states[key] = [0] * width
@@ -776,7 +775,7 @@ def _harha_counts(
                             target[i + delta] += w * scores[i]
         states = new_states
     assert not states
-    return a_win, b_win, tie
+    return a_win, b_win, tie, (a_high if needed else a_win)
 
 
 def _harha_validate(variant: str) -> None:
@@ -849,7 +848,7 @@ def harha_odds(
     if special is not None:
         return HarhaOdds(*(float(x) for x in special))
     side_a, side_b = _RandomSide(a8, a10), _RandomSide(b8, b10)
-    a_win, b_win, tie = _harha_counts(side_a, side_b, variant, classic_extra)
+    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, variant, classic_extra)
     total = side_a.total * side_b.total
     return HarhaOdds(a_win / total, b_win / total, tie / total)
 
@@ -901,7 +900,7 @@ def harha_reroll_value(
         b: Side B's pool; the challenger in ch23.
         current_a_faces: A's faces on the table.
         current_b_faces: B's faces on the table.
-        variant: ``"ch23"`` or ``"classic"``.
+        variant: ``"ch23"``, ``"classic"`` or ``"same_size"`` (H5: ch23 on one die size).
         classic_extra: The ``harha.classic_extra`` setting (H3).
         side: The side that rerolls its whole pool; the probabilities are
             that side's wins (a tie is not a win).
@@ -914,10 +913,10 @@ def harha_reroll_value(
     Raises:
         RulesError: bad pools, faces or variant.
     """
-    _harha_validate(variant)
     if side not in ("a", "b"):
         raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     pa, pb = _check_pool("a", a), _check_pool("b", b)
+    variant = _comparison(variant, pa, pb)  # type: ignore[assignment]
     fa = _check_faces("current_a_faces", current_a_faces, pa)
     fb = _check_faces("current_b_faces", current_b_faces, pb)
     sign = 1 if side == "a" else -1
@@ -964,7 +963,7 @@ def harha_reroll_odds(
         side_b: _RandomSide | _FixedSide = _FixedSide(fixed)
     else:
         side_a, side_b = _FixedSide(fixed), _RandomSide(*pb)
-    a_win, b_win, tie = _harha_counts(side_a, side_b, variant, classic_extra)
+    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, variant, classic_extra)
     total = side_a.total * side_b.total
     return HarhaOdds(a_win / total, b_win / total, tie / total)
 
@@ -998,31 +997,25 @@ def harha_difficult_opposed(
 
     The actor A succeeds only by winning the comparison (H3/H4/H5) *and*
     showing at least one die of 7+ (two when very demanding) in the same roll.
-    P(win and enough 7+) is P(win) less the wins with fewer high dice, each
-    counted by a comparison DP in which a chosen set of A's dice is 7+ and the
-    rest 1–6.
+    Two comparison DPs: one counts the wins and ties, the other the wins
+    with enough 7+ dice (see :func:`_harha_counts`).
     """
     a8, a10 = _check_pool("a", a)
     b8, b10 = _check_pool("b", b)
     comparison = _comparison(variant, (a8, a10), (b8, b10))
-    base = harha_odds((a8, a10), (b8, b10), comparison, classic_extra)  # type: ignore[arg-type]
     needed = 2 if very_demanding else 1
-    total = 8**a8 * 10**a10 * 8**b8 * 10**b10
-    short = 0  # A wins with fewer than `needed` dice of 7+
-    if a8 + a10 and b8 + b10:
-        side_b = _RandomSide(b8, b10)
-        for h in range(min(needed, a8 + a10 + 1)):
-            for h8 in range(max(0, h - a10), min(h, a8) + 1):
-                h10 = h - h8
-                side_a = _SplitSide(h8, h10, a8 + a10 - h)
-                a_win, _b, _t = _harha_counts(side_a, side_b, comparison, classic_extra)
-                short += comb(a8, h8) * comb(a10, h10) * a_win
-        won_without = short / total
-    else:
+    special = _harha_special(a8 + a10, b8 + b10, comparison, classic_extra)
+    if special is not None:
         # an empty pool fixes the comparison; only A's 7+ dice are left to chance
-        won_without = base.a_wins * (1 - harha_difficult((a8, a10), very_demanding)) if a8 + a10 else 0.0
-    success = base.a_wins - won_without
-    return HarhaDifficultOdds(success, 1.0 - success - base.tie, base.tie, won_without)
+        a_wins, _b, tie = (float(x) for x in special)
+        success = a_wins * harha_difficult((a8, a10), very_demanding) if a8 + a10 else 0.0
+        return HarhaDifficultOdds(success, 1.0 - success - tie, tie, a_wins - success)
+    side_a, side_b = _RandomSide(a8, a10), _RandomSide(b8, b10)
+    a_win, _b_win, tie, _ = _harha_counts(side_a, side_b, comparison, classic_extra)
+    a_high = _harha_counts(side_a, side_b, comparison, classic_extra, needed)[3]
+    total = side_a.total * side_b.total
+    success = a_high / total
+    return HarhaDifficultOdds(success, (total - a_high - tie) / total, tie / total, (a_win - a_high) / total)
 
 
 def harha_sum_difficult(
