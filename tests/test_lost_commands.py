@@ -361,3 +361,17 @@ def test_a_gap_in_the_numbering_is_reported(tmp_path):
         msg = str(e.value)
         assert "\n" not in msg and f"event {last + 1}" in msg and f"{last}" in msg and "gap" in msg
     assert path.read_bytes() == before
+
+
+def test_an_append_that_would_leave_a_gap_becomes_a_full_rewrite(tmp_path):
+    """Whatever path drops a pending event, the next save does not append after a hole."""
+    path = tmp_path / "s.toml"
+    shutil.copyfile(DEMO, path)
+    tracker, sf = open_session(path)
+    tracker.note("one")
+    tracker.take_unsaved()  # a path that lost the pending event
+    tracker.note("two")
+    sf.save_now(tracker)
+    sf.close()
+    reopened, notices = load_tracker(path)
+    assert notices == [] and [e["text"] for e in reopened.events][-2:] == ["one", "two"]
