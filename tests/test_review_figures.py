@@ -181,6 +181,7 @@ def test_a_removed_character_keeps_its_last_name_in_the_statistics(tmp_path):
         stats = text[text.index("## Statistics"):]
         assert "| **Ganger** |" in stats and "| **Razor** |" in stats, f"gm={gm}"
         assert "6+1" not in stats and extra not in stats
+        assert "| Shoot-out at the garage | Kaneda vs Ganger (removed) |" in text, "the challenges name him too"
 
 
 # ---------------------------------------------------------------------------

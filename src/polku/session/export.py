@@ -81,7 +81,12 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
     view = full if gm else public_view(full)
     state = view.state
     system = full.system
-    names = {cid: ch["name"] for cid, ch in state["characters"].items()}
+    # A character that left keeps its last name, which only the full log's changes may know;
+    # the players never learn a secret character's.
+    hidden = set() if gm else secret_ids(full.state, full.events)
+    known = {cid: name for cid, name in st.character_names(full).items() if cid not in hidden}
+    names = {**{cid: f"{name} (removed)" for cid, name in known.items()},
+             **{cid: ch["name"] for cid, ch in state["characters"].items()}}
     camp = state["campaign"]
     events = view.events
     blocks: list[Block] = [Block("h1", _plain(f"{camp['name']} — session report"))]
@@ -113,10 +118,6 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
                          _plain(c["status"]), _plain(c.get("outcome", "") or "—")])
         blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))
 
-    # A character that left keeps its last name, which only the full log's changes may know;
-    # the players never learn a secret character's.
-    hidden = set() if gm else secret_ids(full.state, full.events)
-    known = {cid: name for cid, name in st.character_names(full).items() if cid not in hidden}
     blocks.extend(_statistics(view, system, known))
     return blocks
 

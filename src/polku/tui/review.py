@@ -345,6 +345,7 @@ class ReviewScreen(Screen):
 
     def action_clear_filters(self) -> None:
         self.filters.clear()
+        self.with_undone = False
         self.set_filter("kind", None)
 
     # -- jumping -------------------------------------------------------------------------
