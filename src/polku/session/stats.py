@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..rules import odds
 from ..rules.dice import RulesError
+from ..rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
 # Chi-square
@@ -341,7 +342,7 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
             if o is not None and isinstance(thr, int):
                 lead.p_win = o.success(thr)
         for r, s in zip(out[:-1], sides[:-1]):  # teamwork helpers
-            r.hits = sum(1 for d in s.get("dice", []) if d.get("face", 0) >= 5)
+            r.hits = count_hits(d.get("face", 0) for d in s.get("dice", []))
     elif test == "shadowrun-opposed" and len(sides) == 2:
         winner = outcome.get("winner")
         for r, key, s in ((out[0], "a", sides[0]), (out[1], "b", sides[1])):
@@ -366,8 +367,8 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
     elif test == "initiative":
         for r, s in zip(out, sides):
             dice = s.get("dice", [])
-            r.hits = sum(1 for d in dice if d.get("face", 0) >= 5)
-            r.expected_hits = len(dice) / 3
+            r.hits = count_hits(d.get("face", 0) for d in dice)
+            r.expected_hits = odds.sr_hits(len(dice)).mean()
     return out
 
 

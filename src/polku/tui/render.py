@@ -13,6 +13,8 @@ from typing import Any, Mapping
 from rich.color import Color as RichColor
 from rich.text import Text
 
+from ..rules.shadowrun import is_hit
+
 SOURCE_MARK = {
     "action": "",
     "die": "",
@@ -121,7 +123,7 @@ def dice_text(dice: list[Mapping[str, Any]], styles: Mapping[str, str], *, syste
     for i, d in enumerate(dice):
         if i:
             out.append(" ")
-        out.append_text(die_text(d, styles, system=system, hit=system == "shadowrun" and d["face"] >= 5))
+        out.append_text(die_text(d, styles, system=system, hit=system == "shadowrun" and is_hit(d["face"])))
     return out
 
 
