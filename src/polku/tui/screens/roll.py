@@ -459,7 +459,8 @@ class RajaRollScreen(RollScreen):
                 dice = self._spirit_dice()
                 fight = self._fight()
                 if dice is None:
-                    rows.append(("info", f"charges {ch['charges']}: too few to fight (R11)"))
+                    # the reason (which side is short) is the session's message below the pools
+                    rows.append(("info", f"charges {ch['charges']}: no fight can start now (R11)"))
                 elif fight is not None:
                     rows.append(("info", f"charges {ch['charges']} left: rolls "
                                  f"{dice[0 if side.role == 'a' else 1]}d10 (entry paid)"))
