@@ -937,3 +937,30 @@ def test_harha_reroll_value_same_size_is_chapter_23():
     assert same[0] == 0.0 and 0 < same[1] < 1
     with pytest.raises(RulesError, match="one die size"):
         harha_reroll_value((1, 1), (2, 0), [6, 9], [7, 4], "same_size")
+
+
+def test_H8_contest_odds_literal_one_die_each() -> None:
+    """1d8 actor vs 1d8 challenger, chapter 23, difficult: the actor keeps a win
+    unless the challenger rolls higher (H4), and must show a 7+ (H8):
+    P = P(a=7, b<=7) + P(a=8) = 7/64 + 8/64."""
+    from polku.rules.odds import HarhaDifficultOdds, harha_contest_odds
+
+    o = harha_contest_odds((1, 0), (1, 0), "ch23", demand="difficult")
+    assert isinstance(o, HarhaDifficultOdds)
+    assert abs(o.success - 15 / 64) < 1e-12
+    # the actor wins the comparison with a 1–6 die too, but that is a failure under H8
+    assert abs(o.won_without - sum(a / 64 for a in range(1, 7))) < 1e-12
+    assert harha_contest_odds((1, 0), (1, 0), "ch23", demand="very_demanding").success == 0.0
+
+
+def test_H3_to_H6_contest_odds_pick_the_variant_the_campaign_uses() -> None:
+    from polku.rules.dice import RulesError
+    from polku.rules.odds import harha_contest_odds, harha_odds, harha_sum_odds
+
+    assert harha_contest_odds((2, 1), (1, 2), "classic", True) == harha_odds((2, 1), (1, 2), "classic", True)
+    assert harha_contest_odds((3, 0), (2, 0), "same_size") == harha_odds((3, 0), (2, 0), "ch23")
+    assert harha_contest_odds((0, 3), (2, 0), "sum") == harha_sum_odds(3, 10, 2, 8)
+    with pytest.raises(RulesError):
+        harha_contest_odds((2, 1), (1, 0), "same_size")
+    with pytest.raises(RulesError):
+        harha_contest_odds((1, 0), (1, 0), "ch23", demand="hard")

@@ -328,3 +328,26 @@ async def test_R11_roll_screen_spirit_combat_entry_once_and_a_third_exchange(tmp
         await settle(pilot)
         assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (3, 3)
         assert tracker.events[-1]["roll"]["outcome"]["fight"]["exchanges"] == 3
+
+
+@pilot_test
+async def test_H8_roll_screen_opposed_odds_count_the_7_plus_dice(tmp_path: Path) -> None:
+    """With H8's demand on an opposed roll, the odds shown are the actor's chance to
+    win the comparison *and* show the 7+ die, not the comparison alone."""
+    from polku.rules.odds import harha_difficult_opposed
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "8")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen) and roll.demand == "difficult"
+        from textual.widgets import Static
+
+        text = str(roll.query_one("#odds", Static).content)
+        o = harha_difficult_opposed(roll._counts(roll.a), roll._counts(roll.b), roll.variant,
+                                    tracker.settings.harha_classic_extra)
+        assert "wins with a 7+ die" in text and f"{o.success:.1%}" in text
+        assert f"wins without {o.won_without:.1%}" in text

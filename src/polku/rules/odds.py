@@ -1620,3 +1620,33 @@ def sr_extended(
         glitch=fsum(glitched) + still_dirty,
         unfinished=fsum(states[0]) + still_dirty,
     )
+
+
+def harha_contest_odds(
+    a: HarhaPool,
+    b: HarhaPool,
+    variant: str = "ch23",
+    classic_extra: bool = True,
+    demand: str = "",
+) -> HarhaOdds | HarhaDifficultOdds:
+    """The odds of one opposed Harhapolku roll under any ``harha.variant`` (H3–H6),
+    with H8's demand on the actor A when ``demand`` is "difficult" or "very_demanding".
+
+    Pools are (d8, d10) counts. Under "same_size" and "sum" a pool has one die size
+    (H5, H6); the sum variant throws one die of that size.
+    """
+    if demand not in ("", "difficult", "very_demanding"):
+        raise RulesError(f"unknown demand {demand!r}: difficult or very_demanding (H8)")
+    very = demand == "very_demanding"
+    if variant == "sum":
+        (a8, a10), (b8, b10) = _check_pool("a", a), _check_pool("b", b)
+        sizes = (8 if a8 else 10, 8 if b8 else 10)
+        if demand:
+            return harha_sum_difficult(a8 + a10, sizes[0], b8 + b10, sizes[1], very)
+        return harha_sum_odds(a8 + a10, sizes[0], b8 + b10, sizes[1])
+    if demand:
+        return harha_difficult_opposed(a, b, variant, classic_extra, very)
+    if variant == "same_size":
+        _comparison(variant, _check_pool("a", a), _check_pool("b", b))
+        return harha_odds(a, b, "ch23")
+    return harha_odds(a, b, variant, classic_extra)

@@ -801,18 +801,16 @@ class HarhaRollScreen(RollScreen):
             t = Text(f"Odds  success {p:.1%}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             return t
-        ca, cb = self._counts(self.a), self._counts(self.b)
-        if self.variant == "sum":
-            size_a = 8 if ca[0] else 10
-            size_b = 8 if cb[0] else 10
-            o = odds_mod.harha_sum_odds(sum(ca), size_a, sum(cb), size_b)
-        elif self.variant == "same_size":
-            o = odds_mod.harha_odds((sum(ca), 0), (sum(cb), 0), "ch23")
-        else:
-            o = odds_mod.harha_odds(ca, cb, self.variant, self.tracker.settings.harha_classic_extra)
+        o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b), self.variant,
+                                        self.tracker.settings.harha_classic_extra, self.demand)
+        if isinstance(o, odds_mod.HarhaDifficultOdds):
+            need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
+            t = Text(f"Odds  {self.a.label} wins with {need} {o.success:.1%}", style=st.get("win", ""))
+            t.append(f"   wins without {o.won_without:.1%}   tie {o.tie:.1%}   ")
+            t.append_text(_bar([(o.success, "█", st.get("win", "")), (o.won_without, "░", ""),
+                                (1 - o.success - o.won_without, "▒", st.get("loss", ""))], 20))
+            return t
         t = Text("Odds  ")
-        if self.demand:
-            t.append("of the comparison (the 7+ dice are not in these odds)  ", style="dim")
         t.append(f"{self.a.label} {o.a_wins:.1%}", style=st.get("win", ""))
         t.append(f"   tie {o.tie:.1%}   ")
         t.append(f"{self.b.label} {o.b_wins:.1%}", style=st.get("loss", ""))
