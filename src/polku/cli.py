@@ -888,14 +888,22 @@ def _resolve_harha(args: argparse.Namespace) -> int:
     out = {**harhapolku.result_json(result), "settings": _settings_json(settings, "harhapolku")}
     explain = result.explain()
     if needed:
-        d = harhapolku.difficult_opposed(result, needed == 2)
-        out["difficult"] = {"success": d.success, "high": d.high, "needed": d.needed,
-                            "won_comparison": d.won_comparison, "tie": d.tie}
-        out["explain"] = explain = d.explain()
-        kind = "very demanding" if needed == 2 else "difficult"
-        verdict = "a tie, reroll" if d.tie else "success" if d.success else "failure"
-        head += f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)"
+        tail, explain = _harha_demand(result, needed, out)
+        head += tail
     return _emit(args, out, [head, *("  " + x for x in explain)])
+
+
+def _harha_demand(result, needed: int, out: dict[str, Any]) -> tuple[str, list[str]]:
+    """H8 on an opposed roll: the JSON part, the headline's tail and the explanation."""
+    from polku.rules import harhapolku
+
+    d = harhapolku.difficult_opposed(result, needed == 2)
+    out["difficult"] = {"success": d.success, "high": d.high, "needed": d.needed,
+                        "won_comparison": d.won_comparison, "tie": d.tie}
+    out["explain"] = explain = d.explain()
+    kind = "very demanding" if needed == 2 else "difficult"
+    verdict = "a tie, reroll" if d.tie else "success" if d.success else "failure"
+    return f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
 
 
 def _harha_sum_headline(result) -> str:
@@ -1236,12 +1244,8 @@ def _roll_harha(args: argparse.Namespace, source):
     out = {**harhapolku.result_json(result), "settings": settings_out}
     explain = result.explain()
     if needed:
-        d = harhapolku.difficult_opposed(result, needed == 2)
-        out["difficult"] = {"success": d.success, "high": d.high, "needed": d.needed,
-                            "won_comparison": d.won_comparison, "tie": d.tie}
-        out["explain"] = explain = d.explain()
-        head += f"; {'very demanding' if needed == 2 else 'difficult'}: " + (
-            "a tie, reroll" if d.tie else "success" if d.success else "failure")
+        tail, explain = _harha_demand(result, needed, out)
+        head += tail
     return out, rolled, [head, *("  " + x for x in explain)]
 
 
