@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option
 
 import polku
 
-from ...rules.dice import RulesError, ascii_int
-from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
+from ...rules.dice import RulesError
+from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text, parse_setting
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...config import session_file_name
@@ -491,23 +491,21 @@ class NewCampaignScreen(Screen[None]):
         self.render_rows()
 
     def edit_number(self, choice: Choice) -> None:
-        lo, hi = choice.bounds or (0, 10**6)
-
         def check(text: str) -> str | None:
             try:
-                n = ascii_int(text)
-            except ValueError:
-                return f"write a whole number from {lo} to {hi}"
-            return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
+                parse_setting(f"{choice.key}={text.strip()}")
+            except RulesError as e:
+                return str(e)
+            return None
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.values[choice.key] = ascii_int(text)
+                self.values[choice.key] = parse_setting(f"{choice.key}={text.strip()}")[1]
                 self.render_rows()
 
         self.app.push_screen(TextPrompt(f"{choice.rule} {choice.key}: {escape(choice.label)}",
                                         str(self.values[choice.key]),
-                                        hint=f"{lo}–{hi}; default {choice.default}", check=check), done)
+                                        hint=f"{allowed_text(choice)}; default {choice.default}", check=check), done)
 
     def edit_wound_track(self) -> None:
         def parse(text: str) -> list[str] | str:

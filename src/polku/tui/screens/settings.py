@@ -20,7 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...rules.dice import ascii_int
+from ...rules.dice import RulesError
+from ...rules.system import allowed_text, parse_setting
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
@@ -130,23 +131,22 @@ class SettingsScreen(ModalScreen[None]):
 
     def _ask_number(self, key: str) -> None:
         choice = next(c for c in self.tracker.setting_choices() if c.key == key)
-        lo, hi = choice.bounds or (0, 10**6)
 
         def check(text: str) -> str | None:
             try:
-                n = ascii_int(text)
-            except ValueError:
-                return f"write a whole number from {lo} to {hi}"
-            return None if lo <= n <= hi else f"{n} is outside {lo}–{hi}"
+                parse_setting(f"{key}={text.strip()}")
+            except RulesError as e:
+                return str(e)
+            return None
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.papp.run_command(lambda t: t.set_setting(key, ascii_int(text)))
+                self.papp.run_command(lambda t: t.set_setting(key, parse_setting(f"{key}={text.strip()}")[1]))
                 self.render_rows()
 
         current = self.tracker.settings.to_dotted()[key]
         self.app.push_screen(TextPrompt(f"{key} ({choice.rule}): {choice.label}", str(current),
-                                        hint=f"a whole number from {lo} to {hi}", check=check), done)
+                                        hint=allowed_text(choice), check=check), done)
 
     def action_undo(self) -> None:
         self.papp.run_command(lambda t: t.undo())
