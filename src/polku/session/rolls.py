@@ -11,41 +11,17 @@ command, so one undo reverts all of it.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ..rules import harhapolku as harha
+from ..rules import rajapolku as raja
+from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
 from ..rules.record import factory, record, replace
 from ..rules.system import System
 
 if TYPE_CHECKING:
-    from ..rules import harhapolku as harha
-    from ..rules import rajapolku as raja
-    from ..rules import shadowrun as sr
     from .tracker import Tracker, _Txn
-
-
-class _RulesModule:
-    """A rules module imported on first use; it then takes this stand-in's place here.
-
-    The three rules modules cost ~14 ms to import and nothing needs them until
-    a roll, so opening a session (and the app's first frame) does without.
-    """
-
-    def __init__(self, alias: str, module: str) -> None:
-        self._alias = alias
-        self._module = module
-
-    def __getattr__(self, name: str) -> Any:
-        module = importlib.import_module(self._module, __package__)
-        globals()[self._alias] = module
-        return getattr(module, name)
-
-
-if not TYPE_CHECKING:
-    harha = _RulesModule("harha", "..rules.harhapolku")
-    raja = _RulesModule("raja", "..rules.rajapolku")
-    sr = _RulesModule("sr", "..rules.shadowrun")
 
 
 def die_dict(d: Die) -> dict[str, Any]:
@@ -1318,5 +1294,4 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 
-__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "SRPool", "RollAction", "die_dict", "die_from", "settings_text", "System",
-           "field"]
+__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "SRPool", "RollAction", "die_dict", "die_from", "settings_text", "System"]
