@@ -4,6 +4,7 @@ bad input ending with status 2 and one stderr line."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from polku import __version__
-from polku.cli import ALL_SYSTEM_NAMES, main
+from polku.cli import ALL_SYSTEM_NAMES, VERBS, main
 from polku.rules import odds
 from polku.rules.system import SYSTEM_ALIASES
 
@@ -389,6 +390,15 @@ def test_help_and_version(capsys):
     assert main(["resolve", "harhapolku", "--help"]) == 0
     out = capsys.readouterr().out
     assert "d10:7" in out and "d8" in out
+
+
+@pytest.mark.parametrize("verb", VERBS)
+def test_every_verb_has_its_module_and_help(capsys, verb):
+    """A verb is a module of polku.cli with add_parser(); its --help names it."""
+    module = importlib.import_module(f"polku.cli.{verb}")
+    assert callable(module.add_parser)
+    assert main([verb, "--help"]) == 0
+    assert f"polku {verb}" in capsys.readouterr().out
 
 
 # ----------------------------------------------------------------- the app

@@ -35,6 +35,16 @@ HEADLESS_MODULES = (
     "polku.session.public",
     "polku.config",
     "polku.cli",
+    "polku.cli.common",
+    "polku.cli.pools",
+    "polku.cli.words",
+    "polku.cli.new",
+    "polku.cli.resolve",
+    "polku.cli.roll",
+    "polku.cli.odds",
+    "polku.cli.review",
+    "polku.cli.watch",
+    "polku.cli.export",
 )
 
 

@@ -1,0 +1,170 @@
+"""The ``polku`` command: the app, and headless verbs for dice, outcomes and odds.
+
+::
+
+    polku [FILE] [--read-only] [--seed N]     open the app (a session file, or none)
+    polku new [--seed N]                      the app, starting a new campaign
+    polku resolve SYSTEM A B ...              judge faces already rolled
+    polku roll SYSTEM POOL_A [POOL_B] ...     roll pools with a seed, then judge
+    polku odds SYSTEM POOL_A [POOL_B] ...     exact odds
+    polku review FILE                         step through a saved session (read-only)
+    polku watch FILE                          the players' live view of a session
+    polku export FILE --format md|html        a session report for the group
+
+Every headless verb prints a short human explanation, or JSON with ``--json``.
+Bad input ends with exit status 2 and one line on stderr,
+``polku: error: <what is wrong>``.
+
+One module a verb: ``polku.cli.<verb>`` has ``add_parser(verbs)``, which adds
+the verb's subparser and sets its ``handler`` (``args -> exit status``). Only
+the module of the verb given is imported, so a verb pays for its own imports.
+
+Layering (DESIGN.md): this package imports only the standard library at import
+time. The rules modules are imported inside the verb handlers, and the app
+(``polku.tui.run``, which imports textual) only when the app is started, so
+headless verbs never import textual or rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from polku.cli.common import (
+    ALL_SYSTEM_NAMES,
+    PROG,
+    SEED_MAX,
+    CliError,
+    Parser,
+    ParserExit,
+    print_error,
+    run_app,
+    whole_arg,
+)
+
+__all__ = ["ALL_SYSTEM_NAMES", "VERBS", "CliError", "main"]
+
+VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "export")
+"""A first argument naming one of these is a verb, run by the module ``polku.cli.<verb>``;
+anything else is a FILE."""
+
+APP_DESCRIPTION = """\
+A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
+(Shadowrun 4e dice).
+
+Without a verb, polku opens the app: with FILE, that session file; without,
+no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
+watch, export) is the verb; anything else is a FILE (write ./new to open a file
+called 'new').
+"""
+
+APP_EPILOG = """\
+headless verbs (never start the app; add --json for JSON):
+  polku new [--seed N]                           start the app on a new campaign
+  polku resolve rajapolku A B [--spirit]         faces '10,8*,7' (* = ability die)
+  polku resolve harhapolku A B [--variant V]     faces '7,4,4' or '10:9,8'; --difficult (H8)
+  polku resolve shadowrun FACES [--threshold T]  --edge-before/--edge-after E, --extended T,
+                                                 --helper FACES (teamwork)
+  polku resolve shadowrun-opposed A B            B is the defender
+  polku roll SYSTEM POOL_A [POOL_B] [--seed N]   roll, then judge as resolve does
+  polku odds SYSTEM POOL_A [POOL_B]              exact odds (--spirit, --difficult, --edge E,
+                                                 --extended T, --helpers N,N, --group N,N)
+  ... --set KEY=VALUE                            any [choice] setting of RULES.md (resolve,
+                                                 roll, odds; see their --help)
+  polku export FILE --format md|html [-o OUT]    a session report (no app)
+other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view)
+systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)
+try 'polku resolve --help', 'polku roll --help', 'polku odds --help'
+"""
+
+
+def _version() -> str:
+    from polku import __version__
+
+    return __version__
+
+
+def _app_parser() -> Parser:
+    p = Parser(
+        prog=PROG,
+        description=APP_DESCRIPTION,
+        epilog=APP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="a session file to open")
+    p.add_argument("--read-only", action="store_true", help="open FILE without changing it")
+    p.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N",
+                   help="seed the program's dice (reproducible rolls)")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    return p
+
+
+def _verb_parser(only: str | None = None) -> Parser:
+    """The verbs' parser; with ``only``, just that verb's subparser (cheaper to build)."""
+    import importlib
+
+    p = Parser(prog=PROG, description=APP_DESCRIPTION, epilog=APP_EPILOG,
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=Parser)
+    for verb in VERBS:
+        if only is None or only == verb:
+            importlib.import_module(f"polku.cli.{verb}").add_parser(verbs)
+    return p
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _normalise(argv: list[str]) -> list[str]:
+    """Lower-case the SYSTEM word of resolve/odds, and name an unknown system plainly."""
+    if len(argv) >= 2 and argv[0] in ("resolve", "odds") and not argv[1].startswith("-"):
+        name = argv[1].strip().lower()
+        if name not in ALL_SYSTEM_NAMES:
+            if name.endswith("-opposed"):
+                raise CliError(f"unknown system '{argv[1]}' (use shadowrun-opposed)")
+            raise CliError(f"unknown system '{argv[1]}' (use rajapolku, harhapolku, shadowrun "
+                           "or shadowrun-opposed)")
+        argv = [argv[0], name, *argv[2:]]
+    return argv
+
+
+def _safe_streams() -> None:
+    """Never crash on a terminal that cannot show '→' or '█'."""
+    for stream in (sys.stdout, sys.stderr):
+        enc = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if enc not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except Exception:  # pragma: no cover - odd streams
+                pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``polku`` command; returns the exit status (0 ok, 2 bad input)."""
+    _safe_streams()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and args_list[0] in VERBS:
+            try:
+                args = _verb_parser(args_list[0]).parse_args(_normalise(args_list))
+                return int(args.handler(args))
+            except ParserExit as done:
+                return done.status
+            except (CliError, ValueError) as exc:  # RulesError is a ValueError
+                print_error(str(exc))
+                return 2
+        try:
+            args = _app_parser().parse_args(args_list)
+        except ParserExit as done:
+            return done.status
+        except CliError as exc:
+            print_error(str(exc))
+            return 2
+    except BrokenPipeError:  # pragma: no cover - `polku odds ... | head`
+        return 0
+    from pathlib import Path
+
+    path = Path(args.file) if args.file else None
+    return run_app(path, read_only=args.read_only, seed=args.seed)
+

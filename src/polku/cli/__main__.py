@@ -1,0 +1,5 @@
+"""``python -m polku.cli``: the same as the ``polku`` command."""
+
+from polku.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,312 @@
+"""What every verb of the ``polku`` command shares: the parser that never exits,
+the one-line error, bounded numbers, the flags several verbs take, the
+settings given with ``--set``, and the output helpers.
+
+Layering (DESIGN.md): this module imports only the standard library at import
+time; the rules are imported inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import Any, NoReturn
+
+PROG = "polku"
+
+# System names and aliases (kept in step with polku.rules.system.SYSTEM_ALIASES,
+# which a test checks; not imported here so that building the parser stays cheap).
+RAJA_NAMES = ("rajapolku", "raja")
+HARHA_NAMES = ("harhapolku", "harha")
+SR_NAMES = ("shadowrun", "varjojuoksu", "sr", "sr4")
+SR_OPPOSED_NAMES = tuple(f"{n}-opposed" for n in SR_NAMES)
+ALL_SYSTEM_NAMES = RAJA_NAMES + HARHA_NAMES + SR_NAMES + SR_OPPOSED_NAMES
+
+BAR_WIDTH = 30
+
+
+class CliError(Exception):
+    """A one-line user error raised by the handlers (exit status 2)."""
+
+
+class ParserExit(Exception):
+    """Raised by :meth:`Parser.exit` so :func:`main` can return the status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and which never calls sys.exit."""
+
+    def error(self, message: str) -> NoReturn:
+        one_line = " ".join(str(message).split())
+        print_error(f"{one_line} (try '{self.prog} --help')")
+        raise ParserExit(2)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise ParserExit(status)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's HelpFormatter imports shutil (and bz2, lzma...) for the width;
+        # every add_argument makes one, so the headless verbs paid for it.
+        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
+def print_error(message: str) -> None:
+    text = " ".join(str(message).split()) or "something went wrong"
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+
+
+RAJA_FACES_HELP = (
+    "side {side}'s faces, comma-separated d10 faces 1-10, e.g. 10,8*,7; "
+    "a trailing * marks an ability die (R7)"
+)
+HARHA_FACES_HELP = (
+    "side {side}'s faces, comma-separated: a bare face 1-8 is a d8, 9-10 a d10; "
+    "give the size to be explicit: d10:7 or 10:7 (a 7 on a d10)"
+)
+HARHA_VARIANTS = ("ch23", "classic", "same_size", "sum")
+HARHA_VARIANT_HELP = (
+    "comparison (the same as --set harha.variant=V): ch23 (chapter 23, H4, default; A = actor, "
+    "B = challenger), classic (H3; more positions wins, equal counts tie), same_size (H5: one die "
+    "size, compared as ch23) or sum (H6: one die plus the die count, the challenger needs more)"
+)
+
+
+def settings_epilog(prefix: str) -> str:
+    """The [choice] settings of one system, for a subparser's --help."""
+    from polku.rules.system import CHOICES, allowed_text
+
+    lines = ["settings (--set KEY=VALUE, repeatable):"]
+    for c in CHOICES:
+        if c.key.startswith(prefix):
+            default = str(c.default).lower() if isinstance(c.default, bool) else str(c.default)
+            lines.append(f"  {c.key:<21} {allowed_text(c)}; default {default} ({c.rule})")
+    return "\n".join(lines)
+
+
+def set_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
+                   help="a [choice] setting of RULES.md (repeatable; the settings are listed below)")
+
+
+def sub(parent: Any, name: str, aliases: Sequence[str], help_: str, description: str, epilog: str) -> Parser:
+    return parent.add_parser(name, aliases=list(aliases), help=help_, description=description,
+                             epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def difficult_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--difficult", action="store_true",
+                   help="a difficult action: the actor needs a die of 7+ in the same roll (H8)")
+    p.add_argument("--very-demanding", action="store_true",
+                   help="a very demanding action: two dice of 7+ (H8)")
+
+
+def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
+    who = "side B" if side else "side A"
+    p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
+                   metavar="E",
+                   help=f"{who} spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7)")
+    p.add_argument(f"--{side}edge-after", type=whole_arg(f"--{side}edge-after (the Edge rating)", 1, EDGE_MAX),
+                   metavar="E",
+                   help=f"{who} spent Edge after the roll: +E dice at the end, rule of six on them (S7)")
+
+
+def json_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON instead of the explanation")
+
+
+# --------------------------------------------------------------------------- parsing input
+
+
+def quoted(text: object) -> str:
+    t = str(text)
+    return t if len(t) <= 40 else t[:39] + "…"
+
+
+def whole_number(text: object, what: str, lo: int, hi: int) -> int:
+    """A whole number written in ASCII digits, within ``lo`` … ``hi``, or a one-line CliError.
+
+    ``int()`` alone would read fullwidth and Arabic-Indic digits, underscores,
+    and a 5,000-digit count (then take minutes rolling it).
+    """
+    t = str(text).strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", t):
+        raise CliError(f"{what}: '{quoted(text)}' is not a whole number (write it with the digits 0-9)")
+    digits = t.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(max(abs(lo), abs(hi)))):
+        n = None
+    else:
+        n = int(t)
+    if n is None or not lo <= n <= hi:
+        if n is not None and n < 0 <= lo:
+            raise CliError(f"{what}: cannot be negative ({n})")
+        raise CliError(f"{what}: {quoted(t)} is out of range (from {lo} to {hi})")
+    return n
+
+
+def whole_arg(what: str, lo: int, hi: int):
+    """An argparse ``type=`` for :func:`whole_number`."""
+    def parse(text: str) -> int:
+        return whole_number(text, what, lo, hi)
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds(text: str) -> float:
+    """``--interval``: decimal seconds in ASCII digits, from 0.05 to 60."""
+    t = str(text).strip()
+    if not re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
+        raise CliError(f"--interval: '{quoted(text)}' is not a number of seconds (e.g. 0.3)")
+    value = float(t)
+    if not 0.05 <= value <= 60:
+        raise CliError(f"--interval: {t} seconds is out of range (from 0.05 to 60)")
+    return value
+
+
+MAX_POOL = 200
+"""The most dice one side may roll (a Rajapolku, Harhapolku or Shadowrun pool)."""
+
+SEED_MAX = 2**64 - 1
+EDGE_MAX = 9
+"""The largest Edge rating (the app's character sheet allows 0-9)."""
+
+EXTENDED_MAX = 10_000
+"""The largest extended-test threshold (S10) the headless verbs take."""
+
+INTERVALS_MAX = 1000
+"""The most intervals of an extended test the headless verbs roll or follow."""
+
+
+def emit_json(data: dict[str, Any]) -> None:
+    import json  # here: the app's start never needs it
+
+    print(json.dumps(data, indent=2))
+
+
+def emit_lines(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(line)
+
+
+SYSTEM_PREFIX = {"rajapolku": "raja.", "harhapolku": "harha.", "shadowrun": "sr."}
+
+
+def settings_from_args(args: argparse.Namespace, system: str):
+    """The campaign settings for a headless verb: the defaults, changed by each ``--set KEY=VALUE``.
+
+    Returns ``(settings, keys given)``. A key of another system is refused,
+    so a typo never silently does nothing.
+    """
+    from polku.rules.system import CHOICES, Settings, parse_setting
+
+    settings = Settings()
+    given: set[str] = set()
+    prefix = SYSTEM_PREFIX[system]
+    for text in getattr(args, "settings", None) or []:
+        key, value = parse_setting(text)
+        if not key.startswith(prefix):
+            own = ", ".join(c.key for c in CHOICES if c.key.startswith(prefix))
+            raise CliError(f"setting '{key}' is not a {system} setting (its settings: {own})")
+        settings = settings.with_value(key, value)
+        given.add(key)
+    return settings, given
+
+
+def settings_json(settings, system: str) -> dict[str, Any]:
+    prefix = SYSTEM_PREFIX[system]
+    return {k: v for k, v in settings.to_dotted().items() if k.startswith(prefix)}
+
+
+def harha_settings(args: argparse.Namespace):
+    """Settings with ``--variant`` folded in; a --variant that contradicts --set is refused."""
+    settings, given = settings_from_args(args, "harhapolku")
+    if args.variant is not None:
+        if "harha.variant" in given and settings.harha_variant != args.variant:
+            raise CliError(f"--variant {args.variant} and --set harha.variant={settings.harha_variant} disagree")
+        settings = settings.with_value("harha.variant", args.variant)
+    return settings
+
+
+def h8_demand(args: argparse.Namespace) -> int:
+    """H8: 0 for an ordinary comparison, 1 difficult, 2 very demanding."""
+    return 2 if args.very_demanding else 1 if args.difficult else 0
+
+
+# --------------------------------------------------------------------------- resolve
+
+
+def emit(args: argparse.Namespace, out: dict[str, Any], lines: Sequence[str]) -> int:
+    if args.json:
+        emit_json(out)
+    else:
+        emit_lines(lines)
+    return 0
+
+
+def check_threshold(threshold: int | None) -> None:
+    if threshold is not None and threshold < 1:
+        raise CliError(f"--threshold must be 1 or more, not {threshold}")
+
+
+def check_rating(flag: str, value: int | None) -> None:
+    if value is not None and not 1 <= value <= EDGE_MAX:
+        raise CliError(f"{flag} is the Edge rating, 1 to {EDGE_MAX}, not {value}")
+
+
+def load_read_only(file: str):
+    """Load a session file read-only (no lock, no write); errors become one line."""
+    from pathlib import Path
+
+    from polku.session.files import SessionOpenError, load_tracker
+
+    try:
+        tracker, notices = load_tracker(Path(file), read_only=True)
+    except SessionOpenError as exc:
+        raise CliError(str(exc)) from None
+    return tracker, notices
+
+
+def needs_terminal(verb: str) -> None:
+    """The full-screen verbs refuse to run without a terminal (they would hang and write escape codes)."""
+    import os
+
+    served = bool(os.environ.get("TEXTUAL_DRIVER"))  # textual-serve runs the app without a terminal
+    if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError(f"{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE'"
+                       + (", or write a report with 'polku export FILE'" if verb == "review" else ""))
+
+
+def run_app(path: Path | None, *, read_only: bool, seed: int | None) -> int:
+    """Start the full-screen app (the one place the CLI imports textual)."""
+    from polku.tui.run import run_app as run
+
+    return int(run(path, read_only=read_only, seed=seed) or 0)

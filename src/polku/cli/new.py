@@ -1,0 +1,23 @@
+"""``polku new``: the app, starting a new campaign."""
+
+from __future__ import annotations
+
+from polku.cli.common import SEED_MAX, whole_arg
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+def add_parser(verbs: Any) -> None:
+    new = verbs.add_parser("new", help="start the app on a new campaign",
+                           description="Start the app on a new campaign.")
+    new.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N", help="seed the program's dice")
+    new.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from polku.cli.common import run_app
+
+    return run_app(None, read_only=False, seed=args.seed)

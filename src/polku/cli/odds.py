@@ -1,0 +1,388 @@
+"""``polku odds SYSTEM POOL_A [POOL_B]``: exact odds of every test the app offers."""
+
+from __future__ import annotations
+
+from polku.cli.common import (
+    EDGE_MAX,
+    EXTENDED_MAX,
+    HARHA_NAMES,
+    HARHA_VARIANT_HELP,
+    HARHA_VARIANTS,
+    INTERVALS_MAX,
+    MAX_POOL,
+    RAJA_NAMES,
+    SR_NAMES,
+    SR_OPPOSED_NAMES,
+    CliError,
+    Parser,
+    check_rating,
+    check_threshold,
+    difficult_flags,
+    emit,
+    emit_json,
+    emit_lines,
+    h8_demand,
+    harha_settings,
+    json_flag,
+    set_flag,
+    settings_epilog,
+    settings_from_args,
+    settings_json,
+    sub,
+    whole_arg,
+)
+from polku.cli.pools import (
+    parse_harha_pool,
+    parse_raja_pool,
+    pool_list,
+    sr_pool,
+)
+from polku.cli.words import (
+    harha_pool_text,
+    pct_line,
+    plural,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+ODDS_RAJA_JSON = """\
+JSON keys: system, a {normal, ability}, b {normal, ability}, settings, a_wins, b_wins, tie,
+  degrees {d: p}, a_degrees, b_degrees, a_visible, b_visible (R7 visibly supernatural wins);
+  with --spirit / --in-fight: a_charges, b_charges (left), exchange {the keys above},
+  a_wins, b_wins (the whole fight), expected_exchanges, a_charges_left, b_charges_left."""
+
+ODDS_HARHA_JSON = """\
+JSON keys: system, variant, a {d8, d10}, b {d8, d10}, settings, a_wins, b_wins, tie;
+  with --difficult / --very-demanding: success, failure, tie, won_without (H8; unopposed:
+  success only)."""
+
+ODDS_SR_JSON = """\
+JSON keys: system, dice, rule_of_six, settings, hits {h: p}, glitch, critical_glitch, tail,
+  threshold and success with --threshold; --edge: edge_rating, none / before / after
+  {success, glitch, critical_glitch, mean_hits}, after_spent; --extended: threshold,
+  progress, success (within --intervals), success_at {i: p}, critical_glitch, glitch,
+  unfinished; --helpers: helpers, leader_skill, cap, and the hits keys for the leader."""
+
+
+def add_parser(verbs: Any) -> None:
+    odds = verbs.add_parser("odds", help="exact odds",
+                            description="Exact odds of a challenge or a roll, for every test the app offers.")
+    osys = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
+    o = sub(osys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",
+             "Odds of a Rajapolku challenge (R5-R7), or of a spirit combat (R11).",
+             settings_epilog("raja.") + "\n" + ODDS_RAJA_JSON)
+    o.add_argument("a", metavar="POOL_A",
+                   help="side A's pool: '3' (d10s) or '3+1*' (and one ability die); charges with --spirit")
+    o.add_argument("b", metavar="POOL_B", help="side B's pool, the same way")
+    o.add_argument("--spirit", action="store_true",
+                   help="spirit combat: the pools are each side's charges now; each pays 1 to enter (R11)")
+    o.add_argument("--in-fight", action="store_true",
+                   help="spirit combat under way: the pools are the charges left (entry paid)")
+    set_flag(o)
+    json_flag(o)
+    o.set_defaults(handler=_odds_raja)
+
+    oh = sub(osys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
+              "Odds of a Harhapolku comparison (H3-H6), or of a difficult action (H8), opposed or not.",
+              settings_epilog("harha.") + "\n" + ODDS_HARHA_JSON)
+    oh.add_argument("a", metavar="POOL_A", help="side A's pool (the actor), e.g. 2d8+1d10")
+    oh.add_argument("b", metavar="POOL_B", nargs="?", help="side B's pool (the challenger)")
+    oh.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
+    difficult_flags(oh)
+    set_flag(oh)
+    json_flag(oh)
+    oh.set_defaults(handler=_odds_harha)
+
+    os_ = sub(osys, "shadowrun", SR_NAMES[1:], "Shadowrun roll (S3-S11)",
+               "Odds of a Shadowrun 4e roll (S4-S8); what Edge is worth (S7); an extended test (S10); "
+               "teamwork (S11).",
+               settings_epilog("sr.") + "\n" + ODDS_SR_JSON)
+    os_.add_argument("n", metavar="N", help="dice in the pool (with --edge-before, include the Edge dice)")
+    os_.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
+                     help="also the chance of at least T hits (S8)")
+    os_.add_argument("--edge-before", action="store_true",
+                     help="Edge spent before the roll: the rule of six is on (S7)")
+    os_.add_argument("--edge", type=whole_arg("--edge (the Edge rating)", 1, EDGE_MAX), metavar="E",
+                     help="compare no Edge, Edge before and Edge after (spent when the roll falls short) "
+                          "for Edge rating E; needs --threshold (S7)")
+    os_.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
+                     help="an extended test to T hits (S10)")
+    os_.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
+                     help="extended: the chance to finish within K intervals (default 10)")
+    os_.add_argument("--progress", type=whole_arg("--progress", 0, EXTENDED_MAX), metavar="P", default=0,
+                     help="extended: hits already accumulated (a test under way)")
+    os_.add_argument("--hurried", action="store_true", help="extended: 2s count as 1s for glitches (S10)")
+    os_.add_argument("--helpers", metavar="N,N", help="teamwork: each helper's own pool (S11)")
+    os_.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
+                     help="teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)")
+    set_flag(os_)
+    json_flag(os_)
+    os_.set_defaults(handler=_odds_sr)
+
+    oso = sub(osys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
+               "Odds of a Shadowrun opposed test (S9); B is the defender, alone or leading a group.",
+               settings_epilog("sr.") + "\nJSON keys: system, a_dice, b_dice, group, a_wins, b_wins, tie, "
+               "b_wins_if_needed.")
+    oso.add_argument("n", metavar="N", help="side A's dice")
+    oso.add_argument("m", metavar="M", help="side B's (the defender's) dice")
+    oso.add_argument("--group", metavar="N,N",
+                     help="B's companions' pools: B rolls the largest pool + 1 per extra member, at most +5 (S9)")
+    oso.add_argument("--edge-before", action="store_true", help="A spent Edge before the roll (N includes it)")
+    oso.add_argument("--b-edge-before", action="store_true", help="B spent Edge before the roll (M includes it)")
+    set_flag(oso)
+    json_flag(oso)
+    oso.set_defaults(handler=_odds_sr_opposed)
+
+
+def _odds_raja(args: argparse.Namespace) -> int:
+    from polku.rules import odds
+
+    settings, _ = settings_from_args(args, "rajapolku")
+    if args.spirit or args.in_fight:
+        return _odds_spirit(args, settings)
+    an, aa = parse_raja_pool(args.a, "A")
+    bn, ba = parse_raja_pool(args.b, "B")
+    result = odds.raja_odds(an, aa, bn, ba, exhausted=settings.raja_exhausted,
+                            degrees_rule=settings.raja_degrees)
+    if args.json:
+        out = {"system": "rajapolku", "a": {"normal": an, "ability": aa},
+               "b": {"normal": bn, "ability": ba}, "settings": settings_json(settings, "rajapolku")}
+        out.update(result.to_json())
+        emit_json(out)
+        return 0
+
+    def pool_text(n: int, ab: int) -> str:
+        return f"{n}d10" + (f" + {ab} ability" if ab else "")
+
+    tie = "tie (B holds)" if settings.raja_full_tie == "defender" else "tie (reroll)"
+    beyond = ", beyond the deciding die (raja.degrees)" if settings.raja_degrees == "beyond" else ""
+    lines = [
+        f"Rajapolku odds: A {pool_text(an, aa)} vs B {pool_text(bn, ba)}",
+        pct_line("A wins", result.a_wins),
+        pct_line("B wins", result.b_wins),
+        pct_line(tie, result.tie),
+        f"winner's degrees of success (R6, ability dice count 2{beyond}):",
+    ]
+    for d, p in enumerate(result.degrees):
+        if p > 0:
+            label = "0" if d == 0 else str(d)
+            lines.append(pct_line(label, p))
+    if aa or ba:
+        lines.append("visibly supernatural wins (R7):")
+        if aa:
+            lines.append(pct_line("A", result.a_visible))
+        if ba:
+            lines.append(pct_line("B", result.b_visible))
+    emit_lines(lines)
+    return 0
+
+
+def _odds_spirit(args: argparse.Namespace, settings) -> int:
+    from polku.rules import odds
+
+    charges = []
+    for side, text in (("A", args.a), ("B", args.b)):
+        normal, ability = parse_raja_pool(text, side)
+        if ability:
+            raise CliError(f"side {side}: in spirit combat the dice are the charges, no ability dice (R11)")
+        left = normal if args.in_fight else normal - 1
+        if left < 1:
+            raise CliError(f"side {side}: {normal} charge(s): after the 1-charge entry none would remain (R11)")
+        charges.append(left)
+    result = odds.spirit_fight_odds(*charges, exhausted=settings.raja_exhausted,
+                                    degrees_rule=settings.raja_degrees, spirit_loss=settings.raja_spirit_loss)
+    if args.json:
+        emit_json({"system": "rajapolku", "test": "spirit", "settings": settings_json(settings, "rajapolku"),
+                    **result.to_json()})
+        return 0
+    entry = "charges left" if args.in_fight else "charges left after each pays 1 to enter"
+    ex = result.exchange
+    lines = [f"Spirit combat odds (R11): A {charges[0]} vs B {charges[1]} {entry}",
+             "the next exchange:",
+             pct_line("A wins", ex.a_wins), pct_line("B wins", ex.b_wins),
+             pct_line("full tie (free)", ex.tie),
+             "the whole fight (the winner of an exchange loses nothing):",
+             pct_line("A wins", result.a_wins), pct_line("B wins", result.b_wins),
+             f"  expected exchanges: {result.expected_exchanges:.2f}"]
+    emit_lines(lines)
+    return 0
+
+
+def _odds_harha(args: argparse.Namespace) -> int:
+    from polku.rules import odds
+
+    settings = harha_settings(args)
+    variant = settings.harha_variant
+    needed = h8_demand(args)
+    a = parse_harha_pool(args.a, "A")
+    out: dict[str, Any] = {"system": "harhapolku", "variant": variant, "a": {"d8": a[0], "d10": a[1]},
+                           "settings": settings_json(settings, "harhapolku")}
+    if args.b is None:
+        if not needed:
+            raise CliError("harhapolku needs POOL_B, unless the action is --difficult or --very-demanding (H8)")
+        p = odds.harha_difficult(a, needed == 2)
+        out.update(opposed=False, success=p)
+        kind = "very demanding" if needed == 2 else "difficult"
+        return emit(args, out, [f"Harhapolku odds: {kind} action, unopposed, {harha_pool_text(a)} (H8)",
+                                 pct_line("success", p)])
+    b = parse_harha_pool(args.b, "B")
+    out["b"] = {"d8": b[0], "d10": b[1]}
+    if variant == "sum":
+        sizes = []
+        for side, pool in (("A", a), ("B", b)):
+            if pool[0] and pool[1]:
+                raise CliError(f"side {side}: the sum variant uses one die size (H6)")
+            sizes.append((pool[0] + pool[1], 10 if pool[1] else 8))
+        (ac, asz), (bc, bsz) = sizes
+        plain = odds.harha_sum_odds(ac, asz, bc, bsz)
+        diff = odds.harha_sum_difficult(ac, asz, bc, bsz, needed == 2) if needed else None
+    else:
+        plain = odds.harha_odds(a, b, variant=variant, classic_extra=settings.harha_classic_extra)
+        diff = (odds.harha_difficult_opposed(a, b, variant, settings.harha_classic_extra, needed == 2)
+                if needed else None)
+    out.update(plain.to_json())
+    if diff is not None:
+        out.update(diff.to_json())
+    if args.json:
+        emit_json(out)
+        return 0
+    classic = variant == "classic"
+    a_name, b_name = ("A", "B") if classic else ("A (actor)", "B (challenger)")
+    lines = [f"Harhapolku odds ({variant}): {a_name} {harha_pool_text(a)} vs {b_name} {harha_pool_text(b)}",
+             pct_line("A wins", plain.a_wins), pct_line("B wins", plain.b_wins)]
+    if classic:
+        lines.append(pct_line("tie (reroll)", plain.tie))
+    else:
+        lines.append("  (the actor keeps the action unless the challenger wins more: no ties)")
+    if diff is not None:
+        kind = "very demanding" if needed == 2 else "difficult"
+        lines += [f"{kind}, opposed (H8): the actor must win and show {needed} {'die' if needed == 1 else 'dice'} of 7+",
+                  pct_line("success", diff.success), pct_line("won without 7+", diff.won_without)]
+    emit_lines(lines)
+    return 0
+
+
+def _odds_sr(args: argparse.Namespace) -> int:
+    from polku.rules import odds
+
+    settings, _ = settings_from_args(args, "shadowrun")
+    n = sr_pool(args.n)
+    check_threshold(args.threshold)
+    out: dict[str, Any] = {"system": "shadowrun", "settings": settings_json(settings, "shadowrun")}
+    modes = [f for f, v in (("--edge", args.edge), ("--extended", args.extended), ("--helpers", args.helpers))
+             if v is not None]
+    if len(modes) > 1:
+        raise CliError(f"{' and '.join(modes)}: one question at a time")
+    for flag, value in (("--intervals", args.intervals), ("--progress", args.progress or None),
+                        ("--hurried", args.hurried or None)):
+        if value is not None and args.extended is None:
+            raise CliError(f"{flag} is for an extended test (--extended T)")
+    if args.leader_skill is not None and args.helpers is None:
+        raise CliError("--leader-skill is for teamwork (--helpers N,N)")
+    if args.edge is not None:
+        if args.threshold is None:
+            raise CliError("--edge compares Edge before and after the roll for a threshold: give --threshold T")
+        if args.edge_before:
+            raise CliError("--edge already compares Edge before the roll; leave out --edge-before")
+        check_rating("--edge", args.edge)
+        worth = odds.sr_edge_odds(n, args.edge, args.threshold, settings.sr_glitch_rerolls)
+        out.update(worth.to_json())
+        if args.json:
+            emit_json(out)
+            return 0
+        lines = [f"What Edge {args.edge} is worth on {plural(n, 'die').replace('dies', 'dice')}, "
+                 f"threshold {args.threshold} (S7):",
+                 f"  {'':<22} {'success':>9} {'glitch':>9} {'critical':>9} {'mean hits':>10}"]
+        for label, v in (("no Edge", worth.none), ("Edge before the roll", worth.before),
+                         ("Edge after, if short", worth.after)):
+            lines.append(f"  {label:<22} {100 * v[0]:8.3f}% {100 * v[1]:8.3f}% {100 * v[2]:8.3f}% {v[3]:10.3f}")
+        lines.append(f"  (after the roll the point is spent only when the roll falls short: "
+                     f"{100 * worth.after_spent:.1f}% of the time)")
+        emit_lines(lines)
+        return 0
+    if args.extended is not None:
+        if args.threshold is not None or args.edge_before:
+            raise CliError("an extended test takes --extended T (its threshold), not --threshold or --edge-before")
+        k = args.intervals if args.intervals is not None else 10
+        ext = odds.sr_extended(n, args.extended, max_intervals=k, hurried=args.hurried, progress=args.progress)
+        out.update(ext.to_json(), dice=n, progress=args.progress, intervals=k, hurried=args.hurried)
+        if args.json:
+            emit_json(out)
+            return 0
+        lines = [f"Shadowrun extended test odds: {plural(n, 'die').replace('dies', 'dice')} per interval, "
+                 f"{args.progress}/{args.extended} hits so far{', hurried' if args.hurried else ''} (S10)"]
+        run = 0.0
+        for i, p in enumerate(ext.success_at):
+            run += p
+            if p > 0 or i < 3:
+                lines.append(pct_line(f"done by {i + 1}", run))
+        lines += [pct_line(f"within {k}", ext.success), pct_line("critical glitch", ext.critical_glitch),
+                  pct_line("some glitch", ext.glitch)]
+        emit_lines(lines)
+        return 0
+    if args.helpers is not None:
+        helpers = pool_list(args.helpers, "helper")
+        cap = None
+        if settings.sr_teamwork_cap == "skill":
+            if args.leader_skill is None:
+                raise CliError("sr.teamwork_cap=skill caps the helpers' dice at the leader's skill: give --leader-skill S")
+            cap = args.leader_skill
+        result = odds.sr_teamwork(n, helpers, rule_of_six=args.edge_before,
+                                  glitch_rerolls=settings.sr_glitch_rerolls, max_bonus=cap)
+        out.update(result.to_json(args.threshold), helpers=helpers, leader_skill=args.leader_skill, cap=cap,
+                   rule_of_six=args.edge_before, tail=result.tail)
+        head = (f"Shadowrun teamwork odds: leader {n} dice + the hits of helpers "
+                f"{', '.join(map(str, helpers))}" + (f", at most {cap} dice (sr.teamwork_cap)" if cap is not None else ""))
+    else:
+        result = odds.sr_hits(n, rule_of_six=args.edge_before, glitch_rerolls=settings.sr_glitch_rerolls)
+        out.update(result.to_json(args.threshold), rule_of_six=args.edge_before, tail=result.tail)
+        six = ", rule of six (Edge before the roll)" if args.edge_before else ""
+        head = f"Shadowrun odds: {plural(n, 'die').replace('dies', 'dice')}{six}"
+    if args.json:
+        emit_json(out)
+        return 0
+    lines = [head, f"  mean hits: {result.mean():.3f}", "hits:"]
+    for h, p in enumerate(result.hits):
+        if p >= 5e-6 or h == 0:
+            lines.append(pct_line(str(h), p))
+    lines.append(pct_line("glitch", result.glitch))
+    lines.append(pct_line("critical glitch", result.critical_glitch))
+    if args.threshold is not None:
+        lines.append(pct_line(f"success (≥{args.threshold})", result.success(args.threshold)))
+    emit_lines(lines)
+    return 0
+
+
+def _odds_sr_opposed(args: argparse.Namespace) -> int:
+    from polku.rules import odds, shadowrun
+
+    settings, _ = settings_from_args(args, "shadowrun")
+    n, m = sr_pool(args.n, "A"), sr_pool(args.m, "B")
+    group = pool_list(args.group, "group member")
+    m_total = shadowrun.group_pool([m, *group]) if group else m
+    if m_total > 200:
+        raise CliError(f"{m_total} dice is more than this tracker rolls (200)")
+    result = odds.sr_opposed(n, m_total, args.edge_before, args.b_edge_before)
+    if args.json:
+        out = {"system": "shadowrun", "a_dice": n, "b_dice": m_total,
+               "group": [m, *group] if group else None, "settings": settings_json(settings, "shadowrun")}
+        out.update(result.to_json())
+        out["b_wins_if_needed"] = result.b_wins_if_needed
+        emit_json(out)
+        return 0
+    grp = f" (a group of {len(group) + 1}: largest + {min(5, len(group))}, S9)" if group else ""
+    emit_lines([
+        f"Shadowrun opposed odds: A {n} dice vs B (defender) {m_total} dice{grp}",
+        pct_line("A wins", result.a_wins),
+        pct_line("B wins", result.b_wins),
+        pct_line("tie", result.tie),
+        pct_line("B if needed", result.b_wins_if_needed),
+    ])
+    return 0
+
+
+# --------------------------------------------------------------------------- review, watch, export

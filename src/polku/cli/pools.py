@@ -1,0 +1,144 @@
+"""Reading what the user typed: faces already rolled, and pools to roll."""
+
+from __future__ import annotations
+
+import re
+
+from polku.cli.common import (
+    MAX_POOL,
+    CliError,
+    quoted,
+    whole_number,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+
+
+def count_arg(text: str, what: str) -> int:
+    t = str(text).strip()
+    if t.startswith("-") and re.fullmatch(r"-[0-9]+", t):
+        raise CliError(f"{what}: a pool cannot be negative ({quoted(t)})")
+    return whole_number(t, what, 0, MAX_POOL)
+
+
+def raja_faces(text: str, side: str):
+    from polku.rules.dice import parse_faces
+
+    try:
+        return parse_faces(text, 10, allow_ability=True)
+    except ValueError as exc:
+        raise CliError(f"side {side}: {exc}") from None
+
+
+def sr_faces(text: str, side: str | None = None):
+    from polku.rules.dice import parse_faces
+
+    try:
+        return parse_faces(text, 6)
+    except ValueError as exc:
+        raise CliError(f"side {side}: {exc}" if side else str(exc)) from None
+
+
+_SIZED = re.compile(r"^(?:d?([0-9]{1,4})\s*:)?\s*(.*)$", re.IGNORECASE)
+
+
+def parse_harha_faces(text: str, side: str = "A"):
+    """Harhapolku faces: bare 1-8 → d8, 9-10 → d10; ``d10:7`` / ``10:7`` give the size."""
+    from polku.rules.dice import Die, Src, check_face
+
+    if text is None or not str(text).strip():
+        raise CliError(f"side {side}: no faces given (write them comma-separated, e.g. 7,4,4)")
+    dice = []
+    for raw in str(text).split(","):
+        item = raw.strip()
+        if not item:
+            raise CliError(f"side {side}: empty face in '{text}' (write them comma-separated, e.g. 7,4,4)")
+        m = _SIZED.match(item)
+        assert m is not None
+        size_txt, face_txt = m.group(1), m.group(2).strip()
+        if ":" in item and size_txt is None:
+            raise CliError(f"side {side}: '{quoted(item)}': write the size as d8:7 or d10:7")
+        if not re.fullmatch(r"[0-9]{1,4}", face_txt):
+            raise CliError(f"side {side}: '{quoted(item)}' is not a face (a whole number, 1-8 on a d8,"
+                           " 1-10 on a d10)")
+        face = int(face_txt)
+        if size_txt is None:
+            size = 8 if face <= 8 else 10
+        else:
+            size = int(size_txt)
+            if size not in (8, 10):
+                raise CliError(f"side {side}: '{item}': Harhapolku uses d8s and d10s, not a d{size}")
+        try:
+            check_face(face, size)
+        except ValueError as exc:
+            raise CliError(f"side {side}: {exc}") from None
+        dice.append(Die(size, face, Src.DIE))
+    return tuple(dice)
+
+
+def parse_raja_pool(text: str, side: str) -> tuple[int, int]:
+    """Rajapolku pool ``"3"`` or ``"3+1*"`` → (ordinary d10s, ability d10s)."""
+    t = str(text).strip().replace(" ", "")
+    m = re.fullmatch(r"([0-9]{1,4})?(?:\+?([0-9]{1,4})\*)?", t)
+    if not t or m is None or (m.group(1) is None and m.group(2) is None):
+        if t.startswith("-"):
+            raise CliError(f"side {side}: a pool cannot be negative ('{quoted(text)}')")
+        if re.fullmatch(r"[0-9]+(?:\+?[0-9]+\*)?", t):
+            raise CliError(f"side {side}: '{quoted(text)}' is more dice than this tracker rolls ({MAX_POOL})")
+        raise CliError(f"side {side}: '{quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+    if m.group(1) is None and t[0] == "+":
+        raise CliError(f"side {side}: '{quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+    normal = int(m.group(1) or 0)
+    ability = int(m.group(2) or 0)
+    if normal + ability < 1:
+        raise CliError(f"side {side}: a Rajapolku pool has at least the action die (R1)")
+    if normal + ability > 200:
+        raise CliError(f"side {side}: {normal + ability} dice is more than this tracker rolls (200)")
+    return normal, ability
+
+
+def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
+    """Harhapolku pool ``"2d8+1d10"`` (or ``"d8+d10"``, or ``"3"`` = 3d8) → (d8s, d10s)."""
+    t = str(text).strip().lower().replace(" ", "")
+    bad = CliError(f"side {side}: '{quoted(text)}' is not a Harhapolku pool (write e.g. 2d8+1d10)")
+    if not t:
+        raise bad
+    if t.startswith("-"):
+        raise CliError(f"side {side}: a pool cannot be negative ('{text}')")
+    if re.fullmatch(r"[0-9]+", t):
+        n8, n10 = whole_number(t, f"side {side}", 0, MAX_POOL), 0
+    else:
+        n8 = n10 = 0
+        for term in t.split("+"):
+            m = re.fullmatch(r"([0-9]{0,4})d([0-9]{1,4})", term)
+            if m is None:
+                if re.fullmatch(r"[0-9]*d[0-9]+", term):
+                    raise CliError(f"side {side}: '{quoted(term)}' is more dice than this tracker rolls ({MAX_POOL})")
+                raise bad
+            n = int(m.group(1)) if m.group(1) else 1
+            size = int(m.group(2))
+            if size == 8:
+                n8 += n
+            elif size == 10:
+                n10 += n
+            else:
+                raise CliError(f"side {side}: Harhapolku uses d8s and d10s, not a d{size}")
+    if n8 + n10 > 200:
+        raise CliError(f"side {side}: {n8 + n10} dice is more than this tracker rolls (200)")
+    return n8, n10
+
+
+def sr_pool(text: str, side: str = "") -> int:
+    t = str(text).strip()
+    if re.fullmatch(r"[0-9]+", t) and (len(t.lstrip("0")) > 3 or int(t) > MAX_POOL):
+        raise CliError(f"{quoted(t)} dice is more than this tracker rolls ({MAX_POOL})")
+    return count_arg(text, f"side {side} pool" if side else "pool")
+
+
+# --------------------------------------------------------------------------- output
+
+
+def pool_list(text: str | None, what: str) -> list[int]:
+    if text is None:
+        return []
+    return [sr_pool(part, what) for part in str(text).split(",")]

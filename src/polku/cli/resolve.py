@@ -1,0 +1,380 @@
+"""``polku resolve SYSTEM A B``: judge faces already rolled (physical dice, or any roll)."""
+
+from __future__ import annotations
+
+from polku.cli.common import (
+    EDGE_MAX,
+    EXTENDED_MAX,
+    HARHA_FACES_HELP,
+    HARHA_NAMES,
+    HARHA_VARIANT_HELP,
+    HARHA_VARIANTS,
+    MAX_POOL,
+    RAJA_FACES_HELP,
+    RAJA_NAMES,
+    SR_NAMES,
+    SR_OPPOSED_NAMES,
+    CliError,
+    Parser,
+    check_rating,
+    check_threshold,
+    difficult_flags,
+    emit,
+    emit_json,
+    emit_lines,
+    h8_demand,
+    harha_settings,
+    json_flag,
+    set_flag,
+    settings_epilog,
+    settings_from_args,
+    settings_json,
+    sr_edge_flags,
+    sub,
+    whole_arg,
+    whole_number,
+)
+from polku.cli.pools import (
+    parse_harha_faces,
+    raja_faces,
+    sr_faces,
+)
+from polku.cli.words import (
+    harha_demand,
+    harha_headline,
+    harha_sum_headline,
+    plural,
+    raja_headline,
+    spirit_line,
+    sr_headline,
+    sr_json,
+    sr_opposed_headline,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+RAJA_RESOLVE_JSON = """\
+JSON keys: system, winner (a|b|tie), degrees, degrees_rule (all|beyond), supernatural,
+  narrow, visibly_supernatural (= deciding_die_is_ability), deciding_position, decided_by,
+  degree_faces, tie_action, holds, a_faces, b_faces, a_dice, b_dice, settings, explain;
+  with --spirit also loser, charge_loss (R11)."""
+
+HARHA_RESOLVE_JSON = """\
+JSON keys: system, variant, winner (a|b|tie), a_positions, b_positions, positions, reason,
+  tie_action, a_faces, b_faces, a_sizes, b_sizes, settings, explain; sum variant: a_count,
+  a_roll, a_total, b_count, b_roll, b_total; with --difficult / --very-demanding also
+  difficult {success, high, needed, won_comparison} (H8; unopposed: success, high, needed)."""
+
+SR_RESOLVE_JSON = """\
+JSON keys: system, hits, glitch, critical_glitch, ones, dice_counted, pool, edge
+  (before|after|long_shot|null), edge_dice, edge_spent, hurried, dice [{face, source, label,
+  from}], settings, explain; with --threshold also threshold, success, net_hits; with
+  --helper also helpers [hits], helper_dice (S11); with --extended the test: threshold,
+  accumulated, intervals, done, ended, status, interval_thresholds, and rolls [...] (S10)."""
+
+SR_FACES_ORDER = (
+    "faces in the order they are taken from the dice: the pool, then the Edge dice, then the "
+    "rule of six wave by wave (one new die per six, in table order)")
+
+
+def add_parser(verbs: Any) -> None:
+    res = verbs.add_parser(
+        "resolve", help="judge faces already rolled",
+        description="Judge faces already rolled (physical dice, or any roll). "
+                    "Faces are comma-separated, without spaces or quoted. Every [choice] setting "
+                    "of RULES.md can be given with --set KEY=VALUE.",
+    )
+    rsys = res.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
+    r = sub(rsys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",
+             "Rajapolku challenge (R5-R7): A acts, B is the opposition. With --spirit, one exchange "
+             "of spirit combat (R11): the faces are the charges each side has left.",
+             settings_epilog("raja.") + "\n" + RAJA_RESOLVE_JSON)
+    r.add_argument("a", metavar="A", help=RAJA_FACES_HELP.format(side="A (acting)"))
+    r.add_argument("b", metavar="B", help=RAJA_FACES_HELP.format(side="B (opposition)"))
+    r.add_argument("--spirit", action="store_true",
+                   help="a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)")
+    set_flag(r)
+    json_flag(r)
+    r.set_defaults(handler=_resolve_raja)
+
+    h = sub(rsys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
+             "Harhapolku comparison (H3-H6). In ch23, same_size and sum, A is the actor and B the "
+             "challenger, who must win more positions (a larger total in sum). With --difficult, "
+             "the actor must also show a die of 7+ (H8); B may then be left out (unopposed).",
+             settings_epilog("harha.") + "\n" + HARHA_RESOLVE_JSON)
+    h.add_argument("a", metavar="A", help=HARHA_FACES_HELP.format(side="A (actor)")
+                   + "; sum variant: COUNT+ROLL, e.g. 4+2 or 4+d10:7")
+    h.add_argument("b", metavar="B", nargs="?", help=HARHA_FACES_HELP.format(side="B (challenger)"))
+    h.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
+    difficult_flags(h)
+    set_flag(h)
+    json_flag(h)
+    h.set_defaults(handler=_resolve_harha)
+
+    s = sub(rsys, "shadowrun", SR_NAMES[1:], "Shadowrun roll (S3-S11)",
+             "Shadowrun 4e roll (S4-S7), a success test (S8) with --threshold, an extended test "
+             "(S10) with --extended, or teamwork (S11) with --helper.",
+             settings_epilog("sr.") + "\n" + SR_RESOLVE_JSON)
+    s.add_argument("faces", metavar="FACES",
+                   help="comma-separated d6 faces, e.g. 1,1,5,6: " + SR_FACES_ORDER
+                   + "; with --extended, intervals separated by ';', an interval written h:... is hurried")
+    s.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
+                   help="hits needed (S8)")
+    sr_edge_flags(s, "")
+    s.add_argument("--long-shot", type=whole_arg("--long-shot (the Edge rating)", 1, EDGE_MAX), metavar="E",
+                   help="a Long Shot (S3): every face is an Edge die (E = Edge rating) with the rule of six")
+    s.add_argument("--hurried", action="store_true", help="2s count as 1s for glitches (S10)")
+    s.add_argument("--extended", metavar="T[,T...]",
+                   help="an extended test (S10): the threshold, or the threshold in force at each "
+                        "interval (the last one stays)")
+    s.add_argument("--helper", action="append", default=[], metavar="FACES",
+                   help="teamwork (S11): a helper's faces, rolled before the leader (repeatable)")
+    s.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
+                   help="teamwork: the leader's skill rating, the cap under sr.teamwork_cap=skill")
+    set_flag(s)
+    json_flag(s)
+    s.set_defaults(handler=_resolve_sr)
+
+    so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
+              "Shadowrun opposed test (S9): more hits wins; on a tie the defender B wins if a winner "
+              "is needed. Either side may have spent Edge (S7).",
+              settings_epilog("sr.") + "\nJSON keys: system, winner (a|b|tie), net_hits, winner_if_needed, "
+              "a {...}, b {...} (each as resolve shadowrun), settings, explain.")
+    so.add_argument("a", metavar="A", help="side A's d6 faces: " + SR_FACES_ORDER)
+    so.add_argument("b", metavar="B", help="side B's (the defender's) d6 faces, the same way")
+    sr_edge_flags(so, "")
+    sr_edge_flags(so, "b-")
+    set_flag(so)
+    json_flag(so)
+    so.set_defaults(handler=_resolve_sr_opposed)
+
+
+def _resolve_raja(args: argparse.Namespace) -> int:
+    from polku.rules import rajapolku
+
+    settings, _ = settings_from_args(args, "rajapolku")
+    a, b = raja_faces(args.a, "A"), raja_faces(args.b, "B")
+    result = rajapolku.resolve(a, b, settings)
+    out = {**rajapolku.result_json(result), "settings": settings_json(settings, "rajapolku")}
+    lines = [raja_headline(result), *("  " + line for line in result.explain())]
+    if args.spirit:
+        step = rajapolku.SpiritFight(len(a), len(b)).exchange(result, settings)
+        out.update(loser=step.loser, charge_loss=step.loss,
+                   a_charges_after=step.fight.a_charges, b_charges_after=step.fight.b_charges)
+        lines.append("  " + spirit_line(step))
+    if args.json:
+        emit_json(out)
+    else:
+        emit_lines(lines)
+    return 0
+
+
+def _sum_side(text: str, side: str):
+    """Sum variant (H6) faces ``COUNT+ROLL``: the die count and the one die rolled."""
+    count_txt, plus, roll_txt = str(text).strip().partition("+")
+    if not plus or not count_txt.strip().isascii() or not count_txt.strip().isdigit():
+        raise CliError(f"side {side}: the sum variant takes COUNT+ROLL, e.g. 4+2 or 4+d10:7, not '{text}'")
+    dice = parse_harha_faces(roll_txt, side)
+    if len(dice) != 1:
+        raise CliError(f"side {side}: the sum variant rolls one die, not {len(dice)} (H6)")
+    return int(count_txt.strip()), dice[0]
+
+
+def _resolve_harha(args: argparse.Namespace) -> int:
+    from polku.rules import harhapolku
+
+    settings = harha_settings(args)
+    variant = settings.harha_variant
+    needed = h8_demand(args)
+    if args.b is None:
+        if not needed:
+            raise CliError("harhapolku needs B's faces, unless the action is --difficult or --very-demanding (H8)")
+        dice = parse_harha_faces(args.a, "A")
+        alone = harhapolku.difficult(dice, needed == 2)
+        out = {"system": "harhapolku", "variant": variant, "opposed": False,
+               "difficult": {"success": alone.success, "high": alone.high, "needed": alone.needed},
+               "a_faces": [d.face for d in dice], "settings": settings_json(settings, "harhapolku"),
+               "explain": alone.explain()}
+        head = f"Harhapolku: {'success' if alone.success else 'failure'} ({alone.high} of {alone.needed} needed 7+)"
+        return emit(args, out, [head, *("  " + x for x in alone.explain())])
+    if variant == "sum":
+        (ac, ad), (bc, bd) = _sum_side(args.a, "A"), _sum_side(args.b, "B")
+        result: Any = harhapolku.resolve([ad], [bd], settings=settings, a_count=ac, b_count=bc)
+        head = harha_sum_headline(result)
+    else:
+        result = harhapolku.resolve(parse_harha_faces(args.a, "A"), parse_harha_faces(args.b, "B"),
+                                    settings=settings)
+        head = harha_headline(result)
+    out = {**harhapolku.result_json(result), "settings": settings_json(settings, "harhapolku")}
+    explain = result.explain()
+    if needed:
+        tail, explain = harha_demand(result, needed, out)
+        head += tail
+    return emit(args, out, [head, *("  " + x for x in explain)])
+
+
+def _sr_from_faces(dice, settings=None, *, hurried: bool = False, edge_before: int | None = None,
+                   edge_after: int | None = None, long_shot: int | None = None, helper_dice: int = 0,
+                   what: str = ""):
+    """The roll that used exactly these faces, in the order the dice are taken (S3–S7, S11).
+
+    The pool size is what makes the faces come out even: more pool dice
+    always need more faces, so at most one size fits.
+    """
+    from polku.rules import shadowrun
+    from polku.rules.dice import ManualSource, RulesError
+
+    faces = [d.face for d in dice]
+    edges = [("--edge-before", edge_before), ("--edge-after", edge_after), ("--long-shot", long_shot)]
+    if sum(v is not None for _, v in edges) > 1:
+        used = " and ".join(f for f, v in edges if v is not None)
+        raise CliError(f"{what}{used}: one Edge point per test for dice (S7)")
+    for flag, value in edges:
+        check_rating(flag, value)
+    if long_shot is not None:
+        if helper_dice:
+            raise CliError(f"{what}a Long Shot has no modifiers, helper dice included (S3)")
+        src = ManualSource(faces)
+        try:
+            r = shadowrun.roll_long_shot(long_shot, src, settings=settings)
+        except RulesError as exc:
+            raise CliError(f"{what}{exc}") from None
+        if src.remaining:
+            raise CliError(f"{what}{src.remaining} face(s) more than a Long Shot of {long_shot} dice "
+                           "and its rule-of-six dice")
+        return _replace_roll(r, hurried=hurried)
+    simple = edge_before is None and edge_after is None
+    sizes = [len(faces) - helper_dice] if simple else range(len(faces) + 1)
+    for n in sizes:
+        if n < 0:
+            break
+        src = ManualSource(faces)
+        try:
+            r = shadowrun.roll(n, src, edge_before, settings=settings, hurried=hurried, helper_dice=helper_dice)
+            if edge_after is not None:
+                r = shadowrun.edge_after(r, edge_after, src)
+        except RulesError as exc:
+            if str(exc).startswith("not enough faces"):
+                break
+            continue
+        if not src.remaining:
+            return r
+    extra = f" plus {helper_dice} helper dice" if helper_dice else ""
+    if simple:
+        raise CliError(f"{what}the leader rolls its own pool{extra}: {len(faces)} faces are too few (S11)")
+    raise CliError(f"{what}{len(faces)} faces do not make a pool{extra}, its Edge dice and their rule-of-six "
+                   f"dice (give the faces in the order rolled: {SR_FACES_ORDER})")
+
+
+def _replace_roll(r, **changes):
+    from polku.rules.record import replace
+
+    return replace(r, **changes)
+
+
+def _sr_side(text: str, args: argparse.Namespace, prefix: str, settings, side: str | None = None,
+             **kw):
+    dice = sr_faces(text, side)
+    return _sr_from_faces(dice, settings, edge_before=getattr(args, f"{prefix}edge_before"),
+                          edge_after=getattr(args, f"{prefix}edge_after"),
+                          what=f"side {side}: " if side else "", **kw)
+
+
+def _resolve_sr(args: argparse.Namespace) -> int:
+    from polku.rules import shadowrun
+
+    settings, _ = settings_from_args(args, "shadowrun")
+    check_threshold(args.threshold)
+    if args.extended is not None:
+        return _resolve_sr_extended(args, settings)
+    helpers = []
+    for i, text in enumerate(args.helper):
+        helpers.append(_sr_from_faces(sr_faces(text, f"helper {i + 1}"), settings,
+                                      what=f"helper {i + 1}: "))
+    if args.leader_skill is not None and not helpers:
+        raise CliError("--leader-skill is for teamwork: give the helpers' faces with --helper (S11)")
+    bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, settings) if helpers else 0
+    dice = sr_faces(args.faces)
+    result: Any = _sr_from_faces(dice, settings, hurried=args.hurried, edge_before=args.edge_before,
+                                 edge_after=args.edge_after, long_shot=args.long_shot, helper_dice=bonus)
+    if args.threshold is not None:
+        result = shadowrun.success_test(result, args.threshold)
+    out = {**sr_json(result), "settings": settings_json(settings, "shadowrun")}
+    lines = [sr_headline(result)]
+    if helpers:
+        hits = [h.hits for h in helpers]
+        out.update(helpers=hits, helper_dice=bonus)
+        capped = " (capped at the leader's skill, sr.teamwork_cap)" if bonus < sum(hits) else ""
+        lines.append(f"  helpers' hits: {', '.join(map(str, hits))} → +{bonus} dice for the leader{capped} (S11)")
+    lines += ["  " + line for line in result.explain()]
+    return emit(args, out, lines)
+
+
+def _resolve_sr_extended(args: argparse.Namespace, settings) -> int:
+    from polku.rules import shadowrun
+
+    for flag in ("edge_before", "edge_after", "long_shot", "threshold"):
+        if getattr(args, flag) is not None:
+            name = "--" + flag.replace("_", "-")
+            raise CliError(f"{name} is for one roll; in an extended test write it on the interval "
+                           "(eb3: Edge before, ea3: Edge after, h: hurried), e.g. 'h:eb3:5,6,2;3,3,1'")
+    if args.helper:
+        raise CliError("--helper is for teamwork, not an extended test")
+    thresholds = [whole_number(part, "--extended (a threshold)", 1, EXTENDED_MAX)
+                  for part in str(args.extended).split(",")]
+    test = shadowrun.ExtendedTest(thresholds[0])
+    intervals = [x for x in str(args.faces).split(";")]
+    rolls = []
+    for i, text in enumerate(intervals):
+        if test.over:
+            raise CliError(f"the test was over after interval {i} ({test.status}): "
+                           f"{len(intervals) - i} interval(s) too many")
+        flags, roll_text = _interval_flags(text, i + 1, args.hurried)
+        dice = sr_faces(roll_text, f"interval {i + 1}")
+        r = _sr_from_faces(dice, settings, hurried=flags["h"], edge_before=flags["eb"],
+                           edge_after=flags["ea"], what=f"interval {i + 1}: ")
+        test = test.add(r, threshold=thresholds[min(i, len(thresholds) - 1)], hurried=flags["h"])
+        rolls.append(test.history[-1])
+    out = {"system": "shadowrun", "test": "extended", **test.to_json(),
+           "rolls": [r.to_json() for r in rolls], "settings": settings_json(settings, "shadowrun"),
+           "explain": test.explain()}
+    lines = [f"Shadowrun extended: {test.accumulated}/{test.threshold} hits after "
+             f"{plural(test.intervals, 'interval')} — {test.status}"]
+    for i, r in enumerate(rolls):
+        lines.append(f"  interval {i + 1} (threshold {test.interval_thresholds[i]}"
+                     f"{', hurried' if r.hurried else ''}): {sr_headline(r)[len('Shadowrun: '):]}")
+    lines += ["  " + x for x in test.explain()]
+    return emit(args, out, lines)
+
+
+def _interval_flags(text: str, index: int, hurried: bool) -> tuple[dict[str, Any], str]:
+    """``h:eb3:5,6,2`` → ({h: True, eb: 3, ea: None}, "5,6,2") for one extended interval."""
+    parts = str(text).strip().split(":")
+    flags: dict[str, Any] = {"h": hurried, "eb": None, "ea": None}
+    for p in parts[:-1]:
+        p = p.strip().lower()
+        if p == "h":
+            flags["h"] = True
+        elif p[:2] in ("eb", "ea") and p[2:]:
+            flags[p[:2]] = whole_number(p[2:], f"interval {index}: {p[:2]} (the Edge rating)", 1, EDGE_MAX)
+        else:
+            raise CliError(f"interval {index}: '{p}:' is not h: (hurried), ebE: or eaE: (Edge before / after)")
+    return flags, parts[-1]
+
+
+def _resolve_sr_opposed(args: argparse.Namespace) -> int:
+    from polku.rules import shadowrun
+
+    settings, _ = settings_from_args(args, "shadowrun")
+    ra = _sr_side(args.a, args, "", settings, "A")
+    rb = _sr_side(args.b, args, "b_", settings, "B")
+    result = shadowrun.opposed(ra, rb)
+    out = {**sr_json(result), "settings": settings_json(settings, "shadowrun")}
+    return emit(args, out, [sr_opposed_headline(result), *("  " + line for line in result.explain())])
+
+
+# --------------------------------------------------------------------------- roll

@@ -1,0 +1,34 @@
+"""``polku watch FILE``: the players' live view of a session the GM's app is saving."""
+
+from __future__ import annotations
+
+from polku.cli.common import CliError, load_read_only, needs_terminal, seconds
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+def add_parser(verbs: Any) -> None:
+    wat = verbs.add_parser("watch", help="the players' live view of a session",
+                           description="A read-only live view of a session the GM's app is saving: challenges, "
+                                       "characters' public status and the dice log, without the GM's secrets. "
+                                       "Remote players: ssh -t HOST polku watch FILE.")
+    wat.add_argument("file", metavar="FILE", help="a session file")
+    wat.add_argument("--theme", metavar="NAME", help="colour theme")
+    wat.add_argument("--interval", type=seconds, default=0.3, metavar="SECONDS",
+                     help="how often to look at the file (default 0.3)")
+    wat.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    needs_terminal("watch")
+    if args.interval <= 0:
+        raise CliError("--interval must be above 0 seconds")
+    load_read_only(args.file)
+    from polku.tui.watch import run_watch
+
+    return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval) or 0)

@@ -1,0 +1,117 @@
+"""How the headless verbs word an outcome: headlines, odds lines and bars."""
+
+from __future__ import annotations
+
+from polku.cli.common import (
+    BAR_WIDTH,
+)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def side_name(side: str, variant: str | None = None) -> str:
+    if variant in ("ch23", "same_size", "sum"):
+        return {"a": "A (actor)", "b": "B (challenger)"}.get(side, side)
+    return {"a": "A", "b": "B"}.get(side, side)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def raja_headline(result) -> str:
+    if result.winner == "tie":
+        what = "the defender (B) holds" if result.tie_action == "defender" else "both sides reroll"
+        return f"Rajapolku: tie — {what}"
+    text = f"Rajapolku: {result.winner.upper()} wins with {plural(result.degrees, 'degree')}"
+    if result.narrow:
+        text += " (a narrow win)"
+    if result.supernatural:
+        text += f", {plural(result.supernatural, 'supernatural feature')}"
+    return text
+
+
+def harha_headline(result) -> str:
+    if result.winner == "tie":
+        return f"Harhapolku ({result.variant}): tie {result.a_positions} to {result.b_positions} — reroll"
+    name = side_name(result.winner, result.variant)
+    return (f"Harhapolku ({result.variant}): {name} wins, positions "
+            f"A {result.a_positions} – B {result.b_positions}")
+
+
+def sr_headline(result) -> str:
+    roll = getattr(result, "roll", result)
+    parts = [plural(roll.hits, "hit")]
+    if roll.critical_glitch:
+        parts.append("CRITICAL GLITCH")
+    elif roll.glitch:
+        parts.append("glitch")
+    if hasattr(result, "threshold"):
+        verdict = f"success, {plural(result.net_hits, 'net hit')}" if result.success else "failure"
+        parts.append(f"threshold {result.threshold}: {verdict}")
+    return "Shadowrun: " + ", ".join(parts)
+
+
+def sr_opposed_headline(result) -> str:
+    if result.winner == "tie":
+        return "Shadowrun opposed: tie (stalemate); if a winner is needed, B (defender) wins"
+    return f"Shadowrun opposed: {result.winner.upper()} wins with {plural(result.net_hits, 'net hit')}"
+
+
+def sr_json(result) -> dict[str, Any]:
+    from polku.rules import shadowrun
+
+    out: dict[str, Any] = {"system": "shadowrun"}
+    out.update(shadowrun.result_json(result))
+    out["explain"] = shadowrun.explain(result)
+    return out
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def spirit_line(step) -> str:
+    f = step.fight
+    if step.loser is None:
+        return f"spirit combat: a full tie costs nothing (A {f.a_charges}, B {f.b_charges} charges) (R11)"
+    end = "; the fight is over" if f.over else ""
+    return (f"spirit combat: {step.loser.upper()} loses {plural(step.loss, 'charge')}, the winner nothing "
+            f"(A {f.a_charges}, B {f.b_charges} left{end}) (R11)")
+
+
+def harha_demand(result, needed: int, out: dict[str, Any]) -> tuple[str, list[str]]:
+    """H8 on an opposed roll: the JSON part, the headline's tail and the explanation."""
+    from polku.rules import harhapolku
+
+    d = harhapolku.difficult_opposed(result, needed == 2)
+    out["difficult"] = {"success": d.success, "high": d.high, "needed": d.needed,
+                        "won_comparison": d.won_comparison, "tie": d.tie}
+    out["explain"] = explain = d.explain()
+    kind = "very demanding" if needed == 2 else "difficult"
+    verdict = "a tie, reroll" if d.tie else "success" if d.success else "failure"
+    return f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
+
+
+def harha_sum_headline(result) -> str:
+    who = side_name(result.winner, "sum")
+    return f"Harhapolku (sum): {who} wins, totals A {result.a_total} – B {result.b_total}"
+
+
+def glyph(d) -> str:
+    return f"{d.face}*" if d.is_ability else str(d.face)
+
+
+def bar(p: float, width: int = BAR_WIDTH) -> str:
+    filled = max(0, min(width, round(p * width)))
+    return "█" * filled + "░" * (width - filled)
+
+
+def pct_line(label: str, p: float, width: int = 16) -> str:
+    return f"  {label:<{width}} {100 * p:7.3f}%  {bar(p)}"
+
+
+def harha_pool_text(p: tuple[int, int]) -> str:
+    parts = [f"{n}d{s}" for n, s in ((p[0], 8), (p[1], 10)) if n]
+    return "+".join(parts) or "no dice"
