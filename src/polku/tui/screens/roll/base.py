@@ -1,0 +1,417 @@
+"""What the three systems' challenge screens share.
+
+Each side is a list of rows; Enter toggles or edits the row under the cursor.
+The screen asks the tracker (which asks the rules core) for the pools and the
+odds engine for the odds on every change; rolling is a tracker command, so the
+result lands in the log and the file like every other change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ....rules.dice import FaceError, RulesError, parse_faces
+from ....session.rolls import settings_text
+from ....session.tracker import Tracker
+from ...widgets.keyline import KeyLine
+from ..prompts import ChoicePrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from ...app import PolkuApp
+
+GM = ""
+
+
+def _bar(parts: Sequence[tuple[float, str, str]], width: int = 30) -> Text:
+    """A small proportional bar: (probability, glyph, style) per part."""
+    out = Text()
+    used = 0
+    for i, (p, glyph, style) in enumerate(parts):
+        n = round(p * width) if i < len(parts) - 1 else max(0, width - used)
+        n = max(0, min(width - used, n))
+        out.append(glyph * n, style=style)
+        used += n
+    return out
+
+
+def odds_line(a_label: str, a_wins: float, tie_word: str, tie: float, b_label: str, b_wins: float,
+              styles: dict[str, str]) -> Text:
+    """"Odds  A x%   tie y%   B z%  ███░░▒▒": a two-sided contest's chances, the same on every screen."""
+    win, loss = styles.get("win", ""), styles.get("loss", "")
+    t = Text("Odds  ")
+    t.append(f"{a_label} {a_wins:.1%}", style=win)
+    t.append(f"   {tie_word} {tie:.1%}   ")
+    t.append(f"{b_label} {b_wins:.1%}", style=loss)
+    t.append("  ")
+    t.append_text(_bar([(a_wins, "█", win), (tie, "░", ""), (b_wins, "▒", loss)], 20))
+    return t
+
+
+@dataclass
+class Side:
+    """What the GM has toggled for one side of the challenge."""
+
+    role: str
+    who: str = GM
+    label: str = "GM"
+    # Rajapolku
+    backgrounds: dict[str, bool] = field(default_factory=dict)
+    abilities: dict[str, bool] = field(default_factory=dict)
+    helping: list[str] = field(default_factory=list)
+    hindering: list[str] = field(default_factory=list)
+    # Harhapolku: tier → claimed name
+    claims: dict[str, str] = field(default_factory=dict)
+    extra_backgrounds: list[tuple[str, str]] = field(default_factory=list)
+    gm_bonus: bool = False
+    # Varjojuoksu
+    mode: str = "skill"
+    skill: str = ""
+    attribute: str = "agility"
+    second: str = "strength"
+    dice: int = 6
+    modifiers: list[tuple[str, int]] = field(default_factory=list)
+    edge_before: bool = False
+    long_shot: bool = False
+    group: list[int] = field(default_factory=list)
+    helpers: dict[str, bool] = field(default_factory=dict)
+    helper_pools: dict[str, int] = field(default_factory=dict)
+    """The GM's pool for a helper, replacing the helper's own (S11)."""
+
+
+class SideList(OptionList):
+    """One side's rows."""
+
+    DEFAULT_CSS = """
+    SideList { height: 1fr; }
+    """
+
+    def __init__(self, role: str, *, id: str) -> None:
+        super().__init__(id=id)
+        self.role = role
+        self._shown: list[tuple[str, Any]] | None = None
+
+    def show_rows(self, rows: list[tuple[str, Text | str]]) -> None:
+        key = [(k, _content_key(label)) for k, label in rows]
+        if key == self._shown:
+            return  # unchanged: no rebuild, no repaint
+        self._shown = key
+        keep = self.highlighted
+        self.set_options([Option(Text(label) if isinstance(label, str) else label,
+                                 id=key if key != "info" else f"info-{i}", disabled=key == "info")
+                          for i, (key, label) in enumerate(rows)])
+        if keep is not None and rows:
+            self.highlighted = min(keep, len(rows) - 1)
+        elif rows:
+            self.highlighted = 0
+
+
+def _content_key(content: Text | str) -> Any:
+    """What a Static shows, comparable (rich's Text equality ignores the base style)."""
+    if isinstance(content, Text):
+        return (content.plain, tuple(content.spans), str(content.style), content.justify,
+                content.overflow, content.no_wrap, content.end)
+    return content
+
+
+def _check(flag: bool) -> str:
+    return "[x]" if flag else "[ ]"
+
+
+class RollScreen(ModalScreen[None]):
+    """Base of the three systems' challenge screens."""
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll", id="roll.roll", tooltip="Roll the pools with the program's dice"),
+        Binding("f", "enter_faces", "Enter faces", id="roll.faces", tooltip="Enter faces from physical dice"),
+        Binding("w", "pick_who", "Who", id="roll.who", tooltip="Choose who this side is"),
+        Binding("G", "toggle_gm_only", "GM only", show=False, id="roll.gm_only",
+                tooltip="Keep the next roll from the players: they see \"the GM rolls\" and nothing else"),
+        Binding("tab", "switch_side", "Other side", show=False, id="roll.switch", tooltip="Move to the other side"),
+        Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
+    ]
+
+    DEFAULT_CSS = """
+    RollScreen { align: center middle; }
+    RollScreen #roll-box { width: 100%; height: 100%; border: round $primary; background: $surface; padding: 0 1; }
+    RollScreen #roll-title { height: auto; text-style: bold; color: $accent; }
+    RollScreen #sides { height: 1fr; min-height: 5; }
+    RollScreen .side-box { width: 1fr; height: 1fr; }
+    RollScreen .side-title { height: 1; text-style: bold; background: $boost; padding: 0 1; }
+    RollScreen SideList, RollScreen SideList:focus { border: none; background: $surface; padding: 0; }
+    RollScreen SideList:focus { background: $boost; }
+    RollScreen #pool { height: auto; }
+    RollScreen #odds { height: auto; }
+    RollScreen #result-box { height: auto; max-height: 7; border-top: solid $primary; scrollbar-gutter: stable; }
+    """
+
+    system_name = ""
+
+    covers_screen = True
+    """#roll-box paints every cell: the app does not repaint the screens below (PolkuApp)."""
+
+    def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
+        super().__init__()
+        self.tracker = tracker
+        self.challenge_id = challenge
+        self.a = Side("a")
+        self.b = Side("b")
+        self.last_event: dict[str, Any] | None = None
+        self.gm_only = False
+        """The next roll is the GM's only (RULES §4), as the tracker's :meth:`~Tracker.gm_only` logs it."""
+        self.result_lines: list[str] = []
+        self._shown: dict[str, Any] = {}
+        c = tracker.challenge(challenge) if challenge else None
+        # A participant removed from the campaign (an older file) is left out, not rolled for.
+        parts = [x for x in c.get("participants", []) if x in tracker.characters] if c else []
+        opp = [x for x in c.get("opposition", []) if x in tracker.characters] if c else []
+        first = actor or (parts[0] if parts else None)
+        if first is None and tracker.characters:
+            pcs = [cid for cid, ch in tracker.characters.items() if ch["kind"] == "pc"]
+            first = pcs[0] if pcs else next(iter(tracker.characters))
+        if first:
+            self.set_who(self.a, first)
+        if opp:
+            self.set_who(self.b, opp[0])
+        self.init_sides()
+
+    @property
+    def papp(self) -> "PolkuApp":
+        return self.app  # type: ignore[return-value]
+
+    # -- to override -------------------------------------------------------------
+
+    def init_sides(self) -> None:
+        """Defaults after the sides' characters are known."""
+
+    def rows(self, side: Side) -> list[tuple[str, Text | str]]:
+        raise NotImplementedError
+
+    def pool_text(self) -> Text:
+        raise NotImplementedError
+
+    def odds_text(self) -> Text:
+        raise NotImplementedError
+
+    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(dice, size) per side for entering faces; dice 0 = that side does not roll."""
+        raise NotImplementedError
+
+    def handle(self, side: Side, key: str) -> None:
+        """Enter on a row."""
+
+    def title_text(self) -> str:
+        c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
+        return f"{self.system_name}: " + (c["title"] if c else "free roll (no challenge)")
+
+    def side_titles(self) -> tuple[str, str]:
+        return (f"A: {self.a.label}", f"B: {self.b.label}")
+
+    # -- shared --------------------------------------------------------------------
+
+    def set_who(self, side: Side, cid: str) -> None:
+        side.who = cid
+        side.label = "GM" if cid == GM else self.tracker.character(cid)["name"]
+        self.on_who_changed(side)
+
+    def on_who_changed(self, side: Side) -> None:
+        pass
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="roll-box"):
+            yield Static(self.title_text(), id="roll-title")
+            with Horizontal(id="sides"):
+                with Vertical(classes="side-box"):
+                    yield Static("", id="title-a", classes="side-title")
+                    yield SideList("a", id="side-a")
+                with Vertical(classes="side-box", id="box-b"):
+                    yield Static("", id="title-b", classes="side-title")
+                    yield SideList("b", id="side-b")
+            yield Static("", id="pool")
+            yield Static("", id="odds")
+            with VerticalScroll(id="result-box"):
+                yield Static("", id="result")
+        yield KeyLine()
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        self.query_one("#side-a", SideList).focus()
+
+    def side_of(self, role: str) -> Side:
+        return self.a if role == "a" else self.b
+
+    def focused_side(self) -> Side:
+        focused = self.focused
+        if isinstance(focused, SideList):
+            return self.side_of(focused.role)
+        return self.a
+
+    def refresh_view(self) -> None:
+        self._update("#roll-title", self.title_text() + ("  · GM ONLY: players see \"the GM rolls\""
+                                                         if self.gm_only else ""))
+        ta, tb = self.side_titles()
+        self._update("#title-a", ta)
+        self._update("#title-b", tb)
+        self.query_one("#side-a", SideList).show_rows(self.rows(self.a))
+        self.query_one("#side-b", SideList).show_rows(self.rows(self.b))
+        try:
+            pool = self.pool_text()
+            odds = self.odds_text()
+        except RulesError as e:
+            pool, odds = Text(f"⚠ {e}", style="bold"), Text("")
+        self._update("#pool", pool)
+        self._update("#odds", odds)
+        self._update("#result", Text("\n".join(self._padded(self.result_lines))) if self.result_lines else
+                     Text("r: roll   f: enter faces from physical dice   "
+                          "Enter: toggle/edit row   w: who   G: GM only   Esc: close", style="dim"))
+
+    def _update(self, selector: str, content: Text | str) -> None:
+        """Update a Static only when its content changed (an update repaints and re-lays out)."""
+        key = _content_key(content)
+        if self._shown.get(selector) == key:
+            return
+        self._shown[selector] = key
+        self.query_one(selector, Static).update(content)
+
+    RESULT_ROWS = 20
+    """A roll's result always takes this many rows (blank-padded) in its scrolling
+    box, so one roll's text never changes the layout and costs a second frame."""
+
+    def _padded(self, lines: list[str]) -> list[str]:
+        lines = lines[: self.RESULT_ROWS]
+        return lines + [""] * (self.RESULT_ROWS - len(lines))
+
+    def styles_map(self) -> dict[str, str]:
+        return self.papp.log_styles()
+
+    @on(OptionList.OptionSelected)
+    def _row_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if not isinstance(event.option_list, SideList) or event.option.id is None:
+            return
+        side = self.side_of(event.option_list.role)
+        key = event.option.id
+        if key == "who":
+            self.action_pick_who()
+            return
+        if key.startswith("info-"):
+            return
+        self.handle(side, key)
+        self.refresh_view()
+
+    def action_switch_side(self) -> None:
+        a = self.query_one("#side-a", SideList)
+        b = self.query_one("#side-b", SideList)
+        (b if self.focused is a else a).focus()
+
+    def action_pick_who(self) -> None:
+        side = self.focused_side()
+        choices = [(cid, f"{ch['name']} ({ch['kind']})") for cid, ch in self.tracker.characters.items()]
+        choices.append(("__gm__", "GM / difficulty (no character)"))
+
+        def done(value: str | None) -> None:
+            if value is None:
+                return
+            self.set_who(side, GM if value == "__gm__" else value)
+            self.refresh_view()
+
+        self.app.push_screen(ChoicePrompt(f"Who is side {side.role.upper()}?", choices), done)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+        if self.is_mounted:
+            self.refresh_view()
+
+    def action_roll(self) -> None:
+        self._roll(None)
+
+    def action_toggle_gm_only(self) -> None:
+        self.gm_only = not self.gm_only
+        self.refresh_view()
+
+    def _roll(self, faces: tuple[list[int], list[int]] | None) -> None:
+        def roll(t: Tracker) -> dict[str, Any] | None:
+            with t.gm_only(self.gm_only):
+                return self.do_roll(faces)
+
+        out = self.papp.run_command(roll)
+        if not out:
+            return
+        ev = out.get("event") if isinstance(out, dict) else None
+        if ev is None:
+            return
+        self.last_event = ev
+        roll = ev.get("roll", {})
+        lines = [f"{ev['seq']}: {roll.get('summary', ev['text'])}"]
+        for side in roll.get("sides", []):
+            lines.append(f"  {side['label']}: " + " ".join(
+                ("✦" if d.get("source") == "ability" else "") + str(d["face"]) + ("↻" if d.get("replaced") else "")
+                for d in side["dice"]))
+        lines.extend(self.after_roll_hints(ev))
+        lines.extend(f"  {x}" for x in roll.get("explain", [])[:12])
+        if roll.get("settings"):
+            lines.append(f"  settings: {settings_text(roll['settings'])}")
+        self.result_lines = lines
+        self.refresh_view()
+        self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)
+
+    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+        return []
+
+    def action_enter_faces(self) -> None:
+        try:
+            (na, sa), (nb, sb) = self.face_counts()
+        except RulesError as e:
+            self.notify(str(e), severity="error")
+            return
+        collected: list[list[int]] = []
+
+        def ask(label: str, n: int, size: int, then: Callable[[list[int]], None]) -> None:
+            if n == 0:
+                then([])
+                return
+
+            def check(text: str) -> str | None:
+                try:
+                    faces = parse_faces(text, size)
+                except FaceError as e:
+                    return str(e)
+                if len(faces) != n:
+                    return f"{label} rolls {n} dice; you entered {len(faces)} faces"
+                return None
+
+            def done(text: str | None) -> None:
+                if text is None:
+                    return
+                then([d.face for d in parse_faces(text, size)])
+
+            self.app.push_screen(TextPrompt(f"Faces for {label}: {n}d{size}, in the order of the pool shown",
+                                            placeholder="e.g. " + ",".join(str(min(size, 3 + i)) for i in range(n)),
+                                            hint=self.faces_hint(), check=check), done)
+
+        def got_b(faces: list[int]) -> None:
+            collected.append(faces)
+            self._roll((collected[0], collected[1]))
+
+        def got_a(faces: list[int]) -> None:
+            collected.append(faces)
+            ask(self.b.label, nb, sb, got_b)
+
+        ask(self.a.label, na, sa, got_a)
+
+    def faces_hint(self) -> str:
+        return "comma-separated; checked against the die"

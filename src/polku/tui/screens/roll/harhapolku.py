@@ -1,0 +1,305 @@
+"""Harhapolku's challenge screen: H2 pools, H3–H6 comparisons, H8, H7 edge rerolls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+
+from ....rules import odds as odds_mod
+from ....rules.dice import FaceError, RulesError, parse_faces
+from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS
+from ....session.rolls import HarhaSide
+from ....session.tracker import Tracker
+from ..prompts import ChoicePrompt, TextPrompt
+from .base import RollScreen, Side, _bar, _check, odds_line
+
+
+class HarhaRollScreen(RollScreen):
+    """H2 pools, H4 (chapter 23) or H3 (classic) comparison, H8, H7 edge rerolls."""
+
+    system_name = "Harhapolku"
+    BINDINGS = RollScreen.BINDINGS + [
+        Binding("v", "toggle_variant", "Variant", id="harha.variant",
+                tooltip="Chapter 23 (H4), classic (H3), same-size dice (H5) or sum (H6) for this roll"),
+        Binding("8", "cycle_demand", "H8", show=False, id="harha.demand",
+                tooltip="An opposed roll that is also difficult / very demanding: the actor needs 7+ dice too (H8)"),
+        Binding("d", "toggle_difficult", "Unopposed", id="harha.difficult",
+                tooltip="An unopposed difficult action (H8): one die of 7+"),
+        Binding("D", "toggle_demanding", "Very demanding", show=False, id="harha.demanding",
+                tooltip="A very demanding action needs two dice of 7+ (H8)"),
+        Binding("e", "edge_reroll", "Edge reroll", id="harha.edge", tooltip="Reroll a side's pool with an edge (H7)"),
+        Binding("b", "add_background", "+Background", show=False, id="harha.background",
+                tooltip="Claim an ad-hoc background for this side"),
+    ]
+
+    def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
+        self.variant = tracker.harha_variant()
+        self.difficult = False
+        self.demanding = False
+        self.demand = ""
+        """H8 on an opposed roll: "", "difficult" or "very_demanding"."""
+        super().__init__(tracker, challenge, actor=actor)
+
+    def side_titles(self) -> tuple[str, str]:
+        if self.difficult:
+            return (f"A: {self.a.label} (acts)", "— unopposed —")
+        if self.variant != "classic":
+            return (f"A (actor): {self.a.label}", f"B (challenger): {self.b.label}")
+        return (f"A: {self.a.label}", f"B: {self.b.label}")
+
+    def on_who_changed(self, side: Side) -> None:
+        side.claims = {}
+
+    def _backgrounds(self, side: Side) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        if side.who:
+            out = [(bg["name"], bg["tier"]) for bg in self.tracker.character(side.who).get("backgrounds", [])]
+        return out + side.extra_backgrounds
+
+    def rows(self, side: Side) -> list[tuple[str, Text | str]]:
+        if side.role == "b" and self.difficult:
+            return [("info", "An unopposed action: no challenger.")]
+        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.label}  (Enter to change)")]
+        rows.append(("info", "[x] 1d8 always (H2)"))
+        have = self._backgrounds(side)
+        for name, tier in have:
+            on_ = side.claims.get(tier) == name
+            size = "d10" if "special" in tier else "d8"
+            rows.append((f"bg:{tier}:{name}", f"{_check(on_)} {name} — {HARHA_TIER_LABELS[tier]} +1{size}"))
+        for tier in HARHA_TIERS:
+            if not any(t == tier for _, t in have):
+                on_ = side.claims.get(tier) == "(unnamed)"
+                size = "d10" if "special" in tier else "d8"
+                rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} a fitting {HARHA_TIER_LABELS[tier]} +1{size}"))
+        rows.append(("gm", f"{_check(side.gm_bonus)} GM: spectacular action +1d10"))
+        if side.who:
+            edges = self.tracker.character(side.who).get("edges", [])
+            if edges:
+                rows.append(("info", "edges: " + ", ".join(e["name"] + (" (used)" if e["used"] else "") for e in edges)))
+        return rows
+
+    def handle(self, side: Side, key: str) -> None:
+        if key == "gm":
+            side.gm_bonus = not side.gm_bonus
+        elif key.startswith("bg:"):
+            _, tier, name = key.split(":", 2)
+            if side.claims.get(tier) == name:
+                del side.claims[tier]
+            else:
+                side.claims[tier] = name
+
+    def action_add_background(self) -> None:
+        side = self.focused_side()
+
+        def done(text: str | None) -> None:
+            if not text:
+                return
+            name, _, tier = text.partition(":")
+            tier = tier.strip() or "plain"
+            side.extra_backgrounds.append((name.strip(), tier))
+            side.claims[tier] = name.strip()
+            self.refresh_view()
+
+        tiers = ", ".join(HARHA_TIERS)
+        self.app.push_screen(TextPrompt("Background name:tier", placeholder="e.g. Thief:plain",
+                                        hint=f"tiers: {tiers}",
+                                        check=lambda s: None if s.strip() and (not s.partition(':')[2].strip() or
+                                                                               s.partition(':')[2].strip() in HARHA_TIERS)
+                                        else f"tier must be one of {tiers}"), done)
+
+    def _harha_side(self, side: Side) -> HarhaSide:
+        c = side.claims
+        return HarhaSide(side.label, [side.who] if side.who else [], general=c.get("general"),
+                         background=c.get("plain"), significant=c.get("significant"), special=c.get("special"),
+                         significant_special=c.get("significant_special"), gm_bonus=side.gm_bonus)
+
+    def _variant(self) -> str:
+        """An unopposed difficult action (H8) rolls the H2 pool."""
+        return "ch23" if self.difficult else self.variant
+
+    def _counts(self, side: Side) -> tuple[int, int]:
+        pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
+        return (sum(1 for s in pool.dice if s.size == 8), sum(1 for s in pool.dice if s.size == 10))
+
+    VARIANT_TEXT = {
+        "ch23": "chapter 23 (H4): the challenger must win more positions",
+        "classic": "classic (H3): more positions wins",
+        "same_size": "same-size dice (H5), compared as chapter 23: the challenger must win more positions",
+        "sum": "sum (H6): one die + the dice count; the challenger needs the larger total",
+    }
+
+    def pool_text(self) -> Text:
+        t = Text()
+        sides = (self.a,) if self.difficult else (self.a, self.b)
+        for side in sides:
+            pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
+            n8, n10 = self._counts(side)
+            t.append(f"{side.label}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
+            if self._variant() == "sum":
+                t.append(f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
+            t.append(", ".join(f"d{s.size} {s.label or s.source}" for s in pool.dice))
+            t.append("\n")
+        if self.difficult:
+            mode = "unopposed, " + ("very demanding: two 7+ (H8)" if self.demanding else "difficult: one 7+ (H8)")
+        else:
+            mode = self.VARIANT_TEXT[self.variant]
+            if self.demand:
+                mode += ("; very demanding: the actor also needs two 7+ (H8)" if self.demand == "very_demanding"
+                         else "; difficult: the actor also needs a 7+ (H8)")
+        t.append(mode, style="dim")
+        if self.variant != "classic" and not self.difficult:
+            # The whole H4 reminder is on the help screen; one line here keeps the pools in view.
+            t.append("\nH4: abilities and senses are questioned only on grounds already shown in play",
+                     style="dim")
+        return t
+
+    def odds_text(self) -> Text:
+        st = self.styles_map()
+        if self.difficult:
+            p = odds_mod.harha_difficult(self._counts(self.a), self.demanding)
+            t = Text(f"Odds  success {p:.1%}  ")
+            t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
+            return t
+        o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b), self.variant,
+                                        self.tracker.settings.harha_classic_extra, self.demand)
+        if isinstance(o, odds_mod.HarhaDifficultOdds):
+            need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
+            t = Text(f"Odds  {self.a.label} wins with {need} {o.success:.1%}", style=st.get("win", ""))
+            t.append(f"   wins without {o.won_without:.1%}   tie {o.tie:.1%}   ")
+            t.append_text(_bar([(o.success, "█", st.get("win", "")), (o.won_without, "░", ""),
+                                (1 - o.success - o.won_without, "▒", st.get("loss", ""))], 20))
+            return t
+        t = odds_line(self.a.label, o.a_wins, "tie", o.tie, self.b.label, o.b_wins, st)
+        return t
+
+    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        raise RulesError("")  # replaced by action_enter_faces below
+
+    def action_enter_faces(self) -> None:
+        sides = (self.a,) if self.difficult else (self.a, self.b)
+        pools = [self.tracker.harha_dice(self._harha_side(s), self._variant()) for s in sides]
+        collected: list[list[int]] = []
+
+        def ask(i: int) -> None:
+            if i == len(sides):
+                faces = (collected[0], collected[1] if len(collected) > 1 else [])
+                self._roll(faces)
+                return
+            specs = pools[i]
+            sizes = ",".join(f"d{s.size}" for s in specs)
+
+            def parse(text: str) -> list[int]:
+                items = [x.strip() for x in text.split(",")]
+                if len(items) != len(specs):
+                    raise FaceError(f"{sides[i].label} rolls {len(specs)} dice ({sizes}); you entered {len(items)}")
+                out = []
+                for item, spec in zip(items, specs):
+                    out.extend(d.face for d in parse_faces(item, spec.size))
+                return out
+
+            def check(text: str) -> str | None:
+                try:
+                    parse(text)
+                except FaceError as e:
+                    return str(e)
+                return None
+
+            def done(text: str | None) -> None:
+                if text is None:
+                    return
+                collected.append(parse(text))
+                ask(i + 1)
+
+            self.app.push_screen(TextPrompt(f"Faces for {sides[i].label}: {sizes} (in this order)", check=check,
+                                            hint="comma-separated; each face is checked against its die"), done)
+
+        ask(0)
+
+    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+        if self.difficult:
+            return self.tracker.roll_harha_difficult(self._harha_side(self.a), very_demanding=self.demanding,
+                                                     challenge=self.challenge_id,
+                                                     faces=faces[0] if faces else None)
+        return self.tracker.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
+                                       challenge=self.challenge_id, demand=self.demand, faces=faces)
+
+    def action_toggle_variant(self) -> None:
+        variants = ("ch23", "classic", "same_size", "sum")
+        self.variant = variants[(variants.index(self.variant) + 1) % len(variants)]
+        self.refresh_view()
+
+    def action_cycle_demand(self) -> None:
+        demands = ("", "difficult", "very_demanding")
+        self.demand = demands[(demands.index(self.demand) + 1) % len(demands)]
+        self.refresh_view()
+
+    def action_toggle_difficult(self) -> None:
+        self.difficult = not self.difficult
+        self.refresh_view()
+
+    def action_toggle_demanding(self) -> None:
+        self.difficult = True
+        self.demanding = not self.demanding
+        self.refresh_view()
+
+    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+        out = []
+        if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
+            out.append("  A tie: reroll with r (H3).")
+        if any(a.allowed for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"):
+            out.append("  e: reroll a side's whole pool with an edge (H7)")
+            out.extend(self._reroll_values(ev))
+        return out
+
+    def _reroll_values(self, ev: dict[str, Any]) -> list[str]:
+        """What an edge reroll is worth for each side that has an unused edge (exact, H7)."""
+        roll = ev.get("roll", {})
+        sides = {s["role"]: s for s in roll.get("sides", [])}
+        variant = roll.get("variant", self.variant)
+        if set(sides) != {"a", "b"} or variant not in ("ch23", "classic") or roll.get("demand"):
+            return []
+
+        def pool(role: str) -> tuple[int, int]:
+            dice = sides[role]["dice"]
+            return (sum(1 for d in dice if d["size"] == 8), sum(1 for d in dice if d["size"] == 10))
+
+        lines = []
+        roles = {a.role for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll" and a.allowed}
+        for role in sorted(roles):
+            try:
+                now, after = odds_mod.harha_reroll_value(
+                    pool("a"), pool("b"), [d["face"] for d in sides["a"]["dice"]],
+                    [d["face"] for d in sides["b"]["dice"]], variant,
+                    self.tracker.settings.harha_classic_extra, side=role)  # type: ignore[arg-type]
+            except RulesError:
+                continue
+            lines.append(f"    {sides[role]['label']}: chance to win {now:.0%} now, {after:.1%} after rerolling")
+        return lines
+
+    def action_edge_reroll(self) -> None:
+        ev = self.last_event
+        if ev is None or not str(ev.get("roll", {}).get("test", "")).startswith("harhapolku-"):
+            self.notify("Roll first; an edge rerolls that roll (H7)", severity="warning")
+            return
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"]
+        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{a.label}: edge '{a.edge}' — reroll {a.label}'s whole roll")
+                   for a in acts if a.allowed]
+        if not choices:
+            reason = next((a.reason for a in acts), "no edge reroll for this roll (H7)")
+            self.notify(reason if acts else "No unused edges on either side this session (H7)", severity="warning")
+            return
+
+        def done(value: str | None) -> None:
+            if value is None:
+                return
+            role, cid, edge = value.split("\x1f")
+            out = self.papp.run_command(lambda t: t.harha_edge_reroll(self.last_event, role, cid, edge))
+            if out:
+                self.last_event = out["event"]
+                self.result_lines = [f"{out['event']['seq']}: {out['event']['roll']['summary']} (after edge '{edge}')"] + [
+                    f"  {x}" for x in out["event"]["roll"]["explain"][:10]]
+                self.refresh_view()
+
+        self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), done)

@@ -1,0 +1,83 @@
+"""Varjojuoksu initiative (S12): who acts, their passes, the roll."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ....session.tracker import Tracker
+from ...widgets.keyline import KeyLine
+from .base import _check
+
+
+class InitiativeScreen(ModalScreen[None]):
+    """S12: pick who acts, their passes, and roll initiative."""
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll initiative", id="ini.roll", tooltip="Reaction + Intuition + hits, highest first"),
+        Binding("plus", "passes(1)", "+Pass", id="ini.more", tooltip="One more initiative pass"),
+        Binding("minus", "passes(-1)", "−Pass", id="ini.less", tooltip="One initiative pass less"),
+        Binding("escape", "close", "Close", id="ini.close", tooltip="Close"),
+    ]
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+        current = {e["id"]: e["passes"] for e in tracker.state["initiative"]}
+        self.chosen = {cid: (cid in current or not current) for cid in tracker.characters}
+        self.passes = {cid: current.get(cid, 1) for cid in tracker.characters}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Initiative (S12): Enter toggles, +/− passes, r rolls", classes="dialog--title")
+            yield OptionList(id="ini-list")
+            yield Static("", id="ini-result")
+        yield KeyLine()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one(OptionList).focus()
+
+    def _show(self) -> None:
+        ol = self.query_one(OptionList)
+        keep = ol.highlighted
+        opts = []
+        for cid, ch in self.tracker.characters.items():
+            a = ch["attributes"]
+            opts.append(Option(Text(f"{_check(self.chosen[cid])} {ch['name']}  R{a['reaction']}+I{a['intuition']}  "
+                                    f"passes {self.passes[cid]}  Edge {ch['edge_rating']}"), id=cid))
+        ol.set_options(opts)
+        if opts:
+            ol.highlighted = keep if keep is not None else 0
+
+    @on(OptionList.OptionSelected)
+    def _toggle(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        cid = event.option.id
+        if cid:
+            self.chosen[cid] = not self.chosen[cid]
+            self._show()
+
+    def action_passes(self, delta: int) -> None:
+        opt = self.query_one(OptionList).highlighted_option
+        if opt and opt.id:
+            self.passes[opt.id] = max(1, min(4, self.passes[opt.id] + delta))
+            self._show()
+
+    def action_roll(self) -> None:
+        entries = [(cid, self.passes[cid]) for cid, on_ in self.chosen.items() if on_]
+        if not entries:
+            self.notify("Pick at least one character", severity="warning")
+            return
+        out = self.app.run_command(lambda t: t.roll_initiative(entries))  # type: ignore[attr-defined]
+        if out:
+            self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,241 @@
+"""Rajapolku's challenge screen: R1–R7 pools, R11 spirit combat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+
+from ....rules import odds as odds_mod
+from ....rules.dice import RulesError
+from ....session.rolls import RajaSide
+from ....session.tracker import Tracker, TrackerError
+from ..prompts import TextPrompt
+from .base import RollScreen, Side, _check, odds_line
+
+
+class RajaRollScreen(RollScreen):
+    """R1–R7 pools (and R11 spirit combat), R5 resolution, R6 degrees."""
+
+    system_name = "Rajapolku"
+    BINDINGS = RollScreen.BINDINGS + [
+        Binding("plus", "add_condition('help')", "+Condition", id="raja.help",
+                tooltip="A circumstance that helps this side (R4)"),
+        Binding("minus", "add_condition('hinder')", "−Condition", id="raja.hinder",
+                tooltip="A circumstance that hinders this side: +1d10 to the opposition (R4)"),
+        Binding("b", "add_background", "+Background", id="raja.background",
+                tooltip="Claim another background for this side (R2, R3)"),
+        Binding("k", "toggle_spirit", "Spirit", id="raja.spirit",
+                tooltip="Spirit combat: charges become the dice (R11)"),
+        Binding("x", "end_fight", "End fight", show=False, id="raja.end_fight",
+                tooltip="The GM ends the spirit combat: a side withdraws (R11)"),
+    ]
+
+    def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
+        self.spirit = False
+        super().__init__(tracker, challenge, actor=actor)
+
+    def on_who_changed(self, side: Side) -> None:
+        side.backgrounds, side.abilities = {}, {}
+        if side.who:
+            ch = self.tracker.character(side.who)
+            side.backgrounds = {bg: False for bg in ch.get("backgrounds", [])}
+            side.abilities = {ab["name"]: False for ab in ch.get("abilities", [])}
+
+    def _raja_side(self, side: Side) -> RajaSide:
+        return RajaSide(side.label, [side.who] if side.who else [],
+                        backgrounds=[k for k, v in side.backgrounds.items() if v],
+                        abilities=[k for k, v in side.abilities.items() if v],
+                        helping=list(side.helping), hindering=list(side.hindering))
+
+    def rows(self, side: Side) -> list[tuple[str, Text | str]]:
+        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.label}  (Enter to change)")]
+        if self.spirit:
+            if side.who:
+                ch = self.tracker.character(side.who)
+                dice = self._spirit_dice()
+                fight = self._fight()
+                if dice is None:
+                    # the reason (which side is short) is the session's message below the pools
+                    rows.append(("info", f"charges {ch['charges']}: no fight can start now (R11)"))
+                elif fight is not None:
+                    rows.append(("info", f"charges {ch['charges']} left: rolls "
+                                 f"{dice[0 if side.role == 'a' else 1]}d10 (entry paid)"))
+                else:
+                    rows.append(("info", f"charges {ch['charges']}: pays 1 to enter, rolls "
+                                 f"{dice[0 if side.role == 'a' else 1]}d10"))
+            else:
+                rows.append(("info", "spirit combat needs a character (with charges)"))
+            return rows
+        if side.who:
+            ch = self.tracker.character(side.who)
+            pen = self.tracker.wound_penalty(side.who)
+            rows.append(("info", f"{ch['wound']}" + (f": −{pen} dice (R9)" if pen else "") +
+                         f"   charges {ch['charges']}/{ch['charges_max']}"))
+        rows.append(("info", "[x] action die (R1)"))
+        for bg, on_ in side.backgrounds.items():
+            rows.append((f"bg:{bg}", f"{_check(on_)} {bg}"))
+        for ab, on_ in side.abilities.items():
+            cost = ""
+            if side.who:
+                spec = next((a for a in self.tracker.character(side.who)["abilities"] if a["name"] == ab), None)
+                if spec:
+                    cost = " (always on)" if spec["per"] == "always" else f" ({spec['cost']} charge/{spec['per']})"
+            rows.append((f"ab:{ab}", Text(f"{_check(on_)} ✦ {ab}{cost}")))
+        for c in side.helping:
+            rows.append((f"help:{c}", f"[x] + {c} (helps)"))
+        for c in side.hindering:
+            rows.append((f"hinder:{c}", f"[x] − {c} (+1d10 to the other side)"))
+        rows.append(("add-bg", "  … claim a background (b)"))
+        rows.append(("add-help", "  … helping condition (+)"))
+        rows.append(("add-hinder", "  … hindering condition (−)"))
+        return rows
+
+    def handle(self, side: Side, key: str) -> None:
+        kind, _, name = key.partition(":")
+        if kind == "bg":
+            side.backgrounds[name] = not side.backgrounds[name]
+        elif kind == "ab":
+            side.abilities[name] = not side.abilities[name]
+        elif kind == "help":
+            side.helping.remove(name)
+        elif kind == "hinder":
+            side.hindering.remove(name)
+        elif kind == "add-bg":
+            self.action_add_background()
+        elif kind == "add-help":
+            self.action_add_condition("help")
+        elif kind == "add-hinder":
+            self.action_add_condition("hinder")
+
+    def action_add_condition(self, which: str) -> None:
+        side = self.focused_side()
+
+        def done(text: str | None) -> None:
+            if text and text.strip():
+                (side.helping if which == "help" else side.hindering).append(text.strip())
+                self.refresh_view()
+
+        what = "helps" if which == "help" else "hinders"
+        self.app.push_screen(TextPrompt(f"A circumstance that {what} {side.label}:",
+                                        placeholder="e.g. running shoes" if which == "help" else "e.g. sprained ankle"),
+                             done)
+
+    def action_add_background(self) -> None:
+        side = self.focused_side()
+
+        def done(text: str | None) -> None:
+            if text and text.strip():
+                side.backgrounds[text.strip()] = True
+                self.refresh_view()
+
+        self.app.push_screen(TextPrompt(f"Background {side.label} claims:", placeholder="e.g. Street-wise"), done)
+
+    def _fight(self) -> Any:
+        return self.tracker.spirit_fight(self.challenge_id) if self.challenge_id else None
+
+    def _spirit_dice(self) -> tuple[int, int] | None:
+        """Each side's d10s in the next exchange (R11), or None when it cannot be fought."""
+        if not (self.a.who and self.b.who) or self.a.who == self.b.who:
+            return None
+        try:
+            return self.tracker.spirit_dice(self.a.who, self.b.who, self.challenge_id)
+        except (RulesError, TrackerError):
+            return None
+
+    def action_toggle_spirit(self) -> None:
+        self.spirit = not self.spirit
+        self.result_lines = []
+        self.refresh_view()
+
+    def _pools(self) -> tuple[Any, Any]:
+        return self.tracker.raja_pools(self._raja_side(self.a), self._raja_side(self.b))
+
+    def pool_text(self) -> Text:
+        t = Text()
+        if self.spirit:
+            fight = self._fight()
+            if fight is None:
+                t.append("Spirit combat (R11): each pays 1 charge to enter, once for the fight; the charges "
+                         f"left are the dice; the loser of an exchange loses charges "
+                         f"({self.tracker.settings.raja_spirit_loss}), the winner nothing.")
+            else:
+                t.append(f"Spirit combat (R11), exchange {fight.exchanges + 1}: each rolls the charges left; "
+                         f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}), the winner "
+                         "nothing." + (" The fight is over." if fight.over else ""))
+            return t
+        pa, pb = self._pools()
+        for side, pool in ((self.a, pa), (self.b, pb)):
+            t.append(f"{side.label}: {len(pool)}d10  ", style="bold")
+            t.append(", ".join(("✦" if s.source == "ability" else "") + (s.label or s.source) for s in pool))
+            removed = self.tracker.raja_plan(self._raja_side(side)).removed
+            if removed:
+                t.append("; wounds remove " + ", ".join(("✦" if s.source == "ability" else "") + s.label
+                                                        for s in removed), style="dim")
+                if any(s.source == "ability" for s in removed):
+                    t.append(" (no charge, R9)", style="dim")
+            t.append("\n")
+        return t
+
+    def odds_text(self) -> Text:
+        st = self.styles_map()
+        ex = self.tracker.settings.raja_exhausted
+        if self.spirit:
+            if not (self.a.who and self.b.who):
+                return Text("")
+            dice = self._spirit_dice()
+            if dice is None or not all(dice):
+                return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
+            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, exhausted=ex)
+        else:
+            pa, pb = self._pools()
+            aa = sum(1 for s in pa if s.source == "ability")
+            ba = sum(1 for s in pb if s.source == "ability")
+            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=ex)
+        t = odds_line(self.a.label, o.a_wins, "tie", o.tie, self.b.label, o.b_wins, st)
+        deg = o.degrees_given_win()
+        if deg:
+            t.append("\n degrees if someone wins: " + "  ".join(f"{d}:{p:.0%}" for d, p in enumerate(deg) if p >= 0.005))
+        return t
+
+    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        if self.spirit:
+            dice = self._spirit_dice()
+            if dice is None:
+                raise RulesError("spirit combat needs two characters with at least 2 charges (R11)")
+            return (dice[0], 10), (dice[1], 10)
+        pa, pb = self._pools()
+        return (len(pa), 10), (len(pb), 10)
+
+    def faces_hint(self) -> str:
+        return "comma-separated faces 1–10 in the pool's order (action die first); ability dice as listed"
+
+    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+        if self.spirit:
+            if not (self.a.who and self.b.who):
+                raise RulesError("spirit combat needs a character on both sides (R11)")
+            out = self.tracker.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
+            self.challenge_id = out.get("challenge", self.challenge_id)
+            ev = self.tracker.events[-1]
+            return {**out, "event": ev}
+        return self.tracker.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
+                                      challenge=self.challenge_id, faces=faces)
+
+    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+        keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
+        return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.roll_actions(ev)
+                if a.allowed and a.name in keys]
+
+    def action_end_fight(self) -> None:
+        ev = self.last_event
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "end_fight"] if ev else []
+        if not acts:
+            self.notify("No spirit combat under way (R11)", severity="warning")
+            return
+        if not acts[0].allowed:
+            self.notify(acts[0].reason, severity="error", title="Not done")
+            return
+        if self.papp.run_command(lambda t: t.do_roll_action(ev, "end_fight")) is not None:
+            self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
+            self.refresh_view()

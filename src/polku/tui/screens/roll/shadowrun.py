@@ -1,0 +1,477 @@
+"""Varjojuoksu's challenge screen: S1–S3 pools, S4–S8 success tests, S9 opposed, S10 extended, S11 teamwork."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.binding import Binding
+
+from ....rules import odds as odds_mod
+from ....rules.dice import FaceError, RulesError, ascii_int, parse_faces
+from ....session.model import SR_ATTRIBUTES
+from ....session.rolls import SRPool, SRSide
+from ....session.tracker import Tracker
+from ..prompts import ChoicePrompt, TextPrompt
+from .base import RollScreen, Side, SideList, _check, odds_line
+
+
+SR_TESTS = ("success", "opposed", "extended", "teamwork")
+
+class SRRollScreen(RollScreen):
+    """S1–S3 pools, S4–S8 success tests, S9 opposed, S10 extended, S11 teamwork."""
+
+    system_name = "Varjojuoksu"
+    BINDINGS = RollScreen.BINDINGS + [
+        Binding("t", "cycle_test", "Test type", id="sr.test", tooltip="Success / opposed / extended / teamwork"),
+        Binding("h", "set_threshold", "Threshold", id="sr.threshold", tooltip="Set the threshold (S8, S10)"),
+        Binding("H", "toggle_hidden", "Hide thr.", show=False, id="sr.hidden", tooltip="Hide the threshold from players"),
+        Binding("plus", "add_modifier", "+Modifier", id="sr.modifier", tooltip="A situational modifier in dice (S1)"),
+        Binding("e", "post('edge_after')", "Edge after", id="sr.edge_after", tooltip="Spend Edge after the roll (S7)"),
+        Binding("g", "post('negate_glitch')", "Negate glitch", show=False, id="sr.negate", tooltip="1 Edge negates a glitch (S5)"),
+        Binding("c", "post('reduce_critical')", "Reduce crit", show=False, id="sr.reduce",
+                tooltip="1 Edge turns a critical glitch into a glitch (S6)"),
+        Binding("s", "spoil", "Spoil", show=False, id="sr.spoil", tooltip="The glitch spoils the extended test (S10)"),
+        Binding("o", "helper_pool", "Helper pool", show=False, id="sr.helper_pool",
+                tooltip="The GM sets a teamwork helper's pool (S11)"),
+    ]
+
+    def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
+        self.test = "success"
+        self.threshold = 2
+        self.hidden = False
+        self.hurried = False
+        super().__init__(tracker, challenge, actor=actor)
+        c = tracker.challenge(challenge) if challenge else None
+        if c and c.get("extended"):
+            self.test = "extended"
+            self.threshold = c["extended"]["threshold"]
+            self.hurried = c["extended"]["hurried"]
+        elif c and c.get("opposition"):
+            self.test = "opposed"
+
+    def on_who_changed(self, side: Side) -> None:
+        side.helpers = {}
+        if side.who:
+            ch = self.tracker.character(side.who)
+            skills = ch.get("skills", {})
+            if skills and side.skill not in skills:
+                side.skill = next(iter(skills))
+                side.mode = "skill"
+                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
+            elif not skills:
+                side.mode = "default" if side.skill else "attr+attr"
+
+    def side_titles(self) -> tuple[str, str]:
+        b = {"success": "— threshold test —", "opposed": f"B (defender): {self.b.label}",
+             "extended": "— extended test —", "teamwork": "Helpers (roll first, S11)"}[self.test]
+        return (f"A: {self.a.label}", b)
+
+    def _spec(self, side: Side) -> SRPool:
+        return SRPool(mode=side.mode, skill=side.skill, attribute=side.attribute, second=side.second,
+                      dice=side.dice, modifiers=list(side.modifiers), edge_before=side.edge_before,
+                      long_shot=side.long_shot)
+
+    def _sr_side(self, side: Side) -> SRSide:
+        return self.tracker.sr_side(side.who or None, self._spec(side), side.label)
+
+    def _helper_side(self, cid: str) -> SRSide:
+        return self.tracker.sr_helper_side(cid, self._spec(self.a), self.b.helper_pools.get(cid))
+
+    def rows(self, side: Side) -> list[tuple[str, Text | str]]:
+        if side.role == "b":
+            if self.test in ("success", "extended"):
+                rows: list[tuple[str, Text | str]] = [("thr", f"Threshold: {self.threshold}" +
+                                                       (" (hidden from players)" if self.hidden else "") + "  (h)")]
+                if self.test == "extended":
+                    rows.append(("hurry", f"{_check(self.hurried)} hurried: 2s count as 1s for glitches (S10)"))
+                    c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
+                    if c and c.get("extended"):
+                        e = c["extended"]
+                        rows.append(("info", f"progress {e['accumulated']}/{e['threshold']} after {e['intervals']} "
+                                     f"interval(s)" + (" — ended" if e.get("ended") else "")))
+                return rows
+            if self.test == "teamwork":
+                rows = []
+                for cid, ch in self.tracker.characters.items():
+                    if cid == self.a.who:
+                        continue
+                    on_ = side.helpers.get(cid, False)
+                    whose = "GM's pool" if cid in side.helper_pools else "own pool"
+                    rows.append((f"helper:{cid}", f"{_check(on_)} {ch['name']} helps ({self._helper_pool(cid)} dice, "
+                                 f"{whose})"))
+                if rows:
+                    rows.append(("info", "o: the GM sets a helper's pool (S11)"))
+                return rows or [("info", "no other characters to help")]
+        rows = [("who", f"Who: {side.label}  (Enter to change)")]
+        if not side.who or side.mode == "dice":
+            rows.append(("dice", f"Dice: {side.dice}  (Enter to set)"))
+            if side.who:
+                rows.append(("mode", "Pool from: a dice count (Enter: skill + attribute)"))
+        else:
+            ch = self.tracker.character(side.who)
+            attrs = ch["attributes"]
+            if side.mode == "skill":
+                rows.append(("skill", f"Skill: {side.skill or '?'} {ch.get('skills', {}).get(side.skill, 0)}"))
+                rows.append(("attr", f"+ {side.attribute.capitalize()} {attrs[side.attribute]}"))
+            elif side.mode == "default":
+                rows.append(("skill", f"No skill: defaulting on {side.attribute.capitalize()} −1 (S2)"))
+                rows.append(("attr", f"Attribute: {side.attribute.capitalize()} {attrs[side.attribute]}"))
+            else:
+                rows.append(("skill", "Attribute + attribute (S1)"))
+                rows.append(("attr", f"{side.attribute.capitalize()} {attrs[side.attribute]}"))
+                rows.append(("attr2", f"+ {side.second.capitalize()} {attrs[side.second]}"))
+            w = self.tracker.wound_penalty(side.who)
+            if w:
+                rows.append(("info", f"wounds −{w} (S12)"))
+            rows.append(("edge", f"{_check(side.edge_before)} Edge before the roll: +{ch['edge_rating']} dice, "
+                         f"rule of six (Edge {ch['edge']}/{ch['edge_rating']})"))
+            rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
+        for i, (label, n) in enumerate(side.modifiers):
+            rows.append((f"mod:{i}", f"[x] {label} {n:+d}  (Enter removes)"))
+        rows.append(("add-mod", "  … add a modifier (+)"))
+        if side.role == "b" and self.test == "opposed":
+            for i, n in enumerate(side.group):
+                rows.append((f"grp:{i}", f"[x] group member with {n} dice (Enter removes)"))
+            rows.append(("add-grp", "  … a group member's pool (S9: +1 die each, max +5)"))
+        return rows
+
+    def _helper_pool(self, cid: str) -> int:
+        return self.tracker.sr_plan(self._helper_side(cid)).size
+
+    def handle(self, side: Side, key: str) -> None:
+        kind, _, rest = key.partition(":")
+        if kind == "thr":
+            self.action_set_threshold()
+        elif kind == "hurry":
+            self.hurried = not self.hurried
+        elif kind == "helper":
+            side.helpers[rest] = not side.helpers.get(rest, False)
+        elif kind == "edge":
+            side.edge_before = not side.edge_before
+            side.long_shot = False if side.edge_before else side.long_shot
+        elif kind == "long":
+            side.long_shot = not side.long_shot
+            side.edge_before = False if side.long_shot else side.edge_before
+        elif kind == "mod":
+            del side.modifiers[int(rest)]
+        elif kind == "add-mod":
+            self.action_add_modifier()
+        elif kind == "grp":
+            del side.group[int(rest)]
+        elif kind == "add-grp":
+            self._ask_int("A group member's pool (dice):", lambda n: side.group.append(n), 1, 60)
+        elif kind == "dice":
+            self._ask_int(f"{side.label} rolls how many dice?", lambda n: setattr(side, "dice", n), 0, 60)
+        elif kind == "mode":
+            side.mode = "skill"
+        elif kind == "skill":
+            self._pick_skill(side)
+        elif kind == "attr":
+            self._pick_attr(side, "attribute")
+        elif kind == "attr2":
+            self._pick_attr(side, "second")
+
+    def _ask_int(self, title: str, then: Callable[[int], None], lo: int, hi: int) -> None:
+        def check(s: str) -> str | None:
+            try:
+                n = ascii_int(s)
+            except ValueError:
+                return "write a whole number"
+            return None if lo <= n <= hi else f"between {lo} and {hi}"
+
+        def done(s: str | None) -> None:
+            if s is not None:
+                then(ascii_int(s))
+                self.refresh_view()
+
+        self.app.push_screen(TextPrompt(title, check=check), done)
+
+    def _pick_skill(self, side: Side) -> None:
+        ch = self.tracker.character(side.who)
+        choices = [(f"s:{k}", f"{k} {v}") for k, v in ch.get("skills", {}).items()]
+        choices += [("default", "No skill: default on the attribute, −1 die (S2)"),
+                    ("attr+attr", "Attribute + attribute (S1)"), ("dice", "A plain dice count")]
+
+        def done(v: str | None) -> None:
+            if v is None:
+                return
+            if v.startswith("s:"):
+                side.mode, side.skill = "skill", v[2:]
+                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
+            else:
+                side.mode = v
+            self.refresh_view()
+
+        self.app.push_screen(ChoicePrompt("Pool from", choices), done)
+
+    def _pick_attr(self, side: Side, which: str) -> None:
+        ch = self.tracker.character(side.who)
+        choices = [(a, f"{a.capitalize()} {ch['attributes'][a]}") for a in SR_ATTRIBUTES]
+
+        def done(v: str | None) -> None:
+            if v:
+                setattr(side, which, v)
+                self.refresh_view()
+
+        self.app.push_screen(ChoicePrompt("Attribute", choices), done)
+
+    def action_add_modifier(self) -> None:
+        side = self.focused_side()
+        if side.role == "b" and self.test in ("success", "extended", "teamwork"):
+            side = self.a
+
+        def check(s: str) -> str | None:
+            parts = s.rsplit(" ", 1)
+            try:
+                ascii_int(parts[-1], 3)
+            except ValueError:
+                return "end with the dice, e.g. 'snowy road -2'"
+            return None
+
+        def done(s: str | None) -> None:
+            if s:
+                label, _, n = s.strip().rpartition(" ")
+                side.modifiers.append((label or "modifier", ascii_int(n, 3)))
+                self.refresh_view()
+
+        self.app.push_screen(TextPrompt(f"Modifier for {side.label} (label and dice):", placeholder="snowy road -2",
+                                        check=check), done)
+
+    def action_cycle_test(self) -> None:
+        self.test = SR_TESTS[(SR_TESTS.index(self.test) + 1) % len(SR_TESTS)]
+        self.result_lines = []
+        self.refresh_view()
+
+    def action_set_threshold(self) -> None:
+        self._ask_int("Threshold (hits needed):", lambda n: setattr(self, "threshold", n), 1, 60)
+
+    def action_toggle_hidden(self) -> None:
+        self.hidden = not self.hidden
+        self.refresh_view()
+
+    def _pool_size(self, side: Side) -> int:
+        return self.tracker.sr_plan(self._sr_side(side)).size
+
+    def _dice(self, side: Side) -> int:
+        """The dice the side throws: the pool (or the group's, S9) plus Edge before (S7)."""
+        sr_side = self._sr_side(side)
+        if side.role == "b" and side.group:
+            return self.tracker.sr_group_dice(sr_side, side.group)
+        return self.tracker.sr_pool_dice(sr_side)
+
+    def _six(self, side: Side) -> bool:
+        return self.tracker.sr_rule_of_six(self._sr_side(side))
+
+    def pool_text(self) -> Text:
+        t = Text()
+        sides = [self.a] + ([self.b] if self.test == "opposed" else [])
+        for side in sides:
+            sr_side = self._sr_side(side)
+            plan = self.tracker.sr_plan(sr_side)
+            t.append(f"{side.label}: ", style="bold")
+            t.append(" ".join(plan.explain()))
+            extra = self.tracker.sr_pool_dice(sr_side) - plan.size
+            if extra and not sr_side.long_shot:
+                t.append(f" + {extra} Edge dice, rule of six")
+            if side.role == "b" and side.group:
+                t.append(f"; group: {self._dice(side)} dice")
+            t.append("\n")
+        if self.test == "teamwork":
+            helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
+            t.append("helpers: " + (", ".join(f"{self.tracker.character(c)['name']} {self._helper_pool(c)}"
+                                              for c in helpers) or "none"))
+            if self.tracker.settings.sr_teamwork_cap == "skill":
+                t.append(" (extra dice at most the leader's skill, S11)", style="dim")
+        return t
+
+    def odds_text(self) -> Text:
+        st = self.styles_map()
+        rerolls = self.tracker.settings.sr_glitch_rerolls
+        n = self._dice(self.a)
+        if n <= 0:
+            return Text("pool 0 or less: automatic failure unless a Long Shot (S3)")
+        t = Text("Odds  ")
+        if self.test == "opposed":
+            m = self._dice(self.b)
+            o = odds_mod.sr_opposed(n, max(0, m), self._six(self.a), self._six(self.b))
+            return odds_line(self.a.label, o.a_wins, "stalemate", o.tie, self.b.label, o.b_wins, st)
+        if self.test == "teamwork":
+            helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
+            o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], rule_of_six=self._six(self.a),
+                                     glitch_rerolls=rerolls)
+        elif self.test == "extended":
+            togo = max(1, self.threshold - self._accumulated())
+            e = odds_mod.sr_extended(n, togo, 40, self.hurried)
+            exp = e.expected_intervals()
+            t.append(f"reach {self.threshold} ({togo} to go): {e.success_by(5):.0%} within 5 intervals, "
+                     f"{e.success:.0%} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
+                     f"; critical glitch ends it first {e.critical_glitch:.1%}")
+            return t
+        else:
+            o = odds_mod.sr_hits(n, rule_of_six=self._six(self.a), glitch_rerolls=rerolls)
+        succ = o.success(self.threshold)
+        t.append(f"success (≥{self.threshold}) {succ:.1%}", style=st.get("win", ""))
+        t.append(f"   glitch {o.glitch:.1%}   critical {o.critical_glitch:.2%}", style=st.get("crit", ""))
+        t.append(f"  mean {o.mean():.2f} hits\n  ")
+        peak = max(o.hits[:16]) or 1
+        for h, p in enumerate(o.hits[:16]):
+            t.append("▁▂▃▄▅▆▇█"[min(7, int(p / peak * 7.999))], style=st.get("hit", "") if h >= self.threshold else "")
+        t.append("  hits 0…15")
+        return t
+
+    def _accumulated(self) -> int:
+        c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
+        return c["extended"]["accumulated"] if c and c.get("extended") else 0
+
+    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        raise RulesError("")
+
+    def action_enter_faces(self) -> None:
+        if self.a.edge_before or self.a.long_shot or self.b.edge_before:
+            hint = "rule of six: after the pool's faces, enter the faces of the dice the sixes added, in order"
+        else:
+            hint = "comma-separated faces 1–6"
+        n = self._pool_size(self.a)
+
+        def check(text: str) -> str | None:
+            try:
+                parse_faces(text, 6)
+            except FaceError as e:
+                return str(e)
+            return None
+
+        if self.test == "opposed":
+            def got_a(text: str | None) -> None:
+                if text is None:
+                    return
+                fa = [d.face for d in parse_faces(text, 6)]
+
+                def got_b(text_b: str | None) -> None:
+                    if text_b is None:
+                        return
+                    self._roll((fa, [d.face for d in parse_faces(text_b, 6)]))
+
+                self.app.push_screen(TextPrompt(f"Faces for {self.b.label} ({self._pool_size(self.b)}d6 + any group/Edge dice)",
+                                                hint=hint, check=check), got_b)
+
+            self.app.push_screen(TextPrompt(f"Faces for {self.a.label} ({n}d6 + any Edge dice)", hint=hint,
+                                            check=check), got_a)
+            return
+        what = "helpers' dice first, then the leader's" if self.test == "teamwork" else f"{n}d6"
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self._roll(([d.face for d in parse_faces(text, 6)], []))
+
+        self.app.push_screen(TextPrompt(f"Faces for {self.a.label}: {what}", hint=hint, check=check), done)
+
+    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+        side_a = self._sr_side(self.a)
+        fa = faces[0] if faces else None
+        if self.test == "opposed":
+            return self.tracker.roll_sr_opposed(side_a, self._sr_side(self.b), group=list(self.b.group),
+                                                challenge=self.challenge_id, faces=faces)
+        if self.test == "teamwork":
+            helpers = [self._helper_side(cid) for cid, on_ in self.b.helpers.items() if on_]
+            return self.tracker.roll_sr_teamwork(side_a, helpers, threshold=self.threshold,
+                                                 challenge=self.challenge_id, faces=fa)
+        if self.test == "extended":
+            chid = self.challenge_id
+            if chid is None:
+                c = self.tracker.add_challenge(f"Extended test: {self.a.label}")
+                chid = self.challenge_id = c["id"]
+            return self.tracker.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
+                                                 faces=fa)
+        return self.tracker.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
+                                    challenge=self.challenge_id, faces=fa)
+
+    POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
+                 "next_interval": "r"}
+
+    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+        acts = [a for a in self.tracker.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
+        several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
+        hints = []
+        for a in acts:
+            who = f"{a.label}: " if several and a.label else ""
+            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}")
+        return hints
+
+    def action_post(self, what: str) -> None:
+        ev = self.last_event
+        if ev is None:
+            self.notify("Roll first", severity="warning")
+            return
+        acts = [a for a in self.tracker.roll_actions(ev) if a.name == what]
+        allowed = [a for a in acts if a.allowed]
+        if not allowed:
+            reason = acts[0].reason if acts else "that cannot be done to this roll"
+            mine = next((a for a in acts if a.role == "a"), acts[0] if acts else None)
+            if mine is not None and what != "spoil" and mine.who:
+                ch = self.tracker.character(mine.who)
+                if ch.get("edge", 1) < 1 and "Edge" in reason:
+                    reason = f"{ch['name']} has no Edge left this session"
+                else:
+                    reason = mine.reason
+            self.notify(reason, severity="error", title="Not done")
+            return
+
+        def run(role: str) -> None:
+            out = self.papp.run_command(lambda t: t.sr_post_roll(self.last_event, what, role=role))
+            if out:
+                ev = out["event"]
+                self.last_event = ev
+                self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
+                    f"  {x}" for x in ev["roll"]["explain"][:12]]
+                self.refresh_view()
+
+        if len(allowed) == 1:
+            run(allowed[0].role)
+            return
+        choices = [(a.role, f"{a.label}: {a.reason}") for a in allowed]
+
+        def picked(role: str | None) -> None:
+            if role is not None:
+                run(role)
+
+        self.app.push_screen(ChoicePrompt("Whose roll?", choices), picked)
+
+    def action_spoil(self) -> None:
+        if self.challenge_id:
+            self.papp.run_command(lambda t: t.sr_extended_spoil(self.challenge_id))
+
+    def action_helper_pool(self) -> None:
+        """The GM sets (or clears) a highlighted helper's pool (S11)."""
+        if self.test != "teamwork":
+            self.notify("Helpers' pools are set in a teamwork test (t)", severity="warning")
+            return
+        opt = self.query_one("#side-b", SideList).highlighted_option
+        if opt is None or not str(opt.id).startswith("helper:"):
+            self.notify("Highlight a helper first (Tab to the helpers)", severity="warning")
+            return
+        cid = str(opt.id)[len("helper:"):]
+        name = self.tracker.character(cid)["name"]
+
+        def check(text: str) -> str | None:
+            if not text.strip():
+                return None
+            try:
+                n = int(text.strip())
+            except ValueError:
+                return "write a whole number, or leave it empty for the helper's own pool"
+            return None if 0 <= n <= 60 else "between 0 and 60"
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            if text.strip():
+                self.b.helper_pools[cid] = int(text.strip())
+                self.b.helpers[cid] = True
+            else:
+                self.b.helper_pools.pop(cid, None)
+            self.refresh_view()
+
+        self.app.push_screen(TextPrompt(f"{name}'s pool as a helper (empty: their own, "
+                                        f"{self.tracker.sr_plan(self.tracker.sr_helper_side(cid, self._spec(self.a))).size} dice):",
+                                        str(self.b.helper_pools.get(cid, "")), check=check), done)
