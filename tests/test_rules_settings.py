@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from polku.rules.dice import RulesError
@@ -13,6 +15,12 @@ def test_every_choice_of_rules_md_is_a_setting_with_its_default():
     assert keys["raja.degrees"] == "all" and keys["sr.teamwork_cap"] == "none"
     assert Settings().raja_degrees == "all" and Settings().sr_teamwork_cap == "none"
     assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap"]
+
+
+def test_every_setting_field_can_be_set_by_its_dotted_key():
+    """A field of Settings without a choice could never be changed by a GM (and a
+    choice without a field would fail when set)."""
+    assert {f.name for f in fields(Settings)} == {c.attr for c in CHOICES}
 
 
 @pytest.mark.parametrize("text, key, value", [

@@ -271,7 +271,7 @@ def _sr_from_faces(dice, settings=None, *, hurried: bool = False, edge_before: i
 
 
 def _replace_roll(r, **changes):
-    from polku.rules.record import replace
+    from dataclasses import replace
 
     return replace(r, **changes)
 

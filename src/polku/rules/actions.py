@@ -19,13 +19,14 @@ Kinds (:data:`KINDS`):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from .dice import RulesError
 from .rajapolku import RajaResult, SpiritFight
-from .record import record
 from .shadowrun import ExtendedTest, SRRoll, bought_hits
 from .system import Settings
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -42,7 +43,7 @@ SR_AFTER = ("edge_after", "negate_glitch", "reduce_critical")
 """S5–S7: Edge spent on a Varjojuoksu roll already on the table."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Action:
     """One follow-up the rules know for a roll."""
 

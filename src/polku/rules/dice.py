@@ -11,13 +11,12 @@ for faces the GM enters from physical dice.
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from .record import record, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
-    import random
     from collections.abc import Iterable, Sequence
 
 
@@ -50,7 +49,7 @@ class Src(StrEnum):
 VALID_SIZES = (4, 6, 8, 10, 12, 20)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DieSpec:
     """A die not rolled yet: its size and source."""
 
@@ -64,7 +63,7 @@ class DieSpec:
         return Die(self.size, face, self.source, self.label)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Die:
     """A rolled die."""
 
@@ -119,11 +118,7 @@ class RandomSource(DiceSource):
 
     def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
         self.seed = seed
-        if rng is None:
-            import random  # here, not at the top: `polku resolve` never rolls (issue 7)
-
-            rng = random.Random(seed)
-        self._rng = rng
+        self._rng = random.Random(seed) if rng is None else rng
 
     def roll(self, size: int) -> int:
         return self._rng.randint(1, size)

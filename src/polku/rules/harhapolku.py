@@ -18,13 +18,12 @@ Reading choices made here:
 from __future__ import annotations
 
 from collections import namedtuple
-
-from .record import factory, record, replace
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .dice import DiceSource, Die, DieSpec, RulesError, Src
 from .system import Settings
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
@@ -49,7 +48,7 @@ CONFLICT_DIE = {"conversation": 4, "brawl": 6, "armed": 8, "firefight": 10}
 # --------------------------------------------------------------------------- pools
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarhaPool:
     """One side's pool before rolling (H2, H5)."""
 
@@ -161,7 +160,7 @@ def harha_sorted(dice: Iterable[Die]) -> tuple[Die, ...]:
     )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Position:
     """One compared position (1-based)."""
 
@@ -172,7 +171,7 @@ class Position:
     """"a" or "b" when the position counts for that side; None when it counts for nobody."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarhaResult:
     """The outcome of one Harhapolku comparison (H3, H4)."""
 
@@ -381,7 +380,7 @@ def pool_count(pool: HarhaPool) -> int:
     return len(pool.dice)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SumResult:
     """The outcome of the sum variant (H6); A is the actor, B the challenger."""
 
@@ -498,7 +497,7 @@ def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
 # ------------------------------------------------------------- difficult, rerolls
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DifficultResult:
     """An unopposed difficult action (H8)."""
 
@@ -528,7 +527,7 @@ def difficult(dice: Sequence[Die], very_demanding: bool = False) -> DifficultRes
     return DifficultResult(dice, high, 2 if very_demanding else 1)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OpposedDifficultResult:
     """A difficult or very demanding action that is also opposed (H8).
 
@@ -618,7 +617,7 @@ def edge_reroll(
 # -------------------------------------------------------------- narration contest
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Burn:
     """Dice burned off the table (H9)."""
 
@@ -628,7 +627,7 @@ class Burn:
     """Who burned them."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Usurpation:
     """A successful usurpation of the narrator role (H9)."""
 
@@ -646,7 +645,7 @@ class Usurpation:
     harm_resolved: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarmRoll:
     """The GM's roll after a usurpation with more than 3 dice (H9)."""
 
@@ -695,7 +694,7 @@ def _plus(dice: Sequence[Die]) -> str:
     return "+".join(str(d.face) for d in dice) + (f"={_total(dice)}" if len(dice) > 1 else "")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class NarrationContest:
     """The narration contest of one scene (H9), an immutable state machine.
 
@@ -714,7 +713,7 @@ class NarrationContest:
     """Every burn this scene, oldest first."""
     hands: tuple[tuple[str, tuple[Die, ...]], ...] = ()
     """Each participant's rolled dice that are neither on the table nor burned."""
-    rolled: frozenset[tuple[str, str]] = factory(frozenset)
+    rolled: frozenset[tuple[str, str]] = field(default_factory=frozenset)
     """(participant, background) pairs whose die was rolled this scene."""
     last: Usurpation | None = None
     """The latest usurpation, for its harm roll."""

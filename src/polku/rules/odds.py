@@ -18,6 +18,7 @@ a ``to_json()`` method giving plain JSON-able dicts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, fsum
@@ -25,7 +26,6 @@ from typing import Any, Iterator, Literal, Sequence
 
 from .dice import RulesError
 from .harhapolku import HIGH_FACE
-from .record import record
 
 __all__ = [
     "RajaOdds",
@@ -105,7 +105,7 @@ class _Contest:
 # Rajapolku
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RajaOdds(_Contest):
     """Exact odds of a Rajapolku challenge (R5–R7).
 
@@ -438,7 +438,7 @@ def _raja_plain_table(na: int, nb: int, exhausted: bool) -> list[list[tuple[int,
     return prev
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SpiritFightOdds:
     """Odds of a whole spirit combat from the charges left (R11); B is the defender."""
 
@@ -560,7 +560,7 @@ def spirit_fight_odds(
 # Harhapolku
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarhaOdds(_Contest):
     """Exact odds of a Harhapolku contest (H3, H4, H6); A is the actor."""
 
@@ -968,7 +968,7 @@ def harha_reroll_odds(
     return HarhaOdds(a_win / total, b_win / total, tie / total)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarhaDifficultOdds:
     """Odds of a difficult action that is opposed (H8); A is the actor."""
 
@@ -1088,7 +1088,7 @@ def harha_difficult(pool: HarhaPool, very_demanding: bool = False) -> float:
 # Shadowrun
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SROdds:
     """Exact odds of one Shadowrun 4e roll (S4–S7).
 
@@ -1131,7 +1131,7 @@ class SROdds:
         return out
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SROpposedOdds(_Contest):
     """Odds of a Shadowrun opposed test (S9); B is the defender."""
 
@@ -1148,7 +1148,7 @@ class SROpposedOdds(_Contest):
         return self.b_wins + self.tie
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SRExtendedOdds:
     """Odds of a Shadowrun extended test (S10)."""
 
@@ -1326,7 +1326,7 @@ def sr_opposed(
     return SROpposedOdds(a_win, b_win, tie)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SREdgeOdds:
     """What Edge is worth on one test (S7): the same pool without Edge, with Edge
     before the roll, and with Edge after the roll spent only when the roll

@@ -31,13 +31,12 @@ Reading choices made here (each documented where it is implemented):
 
 from __future__ import annotations
 
-
-from .record import record, replace
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .dice import Die, DieSpec, RulesError, Src
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
@@ -55,7 +54,7 @@ ABILITY_COST_KINDS = ("use", "scene", "always")
 # --------------------------------------------------------------------------- pools
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PoolPlan:
     """One side's pool before rolling (R1–R4, R7, R9).
 
@@ -272,7 +271,7 @@ def _faces_text(dice: Sequence[Die]) -> str:
     return ",".join(_glyph(d) for d in dice) or "no dice"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RajaResult:
     """The outcome of one Rajapolku challenge (R5–R7)."""
 
@@ -488,7 +487,7 @@ def result_json(result: RajaResult) -> dict[str, Any]:
 # ------------------------------------------------------------------------- charges
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SpiritPool:
     """R11 spirit combat: 1 charge spent, the remaining charges become the dice."""
 
@@ -536,7 +535,7 @@ def spirit_loss(result: RajaResult, settings: Settings | None = None) -> int:
     return max(1, result.degrees)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SpiritFight:
     """A spirit combat in progress (R11), an immutable value.
 
@@ -620,7 +619,7 @@ class SpiritFight:
                 "over": self.over, "winner": self.winner, "ended_by_gm": self.ended_by_gm}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SpiritExchange:
     """One exchange of a spirit combat (R11)."""
 

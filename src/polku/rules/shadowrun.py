@@ -23,13 +23,12 @@ until a wave has no six. This is how physical dice are rolled at a table.
 from __future__ import annotations
 
 import math
-
-from .record import record, replace
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .dice import DiceSource, Die, RulesError, Src
 from .system import Settings
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
@@ -151,7 +150,7 @@ def _faces_text(faces: Iterable[int]) -> str:
 # S1–S3 pools
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PoolPlan:
     """A dice pool before it is rolled (S1–S3).
 
@@ -324,7 +323,7 @@ def bought_hits(pool_size: int) -> int:
 # The roll (S4–S7)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SRRoll:
     """One Shadowrun roll with every die it used (S4–S7).
 
@@ -684,7 +683,7 @@ def reduce_critical(result: SRRoll | "SuccessResult") -> Any:
 # S8 success test
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SuccessResult:
     """A success test (S8).
 
@@ -756,7 +755,7 @@ def success_test(roll: SRRoll, threshold: int, hidden: bool = False) -> SuccessR
 # S9 opposed test
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OpposedResult:
     """An opposed test (S9); side B is the defender."""
 
@@ -838,7 +837,7 @@ def group_pool(pools: Sequence[int]) -> int:
 # S10 extended test
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ExtendedTest:
     """An extended test (S10); every change returns a new state.
 
@@ -1176,7 +1175,7 @@ def initiative_score(reaction: int, intuition: int, hits: int) -> int:
     return initiative_pool(reaction, intuition) + _check_int(hits, "hits", 0)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InitEntry:
     """One character in the initiative order (S12).
 

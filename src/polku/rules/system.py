@@ -7,13 +7,12 @@ belongs to) so the app can show them all when a campaign is created.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from enum import StrEnum
-
-from .record import fields, record, replace
+from typing import TYPE_CHECKING
 
 from .dice import RulesError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (issue 7)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -54,7 +53,7 @@ def parse_system(name: str) -> System:
         ) from None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Choice:
     """One [choice] of RULES.md."""
 
@@ -108,7 +107,7 @@ RAJA_WOUND_PENALTY = {
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Every [choice] of RULES.md with the default given there."""
 
@@ -217,5 +216,3 @@ def validate_choice(choice: Choice, value: Any) -> Any:
         raise RulesError(f"setting '{choice.key}' must be between {lo} and {hi}, not {value}")
     return value
 
-
-assert set(fields(Settings)) == {c.attr for c in CHOICES}

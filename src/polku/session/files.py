@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..rules.record import record
 from . import model, store
 from .model import StateError, clone
 from .tracker import Clock, Tracker
@@ -27,7 +27,7 @@ class SessionOpenError(Exception):
     """One line: which file, what is wrong, what to do."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SaveJob:
     """What one save writes: a snapshot taken on the UI thread."""
 

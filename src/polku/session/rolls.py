@@ -11,13 +11,13 @@ command, so one undo reverts all of it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..rules import harhapolku as harha
 from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
-from ..rules.record import factory, record, replace
 from ..rules.system import System
 
 if TYPE_CHECKING:
@@ -48,25 +48,25 @@ def toml_safe(value: Any) -> Any:
     return value
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RajaSide:
     """One side of a Rajapolku challenge (R1–R4, R7, R9)."""
 
     label: str
-    who: list[str] = factory(list)
-    backgrounds: list[str] = factory(list)
-    abilities: list[str] = factory(list)
-    helping: list[str] = factory(list)
-    hindering: list[str] = factory(list)
+    who: list[str] = field(default_factory=list)
+    backgrounds: list[str] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
+    helping: list[str] = field(default_factory=list)
+    hindering: list[str] = field(default_factory=list)
     wound_level: str = "Healthy"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarhaSide:
     """One side of a Harhapolku challenge (H2): claimed background names per tier."""
 
     label: str
-    who: list[str] = factory(list)
+    who: list[str] = field(default_factory=list)
     general: str | None = None
     background: str | None = None
     significant: str | None = None
@@ -75,19 +75,19 @@ class HarhaSide:
     gm_bonus: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SRSide:
     """One Varjojuoksu pool (S1–S3)."""
 
     label: str
-    who: list[str] = factory(list)
+    who: list[str] = field(default_factory=list)
     skill_name: str = ""
     skill: int | None = None
     attribute_name: str = "attribute"
     attribute: int = 0
     second_attribute_name: str = ""
     second_attribute: int | None = None
-    modifiers: list[tuple[str, int]] = factory(list)
+    modifiers: list[tuple[str, int]] = field(default_factory=list)
     wound_modifier: int = 0
     defaulting_allowed: bool = True
     edge_before: bool = False
@@ -100,7 +100,7 @@ class SRSide:
     """``dice`` is the GM's pool for this helper, replacing their own (S11)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SRPool:
     """What the GM chose for a Varjojuoksu pool, before the character's ratings are looked up.
 
@@ -114,12 +114,12 @@ class SRPool:
     attribute: str = "agility"
     second: str = "strength"
     dice: int = 6
-    modifiers: list[tuple[str, int]] = factory(list)
+    modifiers: list[tuple[str, int]] = field(default_factory=list)
     edge_before: bool = False
     long_shot: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RollAction:
     """One thing that can be done to a roll now (or why not), for one side of it.
 

@@ -45,6 +45,7 @@ import socket
 import threading
 import time
 from array import array
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
@@ -52,7 +53,6 @@ from typing import Any, Iterable
 import tomli_w
 
 from .. import __version__, tomlread
-from ..rules.record import factory, record
 
 SCHEMA = 2
 """The schema this version writes and reads (older ones are migrated)."""
@@ -449,7 +449,7 @@ def append_events(path: str | os.PathLike[str], events: Iterable[dict[str, Any]]
 # Loading
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """A parsed session file.
 
@@ -464,7 +464,7 @@ class Loaded:
     """
 
     doc: dict[str, Any]
-    notices: list[str] = factory(list)
+    notices: list[str] = field(default_factory=list)
     rewrite_needed: bool = False
 
 
@@ -1027,7 +1027,7 @@ def _whole(value: Any) -> int | None:
 _SUBTABLE = re.compile(rb"^\[", re.MULTILINE)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EventMeta:
     """What the tracker needs of an event without parsing it (undo stacks)."""
 
