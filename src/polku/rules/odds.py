@@ -576,6 +576,8 @@ HarhaPool = tuple[int, int]
 """A Harhapolku pool as ``(number of d8, number of d10)`` (H2)."""
 
 Variant = Literal["ch23", "classic", "same_size"]
+_COMPARISONS: dict[str, Variant] = {"ch23": "ch23", "classic": "classic", "same_size": "same_size"}
+"""The variants that compare dice position by position (H3–H5), by setting value."""
 
 
 def _check_pool(name: str, pool: Sequence[int]) -> tuple[int, int]:
@@ -590,6 +592,10 @@ class _RandomSide:
     """A side whose d8/d10 pool is still to be rolled (for the Harhapolku DP)."""
 
     __slots__ = ("n8", "n10", "n", "total")
+    n8: int
+    n10: int
+    n: int
+    total: int
 
     def __init__(self, n8: int, n10: int) -> None:
         self.n8, self.n10, self.n = n8, n10, n8 + n10
@@ -605,9 +611,9 @@ class _RandomSide:
 
     def rest(self, face: int, placed: int) -> int:
         """Ways to roll the unplaced dice strictly below ``face``."""
-        if face > 8:
-            return (face - 1) ** (self.n10 - placed) * 8**self.n8
-        return (face - 1) ** (self.n - placed)
+        # int ** int is typed Any (a negative power is a float); these powers never are.
+        ways: int = (face - 1) ** (self.n10 - placed) * 8**self.n8 if face > 8 else (face - 1) ** (self.n - placed)
+        return ways
 
     def rest_high(self, face: int, placed: int, r: int) -> int:
         """Ways to roll the unplaced dice below ``face`` with at least ``r`` of them 7+ (H8)."""
@@ -633,6 +639,9 @@ class _FixedSide:
     """A side whose faces are known (for the reroll question, H7)."""
 
     __slots__ = ("counts", "n", "total")
+    counts: list[int]
+    n: int
+    total: int
 
     def __init__(self, faces: Sequence[int]) -> None:
         self.counts = [0] * 11
@@ -1644,9 +1653,12 @@ def harha_contest_odds(
         if demand:
             return harha_sum_difficult(a8 + a10, sizes[0], b8 + b10, sizes[1], very)
         return harha_sum_odds(a8 + a10, sizes[0], b8 + b10, sizes[1])
+    comparison = _COMPARISONS.get(variant)
+    if comparison is None:
+        raise RulesError(f"unknown harha.variant {variant!r} (use one of: ch23, classic, same_size, sum)")
     if demand:
-        return harha_difficult_opposed(a, b, variant, classic_extra, very)
-    if variant == "same_size":
-        _comparison(variant, _check_pool("a", a), _check_pool("b", b))
+        return harha_difficult_opposed(a, b, comparison, classic_extra, very)
+    if comparison == "same_size":
+        _comparison(comparison, _check_pool("a", a), _check_pool("b", b))
         return harha_odds(a, b, "ch23")
-    return harha_odds(a, b, variant, classic_extra)
+    return harha_odds(a, b, comparison, classic_extra)

@@ -30,7 +30,7 @@ from .dice import DiceSource, Die, RulesError, Src
 from .system import Settings
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
 __all__ = [
@@ -229,10 +229,11 @@ def build_pool(
 
     parts: list[tuple[str, int]] = []
     defaulted = False
-    has_skill = skill is not None and skill > 0
-    if has_skill and second_attribute is not None:
+    if skill is not None and skill <= 0:
+        skill = None  # a rating of 0 is no skill (S2)
+    if skill is not None and second_attribute is not None:
         raise RulesError("give a skill or a second attribute, not both (S1)")
-    if has_skill:
+    if skill is not None:
         parts += [(skill_name, skill), (attribute_name, attribute)]
     elif second_attribute is not None:
         parts += [(attribute_name, attribute), (second_attribute_name, second_attribute)]
@@ -636,7 +637,7 @@ def edge_after(roll: SRRoll, edge_rating: int, source: DiceSource) -> SRRoll:
                    manual=roll.manual or source.manual)
 
 
-def _on_roll(result: Any, fn) -> Any:
+def _on_roll(result: SRRoll | SuccessResult, fn: Callable[[SRRoll], SRRoll]) -> SRRoll | SuccessResult:
     if isinstance(result, SRRoll):
         return fn(result)
     if isinstance(result, SuccessResult):
@@ -644,7 +645,7 @@ def _on_roll(result: Any, fn) -> Any:
     raise RulesError(f"not a Shadowrun roll: {type(result).__name__}")
 
 
-def negate_glitch(result: SRRoll | "SuccessResult") -> Any:
+def negate_glitch(result: SRRoll | SuccessResult) -> SRRoll | SuccessResult:
     """Spend 1 Edge to negate a glitch (S5).
 
     Raises:
@@ -664,7 +665,7 @@ def negate_glitch(result: SRRoll | "SuccessResult") -> Any:
     return _on_roll(result, fn)
 
 
-def reduce_critical(result: SRRoll | "SuccessResult") -> Any:
+def reduce_critical(result: SRRoll | SuccessResult) -> SRRoll | SuccessResult:
     """Spend 1 Edge to reduce a critical glitch to a plain glitch (S6).
 
     Raises:

@@ -24,7 +24,8 @@ class System(StrEnum):
     SHADOWRUN = "shadowrun"
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
+        """The system's name as shown to the GM (``title`` would hide ``str.title``)."""
         return {
             "rajapolku": "Rajapolku",
             "harhapolku": "Harhapolku",

@@ -95,7 +95,7 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         first, last = str(events[0].get("t", "")), str(events[-1].get("t", ""))
         when = f" · {_time(first, date=True)} – {_time(last)}"
     where = state["structure"]
-    blocks.append(_p((f"{system.title} · story {where['story']}, session {where['session']}"
+    blocks.append(_p((f"{system.display_name} · story {where['story']}, session {where['session']}"
                       f" · {len(events)} events{when}", "i")))
     if camp.get("continues"):
         blocks.append(_p((f"Continues from {camp['continues']}.", "")))

@@ -699,7 +699,7 @@ class Tracker(RollCommands):
         """The value after (``delta`` 1) or before (−1) the current one; None for a number setting."""
         choice = next((c for c in self.setting_choices() if c.key == key), None)
         if choice is None:
-            raise TrackerError(f"unknown setting '{key}' for {self.system.title}")
+            raise TrackerError(f"unknown setting '{key}' for {self.system.display_name}")
         if choice.allowed is None:
             return None
         allowed = list(choice.allowed)

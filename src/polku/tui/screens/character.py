@@ -264,7 +264,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="charform"):
-            yield Label(f"New character · {self.system.title}", classes="dialog--title")
+            yield Label(f"New character · {self.system.display_name}", classes="dialog--title")
             with Horizontal(classes="form-row"):
                 yield Label("Name", classes="form-label")
                 yield Input(placeholder="e.g. Alyosha", id="cf-name", compact=True)

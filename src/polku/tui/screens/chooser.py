@@ -232,7 +232,7 @@ class ChooserScreen(_Opener, Screen[None]):
             return t
         story, session, scene = info["where"]
         try:
-            system = System(info["system"]).title
+            system = System(info["system"]).display_name
         except ValueError:
             system = info["system"]
         t.append(info["name"], style="bold")
@@ -428,7 +428,7 @@ class NewCampaignScreen(Screen[None]):
     def render_rows(self) -> None:
         ol = self.query_one("#nc-settings", OptionList)
         keep = ol.highlighted
-        options = [Option(self._row("System", "", self.system.title,
+        options = [Option(self._row("System", "", self.system.display_name,
                                     "Which rules: Rajapolku, Harhapolku or Varjojuoksu (Shadowrun 4e)"), id="system")]
         for c in self.choices():
             value = self.values[c.key]

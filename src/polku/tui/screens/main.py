@@ -155,7 +155,7 @@ class MainScreen(Screen):
         save = self.papp.save_state
         line = Text()
         line.append(f"[{save}] ", style="bold reverse" if save.startswith("save failed") else "bold")
-        where = (f" · {t.system.title.split(' (')[0]} · story {st['story']} · session {st['session']}"
+        where = (f" · {t.system.display_name.split(' (')[0]} · story {st['story']} · session {st['session']}"
                  f" · scene {st['scene']}")
         name = camp["name"]
         width = self.size.width or 80

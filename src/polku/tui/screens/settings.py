@@ -67,7 +67,7 @@ class SettingsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="settings-box"):
-            yield Static(f"Rule settings — {self.tracker.system.title}", id="settings-title")
+            yield Static(f"Rule settings — {self.tracker.system.display_name}", id="settings-title")
             yield OptionList(id="settings-rows")
             yield Static("Enter: next value   ←: previous   u: undo   Esc: close.  "
                          "Each change is logged; rolls record the settings they used.", id="settings-hint")
