@@ -50,7 +50,7 @@ def test_textual_is_a_compatible_range_in_the_package_and_exact_in_the_constrain
 
 def test_every_runtime_dependency_is_capped_below_its_next_major_where_it_may_break() -> None:
     reqs = _requirements()
-    for name in ("rtoml", "platformdirs", "tomli-w"):
+    for name in ("rtoml", "platformdirs", "tomli-w", "watchfiles"):
         spec = reqs[name].specifier
         assert any(s.operator == "<" for s in spec), f"{name} has no upper bound"
         pinned = Version(_constraints()[name])

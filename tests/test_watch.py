@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from polku.session import demo, store
+from app_fixtures import pilot_test
+from polku.session import demo, store, watching
 from polku.session.files import document, load_tracker, open_session
 from polku.session.public import Follower, public_view
 from polku.session.rolls import RajaSide, SRSide
@@ -217,6 +218,33 @@ class TestWatchSnapshots:
             await pilot.pause()
 
         assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
+
+
+@pytest.mark.skipif(not watching.available(), reason="watchfiles is not installed (pip install -c constraints.txt -e .)")
+@pilot_test
+async def test_watch_is_told_of_a_save_instead_of_polling(tmp_path):
+    """With inotify the view follows a save at once; the safety look every 2 s plays no part."""
+    from polku.tui.watch import WatchApp
+
+    path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+    app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                   theme_dirs=[THEMES], interval=60)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            if app.watch_mode:
+                break
+            await pilot.pause(0.01)
+        assert app.watch_mode == "inotify"
+        t, sf = open_session(path, seed=1)
+        t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
+                    RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
+        sf.save_now(t)
+        sf.close()
+        start = time.monotonic()
+        while app._shown is None or app._shown.last_seq() != t.last_seq():
+            assert time.monotonic() - start < 1.0, "the save did not reach the view within a second"
+            await pilot.pause(0.01)
+        assert "Alyosha wins" in app._shown.events[-1]["text"]
 
 
 def test_watch_without_a_terminal_is_refused():

@@ -90,8 +90,10 @@ PLAIN_KINDS: dict[str, tuple[str, ...]] = {
     "challenge": (),
     "character": (),
     "initiative": (),
+    "seat": (),
 }
-"""Kinds shown as their line when no secret is in them, with the extra fields they keep.
+"""Kinds shown as their line when no secret is in them, with the extra fields they keep
+(a ``seat`` event's line never names a hidden threshold; its ``ask`` stays with the GM).
 ``roll``, ``narration``, ``undo`` and ``redo`` have their own projections; ``note``
 and every kind not named here are withheld."""
 
@@ -323,6 +325,7 @@ class _Projection:
                 return self._gm_roll(base, seq) if roll is not None else None
             base["text"] = str(ev.get("text", ""))
             base["who"] = _strs(ev.get("who"))
+            self._seat(base, ev)
             if roll is not None:
                 hidden = bool(roll.get("hidden"))
                 base["roll"] = self._roll(roll, hidden)
@@ -342,10 +345,17 @@ class _Projection:
             return None
         base["text"] = str(ev.get("text", ""))
         base["who"] = _strs(ev.get("who"))
+        self._seat(base, ev)
         for k in extra:
             if k in ev:
                 base[k] = clone(ev[k])
         return base
+
+    def _seat(self, base: dict[str, Any], ev: dict[str, Any]) -> None:
+        """Which player's seat asked for the command (a character id; never a secret one)."""
+        seat = ev.get("seat")
+        if isinstance(seat, str) and seat and seat not in self.unnamed:
+            base["seat"] = seat
 
     @staticmethod
     def _touches_secret_fields(ev: dict[str, Any]) -> bool:

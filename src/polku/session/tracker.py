@@ -96,6 +96,10 @@ class _Txn:
         ev.update({k: v for k, v in data.items() if v is not None})
         if self.tracker.gm_only_commands:
             ev["secret"] = True
+        if self.tracker.seat:
+            ev["seat"] = self.tracker.seat
+            if kind == "roll" and self.tracker.seat_offer is not None:
+                ev["offer"] = self.tracker.seat_offer
         ev["changes"] = self.changes
         self.changes = []
         self.events.append(ev)
@@ -129,6 +133,10 @@ class Tracker(RollCommands):
         self.gm_only_commands = False
         """True while :meth:`gm_only` runs commands: their events are the GM's only."""
         self.read_only = read_only
+        self.seat = ""
+        """While :meth:`by_seat` runs commands: the character whose player's seat asked for them."""
+        self.seat_offer: int | None = None
+        """While a seat rolls a roll request of the GM: that request's event (kept on the roll event)."""
         self.undone: set[int] = set()
         self._recent: dict[int, Any] = {}
         self._cmd_events: dict[int, list[int]] = {}
@@ -373,6 +381,16 @@ class Tracker(RollCommands):
             yield
         finally:
             self.gm_only_commands = was
+
+    @contextlib.contextmanager
+    def by_seat(self, cid: str) -> Iterator[None]:
+        """Run commands a player's seat asked for: every event they log names the seat (``seat``)."""
+        was = self.seat
+        self.seat = cid
+        try:
+            yield
+        finally:
+            self.seat = was
 
     def take_unsaved(self) -> tuple[list[dict[str, Any]], bool]:
         """Events not yet saved and whether a full rewrite is due; clears both."""

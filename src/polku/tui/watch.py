@@ -1,9 +1,10 @@
 """``polku watch FILE``: the players' read-only live view of a session.
 
 It follows the file the GM's app autosaves (:class:`polku.session.public.Follower`):
-every ``interval`` seconds it compares the file's identity, size and
-modification time, and when they change it reloads the file in a thread
-worker and shows the challenge queue, the characters' public status and the
+the operating system tells it when the file's folder changes (inotify, through
+watchfiles: :func:`polku.session.watching.follow`; where that cannot work it
+looks every ``interval`` seconds instead); when the file's identity, size or
+modification time changed it reloads the file in a thread worker and shows the challenge queue, the characters' public status and the
 dice log, without the GM's secrets (:func:`polku.session.public.public_view`).
 When the file disappears or breaks, the last good view stays on screen and
 the status line says so.
@@ -16,6 +17,7 @@ system commands are not in its palette, and the screenshot actions refuse.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -42,6 +44,10 @@ def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict
     """Replace a pane's GM hint ("press a to add one") by a line for players."""
     if pane.option_count == 1 and pane.get_option_at_index(0).id == "empty":
         pane.set_options([Option(Text(text, style=styles.get("muted", "")), id="empty", disabled=True)])
+
+
+class FileChanged(Message):
+    """Something changed in the session file's folder (or a polling tick came)."""
 
 
 @dataclass
@@ -119,8 +125,10 @@ class WatchApp(ReadOnlyApp):
 
     Args:
         path: the session file.
-        interval: seconds between looks at the file.
+        interval: seconds between looks at the file where the operating system
+            cannot tell when it changes (no inotify).
         follower: a ready follower (tests inject one with a fixed clock).
+        polling: look every ``interval`` seconds instead of being told (tests).
     """
 
     TITLE = "Polku watch"
@@ -130,10 +138,15 @@ class WatchApp(ReadOnlyApp):
     ]
 
     def __init__(self, path: Path, *, interval: float = 0.3, follower: Follower | None = None,
-                 theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
+                 theme: str | None = None, theme_dirs: Iterable[Path] | None = None,
+                 polling: bool = False) -> None:
         super().__init__(theme=theme, theme_dirs=theme_dirs)
         self.path = Path(path)
         self.interval = interval
+        self.polling = polling
+        self.watch_mode = ""
+        """How changes are noticed: "inotify" or "polling" (empty until watching starts)."""
+        self._stop_watching = threading.Event()
         self.follower = follower or Follower(self.path)
         self._loading = False
         self._shown: Tracker | None = None
@@ -165,8 +178,41 @@ class WatchApp(ReadOnlyApp):
     def on_mount(self) -> None:
         self.load_themes()
         self.follower.reload()
-        self.push_screen(WatchScreen())
-        self.set_interval(self.interval, self.tick, name="watch-file")
+        self.push_screen(self.first_screen())
+        self._follow()
+        # A safety net for file systems that do not report every change (network mounts).
+        self.set_interval(max(self.interval, SAFETY_LOOK), self.tick, name="watch-file")
+
+    def first_screen(self) -> Screen[Any]:
+        return WatchScreen()
+
+    def watched_folders(self) -> set[Path]:
+        """The session file's folder (and its link target's, when FILE is a symlink)."""
+        return {self.path.absolute().parent, self.path.resolve().parent}
+
+    def changed_paths(self, paths: set[str]) -> None:
+        """Called by the watching thread: tell the UI when the file (or anything, when polling) changed."""
+        names = {self.path.name, self.path.resolve().name}
+        if not paths or any(Path(p).name in names for p in paths):
+            self.post_message(FileChanged())
+
+    @work(thread=True, group="watch-files", exit_on_error=False)
+    def _follow(self) -> None:
+        from ..session.watching import follow
+
+        def started(mode: str) -> None:
+            self.watch_mode = mode
+            self.post_message(FileChanged())  # what changed before the watches were set
+
+        follow(sorted(self.watched_folders()), self.changed_paths, self._stop_watching, interval=self.interval,
+               started=started, force_polling=self.polling)
+
+    @on(FileChanged)
+    def _file_changed(self) -> None:
+        self.tick()
+
+    def on_unmount(self) -> None:
+        self._stop_watching.set()
 
     def tick(self) -> None:
         """Look at the file; reload it off the UI thread when it changed."""
@@ -187,6 +233,8 @@ class WatchApp(ReadOnlyApp):
     def _reloaded(self, message: Reloaded) -> None:
         self._loading = False
         self.show_view()
+        if self.follower.changed():
+            self.tick()  # it changed again while it was being read
 
     def restyle(self) -> None:
         self.show_view(force=True)
@@ -195,7 +243,9 @@ class WatchApp(ReadOnlyApp):
         """Put the follower's current view (or its problem) on screen."""
         screen = self.screen
         if not isinstance(screen, WatchScreen):
-            return
+            screen = next((s for s in reversed(self.screen_stack) if isinstance(s, WatchScreen)), None)
+            if screen is None:
+                return
         styles = self.log_styles()
         f = self.follower
         view = f.view.tracker if f.view is not None else None
@@ -239,6 +289,10 @@ class WatchApp(ReadOnlyApp):
         log.is_undone = view.is_undone
         if count or flipped:
             log.appended(count, changed_seqs=flipped)
+
+
+SAFETY_LOOK = 2.0
+"""Seconds between looks at the file even when the operating system reports changes."""
 
 
 def run_watch(path: Path, *, theme: str | None = None, interval: float = 0.3,

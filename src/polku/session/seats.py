@@ -1,0 +1,690 @@
+"""Players' seats: the GM asks a character's player for a roll, the player's seat answers.
+
+A *seat* is ``polku play FILE --as CHARACTER``: the players' view plus that
+character's sheet and a roll panel. The GM's app stays the only writer of the
+session file, so a seat never changes it. It talks to the GM's app through a
+*spool folder* beside the session file::
+
+    night.toml                 the session (the GM's app writes it)
+    night.seats/kaneda/        Kaneda's seat folder
+        req-<id>.json          a request of the seat (the seat writes it, atomically)
+        ans-<id>.json          the GM's app's answer to it
+
+The GM's side of a roll request is an ordinary tracker command: :func:`ask_sr`
+(a Varjojuoksu success test, S8, optionally with a hidden threshold) and
+:func:`ask_harha` (a Harhapolku difficult action, H8) log a ``seat`` event
+naming the character and the prepared pool; :func:`withdraw` takes one back.
+An offer is *pending* while its event is not undone, not withdrawn and no roll
+made from it stands (undoing the roll makes it pending again). The seat reads
+its pending offers from the session file through :func:`seat_offers`, which
+copies only what the player may see (never a hidden threshold).
+
+A seat's request (:func:`write_request`) is one small JSON file, written to a
+temporary name and renamed, so the GM's app never reads half of one. The GM's
+app reads each (:func:`incoming`), checks it (:func:`parse_request`: size,
+fields, types; the folder names the character), applies it as a normal,
+undoable command marked with the seat (:func:`apply_request`) and answers
+(:func:`write_answer`). What a seat may ask:
+
+- ``roll``: roll a pending offer of its own character, with the program's dice
+  or physical faces, with Edge before the roll when the rules allow it (S7);
+- ``action``: a follow-up the rules allow on the character's own latest roll
+  made from a seat (Edge after, negating or reducing a glitch, S5–S7; an edge
+  reroll, H7);
+- ``story_point``: spend one of the character's story points (R12), saying
+  what it buys.
+
+Answers carry one line and, after a roll, what the player may still do to it;
+no secret goes into them (the roll's result is read from the players' view).
+The folder is the boundary only together with the operating system: the
+forced SSH command fixes ``--as`` per key (docs/remote-play.md).
+
+No textual, no rich.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..rules.dice import ManualSource, RulesError
+from .model import clone
+from .rolls import HarhaSide, RollAction, SRPool
+
+if TYPE_CHECKING:
+    from .tracker import Tracker
+
+SPOOL_SUFFIX = ".seats"
+"""The spool folder is the session file's name without ``.toml`` plus this."""
+
+MAX_REQUEST_BYTES = 4096
+"""A request file larger than this is refused unread."""
+
+MAX_FACES = 60
+"""At most this many physical faces in one request."""
+
+MAX_TEXT = 200
+"""At most this many characters of text (what a story point buys, an edge's name)."""
+
+REQUEST_KINDS = ("roll", "action", "story_point")
+SEAT_ACTIONS = ("edge_after", "negate_glitch", "reduce_critical", "edge_reroll")
+"""What a seat may do to its own roll (the rules core says whether it may now)."""
+
+OFFER_TESTS = ("sr-success", "harha-difficult")
+
+_ID = re.compile(r"[0-9a-f]{16}")
+_REQUEST_NAME = re.compile(r"req-([0-9a-f]{16})\.json")
+_CID = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
+_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "roll": {"offer": int, "edge_before": bool, "faces": (list, type(None))},
+    "action": {"roll": int, "action": str, "edge": str, "faces": (list, type(None))},
+    "story_point": {"bought": str},
+}
+_COMMON: dict[str, type | tuple[type, ...]] = {"v": int, "id": str, "seat": str, "kind": str, "at": (int, float)}
+STALE_TEMP_SECONDS = 60.0
+"""A seat's temporary file older than this was left by a seat that died mid-write."""
+
+
+class SeatError(ValueError):
+    """A request a seat may not make, or a seat that cannot start: one line, nothing changed."""
+
+
+# ---------------------------------------------------------------------------
+# where
+
+
+def spool_dir(session_path: str | os.PathLike[str]) -> Path:
+    """The spool folder beside a session file (symlinks resolved, so a link and its target share one)."""
+    p = Path(session_path).resolve()
+    stem = p.name.removesuffix(".toml")
+    return p.with_name(stem + SPOOL_SUFFIX)
+
+
+def seat_dir(session_path: str | os.PathLike[str], cid: str) -> Path:
+    """The folder of one character's seat."""
+    if not _CID.fullmatch(cid):
+        raise SeatError(f"'{cid}' is not a character id a seat folder can have")
+    return spool_dir(session_path) / cid
+
+
+def _write_atomic(folder: Path, name: str, data: bytes) -> Path:
+    """Write ``folder/name`` whole or not at all: a temporary name, fsync, rename."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o660)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, folder / name)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return folder / name
+
+
+# ---------------------------------------------------------------------------
+# offers: the GM asks a seat for a roll (tracker commands)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A roll the GM asked a character's player for (a ``seat`` event of the log)."""
+
+    seq: int
+    """The event that made it (its id in requests)."""
+    cid: str
+    test: str
+    """One of :data:`OFFER_TESTS`."""
+    pool: dict[str, Any]
+    """SR: the :class:`SRPool` fields (``count`` for its ``dice``); Harhapolku: the :class:`HarhaSide` claims.
+    Kept in the event as ``ask.spec`` (the file's checks give ``pool`` and ``dice`` other meanings)."""
+    threshold: int | None = None
+    hidden: bool = False
+    very_demanding: bool = False
+    challenge: str | None = None
+    text: str = ""
+
+    def public(self) -> dict[str, Any]:
+        """What the player may see of it: everything but a hidden threshold (S8)."""
+        out: dict[str, Any] = {"seq": self.seq, "cid": self.cid, "test": self.test, "pool": clone(self.pool),
+                               "hidden": self.hidden, "very_demanding": self.very_demanding,
+                               "challenge": self.challenge, "text": self.text}
+        if not self.hidden:
+            out["threshold"] = self.threshold
+        return out
+
+
+def _check_seat_character(t: Tracker, cid: str) -> dict[str, Any]:
+    ch = t.characters.get(cid)
+    if ch is None:
+        raise SeatError(f"no character '{cid}'")
+    if ch.get("secret"):
+        raise SeatError(f"{ch['name']} is secret: a secret character has no seat")
+    return ch
+
+
+def _sr_pool_dict(pool: SRPool) -> dict[str, Any]:
+    return {"mode": pool.mode, "skill": pool.skill, "attribute": pool.attribute, "second": pool.second,
+            "count": pool.dice, "modifiers": [[str(n), int(v)] for n, v in pool.modifiers]}
+
+
+def sr_pool_of(offer: Offer, *, edge_before: bool = False) -> SRPool:
+    p = offer.pool
+    return SRPool(mode=str(p.get("mode", "skill")), skill=str(p.get("skill", "")),
+                  attribute=str(p.get("attribute", "agility")), second=str(p.get("second", "strength")),
+                  dice=int(p.get("count", 0)), modifiers=[(str(n), int(v)) for n, v in p.get("modifiers", [])],
+                  edge_before=edge_before)
+
+
+def harha_side_of(t: Tracker, offer: Offer) -> HarhaSide:
+    p = offer.pool
+    ch = t.character(offer.cid)
+    return HarhaSide(ch["name"], [offer.cid], general=p.get("general"), background=p.get("background"),
+                     significant=p.get("significant"), special=p.get("special"),
+                     significant_special=p.get("significant_special"), gm_bonus=bool(p.get("gm_bonus")))
+
+
+def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, hidden: bool = False,
+           challenge: str | None = None) -> dict[str, Any]:
+    """Ask ``cid``'s seat for a Varjojuoksu success test with ``pool`` (S1, S8); logged, undoable.
+
+    With ``hidden`` the threshold stays with the GM (the seat sees the pool and the odds of hits).
+    """
+    ch = _check_seat_character(t, cid)
+    if t.system.value != "shadowrun":
+        raise SeatError("a Varjojuoksu roll request needs a Varjojuoksu campaign")
+    if threshold is not None and threshold < 0:
+        raise SeatError("the threshold is 0 or more (S8)")
+    if challenge is not None:
+        t.challenge(challenge)
+    side = t.sr_side(cid, pool)
+    plan = t.sr_plan(side)
+    if threshold is None:
+        thr = ""
+    else:
+        thr = ", threshold hidden by the GM" if hidden else f", threshold {threshold}"
+    text = f"The GM asks {ch['name']} to roll: {plan.explain()[0]}{thr}"
+    ask = {"test": "sr-success", "spec": _sr_pool_dict(pool), "hidden": bool(hidden and threshold is not None)}
+    if threshold is not None:
+        ask["threshold"] = int(threshold)
+    if challenge:
+        ask["challenge"] = challenge
+    return _log_offer(t, cid, text, ask)
+
+
+def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = False,
+              challenge: str | None = None) -> dict[str, Any]:
+    """Ask ``cid``'s seat for a Harhapolku difficult action with these claims (H2, H8); logged, undoable."""
+    ch = _check_seat_character(t, cid)
+    if t.system.value != "harhapolku":
+        raise SeatError("a Harhapolku roll request needs a Harhapolku campaign")
+    if challenge is not None:
+        t.challenge(challenge)
+    pool = t.harha_pool(HarhaSide(ch["name"], [cid], general=side.general, background=side.background,
+                                  significant=side.significant, special=side.special,
+                                  significant_special=side.significant_special, gm_bonus=side.gm_bonus), "ch23")
+    claims = {k: getattr(side, k) for k in ("general", "background", "significant", "special",
+                                            "significant_special") if getattr(side, k)}
+    what = "very demanding" if very_demanding else "difficult"
+    text = f"The GM asks {ch['name']} to roll a {what} action: {len(pool.dice)} dice"
+    ask: dict[str, Any] = {"test": "harha-difficult", "spec": {**claims, "gm_bonus": bool(side.gm_bonus)},
+                           "very_demanding": bool(very_demanding)}
+    if challenge:
+        ask["challenge"] = challenge
+    return _log_offer(t, cid, text, ask)
+
+
+def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any]) -> dict[str, Any]:
+    out: list[dict[str, Any]] = []
+
+    def build(txn: Any) -> None:
+        out.append(txn.emit("seat", text, who=cid, ask=ask))
+
+    t._run(build)
+    return out[0]
+
+
+def withdraw(t: Tracker, offer_seq: int) -> dict[str, Any]:
+    """Take back a pending roll request (logged, undoable)."""
+    offer = next((o for o in pending_offers(t) if o.seq == offer_seq), None)
+    if offer is None:
+        raise SeatError(f"no pending roll request {offer_seq}")
+    name = t.character(offer.cid)["name"] if offer.cid in t.characters else offer.cid
+    out: list[dict[str, Any]] = []
+
+    def build(txn: Any) -> None:
+        out.append(txn.emit("seat", f"The GM takes back the roll request to {name}", who=offer.cid,
+                            withdraw=offer_seq))
+
+    t._run(build)
+    return out[0]
+
+
+def _kinds(t: Tracker) -> Iterator[tuple[int, str]]:
+    """(index, kind) of every event, newest first, without parsing stored events."""
+    events = t.events
+    meta = getattr(events, "meta", None)
+    for i in range(len(events) - 1, -1, -1):
+        yield i, (meta(i).kind if meta is not None else events[i].get("kind", ""))
+
+
+def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
+    """Roll requests not undone, not withdrawn and not rolled yet (oldest first); of ``cid`` only if given."""
+    used: set[int] = set()
+    out: list[Offer] = []
+    for i, kind in _kinds(t):
+        if kind not in ("seat", "roll"):
+            continue
+        ev = t.events[i]
+        seq = ev.get("seq")
+        if not isinstance(seq, int) or t.is_undone(seq):
+            continue
+        if kind == "roll":
+            if isinstance(ev.get("offer"), int):
+                used.add(ev["offer"])
+            continue
+        if isinstance(ev.get("withdraw"), int):
+            used.add(ev["withdraw"])
+            continue
+        ask = ev.get("ask")
+        who = ev.get("who")
+        if not isinstance(ask, dict) or not isinstance(who, str) or seq in used:
+            continue
+        if cid is not None and who != cid:
+            continue
+        if ask.get("test") not in OFFER_TESTS or not isinstance(ask.get("spec"), dict):
+            continue
+        thr = ask.get("threshold")
+        out.append(Offer(seq, who, str(ask["test"]), clone(ask["spec"]),
+                         thr if isinstance(thr, int) else None, bool(ask.get("hidden")),
+                         bool(ask.get("very_demanding")),
+                         ask.get("challenge") if isinstance(ask.get("challenge"), str) else None,
+                         str(ev.get("text", ""))))
+    out.reverse()
+    return out
+
+
+def seat_offers(t: Tracker, cid: str) -> list[dict[str, Any]]:
+    """The pending roll requests of ``cid`` as its seat may see them (:meth:`Offer.public`)."""
+    ch = t.characters.get(cid)
+    if ch is None or ch.get("secret"):
+        return []
+    return [o.public() for o in pending_offers(t, cid)]
+
+
+# ---------------------------------------------------------------------------
+# what the seat shows before rolling: choices, odds, faces
+
+
+@dataclass(frozen=True)
+class SeatOdds:
+    """The exact odds of an offer, for the seat (from :mod:`polku.rules.odds`)."""
+
+    dice: int
+    """Dice thrown (before any rule of six)."""
+    success: float | None
+    """P(success) when the seat may know the threshold (S8, H8); None when hidden."""
+    at_least: tuple[float, ...] = ()
+    """SR: P(at least k hits) for k = 1, 2, 3, 4 (what a player weighs against a hidden threshold)."""
+    expected: float | None = None
+    glitch: float | None = None
+    critical_glitch: float | None = None
+    explain: tuple[str, ...] = field(default_factory=tuple)
+    """How the pool is built (the rules core's lines)."""
+
+
+def _offer(t: Tracker, cid: str, offer_seq: int) -> Offer:
+    offer = next((o for o in pending_offers(t, cid) if o.seq == offer_seq), None)
+    if offer is None:
+        raise SeatError("that roll request is no longer open (rolled, taken back or undone)")
+    return offer
+
+
+def offer_choices(t: Tracker, offer: Offer) -> list[RollAction]:
+    """What the player may choose before rolling (SR: Edge before the roll, S7)."""
+    if offer.test != "sr-success":
+        return []
+    side = t.sr_side(offer.cid, sr_pool_of(offer))
+    return [a for a in t.sr_pool_actions(side) if a.name == "edge_before"]
+
+
+def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
+    """The exact odds the seat shows: computed from the pool by the rules core."""
+    from ..rules import odds as odds_mod
+
+    if offer.test == "sr-success":
+        side = t.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
+        n = t.sr_pool_dice(side)
+        o = odds_mod.sr_hits(n, rule_of_six=t.sr_rule_of_six(side), glitch_rerolls=t.settings.sr_glitch_rerolls)
+        thr = offer.threshold
+        success = None if offer.hidden else (o.success(thr) if thr is not None else None)
+        return SeatOdds(n, success, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
+                        o.critical_glitch, tuple(t.sr_plan(side).explain()))
+    side_h = harha_side_of(t, offer)
+    pool = t.harha_pool(side_h, "ch23")
+    counts = (sum(1 for d in pool.dice if d.size == 8), sum(1 for d in pool.dice if d.size == 10))
+    return SeatOdds(len(pool.dice), odds_mod.harha_difficult(counts, offer.very_demanding),
+                    explain=tuple(pool.explain))
+
+
+def faces_needed(t: Tracker, offer: Offer, faces: list[int], *, edge_before: bool = False) -> tuple[int, int]:
+    """(count, die size) of the next group of physical faces to enter, (0, 0) when ``faces`` is enough.
+
+    Asked of the rules core: the roll is tried with the faces so far and the
+    missing dice filled with a face that never rerolls, so a rule-of-six wave
+    (S7) is asked for once the sixes of the wave before are known.
+    """
+    if offer.test == "harha-difficult":
+        specs = t.harha_dice(harha_side_of(t, offer), "ch23")
+        if len(faces) >= len(specs):
+            return 0, 0
+        size = specs[len(faces)].size
+        n = 0
+        while len(faces) + n < len(specs) and specs[len(faces) + n].size == size:
+            n += 1
+        return n, size
+    from ..rules import shadowrun as sr
+
+    side = t.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
+    size = t.sr_plan(side).size
+    edge = t.character(offer.cid)["edge_rating"] if edge_before else None
+    extra = 0
+    while extra <= MAX_FACES:
+        try:
+            sr.roll(size, ManualSource(list(faces) + [2] * extra), edge, settings=t.settings)
+        except RulesError as e:
+            if "not enough faces" not in str(e):
+                raise
+            extra += 1
+            continue
+        return (extra, 6) if extra else (0, 0)
+    raise SeatError("too many dice for one request")
+
+
+# ---------------------------------------------------------------------------
+# requests (the seat writes them, the GM's app reads them)
+
+
+def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **fields: Any) -> str:
+    """Write one request of ``cid``'s seat into its folder; returns the request's id."""
+    if kind not in REQUEST_KINDS:
+        raise SeatError(f"unknown request '{kind}'")
+    rid = secrets.token_hex(8)
+    body = {"v": 1, "id": rid, "seat": cid, "kind": kind, "at": time.time(), **fields}
+    data = json.dumps(body, separators=(",", ":")).encode()
+    if len(data) > MAX_REQUEST_BYTES:
+        raise SeatError("that request is too large")
+    _write_atomic(seat_dir(session_path, cid), f"req-{rid}.json", data)
+    return rid
+
+
+def read_answer(session_path: str | os.PathLike[str], cid: str, rid: str) -> dict[str, Any] | None:
+    """The GM's app's answer to request ``rid``, or None while there is none."""
+    if not _ID.fullmatch(rid):
+        return None
+    try:
+        data = (seat_dir(session_path, cid) / f"ans-{rid}.json").read_bytes()
+    except OSError:
+        return None
+    try:
+        ans = json.loads(data[:MAX_REQUEST_BYTES * 4])
+    except ValueError:
+        return None
+    return ans if isinstance(ans, dict) else None
+
+
+def waiting(session_path: str | os.PathLike[str], cid: str) -> list[str]:
+    """Ids of this seat's requests the GM's app has not picked up yet."""
+    try:
+        names = os.listdir(seat_dir(session_path, cid))
+    except OSError:
+        return []
+    return sorted(m.group(1) for n in names if (m := _REQUEST_NAME.fullmatch(n)))
+
+
+def incoming(session_path: str | os.PathLike[str]) -> list[tuple[str, Path]]:
+    """Every request file waiting in the spool: (the seat folder's character id, the file), oldest first.
+
+    Files that are no request (a wrong name) are ignored; a seat's temporary
+    file is removed once it is older than :data:`STALE_TEMP_SECONDS`.
+    """
+    root = spool_dir(session_path)
+    found: list[tuple[float, str, Path]] = []
+    try:
+        seats = list(os.scandir(root))
+    except OSError:
+        return []
+    now = time.time()
+    for seat in seats:
+        if not seat.is_dir(follow_symlinks=False) or not _CID.fullmatch(seat.name):
+            continue
+        try:
+            entries = list(os.scandir(seat.path))
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if e.name.startswith(".req-") and ".tmp-" in e.name:
+                if now - st.st_mtime > STALE_TEMP_SECONDS:
+                    try:
+                        os.unlink(e.path)
+                    except OSError:
+                        pass
+                continue
+            if _REQUEST_NAME.fullmatch(e.name) and e.is_file(follow_symlinks=False):
+                found.append((st.st_mtime, seat.name, Path(e.path)))
+    found.sort()
+    return [(cid, p) for _, cid, p in found]
+
+
+def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
+    """Check a request's bytes; return it, or raise :class:`SeatError` with one line.
+
+    ``cid`` is the seat folder the file was in and ``rid`` the id in its name:
+    the request must say the same, so a seat folder only speaks for its own
+    character.
+    """
+    if len(data) > MAX_REQUEST_BYTES:
+        raise SeatError(f"request too large ({len(data)} bytes, at most {MAX_REQUEST_BYTES})")
+    try:
+        req = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise SeatError("the request is not valid JSON") from None
+    if not isinstance(req, dict):
+        raise SeatError("the request is not a JSON object")
+    kind = req.get("kind")
+    if kind not in REQUEST_KINDS:
+        raise SeatError(f"unknown request kind {str(kind)[:20]!r}")
+    allowed: dict[str, type | tuple[type, ...]] = {**_COMMON, **_FIELDS[kind]}
+    extra = sorted(set(req) - set(allowed))
+    if extra:
+        raise SeatError(f"unknown field {extra[0][:30]!r} in a {kind} request")
+    for name, types in allowed.items():
+        if name in req and (not isinstance(req[name], types) or (isinstance(req[name], bool)
+                                                                  and bool not in _as_tuple(types))):
+            raise SeatError(f"field {name!r} has the wrong type")
+    if req.get("v") != 1:
+        raise SeatError("unknown request version")
+    if req.get("id") != rid:
+        raise SeatError("the request's id does not match its file name")
+    if req.get("seat") != cid:
+        raise SeatError(f"a request in {cid}'s seat folder speaks for '{str(req.get('seat'))[:40]}'")
+    faces = req.get("faces")
+    if faces is not None and (len(faces) > MAX_FACES or not all(
+            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 10 for f in faces)):
+        raise SeatError(f"faces must be at most {MAX_FACES} whole numbers from 1 to 10")
+    for name in ("bought", "edge", "action"):
+        value = req.get(name)
+        if isinstance(value, str) and (len(value) > MAX_TEXT or any(ord(c) < 32 for c in value)):
+            raise SeatError(f"field {name!r} is too long or not one line")
+    for name in ("offer", "roll"):
+        if name in req and req[name] < 1:
+            raise SeatError(f"field {name!r} must be a positive event number")
+    need = {"roll": ("offer",), "action": ("roll", "action"), "story_point": ("bought",)}[kind]
+    missing = [n for n in need if n not in req]
+    if missing:
+        raise SeatError(f"a {kind} request needs {missing[0]!r}")
+    return req
+
+
+def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _seat_actions(t: Tracker, cid: str, ev: dict[str, Any] | None) -> list[RollAction]:
+    """The follow-ups of a roll that belong to ``cid`` (its own side) and a seat may ask for."""
+    if ev is None:
+        return []
+    return [a for a in t.roll_actions(ev) if a.who == cid and a.name in SEAT_ACTIONS]
+
+
+def action_json(a: RollAction) -> dict[str, Any]:
+    return {"name": a.name, "allowed": a.allowed, "reason": a.reason, "edge": a.edge}
+
+
+def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+    """Carry out a checked request as a command marked with the seat; return the answer (never raises
+    for a refusal: the answer says why, and nothing changed)."""
+    from .tracker import TrackerError
+
+    rid = str(req.get("id", ""))
+    try:
+        ch = _check_seat_character(t, cid)
+        kind = req["kind"]
+        with t.by_seat(cid):
+            if kind == "roll":
+                ev = _apply_roll(t, cid, req)
+                return _answer(rid, True, f"{ch['name']} rolls: the result is in the dice log", ev, t, cid)
+            if kind == "action":
+                ev = _apply_action(t, cid, req)
+                return _answer(rid, True, f"{ch['name']}: done, the new result is in the dice log", ev, t, cid)
+            if "story_points" not in ch:
+                raise SeatError("story points are a Rajapolku resource (R12)")
+            t.spend_story_point(cid, str(req["bought"]))
+            return _answer(rid, True, f"{ch['name']} spends a story point", None, t, cid)
+    except (SeatError, TrackerError, RulesError) as e:
+        return _answer(rid, False, str(e), None, t, cid)
+
+
+def _answer(rid: str, ok: bool, text: str, ev: dict[str, Any] | None, t: Tracker, cid: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"v": 1, "id": rid, "ok": ok, "text": text}
+    if ev is not None:
+        out["roll"] = ev["seq"]
+        out["actions"] = [action_json(a) for a in _seat_actions(t, cid, ev)]
+    return out
+
+
+def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+    offer = _offer(t, cid, int(req["offer"]))
+    faces = req.get("faces")
+    edge_before = bool(req.get("edge_before", False))
+    t.seat_offer = offer.seq
+    try:
+        if offer.test == "sr-success":
+            if edge_before:
+                act = next((a for a in offer_choices(t, offer) if a.name == "edge_before"), None)
+                if act is None or not act.allowed:
+                    raise SeatError(act.reason if act is not None else "Edge before the roll is not allowed here")
+            side = t.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
+            ev = t.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
+                           faces=faces)["event"]
+        else:
+            if edge_before:
+                raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
+            ev = t.roll_harha_difficult(harha_side_of(t, offer), very_demanding=offer.very_demanding,
+                                        challenge=offer.challenge, faces=faces)["event"]
+    finally:
+        t.seat_offer = None
+    return dict(ev)
+
+
+def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+    name = str(req["action"])
+    if name not in SEAT_ACTIONS:
+        raise SeatError(f"a seat cannot ask for '{name[:30]}'")
+    seq = int(req["roll"])
+    try:
+        ev = t.event_by_seq(seq)
+    except KeyError:
+        raise SeatError(f"no roll {seq} in this session") from None
+    if ev.get("kind") != "roll" or ev.get("seat") != cid or t.is_undone(seq):
+        raise SeatError("a seat can only change its own roll, made from that seat")
+    edge = str(req.get("edge", ""))
+    acts = [a for a in _seat_actions(t, cid, ev) if a.name == name and (not edge or a.edge == edge)]
+    if not acts:
+        raise SeatError(f"'{name}' cannot be done to this roll")
+    act = next((a for a in acts if a.allowed), acts[0])
+    if not act.allowed:
+        raise SeatError(act.reason)
+    out = t.do_roll_action(ev, name, role=act.role, edge=act.edge, faces=req.get("faces"))
+    new: Any = out.get("event")
+    if not isinstance(new, dict):
+        raise SeatError("nothing was rolled")
+    return dict(new)
+
+
+def write_answer(session_path: str | os.PathLike[str], cid: str, answer: dict[str, Any]) -> Path:
+    """Write the GM's app's answer into the seat's folder (atomically)."""
+    rid = str(answer.get("id", ""))
+    if not _ID.fullmatch(rid):
+        raise SeatError("an answer needs the request's id")
+    return _write_atomic(seat_dir(session_path, cid), f"ans-{rid}.json",
+                         json.dumps(answer, separators=(",", ":")).encode())
+
+
+def take(path: Path) -> bytes | None:
+    """Read a request file and remove it (None when it is gone already or cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_REQUEST_BYTES + 1)
+    except OSError:
+        return None
+    try:
+        os.unlink(path)
+    except OSError:
+        return None
+    return data
+
+
+def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Path) -> dict[str, Any] | None:
+    """Take one request file, check it, apply it and answer. Returns the answer (None: no request there)."""
+    m = _REQUEST_NAME.fullmatch(path.name)
+    if m is None:
+        return None
+    data = take(path)
+    if data is None:
+        return None
+    rid = m.group(1)
+    try:
+        req = parse_request(data, cid, rid)
+    except SeatError as e:
+        answer: dict[str, Any] = {"v": 1, "id": rid, "ok": False, "text": str(e)}
+    else:
+        answer = apply_request(t, cid, req)
+    try:
+        write_answer(session_path, cid, answer)
+    except OSError:
+        pass  # the seat keeps waiting; the command itself stands in the log
+    return answer
+
+
+__all__ = [
+    "MAX_REQUEST_BYTES", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr", "faces_needed",
+    "handle", "incoming", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
+    "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
+]

@@ -1,0 +1,370 @@
+"""Players' seats, the session layer: the GM's roll requests, a seat's requests through the spool, answers."""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from polku.session import demo, seats, store
+from polku.session.files import document, load_tracker
+from polku.session.public import public_view
+from polku.session.rolls import HarhaSide, SRPool
+from polku.session.seats import SeatError
+from polku.session.tracker import Tracker, TrackerError
+
+PISTOLS = SRPool(skill="Pistols", attribute="agility")
+
+
+def write(path: Path, t: Tracker) -> Path:
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+def req(kind: str, seat: str = "kaneda", rid: str = "0123456789abcdef", **fields):
+    return {"v": 1, "id": rid, "seat": seat, "kind": kind, **fields}
+
+
+def sr_with_offer(threshold: int | None = 2, hidden: bool = False) -> tuple[Tracker, int]:
+    t = demo.demo_varjojuoksu()
+    ev = seats.ask_sr(t, "kaneda", PISTOLS, threshold=threshold, hidden=hidden)
+    return t, ev["seq"]
+
+
+# ---------------------------------------------------------------------------
+# where the spool is
+
+
+def test_the_spool_is_beside_the_session_file_and_a_symlink_shares_it(tmp_path):
+    real = tmp_path / "night-2026-11-28.toml"
+    real.write_text("")
+    link = tmp_path / "current.toml"
+    link.symlink_to(real.name)
+    assert seats.spool_dir(real) == tmp_path / "night-2026-11-28.seats"
+    assert seats.spool_dir(link) == seats.spool_dir(real), "a forced command on current.toml reaches the GM's file"
+    assert seats.seat_dir(real, "kaneda") == tmp_path / "night-2026-11-28.seats" / "kaneda"
+    for bad in ("../gm", "Kaneda", "", "a/b", ".hidden"):
+        with pytest.raises(SeatError):
+            seats.seat_dir(real, bad)
+
+
+# ---------------------------------------------------------------------------
+# the GM's roll requests
+
+
+def test_a_roll_request_is_logged_pending_until_rolled_and_undo_brings_it_back():
+    t, offer = sr_with_offer(threshold=2)
+    ev = t.event_by_seq(offer)
+    assert ev["text"] == ("The GM asks Kaneda to roll: Pistols 4 + Agility 5 − 1 (wounds) = 8 dice, threshold 2")
+    assert [o.seq for o in seats.pending_offers(t, "kaneda")] == [offer]
+    assert seats.pending_offers(t, "nyx") == []
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    assert ans["ok"], ans
+    roll = t.event_by_seq(ans["roll"])
+    assert roll["seat"] == "kaneda" and roll["offer"] == offer
+    assert roll["roll"]["outcome"]["hits"] == 2 and roll["roll"]["outcome"]["success"] is True
+    assert roll["roll"]["manual"] is True
+    assert seats.pending_offers(t) == [], "a rolled request is no longer open"
+    t.undo()
+    assert [o.seq for o in seats.pending_offers(t)] == [offer], "undoing the roll opens the request again"
+    t.undo()
+    assert seats.pending_offers(t) == [], "undoing the request takes it away"
+    t.redo()
+    assert [o.seq for o in seats.pending_offers(t)] == [offer]
+
+
+def test_the_gm_can_take_a_request_back_and_undo_that():
+    t, offer = sr_with_offer()
+    seats.withdraw(t, offer)
+    assert seats.pending_offers(t) == []
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer))
+    assert not ans["ok"] and ans["text"] == "that roll request is no longer open (rolled, taken back or undone)"
+    with pytest.raises(SeatError):
+        seats.withdraw(t, offer)
+    t.undo()
+    assert [o.seq for o in seats.pending_offers(t)] == [offer]
+
+
+def test_no_roll_request_for_a_secret_character_or_another_system():
+    t = demo.demo_varjojuoksu()
+    t.update_character("ganger", "secret", True)
+    n = len(t.events)
+    with pytest.raises(SeatError, match="secret"):
+        seats.ask_sr(t, "ganger", PISTOLS)
+    with pytest.raises(SeatError, match="Harhapolku campaign"):
+        seats.ask_harha(t, "kaneda", HarhaSide("Kaneda"))
+    assert len(t.events) == n
+
+
+def test_a_hidden_threshold_never_reaches_the_seat_or_the_players():
+    t, offer = sr_with_offer(threshold=9, hidden=True)
+    shown = seats.seat_offers(t, "kaneda")
+    assert len(shown) == 1 and "threshold" not in shown[0] and shown[0]["hidden"] is True
+    assert "9" not in shown[0]["text"] and shown[0]["text"].endswith("threshold hidden by the GM")
+    odds = seats.offer_odds(t, seats.pending_offers(t)[0])
+    assert odds.success is None, "no chance of success shown: it would tell the threshold"
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 5, 2, 3, 3, 4, 2]))
+    assert ans["ok"]
+    # The GM's log keeps the threshold; the players' view and the answer do not.
+    assert t.event_by_seq(ans["roll"])["roll"]["threshold"] == 9
+    assert "threshold" not in json.dumps(ans).replace("threshold hidden", "")
+    pub = public_view(t).events
+    assert [e["text"] for e in pub[-2:]] == [
+        "The GM asks Kaneda to roll: Pistols 4 + Agility 5 − 1 (wounds) = 8 dice, threshold hidden by the GM",
+        "Kaneda: 3 hits, threshold hidden by the GM"]
+    assert pub[-1]["seat"] == "kaneda", "the players see that Kaneda's player rolled it"
+    assert "ask" not in pub[-2]
+
+
+# ---------------------------------------------------------------------------
+# what the seat sees before it rolls
+
+
+def test_the_seat_sees_exact_odds_of_its_pool():
+    t, _ = sr_with_offer(threshold=2)
+    offer = seats.pending_offers(t)[0]
+    odds = seats.offer_odds(t, offer)
+    assert odds.dice == 8
+    # 8 dice, a hit on 5 or 6 (S4): P(at least 2 hits) = 1 - (2/3)^8 - 8 (1/3) (2/3)^7
+    two = 1 - Fraction(2, 3) ** 8 - 8 * Fraction(1, 3) * Fraction(2, 3) ** 7
+    assert odds.success == pytest.approx(float(two), abs=1e-12)
+    assert odds.at_least[1] == pytest.approx(float(two), abs=1e-12)
+    assert odds.expected == pytest.approx(8 / 3)
+    with_edge = seats.offer_odds(t, offer, edge_before=True)
+    assert with_edge.dice == 11 and with_edge.success > odds.success, "Edge before adds Kaneda's 3 Edge dice (S7)"
+
+
+def test_edge_before_is_offered_only_while_the_character_has_edge():
+    t, offer_seq = sr_with_offer()
+    offer = seats.pending_offers(t)[0]
+    [act] = seats.offer_choices(t, offer)
+    assert act.name == "edge_before" and act.allowed
+    for _ in range(3):
+        t.spend_edge("kaneda", "earlier")
+    [act] = seats.offer_choices(t, offer)
+    assert not act.allowed and act.reason == "no Edge left this session (S12)"
+    n = len(t.events)
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, edge_before=True))
+    assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False, "text": "no Edge left this session (S12)"}
+    assert len(t.events) == n
+
+
+def test_physical_faces_are_asked_wave_by_wave_under_the_rule_of_six():
+    t, offer_seq = sr_with_offer()
+    offer = seats.pending_offers(t)[0]
+    assert seats.faces_needed(t, offer, []) == (8, 6)
+    assert seats.faces_needed(t, offer, [1] * 8) == (0, 0)
+    # With Edge before, 8 + 3 dice, then one more die for each six (S7).
+    assert seats.faces_needed(t, offer, [], edge_before=True) == (11, 6)
+    first = [6, 6, 1, 2, 3, 4, 5, 2, 3, 4, 1]
+    assert seats.faces_needed(t, offer, first, edge_before=True) == (2, 6)
+    assert seats.faces_needed(t, offer, first + [6, 3], edge_before=True) == (1, 6)
+    assert seats.faces_needed(t, offer, first + [6, 3, 2], edge_before=True) == (0, 0)
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, edge_before=True, faces=first + [6, 3, 2]))
+    assert ans["ok"], ans
+    out = t.event_by_seq(ans["roll"])["roll"]["outcome"]
+    assert out["hits"] == 4 and out["edge_dice"] == 3
+    assert t.characters["kaneda"]["edge"] == 2
+
+
+def test_wrong_faces_are_refused_and_change_nothing():
+    t, offer_seq = sr_with_offer()
+    n, state = len(t.events), json.dumps(t.state, sort_keys=True)
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, faces=[5, 6]))
+    assert not ans["ok"] and ans["text"].startswith("not enough faces entered")
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, faces=[1] * 9))
+    assert not ans["ok"] and "more than the pool has dice" in ans["text"]
+    assert len(t.events) == n and json.dumps(t.state, sort_keys=True) == state
+
+
+# ---------------------------------------------------------------------------
+# what a seat may and may not do
+
+
+def test_a_seat_cannot_roll_for_another_character():
+    t, offer = sr_with_offer()
+    n = len(t.events)
+    # Nyx's seat names Kaneda's request.
+    ans = seats.apply_request(t, "nyx", req("roll", seat="nyx", offer=offer))
+    assert not ans["ok"] and ans["text"] == "that roll request is no longer open (rolled, taken back or undone)"
+    # A file in Nyx's folder that claims to be Kaneda's seat is refused before anything is read from it.
+    data = json.dumps(req("roll", seat="kaneda", offer=offer)).encode()
+    with pytest.raises(SeatError, match="a request in nyx's seat folder speaks for 'kaneda'"):
+        seats.parse_request(data, "nyx", "0123456789abcdef")
+    assert len(t.events) == n
+
+
+def test_a_seat_changes_only_its_own_roll():
+    t, offer = sr_with_offer()
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    # The GM's own roll for Nyx: not Nyx's seat's to change, nor Kaneda's.
+    gm_roll = t.roll_sr(t.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")))
+    n = len(t.events)
+    for cid, seq in (("kaneda", gm_roll["event"]["seq"]), ("nyx", gm_roll["event"]["seq"]), ("nyx", ans["roll"])):
+        out = seats.apply_request(t, cid, req("action", seat=cid, roll=seq, action="negate_glitch"))
+        assert not out["ok"] and out["text"] == "a seat can only change its own roll, made from that seat"
+    out = seats.apply_request(t, "kaneda", req("action", roll=ans["roll"], action="next_interval"))
+    assert not out["ok"] and out["text"] == "a seat cannot ask for 'next_interval'"
+    assert len(t.events) == n
+
+
+def test_edge_after_on_the_seats_own_roll_then_no_second_edge():
+    t, offer = sr_with_offer()
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    assert [a["name"] for a in ans["actions"] if a["allowed"]] == ["edge_after"]
+    # Not the latest roll any more once the GM rolls something else? Still Kaneda's latest: it is the latest roll.
+    out = seats.apply_request(t, "kaneda", req("action", roll=ans["roll"], action="edge_after", faces=[6, 5, 1, 4]))
+    assert out["ok"], out
+    new = t.event_by_seq(out["roll"])
+    assert new["seat"] == "kaneda" and new["roll"]["supersedes"] == ans["roll"]
+    assert new["roll"]["outcome"]["hits"] == 4, "2 hits, then 6 and 5 of the Edge dice; the 6's reroll shows 4"
+    assert not any(a["allowed"] for a in out["actions"] if a["name"] == "edge_after")
+    again = seats.apply_request(t, "kaneda", req("action", roll=out["roll"], action="edge_after"))
+    assert not again["ok"] and "one Edge point per test for dice (S7)" in again["text"]
+    t.undo()
+    assert t.characters["kaneda"]["edge"] == 3, "one undo takes back Edge after and its Edge point"
+
+
+def test_harhapolku_difficult_action_from_a_seat_with_an_edge_reroll():
+    t = demo.demo_harhapolku()
+    side = HarhaSide("Lena", general="Island girl", background="Thief", special="Dream-walker")
+    offer = seats.ask_harha(t, "lena", side)["seq"]
+    odds = seats.offer_odds(t, seats.pending_offers(t)[0])
+    # 3 d8 (always, general, background; 7+ on 2 of 8 faces) and 1 d10 (special; 7+ on 4 of 10): H8 needs one 7+.
+    assert odds.dice == 4 and odds.success == pytest.approx(1 - (6 / 8) ** 3 * (6 / 10))
+    assert seats.faces_needed(t, seats.pending_offers(t)[0], []) == (3, 8)
+    assert seats.faces_needed(t, seats.pending_offers(t)[0], [3, 4, 2]) == (1, 10)
+    ans = seats.apply_request(t, "lena", req("roll", seat="lena", offer=offer, faces=[3, 4, 2, 5]))
+    assert ans["ok"], ans
+    assert t.event_by_seq(ans["roll"])["text"] == "Lena, difficult action: failure (0 of 1 needed 7+)"
+    rerolls = [a for a in ans["actions"] if a["name"] == "edge_reroll"]
+    assert [(a["edge"], a["allowed"]) for a in rerolls] == [("Cold head", True)], "Quick fingers is used already"
+    out = seats.apply_request(t, "lena", req("action", seat="lena", roll=ans["roll"], action="edge_reroll",
+                                             edge="Cold head", faces=[8, 1, 2, 3]))
+    assert out["ok"], out
+    assert t.event_by_seq(out["roll"])["text"].startswith("Lena, difficult action: success")
+    assert t.characters["lena"]["edges"][0]["used"] is True
+
+
+def test_a_rajapolku_seat_spends_its_own_story_point():
+    t = demo.demo_rajapolku()
+    ans = seats.apply_request(t, "alyosha", req("story_point", seat="alyosha", bought="a sewer hatch opens"))
+    assert ans["ok"] and t.characters["alyosha"]["story_points"] == 1
+    assert t.events[-1]["seat"] == "alyosha" and t.events[-1]["text"] == (
+        "Alyosha spends a story point: a sewer hatch opens (1 left)")
+    t.update_character("alyosha", "story_points", 0)
+    n = len(t.events)
+    ans = seats.apply_request(t, "alyosha", req("story_point", seat="alyosha", bought="another hatch"))
+    assert not ans["ok"] and ans["text"].startswith("Alyosha has no story points left")
+    assert len(t.events) == n
+    ans = seats.apply_request(t, "ghost-of-the-nurse", req("story_point", seat="ghost-of-the-nurse", bought="x"))
+    assert not ans["ok"] and ans["text"] == "Ghost of the Nurse is secret: a secret character has no seat"
+
+
+@pytest.mark.parametrize("data, why", [
+    (b"x" * 5000, "request too large (5000 bytes, at most 4096)"),
+    (b"\xff\xfe", "the request is not valid JSON"),
+    (b"[1, 2]", "the request is not a JSON object"),
+    (json.dumps(req("shell")).encode(), "unknown request kind 'shell'"),
+    (json.dumps(req("roll", offer=3, path="/etc/passwd")).encode(), "unknown field 'path' in a roll request"),
+    (json.dumps(req("roll", offer="3")).encode(), "field 'offer' has the wrong type"),
+    (json.dumps(req("roll", offer=True)).encode(), "field 'offer' has the wrong type"),
+    (json.dumps(req("roll", offer=3, faces=[7, 99])).encode(), "faces must be at most 60 whole numbers from 1 to 10"),
+    (json.dumps(req("roll", offer=3, faces=[1] * 61)).encode(), "faces must be at most 60 whole numbers from 1 to 10"),
+    (json.dumps(req("roll", rid="ffffffffffffffff", offer=3)).encode(), "the request's id does not match its file name"),
+    (json.dumps({**req("roll", offer=3), "v": 2}).encode(), "unknown request version"),
+    (json.dumps(req("story_point", bought="two\nlines")).encode(), "field 'bought' is too long or not one line"),
+    (json.dumps(req("roll")).encode(), "a roll request needs 'offer'"),
+])
+def test_bad_requests_are_refused_in_one_line(data, why):
+    with pytest.raises(SeatError) as err:
+        seats.parse_request(data, "kaneda", "0123456789abcdef")
+    assert str(err.value) == why
+
+
+# ---------------------------------------------------------------------------
+# the spool on disk
+
+
+def test_a_request_through_the_spool_is_applied_once_and_answered(tmp_path):
+    t, offer = sr_with_offer()
+    path = write(tmp_path / "night.toml", t)
+    rid = seats.write_request(path, "kaneda", "roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2])
+    folder = seats.seat_dir(path, "kaneda")
+    assert sorted(os.listdir(folder)) == [f"req-{rid}.json"], "no temporary file is left behind"
+    assert seats.waiting(path, "kaneda") == [rid]
+    assert seats.read_answer(path, "kaneda", rid) is None
+    found = seats.incoming(path)
+    assert found == [("kaneda", folder / f"req-{rid}.json")]
+    ans = seats.handle(t, path, *found[0])
+    assert ans is not None and ans["ok"]
+    assert seats.read_answer(path, "kaneda", rid) == ans
+    assert seats.incoming(path) == [] and seats.waiting(path, "kaneda") == []
+    assert seats.handle(t, path, *found[0]) is None, "a request is applied once"
+    assert sum(1 for e in t.events if e.get("seat")) == 1
+
+
+def test_requests_wait_while_the_gms_app_is_closed(tmp_path):
+    t, offer = sr_with_offer()
+    path = write(tmp_path / "night.toml", t)
+    rid = seats.write_request(path, "kaneda", "roll", offer=offer)
+    # Later the GM opens the file: the request is still there, and applies to the loaded session.
+    loaded, _ = load_tracker(path)
+    [(cid, file)] = seats.incoming(path)
+    ans = seats.handle(loaded, path, cid, file)
+    assert ans is not None and ans["ok"] and ans["id"] == rid
+    assert loaded.events[-1]["offer"] == offer
+
+
+def test_junk_in_the_spool_is_ignored_and_stale_temp_files_go(tmp_path):
+    path = write(tmp_path / "night.toml", demo.demo_varjojuoksu())
+    folder = seats.seat_dir(path, "kaneda")
+    folder.mkdir(parents=True)
+    (folder / "notes.txt").write_text("hello")
+    (folder / "req-short.json").write_text("{}")
+    stale = folder / ".req-0123456789abcdef.json.tmp-1-ab"
+    stale.write_text("{")
+    os.utime(stale, (1, 1))
+    fresh = folder / ".req-0123456789abcdee.json.tmp-1-ab"
+    fresh.write_text("{")
+    (seats.spool_dir(path) / "Bad Name").mkdir()
+    assert seats.incoming(path) == []
+    assert not stale.exists() and fresh.exists(), "a seat still writing keeps its temporary file"
+    assert (folder / "notes.txt").exists()
+
+
+def test_a_broken_request_gets_an_answer_saying_why(tmp_path):
+    t = demo.demo_varjojuoksu()
+    path = write(tmp_path / "night.toml", t)
+    folder = seats.seat_dir(path, "kaneda")
+    folder.mkdir(parents=True)
+    (folder / "req-0123456789abcdef.json").write_text('{"v": 1, "kind": "roll", "offer": 1, "seat": "nyx", '
+                                                     '"id": "0123456789abcdef"}')
+    n = len(t.events)
+    [(cid, file)] = seats.incoming(path)
+    ans = seats.handle(t, path, cid, file)
+    assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False,
+                   "text": "a request in kaneda's seat folder speaks for 'nyx'"}
+    assert len(t.events) == n and not file.exists()
+
+
+def test_seat_events_survive_a_save_and_load(tmp_path):
+    t, offer = sr_with_offer(threshold=3, hidden=True)
+    seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    path = write(tmp_path / "night.toml", t)
+    loaded, _ = load_tracker(path, read_only=True)
+    assert seats.pending_offers(loaded) == []
+    roll = loaded.events[-1]
+    assert roll["seat"] == "kaneda" and roll["offer"] == offer and roll["roll"]["threshold"] == 3
+
+
+def test_the_tracker_refuses_seat_commands_when_read_only():
+    t, offer = sr_with_offer()
+    ro = Tracker(t.state, list(t.events), read_only=True)
+    with pytest.raises(TrackerError):
+        seats.ask_sr(ro, "kaneda", PISTOLS)
+    ans = seats.apply_request(ro, "kaneda", req("roll", offer=offer))
+    assert not ans["ok"] and ans["text"] == "this session is open read-only; nothing was changed"
