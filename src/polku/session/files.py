@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import __version__
 from . import model, store
-from .model import StateError, clone
+from .model import State, StateError, clone
 from .tracker import Clock, Tracker
 
 COMPACT_EVERY = 500
@@ -33,8 +33,9 @@ class SaveJob:
 
     events: list[dict[str, Any]]
     full: bool
-    state: dict[str, Any] | None = None
-    all_events: list[dict[str, Any]] | None = None
+    state: State | None = None
+    all_events: list[dict[str, Any]] | store.EventLog | None = None
+    """Every event, for a full rewrite (an :class:`~polku.session.store.EventLog` copies its raw blocks)."""
     snapshot_seq: int = 0
 
 
@@ -101,7 +102,9 @@ class SessionFile:
                 self._check_not_replaced()
             try:
                 if job.full:
-                    store.write_full(self.path, document(job.state or {}, job.all_events or [], job.snapshot_seq))
+                    if job.state is None:
+                        raise store.StoreError(f"{self.path}: a full save without a state; nothing was written")
+                    store.write_full(self.path, document(job.state, job.all_events or [], job.snapshot_seq))
                     self.appended_since_full = 0
                     self.saved_seq = job.snapshot_seq
                 else:
@@ -172,7 +175,7 @@ class SessionFile:
             self.lock = None
 
 
-def document(state: dict[str, Any], events: list[dict[str, Any]], snapshot_seq: int) -> dict[str, Any]:
+def document(state: State, events: list[dict[str, Any]] | store.EventLog, snapshot_seq: int) -> dict[str, Any]:
     return {
         "schema": store.SCHEMA,
         "app": f"polku {__version__}",

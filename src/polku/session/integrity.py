@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .model import StateError, get_path, validate_event
+from .model import State, StateError, get_path, validate_event
 
 MAX_DEPTH = 24
 """Nesting deeper than this is damage: Polku's own events nest about 7 deep."""
@@ -336,7 +336,7 @@ def apply_checked(state: dict[str, Any], changes: list[dict[str, Any]], seq: int
         apply_changes(state, [ch])
 
 
-def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> dict[str, Any]:
+def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> State:
     """The state after the log: the snapshot with the newer events replayed, every
     block and the numbering checked first.
 
@@ -384,7 +384,7 @@ def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> dict[str, Any
             raise
         except (KeyError, IndexError, TypeError, ValueError) as e:
             raise StateError(f"event {ev['seq']}: its changes do not fit the state ({_show(e)})") from None
-    validate_state(state)
+    checked = validate_state(state)
     check_state_extra(state)
 
     def check(ev: Any, index: int) -> None:
@@ -399,7 +399,7 @@ def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> dict[str, Any
     else:
         for i in range(n):
             check_changes_fit(events[i], state)
-    return state
+    return checked
 
 
 __all__ = ["MAX_DEPTH", "apply_checked", "check_event", "check_numbering", "check_state_extra", "check_tree", "replay_state"]

@@ -23,17 +23,82 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, NotRequired, TypedDict, TypeVar, cast
 
-from ..rules.dice import VALID_SIZES
+from ..rules.dice import VALID_SIZES, RulesError
 from ..rules.system import (
     CHOICE_BY_KEY,
     RAJA_WOUND_LEVELS,
     Settings,
     System,
-    RulesError,
     validate_choice,
 )
+
+_T = TypeVar("_T")
+
+
+Character = dict[str, Any]
+"""One character: the common fields of :func:`new_character` plus its system's
+(they differ per system, and features add optional ones)."""
+
+Challenge = dict[str, Any]
+"""One challenge of the queue: ``id``, ``title``, ``status`` and its pools."""
+
+DieTable = dict[str, Any]
+"""A die as stored: ``size``, ``face``, ``source`` and optional ``label``/``replaced``."""
+
+
+class Campaign(TypedDict):
+    name: str
+    system: str
+    """A :class:`System` value."""
+    created: NotRequired[str]
+    continues: NotRequired[str]
+    """The file this session continues from ("" for a new campaign)."""
+
+
+class Structure(TypedDict):
+    story: int
+    session: int
+    scene: int
+    scene_title: str
+
+
+class InitiativeEntry(TypedDict):
+    """One row of the Varjojuoksu initiative order (S12)."""
+
+    id: str
+    score: int
+    passes: int
+
+
+class Narration(TypedDict):
+    """The Harhapolku narration contest (H9); ``hands``, ``rolled`` and ``last``
+    appear once the contest has been played."""
+
+    narrator: str
+    table: list[DieTable]
+    burned: list[dict[str, Any]]
+    kind: str
+    ability_fight: bool
+    hands: NotRequired[dict[str, list[DieTable]]]
+    rolled: NotRequired[list[str]]
+    last: NotRequired[dict[str, Any]]
+
+
+class State(TypedDict):
+    """The ``[state]`` table of a session file (the layout in the module docstring)."""
+
+    campaign: Campaign
+    settings: dict[str, Any]
+    """Every [choice] of RULES.md by its dotted key (values: bool, int or str)."""
+    wound_track: list[str]
+    structure: Structure
+    characters: dict[str, Character]
+    challenges: list[Challenge]
+    initiative: list[InitiativeEntry]
+    narration: Narration
+    next_id: int
 
 
 class StateError(ValueError):
@@ -60,7 +125,7 @@ def slug(name: str) -> str:
 
 
 def new_state(system: System | str, name: str, *, created: str, settings: Settings | None = None,
-              wound_track: Iterable[str] | None = None) -> dict[str, Any]:
+              wound_track: Iterable[str] | None = None) -> State:
     system = System(system)
     settings = settings or Settings()
     track = list(wound_track) if wound_track is not None else list(RAJA_WOUND_LEVELS)
@@ -77,20 +142,20 @@ def new_state(system: System | str, name: str, *, created: str, settings: Settin
     }
 
 
-def settings_of(state: dict[str, Any]) -> Settings:
+def settings_of(state: State) -> Settings:
     return Settings.from_dotted(state["settings"])
 
 
-def system_of(state: dict[str, Any]) -> System:
+def system_of(state: State) -> System:
     return System(state["campaign"]["system"])
 
 
 def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc", player: str = "",
-                  settings: Settings | None = None, **extra: Any) -> dict[str, Any]:
+                  settings: Settings | None = None, **extra: Any) -> Character:
     """A character with every field of its system at a sensible default."""
     system = System(system)
     settings = settings or Settings()
-    ch: dict[str, Any] = {
+    ch: Character = {
         "id": cid, "name": name, "player": player, "kind": kind,
         "health": "", "notes": "", "secret": False,
     }
@@ -125,7 +190,7 @@ def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
     return condition_monitor(attrs["body"]), condition_monitor(attrs["willpower"])
 
 
-def clone(value: Any) -> Any:
+def clone(value: _T) -> _T:
     return copy.deepcopy(value)
 
 
@@ -162,7 +227,7 @@ def set_path(root: Any, path: list[Any], value: Any = _MISSING) -> None:
         parent[key] = clone(value)
 
 
-def apply_changes(state: dict[str, Any], changes: list[dict[str, Any]]) -> None:
+def apply_changes(state: State | dict[str, Any], changes: list[dict[str, Any]]) -> None:
     """Apply changes in order: a set (``after``; no ``after`` deletes), or a list
     ``insert`` / ``remove`` at the index the path ends with."""
     for ch in changes:
@@ -208,7 +273,7 @@ def _where(path: Iterable[Any]) -> str:
     return ".".join(str(p) for p in path)
 
 
-def _want(value: Any, typ: type | tuple[type, ...], path: list[Any], what: str) -> Any:
+def _want(value: object, typ: type[_T], path: list[Any], what: str) -> _T:
     if isinstance(value, bool) and typ is int:
         raise StateError(f"{_where(path)}: expected {what}, found {value!r}")
     if not isinstance(value, typ):
@@ -216,7 +281,7 @@ def _want(value: Any, typ: type | tuple[type, ...], path: list[Any], what: str) 
     return value
 
 
-def _int(d: dict, key: str, path: list[Any], lo: int | None = None, hi: int | None = None) -> int:
+def _int(d: dict[str, Any], key: str, path: list[Any], lo: int | None = None, hi: int | None = None) -> int:
     if key not in d:
         raise StateError(f"{_where(path + [key])}: missing")
     v = _want(d[key], int, path + [key], "a whole number")
@@ -227,7 +292,7 @@ def _int(d: dict, key: str, path: list[Any], lo: int | None = None, hi: int | No
     return v
 
 
-def _str(d: dict, key: str, path: list[Any], allowed: Iterable[str] | None = None) -> str:
+def _str(d: dict[str, Any], key: str, path: list[Any], allowed: Iterable[str] | None = None) -> str:
     if key not in d:
         raise StateError(f"{_where(path + [key])}: missing")
     v = _want(d[key], str, path + [key], "text")
@@ -236,29 +301,31 @@ def _str(d: dict, key: str, path: list[Any], allowed: Iterable[str] | None = Non
     return v
 
 
-def _table(d: dict, key: str, path: list[Any]) -> dict:
+def _table(d: dict[str, Any], key: str, path: list[Any]) -> dict[str, Any]:
     if key not in d:
         raise StateError(f"{_where(path + [key])}: missing")
     return _want(d[key], dict, path + [key], "a table")
 
 
-def _list(d: dict, key: str, path: list[Any]) -> list:
+def _list(d: dict[str, Any], key: str, path: list[Any]) -> list[Any]:
     if key not in d:
         raise StateError(f"{_where(path + [key])}: missing")
     return _want(d[key], list, path + [key], "a list")
 
 
-def _strlist(d: dict, key: str, path: list[Any]) -> list[str]:
+def _strlist(d: dict[str, Any], key: str, path: list[Any]) -> list[str]:
     items = _list(d, key, path)
     for i, item in enumerate(items):
         _want(item, str, path + [key, i], "text")
     return items
 
 
-def validate_state(state: Any) -> None:
-    """Check every key the program relies on; raise :class:`StateError`."""
-    p = ["state"]
-    _want(state, dict, p, "a table")
+def validate_state(value: object) -> State:
+    """Check every key the program relies on; raise :class:`StateError`.
+
+    Returns the same object, now known to have the shape of :class:`State`."""
+    p: list[Any] = ["state"]
+    state: dict[str, Any] = _want(value, dict, p, "a table")
     camp = _table(state, "campaign", p)
     _str(camp, "name", p + ["campaign"])
     system = System(_str(camp, "system", p + ["campaign"], [s.value for s in System]))
@@ -293,18 +360,19 @@ def validate_state(state: Any) -> None:
         _str(c, "title", cp)
         _str(c, "status", cp, CHALLENGE_STATUS)
     ini = _list(state, "initiative", p)
-    for i, e in enumerate(ini):
+    for i, entry in enumerate(ini):
         ip = p + ["initiative", i]
-        _want(e, dict, ip, "a table")
-        cid = _str(e, "id", ip)
+        _want(entry, dict, ip, "a table")
+        cid = _str(entry, "id", ip)
         if cid not in chars:
             raise StateError(f"{_where(ip + ['id'])}: no character '{cid}'")
-        _int(e, "score", ip, 0)
-        _int(e, "passes", ip, 1, 4)
+        _int(entry, "score", ip, 0)
+        _int(entry, "passes", ip, 1, 4)
     nar = _table(state, "narration", p)
     _str(nar, "narrator", p + ["narration"])
     for i, d in enumerate(_list(nar, "table", p + ["narration"])):
         _validate_die(d, p + ["narration", "table", i])
+    return cast(State, state)
 
 
 def _validate_die(d: Any, path: list[Any]) -> None:
@@ -377,7 +445,8 @@ def validate_event(ev: Any, index: int) -> None:
         if not path:
             raise StateError(f"{_where(cp + ['path'])}: empty")
         for j, k in enumerate(path):
-            _want(k, (str, int), cp + ["path", j], "a key or index")
+            if not isinstance(k, (str, int)):
+                _want(k, str, cp + ["path", j], "a key or index")  # raises, naming the key
     roll = ev.get("roll")
     if roll is not None:
         _want(roll, dict, p + ["roll"], "a table")

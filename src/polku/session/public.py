@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .files import SessionOpenError, load_tracker
-from .model import clone
+from .model import Campaign, Narration, State, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -178,7 +178,7 @@ class _Projection:
 
     # -- who is secret, when ------------------------------------------------------
 
-    def _secret_timeline(self, state: dict[str, Any]) -> list[frozenset[str]]:
+    def _secret_timeline(self, state: State) -> list[frozenset[str]]:
         """For each event, the characters secret just before or just after it.
 
         Walks back from the current state over every event's changes (undo
@@ -385,7 +385,7 @@ class _Projection:
         for ch in changes if isinstance(changes, list) else []:
             if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
                 order = ch["after"]
-        names = ", ".join(f"{self.names.get(e.get('id'), e.get('id'))} {e.get('score')}" for e in order
+        names = ", ".join(f"{self.names.get(str(e.get('id')), e.get('id'))} {e.get('score')}" for e in order
                           if isinstance(e, dict) and e.get("id") not in secret)
         pub["summary"] = f"order: {names}"
         pub["explain"] = [] if len(pub["sides"]) != len(roll.get("sides", [])) else pub.get("explain", [])
@@ -431,23 +431,28 @@ class _Projection:
 
     # -- the state ---------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> State:
         st = self.full.state
         secret = self.secret_now
         fields = PUBLIC_CHARACTER_FIELDS[""] + PUBLIC_CHARACTER_FIELDS.get(self.system, ())
         chars = {cid: {**{k: clone(ch[k]) for k in fields if k in ch}, "notes": "", "secret": False}
-                 for cid, ch in st.get("characters", {}).items() if cid not in secret}
-        camp = st.get("campaign", {})
+                 for cid, ch in st["characters"].items() if cid not in secret}
+        camp = st["campaign"]
+        campaign: Campaign = {"name": camp["name"], "system": camp["system"]}
+        if "created" in camp:
+            campaign["created"] = camp["created"]
+        if "continues" in camp:
+            campaign["continues"] = camp["continues"]
         return {
-            "campaign": {k: camp[k] for k in ("name", "system", "created", "continues") if k in camp},
-            "settings": clone(st.get("settings", {})),
-            "wound_track": clone(st.get("wound_track", [])),
-            "structure": clone(st.get("structure", {})),
+            "campaign": campaign,
+            "settings": clone(st["settings"]),
+            "wound_track": clone(st["wound_track"]),
+            "structure": clone(st["structure"]),
             "characters": chars,
-            "challenges": self._challenges(st.get("challenges", [])),
-            "initiative": [clone(e) for e in st.get("initiative", []) if e.get("id") in chars],
-            "narration": self._narration(st.get("narration", {})),
-            "next_id": st.get("next_id", 1),
+            "challenges": self._challenges(st["challenges"]),
+            "initiative": [clone(e) for e in st["initiative"] if e["id"] in chars],
+            "narration": self._narration(st["narration"]),
+            "next_id": st["next_id"],
         }
 
     def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -486,14 +491,14 @@ class _Projection:
             return str(pub["roll"]["summary"])
         return outcome
 
-    def _narration(self, nar: dict[str, Any]) -> dict[str, Any]:
+    def _narration(self, nar: Narration) -> Narration:
         secret = {self.names[c].lower() for c in self.unnamed if c in self.names}
 
         def ok(*names: Any) -> bool:
             return all(isinstance(n, str) and n.lower() not in secret for n in names)
 
-        out: dict[str, Any] = {"narrator": "", "table": [], "burned": [], "kind": nar.get("kind", "brawl"),
-                               "ability_fight": bool(nar.get("ability_fight", False))}
+        out: Narration = {"narrator": "", "table": [], "burned": [], "kind": nar.get("kind", "brawl"),
+                          "ability_fight": bool(nar.get("ability_fight", False))}
         if ok(nar.get("narrator", "")):
             out["narrator"] = nar.get("narrator", "")
             out["table"] = clone(nar.get("table", []))
@@ -518,7 +523,7 @@ def public_view(tracker: Tracker) -> Tracker:
     return view
 
 
-def secret_ids(state: dict[str, Any], events: Any) -> set[str]:
+def secret_ids(state: State, events: Any) -> set[str]:
     """Characters whose names the players may not learn: secret now, or secret at some
     point of the log and not a public character now (a removed one keeps its secret)."""
     return _Projection(Tracker(state, [], read_only=True), events=events).unnamed

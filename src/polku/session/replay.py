@@ -21,10 +21,10 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import model
-from .model import StateError, clone
+from .model import State, StateError, clone
 
 
 class ReplayError(ValueError):
@@ -60,7 +60,7 @@ class Scene:
         return self.first_seq <= seq <= self.last_seq
 
 
-def _starting_structure(final: dict[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _starting_structure(final: Mapping[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The story, session, scene and title before the first event, stepped back from ``final``."""
     struct = dict(final)
     for ev in reversed(events):
@@ -86,7 +86,7 @@ def _title_after(ev: dict[str, Any], title: str) -> str:
 
 
 def scene_sections(events: Sequence[dict[str, Any]], is_undone: Callable[[int], bool],
-                   final_structure: dict[str, Any]) -> list[Scene]:
+                   final_structure: Mapping[str, Any]) -> list[Scene]:
     """The scenes of a log, from the scene changes (scene, session, story) that stand.
 
     A scene change that was undone begins no scene: it and whatever happened
@@ -121,7 +121,7 @@ def scene_sections(events: Sequence[dict[str, Any]], is_undone: Callable[[int], 
     return out
 
 
-def _undo(state: dict[str, Any], ev: dict[str, Any]) -> None:
+def _undo(state: State, ev: dict[str, Any]) -> None:
     try:
         model.apply_changes(state, model.invert_changes(list(ev.get("changes", []))))
     except (StateError, KeyError, IndexError, TypeError) as e:
@@ -137,11 +137,11 @@ class History:
         every: keep a copy of the state every this many events.
     """
 
-    def __init__(self, final_state: dict[str, Any], events: Sequence[dict[str, Any]], *, every: int = 64) -> None:
+    def __init__(self, final_state: State, events: Sequence[dict[str, Any]], *, every: int = 64) -> None:
         self.events = list(events)
-        self.seqs = [ev["seq"] for ev in self.events]
+        self.seqs: list[int] = [ev["seq"] for ev in self.events]
         self.every = max(1, every)
-        self._checkpoints: dict[int, dict[str, Any]] = {}
+        self._checkpoints: dict[int, State] = {}
         """Index into ``events`` → the state after that event."""
         self.earliest_index = -1
         """The oldest index whose state before it can be rebuilt (-1: all of them)."""
@@ -158,9 +158,9 @@ class History:
                 self.earliest_index = i
                 self.error = str(e)
                 break
-        self.initial: dict[str, Any] | None = state if self.error is None else None
+        self.initial: State | None = state if self.error is None else None
         """The state before the first event of the log (None if it cannot be rebuilt)."""
-        self._last: tuple[int, dict[str, Any]] | None = None
+        self._last: tuple[int, State] | None = None
 
     @classmethod
     def of(cls, tracker: Any, **kw: Any) -> "History":
@@ -170,8 +170,9 @@ class History:
     def scenes(self, is_undone: Callable[[int], bool] = lambda seq: False) -> list[Scene]:
         """The scenes of the log (see :func:`scene_sections`)."""
         last = len(self.events) - 1
-        final = self._checkpoints[last]["structure"] if last >= 0 else (self.initial or {}).get("structure", {})
-        return scene_sections(self.events, is_undone, final)
+        if last >= 0:
+            return scene_sections(self.events, is_undone, self._checkpoints[last]["structure"])
+        return scene_sections(self.events, is_undone, self.initial["structure"] if self.initial else {})
 
     @property
     def earliest_seq(self) -> int:
@@ -184,7 +185,7 @@ class History:
         """Index of the last event with ``ev.seq <= seq`` (-1: before the first)."""
         return bisect.bisect_right(self.seqs, seq) - 1
 
-    def state_at(self, seq: int) -> dict[str, Any]:
+    def state_at(self, seq: int) -> State:
         """The state right after event ``seq`` (``0`` or less: before the first event).
 
         Returns a new dict the caller may keep or change.
@@ -195,7 +196,7 @@ class History:
         j = self.index_of(seq)
         if j < self.earliest_index or (j < 0 and self.initial is None):
             raise ReplayError(self.error or "the log cannot be stepped back that far")
-        if j < 0:
+        if j < 0 and self.initial is not None:
             return clone(self.initial)
         if self._last is not None and self._last[0] == j:
             return clone(self._last[1])
@@ -212,7 +213,7 @@ class History:
 
 
 
-def states_forward(initial: dict[str, Any], events: Iterable[dict[str, Any]]) -> Iterable[tuple[int, dict[str, Any]]]:
+def states_forward(initial: State, events: Iterable[dict[str, Any]]) -> Iterable[tuple[int, State]]:
     """Replay forwards from ``initial``: yield ``(seq, state after it)`` (a check for :class:`History`)."""
     state = clone(initial)
     for ev in events:

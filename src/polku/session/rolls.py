@@ -19,6 +19,7 @@ from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
 from ..rules.system import System
+from .model import State
 
 if TYPE_CHECKING:
     from .tracker import Tracker, _Txn
@@ -173,7 +174,7 @@ class RollCommands:
     """Mixed into :class:`~polku.session.tracker.Tracker`."""
 
     # These exist on Tracker.
-    state: dict[str, Any]
+    state: State
     rng: Any
     _recent: dict[int, Any]
 

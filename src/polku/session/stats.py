@@ -309,12 +309,13 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
         again = _rerolled_role(roll, previous) if roll.get("rerolls") is not None else None
         try:
             if again is None:
-                o = odds.harha_odds(pools[0], pools[1], variant, extra)
+                ho = odds.harha_odds(pools[0], pools[1], variant, extra)
             else:
                 fixed = [d.get("face") for d in sides[1 - again].get("dice", [])]
-                o = odds.harha_reroll_odds(pools[0], pools[1], fixed, variant, extra, side="ab"[again])
-            out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
-            out[0].p_tie = out[1].p_tie = o.tie
+                ho = odds.harha_reroll_odds(pools[0], pools[1], fixed, variant, extra,
+                                            side="a" if again == 0 else "b")
+            out[0].p_win, out[1].p_win = ho.a_wins, ho.b_wins
+            out[0].p_tie = out[1].p_tie = ho.tie
         except (RulesError, ValueError):
             pass
         _two_sided(out, winner)
@@ -359,9 +360,9 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
-                o = odds.sr_opposed(na, nb, _sr_explodes(sa), _sr_explodes(sb))
-                out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
-                out[0].p_tie = out[1].p_tie = o.tie
+                so = odds.sr_opposed(na, nb, _sr_explodes(sa), _sr_explodes(sb))
+                out[0].p_win, out[1].p_win = so.a_wins, so.b_wins
+                out[0].p_tie = out[1].p_tie = so.tie
         except RulesError:
             pass
     elif test == "initiative":

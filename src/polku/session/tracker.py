@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
-from .model import StateError, clone, get_path
+from .model import Character, Challenge, State, StateError, clone, get_path
 from .rolls import RollCommands
 from .store import EventLog
 
@@ -124,7 +124,7 @@ class Tracker(RollCommands):
         read_only: refuse every command (review, a second process).
     """
 
-    def __init__(self, state: dict[str, Any], events: Iterable[dict[str, Any]] = (), *,
+    def __init__(self, state: State, events: Iterable[dict[str, Any]] = (), *,
                  clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> None:
         self.state = state
         self.events: Any = events if isinstance(events, EventLog) else list(events)
@@ -218,7 +218,8 @@ class Tracker(RollCommands):
             return 0
         if isinstance(self.events, EventLog):
             return self.events.meta(len(self.events) - 1).seq
-        return self.events[-1]["seq"]
+        seq: int = self.events[-1]["seq"]
+        return seq
 
     def can_undo(self) -> bool:
         return bool(self._undo) and not self.read_only
@@ -272,7 +273,8 @@ class Tracker(RollCommands):
     # -- the command machinery --------------------------------------------
 
     def event_by_seq(self, seq: int) -> dict[str, Any]:
-        return self.events[self._index[seq]]
+        ev: dict[str, Any] = self.events[self._index[seq]]
+        return ev
 
     def cmd_seqs(self, cmd: int) -> list[int]:
         """Seqs of the events one command appended."""
@@ -328,7 +330,7 @@ class Tracker(RollCommands):
         where = self.where
         out = []
         for i, ev in enumerate(events):
-            full = {"seq": first + i, "t": now, "at": list(where)}
+            full: dict[str, Any] = {"seq": first + i, "t": now, "at": list(where)}
             if ev["kind"] not in UNDOABLE_EXCLUDED:
                 full["cmd"] = first
             recent = ev.pop("_recent", None)
