@@ -578,7 +578,7 @@ def extended_oracle(n, threshold, intervals, hurried):
                 else:
                     nxt[acc + h, dirty or g] += w
         frontier = nxt
-    for (acc, dirty), p in frontier.items():
+    for (_acc, dirty), p in frontier.items():
         unfinished += p
         glitch += p if dirty else 0
     return success_at, crit, glitch, unfinished

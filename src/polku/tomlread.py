@@ -16,14 +16,13 @@ installed (``pip install --no-deps``) everything works on ``tomllib`` alone.
 
 from __future__ import annotations
 
+from typing import Any, BinaryIO, Callable
+
+_fast_loads: Callable[[str], dict[str, Any]] | None
 try:
     from rtoml import loads as _fast_loads
 except ImportError:  # pragma: no cover - rtoml is a dependency; this keeps a --no-deps install working
     _fast_loads = None
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, BinaryIO
 
 
 class TOMLDecodeError(ValueError):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from typing import Any, NoReturn
 
@@ -59,7 +59,8 @@ class Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse's HelpFormatter imports shutil (and bz2, lzma...) for the width;
         # every add_argument makes one, so the headless verbs paid for it.
-        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+        make: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return make(prog=self.prog, width=terminal_columns() - 2)
 
 
 def terminal_columns() -> int:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from polku.cli.common import PROG, CliError, load_read_only
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     import argparse
     from typing import Any

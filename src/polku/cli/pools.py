@@ -11,8 +11,6 @@ from polku.cli.common import (
     whole_number,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
-
 
 def count_arg(text: str, what: str) -> int:
     t = str(text).strip()

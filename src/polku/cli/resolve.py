@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polku.cli.common import (
     EDGE_MAX,
     EXTENDED_MAX,
@@ -51,7 +53,6 @@ from polku.cli.words import (
     sr_opposed_headline,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     import argparse
     from typing import Any

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from polku.cli.common import (
     EXTENDED_MAX,
@@ -46,7 +47,6 @@ from polku.cli.words import (
     sr_opposed_headline,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     from typing import Any
 

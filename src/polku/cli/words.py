@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polku.cli.common import (
     BAR_WIDTH,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     from typing import Any
 

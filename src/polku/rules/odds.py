@@ -209,8 +209,7 @@ def _raja_result_counts(na: int, nb: int, exhausted: bool) -> tuple[int, int, in
                 key = ra - c
                 new_states[key] = new_states.get(key, 0) + ways * row_a[c] * row_b[c]
         states = new_states
-    for ra, ways in states.items():  # everything placed and equal throughout
-        tie += ways
+    tie += sum(states.values())  # everything placed and equal throughout
     return a_win, b_win, tie
 
 
@@ -507,8 +506,8 @@ def spirit_fight_odds(
         won = a_win + b_win
         out: list[tuple[float, int, int]] = []
         if by_degrees:
-            for side_win, w, l, lose_a in ((a_win, a, b, False), (b_win, b, a, True)):
-                deg = _raja_degree_counts(w, 0, l, True, beyond)
+            for side_win, winner, loser, lose_a in ((a_win, a, b, False), (b_win, b, a, True)):
+                deg = _raja_degree_counts(winner, 0, loser, True, beyond)
                 deg[0] = side_win - sum(deg[1:])
                 for d, c in enumerate(deg):
                     if c:

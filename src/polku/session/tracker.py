@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
-from .model import Character, Challenge, State, StateError, clone, get_path
+from .model import State, StateError, clone, get_path
 from .rolls import RollCommands
 from .store import EventLog
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -37,28 +38,32 @@ class PolkuCommands(Provider):
         if isinstance(screen, MainScreen) and t is not None:
             from .screens.roll import roll_screen_for
 
+            def roll_for(tracker: Tracker, cid: str) -> None:
+                app.push_screen(roll_screen_for(tracker, None, actor=cid))
+
+            def start(chid: str, tracker: Tracker) -> Any:
+                return tracker.start_challenge(chid)
+
             for cid, ch in t.characters.items():
-                out.append((f"Roll: for {ch['name']}",
-                            lambda cid=cid: app.push_screen(roll_screen_for(t, None, actor=cid)),
+                out.append((f"Roll: for {ch['name']}", partial(roll_for, t, cid),
                             f"Build a pool for {ch['name']} and roll"))
-                out.append((f"Character: edit {ch['name']}",
-                            lambda cid=cid: screen.open_detail(cid), "Open the detail view"))
+                out.append((f"Character: edit {ch['name']}", partial(screen.open_detail, cid),
+                            "Open the detail view"))
             for c in t.state["challenges"]:
                 if c["status"] != "resolved":
-                    out.append((f"Challenge: start {c['title']}",
-                                lambda chid=c["id"]: app.run_command(lambda tr: tr.start_challenge(chid)),
+                    out.append((f"Challenge: start {c['title']}", partial(app.run_command, partial(start, c["id"])),
                                 "Make it the active challenge"))
             values = t.settings.to_dotted()
             for c in t.setting_choices():
                 shown = "yes" if values[c.key] is True else "no" if values[c.key] is False else str(values[c.key])
                 out.append((f"Setting: {c.key} = {shown} ({c.rule})",
-                            lambda key=c.key: screen.action_settings(key), f"{c.label} — key: S"))
+                            partial(screen.action_settings, c.key), f"{c.label} — key: S"))
         for row in screen_keys(screen):
             if row.action in ("command_palette", "app.command_palette"):
                 continue
             note = "" if row.enabled else " (not now)"
-            out.append((f"{row.group}: {row.title}{note}",
-                        lambda row=row: app.call_later(run_row, row), f"key: {row.key_text}"))
+            out.append((f"{row.group}: {row.title}{note}", partial(app.call_later, run_row, row),
+                        f"key: {row.key_text}"))
         return out
 
     async def discover(self) -> Hits:

@@ -102,7 +102,8 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
     if modal:
         # Textual still runs the app's priority keys above a modal screen.
         namespaces.append((app, app._bindings, True))
-    rows: dict[tuple[int, str], KeyRow] = {}
+    rows: dict[tuple[int, str] | tuple[int, str, str], KeyRow] = {}
+    """Rows by (node, action), and by (node, description, tooltip) for actions that say the same."""
     taken: set[str] = set()
     for node, bindings, priority_only in namespaces:
         for key, binding in bindings:

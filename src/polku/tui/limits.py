@@ -39,7 +39,8 @@ class InputLimits:
             if isinstance(event, events.Paste):
                 room = PASTE_MAX
                 if isinstance(field, Input):
-                    room = min(room, max(0, field.max_length - len(field.value) + len(field.selected_text)))
+                    room = min(room, max(0, (field.max_length or TEXT_MAX) - len(field.value)
+                                         + len(field.selected_text)))
                 if len(event.text) > room:
                     event.text = event.text[:room]
                     self.notify(f"The paste was cut to the {room} characters that fit",  # type: ignore[attr-defined]

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static
 
 from ..session import stats as st
 from ..session.replay import History, ReplayError
+from ..session.model import State
 from ..session.tracker import Tracker
 from .limits import InputLimits
 from .render import KIND_MARK, plain_styles, styles_from_theme
@@ -121,7 +122,7 @@ class TimelineLog(DiceLog):
         return False
 
 
-def view_tracker(state: dict[str, Any]) -> Tracker:
+def view_tracker(state: State) -> Tracker:
     """A read-only tracker over a rebuilt state, for the panes."""
     return Tracker(state, [], read_only=True)
 

@@ -296,7 +296,7 @@ class ChooserScreen(_Opener, Screen[None]):
             if not name:
                 return
             new_path = folder / toml_name(name)
-            app: PolkuApp = self.app  # type: ignore[assignment]
+            app: PolkuApp = self.app
             try:
                 tracker, sf = files.continue_campaign(path, new_path, clock=app.clock, seed=app.seed)
             except (SessionOpenError, store.StoreError) as e:
@@ -312,8 +312,11 @@ class ChooserScreen(_Opener, Screen[None]):
             check=lambda s: check_file_name(s, folder)), named)
 
     def action_demo(self) -> None:
-        found = [(suffix, title, find_demo(self.sessions_dir, suffix)) for suffix, title in DEMOS]
-        found = [(s, t, p) for s, t, p in found if p is not None]
+        found: list[tuple[str, str, Path]] = []
+        for suffix, title in DEMOS:
+            path = find_demo(self.sessions_dir, suffix)
+            if path is not None:
+                found.append((suffix, title, path))
         if not found:
             self.notify(f"No demo files (demo-<system>.toml) in {self.sessions_dir} or {shipped_sessions_dir()}",
                         severity="warning", timeout=10)

@@ -13,7 +13,7 @@ from textual import on
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...rules.dice import Die, RulesError
+from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
 from ...text import plural
@@ -25,7 +25,7 @@ class DicePicker(ModalScreen[list[int] | None]):
     """Choose dice from a hand: Enter or space toggles [x], d confirms, Escape cancels."""
 
     BINDINGS = [
-        Binding("space", "toggle", "Toggle", id="pick.toggle", tooltip="Choose or drop the die"),
+        Binding("space", "toggle_die", "Toggle", id="pick.toggle", tooltip="Choose or drop the die"),
         Binding("d", "done", "Done", id="pick.done", tooltip="Use the chosen dice"),
         Binding("escape", "cancel", "Cancel", id="pick.cancel", tooltip="Cancel"),
     ]
@@ -63,9 +63,10 @@ class DicePicker(ModalScreen[list[int] | None]):
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.action_toggle()
+        self.action_toggle_die()
 
-    def action_toggle(self) -> None:
+    def action_toggle_die(self) -> None:
+        # not action_toggle: that is DOMNode's "toggle an attribute" action
         i = self.query_one(OptionList).highlighted
         if i is not None:
             self.chosen[i] = not self.chosen[i]
@@ -260,7 +261,7 @@ class NarrationScreen(ModalScreen[None]):
 
     def action_harm(self) -> None:
         c = self.tracker.narration()
-        specs = ()
+        specs: tuple[DieSpec, ...] = ()
         if self.physical and not c.ability_fight:
             try:
                 specs = c.harm_dice()  # the contest says how many dice of which size, if one is due

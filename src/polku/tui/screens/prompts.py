@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Sequence
+from typing import Callable, Generic, Sequence, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -17,8 +17,11 @@ from textual.widgets.option_list import Option
 from ...rules.dice import Die, FaceError, parse_faces
 
 
-class TextPrompt(ModalScreen[str | None]):
-    """Ask for one line of text. Enter accepts, Escape cancels.
+_R = TypeVar("_R")
+
+
+class _LinePrompt(ModalScreen[_R | None], Generic[_R]):
+    """Ask for one line; Enter accepts what :meth:`answer` makes of it, Escape cancels (None).
 
     Args:
         title: the question.
@@ -53,10 +56,20 @@ class TextPrompt(ModalScreen[str | None]):
             if err:
                 self.query_one("#prompt-error", Static).update(Text(err))
                 return
-        self.dismiss(text)
+        self.dismiss(self.answer(text))
+
+    def answer(self, text: str) -> _R:
+        raise NotImplementedError
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class TextPrompt(_LinePrompt[str]):
+    """Ask for one line of text. Enter accepts, Escape cancels."""
+
+    def answer(self, text: str) -> str:
+        return text
 
 
 class ChoicePrompt(ModalScreen[str | None]):
@@ -131,7 +144,7 @@ def read_faces(text: str, size: int, *, allow_ability: bool = False) -> list[Die
     return list(parse_faces(",".join(items), size, allow_ability=allow_ability))
 
 
-class FacesPrompt(TextPrompt):
+class FacesPrompt(_LinePrompt[list[Die]]):
     """Ask for the faces of ``count`` physical dice of ``size`` sides; dismisses with the dice.
 
     A wrong count or a face the die cannot show is said under the field, and the
@@ -162,7 +175,5 @@ class FacesPrompt(TextPrompt):
                     f"you entered {len(dice)} {'face' if len(dice) == 1 else 'faces'}")
         return None
 
-    def dismiss(self, result: Any = None) -> Any:  # type: ignore[override]
-        if isinstance(result, str):
-            result = read_faces(result, self.sides, allow_ability=self.allow_ability)
-        return super().dismiss(result)
+    def answer(self, text: str) -> list[Die]:
+        return read_faces(text, self.sides, allow_ability=self.allow_ability)
