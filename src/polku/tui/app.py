@@ -18,6 +18,7 @@ from ..rules.dice import RulesError
 from ..session import store
 from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
+from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
 from .messages import SaveFailed, SessionSaved
 from .render import plain_styles, styles_from_theme
@@ -78,7 +79,7 @@ class PolkuCommands(Provider):
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
 
 
-class PolkuApp(InputLimits, App):
+class PolkuApp(InputLimits, CoveringScreens):
     """Polku: run a tabletop session from one terminal window."""
 
     CSS_PATH = "app.tcss"
@@ -126,25 +127,6 @@ class PolkuApp(InputLimits, App):
         self.after_first_frame: list[Callable[[], Any]] = []
         """Called once the first frame is on screen (``run_app`` turns the garbage collector back on)."""
 
-    @property
-    def _background_screens(self) -> list[Screen]:
-        """Screens that show through the current one, cut at a screen that covers them.
-
-        Textual counts the screen below a modal as visible even when the modal
-        paints every cell (the roll screen does, ``covers_screen``); each repaint
-        down there (a log line, the save state) would then repaint the modal
-        too, and every frame would blend the two. Hidden screens catch up when
-        they are shown again.
-        """
-        stack = self._screen_stack
-        if stack and getattr(stack[-1], "covers_screen", False):
-            return []
-        screens = super()._background_screens  # bottom first
-        for i in range(len(screens) - 1, -1, -1):
-            if getattr(screens[i], "covers_screen", False):
-                return screens[i:]
-        return screens
-
     # -- themes -------------------------------------------------------------------
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -189,7 +171,7 @@ class PolkuApp(InputLimits, App):
         self.update_classes({**{name: False for name in self.classes if name.startswith("-theme-")},
                              f"-theme-{current.name}": True, "-dark-mode": current.dark,
                              "-light-mode": not current.dark}, update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
+        refresh_truecolor_filter(self, self.ansi_theme)
         self.stylesheet.set_variables(self.get_css_variables())
         self._theme_ready = True
 

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 
+from .compat import action_state, app_bindings, binding_chain
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.dom import DOMNode
@@ -87,7 +89,7 @@ def _group(node: "DOMNode", binding: Binding, screen: "Screen[Any]") -> str:
 
 def _chain(screen: "Screen[Any]") -> tuple[list[tuple["DOMNode", Any]], bool]:
     """(namespace, bindings) from the focused widget up, and whether a modal cut it short."""
-    chain = screen._binding_chain  # the focused widget → ... → screen → app
+    chain = binding_chain(screen)  # the focused widget → ... → screen → app
     for index, (node, _bindings) in enumerate(chain, 1):
         if node.is_modal:
             return chain[:index], True
@@ -101,7 +103,7 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
     namespaces: list[tuple[DOMNode, Any, bool]] = [(node, bindings, False) for node, bindings in chain]
     if modal:
         # Textual still runs the app's priority keys above a modal screen.
-        namespaces.append((app, app._bindings, True))
+        namespaces.append((app, app_bindings(app), True))
     rows: dict[tuple[int, str] | tuple[int, str, str], KeyRow] = {}
     """Rows by (node, action), and by (node, description, tooltip) for actions that say the same."""
     taken: set[str] = set()
@@ -115,7 +117,7 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
                 continue
             if key in taken and not binding.priority:
                 continue  # a nearer namespace has this key
-            state = app._check_action_state(binding.action, node)
+            state = action_state(app, binding.action, node)
             if state is False:
                 continue
             taken.add(key)

@@ -7,6 +7,7 @@ command in the screen.
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,6 +30,12 @@ def _key(option: Option) -> tuple[Any, ...]:
     return (option.id, option.disabled, prompt)
 
 
+_shown_keys: WeakKeyDictionary[OptionList, list[tuple[Any, ...]]] = WeakKeyDictionary()
+"""What each option list shows, by :func:`_key` of its options (kept beside the
+widget, not set on it: an attribute of ours on a Textual widget could collide
+with one of Textual's)."""
+
+
 def sync_options(option_list: OptionList, options: list[Option]) -> bool:
     """Show ``options``, touching only what changed; True when the list was rebuilt.
 
@@ -36,9 +43,9 @@ def sync_options(option_list: OptionList, options: list[Option]) -> bool:
     the pane; when the same options are shown again (most commands change one
     character at most) nothing is done, and changed prompts are replaced in place.
     """
-    old = getattr(option_list, "_polku_keys", None)
+    old = _shown_keys.get(option_list)
     new = [_key(o) for o in options]
-    option_list._polku_keys = new  # type: ignore[attr-defined]
+    _shown_keys[option_list] = new
     if old is not None and len(old) == len(new) and all(a[:2] == b[:2] for a, b in zip(old, new)):
         changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
         for i in changed:

@@ -1,0 +1,77 @@
+"""Every private Textual API Polku relies on, in one place.
+
+Textual is pinned exactly (constraints.txt) because its private names can
+change in any release. When Textual is upgraded, this module is the one to
+check: each function says what it reaches into and why Polku needs it, and
+``tests/test_compat.py`` checks each against the pinned version.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from rich.terminal_theme import TerminalTheme
+    from textual.binding import BindingsMap
+    from textual.dom import DOMNode
+
+
+class CoveringScreens(App[Any]):
+    """An App whose screens may declare ``covers_screen = True``: such a screen
+    paints every cell, so the screens under it are not refreshed while it is up.
+
+    Textual counts the screen below a modal as visible even when the modal
+    paints every cell; each repaint down there (a log line, the save state)
+    would then repaint the modal too, and every frame would blend the two.
+    Hidden screens catch up when they are shown again.
+
+    Overrides the private ``App._background_screens`` (Textual 8.2: the screens
+    to render under the top one, bottom first).
+    """
+
+    @property
+    def _background_screens(self) -> list[Screen[Any]]:
+        stack = self.screen_stack
+        if stack and getattr(stack[-1], "covers_screen", False):
+            return []
+        screens: list[Screen[Any]] = super()._background_screens
+        for i in range(len(screens) - 1, -1, -1):
+            if getattr(screens[i], "covers_screen", False):
+                return screens[i:]
+        return screens
+
+
+def refresh_truecolor_filter(app: App[Any], theme: TerminalTheme) -> None:
+    """Point the ANSI-to-truecolour filter at ``theme`` without the theme watcher
+    (private ``App._refresh_truecolor_filter``): the app sets its first theme in
+    the constructor, before any CSS is parsed, and does the watcher's work by hand."""
+    app._refresh_truecolor_filter(theme)
+
+
+def binding_chain(screen: Screen[Any]) -> list[tuple[DOMNode, BindingsMap]]:
+    """The (node, bindings) namespaces a key is looked up in, from the focused
+    widget up to the app (private ``Screen._binding_chain``); the key line, help
+    and palette list exactly the keys that would run."""
+    chain: list[tuple[DOMNode, BindingsMap]] = screen._binding_chain
+    return chain
+
+
+def app_bindings(app: App[Any]) -> BindingsMap:
+    """The app's own bindings (private ``App._bindings``): its priority keys still
+    run above a modal screen, so they are listed there too."""
+    bindings: BindingsMap = app._bindings
+    return bindings
+
+
+def action_state(app: App[Any], action: str, node: DOMNode) -> bool | None:
+    """What ``check_action`` says of ``action`` on ``node``: True (enabled),
+    None (shown disabled) or False (hidden), with Textual's own lookup of the
+    namespace (private ``App._check_action_state``)."""
+    state: bool | None = app._check_action_state(action, node)
+    return state
+
+
+__all__ = ["CoveringScreens", "action_state", "app_bindings", "binding_chain", "refresh_truecolor_filter"]

@@ -1,0 +1,107 @@
+"""The private Textual APIs Polku relies on (polku/tui/compat.py) still behave as
+Polku expects on the pinned Textual. When a Textual upgrade breaks one of these,
+the key line, help, palette, theme colours or the roll screen's repaint break
+with it; this file says which."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.terminal_theme import MONOKAI
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.filter import ANSIToTruecolor
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Static
+
+from app_fixtures import pilot_test
+from polku.tui.compat import CoveringScreens, action_state, app_bindings, binding_chain, refresh_truecolor_filter
+
+
+class Cover(ModalScreen[None]):
+    covers_screen = True
+
+    def compose(self) -> ComposeResult:
+        yield Static("cover")
+
+
+class Glass(ModalScreen[None]):
+    """A modal that lets the screen under it show."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("glass")
+
+
+class Keys(Screen[None]):
+    BINDINGS = [
+        Binding("f5", "shown", "Shown", id="t.shown"),
+        Binding("f6", "greyed", "Greyed", id="t.greyed"),
+        Binding("f7", "hidden", "Hidden", id="t.hidden"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="field")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return {"greyed": None, "hidden": False}.get(action, True)
+
+
+class Probe(CoveringScreens):
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", id="t.quit", priority=True)]
+
+    def compose(self) -> ComposeResult:
+        yield Static("main")
+
+
+@pilot_test
+async def test_a_covering_screen_hides_the_screens_under_it():
+    app = Probe()
+    async with app.run_test() as pilot:
+        await app.push_screen(Glass())
+        await pilot.pause()
+        assert app._background_screens == [app.screen_stack[0]]  # a plain modal lets the main screen show
+        await app.push_screen(Cover())
+        await pilot.pause()
+        assert app._background_screens == []
+        await app.push_screen(Glass())
+        await pilot.pause()
+        # the cover is the last screen under the glass that shows; nothing below it is painted
+        assert app._background_screens == [app.screen_stack[2]]
+
+
+@pilot_test
+async def test_the_truecolor_filter_follows_the_theme():
+    app = Probe()
+    async with app.run_test():
+        refresh_truecolor_filter(app, MONOKAI)
+        filters = [f for f in app._filters if isinstance(f, ANSIToTruecolor)]
+        assert len(filters) == 1
+        assert filters[0]._terminal_theme is MONOKAI
+
+
+@pilot_test
+async def test_the_binding_chain_runs_from_the_focused_widget_to_the_app():
+    app: App[Any] = Probe()
+    async with app.run_test() as pilot:
+        await app.push_screen(Keys())
+        await pilot.pause()
+        app.screen.query_one("#field", Input).focus()
+        await pilot.pause()
+        nodes = [node for node, _ in binding_chain(app.screen)]
+        assert nodes[0] is app.screen.query_one("#field")
+        assert app.screen in nodes and nodes[-1] is app
+        screen_bindings = dict(binding_chain(app.screen))[app.screen]
+        assert {b.action for _, b in screen_bindings} >= {"shown", "greyed", "hidden"}
+        assert "ctrl+q" in {key for key, _ in app_bindings(app)}
+
+
+@pilot_test
+async def test_action_state_reads_check_action():
+    app = Probe()
+    async with app.run_test() as pilot:
+        await app.push_screen(Keys())
+        await pilot.pause()
+        screen = app.screen
+        assert action_state(app, "shown", screen) is True
+        assert action_state(app, "greyed", screen) is None
+        assert action_state(app, "hidden", screen) is False
