@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .model import State, StateError, get_path, validate_event
+from .model import Change, State, StateError, get_path, validate_event
 
 MAX_DEPTH = 24
 """Nesting deeper than this is damage: Polku's own events nest about 7 deep."""
@@ -307,7 +307,7 @@ def check_numbering(seqs: list[int], snapshot_seq: int) -> None:
 _ABSENT = object()
 
 
-def apply_checked(state: dict[str, Any], changes: list[dict[str, Any]], seq: int) -> None:
+def apply_checked(state: dict[str, Any], changes: list[Change], seq: int) -> None:
     """Apply one event's changes, each only if the state holds what the change starts from.
 
     Raises:

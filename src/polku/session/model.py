@@ -101,6 +101,18 @@ class State(TypedDict):
     next_id: int
 
 
+class Change(TypedDict, total=False):
+    """One change of an event, the one way state changes: a set (``after``; none
+    deletes, ``before`` is what it replaced) or a list ``insert`` / ``remove``
+    at the index the path ends with."""
+
+    path: list[str | int]
+    before: Any
+    after: Any
+    insert: Any
+    remove: Any
+
+
 class StateError(ValueError):
     """The state (or an event) is malformed: one line naming the key."""
 
@@ -227,7 +239,7 @@ def set_path(root: Any, path: list[Any], value: Any = _MISSING) -> None:
         parent[key] = clone(value)
 
 
-def apply_changes(state: State | dict[str, Any], changes: list[dict[str, Any]]) -> None:
+def apply_changes(state: State | dict[str, Any], changes: list[Change]) -> None:
     """Apply changes in order: a set (``after``; no ``after`` deletes), or a list
     ``insert`` / ``remove`` at the index the path ends with."""
     for ch in changes:
@@ -249,10 +261,10 @@ def apply_changes(state: State | dict[str, Any], changes: list[dict[str, Any]]) 
         set_path(state, path, ch["after"] if "after" in ch else _MISSING)
 
 
-def invert_changes(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def invert_changes(changes: list[Change]) -> list[Change]:
     out = []
     for ch in reversed(changes):
-        inv: dict[str, Any] = {"path": list(ch["path"])}
+        inv: Change = {"path": list(ch["path"])}
         if "insert" in ch:
             inv["remove"] = ch["insert"]
         elif "remove" in ch:

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
-from .model import State, StateError, clone, get_path
+from .model import Change, State, StateError, clone, get_path
 from .rolls import RollCommands
 from .store import EventLog
 
@@ -46,15 +46,15 @@ class _Txn:
 
     def __init__(self, tracker: Tracker) -> None:
         self.tracker = tracker
-        self.changes: list[dict[str, Any]] = []
+        self.changes: list[Change] = []
         self.events: list[dict[str, Any]] = []
-        self._all: list[dict[str, Any]] = []
+        self._all: list[Change] = []
 
     def set(self, path: list[Any], value: Any) -> None:
         state = self.tracker.state
         before = get_path(state, path[:-1])
         key = path[-1]
-        change: dict[str, Any] = {"path": list(path), "after": clone(value)}
+        change: Change = {"path": list(path), "after": clone(value)}
         if isinstance(before, dict):
             if key in before:
                 change["before"] = clone(before[key])
@@ -71,14 +71,14 @@ class _Txn:
         parent = get_path(state, path[:-1])
         if path[-1] not in parent:
             return
-        change = {"path": list(path), "before": clone(parent[path[-1]])}
+        change: Change = {"path": list(path), "before": clone(parent[path[-1]])}
         model.set_path(state, list(path))
         self.changes.append(change)
         self._all.append(change)
 
     def insert(self, path: list[Any], index: int, value: Any) -> None:
         """Insert ``value`` at ``index`` of the list at ``path``."""
-        change = {"path": list(path) + [index], "insert": clone(value)}
+        change: Change = {"path": list(path) + [index], "insert": clone(value)}
         model.apply_changes(self.tracker.state, [change])
         self.changes.append(change)
         self._all.append(change)
@@ -86,7 +86,7 @@ class _Txn:
     def remove(self, path: list[Any], index: int) -> None:
         """Remove item ``index`` of the list at ``path``."""
         lst = get_path(self.tracker.state, list(path))
-        change = {"path": list(path) + [index], "remove": clone(lst[index])}
+        change: Change = {"path": list(path) + [index], "remove": clone(lst[index])}
         model.apply_changes(self.tracker.state, [change])
         self.changes.append(change)
         self._all.append(change)
