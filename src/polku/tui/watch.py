@@ -241,11 +241,10 @@ class WatchApp(ReadOnlyApp):
 
     def show_view(self, force: bool = False) -> None:
         """Put the follower's current view (or its problem) on screen."""
-        screen = self.screen
-        if not isinstance(screen, WatchScreen):
-            screen = next((s for s in reversed(self.screen_stack) if isinstance(s, WatchScreen)), None)
-            if screen is None:
-                return
+        watching = [s for s in self.screen_stack if isinstance(s, WatchScreen)]
+        if not watching:
+            return
+        screen = watching[-1]  # the top one: the current screen when it is a WatchScreen
         styles = self.log_styles()
         f = self.follower
         view = f.view.tracker if f.view is not None else None
