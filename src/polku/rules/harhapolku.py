@@ -848,7 +848,8 @@ class NarrationContest:
     def harm_dice(self) -> tuple[DieSpec, ...]:
         """The GM's dice for the pending harm roll, to roll with ``roll_specs`` (H9)."""
         pending = self._pending_harm()
-        assert pending.gm_die_size is not None
+        if pending.gm_die_size is None:  # only a harm-roll usurpation names the GM's die
+            raise RulesError("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")
         return tuple(DieSpec(pending.gm_die_size, Src.GM_BONUS, "harm") for _ in range(pending.gm_dice))
 
     def _pending_harm(self) -> Usurpation:

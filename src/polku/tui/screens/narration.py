@@ -265,7 +265,7 @@ class NarrationScreen(ModalScreen[None]):
         if self.physical and not c.ability_fight:
             try:
                 specs = c.harm_dice()  # the contest says how many dice of which size, if one is due
-            except (RulesError, AssertionError):
+            except RulesError:
                 specs = ()
         if not specs:
             self._run(lambda t: t.narration_harm())  # the tracker says why not, or rolls
