@@ -351,7 +351,7 @@ async def test_a_failed_save_is_shown_kept_and_saved_later(tmp_path: Path, monke
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "_write_all", disk_full)
+            patch.setattr(store.atomic, "write_all", disk_full)
             await press(pilot, "o")
             assert isinstance(app.screen, TextPrompt)
             await press(pilot, *typed("Rain on the window"), "enter")

@@ -71,7 +71,7 @@ async def test_quit_on_a_full_disk_is_refused_and_quitting_later_saves_everythin
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "_write_all", refuse(errno.ENOSPC))
+            patch.setattr(store.atomic, "write_all", refuse(errno.ENOSPC))
             await press(pilot, "n", *"Docks", "enter")
             await settle(pilot)
             await press(pilot, "q")
@@ -100,7 +100,7 @@ async def test_ctrl_s_after_a_failed_save_writes_every_pending_event_without_a_g
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "_write_all", refuse(errno.ENOSPC))
+            patch.setattr(store.atomic, "write_all", refuse(errno.ENOSPC))
             await press(pilot, "n", *"Docks", "enter")
             await settle(pilot)
             await press(pilot, "q")  # a failed save on the quit path too
@@ -127,7 +127,7 @@ async def test_textual_quit_key_saves_or_refuses_like_q(tmp_path, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "_write_all", refuse(errno.ENOSPC))
+            patch.setattr(store.atomic, "write_all", refuse(errno.ENOSPC))
             await press(pilot, "o", *"Rain", "enter")
             await settle(pilot)
             await press(pilot, "ctrl+q")
@@ -145,7 +145,7 @@ async def test_a_read_only_disk_says_so_and_not_free_space(tmp_path, monkeypatch
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         with monkeypatch.context() as patch:
-            patch.setattr(store, "_write_all", refuse(errno.EROFS))
+            patch.setattr(store.atomic, "write_all", refuse(errno.EROFS))
             await press(pilot, "o", *"Rain", "enter")
             await settle(pilot)
             status = panes(app)["status"]
@@ -180,14 +180,14 @@ def test_failed_saves_never_lose_or_gap_events(tmp_path_factory, steps):
     folder = tmp_path_factory.mktemp("s")
     tracker = demo.DEMOS["rajapolku"]()
     sf = files.create_session(folder / "s.toml", tracker)
-    real = store._write_all
+    real = store.atomic.write_all
     try:
         for which, failure, via_job in steps:
             try:
                 COMMANDS[which](tracker)
             except ValueError:
                 pass  # nothing to undo / redo
-            store._write_all = refuse(failure) if failure else real
+            store.atomic.write_all = refuse(failure) if failure else real
             try:
                 if via_job:  # the autosave path: a snapshot, a save in a worker, give_back on failure
                     job = sf.snapshot(tracker)
@@ -200,10 +200,10 @@ def test_failed_saves_never_lose_or_gap_events(tmp_path_factory, steps):
                     sf.save_now(tracker)
             except store.StoreError as e:
                 assert e.errno == failure
-        store._write_all = real
+        store.atomic.write_all = real
         sf.save_now(tracker)
     finally:
-        store._write_all = real
+        store.atomic.write_all = real
         sf.close()
     reopened, notices = load_tracker(sf.path)
     assert notices == []

@@ -313,6 +313,33 @@ def test_damage_before_the_last_event_is_not_mistaken_for_a_crash(tmp_path):
     assert f"at line {line}" in assert_one_line(e.value)
 
 
+def test_both_loaders_drop_the_same_torn_tail_at_every_cut(tmp_path):
+    """One torn-tail repair: whatever byte a crash stopped at, load and load_lazy keep the same
+    events, say the same notice and both ask for a rewrite."""
+    path = saved_session(tmp_path / "s.toml", n_events=2)
+    good = path.read_bytes()
+    append_events(path, [an_event(3), an_event(4, text="the ferry sinks")])
+    full = path.read_bytes()
+    for end in range(len(good), len(full) + 1, 3):
+        path.write_bytes(full[:end])
+        eager, lazy = load(path), store.load_lazy(path)
+        assert [e["seq"] for e in eager.doc["event"]] == [e["seq"] for e in lazy.doc["event"]], end
+        assert eager.notices == lazy.notices and eager.rewrite_needed == lazy.rewrite_needed, end
+        kept = len(eager.doc["event"])
+        whole = full[:end].rstrip().endswith(f"# end of event {kept}".encode())
+        assert 2 <= kept <= 4 and eager.rewrite_needed == (not whole), end
+        assert [e["seq"] for e in eager.doc["event"]] == list(range(1, kept + 1))
+
+
+def test_an_event_key_in_the_head_is_refused_by_the_lazy_loader_too(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(store.HEADER + "schema = 2\nsnapshot_seq = 0\nevent = 5\n[state]\nx = 1\n", "utf-8")
+    for loader in (load, store.load_lazy):
+        with pytest.raises(CorruptError) as e:
+            loader(path)
+        assert "'event' must be [[event]] tables, found int" in assert_one_line(e.value)
+
+
 def test_hand_written_file_without_header_keeps_its_last_event(tmp_path):
     path = tmp_path / "hand.toml"
     path.write_text("schema = 2\nsnapshot_seq = 0\n[state]\nx = 1\n\n[[event]]\nseq = 1\nkind = \"note\"\n", "utf-8")

@@ -22,13 +22,13 @@ returns an error message instead of raising.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from . import tomlread
+from .session.store.atomic import replace_file
 
 CONFIG_FILE_NAME = "config.toml"
 """Name of the preferences file inside :func:`config_dir`."""
@@ -178,9 +178,9 @@ def load_config() -> dict[str, Any]:
 def save_config(cfg: dict[str, Any]) -> str | None:
     """Write the preferences atomically, creating the config folder if needed.
 
-    The file is written to a temporary file in the same folder, flushed and
-    fsynced, then moved over ``config.toml``, so a crash leaves either the old
-    or the new file, never half of one.
+    The file is written to a temporary file in the same folder, fsynced, then
+    moved over ``config.toml`` (the session store's :func:`replace_file`), so a
+    crash leaves either the old or the new file, never half of one.
 
     Args:
         cfg: Preferences, as returned by :func:`load_config`.
@@ -193,25 +193,11 @@ def save_config(cfg: dict[str, Any]) -> str | None:
         text = tomli_w.dumps(cfg)
     except (TypeError, ValueError) as exc:
         return f"Could not save preferences: {exc}"
-    tmp_name: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp_name, path)
-        tmp_name = None
-        _fsync_folder(path.parent)
+        replace_file(path, text.encode("utf-8"))
     except OSError as exc:
         return f"Could not save preferences to {path}: {exc.strerror or exc}"
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
     return None
 
 
@@ -246,17 +232,3 @@ def remember_recent(path: str | os.PathLike[str]) -> str | None:
 def _unique(items: list[str]) -> list[str]:
     """Items in order, without repeats."""
     return list(dict.fromkeys(items))
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable, where the platform allows it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -192,6 +192,13 @@ def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = N
     Raises:
         SessionOpenError: one line naming the file, the key and the backup.
     """
+    tracker, loaded = _load(path, clock=clock, seed=seed, read_only=read_only, lazy=lazy)
+    return tracker, list(loaded.notices)
+
+
+def _load(path: Path, *, clock: Clock | None, seed: int | None, read_only: bool,
+          lazy: bool) -> tuple[Tracker, store.Loaded]:
+    """The tracker, and what the store said of the file (notices, whether it must be rewritten)."""
     path = Path(path)
     if not path.exists():
         raise SessionOpenError(f"{path}: no such session file")
@@ -209,7 +216,7 @@ def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = N
         backup = path.with_name(path.name + ".bak")
         hint = f"; the previous good file is {backup}" if backup.exists() else ""
         raise SessionOpenError(f"{path}: {e}{hint}") from None
-    return tracker, list(loaded.notices)
+    return tracker, loaded
 
 
 def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = None,
@@ -229,18 +236,18 @@ def open_session(path: Path, *, read_only: bool = False, clock: Clock | None = N
         if note:
             notices.append(note)
     try:
-        tracker, more = load_tracker(path, clock=clock, seed=seed, read_only=read_only, lazy=lazy)
+        tracker, loaded = _load(path, clock=clock, seed=seed, read_only=read_only, lazy=lazy)
     except BaseException:
         if lock is not None:
             lock.release()
         raise
-    notices.extend(more)
+    notices.extend(loaded.notices)
     sf = SessionFile(path, read_only=read_only, lock=lock, notices=notices, saved_seq=tracker.last_seq())
     if not read_only:
         store.remove_orphans(path)
         sf.remember_identity()
-    if (any("cut off" in n for n in more) or any("converted" in n for n in more)) and not read_only:
-        tracker.needs_full_save = True
+    if loaded.rewrite_needed and not read_only:
+        tracker.needs_full_save = True  # appending after a torn tail or an old schema would mix formats
     return tracker, sf
 
 

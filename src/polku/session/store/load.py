@@ -1,0 +1,338 @@
+"""Reading a session file: parse, repair a tail torn by a crash, migrate, check the shape.
+
+:func:`load` parses the whole file; :func:`load_lazy` parses the head now and
+each event block when it is first read (:class:`EventLog`). Both drop a torn
+tail with :func:`repair_tail`, the one place that decides what a crash cut off.
+Neither ever writes, nor evaluates anything as code.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ... import tomlread
+from .atomic import backup_path
+from .errors import CorruptError, NewerSchemaError, StoreError, one_line, oserror_text
+from .events import Blocks, EventLog
+from .format import END_MARK, EVENT_HEADER, HEADER_BYTES, SCHEMA
+from .migrate import migrate_v1
+
+MAX_TORN_EVENTS = 3
+"""At most this many trailing event blocks may be dropped as cut off by a crash."""
+
+_TOML_WHERE = re.compile(r"^(.*?) \(at (?:line (\d+), column \d+|end of document)\)$", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A parsed session file.
+
+    Attributes:
+        doc: ``{"schema": 2, "app", "saved", "snapshot_seq", "state": {…}, "event": […]}``;
+            ``event`` is always present (maybe empty).
+        notices: one-line messages for the user (torn tail dropped, migrated).
+        rewrite_needed: the text on disk differs from ``doc`` (a torn tail
+            was dropped, or an old schema was migrated). Call
+            :func:`write_full` before :func:`append_events`, or appended
+            events would follow the damaged or old-format text.
+    """
+
+    doc: dict[str, Any]
+    notices: list[str] = field(default_factory=list)
+    rewrite_needed: bool = False
+
+
+class _ParseFail(Exception):
+    def __init__(self, problem: str, line: int | None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.line = line
+
+
+def _parse(data: bytes) -> dict[str, Any]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _ParseFail("not UTF-8 text", data.count(b"\n", 0, e.start) + 1) from None
+    try:
+        return tomlread.loads(text)
+    except tomlread.TOMLDecodeError as e:
+        m = _TOML_WHERE.match(str(e))
+        if not m:
+            raise _ParseFail(one_line(str(e)), None) from None
+        line = int(m.group(2)) if m.group(2) else text.count("\n") + 1
+        raise _ParseFail(m.group(1), line) from None
+    except (ValueError, RecursionError, OverflowError) as e:
+        if "integer string conversion" in str(e):
+            raise _ParseFail("a whole number with thousands of digits", None) from None
+        raise _ParseFail(one_line(f"{type(e).__name__}: {e}")[:200], None) from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, or a one-line :class:`StoreError` saying why not."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
+    except IsADirectoryError:
+        raise StoreError(f"{path}: is a folder, not a session file") from None
+    except OSError as e:
+        raise StoreError(f"could not read {path}: {oserror_text(e)}") from None
+
+
+# ---------------------------------------------------------------------------
+# The torn tail
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """The bytes of a file without the event blocks a crash cut off."""
+
+    data: bytes
+    dropped: int = 0
+    """How many trailing blocks were dropped (a torn start of a block counts as one)."""
+    problem: str = ""
+    """What was wrong with the last block dropped for bad TOML, with its line in the file."""
+
+    def notice(self, path: Path) -> str:
+        what = "the last event was" if self.dropped == 1 else f"the last {self.dropped} events were"
+        detail = f" ({self.problem})" if self.problem else ""
+        return f"{path}: {what} cut off by a crash and dropped{detail}"
+
+
+def repair_tail(data: bytes) -> Repaired:
+    """Drop up to :data:`MAX_TORN_EVENTS` trailing ``[[event]]`` blocks cut off by a crash.
+
+    A block is torn when it is not valid TOML on its own (an ``[[event]]``
+    block holds only its own tables, so it is valid in the file exactly when it
+    is valid alone) or, in a file that starts with :data:`HEADER` (this
+    version's own), when it lacks its ``# end of event N`` line: a crash at a
+    line boundary leaves valid but incomplete TOML. Damage before the last
+    blocks is not a torn tail; the caller's parse reports it.
+    """
+    strict = data.startswith(HEADER_BYTES)
+    dropped = 0
+    problem = ""
+    if strict:
+        data, torn = _cut_header_fragment(data)
+        dropped += torn
+    while dropped < MAX_TORN_EVENTS:
+        last = _last_event_start(data)
+        if last is None:
+            break
+        block = data[last:]
+        try:
+            ev = _parse(block)["event"][0]
+        except _ParseFail as fail:
+            if fail.line is not None:
+                line = data.count(b"\n", 0, last) + fail.line
+                problem = f"line {line}: {fail.problem}"
+        else:
+            if not strict or (isinstance(ev, dict) and _has_end_mark(block, ev.get("seq"))):
+                break
+        data = data[:last]
+        dropped += 1
+    return Repaired(data, dropped, problem)
+
+
+def _event_starts(data: bytes) -> list[int]:
+    return [m.start() for m in EVENT_HEADER.finditer(data)]
+
+
+def _last_event_start(data: bytes) -> int | None:
+    """Offset of the last line that is exactly ``[[event]]`` (scanning backwards)."""
+    end = len(data)
+    while True:
+        i = data.rfind(b"[[event]]", 0, end)
+        if i < 0:
+            return None
+        if (i == 0 or data[i - 1 : i] == b"\n") and EVENT_HEADER.match(data, i):
+            return i
+        end = i
+
+
+def _has_end_mark(block: bytes, seq: Any) -> bool:
+    """Does the block end with its ``# end of event N`` line?
+
+    A mark followed by a newline is complete whatever its number (the event's
+    ``seq`` may have been edited by hand); without the newline the mark line
+    itself may be torn ("# end of event 1" of "# end of event 12"), so its
+    number must equal ``seq``.
+    """
+    tail = block.rstrip(b" \t\r\n")
+    start = tail.rfind(b"\n") + 1
+    m = END_MARK.match(tail[start:].decode("utf-8", "replace"))
+    if not m:
+        return False
+    return b"\n" in block[len(tail):] or int(m.group(1)) == seq
+
+
+def _end_of_last_mark(data: bytes) -> int | None:
+    """Offset just after the last complete ``# end of event N`` line (with its newline)."""
+    end = len(data)
+    while True:
+        i = data.rfind(b"# end of event ", 0, end)
+        if i < 0:
+            return None
+        if i == 0 or data[i - 1 : i] == b"\n":
+            nl = data.find(b"\n", i)
+            if nl >= 0 and END_MARK.match(data[i:nl].decode("utf-8", "replace")):
+                return nl + 1
+        end = i
+
+
+def _cut_header_fragment(data: bytes) -> tuple[bytes, bool]:
+    """Drop a torn start of a new block after the last complete one.
+
+    An append cut within its first bytes (``\\n[[eve``) leaves no whole
+    ``[[event]]`` line, so the fragment would count as part of the block
+    before it, and that complete event would be dropped with it. Whatever
+    follows the last end mark without a whole header line is such a fragment
+    (a block with a whole header line is judged by the usual checks).
+    """
+    cut = _end_of_last_mark(data)
+    if cut is None:
+        return data, False
+    rest = data[cut:]
+    if not rest.strip() or EVENT_HEADER.search(rest):
+        return data, False
+    return data[:cut], True
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def _bad_toml(path: Path, fail: _ParseFail) -> CorruptError:
+    where = f"at line {fail.line}" if fail.line else "somewhere"
+    return CorruptError(f"{path}: bad TOML {where} ({fail.problem}); {_fix_hint(path)}", fail.line)
+
+
+def load(path: str | os.PathLike[str]) -> Loaded:
+    """Read and check a session file; never writes.
+
+    A last ``[[event]]`` block cut off by a crash (see :func:`repair_tail`) is
+    dropped with a notice. A schema 1 file is migrated with a notice. Either
+    way ``rewrite_needed`` is set.
+
+    Raises:
+        StoreError: the file cannot be read.
+        CorruptError: not valid TOML, or not the shape of a session file.
+        NewerSchemaError: written by a newer Polku.
+    """
+    path = Path(path)
+    repaired = repair_tail(_read_bytes(path))
+    data = repaired.data
+    try:
+        doc = _parse(data)
+    except _ParseFail as fail:
+        raise _bad_toml(path, fail) from None
+    notices = [repaired.notice(path)] if repaired.dropped else []
+
+    schema = doc.get("schema")
+    if "schema" not in doc:
+        raise CorruptError(f"{path}: key 'schema' is missing; this is not a Polku session file, or {_fix_hint(path)}")
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        raise CorruptError(f"{path}: key 'schema' must be a whole number, found {schema!r}"[:200] + f"; {_fix_hint(path)}")
+    if schema > SCHEMA:
+        raise NewerSchemaError(
+            f"{path} was written by a newer Polku (schema {schema}); this version reads schema ≤ {SCHEMA}"
+            " — upgrade Polku",
+            schema,
+        )
+    migrated = False
+    if schema < SCHEMA:
+        if schema != 1:
+            raise CorruptError(f"{path}: schema {schema} is unknown (this version reads 1 and {SCHEMA}); {_fix_hint(path)}")
+        doc = migrate_v1(doc, where=str(path))
+        migrated = True
+        notices.append(
+            f"{path}: converted from the older schema 1; it is saved as schema {SCHEMA} on the next save"
+            f" and the old file is kept as {backup_path(path)}"
+        )
+
+    _check_head(path, doc)
+    _check_events(path, doc, data)
+    return Loaded(doc=doc, notices=notices, rewrite_needed=bool(repaired.dropped) or migrated)
+
+
+def load_lazy(path: str | os.PathLike[str]) -> Loaded:
+    """Like :func:`load`, but the events are an :class:`EventLog` parsed on demand.
+
+    The state table and the last blocks (torn-tail repair) are parsed now;
+    other event blocks when first read. Falls back to :func:`load` for files
+    that are not this version's own format (no header line, older schema).
+    """
+    path = Path(path)
+    data = _read_bytes(path)
+    if not data.startswith(HEADER_BYTES):
+        return load(path)
+    repaired = repair_tail(data)
+    data = repaired.data
+    starts = _event_starts(data)
+    try:
+        doc = _parse(data[: starts[0]] if starts else data)
+    except _ParseFail as fail:
+        raise _bad_toml(path, fail) from None
+    if doc.get("schema") != SCHEMA:
+        return load(path)
+    if "event" in doc:  # an 'event' key in the head, which the blocks would have to extend
+        raise CorruptError(f"{path}: key 'event' must be [[event]] tables, found "
+                           f"{type(doc['event']).__name__}; {_fix_hint(path)}")
+    _check_head(path, doc)
+    # The file's bytes once, and where each block starts: a block is sliced out
+    # when it is read (a list of 10,000 copies or views would double the memory).
+    doc["event"] = EventLog(Blocks(data, starts), path)
+    notices = [repaired.notice(path)] if repaired.dropped else []
+    return Loaded(doc=doc, notices=notices, rewrite_needed=bool(repaired.dropped))
+
+
+def _fix_hint(path: Path) -> str:
+    bak = backup_path(path)
+    if bak.exists():
+        return f"the previous good file is {bak}"
+    return "fix it in a text editor"
+
+
+def _check_head(path: Path, doc: dict[str, Any]) -> None:
+    """``snapshot_seq`` and ``[state]``: what both loaders check before any event."""
+    hint = _fix_hint(path)
+    snap = doc.get("snapshot_seq")
+    if "snapshot_seq" not in doc:
+        raise CorruptError(f"{path}: key 'snapshot_seq' is missing; {hint}")
+    if not isinstance(snap, int) or isinstance(snap, bool) or snap < 0:
+        raise CorruptError(f"{path}: key 'snapshot_seq' must be a whole number ≥ 0, found {snap!r}"[:200] + f"; {hint}")
+    if "state" not in doc:
+        raise CorruptError(f"{path}: table [state] is missing; {hint}")
+    if not isinstance(doc["state"], dict):
+        raise CorruptError(f"{path}: key 'state' must be a table, found {type(doc['state']).__name__}; {hint}")
+
+
+def _check_events(path: Path, doc: dict[str, Any], data: bytes) -> None:
+    hint = _fix_hint(path)
+    events = doc.setdefault("event", [])
+    if not isinstance(events, list):
+        raise CorruptError(f"{path}: key 'event' must be [[event]] tables, found {type(events).__name__}; {hint}")
+    for i, ev in enumerate(events):
+        if isinstance(ev, dict):
+            seq = ev.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                continue
+        line = _event_line(data, i)
+        at = f" (line {line})" if line else ""
+        if not isinstance(ev, dict):
+            raise CorruptError(f"{path}: event {i + 1}{at} must be a table; {hint}", line)
+        problem = "has no 'seq'" if "seq" not in ev else f"has 'seq' = {ev['seq']!r}, not a whole number"
+        raise CorruptError(f"{path}: event {i + 1}{at} {problem}; {hint}"[:400], line)
+
+
+def _event_line(data: bytes, index: int) -> int | None:
+    starts = _event_starts(data)
+    if index < len(starts):
+        return data.count(b"\n", 0, starts[index]) + 1
+    return None
