@@ -41,14 +41,14 @@ def grow(t: Tracker, events: int, rng: random.Random) -> None:
                 ch = t.character(a)
                 if system == "rajapolku":
                     bgs = [x for x in ch["backgrounds"] if rng.random() < 0.5]
-                    t.roll_raja(RajaSide(ch["name"], [a], backgrounds=bgs, helping=["momentum"] if rng.random() < .2 else []),
+                    t.rolls.roll_raja(RajaSide(ch["name"], [a], backgrounds=bgs, helping=["momentum"] if rng.random() < .2 else []),
                                 RajaSide("GM", [], backgrounds=["Tough"] * rng.randint(0, 3)))
                 elif system == "harhapolku":
-                    t.roll_harha(HarhaSide(ch["name"], [a], general="x", background="y" if rng.random() < .5 else None),
+                    t.rolls.roll_harha(HarhaSide(ch["name"], [a], general="x", background="y" if rng.random() < .5 else None),
                                  HarhaSide(t.character(b)["name"], [b], general="z", special="w" if rng.random() < .3 else None))
                 else:
                     skill, val = rng.choice(list(ch["skills"].items()))
-                    t.roll_sr(SRSide(ch["name"], [a], skill_name=skill, skill=val, attribute_name="Agility",
+                    t.rolls.roll_sr(SRSide(ch["name"], [a], skill_name=skill, skill=val, attribute_name="Agility",
                                      attribute=ch["attributes"]["agility"]), threshold=rng.randint(1, 4))
             elif r < 0.62:
                 c = t.add_challenge(f"Challenge {n}", [rng.choice(pcs)], [rng.choice(npcs)])

@@ -420,7 +420,7 @@ def bench_autosave(ws: Workspace, commands: int) -> tuple[list[Row], dict[str, A
         for _ in range(commands):
             cid = rng.choice(pcs)
             ch = t.character(cid)
-            t.roll_raja(RajaSide(ch["name"], [cid], backgrounds=ch["backgrounds"][:1]),
+            t.rolls.roll_raja(RajaSide(ch["name"], [cid], backgrounds=ch["backgrounds"][:1]),
                         RajaSide("GM", [], backgrounds=["Tough"]))
             t0 = time.perf_counter()
             job = sf.snapshot(t)

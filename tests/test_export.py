@@ -28,7 +28,7 @@ def session_file(tmp_path: Path, name: str) -> Path:
     t = demo.DEMOS[name]()
     if name == "varjojuoksu":
         c = t.add_challenge("Spot the ambush", ["kaneda"])
-        t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Perception", skill=3, attribute_name="Intuition",
+        t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Perception", skill=3, attribute_name="Intuition",
                          attribute=4), threshold=3, hidden=True, challenge=c["id"], faces=[5, 6, 2, 3, 1, 4, 2])
         t.spend_edge("nyx", "a lucky break")
         t.undo()

@@ -58,7 +58,7 @@ def test_expanded_changes_read_as_sentences_never_paths_or_dicts() -> None:
 
 def test_spirit_combat_dice_are_named_in_the_expanded_roll() -> None:
     t = demo.DEMOS["rajapolku"]()
-    t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 1, 8, 9], [5, 2, 5, 10, 3]))
+    t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 1, 8, 9], [5, 2, 5, 10, 3]))
     names, titles = _names(t)
     lines = [x.plain for x in event_details(t.events[-1], plain_styles(), names=names, titles=titles)]
     dice = [x for x in lines if " on d10 " in x]
@@ -130,7 +130,7 @@ async def test_undo_toast_names_every_line_of_the_command(tmp_path: Path) -> Non
     tracker, sf = demo_session(tmp_path, "rajapolku")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.run_command(lambda t: t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3"))
+        app.run_command(lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3"))
         fight = [ev["text"] for ev in tracker.events[-2:]]
         await pilot.press("u")
         await settle(pilot)
@@ -180,9 +180,9 @@ async def test_narration_background_and_harm_dice_can_be_typed_from_physical_dic
     from polku.tui.screens.prompts import FacesPrompt
 
     tracker, sf = demo_session(tmp_path, "harhapolku")
-    tracker.narration_roll_background("Tuomas", "Sailor", 8, faces=[8])
-    hand = list(tracker.narration().hand("Tuomas"))
-    tracker.narration_usurp("Tuomas", hand)  # 4 dice: the GM's harm roll is due (H9)
+    tracker.rolls.narration_roll_background("Tuomas", "Sailor", 8, faces=[8])
+    hand = list(tracker.rolls.narration().hand("Tuomas"))
+    tracker.rolls.narration_usurp("Tuomas", hand)  # 4 dice: the GM's harm roll is due (H9)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h", "f")

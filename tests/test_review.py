@@ -141,7 +141,7 @@ def test_a_rerolled_roll_counts_once():
 
 def test_undone_rolls_are_left_out():
     t = demo.demo_rajapolku()
-    t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]), RajaSide("GM", []), faces=([9, 8], [1]))
+    t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]), RajaSide("GM", []), faces=([9, 8], [1]))
     before = {c.cid: c.wins for c in compute(t).characters}
     t.undo()
     after = compute(t)

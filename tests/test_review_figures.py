@@ -73,10 +73,10 @@ def test_S12_continuing_a_campaign_leaves_the_old_fight_behind(tmp_path):
 def _harha_rerolled(reroll_faces=(4, 3, 1)):
     t = demo.demo_harhapolku()
     base = len(t.events)
-    r = t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
+    r = t.rolls.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
                      HarhaSide("Tuomas", ["tuomas"], general="Fisherman", background="Brawler"),
                      faces=([3, 2, 2], [7, 4, 4]))
-    t.harha_edge_reroll(r["event"], "a", "lena", "Cold head", faces=list(reroll_faces))
+    t.rolls.harha_edge_reroll(r["event"], "a", "lena", "Cold head", faces=list(reroll_faces))
     return t, base
 
 
@@ -99,9 +99,9 @@ def test_H7_fairness_counts_a_rerolled_die_that_shows_a_face_the_old_roll_had():
 def test_S7_edge_after_the_roll_counts_only_the_edge_dice():
     t = demo.demo_varjojuoksu()
     before = sum(f.total for f in compute(t).faces if f.manual)
-    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Sneaking", skill=3, attribute_name="Agility",
+    r = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Sneaking", skill=3, attribute_name="Agility",
                          attribute=5), threshold=2, faces=[5, 6, 1, 1, 2, 3, 4, 4])
-    t.sr_post_roll(r["event"], "edge_after", faces=[6, 5, 6, 1, 2])  # 3 Edge dice, two sixes explode
+    t.rolls.sr_post_roll(r["event"], "edge_after", faces=[6, 5, 6, 1, 2])  # 3 Edge dice, two sixes explode
     assert sum(f.total for f in compute(t).faces if f.manual) - before == 8 + 5
 
 
@@ -145,7 +145,7 @@ def _six_hits(n, cap=80):
 
 def test_S3_luck_of_a_long_shot_in_an_opposed_test_follows_the_rule_of_six():
     t = demo.demo_varjojuoksu()
-    r = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], long_shot=True), SRSide("Ganger", ["ganger"], dice=9),
+    r = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], long_shot=True), SRSide("Ganger", ["ganger"], dice=9),
                           faces=([6, 2, 3, 5], [1, 2, 3, 4, 5, 1, 2, 3, 4]))
     a, b = judge_roll(r["event"]["roll"], t.settings)
     mine = _six_hits(3)
@@ -204,8 +204,8 @@ def test_H9_narration_events_name_their_characters_by_id():
     assert by_seq[16]["who"] == ["lena"]
     assert _lena_events(t) == LENA_IN_THE_DEMO
     # a usurpation names the usurper and the narrator whose dice burn
-    hand = t.narration().hand("Tuomas")
-    t.narration_usurp("Tuomas", list(hand))
+    hand = t.rolls.narration().hand("Tuomas")
+    t.rolls.narration_usurp("Tuomas", list(hand))
     assert sorted(t.events[-1]["who"]) == ["lena", "tuomas"]
 
 
@@ -224,7 +224,7 @@ def test_H9_an_older_file_without_ids_is_read_by_name(tmp_path):
 
 def test_the_character_filter_finds_an_undo_and_a_redo_of_that_characters_command():
     t = demo.demo_harhapolku()
-    t.narration_roll_background("Lena", "Island girl", 8, faces=[3])
+    t.rolls.narration_roll_background("Lena", "Island girl", 8, faces=[3])
     t.undo()
     t.redo()
     t.note("the keeper wakes")
@@ -233,7 +233,7 @@ def test_the_character_filter_finds_an_undo_and_a_redo_of_that_characters_comman
     assert seqs[-3:] == [18, 19, 20], "the background die, its undo and its redo"
     assert 22 not in seqs, "undoing a note is about nobody"
     # a roll changes nothing about Lena herself, yet its undo and redo are hers
-    t.roll_harha(HarhaSide("Lena", ["lena"]), HarhaSide("Tuomas", ["tuomas"]), faces=([5], [4]))
+    t.rolls.roll_harha(HarhaSide("Lena", ["lena"]), HarhaSide("Tuomas", ["tuomas"]), faces=([5], [4]))
     t.undo()
     t.redo()
     assert _lena_events(t)[-3:] == [23, 24, 25]
@@ -245,10 +245,10 @@ def test_the_character_filter_finds_an_undo_and_a_redo_of_that_characters_comman
 
 def test_S6_a_critical_glitch_is_a_glitch_for_the_filter():
     t = demo.demo_varjojuoksu()
-    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 2, 3])
+    r = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 2, 3])
     assert r["roll"].critical_glitch
     assert {"glitch", "critical glitch"} <= event_tags(t.events[-1], "kaneda")
-    r = t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 5, 3])
+    r = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 5, 3])
     tags = event_tags(t.events[-1], "kaneda")
     assert "glitch" in tags and "critical glitch" not in tags
 
@@ -269,7 +269,7 @@ def _visible(app):
 @pilot_test
 async def test_outcome_filters_leave_undone_and_replaced_rolls_out_unless_asked():
     t = demo.demo_harhapolku()
-    t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl"), HarhaSide("Tuomas", ["tuomas"]),
+    t.rolls.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl"), HarhaSide("Tuomas", ["tuomas"]),
                  faces=([1, 1], [8]))
     undone_loss = t.events[-1]["seq"]
     t.undo()
@@ -304,7 +304,7 @@ def _false_lead():
     """Scene 4 'The false lead' is begun, rolled in, and undone; then scene 4 'The river' stands."""
     t = demo.demo_rajapolku()
     t.new_scene("The false lead")
-    t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([9], [2]))
+    t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([9], [2]))
     t.undo()
     t.undo()
     t.note("the GM changes her mind")

@@ -138,25 +138,25 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                 sa = RajaSide(t.characters[a]["name"], [a], backgrounds=data.draw(hs.sampled_from(
                     [[], ["Runner"], ["Runner", "Boxer"]])))
                 sb = RajaSide(t.characters[b]["name"], [b], backgrounds=data.draw(hs.sampled_from([[], ["Boxer"]])))
-                pa, pb = t.raja_pools(sa, sb)
+                pa, pb = t.rolls.raja_pools(sa, sb)
                 fa, fb = _faces(data, [d.size for d in pa]), _faces(data, [d.size for d in pb])
-                ev = t.roll_raja(sa, sb, faces=(fa, fb))["event"]
+                ev = t.rolls.roll_raja(sa, sb, faces=(fa, fb))["event"]
                 ledger.push(contest=contest, result=_outcome_raja_harha(ev), faces=[(10, f) for f in fa + fb])
             elif system == "harhapolku":
                 sa = HarhaSide(t.characters[a]["name"], [a], general="Sailor",
                                background=data.draw(hs.sampled_from([None, "Thief"])),
                                special=data.draw(hs.sampled_from([None, "Seer"])))
                 sb = HarhaSide(t.characters[b]["name"], [b], general=data.draw(hs.sampled_from([None, "Sailor"])))
-                sizes_a = [d.size for d in t.harha_pool(sa).dice]
-                sizes_b = [d.size for d in t.harha_pool(sb).dice]
+                sizes_a = [d.size for d in t.rolls.harha_pool(sa).dice]
+                sizes_b = [d.size for d in t.rolls.harha_pool(sb).dice]
                 fa, fb = _faces(data, sizes_a), _faces(data, sizes_b)
-                ev = t.roll_harha(sa, sb, faces=(fa, fb))["event"]
+                ev = t.rolls.roll_harha(sa, sb, faces=(fa, fb))["event"]
                 ledger.push(contest=contest, result=_outcome_raja_harha(ev),
                             faces=list(zip(sizes_a, fa)) + list(zip(sizes_b, fb)))
             elif data.draw(hs.booleans()):
                 na, nb = data.draw(hs.integers(1, 5)), data.draw(hs.integers(1, 5))
                 fa, fb = _faces(data, [6] * na), _faces(data, [6] * nb)
-                ev = t.roll_sr_opposed(SRSide(t.characters[a]["name"], [a], dice=na),
+                ev = t.rolls.roll_sr_opposed(SRSide(t.characters[a]["name"], [a], dice=na),
                                        SRSide(t.characters[b]["name"], [b], dice=nb), faces=(fa, fb))["event"]
                 winner = ev["roll"]["outcome"]["winner"]
                 result = {a: "tie", b: "tie"} if winner == "tie" else (
@@ -166,7 +166,7 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
             else:
                 n = data.draw(hs.integers(1, 6))
                 fa = _faces(data, [6] * n)
-                ev = t.roll_sr(SRSide(t.characters[a]["name"], [a], dice=n), threshold=data.draw(hs.integers(1, 3)),
+                ev = t.rolls.roll_sr(SRSide(t.characters[a]["name"], [a], dice=n), threshold=data.draw(hs.integers(1, 3)),
                                faces=fa)["event"]
                 ledger.push(contest=contest, result={a: "win" if ev["roll"]["outcome"]["success"] else "loss"},
                             glitches=_glitches(ev), faces=[(6, f) for f in fa])
@@ -187,7 +187,7 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                     continue
                 sizes = [d["size"] for d in side["dice"]]
                 faces = _faces(data, sizes)
-                ev = t.harha_edge_reroll(last_roll, role, cid, edge, faces=faces)["event"]
+                ev = t.rolls.harha_edge_reroll(last_roll, role, cid, edge, faces=faces)["event"]
                 ledger.push(contest=entry["contest"], result=_outcome_raja_harha(ev), faces=list(zip(sizes, faces)))
                 last_roll = ev
             elif system == "shadowrun" and last_roll["roll"]["test"] == "shadowrun":
@@ -201,7 +201,7 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                     new = _faces(data, [6] * todo)
                     faces += new
                     todo = new.count(6)
-                ev = t.sr_post_roll(last_roll, "edge_after", faces=faces)["event"]
+                ev = t.rolls.sr_post_roll(last_roll, "edge_after", faces=faces)["event"]
                 ledger.push(contest=entry["contest"], result={cid: "win" if ev["roll"]["outcome"]["success"]
                                                               else "loss"},
                             glitches=_glitches(ev), faces=[(6, f) for f in faces])
@@ -336,7 +336,7 @@ def test_the_review_rows_parser_reads_names_with_spaces():
     t = Tracker.new("rajapolku", "x", clock=lambda: "2026-11-28T18:00:00Z")
     a = _new_character(t, "rajapolku", "Anna Maria")
     b = _new_character(t, "rajapolku", "Bo")
-    t.roll_raja(RajaSide("Anna Maria", [a]), RajaSide("Bo", [b]), faces=([9], [3]))
+    t.rolls.roll_raja(RajaSide("Anna Maria", [a]), RajaSide("Bo", [b]), faces=([9], [3]))
     rows = review_rows(st.compute(t), "rajapolku")
     assert rows["Anna Maria"][:4] == ["1", "1", "0", "0"] and rows["Bo"][:4] == ["1", "0", "1", "0"]
 

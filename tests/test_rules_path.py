@@ -63,9 +63,9 @@ def test_S10_threshold_and_hurried_changed_after_the_first_interval_are_used_by_
     t = demo.demo_varjojuoksu()
     cid = t.add_challenge("Climb the tower", ["kaneda"])["id"]
     side = SRSide("Kaneda", ["kaneda"], dice=10)
-    t.roll_sr_extended(side, cid, threshold=2, faces=[5, 3, 3, 4, 4, 2, 3, 4, 3, 4])
+    t.rolls.roll_sr_extended(side, cid, threshold=2, faces=[5, 3, 3, 4, 4, 2, 3, 4, 3, 4])
     assert t.challenge(cid)["extended"]["accumulated"] == 1
-    out = t.roll_sr_extended(side, cid, threshold=6, hurried=True, faces=[5, 2, 2, 2, 1, 3, 3, 4, 4, 2])
+    out = t.rolls.roll_sr_extended(side, cid, threshold=6, hurried=True, faces=[5, 2, 2, 2, 1, 3, 3, 4, 4, 2])
     roll = out["event"]["roll"]
     ext = t.challenge(cid)["extended"]
     assert (ext["accumulated"], ext["threshold"], ext["hurried"]) == (2, 6, True)
@@ -84,10 +84,10 @@ def test_S10_lowering_the_threshold_to_the_progress_refuses_the_roll_and_changes
     t = demo.demo_varjojuoksu()
     cid = t.add_challenge("Climb the tower", ["kaneda"])["id"]
     side = SRSide("Kaneda", ["kaneda"], dice=3)
-    t.roll_sr_extended(side, cid, threshold=8, faces=[5, 6, 5])
+    t.rolls.roll_sr_extended(side, cid, threshold=8, faces=[5, 6, 5])
     before = dict(t.challenge(cid)["extended"])
     with pytest.raises(TrackerError, match="3 hits already reach the threshold 3"):
-        t.roll_sr_extended(side, cid, threshold=3, faces=[1, 1, 1])
+        t.rolls.roll_sr_extended(side, cid, threshold=3, faces=[1, 1, 1])
     assert t.challenge(cid)["extended"] == before
 
 
@@ -101,7 +101,7 @@ def test_R9_wound_removing_the_only_ability_die_costs_no_charge():
     igor = t.characters["igor-bondarenko"]
     assert (igor["wound"], igor["charges"]) == ("Wounded", 4)
     seq = t.last_seq()
-    out = t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], abilities=["Ape-man strength"]),
+    out = t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], abilities=["Ape-man strength"]),
                       RajaSide("GM", []), faces=([7], [3]))
     assert t.characters["igor-bondarenko"]["charges"] == 4
     assert [e["kind"] for e in t.events if e["seq"] > seq] == ["roll"]
@@ -113,7 +113,7 @@ def test_R9_wound_takes_the_background_first_so_the_ability_die_is_rolled_and_pa
     from polku.session.rolls import RajaSide
 
     t = demo.demo_rajapolku()
-    t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
+    t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
                 RajaSide("GM", []), faces=([7, 9], [3]))
     assert t.characters["igor-bondarenko"]["charges"] == 3
     assert t.events[-2]["text"].startswith("Igor Bondarenko pays 1 charge(s) for Ape-man strength")
@@ -129,7 +129,7 @@ def test_a_setting_changed_mid_campaign_is_logged_undoable_and_used_by_the_next_
     t.set_setting("raja.full_tie", "defender")
     assert t.events[-1]["kind"] == "setting"
     assert t.events[-1]["text"] == "Setting raja.full_tie (R5): reroll → defender"
-    out = t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
+    out = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
     roll = out["event"]["roll"]
     assert roll["outcome"]["tie_action"] == "defender"
     assert roll["settings"]["raja.full_tie"] == "defender"
@@ -137,7 +137,7 @@ def test_a_setting_changed_mid_campaign_is_logged_undoable_and_used_by_the_next_
     t.undo()  # the roll
     t.undo()  # the setting
     assert t.settings.raja_full_tie == "reroll"
-    again = t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
+    again = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM", []), faces=([7], [7]))
     assert again["event"]["roll"]["outcome"]["tie_action"] == "reroll"
     assert again["event"]["roll"]["settings"]["raja.full_tie"] == "reroll"
 
@@ -164,12 +164,12 @@ def test_S7_defender_of_an_opposed_test_spends_edge_after_and_the_winner_changes
     from polku.session.rolls import SRSide
 
     t = _sr()
-    ev = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=2),
+    ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=2),
                            faces=([5, 3], [1, 2]))["event"]
     assert ev["roll"]["outcome"]["winner"] == "a"
-    names = {(a.name, a.role): a.allowed for a in t.roll_actions(ev)}
+    names = {(a.name, a.role): a.allowed for a in t.rolls.roll_actions(ev)}
     assert names[("edge_after", "b")] and names[("edge_after", "a")]
-    out = t.sr_post_roll(ev, "edge_after", role="b", faces=[5])  # Ganger's Edge 1: +1 die, a 5
+    out = t.rolls.sr_post_roll(ev, "edge_after", role="b", faces=[5])  # Ganger's Edge 1: +1 die, a 5
     roll = out["event"]["roll"]
     assert roll["outcome"]["winner"] == "tie" and t.characters["ganger"]["edge"] == 0
     assert [d["face"] for d in roll["sides"][1]["dice"]] == [1, 2, 5]
@@ -180,10 +180,10 @@ def test_S7_a_glitch_on_a_group_roll_is_negated_by_the_npc_with_edge():
     from polku.session.rolls import SRSide
 
     t = _sr()
-    ev = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=2),
+    ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=2),
                            group=[1], faces=([5, 3], [1, 1, 6]))["event"]
     assert ev["roll"]["outcome"]["b"]["glitch"]
-    out = t.do_roll_action(ev, "negate_glitch", role="b")
+    out = t.rolls.do_roll_action(ev, "negate_glitch", role="b")
     assert not out["event"]["roll"]["outcome"]["b"]["glitch"]
     assert t.characters["ganger"]["edge"] == 0
 
@@ -193,9 +193,9 @@ def test_S7_edge_after_on_an_extended_interval_adds_its_hits_to_the_progress():
 
     t = _sr()
     chid = t.add_challenge("Climb", ["kaneda"])["id"]
-    ev = t.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=3), chid, threshold=5, faces=[5, 2, 3])["event"]
+    ev = t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=3), chid, threshold=5, faces=[5, 2, 3])["event"]
     assert t.challenge(chid)["extended"]["accumulated"] == 1
-    out = t.sr_post_roll(ev, "edge_after", faces=[5, 6, 2, 4])  # Edge 3: +3 dice, the 6 explodes into a 4
+    out = t.rolls.sr_post_roll(ev, "edge_after", faces=[5, 6, 2, 4])  # Edge 3: +3 dice, the 6 explodes into a 4
     assert t.challenge(chid)["extended"]["accumulated"] == 3
     assert out["event"]["roll"]["summary"].startswith("interval 1: 3 hits, 3/5")
     t.undo()
@@ -207,12 +207,12 @@ def test_S7_reducing_a_critical_glitch_keeps_the_extended_test_going():
 
     t = _sr()
     chid = t.add_challenge("Climb", ["kaneda"])["id"]
-    ev = t.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=2), chid, threshold=5, faces=[1, 1])["event"]
+    ev = t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=2), chid, threshold=5, faces=[1, 1])["event"]
     assert t.challenge(chid)["status"] == "resolved" and t.challenge(chid)["extended"]["ended"]
-    t.sr_post_roll(ev, "reduce_critical")
+    t.rolls.sr_post_roll(ev, "reduce_critical")
     ext = t.challenge(chid)["extended"]
     assert not ext["ended"] and t.challenge(chid)["status"] != "resolved"
-    t.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=2), chid, faces=[5, 5])
+    t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=2), chid, faces=[5, 5])
     assert t.challenge(chid)["extended"]["accumulated"] == 2
 
 
@@ -221,15 +221,15 @@ def test_S7_teamwork_leader_spends_edge_after_a_helper_cannot_once_the_leader_ro
 
     t = _sr()
     spec = SRPool(mode="skill", skill="Sneaking", attribute="agility")
-    leader = t.sr_side("kaneda", spec)
-    helper = t.sr_helper_side("nyx", spec)
-    ev = t.roll_sr_teamwork(leader, [helper], threshold=2, faces=[5, 1] + [1] * 8)["event"]  # Nyx defaults: 2 dice
-    acts = {(a.name, a.role): a for a in t.roll_actions(ev)}
+    leader = t.rolls.sr_side("kaneda", spec)
+    helper = t.rolls.sr_helper_side("nyx", spec)
+    ev = t.rolls.roll_sr_teamwork(leader, [helper], threshold=2, faces=[5, 1] + [1] * 8)["event"]  # Nyx defaults: 2 dice
+    acts = {(a.name, a.role): a for a in t.rolls.roll_actions(ev)}
     assert acts[("edge_after", "a")].allowed
     assert not acts[("edge_after", "helper:0")].allowed
     assert "helper's hits are already spent" in acts[("edge_after", "helper:0")].reason
     with pytest.raises(TrackerError, match="already spent"):
-        t.sr_post_roll(ev, "edge_after", role="helper:0", faces=[1, 1, 1, 1])
+        t.rolls.sr_post_roll(ev, "edge_after", role="helper:0", faces=[1, 1, 1, 1])
 
 
 # -- S11: each helper rolls their own pool for the same test --------------------------------------------
@@ -241,10 +241,10 @@ def test_S11_helpers_roll_their_own_attribute_plus_attribute_pool_with_their_wou
     t = _sr()
     t.set_condition("nyx", "physical", 3)  # −1 die (S12)
     spec = SRPool(mode="attr+attr", attribute="body", second="strength")
-    helper = t.sr_helper_side("nyx", spec)  # Nyx: Body 2 + Strength 2 − 1
-    assert t.sr_plan(helper).size == 3
-    ganger = t.sr_helper_side("ganger", spec)  # Body 4 + Strength 4
-    assert t.sr_plan(ganger).size == 8
+    helper = t.rolls.sr_helper_side("nyx", spec)  # Nyx: Body 2 + Strength 2 − 1
+    assert t.rolls.sr_plan(helper).size == 3
+    ganger = t.rolls.sr_helper_side("ganger", spec)  # Body 4 + Strength 4
+    assert t.rolls.sr_plan(ganger).size == 8
 
 
 def test_S11_helper_without_the_skill_defaults_and_the_gm_can_override_the_pool():
@@ -252,11 +252,11 @@ def test_S11_helper_without_the_skill_defaults_and_the_gm_can_override_the_pool(
 
     t = _sr()
     spec = SRPool(mode="skill", skill="Hacking", attribute="logic")
-    ganger = t.sr_helper_side("ganger", spec)  # no Hacking: Logic 2 − 1 (S2)
-    assert t.sr_plan(ganger).size == 1 and t.sr_plan(ganger).defaulted
-    assert t.sr_plan(t.sr_helper_side("ganger", spec, override=4)).size == 4
-    kaneda = t.sr_side("kaneda", spec)
-    ev = t.roll_sr_teamwork(t.sr_side("nyx", spec), [ganger, t.sr_helper_side("kaneda", spec)], threshold=2,
+    ganger = t.rolls.sr_helper_side("ganger", spec)  # no Hacking: Logic 2 − 1 (S2)
+    assert t.rolls.sr_plan(ganger).size == 1 and t.rolls.sr_plan(ganger).defaulted
+    assert t.rolls.sr_plan(t.rolls.sr_helper_side("ganger", spec, override=4)).size == 4
+    kaneda = t.rolls.sr_side("kaneda", spec)
+    ev = t.rolls.roll_sr_teamwork(t.rolls.sr_side("nyx", spec), [ganger, t.rolls.sr_helper_side("kaneda", spec)], threshold=2,
                             faces=[5] + [5, 1] + [1] * 12)["event"]
     assert kaneda.skill == 0 or kaneda.skill is None
     assert ev["roll"]["sides"][0]["label"] == "Ganger" and len(ev["roll"]["sides"][0]["dice"]) == 1
@@ -269,9 +269,9 @@ def test_S11_teamwork_cap_limits_the_leaders_extra_dice_to_the_skill():
     t = _sr()
     t.set_setting("sr.teamwork_cap", "skill")
     spec = SRPool(mode="skill", skill="Sneaking", attribute="agility")
-    leader = t.sr_side("kaneda", spec)  # Sneaking 3 + Agility 5, wounds −1
-    helper = t.sr_helper_side("ganger", spec, override=5)
-    ev = t.roll_sr_teamwork(leader, [helper], faces=[5] * 5 + [2] * 10)["event"]
+    leader = t.rolls.sr_side("kaneda", spec)  # Sneaking 3 + Agility 5, wounds −1
+    helper = t.rolls.sr_helper_side("ganger", spec, override=5)
+    ev = t.rolls.roll_sr_teamwork(leader, [helper], faces=[5] * 5 + [2] * 10)["event"]
     assert ev["roll"]["summary"].startswith("teamwork (+3 dice from helpers)")
     assert ev["roll"]["settings"]["sr.teamwork_cap"] == "skill"
 
@@ -283,12 +283,12 @@ def test_H7_edge_reroll_after_a_very_demanding_unopposed_roll():
     from polku.session.rolls import HarhaSide
 
     t = demo.demo_harhapolku()
-    ev = t.roll_harha_difficult(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"), very_demanding=True,
+    ev = t.rolls.roll_harha_difficult(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"), very_demanding=True,
                                 faces=[7, 3])["event"]
     assert not ev["roll"]["outcome"]["success"]
-    acts = [a for a in t.roll_actions(ev) if a.name == "edge_reroll"]
+    acts = [a for a in t.rolls.roll_actions(ev) if a.name == "edge_reroll"]
     assert [(a.allowed, a.edge) for a in acts] == [(True, "Iron grip")]
-    out = t.do_roll_action(ev, "edge_reroll", role="a", edge="Iron grip", faces=[8, 7])
+    out = t.rolls.do_roll_action(ev, "edge_reroll", role="a", edge="Iron grip", faces=[8, 7])
     assert out["event"]["roll"]["outcome"]["success"]
     assert t.characters["tuomas"]["edges"][0]["used"]
     assert [d["replaced"] for d in out["event"]["roll"]["sides"][0]["dice"]] == [[7], [3]]
@@ -298,11 +298,11 @@ def test_H8_opposed_difficult_win_without_a_seven_fails_and_an_edge_rerolls_it()
     from polku.session.rolls import HarhaSide
 
     t = demo.demo_harhapolku()
-    ev = t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl"), HarhaSide("Tuomas", ["tuomas"]),
+    ev = t.rolls.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl"), HarhaSide("Tuomas", ["tuomas"]),
                       demand="difficult", faces=([6, 5], [4]))["event"]
     assert ev["roll"]["outcome"]["won_comparison"] and not ev["roll"]["outcome"]["success"]
     assert ev["roll"]["summary"] == "Lena fails (difficult: wins the comparison but shows 0 of 1 needed 7+)"
-    out = t.harha_edge_reroll(ev, "a", "lena", "Cold head", faces=[8, 2])
+    out = t.rolls.harha_edge_reroll(ev, "a", "lena", "Cold head", faces=[8, 2])
     assert out["event"]["roll"]["outcome"]["success"]
 
 
@@ -317,8 +317,8 @@ def test_H6_sum_variant_rolls_one_die_and_adds_the_die_count():
     # EX H: descriptive background + two specifications (3 dice with the base die... as counted by H5)
     a = HarhaSide("Lena", ["lena"], general="Island girl", background="Thief", significant="Keeper's daughter")
     b = HarhaSide("Tuomas", ["tuomas"], special="Sea-touched")
-    assert len(t.harha_dice(a)) == 1 and len(t.harha_pool(a).dice) == 4 and len(t.harha_pool(b).dice) == 3
-    ev = t.roll_harha(a, b, faces=([2], [5]))["event"]
+    assert len(t.rolls.harha_dice(a)) == 1 and len(t.rolls.harha_pool(a).dice) == 4 and len(t.rolls.harha_pool(b).dice) == 3
+    ev = t.rolls.roll_harha(a, b, faces=([2], [5]))["event"]
     out = ev["roll"]["outcome"]
     assert ev["roll"]["test"] == "harhapolku-sum"
     assert (out["a_total"], out["b_total"], out["winner"]) == (6, 8, "b")
@@ -331,9 +331,9 @@ def test_H5_same_size_variant_uses_one_die_size_and_two_dice_for_a_special_backg
     t = demo.demo_harhapolku()
     t.set_setting("harha.variant", "same_size")
     b = HarhaSide("Tuomas", ["tuomas"], general="Fisherman", special="Sea-touched")
-    pool = t.harha_pool(b)
+    pool = t.rolls.harha_pool(b)
     assert [d.size for d in pool.dice] == [8, 8, 8, 8]
-    ev = t.roll_harha(HarhaSide("Lena", ["lena"]), b, faces=([5], [6, 1, 1, 1]))["event"]
+    ev = t.rolls.roll_harha(HarhaSide("Lena", ["lena"]), b, faces=([5], [6, 1, 1, 1]))["event"]
     assert ev["roll"]["test"] == "harhapolku-same_size" and ev["roll"]["outcome"]["winner"] == "b"
 
 
@@ -344,17 +344,17 @@ def test_R11_entry_paid_once_winner_loses_nothing_and_a_third_exchange_works():
     t = demo.demo_rajapolku()
     a, b = "alyosha", "ghost-of-the-nurse"
     assert (t.characters[a]["charges"], t.characters[b]["charges"]) == (5, 6)
-    first = t.roll_spirit(a, b, challenge="c3", faces=([9, 1, 1, 1], [8, 1, 1, 1, 1]))
+    first = t.rolls.roll_spirit(a, b, challenge="c3", faces=([9, 1, 1, 1], [8, 1, 1, 1, 1]))
     assert (t.characters[a]["charges"], t.characters[b]["charges"]) == (4, 4)  # entry 1 each; Nurse loses 1
     assert first["result"].winner == "a"
-    t.roll_spirit(a, b, challenge="c3", faces=([9, 1, 1, 1], [8, 1, 1, 1]))
+    t.rolls.roll_spirit(a, b, challenge="c3", faces=([9, 1, 1, 1], [8, 1, 1, 1]))
     assert (t.characters[a]["charges"], t.characters[b]["charges"]) == (4, 3)  # the winner loses nothing
-    assert t.spirit_dice(a, b, "c3") == (4, 3)
-    third = t.roll_spirit(a, b, challenge="c3", faces=([2, 1, 1, 1], [8, 1, 1]))
+    assert t.rolls.spirit_dice(a, b, "c3") == (4, 3)
+    third = t.rolls.roll_spirit(a, b, challenge="c3", faces=([2, 1, 1, 1], [8, 1, 1]))
     assert (t.characters[a]["charges"], t.characters[b]["charges"]) == (3, 3)
     assert third["fight"].exchanges == 3 and t.challenge("c3")["status"] != "resolved"
     assert [e["kind"] for e in t.events[-1:]] == ["roll"]  # no entry charge after the first exchange
-    t.end_spirit_fight("c3")
+    t.rolls.end_spirit_fight("c3")
     assert t.challenge("c3")["status"] == "resolved"
     with pytest.raises(TrackerError, match="over"):
-        t.roll_spirit(a, b, challenge="c3", faces=([1] * 3, [1] * 3))
+        t.rolls.roll_spirit(a, b, challenge="c3", faces=([1] * 3, [1] * 3))

@@ -201,7 +201,7 @@ def test_a_seat_changes_only_its_own_roll():
     t, offer = sr_with_offer()
     ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
     # The GM's own roll for Nyx: not Nyx's seat's to change, nor Kaneda's.
-    gm_roll = t.roll_sr(t.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")))
+    gm_roll = t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")))
     n = len(t.events)
     for cid, seq in (("kaneda", gm_roll["event"]["seq"]), ("nyx", gm_roll["event"]["seq"]), ("nyx", ans["roll"])):
         out = seats.apply_request(t, cid, req("action", seat=cid, roll=seq, action="negate_glitch"))

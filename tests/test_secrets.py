@@ -76,7 +76,7 @@ def test_undo_of_a_hidden_threshold_roll_shows_only_the_public_line(clock):
     t = Tracker.new("shadowrun", "Neo-Helsinki", clock=clock, seed=3)
     t.add_character("Kaneda", kind="pc")
     c = t.add_challenge("Spot the ambush", ["kaneda"])
-    t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5), threshold=3, hidden=True, challenge=c["id"],
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5), threshold=3, hidden=True, challenge=c["id"],
               faces=[5, 6, 2, 3, 1])
     assert "2 hits, failure" in t.events[-1]["text"]
     t.undo()
@@ -93,7 +93,7 @@ def test_a_secret_characters_name_never_shows_in_rolls_or_outcomes(clock):
     t = raja_table(clock)
     mole = t.add_character(f"{MARK} Mole", kind="npc", secret=True)["id"]
     c = t.add_challenge("Chase on the roofs", ["igor"], [mole])
-    t.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Mole", [mole]), challenge=c["id"],
+    t.rolls.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Mole", [mole]), challenge=c["id"],
                 faces=([2], [7]))
     view = public_view(t)
     roll = view.events[-1]
@@ -109,7 +109,7 @@ def test_a_character_made_secret_later_is_gone_from_the_whole_log(clock):
     t = raja_table(clock)
     t.add_character(f"{MARK} Count", kind="npc")
     t.spend_charges("zqmark-count", 1, "a glamour")
-    t.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Count", ["zqmark-count"]), faces=([9], [3]))
+    t.rolls.roll_raja(RajaSide("Igor", ["igor"]), RajaSide(f"{MARK} Count", ["zqmark-count"]), faces=([9], [3]))
     t.update_character("zqmark-count", "secret", True)
     assert MARK not in shown_to_players(t)
 
@@ -145,7 +145,7 @@ def test_gm_only_roll_shows_the_gm_rolls_and_nothing_else(clock):
     t.update_character("igor", "abilities", [{"name": "Ape strength", "cost": 1, "per": "use"}])
     c = t.add_challenge("Bend the bars", ["igor"])
     with t.gm_only():
-        t.roll_raja(RajaSide("Igor", ["igor"], abilities=["Ape strength"]), RajaSide(f"{MARK} iron bars"),
+        t.rolls.roll_raja(RajaSide("Igor", ["igor"], abilities=["Ape strength"]), RajaSide(f"{MARK} iron bars"),
                     challenge=c["id"], faces=([8, 6], [5]))
     gm = [e for e in t.events if e.get("secret")]
     assert [e["kind"] for e in gm] == ["resource", "roll"], "the charge it cost is the GM's too"
@@ -164,8 +164,8 @@ def test_what_follows_a_gm_only_roll_stays_the_gms(clock):
     """Edge after a GM-only roll (S7) replaces it: that roll and its Edge are the GM's too."""
     t = demo.demo_varjojuoksu()
     with t.gm_only():
-        ev = t.roll_sr(SRSide(f"{MARK} sniper", ["kaneda"], dice=4), faces=[1, 1, 2, 3])["event"]
-    t.sr_post_roll(ev, "edge_after", faces=[5, 6, 2, 1])
+        ev = t.rolls.roll_sr(SRSide(f"{MARK} sniper", ["kaneda"], dice=4), faces=[1, 1, 2, 3])["event"]
+    t.rolls.sr_post_roll(ev, "edge_after", faces=[5, 6, 2, 1])
     view = public_view(t)
     assert [e["text"] for e in view.events if e["seq"] >= ev["seq"]] == [GM_ROLL, GM_ROLL]
     assert MARK not in shown_to_players(t)
@@ -192,7 +192,7 @@ def test_initiative_leaves_out_secret_characters_only():
     """S12: the initiative roll keeps the public characters' dice and places, not the secret one's."""
     t = demo.demo_varjojuoksu()
     t.update_character("ganger", "secret", True)
-    t.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
     ev = public_view(t).events[-1]
     assert [s["who"] for s in ev["roll"]["sides"]] == [["kaneda"], ["nyx"]]
     assert "Ganger" not in ev["text"] and ev["text"].startswith("Initiative: ")
@@ -293,11 +293,11 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
             sa = _side(s, ca, system, _mark(s, "gm-only label") if name == "gm_roll" else None, edge=b % 3 == 0)
             sb = _side(s, other, system, _mark(s, "gm-only pool") if name == "gm_roll" and other is None else None)
             if system == "rajapolku":
-                run = lambda: t.roll_raja(sa, sb, challenge=chal)  # noqa: E731
+                run = lambda: t.rolls.roll_raja(sa, sb, challenge=chal)  # noqa: E731
             elif system == "harhapolku":
-                run = lambda: t.roll_harha(sa, sb, challenge=chal)  # noqa: E731
+                run = lambda: t.rolls.roll_harha(sa, sb, challenge=chal)  # noqa: E731
             else:
-                run = lambda: t.roll_sr_opposed(sa, sb, challenge=chal)  # noqa: E731
+                run = lambda: t.rolls.roll_sr_opposed(sa, sb, challenge=chal)  # noqa: E731
             if name == "gm_roll":
                 with t.gm_only():
                     run()
@@ -305,13 +305,13 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
                 run()
         elif name == "hidden_roll" and system == "shadowrun" and ca:
             chal = chals[0] if chals else None
-            ev = t.roll_sr(SRSide(t.characters[ca]["name"], [ca], dice=1 + a % 6), threshold=1 + b % 4,
+            ev = t.rolls.roll_sr(SRSide(t.characters[ca]["name"], [ca], dice=1 + a % 6), threshold=1 + b % 4,
                            hidden=True, challenge=chal)["event"]
             s.hidden_rolls.add(ev["seq"])
         elif name == "post_roll" and system == "shadowrun":
             last = next((e for e in reversed(t.events) if e.get("roll", {}).get("test") == "shadowrun"), None)
             if last is not None:
-                ev = t.sr_post_roll(last, "edge_after")["event"]
+                ev = t.rolls.sr_post_roll(last, "edge_after")["event"]
                 if last["seq"] in s.hidden_rolls:
                     s.hidden_rolls.add(ev["seq"])
         elif name == "undo":
@@ -325,14 +325,14 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
         elif name == "unknown":
             t._run(lambda txn: txn.emit(f"kind{a % 3}", _mark(s, "unknown kind"), who=ca))
         elif name == "narration" and system == "harhapolku" and ca:
-            t.narration_roll_background(t.characters[ca]["name"], f"bg{a % 3}")
+            t.rolls.narration_roll_background(t.characters[ca]["name"], f"bg{a % 3}")
         elif name == "remove" and ca and ca not in ("ann", "bob") and b % 2:
             was = t.characters[ca]
             t.remove_character(ca)
             if not was["secret"]:
                 s.left_public.add(was["name"])
         elif name == "initiative" and system == "shadowrun" and cids:
-            t.roll_initiative([(c, 1) for c in cids[:4]])
+            t.rolls.roll_initiative([(c, 1) for c in cids[:4]])
         else:
             return
     except (TrackerError, RulesError):
@@ -504,7 +504,7 @@ def test_the_attack_works_on_mersenne_twister_seeds():
 def test_seen_roll_seeds_do_not_predict_the_next_roll(clock):
     """624 seeds the log shows (the app's program dice) predict nothing about the next rolls."""
     t = Tracker.new("rajapolku", "Dice", clock=clock)
-    seeds = [t.roll_raja(RajaSide("A"), RajaSide("B"))["event"]["roll"]["seed"] for _ in range(640)]
+    seeds = [t.rolls.roll_raja(RajaSide("A"), RajaSide("B"))["event"]["roll"]["seed"] for _ in range(640)]
     assert len(set(seeds)) > 630 and all(0 <= s < 2**32 for s in seeds)
     assert not _predicts(seeds)
 
@@ -525,7 +525,7 @@ def test_a_logged_seed_reproduces_its_roll(clock):
     t = Tracker.new("rajapolku", "Dice", clock=clock)
     t.add_character("Igor", kind="pc", backgrounds=["Militia", "Strong"])
     sides = (RajaSide("Igor", ["igor"], backgrounds=["Militia", "Strong"]), RajaSide("GM", helping=["dark"]))
-    first = t.roll_raja(*sides)["event"]["roll"]
+    first = t.rolls.roll_raja(*sides)["event"]["roll"]
 
     class Replay:
         def getrandbits(self, _bits: int) -> int:
@@ -534,7 +534,7 @@ def test_a_logged_seed_reproduces_its_roll(clock):
     again = Tracker.new("rajapolku", "Dice", clock=clock)
     again.add_character("Igor", kind="pc", backgrounds=["Militia", "Strong"])
     again.rng = Replay()  # type: ignore[assignment]
-    second = again.roll_raja(*sides)["event"]["roll"]
+    second = again.rolls.roll_raja(*sides)["event"]["roll"]
     assert [s["dice"] for s in second["sides"]] == [s["dice"] for s in first["sides"]]
     assert second["summary"] == first["summary"]
 

@@ -54,10 +54,10 @@ class Saver:
 
 def _rajapolku_session(s: Saver) -> None:
     s(lambda t: t.start_challenge("c3"))
-    s(lambda t: t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
+    s(lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
                               faces=([9, 8, 2, 1], [7, 6, 5, 4, 3])))
     s(lambda t: t.use_ability("alyosha", "Second sight"))
-    s(lambda t: t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"],
+    s(lambda t: t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"],
                                      abilities=["Ape-man strength"]),
                             RajaSide("GM: the guard", [], backgrounds=["Big"]), challenge="c4"))
     s(lambda t: t.spend_charges("igor-bondarenko", 1, "rage"))
@@ -79,34 +79,34 @@ def _rajapolku_session(s: Saver) -> None:
 
 
 def _harhapolku_session(s: Saver) -> None:
-    r = s(lambda t: t.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
+    r = s(lambda t: t.rolls.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
                                  HarhaSide("Lena", ["lena"], background="Thief"), challenge="c2",
                                  faces=([2, 1], [7, 4])))
-    s(lambda t: t.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8]))
-    s(lambda t: t.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
-    s(lambda t: t.narration_usurp("Tuomas", list(t.narration().hand("Tuomas"))))
-    s(lambda t: t.narration_harm(faces=[6, 6, 6, 6]))
+    s(lambda t: t.rolls.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8]))
+    s(lambda t: t.rolls.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
+    s(lambda t: t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas"))))
+    s(lambda t: t.rolls.narration_harm(faces=[6, 6, 6, 6]))
     s(lambda t: t.undo())
     s(lambda t: t.redo())
-    s(lambda t: t.narration_conflict("armed", False))
-    s(lambda t: t.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker")))
+    s(lambda t: t.rolls.narration_conflict("armed", False))
+    s(lambda t: t.rolls.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker")))
     s(lambda t: t.new_scene("The shore"))
-    s(lambda t: t.narration_roll_background("Lena", "Thief", 8, faces=[3]))
+    s(lambda t: t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[3]))
     s(lambda t: t.new_session())
     s(lambda t: t.use_edge_reroll("lena", "Cold head"))
     s(lambda t: t.undo())
 
 
 def _varjojuoksu_session(s: Saver) -> None:
-    ev = s(lambda t: t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), threshold=1, faces=[1, 1, 5, 3]))["event"]
-    s(lambda t: t.sr_post_roll(ev, "negate_glitch"))
-    s(lambda t: t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=3), SRSide("Ganger", ["ganger"], dice=3),
+    ev = s(lambda t: t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), threshold=1, faces=[1, 1, 5, 3]))["event"]
+    s(lambda t: t.rolls.sr_post_roll(ev, "negate_glitch"))
+    s(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=3), SRSide("Ganger", ["ganger"], dice=3),
                                   challenge="c4"))
-    s(lambda t: t.roll_sr_extended(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic",
+    s(lambda t: t.rolls.roll_sr_extended(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic",
                                           attribute=6), "c3", faces=[1, 1, 1, 1, 1, 1, 2, 3, 5, 6, 2]))
-    s(lambda t: t.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [SRSide("Kaneda", ["kaneda"], dice=2)],
+    s(lambda t: t.rolls.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [SRSide("Kaneda", ["kaneda"], dice=2)],
                                    threshold=2))
-    s(lambda t: t.roll_initiative([("kaneda", 2), ("nyx", 1)]))
+    s(lambda t: t.rolls.roll_initiative([("kaneda", 2), ("nyx", 1)]))
     s(lambda t: t.set_condition("nyx", "stun", 5))
     s(lambda t: t.undo())
     s(lambda t: t.remove_character("ganger"))
@@ -114,7 +114,7 @@ def _varjojuoksu_session(s: Saver) -> None:
     s(lambda t: t.new_session())
     s(lambda t: t.undo())
     s(lambda t: t.redo())
-    s(lambda t: t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=0, long_shot=True), threshold=1))
+    s(lambda t: t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=0, long_shot=True), threshold=1))
 
 
 SESSIONS = {

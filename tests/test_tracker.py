@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from polku.session import demo, model
-from polku.session.rolls import HarhaSide, RajaSide, SRSide
+from polku.session.rolls import HarhaSide, RajaSide, Rolls, SRSide
 from polku.session.tracker import Tracker, TrackerError
 
 Builder = Callable[[], tuple[Tracker, Callable[[Tracker], Any]]]
@@ -208,7 +208,7 @@ def _b():
 
 @command("roll_raja")
 def _b():
-    return raja(), lambda t: t.roll_raja(
+    return raja(), lambda t: t.rolls.roll_raja(
         RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
         RajaSide("GM: the ledger's guard", [], backgrounds=["Big"]),
         challenge="c4", faces=([10, 4], [6, 2]))
@@ -216,35 +216,35 @@ def _b():
 
 @command("roll_raja:program_dice")
 def _b():
-    return raja(), lambda t: t.roll_raja(
+    return raja(), lambda t: t.rolls.roll_raja(
         RajaSide("Alyosha", ["alyosha"], backgrounds=["Militia"], abilities=["Second sight"]),
         RajaSide("GM", [], backgrounds=["Dark"]), challenge="c4")
 
 
 @command("roll_spirit")
 def _b():
-    return raja(), lambda t: t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
+    return raja(), lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
                                            faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
 
 
 @command("roll_spirit:second exchange")
 def _b():
     t = raja()
-    t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
-    return t, lambda t: t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
+    t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
+    return t, lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3",
                                       faces=([1, 1, 1, 1], [9, 2, 2]))
 
 
 @command("end_spirit_fight")
 def _b():
     t = raja()
-    t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
-    return t, lambda t: t.end_spirit_fight("c3")
+    t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
+    return t, lambda t: t.rolls.end_spirit_fight("c3")
 
 
 @command("roll_harha")
 def _b():
-    return harha(), lambda t: t.roll_harha(
+    return harha(), lambda t: t.rolls.roll_harha(
         HarhaSide("Tuomas", ["tuomas"], general="Fisherman"), HarhaSide("Lena", ["lena"], background="Thief"),
         challenge="c2", faces=([6, 5], [7, 4]))
 
@@ -252,100 +252,100 @@ def _b():
 @command("harha_edge_reroll")
 def _b():
     t = harha()
-    r = t.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
+    r = t.rolls.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
                      HarhaSide("Lena", ["lena"], background="Thief"), challenge="c2", faces=([2, 1], [7, 4]))
-    return t, lambda t: t.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
+    return t, lambda t: t.rolls.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
 
 
 @command("roll_harha_difficult")
 def _b():
-    return harha(), lambda t: t.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"),
+    return harha(), lambda t: t.rolls.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"),
                                                      challenge="c2", faces=[3, 9])
 
 
 @command("narration_roll_background")
 def _b():
-    return harha(), lambda t: t.narration_roll_background("Lena", "Island girl", 8, faces=[5])
+    return harha(), lambda t: t.rolls.narration_roll_background("Lena", "Island girl", 8, faces=[5])
 
 
 @command("narration_open")
 def _b():
     t = harha()
     t.new_scene("The shore")
-    t.narration_roll_background("Lena", "Thief", 8, faces=[3])
-    t.narration_roll_background("Lena", "Island girl", 8, faces=[4])
-    return t, lambda t: t.narration_open("Lena", list(t.narration().hand("Lena")))
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[3])
+    t.rolls.narration_roll_background("Lena", "Island girl", 8, faces=[4])
+    return t, lambda t: t.rolls.narration_open("Lena", list(t.rolls.narration().hand("Lena")))
 
 
 @command("narration_usurp")
 def _b():
     t = harha()  # Lena narrates with 6+7 = 13; Tuomas holds 5, 4, 9
-    return t, lambda t: t.narration_usurp("Tuomas", [d for d in t.narration().hand("Tuomas") if d.face in (9, 5)])
+    return t, lambda t: t.rolls.narration_usurp("Tuomas", [d for d in t.rolls.narration().hand("Tuomas") if d.face in (9, 5)])
 
 
 @command("narration_harm")
 def _b():
     t = harha()
-    t.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8])
-    t.narration_usurp("Tuomas", list(t.narration().hand("Tuomas")))  # 4 dice, 26 > 13: harm roll
-    return t, lambda t: t.narration_harm(faces=[6, 6, 6, 6])
+    t.rolls.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8])
+    t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas")))  # 4 dice, 26 > 13: harm roll
+    return t, lambda t: t.rolls.narration_harm(faces=[6, 6, 6, 6])
 
 
 @command("narration_conflict")
 def _b():
-    return harha(), lambda t: t.narration_conflict("armed", True)
+    return harha(), lambda t: t.rolls.narration_conflict("armed", True)
 
 
 @command("roll_sr")
 def _b():
-    return shadowrun(), lambda t: t.roll_sr(kaneda(skill_name="Sneaking", skill=3, attribute_name="Agility",
+    return shadowrun(), lambda t: t.rolls.roll_sr(kaneda(skill_name="Sneaking", skill=3, attribute_name="Agility",
                                                    attribute=5, edge_before=True),
                                             threshold=2, challenge="c4", faces=[6, 2, 3, 4, 5, 1, 2, 3, 6, 6, 3, 2, 1, 2])
 
 
 @command("roll_sr:buy_hits")
 def _b():
-    return shadowrun(), lambda t: t.roll_sr(kaneda(dice=12), threshold=2, challenge="c4", buy_hits=True)
+    return shadowrun(), lambda t: t.rolls.roll_sr(kaneda(dice=12), threshold=2, challenge="c4", buy_hits=True)
 
 
 @command("roll_sr:long_shot")
 def _b():
-    return shadowrun(), lambda t: t.roll_sr(kaneda(dice=0, long_shot=True), threshold=1, faces=[5, 2, 1])
+    return shadowrun(), lambda t: t.rolls.roll_sr(kaneda(dice=0, long_shot=True), threshold=1, faces=[5, 2, 1])
 
 
 def _sr_rolled(faces: list[int]) -> tuple[Tracker, dict[str, Any]]:
     t = shadowrun()
-    return t, t.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces)["event"]
+    return t, t.rolls.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces)["event"]
 
 
 @command("sr_post_roll:edge_after")
 def _b():
     t, ev = _sr_rolled([2, 3, 4, 6])
-    return t, lambda t: t.sr_post_roll(ev, "edge_after", faces=[5, 1, 2])
+    return t, lambda t: t.rolls.sr_post_roll(ev, "edge_after", faces=[5, 1, 2])
 
 
 @command("sr_post_roll:edge_after on the defender of an opposed test")
 def _b():
     t = shadowrun()
-    ev = t.roll_sr_opposed(kaneda(dice=2), SRSide("Ganger", ["ganger"], dice=2), faces=([5, 6], [1, 2]))["event"]
-    return t, lambda t: t.sr_post_roll(ev, "edge_after", role="b", faces=[5])
+    ev = t.rolls.roll_sr_opposed(kaneda(dice=2), SRSide("Ganger", ["ganger"], dice=2), faces=([5, 6], [1, 2]))["event"]
+    return t, lambda t: t.rolls.sr_post_roll(ev, "edge_after", role="b", faces=[5])
 
 
 @command("sr_post_roll:negate_glitch")
 def _b():
     t, ev = _sr_rolled([1, 1, 5, 3])
-    return t, lambda t: t.sr_post_roll(ev, "negate_glitch")
+    return t, lambda t: t.rolls.sr_post_roll(ev, "negate_glitch")
 
 
 @command("sr_post_roll:reduce_critical")
 def _b():
     t, ev = _sr_rolled([1, 1, 2, 3])
-    return t, lambda t: t.sr_post_roll(ev, "reduce_critical")
+    return t, lambda t: t.rolls.sr_post_roll(ev, "reduce_critical")
 
 
 @command("roll_sr_opposed")
 def _b():
-    return shadowrun(), lambda t: t.roll_sr_opposed(
+    return shadowrun(), lambda t: t.rolls.roll_sr_opposed(
         kaneda(dice=3), SRSide("Ganger", ["ganger"], dice=2, edge_before=True), challenge="c2",
         faces=([5, 6, 1], [5, 2, 3]))
 
@@ -353,7 +353,7 @@ def _b():
 @command("roll_sr_teamwork")
 def _b():
     t = shadowrun()
-    return t, lambda t: t.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [kaneda(dice=2)], threshold=2,
+    return t, lambda t: t.rolls.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [kaneda(dice=2)], threshold=2,
                                            challenge="c4", faces=[5, 6, 5, 1, 2, 3, 4])
 
 
@@ -361,7 +361,7 @@ def _b():
 def _b():
     t = shadowrun()
     c = t.add_challenge("Decrypt the paydata", ["nyx"])
-    return t, lambda t: t.roll_sr_extended(SRSide("Nyx", ["nyx"], dice=3), c["id"], threshold=6,
+    return t, lambda t: t.rolls.roll_sr_extended(SRSide("Nyx", ["nyx"], dice=3), c["id"], threshold=6,
                                            faces=[5, 5, 2])
 
 
@@ -369,13 +369,13 @@ def _b():
 def _b():
     t = shadowrun()
     c = t.add_challenge("Decrypt the paydata", ["nyx"])
-    t.roll_sr_extended(SRSide("Nyx", ["nyx"], dice=4), c["id"], threshold=6, faces=[1, 1, 5, 3])
-    return t, lambda t: t.sr_extended_spoil(c["id"])
+    t.rolls.roll_sr_extended(SRSide("Nyx", ["nyx"], dice=4), c["id"], threshold=6, faces=[1, 1, 5, 3])
+    return t, lambda t: t.rolls.sr_extended_spoil(c["id"])
 
 
 @command("roll_initiative")
 def _b():
-    return shadowrun(), lambda t: t.roll_initiative([("kaneda", 2), ("nyx", 1)])
+    return shadowrun(), lambda t: t.rolls.roll_initiative([("kaneda", 2), ("nyx", 1)])
 
 
 NO_STATE_CHANGE = {"note"}
@@ -395,7 +395,9 @@ def _is_command(fn: Any) -> bool:
 
 
 def test_every_command_of_the_tracker_has_an_undo_redo_case():
-    public = {n: v for n, v in inspect.getmembers(Tracker) if not n.startswith("_") and inspect.isfunction(v)}
+    # The tracker's own commands and those of its parts (tracker.rolls).
+    public = {n: v for cls in (Tracker, Rolls) for n, v in inspect.getmembers(cls)
+              if not n.startswith("_") and inspect.isfunction(v)}
     commands = {n for n, v in public.items() if _is_command(v)}
     covered = {name.split(":")[0] for name in COMMANDS}
     missing = commands - covered
@@ -538,14 +540,14 @@ def test_new_scene_in_harhapolku_lets_every_background_roll_again():
     nar = t.state["narration"]
     assert nar["narrator"] == "" and nar["table"] == [] and nar["burned"] == []
     assert not nar.get("hands") and not nar.get("rolled")
-    assert t.narration().hand("Tuomas") == ()
+    assert t.rolls.narration().hand("Tuomas") == ()
     resets = [e for e in _new_events(t, n) if e["kind"] == "reset"]
     assert len(resets) == 3  # Lena's dice, Tuomas's dice, the narration table
     # H9: once per scene — so in a new scene the same background rolls again
-    t.narration_roll_background("Lena", "Thief", 8, faces=[2])
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[2])
     assert t.character("lena")["rolled_this_scene"] == ["Thief"]
     with pytest.raises(TrackerError, match="already rolled Thief"):
-        t.narration_roll_background("Lena", "Thief", 8, faces=[2])
+        t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[2])
     t.undo()
     t.undo()
     assert t.state == before, "undo of new_scene restores the table, the hands and the rolled backgrounds"
@@ -554,9 +556,9 @@ def test_new_scene_in_harhapolku_lets_every_background_roll_again():
 def test_new_scene_clears_backgrounds_rolled_without_an_open_narration():
     t = Tracker.new("harhapolku", "Quiet", clock=demo.fixed_clock())
     t.add_character("Lena", backgrounds=[{"name": "Thief", "tier": "plain"}])
-    t.narration_roll_background("Lena", "Thief", 8, faces=[4])
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[4])
     t.new_scene()
-    t.narration_roll_background("Lena", "Thief", 8, faces=[5])
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[5])
     assert [d["face"] for d in t.state["narration"]["hands"]["Lena"]] == [5]
 
 
@@ -590,7 +592,7 @@ def test_undo_of_new_session_restores_edge_and_scene():
 
 def test_ex_a_gm_wins_with_one_degree_and_every_die_keeps_its_source():
     t = raja()
-    r = t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"]),
+    r = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"]),
                     RajaSide("GM: the pickpocket", [], backgrounds=["Young and fast", "Street-wise"]),
                     faces=([7, 7, 3], [8, 5, 3]))
     ev = t.events[-1]
@@ -613,7 +615,7 @@ def test_ex_a_gm_wins_with_one_degree_and_every_die_keeps_its_source():
 def test_ex_c_through_the_tracker_resolves_the_challenge():
     t = raja()
     t.start_challenge("c4")
-    t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"]),
+    t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"]),
                 RajaSide("GM", [], backgrounds=["Hidden"]), challenge="c4", faces=([10, 8, 7], [6, 5]))
     assert t.events[-1]["roll"]["outcome"]["winner"] == "a"
     assert t.events[-1]["roll"]["outcome"]["degrees"] == 3
@@ -623,7 +625,7 @@ def test_ex_c_through_the_tracker_resolves_the_challenge():
 
 def test_full_tie_rerolls_and_leaves_the_challenge_open():
     t = raja()
-    t.roll_raja(RajaSide("A", [], backgrounds=["x"]), RajaSide("B", [], backgrounds=["y"]), challenge="c4",
+    t.rolls.roll_raja(RajaSide("A", [], backgrounds=["x"]), RajaSide("B", [], backgrounds=["y"]), challenge="c4",
                 faces=([7, 5], [7, 5]))
     assert t.events[-1]["roll"]["outcome"]["winner"] == "tie"
     assert t.challenge("c4")["status"] == "waiting"
@@ -634,28 +636,28 @@ def test_per_use_ability_die_pays_every_roll():
     igor = lambda: RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"])
     assert t.character("igor-bondarenko")["charges"] == 4
     # Igor is Wounded: −1 die removed (never the action die); ability die stays
-    t.roll_raja(igor(), RajaSide("GM", []), faces=([9, 3], [4]))
+    t.rolls.roll_raja(igor(), RajaSide("GM", []), faces=([9, 3], [4]))
     dice = t.events[-1]["roll"]["sides"][0]["dice"]
     assert "ability" in [d["source"] for d in dice]
     assert t.character("igor-bondarenko")["charges"] == 3
     pay = [e for e in t.events[-3:] if e["kind"] == "resource"]
     assert pay and pay[-1]["amount"] == -1 and pay[-1]["who"] == "igor-bondarenko"
-    t.roll_raja(igor(), RajaSide("GM", []), faces=([9, 3], [4]))
+    t.rolls.roll_raja(igor(), RajaSide("GM", []), faces=([9, 3], [4]))
     assert t.character("igor-bondarenko")["charges"] == 2
 
 
 def test_per_scene_ability_die_pays_once_a_scene():
     t = raja()
     side = lambda: RajaSide("Alyosha", ["alyosha"], abilities=["Second sight"])
-    t.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
+    t.rolls.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
     assert t.character("alyosha")["charges"] == 4
     assert t.character("alyosha")["paid_this_scene"] == ["Second sight"]
     out = t.events[-1]["roll"]["outcome"]
     assert out["winner"] == "a" and out["deciding_die_is_ability"] is True
-    t.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
+    t.rolls.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
     assert t.character("alyosha")["charges"] == 4, "already paid this scene"
     t.new_scene("Next")
-    t.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
+    t.rolls.roll_raja(side(), RajaSide("GM", []), faces=([2, 9], [5]))
     assert t.character("alyosha")["charges"] == 3
 
 
@@ -665,7 +667,7 @@ def test_ability_without_charges_refuses_the_roll():
     before, n = copy.deepcopy(t.state), len(t.events)
     # Wounded takes the Boxer die (R9), so the ability die is rolled and must be paid
     with pytest.raises(TrackerError, match="charges"):
-        t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
+        t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
                     RajaSide("GM", []), faces=([5, 6], [3]))
     assert t.state == before and len(t.events) == n
 
@@ -673,7 +675,7 @@ def test_ability_without_charges_refuses_the_roll():
 def test_spirit_combat_loser_loses_charges_equal_to_degrees():
     t = raja()
     assert t.character("alyosha")["charges"] == 5 and t.character("ghost-of-the-nurse")["charges"] == 6
-    r = t.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
+    r = t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3", faces=([9, 8, 2, 1], [7, 6, 5, 4, 3]))
     assert r["result"].winner == "a" and r["result"].degrees == 2
     assert t.character("alyosha")["charges"] == 4  # spent 1
     assert t.character("ghost-of-the-nurse")["charges"] == 3  # spent 1, lost 2
@@ -688,20 +690,20 @@ def test_spirit_combat_with_one_charge_is_refused():
     t.spend_charges("alyosha", 4, "drained")
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="R11"):
-        t.roll_spirit("alyosha", "ghost-of-the-nurse", faces=([], [1, 1, 1, 1, 1]))
+        t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", faces=([], [1, 1, 1, 1, 1]))
     assert t.state == before and len(t.events) == n
 
 
 def test_spirit_loss_setting_one():
     t = raja()
     t.set_setting("raja.spirit_loss", "one")
-    t.roll_spirit("alyosha", "ghost-of-the-nurse", faces=([10, 10, 10, 10], [1, 1, 1, 1, 1]))
+    t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", faces=([10, 10, 10, 10], [1, 1, 1, 1, 1]))
     assert t.character("ghost-of-the-nurse")["charges"] == 4
 
 
 def test_ex_e_challenger_wins_through_roll_harha():
     t = harha()
-    r = t.roll_harha(HarhaSide("Lena (actor)", ["lena"], general="Island girl", background="Thief"),
+    r = t.rolls.roll_harha(HarhaSide("Lena (actor)", ["lena"], general="Island girl", background="Thief"),
                      HarhaSide("Tuomas (challenger)", ["tuomas"], general="Fisherman", background="Brawler"),
                      challenge="c2", faces=([6, 5, 3], [7, 4, 4]))
     out = t.events[-1]["roll"]["outcome"]
@@ -715,7 +717,7 @@ def test_ex_f_actor_wins_through_roll_harha():
     # H2 allows at most 7 dice (4 d8 + 3 d10), so the challenger's eighth 1 of EX F
     # cannot be rolled here; ch23 compares only the actor's 3 positions anyway.
     t = harha()
-    t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
+    t.rolls.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
                  HarhaSide("Ferryman", ["the-ferryman"], general="x", background="y", significant="z",
                            special="s", significant_special="Old as the sea", gm_bonus=True),
                  faces=([5, 2, 2], [4, 3, 1, 1, 1, 1, 1]))
@@ -727,10 +729,10 @@ def test_ex_f_actor_wins_through_roll_harha():
 
 def test_h7_edge_reroll_keeps_replaced_faces_and_is_once_per_session():
     t = harha()
-    r = t.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
+    r = t.rolls.roll_harha(HarhaSide("Tuomas", ["tuomas"], general="Fisherman"),
                      HarhaSide("Lena", ["lena"], background="Thief"), faces=([2, 1], [7, 4]))
     assert r["result"].winner == "b"
-    rr = t.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
+    rr = t.rolls.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
     ev = t.events[-1]
     assert ev is rr["event"] and ev["roll"]["rerolls"] == r["event"]["seq"]
     dice = ev["roll"]["sides"][0]["dice"]
@@ -741,26 +743,26 @@ def test_h7_edge_reroll_keeps_replaced_faces_and_is_once_per_session():
     assert t.character("tuomas")["edges"][0]["used"] is True
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="already used this session"):
-        t.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
+        t.rolls.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[8, 8])
     assert t.state == before and len(t.events) == n
     t.new_session()
-    t.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[3, 3])
+    t.rolls.harha_edge_reroll(r["event"], "a", "tuomas", "Iron grip", faces=[3, 3])
     assert t.character("tuomas")["edges"][0]["used"] is True
 
 
 def test_h8_difficult_and_very_demanding():
     t = harha()
-    t.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"), faces=[3, 9])
+    t.rolls.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"), faces=[3, 9])
     assert t.events[-1]["roll"]["outcome"]["success"] is True
-    t.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"), very_demanding=True,
+    t.rolls.roll_harha_difficult(HarhaSide("Lena", ["lena"], special="Dream-walker"), very_demanding=True,
                            faces=[3, 9])
     assert t.events[-1]["roll"]["outcome"]["success"] is False
 
 
 def test_h9_usurp_burns_the_table():
     t = harha()
-    hand = [d for d in t.narration().hand("Tuomas") if d.face in (9, 5)]
-    t.narration_usurp("Tuomas", hand)
+    hand = [d for d in t.rolls.narration().hand("Tuomas") if d.face in (9, 5)]
+    t.rolls.narration_usurp("Tuomas", hand)
     nar = t.state["narration"]
     assert nar["narrator"] == "Tuomas"
     assert sorted(d["face"] for d in nar["table"]) == [5, 9]
@@ -768,12 +770,12 @@ def test_h9_usurp_burns_the_table():
     assert [d["face"] for d in nar["hands"]["Tuomas"]] == [4]
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="needs at least one die"):
-        t.narration_usurp("Lena", [])
+        t.rolls.narration_usurp("Lena", [])
     assert t.state == before and len(t.events) == n
 
 
 def _sr_roll(t: Tracker, faces: list[int], **kw: Any) -> dict[str, Any]:
-    return t.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces, **kw)["event"]
+    return t.rolls.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces, **kw)["event"]
 
 
 def test_sr_glitch_then_negate_spends_edge():
@@ -781,7 +783,7 @@ def test_sr_glitch_then_negate_spends_edge():
     ev = _sr_roll(t, [1, 1, 5, 3])
     assert ev["roll"]["outcome"]["glitch"] is True and ev["roll"]["outcome"]["hits"] == 1
     assert "GLITCH" in ev["text"]
-    t.sr_post_roll(ev, "negate_glitch")
+    t.rolls.sr_post_roll(ev, "negate_glitch")
     new = t.events[-1]
     assert new["roll"]["supersedes"] == ev["seq"]
     assert new["roll"]["outcome"]["glitch"] is False
@@ -796,21 +798,21 @@ def test_sr_critical_glitch_cannot_be_negated_but_can_be_reduced():
     assert ev["roll"]["outcome"]["critical_glitch"] is True
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="cannot negate a critical glitch"):
-        t.sr_post_roll(ev, "negate_glitch")
+        t.rolls.sr_post_roll(ev, "negate_glitch")
     assert t.state == before and len(t.events) == n
-    t.sr_post_roll(ev, "reduce_critical")
+    t.rolls.sr_post_roll(ev, "reduce_critical")
     red = t.events[-1]
     assert red["roll"]["outcome"]["critical_glitch"] is False and red["roll"]["outcome"]["glitch"] is True
     assert t.character("kaneda")["edge"] == 2
     with pytest.raises(TrackerError, match="no further Edge"):
-        t.sr_post_roll(red, "negate_glitch")
+        t.rolls.sr_post_roll(red, "negate_glitch")
     assert t.character("kaneda")["edge"] == 2
 
 
 def test_sr_edge_after_adds_exploding_dice():
     t = shadowrun()
     ev = _sr_roll(t, [2, 3, 4, 1])
-    t.sr_post_roll(ev, "edge_after", faces=[6, 2, 2, 5])  # Kaneda's Edge 3: +3 dice, the 6 explodes
+    t.rolls.sr_post_roll(ev, "edge_after", faces=[6, 2, 2, 5])  # Kaneda's Edge 3: +3 dice, the 6 explodes
     new = t.events[-1]
     assert [d["face"] for d in new["roll"]["sides"][0]["dice"]] == [2, 3, 4, 1, 6, 2, 2, 5]
     assert new["roll"]["outcome"]["hits"] == 2
@@ -824,18 +826,18 @@ def test_sr_edge_with_none_left_is_refused():
         t.spend_edge("kaneda", "luck")
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="no Edge left"):
-        t.sr_post_roll(ev, "negate_glitch")
+        t.rolls.sr_post_roll(ev, "negate_glitch")
     assert t.state == before and len(t.events) == n
 
 
 def test_sr_opposed_more_hits_wins_by_the_difference():
     t = shadowrun()
-    t.roll_sr_opposed(kaneda(dice=4), SRSide("Ganger", ["ganger"], dice=3), challenge="c2",
+    t.rolls.roll_sr_opposed(kaneda(dice=4), SRSide("Ganger", ["ganger"], dice=3), challenge="c2",
                       faces=([5, 6, 5, 1], [5, 2, 3]))
     out = t.events[-1]["roll"]["outcome"]
     assert out["winner"] == "a" and out["net_hits"] == 2
     assert t.challenge("c2")["status"] == "resolved"
-    t.roll_sr_opposed(kaneda(dice=2), SRSide("Ganger", ["ganger"], dice=2), faces=([5, 2], [6, 1]))
+    t.rolls.roll_sr_opposed(kaneda(dice=2), SRSide("Ganger", ["ganger"], dice=2), faces=([5, 2], [6, 1]))
     assert t.events[-1]["roll"]["outcome"]["winner"] == "tie"
 
 
@@ -843,33 +845,33 @@ def test_sr_extended_accumulates_and_a_critical_glitch_ends_it():
     t = shadowrun()
     c = t.add_challenge("Decrypt", ["nyx"])["id"]
     nyx = lambda: SRSide("Nyx", ["nyx"], dice=4)
-    t.roll_sr_extended(nyx(), c, threshold=8, faces=[5, 6, 2, 3])
-    t.roll_sr_extended(nyx(), c, faces=[5, 5, 5, 3])
+    t.rolls.roll_sr_extended(nyx(), c, threshold=8, faces=[5, 6, 2, 3])
+    t.rolls.roll_sr_extended(nyx(), c, faces=[5, 5, 5, 3])
     ext = t.challenge(c)["extended"]
     assert (ext["accumulated"], ext["intervals"], ext["ended"]) == (5, 2, False)
     assert t.events[-1]["roll"]["outcome"]["accumulated"] == 5
-    t.roll_sr_extended(nyx(), c, faces=[1, 1, 2, 3])
+    t.rolls.roll_sr_extended(nyx(), c, faces=[1, 1, 2, 3])
     ext = t.challenge(c)["extended"]
     assert ext["ended"] is True and ext["accumulated"] == 5
     assert t.challenge(c)["status"] == "resolved"
     before, n = copy.deepcopy(t.state), len(t.events)
     with pytest.raises(TrackerError, match="over"):
-        t.roll_sr_extended(nyx(), c, faces=[5, 5, 5, 5])
+        t.rolls.roll_sr_extended(nyx(), c, faces=[5, 5, 5, 5])
     assert t.state == before and len(t.events) == n
 
 
 def test_sr_extended_reaches_its_threshold():
     t = shadowrun()
     c = t.add_challenge("Climb", ["kaneda"])["id"]
-    t.roll_sr_extended(kaneda(dice=3), c, threshold=4, faces=[5, 6, 2])
-    t.roll_sr_extended(kaneda(dice=3), c, faces=[5, 6, 2])
+    t.rolls.roll_sr_extended(kaneda(dice=3), c, threshold=4, faces=[5, 6, 2])
+    t.rolls.roll_sr_extended(kaneda(dice=3), c, faces=[5, 6, 2])
     assert t.events[-1]["roll"]["outcome"]["done"] is True
     assert t.challenge(c)["status"] == "resolved"
 
 
 def test_sr_teamwork_adds_helper_hits_as_leader_dice():
     t = shadowrun()
-    t.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [kaneda(dice=3), SRSide("Ganger", ["ganger"], dice=2)],
+    t.rolls.roll_sr_teamwork(SRSide("Nyx", ["nyx"], dice=3), [kaneda(dice=3), SRSide("Ganger", ["ganger"], dice=2)],
                        threshold=3, faces=[5, 6, 1, 5, 2, 1, 2, 3, 5, 4, 2])
     roll = t.events[-1]["roll"]
     helpers = [s for s in roll["sides"] if s["role"] == "helper"]
@@ -883,7 +885,7 @@ def test_sr_teamwork_adds_helper_hits_as_leader_dice():
 def test_initiative_orders_highest_first_ties_by_edge():
     t = shadowrun()
     # Kaneda R4+I4 = 8 dice, Nyx R3+I5 = 8 dice, Ganger R3+I3 = 6 dice
-    t.roll_initiative([("kaneda", 1), ("nyx", 2), ("ganger", 1)],
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 2), ("ganger", 1)],
                       faces=[5, 1, 1, 1, 1, 1, 1, 1] + [6, 2, 2, 2, 2, 2, 2, 2] + [5, 5, 5, 5, 2, 2])
     assert t.state["initiative"] == [
         {"id": "ganger", "score": 10, "passes": 1},
@@ -905,28 +907,28 @@ BAD: dict[str, tuple[Callable[[], Tracker], Callable[[Tracker], Any], str]] = {
     "story point buying nothing": (raja, lambda t: t.spend_story_point("alyosha", "  "), "bought"),
     "edge with none": (lambda: _drained_edge(), lambda t: t.spend_edge("kaneda", "luck"), "no Edge left"),
     "edge before the roll with none": (
-        lambda: _drained_edge(), lambda t: t.roll_sr(kaneda(dice=3, edge_before=True), faces=[1, 2, 3]),
+        lambda: _drained_edge(), lambda t: t.rolls.roll_sr(kaneda(dice=3, edge_before=True), faces=[1, 2, 3]),
         "no Edge left"),
-    "face out of range": (raja, lambda t: t.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
+    "face out of range": (raja, lambda t: t.rolls.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
                                                       faces=([11], [3])), "11"),
-    "face zero": (raja, lambda t: t.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
+    "face zero": (raja, lambda t: t.rolls.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
                                               faces=([0], [3])), "0"),
-    "too many faces": (raja, lambda t: t.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
+    "too many faces": (raja, lambda t: t.rolls.roll_raja(RajaSide("A", ["alyosha"]), RajaSide("B", []),
                                                    faces=([3, 4], [3])), "more than the pool"),
-    "too few faces": (raja, lambda t: t.roll_raja(RajaSide("A", ["alyosha"], backgrounds=["Militia"]),
+    "too few faces": (raja, lambda t: t.rolls.roll_raja(RajaSide("A", ["alyosha"], backgrounds=["Militia"]),
                                                   RajaSide("B", []), faces=([3], [3])), "not enough faces"),
     "too many faces after paying an ability": (
-        raja, lambda t: t.roll_raja(RajaSide("Igor", ["igor-bondarenko"], abilities=["Ape-man strength"]),
+        raja, lambda t: t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], abilities=["Ape-man strength"]),
                                     RajaSide("B", []), faces=([3, 4, 5], [3])), "more than the pool"),
     "too many faces after Edge before the roll": (
-        shadowrun, lambda t: t.roll_sr(kaneda(dice=1, edge_before=True), faces=[1, 2, 3, 4, 5]),
+        shadowrun, lambda t: t.rolls.roll_sr(kaneda(dice=1, edge_before=True), faces=[1, 2, 3, 4, 5]),
         "more than the pool"),
-    "d8 face 9 in harhapolku": (harha, lambda t: t.roll_harha(HarhaSide("A", ["lena"]), HarhaSide("B", []),
+    "d8 face 9 in harhapolku": (harha, lambda t: t.rolls.roll_harha(HarhaSide("A", ["lena"]), HarhaSide("B", []),
                                                               faces=([9], [1])), "9"),
-    "spirit faces too many": (raja, lambda t: t.roll_spirit("alyosha", "ghost-of-the-nurse",
+    "spirit faces too many": (raja, lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse",
                                                             faces=([1, 1, 1, 1, 1], [1, 1, 1, 1, 1])),
                               "more than the pool"),
-    "teamwork too many faces": (shadowrun, lambda t: t.roll_sr_teamwork(
+    "teamwork too many faces": (shadowrun, lambda t: t.rolls.roll_sr_teamwork(
         SRSide("Nyx", ["nyx"], dice=1, edge_before=True), [kaneda(dice=1)], faces=[2] * 9), "more than the pool"),
     "unknown wound level": (raja, lambda t: t.set_wound("alyosha", "Scratched"), "Scratched"),
     "wound already at the top": (raja, lambda t: t.move_wound("alyosha", -1), "already Healthy"),
@@ -943,16 +945,16 @@ BAD: dict[str, tuple[Callable[[], Tracker], Callable[[Tracker], Any], str]] = {
     "empty challenge title": (raja, lambda t: t.add_challenge("  "), "title"),
     "empty note": (raja, lambda t: t.note(""), "empty"),
     "unused edge name": (harha, lambda t: t.use_edge_reroll("lena", "Wings"), "Wings"),
-    "spoil without a glitch": (lambda: _extended_clean(), lambda t: t.sr_extended_spoil("c5"), "glitch"),
-    "extended test without threshold": (shadowrun, lambda t: t.roll_sr_extended(kaneda(dice=2), "c4",
+    "spoil without a glitch": (lambda: _extended_clean(), lambda t: t.rolls.sr_extended_spoil("c5"), "glitch"),
+    "extended test without threshold": (shadowrun, lambda t: t.rolls.roll_sr_extended(kaneda(dice=2), "c4",
                                                                                  faces=[1, 2]), "threshold"),
-    "edge reroll of a narration roll": (harha, lambda t: t.harha_edge_reroll(
+    "edge reroll of a narration roll": (harha, lambda t: t.rolls.harha_edge_reroll(
         t.events[-2], "a", "tuomas", "Iron grip", faces=[1]), "only a Harhapolku"),
-    "edge reroll of a missing side": (lambda: _harha_rolled(), lambda t: t.harha_edge_reroll(
+    "edge reroll of a missing side": (lambda: _harha_rolled(), lambda t: t.rolls.harha_edge_reroll(
         t.events[-1], "helper", "tuomas", "Iron grip", faces=[1]), "no side 'helper'"),
-    "post-roll Edge on a non-roll event": (shadowrun, lambda t: t.sr_post_roll(t.events[0], "negate_glitch"),
+    "post-roll Edge on a non-roll event": (shadowrun, lambda t: t.rolls.sr_post_roll(t.events[0], "negate_glitch"),
                                            "this sitting only"),
-    "post-roll Edge for a GM pool": (lambda: _sr_gm_rolled(), lambda t: t.sr_post_roll(
+    "post-roll Edge for a GM pool": (lambda: _sr_gm_rolled(), lambda t: t.rolls.sr_post_roll(
         t.events[-1], "edge_after", faces=[1, 1, 1]), "needs a character"),
     "initiative for a stranger": (shadowrun, lambda t: t.set_initiative([{"id": "x", "score": 1, "passes": 1}]),
                                   "'x'"),
@@ -961,13 +963,13 @@ BAD: dict[str, tuple[Callable[[], Tracker], Callable[[Tracker], Any], str]] = {
 
 def _harha_rolled() -> Tracker:
     t = harha()
-    t.roll_harha(HarhaSide("A", ["tuomas"]), HarhaSide("B", []), faces=([1], [2]))
+    t.rolls.roll_harha(HarhaSide("A", ["tuomas"]), HarhaSide("B", []), faces=([1], [2]))
     return t
 
 
 def _sr_gm_rolled() -> Tracker:
     t = shadowrun()
-    t.roll_sr(SRSide("GM", [], dice=2), faces=[1, 2])
+    t.rolls.roll_sr(SRSide("GM", [], dice=2), faces=[1, 2])
     return t
 
 
@@ -995,7 +997,7 @@ def _extended_clean() -> Tracker:
     t = shadowrun()
     c = t.add_challenge("Climb", ["kaneda"])
     assert c["id"] == "c5"
-    t.roll_sr_extended(kaneda(dice=2), "c5", threshold=6, faces=[5, 2])
+    t.rolls.roll_sr_extended(kaneda(dice=2), "c5", threshold=6, faces=[5, 2])
     return t
 
 
@@ -1022,7 +1024,7 @@ def test_read_only_tracker_refuses_every_kind_of_change():
     ro = Tracker(copy.deepcopy(t.state), copy.deepcopy(t.events), read_only=True)
     before = copy.deepcopy(ro.state)
     for action in (lambda: ro.note("x"), lambda: ro.spend_charges("alyosha", 1, "x"), ro.undo, ro.redo,
-                   ro.new_scene, lambda: ro.roll_raja(RajaSide("A", []), RajaSide("B", []), faces=([1], [2]))):
+                   ro.new_scene, lambda: ro.rolls.roll_raja(RajaSide("A", []), RajaSide("B", []), faces=([1], [2]))):
         with pytest.raises(TrackerError, match="read-only"):
             action()
     assert ro.state == before and len(ro.events) == len(t.events)

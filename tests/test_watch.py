@@ -32,7 +32,7 @@ def write(path: Path, t: Tracker) -> Path:
 def hidden_threshold_session() -> Tracker:
     t = demo.demo_varjojuoksu()
     c = t.add_challenge("Spot the ambush", ["kaneda"])
-    t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Perception", skill=3, attribute_name="Intuition",
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Perception", skill=3, attribute_name="Intuition",
                      attribute=4), threshold=3, hidden=True, challenge=c["id"], faces=[5, 6, 2, 3, 1, 4, 2])
     t.update_character("ganger", "notes", "works for the Lone Star sergeant")
     t.update_character("ganger", "secret", True)
@@ -125,7 +125,7 @@ WRITER = textwrap.dedent("""
         elif i % 4 == 3:
             t.spend_story_point("alyosha", f"round {i}")
         else:
-            t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
+            t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
                         RajaSide("GM: round %d" % i, [], backgrounds=["Heavy"]))
         sf.save_now(t)
     sf.close()
@@ -191,7 +191,7 @@ class TestWatchSnapshots:
 
         async def run_before(pilot):
             t, sf = open_session(path, seed=1)
-            t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
+            t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                         RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
             sf.save_now(t)
             sf.close()
@@ -236,7 +236,7 @@ async def test_watch_is_told_of_a_save_instead_of_polling(tmp_path):
             await pilot.pause(0.01)
         assert app.watch_mode == "inotify"
         t, sf = open_session(path, seed=1)
-        t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
+        t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                     RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
         sf.save_now(t)
         sf.close()
@@ -347,7 +347,7 @@ def test_remote_play_over_ssh(tmp_path):
         assert "uid=" not in screen()
 
         t, sf = open_session(session, seed=3)
-        t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
+        t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
                     RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
         sf.save_now(t)
         sf.close()

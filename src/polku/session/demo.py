@@ -42,11 +42,11 @@ def demo_rajapolku(clock: Callable[[], str] | None = None, seed: int = 7) -> Tra
     t.new_scene("The market at dawn")
     c1 = t.add_challenge("Catch the pickpocket", ["alyosha"], ["the-pickpocket"])
     t.start_challenge(c1["id"])
-    t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"], helping=["running shoes"]),
+    t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner", "Street-wise"], helping=["running shoes"]),
                 RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["Young and fast", "Street-wise"]),
                 challenge=c1["id"])
     c2 = t.add_challenge("Force the warehouse door", ["igor-bondarenko"])
-    t.roll_raja(RajaSide("Igor Bondarenko", ["igor-bondarenko"], backgrounds=["Dock worker"],
+    t.rolls.roll_raja(RajaSide("Igor Bondarenko", ["igor-bondarenko"], backgrounds=["Dock worker"],
                          abilities=["Ape-man strength"]),
                 RajaSide("GM: rusted iron door", [], backgrounds=["Heavy", "Locked"]), challenge=c2["id"],
                 faces=([6, 9, 10], [7, 5, 2]))
@@ -75,19 +75,19 @@ def demo_harhapolku(clock: Callable[[], str] | None = None, seed: int = 11) -> T
     t.new_scene("The lighthouse at night")
     c1 = t.add_challenge("Lena picks the keeper's lock", ["lena"], ["tuomas"])
     t.start_challenge(c1["id"])
-    r = t.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
+    r = t.rolls.roll_harha(HarhaSide("Lena", ["lena"], general="Island girl", background="Thief"),
                      HarhaSide("Tuomas", ["tuomas"], general="Fisherman", background="Brawler"),
                      challenge=c1["id"], faces=([3, 2, 2], [7, 4, 4]))
-    t.harha_edge_reroll(r["event"], "a", "lena", "Quick fingers", faces=[8, 6, 5])
-    t.roll_harha_difficult(HarhaSide("Tuomas", ["tuomas"], general="Fisherman", special="Sea-touched"),
+    t.rolls.harha_edge_reroll(r["event"], "a", "lena", "Quick fingers", faces=[8, 6, 5])
+    t.rolls.roll_harha_difficult(HarhaSide("Tuomas", ["tuomas"], general="Fisherman", special="Sea-touched"),
                            challenge=None)
-    t.narration_roll_background("Lena", "Thief", 8, faces=[6])
-    t.narration_roll_background("Lena", "Dream-walker", 10, faces=[7])
-    t.narration_roll_background("Tuomas", "Brawler", 8, faces=[5])
-    t.narration_roll_background("Tuomas", "Fisherman", 8, faces=[4])
-    t.narration_roll_background("Tuomas", "Sea-touched", 10, faces=[9])
-    hand = t.narration().hand("Lena")
-    t.narration_open("Lena", list(hand))
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[6])
+    t.rolls.narration_roll_background("Lena", "Dream-walker", 10, faces=[7])
+    t.rolls.narration_roll_background("Tuomas", "Brawler", 8, faces=[5])
+    t.rolls.narration_roll_background("Tuomas", "Fisherman", 8, faces=[4])
+    t.rolls.narration_roll_background("Tuomas", "Sea-touched", 10, faces=[9])
+    hand = t.rolls.narration().hand("Lena")
+    t.rolls.narration_open("Lena", list(hand))
     t.add_challenge("Tuomas questions Lena's dream-sight", ["lena"], ["tuomas"])
     return t
 
@@ -106,19 +106,19 @@ def demo_varjojuoksu(clock: Callable[[], str] | None = None, seed: int = 23) -> 
     t.new_scene("Getaway on the icy ring road")
     c1 = t.add_challenge("Lose the pursuers", ["kaneda"], [])
     t.start_challenge(c1["id"])
-    t.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Pilot Ground Craft", skill=3, attribute_name="Reaction",
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Pilot Ground Craft", skill=3, attribute_name="Reaction",
                      attribute=4, modifiers=[("snowy road", -2)]), threshold=2, challenge=c1["id"])
-    t.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
     c2 = t.add_challenge("Shoot-out at the garage", ["kaneda"], ["ganger"])
-    t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], skill_name="Pistols", skill=4, attribute_name="Agility",
+    t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], skill_name="Pistols", skill=4, attribute_name="Agility",
                              attribute=5),
                       SRSide("Ganger", ["ganger"], attribute_name="Reaction", attribute=3, dice=3),
                       challenge=c2["id"])
     t.set_condition("kaneda", "physical", 4)
     c3 = t.add_challenge("Crack the garage host", ["nyx"])
-    t.roll_sr_extended(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic", attribute=6),
+    t.rolls.roll_sr_extended(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic", attribute=6),
                        c3["id"], threshold=10)
-    t.roll_sr(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic", attribute=6,
+    t.rolls.roll_sr(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic", attribute=6,
                      edge_before=True), threshold=3)
     t.add_challenge("Sneak past the Lone Star patrol", ["kaneda", "nyx"])
     return t

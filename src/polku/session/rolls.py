@@ -19,10 +19,10 @@ from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
 from ..rules.system import System
-from .model import State
+from .host import TrackerError
 
 if TYPE_CHECKING:
-    from .tracker import Tracker, _Txn
+    from .host import RollHost, Txn
 
 
 def die_dict(d: Die) -> dict[str, Any]:
@@ -106,7 +106,7 @@ class SRPool:
     """What the GM chose for a Varjojuoksu pool, before the character's ratings are looked up.
 
     ``mode``: "skill" (skill + linked attribute), "default" (attribute alone −1, S2),
-    "attr+attr" (S1) or "dice" (a bare count). :meth:`RollCommands.sr_side` turns
+    "attr+attr" (S1) or "dice" (a bare count). :meth:`Rolls.sr_side` turns
     it into an :class:`SRSide` with the character's ratings and wounds.
     """
 
@@ -170,21 +170,23 @@ class _SRRecord:
                          ext_before=self.ext_before, status_before=self.status_before)
 
 
-class RollCommands:
-    """Mixed into :class:`~polku.session.tracker.Tracker`."""
+class Rolls:
+    """The roll commands, a part of the tracker: ``tracker.rolls.roll_raja(...)``.
 
-    # These exist on Tracker.
-    state: State
-    rng: Any
-    _recent: dict[int, Any]
+    Each command runs as one tracker command (``tracker._run``), so it is
+    logged and undone like any other.
+    """
 
-    def _source(self: "Tracker", faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
+    def __init__(self, tracker: RollHost) -> None:
+        self.tracker = tracker
+
+    def _source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
         if faces is not None:
             return ManualSource(list(faces)), {"manual": True}
-        seed = self.rng.getrandbits(32)
+        seed = self.tracker.rng.getrandbits(32)
         return RandomSource(seed), {"manual": False, "seed": seed}
 
-    def _roll_two(self: "Tracker", specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
+    def _roll_two(self, specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
                   faces: tuple[Sequence[int], Sequence[int]] | None
                   ) -> tuple[tuple[Die, ...], tuple[Die, ...], dict[str, Any]]:
         """Roll both sides' pools: one seeded source, or each side's entered faces (checked, all used)."""
@@ -198,7 +200,7 @@ class RollCommands:
         src, origin = self._source(None)
         return roll_specs(specs_a, src), roll_specs(specs_b, src), origin
 
-    def _roll_event(self: "Tracker", txn: "_Txn", test: str, sides: list[dict[str, Any]], summary: str,
+    def _roll_event(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
                     outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
                     challenge: str | None, text: str, **extra: Any) -> dict[str, Any]:
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
@@ -210,23 +212,21 @@ class RollCommands:
         who = sorted({w for s in sides for w in s.get("who", [])})
         return txn.emit("roll", text, roll=roll, who=who, challenge=challenge)
 
-    def roll_settings(self: "Tracker", test: str) -> dict[str, Any]:
+    def roll_settings(self, test: str) -> dict[str, Any]:
         """The [choice] settings a roll of ``test`` is resolved with, to keep in its log entry."""
         if test == "harhapolku-classic":
             keys: tuple[str, ...] = ("harha.variant", "harha.classic_extra")
         else:
             keys = next((k for prefix, k in _ROLL_SETTINGS if test.startswith(prefix)), ())
-        values = self.settings.to_dotted()
+        values = self.tracker.settings.to_dotted()
         return {k: values[k] for k in keys if k in values}
 
-    def _resolve_challenge_in(self: "Tracker", txn: "_Txn", challenge: str | None, outcome: str) -> None:
+    def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str) -> None:
         if challenge:
-            self.resolve_challenge(challenge, outcome, txn)
+            self.tracker.resolve_challenge(challenge, outcome, txn)
 
     def _refuse(self, message: str) -> Exception:
         """A command refused before it starts: the same one-line TrackerError as inside ``_run``."""
-        from .tracker import TrackerError
-
         return TrackerError(message)
 
     def _check_manual_used(self, source: DiceSource) -> None:
@@ -235,28 +235,28 @@ class RollCommands:
 
     # -- Rajapolku -----------------------------------------------------------------
 
-    def raja_plan(self: "Tracker", side: RajaSide) -> raja.PoolPlan:
+    def raja_plan(self, side: RajaSide) -> raja.PoolPlan:
         level = side.wound_level
         if side.who and level == "Healthy":
-            level = self.character(side.who[0])["wound"]
-        return raja.build_pool(side.backgrounds, side.abilities, side.helping, level, self.settings,
+            level = self.tracker.character(side.who[0])["wound"]
+        return raja.build_pool(side.backgrounds, side.abilities, side.helping, level, self.tracker.settings,
                                hindering_conditions=side.hindering)
 
-    def raja_pools(self: "Tracker", a: RajaSide, b: RajaSide) -> tuple[tuple[DieSpec, ...], tuple[DieSpec, ...]]:
+    def raja_pools(self, a: RajaSide, b: RajaSide) -> tuple[tuple[DieSpec, ...], tuple[DieSpec, ...]]:
         return raja.final_pools(self.raja_plan(a), self.raja_plan(b))
 
-    def roll_raja(self: "Tracker", a: RajaSide, b: RajaSide, *, challenge: str | None = None,
+    def roll_raja(self, a: RajaSide, b: RajaSide, *, challenge: str | None = None,
                   faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
         """R1–R7: build both pools, roll, resolve; pay ability costs (R11)."""
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             plan_a, plan_b = self.raja_plan(a), self.raja_plan(b)
             specs_a, specs_b = raja.final_pools(plan_a, plan_b)
             dice_a, dice_b, origin = self._roll_two(specs_a, specs_b, faces)
             self._pay_abilities(txn, a, plan_a)
             self._pay_abilities(txn, b, plan_b)
-            result = raja.resolve(dice_a, dice_b, self.settings)
+            result = raja.resolve(dice_a, dice_b, self.tracker.settings)
             summary = _raja_summary(result, a.label, b.label)
             # The outcome's reasoning first, then where every die came from.
             explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
@@ -269,15 +269,15 @@ class RollCommands:
                 f"{a.label} vs {b.label}: {summary}")
             out["event"], out["result"] = ev, result
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def _pay_abilities(self: "Tracker", txn: "_Txn", side: RajaSide, plan: raja.PoolPlan) -> None:
+    def _pay_abilities(self, txn: "Txn", side: RajaSide, plan: raja.PoolPlan) -> None:
         """R11: pay for each ability die that is rolled; one the wound penalty removed costs nothing (R9)."""
         if not side.who or not side.abilities:
             return
         cid = side.who[0]
-        ch = self.character(cid)
+        ch = self.tracker.character(cid)
         rolled = [s.label for s in plan.dice if s.source == Src.ABILITY]
         for name in side.abilities:
             if name not in rolled:
@@ -297,28 +297,28 @@ class RollCommands:
                 txn.emit("resource", f"{ch['name']} pays {cost} charge(s) for {name} "
                          f"({left}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
 
-    def spirit_fight(self: "Tracker", challenge: str) -> raja.SpiritFight | None:
+    def spirit_fight(self, challenge: str) -> raja.SpiritFight | None:
         """The spirit combat kept on a challenge (R11), or None before its first exchange.
 
         The participants' charges are the fight's charges: what they have left is
         what they roll and what they can lose.
         """
-        fight = self.challenge(challenge).get("spirit")
+        fight = self.tracker.challenge(challenge).get("spirit")
         if not fight:
             return None
-        return raja.SpiritFight(self.character(fight["a"])["charges"], self.character(fight["b"])["charges"],
+        return raja.SpiritFight(self.tracker.character(fight["a"])["charges"], self.tracker.character(fight["b"])["charges"],
                                 exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False))
 
-    def spirit_dice(self: "Tracker", a_cid: str, b_cid: str, challenge: str | None = None) -> tuple[int, int]:
+    def spirit_dice(self, a_cid: str, b_cid: str, challenge: str | None = None) -> tuple[int, int]:
         """How many d10s each side rolls in the next exchange (R11): after the entry charge
         for a new fight, the charges left in a fight under way."""
         fight = self.spirit_fight(challenge) if challenge else None
         if fight is not None and not fight.over:
             return len(fight.dice("a")), len(fight.dice("b"))
-        new = raja.begin_spirit_fight(self.character(a_cid)["charges"], self.character(b_cid)["charges"])
+        new = raja.begin_spirit_fight(self.tracker.character(a_cid)["charges"], self.tracker.character(b_cid)["charges"])
         return len(new.dice("a")), len(new.dice("b"))
 
-    def roll_spirit(self: "Tracker", a_cid: str, b_cid: str, *, challenge: str | None = None,
+    def roll_spirit(self, a_cid: str, b_cid: str, *, challenge: str | None = None,
                     faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
         """R11 spirit combat: one exchange.
 
@@ -329,24 +329,24 @@ class RollCommands:
         when there is none) and resolves it when a side has no charges left.
         """
         out: dict[str, Any] = {}
-        ca, cb = self.character(a_cid), self.character(b_cid)
+        ca, cb = self.tracker.character(a_cid), self.tracker.character(b_cid)
         if a_cid == b_cid:
             raise self._refuse("spirit combat needs two different characters (R11)")
-        kept = self.challenge(challenge).get("spirit") if challenge else None
+        kept = self.tracker.challenge(challenge).get("spirit") if challenge else None
         if kept and (kept["a"], kept["b"]) != (a_cid, b_cid):
-            names = f"{self.character(kept['a'])['name']} and {self.character(kept['b'])['name']}"
+            names = f"{self.tracker.character(kept['a'])['name']} and {self.tracker.character(kept['b'])['name']}"
             raise self._refuse(f"this challenge's spirit combat is between {names}, in that order (R11)")
         if kept and self.spirit_fight(challenge).over:  # type: ignore[arg-type, union-attr]
             raise self._refuse("this spirit combat is over (R11)")
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             chid = challenge
             if chid is None:
-                chid = self._new_id(txn, "c")
-                txn.insert(["challenges"], len(self.state["challenges"]),
+                chid = self.tracker._new_id(txn, "c")
+                txn.insert(["challenges"], len(self.tracker.state["challenges"]),
                            {"id": chid, "title": f"Spirit combat: {ca['name']} vs {cb['name']}", "status": "active",
                             "kind": "spirit", "participants": [a_cid], "opposition": [b_cid], "outcome": ""})
-            idx = self.challenge_index(chid)
+            idx = self.tracker.challenge_index(chid)
             fight = self.spirit_fight(chid)
             lines: list[str] = []
             if fight is None:
@@ -357,8 +357,8 @@ class RollCommands:
                          "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1)
                 lines.append("entry: each participant paid 1 charge, once for the whole fight (R11)")
             dice_a, dice_b, origin = self._roll_two(fight.dice("a"), fight.dice("b"), faces)
-            result = raja.resolve(dice_a, dice_b, self.settings)
-            ex = fight.exchange(result, self.settings)
+            result = raja.resolve(dice_a, dice_b, self.tracker.settings)
+            ex = fight.exchange(result, self.tracker.settings)
             after = ex.fight
             txn.set(["characters", a_cid, "charges"], after.a_charges)
             txn.set(["characters", b_cid, "charges"], after.b_charges)
@@ -372,7 +372,7 @@ class RollCommands:
             if after.over:
                 winner = {"a": ca["name"], "b": cb["name"]}.get(after.winner or "", "")
                 summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
-                self.resolve_challenge(chid, summary, txn)
+                self.tracker.resolve_challenge(chid, summary, txn)
             self._roll_event(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
@@ -381,35 +381,35 @@ class RollCommands:
                 f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}")
             out["result"], out["fight"], out["challenge"] = result, after, chid
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def end_spirit_fight(self: "Tracker", challenge: str) -> None:
+    def end_spirit_fight(self, challenge: str) -> None:
         """The GM ends a spirit combat (a side withdraws) (R11); it resolves the challenge."""
         fight = self.spirit_fight(challenge)
         if fight is None:
             raise self._refuse("no spirit combat is under way on this challenge (R11)")
         if fight.over:
             raise self._refuse("this spirit combat is already over (R11)")
-        kept = self.challenge(challenge)["spirit"]
+        kept = self.tracker.challenge(challenge)["spirit"]
 
-        def build(txn: "_Txn") -> None:
-            idx = self.challenge_index(challenge)
+        def build(txn: "Txn") -> None:
+            idx = self.tracker.challenge_index(challenge)
             txn.set(["challenges", idx, "spirit"], {**kept, "ended": True})
             text = (f"the GM ends the spirit combat after {fight.exchanges} exchange"
                     f"{'s' if fight.exchanges != 1 else ''} (R11)")
-            self.resolve_challenge(challenge, text, txn)
-            txn.emit("challenge", f"{self.challenge(challenge)['title']}: {text}", challenge=challenge)
+            self.tracker.resolve_challenge(challenge, text, txn)
+            txn.emit("challenge", f"{self.tracker.challenge(challenge)['title']}: {text}", challenge=challenge)
 
-        self._run(build)
+        self.tracker._run(build)
 
     # -- Harhapolku ------------------------------------------------------------------
 
-    def harha_variant(self: "Tracker", variant: str | None = None) -> str:
+    def harha_variant(self, variant: str | None = None) -> str:
         """The comparison a roll uses: ``variant`` if given, else ``harha.variant`` (H3–H6)."""
-        return harha.check_variant(variant or self.settings.harha_variant)
+        return harha.check_variant(variant or self.tracker.settings.harha_variant)
 
-    def harha_pool(self: "Tracker", side: HarhaSide, variant: str | None = None) -> harha.HarhaPool:
+    def harha_pool(self, side: HarhaSide, variant: str | None = None) -> harha.HarhaPool:
         """H2 pools of d8/d10; under the same-size (H5) and sum (H6) variants one die size,
         a d8 tier's claim one die and a d10 tier's claim two."""
         v = self.harha_variant(variant)
@@ -424,12 +424,12 @@ class RollCommands:
                                 special=side.special, significant_special=side.significant_special,
                                 gm_bonus="GM bonus" if side.gm_bonus else None)
 
-    def harha_dice(self: "Tracker", side: HarhaSide, variant: str | None = None) -> tuple[DieSpec, ...]:
+    def harha_dice(self, side: HarhaSide, variant: str | None = None) -> tuple[DieSpec, ...]:
         """The dice the side throws: its pool, or one die under the sum variant (H6)."""
         v = self.harha_variant(variant)
         return harha.variant_dice(self.harha_pool(side, v), v)
 
-    def roll_harha(self: "Tracker", a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
+    def roll_harha(self, a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
                    challenge: str | None = None, demand: str = "",
                    faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
         """H2–H6: A is the actor, B the challenger (ch23, same size, sum) or first/second side (classic).
@@ -442,7 +442,7 @@ class RollCommands:
             raise self._refuse(f"unknown demand '{demand}' (use difficult or very_demanding, H8)")
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             pa, pb = self.harha_pool(a, variant), self.harha_pool(b, variant)
             dice_a, dice_b, origin = self._roll_two(harha.variant_dice(pa, variant), harha.variant_dice(pb, variant),
                                                     faces)
@@ -451,10 +451,10 @@ class RollCommands:
                                             counts=(len(pa.dice), len(pb.dice)), demand=demand)
             out["event"], out["result"] = ev, result
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def _harha_record(self: "Tracker", txn: "_Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
+    def _harha_record(self, txn: "Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
                       dice_b: Sequence[Die], variant: str, challenge: str | None, origin: dict[str, Any],
                       explain: list[str], *, counts: tuple[int, int] | None = None, demand: str = "",
                       **extra: Any) -> tuple[dict[str, Any], Any]:
@@ -462,7 +462,7 @@ class RollCommands:
         if variant == "sum":
             assert counts is not None
             kw = {"a_count": counts[0], "b_count": counts[1]}
-        result: Any = harha.resolve(dice_a, dice_b, variant, self.settings, **kw)
+        result: Any = harha.resolve(dice_a, dice_b, variant, self.tracker.settings, **kw)
         if demand:
             result = harha.difficult_opposed(result, demand == "very_demanding")
         summary = _harha_summary(result, a.label, b.label, variant)
@@ -480,7 +480,7 @@ class RollCommands:
             counts=list(counts) if counts else None, **extra)
         return ev, result
 
-    def harha_edge_reroll(self: "Tracker", roll_event: dict[str, Any], role: str, cid: str, edge: str, *,
+    def harha_edge_reroll(self, roll_event: dict[str, Any], role: str, cid: str, edge: str, *,
                           faces: Sequence[int] | None = None) -> dict[str, Any]:
         """H7: throw one side's whole roll again with an edge (once per edge per session).
 
@@ -496,18 +496,18 @@ class RollCommands:
         if role not in sides:
             raise self._refuse(f"no side '{role}' in that roll")
         if cid not in (sides[role].get("who") or []):
-            raise self._refuse(f"{self.character(cid)['name']} did not roll side {role.upper()} (H7)")
-        if self.is_undone(roll_event["seq"]):
+            raise self._refuse(f"{self.tracker.character(cid)['name']} did not roll side {role.upper()} (H7)")
+        if self.tracker.is_undone(roll_event["seq"]):
             raise self._refuse("that roll was undone (H7)")
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
-            self.use_edge_reroll(cid, edge, txn)
+        def build(txn: "Txn") -> None:
+            self.tracker.use_edge_reroll(cid, edge, txn)
             src, origin = self._source(faces)
             old = [die_from(d) for d in sides[role]["dice"]]
             new = harha.edge_reroll(old, None, src)
             self._check_manual_used(src)
-            ch = self.character(cid)
+            ch = self.tracker.character(cid)
             chal = roll_event.get("challenge")
             why = [f"{ch['name']} rerolls the whole roll with edge '{edge}' (H7)"]
             if test == "harhapolku-difficult":
@@ -528,15 +528,15 @@ class RollCommands:
                                             rerolls=roll_event["seq"])
             out["event"], out["result"] = ev, result
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def roll_harha_difficult(self: "Tracker", side: HarhaSide, *, very_demanding: bool = False,
+    def roll_harha_difficult(self, side: HarhaSide, *, very_demanding: bool = False,
                              challenge: str | None = None, faces: Sequence[int] | None = None) -> dict[str, Any]:
         """H8: a difficult action succeeds with one die of 7+, a very demanding one with two."""
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             pool = self.harha_pool(side, "ch23")
             src, origin = self._source(faces)
             dice = roll_specs(pool.dice, src)
@@ -544,10 +544,10 @@ class RollCommands:
             out["event"] = self._difficult_record(txn, side, dice, very_demanding, challenge, origin,
                                                   list(pool.explain))
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def _difficult_record(self: "Tracker", txn: "_Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
+    def _difficult_record(self, txn: "Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
                           challenge: str | None, origin: dict[str, Any], explain: list[str],
                           **extra: Any) -> dict[str, Any]:
         result = harha.difficult(dice, very_demanding)
@@ -563,8 +563,8 @@ class RollCommands:
 
     # -- Harhapolku narration contest (H9) --------------------------------------------
 
-    def narration(self: "Tracker") -> harha.NarrationContest:
-        n = self.state["narration"]
+    def narration(self) -> harha.NarrationContest:
+        n = self.tracker.state["narration"]
         rolled = frozenset((w, bg) for w, bg in (x.split("\x1f", 1) for x in n.get("rolled", [])))
         hands = tuple(sorted((who, tuple(die_from(d) for d in dice)) for who, dice in n.get("hands", {}).items()))
         return harha.NarrationContest(
@@ -574,8 +574,8 @@ class RollCommands:
             last=_usurpation_from(n.get("last")),
         )
 
-    def _store_narration(self: "Tracker", txn: "_Txn", c: harha.NarrationContest) -> None:
-        old = self.state["narration"]
+    def _store_narration(self, txn: "Txn", c: harha.NarrationContest) -> None:
+        old = self.tracker.state["narration"]
         new = {
             "narrator": c.narrator or "",
             "table": [die_dict(d) for d in c.table],
@@ -597,30 +597,30 @@ class RollCommands:
                            "burned_dice": [die_dict(d) for d in c.last.burned.dice]}
         txn.set(["narration"], new)
         # backgrounds rolled this scene show in the character pane
-        for cid, ch in self.characters.items():
+        for cid, ch in self.tracker.characters.items():
             if "rolled_this_scene" in ch:
                 mine = sorted(bg for w, bg in c.rolled if w == ch["name"])
                 if mine != sorted(ch["rolled_this_scene"]):
                     txn.set(["characters", cid, "rolled_this_scene"], mine)
 
-    def narration_ids(self: "Tracker", names: Sequence[str | None]) -> list[str]:
+    def narration_ids(self, names: Sequence[str | None]) -> list[str]:
         """The ids of the characters the narration contest knows by name (H9), in order, each once."""
         out: list[str] = []
         for name in names:
             low = (name or "").strip().lower()
-            cid = next((cid for cid, ch in self.characters.items() if ch["name"].strip().lower() == low), None)
+            cid = next((cid for cid, ch in self.tracker.characters.items() if ch["name"].strip().lower() == low), None)
             if low and cid is not None and cid not in out:
                 out.append(cid)
         return out
 
-    def _narration_step(self: "Tracker", fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
+    def _narration_step(self, fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
                         faces: Sequence[int] | None, text_prefix: str = "",
                         roll_sides: Callable[[harha.Step, list[str]], list] | None = None,
                         names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: ()
                         ) -> harha.Step:
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             before = self.narration()
             # The contest knows its participants by name; the log names them by id too.
@@ -636,24 +636,24 @@ class RollCommands:
             txn.emit("narration", text_prefix + step.text, who=who or None, **data)
             out["step"] = step
 
-        self._run(build)
+        self.tracker._run(build)
         return out["step"]
 
-    def narration_roll_background(self: "Tracker", who: str, background: str, size: int = 8,
+    def narration_roll_background(self, who: str, background: str, size: int = 8,
                                   faces: Sequence[int] | None = None) -> harha.Step:
         return self._narration_step(lambda c, s: c.roll_background(who, background, s, size), faces,
                                     roll_sides=lambda st, ids: [{"role": "a", "label": who, "who": ids,
                                                                  "dice": [die_dict(st.detail)]}],
                                     names=lambda c: [who])
 
-    def narration_open(self: "Tracker", narrator: str, dice: Sequence[Die]) -> harha.Step:
+    def narration_open(self, narrator: str, dice: Sequence[Die]) -> harha.Step:
         return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator])
 
-    def narration_usurp(self: "Tracker", who: str, dice: Sequence[Die]) -> harha.Step:
+    def narration_usurp(self, who: str, dice: Sequence[Die]) -> harha.Step:
         # the usurper, and the narrator whose dice burn
         return self._narration_step(lambda c, s: c.usurp(who, dice), None, names=lambda c: [who, c.narrator])
 
-    def narration_harm(self: "Tracker", faces: Sequence[int] | None = None) -> harha.Step:
+    def narration_harm(self, faces: Sequence[int] | None = None) -> harha.Step:
         def fn(c: harha.NarrationContest, s: DiceSource) -> harha.Step:
             dice = () if c.ability_fight else roll_specs(c.harm_dice(), s)
             return c.harm_roll(dice)
@@ -663,20 +663,20 @@ class RollCommands:
             {"role": "gm", "label": "GM", "who": [], "dice": [die_dict(d) for d in st.detail.gm_dice]}],
             names=lambda c: [c.last.who if c.last is not None else None])
 
-    def narration_conflict(self: "Tracker", kind: str, ability_fight: bool) -> harha.Step:
+    def narration_conflict(self, kind: str, ability_fight: bool) -> harha.Step:
         return self._narration_step(lambda c, s: c.with_conflict(kind, ability_fight), None)
 
     # -- Varjojuoksu ------------------------------------------------------------------
 
-    def sr_side(self: "Tracker", cid: str | None, spec: SRPool, label: str | None = None) -> SRSide:
+    def sr_side(self, cid: str | None, spec: SRPool, label: str | None = None) -> SRSide:
         """Build a Varjojuoksu side from a character and what the GM chose (S1–S3, S12 wounds).
 
         No character (``cid`` None or "") or ``spec.mode == "dice"`` is a bare dice count.
         """
         if not cid:
             return SRSide(label or "GM", [], dice=spec.dice, modifiers=list(spec.modifiers))
-        ch = self.character(cid)
-        wounds = -self.wound_penalty(cid)
+        ch = self.tracker.character(cid)
+        wounds = -self.tracker.wound_penalty(cid)
         name = label or ch["name"]
         if spec.mode == "dice":
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
@@ -692,13 +692,13 @@ class RollCommands:
                       modifiers=list(spec.modifiers), wound_modifier=wounds,
                       edge_before=spec.edge_before, long_shot=spec.long_shot)
 
-    def sr_helper_side(self: "Tracker", cid: str, leader: SRPool, override: int | None = None) -> SRSide:
+    def sr_helper_side(self, cid: str, leader: SRPool, override: int | None = None) -> SRSide:
         """S11: a helper rolls their own pool for the leader's test, or the GM's ``override``.
 
         The same skill + attribute (their own ratings; defaulting, S2, when they lack the
         skill) or the same attribute + attribute, with their own wound modifier.
         """
-        ch = self.character(cid)
+        ch = self.tracker.character(cid)
         if override is not None:
             return SRSide(ch["name"], [cid], dice=override, helper=True, override=True)
         mode = "default" if leader.mode == "skill" and not ch.get("skills", {}).get(leader.skill) else leader.mode
@@ -714,9 +714,9 @@ class RollCommands:
         """S1: the skill's usual linked attribute (the pool builder's default), else ``current``."""
         return sr.linked_attribute(skill, current)
 
-    def sr_plan(self: "Tracker", side: SRSide) -> sr.PoolPlan:
+    def sr_plan(self, side: SRSide) -> sr.PoolPlan:
         if side.long_shot:
-            ch = self.character(side.who[0]) if side.who else None
+            ch = self.tracker.character(side.who[0]) if side.who else None
             return sr.long_shot(ch["edge_rating"] if ch else 0)
         if side.helper:
             return sr.helper_pool(side.skill, side.attribute, side.second_attribute,
@@ -730,14 +730,14 @@ class RollCommands:
                              side.defaulting_allowed, side.wound_modifier, skill_name=side.skill_name or "skill",
                              attribute_name=side.attribute_name, second_attribute_name=side.second_attribute_name or "attribute")
 
-    def sr_pool_dice(self: "Tracker", side: SRSide) -> int:
+    def sr_pool_dice(self, side: SRSide) -> int:
         """Dice the side throws before any rule of six: the pool plus Edge-before dice (S3, S7)."""
         plan = self.sr_plan(side)
         if side.long_shot or not side.edge_before or not side.who:
             return plan.size
-        return plan.size + self.character(side.who[0])["edge_rating"]
+        return plan.size + self.tracker.character(side.who[0])["edge_rating"]
 
-    def sr_group_dice(self: "Tracker", side: SRSide, group: Sequence[int]) -> int:
+    def sr_group_dice(self, side: SRSide, group: Sequence[int]) -> int:
         """S9 against a group: the largest pool + 1 die per extra member (at most +5)."""
         return sr.group_pool([self.sr_plan(side).size, *group])
 
@@ -745,40 +745,40 @@ class RollCommands:
         """S3, S7: the whole pool follows the rule of six (Edge before the roll, or a Long Shot)."""
         return bool(side.edge_before or side.long_shot)
 
-    def sr_pool_actions(self: "Tracker", side: SRSide, kind: str = "sr-success") -> list[RollAction]:
+    def sr_pool_actions(self, side: SRSide, kind: str = "sr-success") -> list[RollAction]:
         """What may be chosen before this side rolls: Edge before, Long Shot, buying hits (S3, S4, S7)."""
         from ..rules.actions import roll_actions
 
-        ch = self.character(side.who[0]) if side.who else None
+        ch = self.tracker.character(side.who[0]) if side.who else None
         plain = SRSide(side.label, side.who, side.skill_name, side.skill, side.attribute_name, side.attribute,
                        side.second_attribute_name, side.second_attribute, list(side.modifiers), side.wound_modifier,
                        side.defaulting_allowed, dice=side.dice, helper=side.helper, override=side.override)
         acts = roll_actions(kind, pool=self.sr_plan(plain).size, has_character=ch is not None,
                             edge_left=ch["edge"] if ch else 0, edge_rating=ch["edge_rating"] if ch else 0,
-                            settings=self.settings)
+                            settings=self.tracker.settings)
         return [RollAction.of(a, "a", side.who[0] if side.who else "", side.label) for a in acts]
 
-    def _sr_roll_side(self: "Tracker", txn: "_Txn", side: SRSide, src: DiceSource, *, hurried: bool = False,
+    def _sr_roll_side(self, txn: "Txn", side: SRSide, src: DiceSource, *, hurried: bool = False,
                       helper_dice: int = 0) -> tuple[sr.PoolPlan, sr.SRRoll]:
         plan = self.sr_plan(side)
-        ch = self.character(side.who[0]) if side.who else None
+        ch = self.tracker.character(side.who[0]) if side.who else None
         if side.long_shot:
             if ch is None:
                 raise RulesError("a Long Shot needs a character with Edge (S3)")
             self._spend_edge_in(txn, side.who[0], "Long Shot (S3)")
-            return plan, sr.roll_long_shot(ch["edge_rating"], src, settings=self.settings)
+            return plan, sr.roll_long_shot(ch["edge_rating"], src, settings=self.tracker.settings)
         edge = None
         if side.edge_before:
             if ch is None:
                 raise RulesError("Edge needs a character (S7)")
             self._spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)")
             edge = ch["edge_rating"]
-        r = sr.roll(plan.size, src, edge, settings=self.settings,
+        r = sr.roll(plan.size, src, edge, settings=self.tracker.settings,
                     hurried=hurried, helper_dice=helper_dice)
         return plan, r
 
-    def _spend_edge_in(self: "Tracker", txn: "_Txn", cid: str, reason: str) -> None:
-        ch = self.character(cid)
+    def _spend_edge_in(self, txn: "Txn", cid: str, reason: str) -> None:
+        ch = self.tracker.character(cid)
         if ch["edge"] < 1:
             raise RulesError(f"{ch['name']} has no Edge left this session")
         left = ch["edge"] - 1
@@ -786,13 +786,13 @@ class RollCommands:
         txn.emit("resource", f"{ch['name']} spends Edge: {reason} ({left}/{ch['edge_rating']} left)",
                  who=cid, resource="edge", amount=-1)
 
-    def roll_sr(self: "Tracker", side: SRSide, *, threshold: int | None = None, hidden: bool = False,
+    def roll_sr(self, side: SRSide, *, threshold: int | None = None, hidden: bool = False,
                 challenge: str | None = None, faces: Sequence[int] | None = None,
                 buy_hits: bool = False) -> dict[str, Any]:
         """S1–S8: a success test (or a plain roll counting hits)."""
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             if buy_hits:
                 plan = self.sr_plan(side)
@@ -805,10 +805,10 @@ class RollCommands:
             ev = self._sr_emit(txn, rec, origin)
             out["event"], out["roll"] = ev, r
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def _sr_emit(self: "Tracker", txn: "_Txn", rec: "_SRRecord", origin: dict[str, Any],
+    def _sr_emit(self, txn: "Txn", rec: "_SRRecord", origin: dict[str, Any],
                  extra_explain: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
         """Judge and log a Varjojuoksu test from its rolls; used by the roll and by Edge after it."""
         kind, chal = rec.kind, rec.challenge
@@ -848,7 +848,7 @@ class RollCommands:
             test = sr.ExtendedTest(ext["threshold"], ext.get("interval", "interval"), ext["hurried"],
                                    ext["accumulated"], ext["intervals"], ext["ended"], ext["spoiled"])
             test = test.add(r)
-            idx = self.challenge_index(chal)
+            idx = self.tracker.challenge_index(chal)
             txn.set(["challenges", idx, "extended"], {**ext, "accumulated": test.accumulated,
                                                       "intervals": test.intervals, "ended": test.ended,
                                                       "glitched": test.glitched})
@@ -859,8 +859,8 @@ class RollCommands:
                           " — glitch (GM: spoil?)" if judged.glitch else "")
                        + (" — done" if test.done else ""))
             if test.done or test.ended:
-                self.resolve_challenge(chal, summary, txn)
-            elif rec.status_before is not None and self.challenge(chal)["status"] == "resolved":
+                self.tracker.resolve_challenge(chal, summary, txn)
+            elif rec.status_before is not None and self.tracker.challenge(chal)["status"] == "resolved":
                 # Edge turned an ending critical glitch into a glitch: the test goes on.
                 txn.set(["challenges", idx, "status"], rec.status_before)
                 txn.set(["challenges", idx, "outcome"], "")
@@ -896,14 +896,14 @@ class RollCommands:
 
     # -- what can be done to a roll now -------------------------------------------------
 
-    def _latest_roll_seq(self: "Tracker") -> int | None:
-        for i in range(len(self.events) - 1, -1, -1):
-            ev = self.events[i]
-            if ev.get("kind") == "roll" and not self.is_undone(ev["seq"]):
+    def _latest_roll_seq(self) -> int | None:
+        for i in range(len(self.tracker.events) - 1, -1, -1):
+            ev = self.tracker.events[i]
+            if ev.get("kind") == "roll" and not self.tracker.is_undone(ev["seq"]):
                 return ev["seq"]
         return None
 
-    def roll_actions(self: "Tracker", roll_event: dict[str, Any] | None) -> list[RollAction]:
+    def roll_actions(self, roll_event: dict[str, Any] | None) -> list[RollAction]:
         """Everything that can be done to this roll now, for each side, allowed or not with a reason.
 
         Varjojuoksu: Edge after the roll, negating a glitch, reducing a critical glitch
@@ -922,24 +922,24 @@ class RollCommands:
         latest = seq == self._latest_roll_seq()
         out: list[RollAction] = []
         if test.startswith("shadowrun") and test != "shadowrun-initiative":
-            rec = self._recent.get(seq)
+            rec = self.tracker._recent.get(seq)
             if not isinstance(rec, _SRRecord):
                 return [RollAction("edge_after", False, "Edge after the roll works on a Varjojuoksu roll of "
                                    "this sitting only", 1)]
             ext = None
             if rec.kind == "sr-extended" and rec.challenge:
-                e = self.challenge(rec.challenge).get("extended") or {}
+                e = self.tracker.challenge(rec.challenge).get("extended") or {}
                 ext = sr.ExtendedTest(e["threshold"], e.get("interval", "interval"), e["hurried"],
                                       e["accumulated"], e["intervals"], e["ended"], e["spoiled"],
                                       history=(rec.sides["a"][2],) if e.get("glitched") else ())
             for role, (side, _plan, r) in rec.sides.items():
-                ch = self.character(side.who[0]) if side.who and side.who[0] in self.characters else None
+                ch = self.tracker.character(side.who[0]) if side.who and side.who[0] in self.tracker.characters else None
                 kind = {"sr-teamwork": "sr-teamwork-leader"}.get(rec.kind, rec.kind)
                 if role.startswith("helper:"):
                     kind = "sr-teamwork-helper"
                 acts = rules_actions(kind, roll=r, has_character=ch is not None,
                                      edge_left=ch["edge"] if ch else 0, edge_rating=ch["edge_rating"] if ch else 0,
-                                     extended=ext, leader_rolled=True, latest=latest, settings=self.settings)
+                                     extended=ext, leader_rolled=True, latest=latest, settings=self.tracker.settings)
                 for a in acts:
                     if a.name in ("next_interval", "spoil") and role != "a":
                         continue
@@ -949,10 +949,10 @@ class RollCommands:
             kind = "harha-difficult" if test == "harhapolku-difficult" else "harha"
             for s in roll.get("sides", []):
                 cid = (s.get("who") or [""])[0]
-                ch = self.characters.get(cid) if cid else None
+                ch = self.tracker.characters.get(cid) if cid else None
                 unused = [e["name"] for e in ch.get("edges", []) if not e["used"]] if ch else []
                 acts = rules_actions(kind, has_character=ch is not None, edges_unused=len(unused), latest=latest,
-                                     settings=self.settings)
+                                     settings=self.tracker.settings)
                 for a in acts:
                     if a.allowed:
                         out.extend(RollAction(a.name, True, f"{a.reason}: edge '{name}'", a.cost, s["role"], cid,
@@ -962,15 +962,15 @@ class RollCommands:
             return out
         if test == "rajapolku":
             res = _raja_result_from(roll.get("outcome", {}))
-            return [RollAction.of(a, "a", "", "") for a in rules_actions("raja", raja=res, settings=self.settings)]
+            return [RollAction.of(a, "a", "", "") for a in rules_actions("raja", raja=res, settings=self.tracker.settings)]
         if test == "spirit" and roll_event.get("challenge"):
             fight = self.spirit_fight(roll_event["challenge"])
             if fight is not None:
                 return [RollAction.of(a, "a", "", "")
-                        for a in rules_actions("raja-spirit", fight=fight, settings=self.settings)]
+                        for a in rules_actions("raja-spirit", fight=fight, settings=self.tracker.settings)]
         return out
 
-    def do_roll_action(self: "Tracker", roll_event: dict[str, Any], name: str, *, role: str = "a",
+    def do_roll_action(self, roll_event: dict[str, Any], name: str, *, role: str = "a",
                        edge: str = "", faces: Sequence[int] | None = None) -> dict[str, Any]:
         """Carry out one of :meth:`roll_actions` (refused in one line when not allowed now)."""
         acts = [a for a in self.roll_actions(roll_event) if a.name == name and a.role == role
@@ -992,12 +992,12 @@ class RollCommands:
             return {}
         raise self._refuse(f"'{name}' is done by rolling again (r)")
 
-    def sr_post_roll(self: "Tracker", roll_event: dict[str, Any], what: str, *, role: str = "a",
+    def sr_post_roll(self, roll_event: dict[str, Any], what: str, *, role: str = "a",
                      faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S5–S7 after the roll on any test and either side: ``edge_after``, ``negate_glitch``
         or ``reduce_critical`` (1 Edge each, by the character who rolled)."""
         key = roll_event["seq"]
-        rec = self._recent.get(key)
+        rec = self.tracker._recent.get(key)
         if not isinstance(rec, _SRRecord):
             raise self._refuse("Edge after the roll works on a Varjojuoksu roll of this sitting only")
         if role not in rec.sides:
@@ -1006,7 +1006,7 @@ class RollCommands:
         if not side.who:
             raise self._refuse("Edge needs a character (a player character or a GM's NPC with Edge) (S7)")
         cid = side.who[0]
-        ch = self.character(cid)
+        ch = self.tracker.character(cid)
         if ch["edge"] < 1 and what in ("edge_after", "negate_glitch", "reduce_critical"):
             raise self._refuse(f"{ch['name']} has no Edge left this session")
         act = next((a for a in self.roll_actions(roll_event) if a.name == what and a.role == role), None)
@@ -1016,7 +1016,7 @@ class RollCommands:
             raise self._refuse(act.reason)
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             if what == "edge_after":
                 new = sr.edge_after(r, ch["edge_rating"], src)
@@ -1035,10 +1035,10 @@ class RollCommands:
             ev = self._sr_emit(txn, new_rec, origin, [f"{ch['name']}: {reason}"], supersedes=key)
             out["event"], out["roll"] = ev, new
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def roll_sr_opposed(self: "Tracker", a: SRSide, b: SRSide, *, group: Sequence[int] = (),
+    def roll_sr_opposed(self, a: SRSide, b: SRSide, *, group: Sequence[int] = (),
                         challenge: str | None = None,
                         faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
         """S9: both roll; more hits wins by the difference; a tie goes to the defender (B) if needed.
@@ -1048,7 +1048,7 @@ class RollCommands:
         """
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             if faces is not None:
                 sa, origin = self._source(faces[0])
                 sb, _ = self._source(faces[1])
@@ -1072,17 +1072,17 @@ class RollCommands:
             out["event"] = self._sr_emit(txn, rec, origin)
             out["result"] = sr.opposed(ra, rb)
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def roll_sr_teamwork(self: "Tracker", leader: SRSide, helpers: Sequence[SRSide], *,
+    def roll_sr_teamwork(self, leader: SRSide, helpers: Sequence[SRSide], *,
                          threshold: int | None = None, challenge: str | None = None,
                          faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S11: each helper rolls their own pool first; their hits are extra dice for the
         leader (capped per ``sr.teamwork_cap``), whose roll is the official result."""
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             sides: dict[str, tuple[SRSide, Any, Any]] = {}
             helper_rolls = []
@@ -1090,7 +1090,7 @@ class RollCommands:
                 plan, r = self._sr_roll_side(txn, h, src)
                 helper_rolls.append(r)
                 sides[f"helper:{i}"] = (h, plan, r)
-            extra = sr.teamwork_bonus(helper_rolls, leader.skill, self.settings)
+            extra = sr.teamwork_bonus(helper_rolls, leader.skill, self.tracker.settings)
             total = sum(r.hits for r in helper_rolls)
             lines = []
             if extra < total:
@@ -1102,10 +1102,10 @@ class RollCommands:
             rec = _SRRecord("sr-teamwork", sides, challenge=challenge, threshold=threshold, lines=tuple(lines))
             out["event"] = self._sr_emit(txn, rec, origin)
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def roll_sr_extended(self: "Tracker", side: SRSide, challenge: str, *, threshold: int | None = None,
+    def roll_sr_extended(self, side: SRSide, challenge: str, *, threshold: int | None = None,
                          hurried: bool | None = None, interval: str = "interval",
                          faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S10: one interval of an extended test; progress is kept on the challenge.
@@ -1114,7 +1114,7 @@ class RollCommands:
         the GM may change them between intervals (None keeps the current ones),
         and the progress is judged against the threshold in force now.
         """
-        c = self.challenge(challenge)
+        c = self.tracker.challenge(challenge)
         ext = c.get("extended")
         changed: list[str] = []
         if ext is None:
@@ -1138,7 +1138,7 @@ class RollCommands:
                                "the extended test is done (S10)")
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             plan, r = self._sr_roll_side(txn, side, src, hurried=ext["hurried"])
             self._check_manual_used(src)
@@ -1146,39 +1146,39 @@ class RollCommands:
                             ext_before=ext, status_before=c["status"])
             out["event"] = self._sr_emit(txn, rec, origin)
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
-    def sr_extended_spoil(self: "Tracker", challenge: str) -> None:
-        c = self.challenge(challenge)
+    def sr_extended_spoil(self, challenge: str) -> None:
+        c = self.tracker.challenge(challenge)
         ext = c.get("extended")
         if not ext or not ext.get("glitched"):
             raise self._refuse("only a glitch can spoil an extended test (S10)")
         if ext.get("ended"):
             raise self._refuse("the extended test is already over (S10)")
 
-        def build(txn: "_Txn") -> None:
-            idx = self.challenge_index(challenge)
+        def build(txn: "Txn") -> None:
+            idx = self.tracker.challenge_index(challenge)
             txn.set(["challenges", idx, "extended"], {**ext, "spoiled": True, "ended": True})
-            self.resolve_challenge(challenge, "spoiled by a glitch", txn)
+            self.tracker.resolve_challenge(challenge, "spoiled by a glitch", txn)
             txn.emit("challenge", f"{c['title']}: the GM rules the glitch spoils the extended test (S10)",
                      challenge=challenge)
 
-        self._run(build)
+        self.tracker._run(build)
 
-    def roll_initiative(self: "Tracker", entries: Sequence[tuple[str, int]], *,
+    def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S12: Reaction + Intuition + hits on an initiative roll; highest first, ties by Edge."""
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
             sides, init = [], []
             for cid, passes in entries:
-                ch = self.character(cid)
+                ch = self.tracker.character(cid)
                 a = ch["attributes"]
                 base = a["reaction"] + a["intuition"]
-                r = sr.roll(sr.initiative_pool(a["reaction"], a["intuition"]), src, settings=self.settings)
+                r = sr.roll(sr.initiative_pool(a["reaction"], a["intuition"]), src, settings=self.tracker.settings)
                 score = sr.initiative_score(a["reaction"], a["intuition"], r.hits)
                 sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                               "dice": [die_dict(d) for d in r.dice]})
@@ -1186,12 +1186,12 @@ class RollCommands:
             self._check_manual_used(src)
             order = sr.initiative_order(init)
             txn.set(["initiative"], [{"id": e.name, "score": e.score, "passes": e.passes} for e in order])
-            names = ", ".join(f"{self.character(e.name)['name']} {e.score}" for e in order)
+            names = ", ".join(f"{self.tracker.character(e.name)['name']} {e.score}" for e in order)
             out["event"] = self._roll_event(txn, "initiative", sides, f"order: {names}", {},
                                             ["initiative = Reaction + Intuition + hits (S12)",
                                              "highest first; ties by Edge"], origin, None, f"Initiative: {names}")
 
-        self._run(build)
+        self.tracker._run(build)
         return out
 
 
@@ -1295,4 +1295,4 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 
-__all__ = ["RollCommands", "RajaSide", "HarhaSide", "SRSide", "SRPool", "RollAction", "die_dict", "die_from", "settings_text", "System"]
+__all__ = ["Rolls", "RajaSide", "HarhaSide", "SRSide", "SRPool", "RollAction", "die_dict", "die_from", "settings_text", "System"]

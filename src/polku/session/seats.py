@@ -209,8 +209,8 @@ def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, 
         raise SeatError("the threshold is 0 or more (S8)")
     if challenge is not None:
         t.challenge(challenge)
-    side = t.sr_side(cid, pool)
-    plan = t.sr_plan(side)
+    side = t.rolls.sr_side(cid, pool)
+    plan = t.rolls.sr_plan(side)
     if threshold is None:
         thr = ""
     else:
@@ -232,7 +232,7 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
         raise SeatError("a Harhapolku roll request needs a Harhapolku campaign")
     if challenge is not None:
         t.challenge(challenge)
-    pool = t.harha_pool(HarhaSide(ch["name"], [cid], general=side.general, background=side.background,
+    pool = t.rolls.harha_pool(HarhaSide(ch["name"], [cid], general=side.general, background=side.background,
                                   significant=side.significant, special=side.special,
                                   significant_special=side.significant_special, gm_bonus=side.gm_bonus), "ch23")
     claims = {k: getattr(side, k) for k in ("general", "background", "significant", "special",
@@ -356,8 +356,8 @@ def offer_choices(t: Tracker, offer: Offer) -> list[RollAction]:
     """What the player may choose before rolling (SR: Edge before the roll, S7)."""
     if offer.test != "sr-success":
         return []
-    side = t.sr_side(offer.cid, sr_pool_of(offer))
-    return [a for a in t.sr_pool_actions(side) if a.name == "edge_before"]
+    side = t.rolls.sr_side(offer.cid, sr_pool_of(offer))
+    return [a for a in t.rolls.sr_pool_actions(side) if a.name == "edge_before"]
 
 
 def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
@@ -365,15 +365,15 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
     from ..rules import odds as odds_mod
 
     if offer.test == "sr-success":
-        side = t.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
-        n = t.sr_pool_dice(side)
-        o = odds_mod.sr_hits(n, rule_of_six=t.sr_rule_of_six(side), glitch_rerolls=t.settings.sr_glitch_rerolls)
+        side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
+        n = t.rolls.sr_pool_dice(side)
+        o = odds_mod.sr_hits(n, rule_of_six=t.rolls.sr_rule_of_six(side), glitch_rerolls=t.settings.sr_glitch_rerolls)
         thr = offer.threshold
         success = None if offer.hidden else (o.success(thr) if thr is not None else None)
         return SeatOdds(n, success, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
-                        o.critical_glitch, tuple(t.sr_plan(side).explain()))
+                        o.critical_glitch, tuple(t.rolls.sr_plan(side).explain()))
     side_h = harha_side_of(t, offer)
-    pool = t.harha_pool(side_h, "ch23")
+    pool = t.rolls.harha_pool(side_h, "ch23")
     counts = (sum(1 for d in pool.dice if d.size == 8), sum(1 for d in pool.dice if d.size == 10))
     return SeatOdds(len(pool.dice), odds_mod.harha_difficult(counts, offer.very_demanding),
                     explain=tuple(pool.explain))
@@ -387,7 +387,7 @@ def faces_needed(t: Tracker, offer: Offer, faces: list[int], *, edge_before: boo
     (S7) is asked for once the sixes of the wave before are known.
     """
     if offer.test == "harha-difficult":
-        specs = t.harha_dice(harha_side_of(t, offer), "ch23")
+        specs = t.rolls.harha_dice(harha_side_of(t, offer), "ch23")
         if len(faces) >= len(specs):
             return 0, 0
         size = specs[len(faces)].size
@@ -397,8 +397,8 @@ def faces_needed(t: Tracker, offer: Offer, faces: list[int], *, edge_before: boo
         return n, size
     from ..rules import shadowrun as sr
 
-    side = t.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
-    size = t.sr_plan(side).size
+    side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
+    size = t.rolls.sr_plan(side).size
     edge = t.character(offer.cid)["edge_rating"] if edge_before else None
     extra = 0
     while extra <= MAX_FACES:
@@ -550,7 +550,7 @@ def _seat_actions(t: Tracker, cid: str, ev: dict[str, Any] | None) -> list[RollA
     """The follow-ups of a roll that belong to ``cid`` (its own side) and a seat may ask for."""
     if ev is None:
         return []
-    return [a for a in t.roll_actions(ev) if a.who == cid and a.name in SEAT_ACTIONS]
+    return [a for a in t.rolls.roll_actions(ev) if a.who == cid and a.name in SEAT_ACTIONS]
 
 
 def action_json(a: RollAction) -> dict[str, Any]:
@@ -600,13 +600,13 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
                 act = next((a for a in offer_choices(t, offer) if a.name == "edge_before"), None)
                 if act is None or not act.allowed:
                     raise SeatError(act.reason if act is not None else "Edge before the roll is not allowed here")
-            side = t.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
-            ev = t.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
+            side = t.rolls.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
+            ev = t.rolls.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
                            faces=faces)["event"]
         else:
             if edge_before:
                 raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
-            ev = t.roll_harha_difficult(harha_side_of(t, offer), very_demanding=offer.very_demanding,
+            ev = t.rolls.roll_harha_difficult(harha_side_of(t, offer), very_demanding=offer.very_demanding,
                                         challenge=offer.challenge, faces=faces)["event"]
     finally:
         t.seat_offer = None
@@ -631,7 +631,7 @@ def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
     act = next((a for a in acts if a.allowed), acts[0])
     if not act.allowed:
         raise SeatError(act.reason)
-    out = t.do_roll_action(ev, name, role=act.role, edge=act.edge, faces=req.get("faces"))
+    out = t.rolls.do_roll_action(ev, name, role=act.role, edge=act.edge, faces=req.get("faces"))
     new: Any = out.get("event")
     if not isinstance(new, dict):
         raise SeatError("nothing was rolled")

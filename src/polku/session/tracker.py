@@ -24,7 +24,8 @@ from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
 from .model import Change, State, StateError, clone, get_path
-from .rolls import RollCommands
+from .host import TrackerError
+from .rolls import Rolls
 from .store import EventLog
 
 Clock = Callable[[], str]
@@ -32,10 +33,6 @@ Clock = Callable[[], str]
 
 def utc_now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-class TrackerError(ValueError):
-    """A command that cannot be carried out: one line, nothing changed."""
 
 
 UNDOABLE_EXCLUDED = ("undo", "redo")
@@ -109,7 +106,7 @@ class _Txn:
         model.apply_changes(self.tracker.state, model.invert_changes(self._all))
 
 
-class Tracker(RollCommands):
+class Tracker:
     """Campaign state plus its event log, changed only by commands.
 
     Args:
@@ -148,6 +145,8 @@ class Tracker(RollCommands):
         self.unsaved: list[dict[str, Any]] = []
         self.needs_full_save = False
         self.listeners: list[Callable[[list[dict[str, Any]]], None]] = []
+        self.rolls = Rolls(self)
+        """The roll commands (:class:`~polku.session.rolls.Rolls`)."""
         if isinstance(self.events, EventLog):
             for i in range(len(self.events)):
                 m = self.events.meta(i)

@@ -123,7 +123,7 @@ class NarrationScreen(ModalScreen[None]):
             self.show()
 
     def show(self) -> None:
-        c = self.tracker.narration()
+        c = self.tracker.rolls.narration()
         n = self.tracker.state["narration"]
         t = Text()
         t.append(f"Conflict: {c.conflict} (GM harm dice d{c.harm_die_size})")
@@ -169,7 +169,7 @@ class NarrationScreen(ModalScreen[None]):
         self.show()
 
     def _pick_participant(self, title: str, then: Any, *, need_dice: int = 0) -> None:
-        c = self.tracker.narration()
+        c = self.tracker.rolls.narration()
         choices = []
         for ch in self.tracker.characters.values():
             hand = c.hand(ch["name"])
@@ -185,7 +185,7 @@ class NarrationScreen(ModalScreen[None]):
             if not name:
                 return
             ch = next(c for c in self.tracker.characters.values() if c["name"] == name)
-            rolled = self.tracker.narration().rolled_backgrounds(name)
+            rolled = self.tracker.rolls.narration().rolled_backgrounds(name)
             choices = [(f"{bg['name']}\x1f{10 if 'special' in bg['tier'] else 8}",
                         f"{bg['name']} (d{10 if 'special' in bg['tier'] else 8})")
                        for bg in ch.get("backgrounds", []) if bg["name"] not in rolled]
@@ -213,13 +213,13 @@ class NarrationScreen(ModalScreen[None]):
         def who_chosen(name: str | None) -> None:
             if not name:
                 return
-            hand = list(self.tracker.narration().hand(name))
+            hand = list(self.tracker.rolls.narration().hand(name))
 
             def picked(idx: list[int] | None) -> None:
                 if idx is None:
                     return
                 dice = [hand[i] for i in idx]
-                self._run(lambda t: t.narration_open(name, dice))
+                self._run(lambda t: t.rolls.narration_open(name, dice))
 
             self.app.push_screen(DicePicker(f"{name}: choose exactly two dice for the table", hand, preselect=2), picked)
 
@@ -229,14 +229,14 @@ class NarrationScreen(ModalScreen[None]):
         def who_chosen(name: str | None) -> None:
             if not name:
                 return
-            hand = list(self.tracker.narration().hand(name))
-            total = self.tracker.narration().table_total
+            hand = list(self.tracker.rolls.narration().hand(name))
+            total = self.tracker.rolls.narration().table_total
 
             def picked(idx: list[int] | None) -> None:
                 if idx is None:
                     return
                 dice = [hand[i] for i in idx]
-                self._run(lambda t: t.narration_usurp(name, dice))
+                self._run(lambda t: t.rolls.narration_usurp(name, dice))
 
             self.app.push_screen(DicePicker(f"{name}: dice to burn the table's {total} with (sum must exceed it). "
                                             "1 die negates, 2–3 parry, >3 harm roll", hand), picked)
@@ -245,13 +245,13 @@ class NarrationScreen(ModalScreen[None]):
 
     def _roll_background(self, name: str, background: str, size: int) -> None:
         if not self.physical:
-            self._run(lambda t: t.narration_roll_background(name, background, size))
+            self._run(lambda t: t.rolls.narration_roll_background(name, background, size))
             return
 
         def typed(dice: list[Die] | None) -> None:
             if dice:
                 faces = [d.face for d in dice]
-                self._run(lambda t: t.narration_roll_background(name, background, size, faces=faces))
+                self._run(lambda t: t.rolls.narration_roll_background(name, background, size, faces=faces))
 
         self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
 
@@ -260,7 +260,7 @@ class NarrationScreen(ModalScreen[None]):
         self.show()
 
     def action_harm(self) -> None:
-        c = self.tracker.narration()
+        c = self.tracker.rolls.narration()
         specs: tuple[DieSpec, ...] = ()
         if self.physical and not c.ability_fight:
             try:
@@ -268,26 +268,26 @@ class NarrationScreen(ModalScreen[None]):
             except RulesError:
                 specs = ()
         if not specs:
-            self._run(lambda t: t.narration_harm())  # the tracker says why not, or rolls
+            self._run(lambda t: t.rolls.narration_harm())  # the tracker says why not, or rolls
             return
 
         def typed(dice: list[Die] | None) -> None:
             if dice:
                 faces = [d.face for d in dice]
-                self._run(lambda t: t.narration_harm(faces=faces))
+                self._run(lambda t: t.rolls.narration_harm(faces=faces))
 
         total = c.last.total if c.last is not None else 0
         self.app.push_screen(FacesPrompt(f"The GM's harm roll against {total}", len(specs), specs[0].size), typed)
 
     def action_conflict(self) -> None:
         kinds = list(CONFLICT_DIE)
-        c = self.tracker.narration()
+        c = self.tracker.rolls.narration()
         nxt = kinds[(kinds.index(c.conflict) + 1) % len(kinds)]
-        self._run(lambda t: t.narration_conflict(nxt, c.ability_fight))
+        self._run(lambda t: t.rolls.narration_conflict(nxt, c.ability_fight))
 
     def action_ability_fight(self) -> None:
-        c = self.tracker.narration()
-        self._run(lambda t: t.narration_conflict(c.conflict, not c.ability_fight))
+        c = self.tracker.rolls.narration()
+        self._run(lambda t: t.rolls.narration_conflict(c.conflict, not c.ability_fight))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -35,7 +35,7 @@ class HarhaRollScreen(RollScreen):
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
-        self.variant = tracker.harha_variant()
+        self.variant = tracker.rolls.harha_variant()
         self.difficult = False
         self.demanding = False
         self.demand = ""
@@ -120,7 +120,7 @@ class HarhaRollScreen(RollScreen):
         return "ch23" if self.difficult else self.variant
 
     def _counts(self, side: Side) -> tuple[int, int]:
-        pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
+        pool = self.tracker.rolls.harha_pool(self._harha_side(side), self._variant())
         return (sum(1 for s in pool.dice if s.size == 8), sum(1 for s in pool.dice if s.size == 10))
 
     VARIANT_TEXT = {
@@ -134,7 +134,7 @@ class HarhaRollScreen(RollScreen):
         t = Text()
         sides = (self.a,) if self.difficult else (self.a, self.b)
         for side in sides:
-            pool = self.tracker.harha_pool(self._harha_side(side), self._variant())
+            pool = self.tracker.rolls.harha_pool(self._harha_side(side), self._variant())
             n8, n10 = self._counts(side)
             t.append(f"{side.label}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
             if self._variant() == "sum":
@@ -179,7 +179,7 @@ class HarhaRollScreen(RollScreen):
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
-        pools = [self.tracker.harha_dice(self._harha_side(s), self._variant()) for s in sides]
+        pools = [self.tracker.rolls.harha_dice(self._harha_side(s), self._variant()) for s in sides]
         collected: list[list[int]] = []
 
         def ask(i: int) -> None:
@@ -219,10 +219,10 @@ class HarhaRollScreen(RollScreen):
 
     def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
         if self.difficult:
-            return self.tracker.roll_harha_difficult(self._harha_side(self.a), very_demanding=self.demanding,
+            return self.tracker.rolls.roll_harha_difficult(self._harha_side(self.a), very_demanding=self.demanding,
                                                      challenge=self.challenge_id,
                                                      faces=faces[0] if faces else None)
-        return self.tracker.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
+        return self.tracker.rolls.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
                                        challenge=self.challenge_id, demand=self.demand, faces=faces)
 
     def action_toggle_variant(self) -> None:
@@ -248,7 +248,7 @@ class HarhaRollScreen(RollScreen):
         out = []
         if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
             out.append("  A tie: reroll with r (H3).")
-        if any(a.allowed for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"):
+        if any(a.allowed for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"):
             out.append("  e: reroll a side's whole pool with an edge (H7)")
             out.extend(self._reroll_values(ev))
         return out
@@ -266,7 +266,7 @@ class HarhaRollScreen(RollScreen):
             return (sum(1 for d in dice if d["size"] == 8), sum(1 for d in dice if d["size"] == 10))
 
         lines = []
-        roles = {a.role for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll" and a.allowed}
+        roles = {a.role for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll" and a.allowed}
         for role in sorted(roles):
             try:
                 now, after = odds_mod.harha_reroll_value(
@@ -283,7 +283,7 @@ class HarhaRollScreen(RollScreen):
         if ev is None or not str(ev.get("roll", {}).get("test", "")).startswith("harhapolku-"):
             self.notify("Roll first; an edge rerolls that roll (H7)", severity="warning")
             return
-        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "edge_reroll"]
+        acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"]
         choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{a.label}: edge '{a.edge}' — reroll {a.label}'s whole roll")
                    for a in acts if a.allowed]
         if not choices:
@@ -295,7 +295,7 @@ class HarhaRollScreen(RollScreen):
             if value is None:
                 return
             role, cid, edge = value.split("\x1f")
-            out = self.papp.run_command(lambda t: t.harha_edge_reroll(self.last_event, role, cid, edge))
+            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(self.last_event, role, cid, edge))
             if out:
                 self.last_event = out["event"]
                 self.result_lines = [f"{out['event']['seq']}: {out['event']['roll']['summary']} (after edge '{edge}')"] + [

@@ -75,7 +75,7 @@ class InitiativeScreen(ModalScreen[None]):
         if not entries:
             self.notify("Pick at least one character", severity="warning")
             return
-        out = self.app.run_command(lambda t: t.roll_initiative(entries))  # type: ignore[attr-defined]
+        out = self.app.run_command(lambda t: t.rolls.roll_initiative(entries))  # type: ignore[attr-defined]
         if out:
             self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
 

@@ -133,14 +133,14 @@ class RajaRollScreen(RollScreen):
         self.app.push_screen(TextPrompt(f"Background {side.label} claims:", placeholder="e.g. Street-wise"), done)
 
     def _fight(self) -> Any:
-        return self.tracker.spirit_fight(self.challenge_id) if self.challenge_id else None
+        return self.tracker.rolls.spirit_fight(self.challenge_id) if self.challenge_id else None
 
     def _spirit_dice(self) -> tuple[int, int] | None:
         """Each side's d10s in the next exchange (R11), or None when it cannot be fought."""
         if not (self.a.who and self.b.who) or self.a.who == self.b.who:
             return None
         try:
-            return self.tracker.spirit_dice(self.a.who, self.b.who, self.challenge_id)
+            return self.tracker.rolls.spirit_dice(self.a.who, self.b.who, self.challenge_id)
         except (RulesError, TrackerError):
             return None
 
@@ -150,7 +150,7 @@ class RajaRollScreen(RollScreen):
         self.refresh_view()
 
     def _pools(self) -> tuple[Any, Any]:
-        return self.tracker.raja_pools(self._raja_side(self.a), self._raja_side(self.b))
+        return self.tracker.rolls.raja_pools(self._raja_side(self.a), self._raja_side(self.b))
 
     def pool_text(self) -> Text:
         t = Text()
@@ -169,7 +169,7 @@ class RajaRollScreen(RollScreen):
         for side, pool in ((self.a, pa), (self.b, pb)):
             t.append(f"{side.label}: {len(pool)}d10  ", style="bold")
             t.append(", ".join(("✦" if s.source == "ability" else "") + (s.label or s.source) for s in pool))
-            removed = self.tracker.raja_plan(self._raja_side(side)).removed
+            removed = self.tracker.rolls.raja_plan(self._raja_side(side)).removed
             if removed:
                 t.append("; wounds remove " + ", ".join(("✦" if s.source == "ability" else "") + s.label
                                                         for s in removed), style="dim")
@@ -215,27 +215,27 @@ class RajaRollScreen(RollScreen):
         if self.spirit:
             if not (self.a.who and self.b.who):
                 raise RulesError("spirit combat needs a character on both sides (R11)")
-            out = self.tracker.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
+            out = self.tracker.rolls.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
             self.challenge_id = out.get("challenge", self.challenge_id)
             ev = self.tracker.events[-1]
             return {**out, "event": ev}
-        return self.tracker.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
+        return self.tracker.rolls.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
                                       challenge=self.challenge_id, faces=faces)
 
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
         keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
-        return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.roll_actions(ev)
+        return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.rolls.roll_actions(ev)
                 if a.allowed and a.name in keys]
 
     def action_end_fight(self) -> None:
         ev = self.last_event
-        acts = [a for a in self.tracker.roll_actions(ev) if a.name == "end_fight"] if ev else []
+        acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "end_fight"] if ev else []
         if not acts:
             self.notify("No spirit combat under way (R11)", severity="warning")
             return
         if not acts[0].allowed:
             self.notify(acts[0].reason, severity="error", title="Not done")
             return
-        if self.papp.run_command(lambda t: t.do_roll_action(ev, "end_fight")) is not None:
+        if self.papp.run_command(lambda t: t.rolls.do_roll_action(ev, "end_fight")) is not None:
             self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
             self.refresh_view()

@@ -58,7 +58,7 @@ class SRRollScreen(RollScreen):
             if skills and side.skill not in skills:
                 side.skill = next(iter(skills))
                 side.mode = "skill"
-                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
+                side.attribute = self.tracker.rolls.sr_linked_attribute(side.skill, side.attribute)
             elif not skills:
                 side.mode = "default" if side.skill else "attr+attr"
 
@@ -73,10 +73,10 @@ class SRRollScreen(RollScreen):
                       long_shot=side.long_shot)
 
     def _sr_side(self, side: Side) -> SRSide:
-        return self.tracker.sr_side(side.who or None, self._spec(side), side.label)
+        return self.tracker.rolls.sr_side(side.who or None, self._spec(side), side.label)
 
     def _helper_side(self, cid: str) -> SRSide:
-        return self.tracker.sr_helper_side(cid, self._spec(self.a), self.b.helper_pools.get(cid))
+        return self.tracker.rolls.sr_helper_side(cid, self._spec(self.a), self.b.helper_pools.get(cid))
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         if side.role == "b":
@@ -137,7 +137,7 @@ class SRRollScreen(RollScreen):
         return rows
 
     def _helper_pool(self, cid: str) -> int:
-        return self.tracker.sr_plan(self._helper_side(cid)).size
+        return self.tracker.rolls.sr_plan(self._helper_side(cid)).size
 
     def handle(self, side: Side, key: str) -> None:
         kind, _, rest = key.partition(":")
@@ -198,7 +198,7 @@ class SRRollScreen(RollScreen):
                 return
             if v.startswith("s:"):
                 side.mode, side.skill = "skill", v[2:]
-                side.attribute = self.tracker.sr_linked_attribute(side.skill, side.attribute)
+                side.attribute = self.tracker.rolls.sr_linked_attribute(side.skill, side.attribute)
             else:
                 side.mode = v
             self.refresh_view()
@@ -251,27 +251,27 @@ class SRRollScreen(RollScreen):
         self.refresh_view()
 
     def _pool_size(self, side: Side) -> int:
-        return self.tracker.sr_plan(self._sr_side(side)).size
+        return self.tracker.rolls.sr_plan(self._sr_side(side)).size
 
     def _dice(self, side: Side) -> int:
         """The dice the side throws: the pool (or the group's, S9) plus Edge before (S7)."""
         sr_side = self._sr_side(side)
         if side.role == "b" and side.group:
-            return self.tracker.sr_group_dice(sr_side, side.group)
-        return self.tracker.sr_pool_dice(sr_side)
+            return self.tracker.rolls.sr_group_dice(sr_side, side.group)
+        return self.tracker.rolls.sr_pool_dice(sr_side)
 
     def _six(self, side: Side) -> bool:
-        return self.tracker.sr_rule_of_six(self._sr_side(side))
+        return self.tracker.rolls.sr_rule_of_six(self._sr_side(side))
 
     def pool_text(self) -> Text:
         t = Text()
         sides = [self.a] + ([self.b] if self.test == "opposed" else [])
         for side in sides:
             sr_side = self._sr_side(side)
-            plan = self.tracker.sr_plan(sr_side)
+            plan = self.tracker.rolls.sr_plan(sr_side)
             t.append(f"{side.label}: ", style="bold")
             t.append(" ".join(plan.explain()))
-            extra = self.tracker.sr_pool_dice(sr_side) - plan.size
+            extra = self.tracker.rolls.sr_pool_dice(sr_side) - plan.size
             if extra and not sr_side.long_shot:
                 t.append(f" + {extra} Edge dice, rule of six")
             if side.role == "b" and side.group:
@@ -370,27 +370,27 @@ class SRRollScreen(RollScreen):
         side_a = self._sr_side(self.a)
         fa = faces[0] if faces else None
         if self.test == "opposed":
-            return self.tracker.roll_sr_opposed(side_a, self._sr_side(self.b), group=list(self.b.group),
+            return self.tracker.rolls.roll_sr_opposed(side_a, self._sr_side(self.b), group=list(self.b.group),
                                                 challenge=self.challenge_id, faces=faces)
         if self.test == "teamwork":
             helpers = [self._helper_side(cid) for cid, on_ in self.b.helpers.items() if on_]
-            return self.tracker.roll_sr_teamwork(side_a, helpers, threshold=self.threshold,
+            return self.tracker.rolls.roll_sr_teamwork(side_a, helpers, threshold=self.threshold,
                                                  challenge=self.challenge_id, faces=fa)
         if self.test == "extended":
             chid = self.challenge_id
             if chid is None:
                 c = self.tracker.add_challenge(f"Extended test: {self.a.label}")
                 chid = self.challenge_id = c["id"]
-            return self.tracker.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
+            return self.tracker.rolls.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
                                                  faces=fa)
-        return self.tracker.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
+        return self.tracker.rolls.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
                                     challenge=self.challenge_id, faces=fa)
 
     POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
                  "next_interval": "r"}
 
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
-        acts = [a for a in self.tracker.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
+        acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
         several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
         hints = []
         for a in acts:
@@ -403,7 +403,7 @@ class SRRollScreen(RollScreen):
         if ev is None:
             self.notify("Roll first", severity="warning")
             return
-        acts = [a for a in self.tracker.roll_actions(ev) if a.name == what]
+        acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == what]
         allowed = [a for a in acts if a.allowed]
         if not allowed:
             reason = acts[0].reason if acts else "that cannot be done to this roll"
@@ -418,7 +418,7 @@ class SRRollScreen(RollScreen):
             return
 
         def run(role: str) -> None:
-            out = self.papp.run_command(lambda t: t.sr_post_roll(self.last_event, what, role=role))
+            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(self.last_event, what, role=role))
             if out:
                 ev = out["event"]
                 self.last_event = ev
@@ -439,7 +439,7 @@ class SRRollScreen(RollScreen):
 
     def action_spoil(self) -> None:
         if self.challenge_id:
-            self.papp.run_command(lambda t: t.sr_extended_spoil(self.challenge_id))
+            self.papp.run_command(lambda t: t.rolls.sr_extended_spoil(self.challenge_id))
 
     def action_helper_pool(self) -> None:
         """The GM sets (or clears) a highlighted helper's pool (S11)."""
@@ -473,5 +473,5 @@ class SRRollScreen(RollScreen):
             self.refresh_view()
 
         self.app.push_screen(TextPrompt(f"{name}'s pool as a helper (empty: their own, "
-                                        f"{self.tracker.sr_plan(self.tracker.sr_helper_side(cid, self._spec(self.a))).size} dice):",
+                                        f"{self.tracker.rolls.sr_plan(self.tracker.rolls.sr_helper_side(cid, self._spec(self.a))).size} dice):",
                                         str(self.b.helper_pools.get(cid, "")), check=check), done)

@@ -1,0 +1,66 @@
+"""What the tracker's command families see of the tracker: its error, the transaction a
+command builds, and the few tracker members a family uses.
+
+The families (:class:`~polku.session.rolls.Rolls`, …) are parts of the
+:class:`~polku.session.tracker.Tracker` (composition): the tracker makes them
+and hands itself in as a :class:`RollHost`. Declaring the host here, below
+both, keeps the import graph a tree: ``tracker`` imports ``rolls``, and
+``rolls`` never imports ``tracker``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..rules.system import Settings
+from .model import State
+
+
+class TrackerError(ValueError):
+    """A command that cannot be carried out: one line, nothing changed."""
+
+
+class Txn(Protocol):
+    """One command's changes, built inside :meth:`Tracker._run` and undone as one."""
+
+    def set(self, path: list[Any], value: Any) -> None: ...
+
+    def delete(self, path: list[Any]) -> None: ...
+
+    def insert(self, path: list[Any], index: int, value: Any) -> None: ...
+
+    def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]: ...
+
+
+class RollHost(Protocol):
+    """The tracker as the roll commands use it."""
+
+    state: State
+    events: Any
+    rng: Any
+    _recent: dict[int, Any]
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def characters(self) -> dict[str, dict[str, Any]]: ...
+
+    def character(self, cid: str) -> dict[str, Any]: ...
+
+    def challenge(self, chid: str) -> dict[str, Any]: ...
+
+    def challenge_index(self, chid: str) -> int: ...
+
+    def resolve_challenge(self, chid: str, outcome: str, txn: Any = None) -> None: ...
+
+    def use_edge_reroll(self, cid: str, edge: str, txn: Any = None) -> None: ...
+
+    def wound_penalty(self, cid: str) -> int: ...
+
+    def is_undone(self, seq: int) -> bool: ...
+
+    def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
+
+    def _new_id(self, txn: Any, prefix: str) -> str: ...
