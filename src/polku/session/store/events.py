@@ -83,7 +83,7 @@ class EventLog:
     verbatim. ``check_all`` parses everything (a background check in the app).
     """
 
-    def __init__(self, blocks: list[bytes] | None = None, path: Path | None = None) -> None:
+    def __init__(self, blocks: "list[bytes] | Blocks | None" = None, path: Path | None = None) -> None:
         self._blocks: Any = blocks if isinstance(blocks, Blocks) else list(blocks or [])
         self._parsed: dict[int, dict[str, Any]] = {}
         self._new: list[dict[str, Any]] = []

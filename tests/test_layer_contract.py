@@ -1,0 +1,185 @@
+"""The layer contract (DESIGN.md), checked on the source: imports point down only, and no two
+modules import each other.
+
+Layers, bottom first: the base (``polku``, ``polku.text``, ``polku.tomlread``), ``rules``,
+``session``, ``config``, and on top the two front ends, ``tui`` and ``cli`` (the CLI starts
+the app, so ``cli`` may import ``tui``; the app never imports the CLI).
+
+Every import counts for the direction, at module level or inside a function. For cycles
+the module-level ones count, ``if TYPE_CHECKING:`` blocks included (a type checker follows
+those, and a circle there is a circle in the design); an import inside a function runs
+late, when both modules are loaded, and is the usual way to keep a start cheap.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "polku"
+
+BASE = ("polku", "polku.text", "polku.tomlread")
+LAYERS = {"rules": 1, "session": 2, "config": 3, "tui": 4, "cli": 4}
+FORBIDDEN_SIDEWAYS = {("tui", "cli")}
+"""Same rank, but still upward: the app never imports the command line."""
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(importer: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = importer.split(".")
+    if not MODULES[importer].name == "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _targets(importer: str, node: ast.AST) -> list[str]:
+    """The polku modules an import statement loads (a name that is a submodule counts as it)."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        assert isinstance(node, ast.ImportFrom)
+        base = _resolve(importer, node)
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+    return [n for n in names if n in MODULES]
+
+
+def _imports(name: str) -> tuple[set[str], set[str]]:
+    """(module-level imports, imports anywhere) of one module."""
+    tree = ast.parse(MODULES[name].read_text("utf-8"))
+    top: set[str] = set()
+    every: set[str] = set()
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                found = _targets(name, child)
+                every.update(found)
+                if not in_function:
+                    top.update(found)
+            walk(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    walk(tree, False)
+    top.discard(name)
+    every.discard(name)
+    return top, every
+
+
+IMPORTS = {name: _imports(name) for name in MODULES}
+
+
+def _layer(name: str) -> tuple[str, int]:
+    if name in BASE:
+        return "base", 0
+    part = name.split(".")[1]
+    return part, LAYERS[part]
+
+
+def test_every_module_has_a_layer():
+    for name in MODULES:
+        _layer(name)  # a KeyError names a module outside every layer
+
+
+def test_the_parser_sees_the_imports_it_should():
+    """Guard the guard: known imports of each kind are found."""
+    top, every = IMPORTS["polku.session.tracker"]
+    assert "polku.session.rolls" in top and "polku.session.host" in top
+    top, every = IMPORTS["polku.cli.common"]
+    assert "polku.tui.run" in every and "polku.tui.run" not in top
+    top, _ = IMPORTS["polku.session.rolls"]
+    assert "polku.session.host" in top  # inside `if TYPE_CHECKING:` as well as at the top
+
+
+def _upward() -> list[str]:
+    out = []
+    for importer, (_top, every) in IMPORTS.items():
+        layer, rank = _layer(importer)
+        for target in sorted(every):
+            t_layer, t_rank = _layer(target)
+            if t_rank > rank or (layer, t_layer) in FORBIDDEN_SIDEWAYS:
+                out.append(f"{importer} ({layer}) imports {target} ({t_layer})")
+    return out
+
+
+def test_nothing_imports_upward():
+    assert _upward() == []
+
+
+def _cycles() -> list[list[str]]:
+    graph = {name: sorted(top) for name, (top, _every) in IMPORTS.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def strongconnect(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                strongconnect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            strongconnect(v)
+    return found
+
+
+def _is_package_init_of(parent: str, child: str) -> bool:
+    return MODULES[parent].name == "__init__.py" and child.startswith(parent + ".")
+
+
+def test_no_import_cycles_at_module_level():
+    # A package's __init__ re-exporting its submodules is not a circle: a submodule
+    # that imports its siblings never goes through the __init__.
+    cycles = [c for c in _cycles()
+              if not all(any(_is_package_init_of(p, m) for p in c) or MODULES[m].name == "__init__.py" for m in c)]
+    assert cycles == []
+
+
+@pytest.mark.parametrize("importer, target", [
+    ("polku.rules.dice", "polku.session.model"),
+    ("polku.session.tracker", "polku.tui.app"),
+    ("polku.tui.app", "polku.cli"),
+])
+def test_an_upward_import_would_be_caught(importer, target, monkeypatch):
+    top, every = IMPORTS[importer]
+    monkeypatch.setitem(IMPORTS, importer, (top, every | {target}))
+    assert any(line.startswith(f"{importer} ") and target in line for line in _upward())
+
+
+def test_a_circle_would_be_caught(monkeypatch):
+    top, every = IMPORTS["polku.session.host"]
+    monkeypatch.setitem(IMPORTS, "polku.session.host", (top | {"polku.session.tracker"}, every))
+    assert any("polku.session.host" in c and "polku.session.tracker" in c for c in _cycles())
