@@ -144,7 +144,6 @@ class Tracker:
         self._redo: list[int] = []
         self.unsaved: list[dict[str, Any]] = []
         self.needs_full_save = False
-        self.listeners: list[Callable[[list[dict[str, Any]]], None]] = []
         self.rolls = Rolls(self)
         """The roll commands (:class:`~polku.session.rolls.Rolls`)."""
         if isinstance(self.events, EventLog):
@@ -343,8 +342,6 @@ class Tracker:
             self.unsaved.append(full)
             self._track(full, len(self.events) - 1)
             out.append(full)
-        for listener in list(self.listeners):
-            listener(out)
         return out
 
     def undo(self) -> dict[str, Any]:

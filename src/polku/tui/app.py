@@ -20,7 +20,7 @@ from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
-from .messages import SaveFailed, SessionSaved
+from .messages import SaveFailed, SessionSaved, TrackerChanged
 from .render import plain_styles, styles_from_theme
 
 
@@ -318,8 +318,12 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     # -- commands -------------------------------------------------------------------
 
-    def run_command(self, command: Callable[[Tracker], Any]) -> Any:
-        """Run a tracker command: refresh the panes, autosave; errors become one line."""
+    def run_command(self, command: Callable[[Tracker], Any], origin: Any = None) -> Any:
+        """Run a tracker command, tell every screen (one TrackerChanged each), autosave.
+
+        ``origin`` is the screen that asked and redraws from the result itself;
+        errors become one line.
+        """
         if self.tracker is None:
             return None
         before = len(self.tracker.events)
@@ -329,12 +333,9 @@ class PolkuApp(InputLimits, CoveringScreens):
             self.notify(str(e), severity="error", title="Not done")
             return None
         new = self.tracker.events[before:]
-        screen = self.main_screen()
-        if screen is not None:
-            screen.refresh_all(new)
-        for s in self.screen_stack:
-            if hasattr(s, "tracker_changed") and s is not screen:
-                s.tracker_changed(new)
+        if new:
+            for screen in self.screen_stack:
+                screen.post_message(TrackerChanged(new, origin))
         self.request_save()
         return result if result is not None else (new[-1] if new else None)
 

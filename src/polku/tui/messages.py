@@ -7,16 +7,21 @@ from typing import Any
 from textual.message import Message
 
 
-# Plain __init__s rather than @dataclass: decorating a class costs ~0.5 ms,
-# paid at every start before the first frame (issue 7).
+class TrackerChanged(Message):
+    """A tracker command appended these events.
 
+    The app runs every command (``run_command``) and then posts one of these to
+    each screen on the stack; a screen redraws from it with ``@on(TrackerChanged)``.
+    It does not bubble: the app has already seen the change.
+    """
 
-class CommandDone(Message):
-    """A tracker command appended these events."""
+    bubble = False
 
-    def __init__(self, events: list[dict[str, Any]]) -> None:
+    def __init__(self, events: list[dict[str, Any]], origin: Any = None) -> None:
         super().__init__()
         self.events = events
+        self.origin = origin
+        """The screen that ran the command (it has redrawn with the command's result already)."""
 
 
 class SessionSaved(Message):

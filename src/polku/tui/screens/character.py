@@ -3,14 +3,14 @@
 Neither screen changes state itself. The form returns the keyword arguments of
 :meth:`Tracker.add_character`; the sheet turns every edit into one tracker
 command through ``app.run_command``, and re-renders when the app reports new
-events (``tracker_changed``).
+events (one ``TrackerChanged`` message per command).
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.markup import escape
 from rich.text import Text
@@ -30,9 +30,9 @@ from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR
 from ...session.tracker import Tracker
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+from ..host import AppHost, host
+from ..messages import TrackerChanged
 
-if TYPE_CHECKING:
-    from ..app import PolkuApp
 
 
 class FieldError(ValueError):
@@ -409,8 +409,8 @@ class CharacterDetail(ModalScreen[None]):
         self._gone = False
 
     @property
-    def papp(self) -> "PolkuApp":
-        return self.app  # type: ignore[return-value]
+    def papp(self) -> AppHost:
+        return host(self.app)
 
     @property
     def ch(self) -> dict[str, Any]:
@@ -431,7 +431,8 @@ class CharacterDetail(ModalScreen[None]):
 
     # -- rendering -------------------------------------------------------------
 
-    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+    @on(TrackerChanged)
+    def _tracker_changed(self, message: TrackerChanged) -> None:
         """The app ran a command: redraw, or close if the character is gone."""
         if self.cid not in self.tracker.characters:
             self._close_gone()

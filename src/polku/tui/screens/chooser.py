@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from pathlib import Path
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.markup import escape
 from rich.text import Text
@@ -31,9 +31,8 @@ from ...text import plural
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+from ..host import host
 
-if TYPE_CHECKING:
-    from ..app import PolkuApp
 
 DEMOS: tuple[tuple[str, str], ...] = (
     ("rajapolku", "Rajapolku"),
@@ -104,9 +103,10 @@ class _Opener:
     app: Any
 
     def open_path(self, path: Path, *, read_only: bool = False) -> None:
-        app: PolkuApp = self.app
+        app = self.app
+        gm = host(app)
         try:
-            tracker, sf = files.open_session(path, read_only=read_only, clock=app.clock, seed=app.seed)
+            tracker, sf = files.open_session(path, read_only=read_only, clock=gm.clock, seed=gm.seed)
         except store.LockedError as e:
             def answered(yes: bool | None) -> None:
                 if yes:
@@ -118,7 +118,7 @@ class _Opener:
             app.notify(str(e), severity="error", title="Cannot open", timeout=12)
             return
         _remember(app, path)
-        app.show_session(tracker, sf)
+        gm.show_session(tracker, sf)
 
 
 def _remember(app: Any, path: Path) -> None:
@@ -296,14 +296,15 @@ class ChooserScreen(_Opener, Screen[None]):
             if not name:
                 return
             new_path = folder / toml_name(name)
-            app: PolkuApp = self.app
+            app = self.app
+            gm = host(app)
             try:
-                tracker, sf = files.continue_campaign(path, new_path, clock=app.clock, seed=app.seed)
+                tracker, sf = files.continue_campaign(path, new_path, clock=gm.clock, seed=gm.seed)
             except (SessionOpenError, store.StoreError) as e:
                 app.notify(str(e), severity="error", title="Cannot continue", timeout=12)
                 return
             _remember(app, new_path)
-            app.show_session(tracker, sf)
+            gm.show_session(tracker, sf)
 
         self.app.push_screen(TextPrompt(
             f"Continue “{escape(info['name'])}” in a new file: its name", default,
@@ -561,7 +562,8 @@ class NewCampaignScreen(Screen[None]):
         self.query_one("#nc-error", Static).update(text)
 
     def action_create(self) -> None:
-        app: PolkuApp = self.app  # type: ignore[assignment]
+        app = self.app
+        gm = host(app)
         name = self.query_one("#nc-name", Input).value.strip()
         if not name:
             self.error("campaign: write its name")
@@ -578,7 +580,7 @@ class NewCampaignScreen(Screen[None]):
             settings = Settings.from_dotted({c.key: self.values[c.key] for c in self.choices()})
             tracker = Tracker.new(self.system, name, settings=settings,
                                   wound_track=self.wound_track if self.system is System.RAJAPOLKU else None,
-                                  clock=app.clock, seed=app.seed)
+                                  clock=gm.clock, seed=gm.seed)
             sf = files.create_session(path, tracker)
         except (RulesError, SessionOpenError, store.StoreError) as e:
             self.error(str(e))
@@ -588,7 +590,7 @@ class NewCampaignScreen(Screen[None]):
             return
         _remember(app, path)
         app.pop_screen()
-        app.show_session(tracker, sf)
+        gm.show_session(tracker, sf)
 
     def action_cancel(self) -> None:
         self.app.pop_screen()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from rich.text import Text
 from textual import events, on
@@ -17,9 +17,8 @@ from ...text import plural
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, compose_panes
-
-if TYPE_CHECKING:
-    from ..app import PolkuApp
+from ..host import AppHost, host
+from ..messages import TrackerChanged
 
 
 # Groups of the help screen and the palette.
@@ -84,8 +83,8 @@ class MainScreen(Screen):
         self._resumed = False
 
     @property
-    def papp(self) -> "PolkuApp":
-        return self.app  # type: ignore[return-value]
+    def papp(self) -> AppHost:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         # The status line is built with its text so that the first frame is complete.
@@ -104,6 +103,11 @@ class MainScreen(Screen):
         self.query_one("#chars", CharacterPane).focus()
 
     # -- refreshing from the tracker ---------------------------------------------
+
+    @on(TrackerChanged)
+    def _tracker_changed(self, message: TrackerChanged) -> None:
+        if message.origin is not self:  # its own commands were redrawn in run()
+            self.refresh_all(message.events)
 
     def refresh_all(self, events: list[dict[str, Any]] | None = None) -> None:
         if self._hidden():
@@ -187,7 +191,13 @@ class MainScreen(Screen):
     # -- helpers -----------------------------------------------------------------
 
     def run(self, command: Callable[[Tracker], Any]) -> Any:
-        return self.papp.run_command(command)
+        """Run a command; this screen redraws at once (the caller may select what it made)."""
+        before = len(self.tracker.events)
+        out = self.papp.run_command(command, origin=self)
+        new = self.tracker.events[before:]
+        if new:
+            self.refresh_all(new)
+        return out
 
     def selected_character(self, *, quiet: bool = False) -> dict[str, Any] | None:
         cid = self.query_one("#chars", CharacterPane).selected_character_id()

@@ -19,6 +19,7 @@ from ...session.tracker import Tracker
 from ...text import plural
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
+from ..messages import TrackerChanged
 
 
 class DicePicker(ModalScreen[list[int] | None]):
@@ -118,7 +119,8 @@ class NarrationScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+    @on(TrackerChanged)
+    def _tracker_changed(self, message: TrackerChanged) -> None:
         if self.is_mounted:
             self.show()
 

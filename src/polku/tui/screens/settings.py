@@ -9,7 +9,7 @@ undoable and saved like any other (u / U undo and redo here too).
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -25,9 +25,9 @@ from ...rules.system import allowed_text, parse_setting
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
+from ..host import AppHost, host
+from ..messages import TrackerChanged
 
-if TYPE_CHECKING:
-    from ..app import PolkuApp
 
 
 def show_value(value: Any) -> str:
@@ -62,8 +62,8 @@ class SettingsScreen(ModalScreen[None]):
         self.focus_key = focus_key
 
     @property
-    def papp(self) -> "PolkuApp":
-        return self.app  # type: ignore[return-value]
+    def papp(self) -> AppHost:
+        return host(self.app)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="settings-box"):
@@ -105,7 +105,8 @@ class SettingsScreen(ModalScreen[None]):
         if keep is not None and options:
             rows.highlighted = min(keep, len(options) - 1)
 
-    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
+    @on(TrackerChanged)
+    def _tracker_changed(self, message: TrackerChanged) -> None:
         if self.is_mounted:
             self.render_rows()
 

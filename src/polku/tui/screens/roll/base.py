@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual import on
@@ -25,9 +25,9 @@ from ....session.rolls import settings_text
 from ....session.tracker import Tracker
 from ...widgets.keyline import KeyLine
 from ..prompts import ChoicePrompt, TextPrompt
+from ...host import AppHost, host
+from ...messages import TrackerChanged
 
-if TYPE_CHECKING:
-    from ...app import PolkuApp
 
 GM = ""
 
@@ -185,8 +185,8 @@ class RollScreen(ModalScreen[None]):
         self.init_sides()
 
     @property
-    def papp(self) -> "PolkuApp":
-        return self.app  # type: ignore[return-value]
+    def papp(self) -> AppHost:
+        return host(self.app)
 
     # -- to override -------------------------------------------------------------
 
@@ -332,8 +332,11 @@ class RollScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def tracker_changed(self, events: list[dict[str, Any]]) -> None:
-        if self.is_mounted:
+    @on(TrackerChanged)
+    def _tracker_changed(self, message: TrackerChanged) -> None:
+        # A command this screen ran was redrawn with its result at once (one
+        # redraw, one odds computation per key); redraw for the others' commands.
+        if self.is_mounted and message.origin is not self:
             self.refresh_view()
 
     def action_roll(self) -> None:
@@ -348,7 +351,7 @@ class RollScreen(ModalScreen[None]):
             with t.gm_only(self.gm_only):
                 return self.do_roll(faces)
 
-        out = self.papp.run_command(roll)
+        out = self.papp.run_command(roll, origin=self)
         if not out:
             return
         ev = out.get("event") if isinstance(out, dict) else None

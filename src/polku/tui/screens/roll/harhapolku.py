@@ -295,7 +295,7 @@ class HarhaRollScreen(RollScreen):
             if value is None:
                 return
             role, cid, edge = value.split("\x1f")
-            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(self.last_event, role, cid, edge))
+            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(self.last_event, role, cid, edge), origin=self)
             if out:
                 self.last_event = out["event"]
                 self.result_lines = [f"{out['event']['seq']}: {out['event']['roll']['summary']} (after edge '{edge}')"] + [

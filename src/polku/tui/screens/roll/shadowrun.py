@@ -418,7 +418,7 @@ class SRRollScreen(RollScreen):
             return
 
         def run(role: str) -> None:
-            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(self.last_event, what, role=role))
+            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(self.last_event, what, role=role), origin=self)
             if out:
                 ev = out["event"]
                 self.last_event = ev
