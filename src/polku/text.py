@@ -1,6 +1,17 @@
-"""Small helpers for the words Polku shows: counts that agree with their noun."""
+"""The plain text Polku shows, written once for every front end: counts that agree with
+their noun, dice faces, bars, and the words for a Rajapolku outcome.
+
+The command line, the session report (export), the dice log and the app's screens all
+word these the same way by calling here. This module is below every layer (it imports
+nothing of Polku, and reads a result by its attributes), so the rules core can use it too.
+"""
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 _IRREGULAR = {"die": "dice", "entry": "entries", "box": "boxes", "pass": "passes"}
 
@@ -18,4 +29,110 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return f"{n} {many or _IRREGULAR.get(noun, noun + 's')}"
 
 
-__all__ = ["plural"]
+# -- dice -----------------------------------------------------------------------------
+
+ABILITY_MARK = "✦"
+"""Before an ability die's face (R7): told apart by the glyph as well as by colour."""
+
+SOURCE_MARK = {"background": "ᵇ", "condition": "ᶜ", "ability": ABILITY_MARK, "edge": "ᵉ", "gm": "ᵍ",
+               "helper": "ʰ", "exploded": "!"}
+"""What marks a die's source beside its face (the ability mark goes before it); other sources
+(action, die, charge, skill, attribute, modifier) have none."""
+
+REROLLED_MARK = "↻"
+
+
+NAMED_SOURCES = ("background", "condition")
+"""Sources whose mark only says "a named thing gave this die": left out where the name is written."""
+
+
+def die_text(face: int, source: str = "die", *, size: int | None = None, replaced: bool = False,
+             named: bool = False) -> str:
+    """One die as the log, the report and the roll screens show it: ``7``, ``✦7``, ``6!``,
+    ``4ᵉ``, ``7/d10`` (with ``size``, where sizes differ), ``3↻`` (rerolled).
+
+    ``named``: the caller writes the die's label beside it (the report), so a background or
+    condition die needs no mark of its own.
+    """
+    body = f"{face}/d{size}" if size is not None else f"{face}"
+    if source == "ability":
+        body = f"{ABILITY_MARK}{body}"
+    elif not (named and source in NAMED_SOURCES):
+        body += SOURCE_MARK.get(source, "")
+    return body + REROLLED_MARK if replaced else body
+
+
+def logged_die_text(d: Any, system: str, *, replaced: bool = True, named: bool = False) -> str:
+    """A die of a logged roll (``{face, size, source, replaced}``): its size is shown in
+    Harhapolku (d8s and d10s mix) and for an unusual die anywhere."""
+    size = d["size"]
+    shown = size if system == "harhapolku" or size not in (6, 10) else None
+    return die_text(d["face"], d.get("source", "die"), size=shown, replaced=replaced and bool(d.get("replaced")),
+                    named=named)
+
+
+def die_typed(face: int, ability: bool = False) -> str:
+    """One die as it is typed on the command line: ``7``, or ``8*`` for an ability die (R7)."""
+    return f"{face}*" if ability else str(face)
+
+
+# -- bars -----------------------------------------------------------------------------
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(value: float, top: float, width: int) -> str:
+    """A horizontal bar of ``value`` out of ``top`` in ``width`` cells, eighths of a cell included."""
+    if top <= 0 or value <= 0:
+        return ""
+    cells = min(value / top, 1.0) * width
+    full = int(cells)
+    part = int(round((cells - full) * 8))
+    if part == 8:
+        full, part = full + 1, 0
+    return "█" * full + (EIGHTHS[part] if part else "")
+
+
+def split_cells(shares: Sequence[float], width: int) -> list[int]:
+    """How many of ``width`` cells each share of a whole (probabilities summing to 1) gets;
+    the last takes what is left, so the cells always add up to ``width``."""
+    out: list[int] = []
+    used = 0
+    for i, p in enumerate(shares):
+        n = round(p * width) if i < len(shares) - 1 else max(0, width - used)
+        n = max(0, min(width - used, n))
+        out.append(n)
+        used += n
+    return out
+
+
+def split_bar(shares: Sequence[tuple[float, str]], width: int) -> str:
+    """``███░░░``: each (probability, glyph) share of ``width`` cells."""
+    cells = split_cells([p for p, _ in shares], width)
+    return "".join(glyph * n for (_, glyph), n in zip(shares, cells))
+
+
+# -- outcomes -------------------------------------------------------------------------
+
+
+def raja_outcome(result: Any, a: str, b: str) -> str:
+    """A Rajapolku result (R5-R7) in a few words, with the sides' names.
+
+    ``Aino wins, 2 degrees, 1 supernatural (visibly!)``, ``Aino wins narrowly (0 degrees)``,
+    ``tie — both reroll (R5)`` or ``tie — B holds (R5)``.
+    """
+    if result.winner == "tie":
+        return "tie — both reroll (R5)" if result.tie_action == "reroll" else f"tie — {b} holds (R5)"
+    name = a if result.winner == "a" else b
+    extra = ""
+    if result.supernatural:
+        extra = f", {result.supernatural} supernatural"
+        if result.deciding_die_is_ability:
+            extra += " (visibly!)"
+    if not result.degrees:
+        return f"{name} wins narrowly (0 degrees){extra}"
+    return f"{name} wins, {plural(result.degrees, 'degree')}{extra}"
+
+
+__all__ = ["ABILITY_MARK", "SOURCE_MARK", "bar", "die_text", "die_typed", "logged_die_text", "plural", "raja_outcome",
+           "split_bar", "split_cells"]

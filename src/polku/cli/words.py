@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from polku.text import die_typed, raja_outcome, split_bar
 from polku.cli.common import (
     BAR_WIDTH,
 )
@@ -23,15 +24,7 @@ def plural(n: int, word: str) -> str:
 
 
 def raja_headline(result) -> str:
-    if result.winner == "tie":
-        what = "the defender (B) holds" if result.tie_action == "defender" else "both sides reroll"
-        return f"Rajapolku: tie — {what}"
-    text = f"Rajapolku: {result.winner.upper()} wins with {plural(result.degrees, 'degree')}"
-    if result.narrow:
-        text += " (a narrow win)"
-    if result.supernatural:
-        text += f", {plural(result.supernatural, 'supernatural feature')}"
-    return text
+    return "Rajapolku: " + raja_outcome(result, "A", "B")
 
 
 def harha_headline(result) -> str:
@@ -101,12 +94,11 @@ def harha_sum_headline(result) -> str:
 
 
 def glyph(d) -> str:
-    return f"{d.face}*" if d.is_ability else str(d.face)
+    return die_typed(d.face, d.is_ability)
 
 
 def bar(p: float, width: int = BAR_WIDTH) -> str:
-    filled = max(0, min(width, round(p * width)))
-    return "█" * filled + "░" * (width - filled)
+    return split_bar([(p, "█"), (1 - p, "░")], width)
 
 
 def pct_line(label: str, p: float, width: int = 16) -> str:

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..text import die_typed
 from .dice import Die, DieSpec, RulesError, Src
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
 
@@ -264,7 +265,7 @@ def raja_sorted(dice: Sequence[Die]) -> tuple[Die, ...]:
 
 
 def _glyph(d: Die) -> str:
-    return f"{d.face}*" if d.is_ability else str(d.face)
+    return die_typed(d.face, d.is_ability)
 
 
 def _faces_text(dice: Sequence[Die]) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..rules.system import System
+from ..text import bar, logged_die_text
 from . import stats as st
 from .model import condition_monitors
 from .public import public_view, secret_ids
@@ -44,7 +45,6 @@ KIND_WORD = {
     "setting": "Setting", "note": "Note", "narration": "Narration", "initiative": "Initiative",
 }
 
-SOURCE_MARK = {"ability": "✦", "exploded": "!", "edge": "ᵉ", "helper": "ʰ", "gm": "ᵍ"}
 
 
 @dataclass
@@ -157,14 +157,7 @@ def _characters_table(view: Tracker, system: System) -> Block:
 
 
 def die_words(d: dict[str, Any], system: System) -> str:
-    face = f"{d['face']}"
-    if system is System.HARHAPOLKU or d.get("size") not in (6, 10):
-        face = f"{face}/d{d['size']}"
-    mark = SOURCE_MARK.get(d.get("source", ""), "")
-    if d.get("source") == "ability":
-        face = f"✦{face}"
-    elif mark:
-        face = f"{face}{mark}"
+    face = logged_die_text(d, system.value, replaced=False, named=True)
     label = d.get("label", "")
     if label and d.get("source") not in ("exploded",) and label != "action":
         face = f"{label} {face}"
@@ -336,14 +329,7 @@ BAR_WIDTH = 30
 
 
 def _bar(value: float, top: float, width: int = BAR_WIDTH) -> str:
-    if top <= 0:
-        return ""
-    cells = value / top * width
-    full = int(cells)
-    part = int(round((cells - full) * 8))
-    if part == 8:
-        full, part = full + 1, 0
-    return "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
+    return bar(value, top, width)
 
 
 def to_markdown(blocks: Sequence[Block]) -> str:

@@ -19,6 +19,7 @@ from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
 from ..rules.system import System
+from ..text import raja_outcome
 from .host import TrackerError
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ class Rolls:
             self._pay_abilities(txn, a, plan_a)
             self._pay_abilities(txn, b, plan_b)
             result = raja.resolve(dice_a, dice_b, self.tracker.settings)
-            summary = _raja_summary(result, a.label, b.label)
+            summary = raja_outcome(result, a.label, b.label)
             # The outcome's reasoning first, then where every die came from.
             explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
             if result.winner != "tie" or result.tie_action == "defender":
@@ -364,7 +365,7 @@ class Rolls:
             txn.set(["characters", b_cid, "charges"], after.b_charges)
             txn.set(["challenges", idx, "spirit"], {"a": a_cid, "b": b_cid, "exchanges": after.exchanges,
                                                      "ended": False})
-            summary = _raja_summary(result, ca["name"], cb["name"])
+            summary = raja_outcome(result, ca["name"], cb["name"])
             if ex.loser is not None and ex.loss:
                 loser = ca if ex.loser == "a" else cb
                 left = after.charges(ex.loser)
@@ -1228,21 +1229,6 @@ def _raja_result_from(outcome: dict[str, Any]) -> Any:
                            deciding_position=None, decided_by="tie" if winner == "tie" else "face",
                            deciding_die_is_ability=False, degree_dice=(), tie_action=outcome.get("tie_action"),
                            holds=outcome.get("holds"))
-
-
-def _raja_summary(r: raja.RajaResult, a: str, b: str) -> str:
-    if r.winner == "tie":
-        return "tie — both reroll (R5)" if r.tie_action == "reroll" else f"tie — {b} holds (R5)"
-    name = a if r.winner == "a" else b
-    deg = f"{r.degrees} degree{'s' if r.degrees != 1 else ''}"
-    extra = ""
-    if r.supernatural:
-        extra = f", {r.supernatural} supernatural"
-        if r.deciding_die_is_ability:
-            extra += " (visibly!)"
-    if not r.degrees:
-        return f"{name} wins narrowly (0 degrees){extra}"
-    return f"{name} wins, {deg}{extra}"
 
 
 def _harha_summary(r: Any, a: str, b: str, variant: str) -> str:

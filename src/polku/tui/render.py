@@ -13,23 +13,10 @@ from typing import Any, Mapping
 from rich.color import Color as RichColor
 from rich.text import Text
 
+from .. import text
 from ..rules.shadowrun import is_hit
 
-SOURCE_MARK = {
-    "action": "",
-    "die": "",
-    "background": "ᵇ",
-    "condition": "ᶜ",
-    "ability": "✦",
-    "edge": "ᵉ",
-    "gm": "ᵍ",
-    "charge": "",
-    "skill": "",
-    "attribute": "",
-    "modifier": "",
-    "helper": "ʰ",
-    "exploded": "!",
-}
+SOURCE_MARK = text.SOURCE_MARK
 
 SOURCE_NAME = {
     "action": "action die",
@@ -98,19 +85,8 @@ def plain_styles() -> dict[str, str]:
 
 def die_text(d: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", hit: bool = False) -> Text:
     face = d["face"]
-    size = d["size"]
-    src = d.get("source", "die")
-    mark = SOURCE_MARK.get(src, "")
-    show_size = system == "harhapolku" or size not in (6, 10)
-    body = f"{face}" if not show_size else f"{face}/d{size}"
-    style = ""
-    if src == "ability":
-        body = f"✦{body}"
-        style = styles.get("ability", "")
-    else:
-        body = f"{body}{mark}"
-    if d.get("replaced"):
-        body = f"{body}↻"
+    body = text.logged_die_text(d, system)
+    style = styles.get("ability", "") if d.get("source", "die") == "ability" else ""
     if hit:
         style = style or styles.get("hit", "")
     if system == "shadowrun" and face == 1:

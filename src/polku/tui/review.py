@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..session import stats as st
+from ..text import bar
 from ..session.replay import History, ReplayError
 from ..session.model import State
 from ..session.tracker import Tracker
@@ -380,19 +381,6 @@ class ReviewScreen(Screen):
 # Statistics
 
 
-BLOCKS = " ▏▎▍▌▋▊▉"
-
-
-def bar(value: float, top: float, width: int) -> str:
-    """A horizontal bar of ``value`` out of ``top`` in ``width`` cells, eighths included."""
-    if top <= 0 or value <= 0:
-        return ""
-    cells = min(value / top, 1.0) * width
-    full = int(cells)
-    part = int(round((cells - full) * 8))
-    if part == 8:
-        full, part = full + 1, 0
-    return "█" * full + (BLOCKS[part] if part else "")
 
 
 def face_chart(dist: st.FaceDistribution, styles: dict[str, str], width: int = 40) -> Text:

@@ -26,6 +26,7 @@ from ....session.tracker import Tracker
 from ...widgets.keyline import KeyLine
 from ..prompts import ChoicePrompt, TextPrompt
 from ...host import AppHost, host
+from ....text import die_text, split_cells
 from ...messages import TrackerChanged
 
 
@@ -35,12 +36,8 @@ GM = ""
 def _bar(parts: Sequence[tuple[float, str, str]], width: int = 30) -> Text:
     """A small proportional bar: (probability, glyph, style) per part."""
     out = Text()
-    used = 0
-    for i, (p, glyph, style) in enumerate(parts):
-        n = round(p * width) if i < len(parts) - 1 else max(0, width - used)
-        n = max(0, min(width - used, n))
+    for (_, glyph, style), n in zip(parts, split_cells([p for p, _, _ in parts], width)):
         out.append(glyph * n, style=style)
-        used += n
     return out
 
 
@@ -362,7 +359,7 @@ class RollScreen(ModalScreen[None]):
         lines = [f"{ev['seq']}: {roll.get('summary', ev['text'])}"]
         for side in roll.get("sides", []):
             lines.append(f"  {side['label']}: " + " ".join(
-                ("✦" if d.get("source") == "ability" else "") + str(d["face"]) + ("↻" if d.get("replaced") else "")
+                die_text(d["face"], "ability" if d.get("source") == "ability" else "die", replaced=bool(d.get("replaced")))
                 for d in side["dice"]))
         lines.extend(self.after_roll_hints(ev))
         lines.extend(f"  {x}" for x in roll.get("explain", [])[:12])
