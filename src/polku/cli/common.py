@@ -140,6 +140,13 @@ def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
                    help=f"{who} spent Edge after the roll: +E dice at the end, rule of six on them (S7)")
 
 
+def finish(p: argparse.ArgumentParser, handler: Any) -> None:
+    """What ends every system's subparser: --set, --json and the handler."""
+    set_flag(p)
+    json_flag(p)
+    p.set_defaults(handler=handler)
+
+
 def json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of the explanation")
 

@@ -25,8 +25,7 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
-    json_flag,
-    set_flag,
+    finish,
     settings_epilog,
     settings_from_args,
     settings_json,
@@ -83,9 +82,7 @@ def add_parser(verbs: Any) -> None:
                    help="spirit combat: the pools are each side's charges now; each pays 1 to enter (R11)")
     o.add_argument("--in-fight", action="store_true",
                    help="spirit combat under way: the pools are the charges left (entry paid)")
-    set_flag(o)
-    json_flag(o)
-    o.set_defaults(handler=_odds_raja)
+    finish(o, _odds_raja)
 
     oh = sub(osys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
               "Odds of a Harhapolku comparison (H3-H6), or of a difficult action (H8), opposed or not.",
@@ -94,9 +91,7 @@ def add_parser(verbs: Any) -> None:
     oh.add_argument("b", metavar="POOL_B", nargs="?", help="side B's pool (the challenger)")
     oh.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
     difficult_flags(oh)
-    set_flag(oh)
-    json_flag(oh)
-    oh.set_defaults(handler=_odds_harha)
+    finish(oh, _odds_harha)
 
     os_ = sub(osys, "shadowrun", SR_NAMES[1:], "Shadowrun roll (S3-S11)",
                "Odds of a Shadowrun 4e roll (S4-S8); what Edge is worth (S7); an extended test (S10); "
@@ -120,9 +115,7 @@ def add_parser(verbs: Any) -> None:
     os_.add_argument("--helpers", metavar="N,N", help="teamwork: each helper's own pool (S11)")
     os_.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
                      help="teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)")
-    set_flag(os_)
-    json_flag(os_)
-    os_.set_defaults(handler=_odds_sr)
+    finish(os_, _odds_sr)
 
     oso = sub(osys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
                "Odds of a Shadowrun opposed test (S9); B is the defender, alone or leading a group.",
@@ -134,9 +127,7 @@ def add_parser(verbs: Any) -> None:
                      help="B's companions' pools: B rolls the largest pool + 1 per extra member, at most +5 (S9)")
     oso.add_argument("--edge-before", action="store_true", help="A spent Edge before the roll (N includes it)")
     oso.add_argument("--b-edge-before", action="store_true", help="B spent Edge before the roll (M includes it)")
-    set_flag(oso)
-    json_flag(oso)
-    oso.set_defaults(handler=_odds_sr_opposed)
+    finish(oso, _odds_sr_opposed)
 
 
 def _odds_raja(args: argparse.Namespace) -> int:

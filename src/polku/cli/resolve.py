@@ -26,8 +26,7 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
-    json_flag,
-    set_flag,
+    finish,
     settings_epilog,
     settings_from_args,
     settings_json,
@@ -98,9 +97,7 @@ def add_parser(verbs: Any) -> None:
     r.add_argument("b", metavar="B", help=RAJA_FACES_HELP.format(side="B (opposition)"))
     r.add_argument("--spirit", action="store_true",
                    help="a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)")
-    set_flag(r)
-    json_flag(r)
-    r.set_defaults(handler=_resolve_raja)
+    finish(r, _resolve_raja)
 
     h = sub(rsys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
              "Harhapolku comparison (H3-H6). In ch23, same_size and sum, A is the actor and B the "
@@ -112,9 +109,7 @@ def add_parser(verbs: Any) -> None:
     h.add_argument("b", metavar="B", nargs="?", help=HARHA_FACES_HELP.format(side="B (challenger)"))
     h.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
     difficult_flags(h)
-    set_flag(h)
-    json_flag(h)
-    h.set_defaults(handler=_resolve_harha)
+    finish(h, _resolve_harha)
 
     s = sub(rsys, "shadowrun", SR_NAMES[1:], "Shadowrun roll (S3-S11)",
              "Shadowrun 4e roll (S4-S7), a success test (S8) with --threshold, an extended test "
@@ -136,9 +131,7 @@ def add_parser(verbs: Any) -> None:
                    help="teamwork (S11): a helper's faces, rolled before the leader (repeatable)")
     s.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
                    help="teamwork: the leader's skill rating, the cap under sr.teamwork_cap=skill")
-    set_flag(s)
-    json_flag(s)
-    s.set_defaults(handler=_resolve_sr)
+    finish(s, _resolve_sr)
 
     so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
               "Shadowrun opposed test (S9): more hits wins; on a tie the defender B wins if a winner "
@@ -149,9 +142,7 @@ def add_parser(verbs: Any) -> None:
     so.add_argument("b", metavar="B", help="side B's (the defender's) d6 faces, the same way")
     sr_edge_flags(so, "")
     sr_edge_flags(so, "b-")
-    set_flag(so)
-    json_flag(so)
-    so.set_defaults(handler=_resolve_sr_opposed)
+    finish(so, _resolve_sr_opposed)
 
 
 def _resolve_raja(args: argparse.Namespace) -> int:

@@ -20,8 +20,7 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
-    json_flag,
-    set_flag,
+    finish,
     settings_epilog,
     settings_from_args,
     settings_json,
@@ -96,9 +95,7 @@ def add_parser(verbs: Any) -> None:
                       help="shadowrun: an extended test to T hits (S10)")
     roll.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
                       help="extended: roll at most K intervals (default 20)")
-    set_flag(roll)
-    json_flag(roll)
-    roll.set_defaults(handler=run)
+    finish(roll, run)
 
 
 def _system_of(name: str) -> str:

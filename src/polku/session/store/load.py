@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,16 +145,18 @@ def _event_starts(data: bytes) -> list[int]:
     return [m.start() for m in EVENT_HEADER.finditer(data)]
 
 
-def _last_event_start(data: bytes) -> int | None:
-    """Offset of the last line that is exactly ``[[event]]`` (scanning backwards)."""
+def _lines_from_the_end(data: bytes, start: bytes) -> Iterator[int]:
+    """Offsets of the lines that begin with ``start``, the last first (no scan of the whole file)."""
     end = len(data)
-    while True:
-        i = data.rfind(b"[[event]]", 0, end)
-        if i < 0:
-            return None
-        if (i == 0 or data[i - 1 : i] == b"\n") and EVENT_HEADER.match(data, i):
-            return i
+    while (i := data.rfind(start, 0, end)) >= 0:
+        if i == 0 or data[i - 1 : i] == b"\n":
+            yield i
         end = i
+
+
+def _last_event_start(data: bytes) -> int | None:
+    """Offset of the last line that is exactly ``[[event]]``."""
+    return next((i for i in _lines_from_the_end(data, b"[[event]]") if EVENT_HEADER.match(data, i)), None)
 
 
 def _has_end_mark(block: bytes, seq: Any) -> bool:
@@ -174,16 +177,11 @@ def _has_end_mark(block: bytes, seq: Any) -> bool:
 
 def _end_of_last_mark(data: bytes) -> int | None:
     """Offset just after the last complete ``# end of event N`` line (with its newline)."""
-    end = len(data)
-    while True:
-        i = data.rfind(b"# end of event ", 0, end)
-        if i < 0:
-            return None
-        if i == 0 or data[i - 1 : i] == b"\n":
-            nl = data.find(b"\n", i)
-            if nl >= 0 and END_MARK.match(data[i:nl].decode("utf-8", "replace")):
-                return nl + 1
-        end = i
+    for i in _lines_from_the_end(data, b"# end of event "):
+        nl = data.find(b"\n", i)
+        if nl >= 0 and END_MARK.match(data[i:nl].decode("utf-8", "replace")):
+            return nl + 1
+    return None
 
 
 def _cut_header_fragment(data: bytes) -> tuple[bytes, bool]:

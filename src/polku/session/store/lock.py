@@ -23,24 +23,24 @@ def lock_path(path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".lock")
 
 
-def _proc_start(pid: int) -> str | None:
-    """Start time of ``pid`` in clock ticks (Linux), to tell a reused pid."""
+def _proc_stat(pid: int) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command name (Linux), or [] where there is none."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read().decode("ascii", "replace")
     except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[-1].split()
+        return []
+    return stat.rsplit(")", 1)[-1].split()
+
+
+def _proc_start(pid: int) -> str | None:
+    """Start time of ``pid`` in clock ticks (Linux), to tell a reused pid."""
+    fields = _proc_stat(pid)
     return fields[19] if len(fields) > 19 else None
 
 
 def _proc_is_zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read().decode("ascii", "replace")
-    except OSError:
-        return False
-    fields = stat.rsplit(")", 1)[-1].split()
+    fields = _proc_stat(pid)
     return bool(fields) and fields[0] in ("Z", "X")
 
 
