@@ -24,7 +24,7 @@ from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
 from .model import Change, State, StateError, clone, get_path
-from .host import TrackerError
+from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .rolls import Rolls
 from .store import EventLog
 
