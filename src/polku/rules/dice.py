@@ -194,13 +194,18 @@ def parse_faces(text: str, size: int, *, allow_ability: bool = False) -> tuple[D
             item = item[:-1].strip()
         if not item:
             raise FaceError(f"empty face in '{text}' (write them comma-separated, e.g. 7,7,3)")
-        try:
-            face = ascii_int(item)
-        except ValueError:
-            raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
-        check_face(face, size)
-        dice.append(Die(size, face, Src.ABILITY if ability else Src.DIE))
+        dice.append(Die(size, _face(item, raw, size), Src.ABILITY if ability else Src.DIE))
     return tuple(dice)
+
+
+def _face(item: str, raw: str, size: int) -> int:
+    """One typed face (``item``, from ``raw`` as the user wrote it) on a die of ``size``, checked."""
+    try:
+        face = ascii_int(item)
+    except ValueError:
+        raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
+    check_face(face, size)
+    return face
 
 
 def parse_sized_faces(text: str, default_size: int | None = None) -> tuple[Die, ...]:
@@ -223,12 +228,7 @@ def parse_sized_faces(text: str, default_size: int | None = None) -> tuple[Die, 
                 raise FaceError(f"'{raw.strip()}': die size '{size_txt}' is not a number") from None
         if size is None:
             raise FaceError(f"'{raw.strip()}': give the die size, e.g. d8:{item}")
-        try:
-            face = ascii_int(item)
-        except ValueError:
-            raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
-        check_face(face, size)
-        dice.append(Die(size, face, Src.DIE))
+        dice.append(Die(size, _face(item, raw, size), Src.DIE))
     return tuple(dice)
 
 

@@ -72,6 +72,11 @@ def _binom_row(n: int) -> tuple[int, ...]:
     return tuple(comb(n, k) for k in range(n + 1))
 
 
+def _whole_in(value: object, lo: int, hi: int) -> bool:
+    """``value`` is a whole number (not a bool) from ``lo`` to ``hi``."""
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+
+
 def _check_count(name: str, value: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"{name} must be a whole number, not {value!r}")
@@ -884,7 +889,7 @@ def _check_faces(name: str, faces: Sequence[int], pool: tuple[int, int]) -> list
     if len(faces) != n8 + n10:
         raise RulesError(f"{name}: {len(faces)} faces for a pool of {n8 + n10} dice")
     for f in faces:
-        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 10:
+        if not _whole_in(f, 1, 10):
             raise RulesError(f"{name}: {f!r} is not a face of a d8 or d10")
     if sum(1 for f in faces if f > 8) > n10:
         raise RulesError(f"{name}: more faces above 8 than the pool has d10s")
@@ -1060,7 +1065,7 @@ def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> Harh
         RulesError: a die size below 1.
     """
     for name, size in (("a_size", a_size), ("b_size", b_size)):
-        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 1000:
+        if not _whole_in(size, 1, 1000):
             raise RulesError(f"{name} must be a die size from 1 to 1000, not {size!r}")
     if a_bonus < 1:  # H4: an actor without a single die fails
         return HarhaOdds(0.0, 1.0, 0.0)
@@ -1392,9 +1397,9 @@ def sr_edge_odds(
         RulesError: a bad pool, Edge rating or threshold.
     """
     _check_count("n", n)
-    if isinstance(edge_rating, bool) or not isinstance(edge_rating, int) or not 1 <= edge_rating <= 20:
+    if not _whole_in(edge_rating, 1, 20):
         raise RulesError(f"Edge rating must be 1 to 20, not {edge_rating!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 100:
+    if not _whole_in(threshold, 1, 100):
         raise RulesError(f"threshold must be 1 to 100, not {threshold!r}")
     e, t = edge_rating, threshold
     plain = sr_hits(n)
@@ -1581,11 +1586,11 @@ def sr_extended(
         RulesError: a bad pool, threshold or interval count.
     """
     _check_count("n", n)
-    if isinstance(threshold, bool) or not isinstance(threshold, int) or not 1 <= threshold <= 10_000:
+    if not _whole_in(threshold, 1, 10_000):
         raise RulesError(f"threshold must be a whole number from 1 to 10000, not {threshold!r}")
-    if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or not 1 <= max_intervals <= 10_000:
+    if not _whole_in(max_intervals, 1, 10_000):
         raise RulesError(f"max_intervals must be from 1 to 10000, not {max_intervals!r}")
-    if isinstance(progress, bool) or not isinstance(progress, int) or not 0 <= progress < threshold:
+    if not _whole_in(progress, 0, threshold - 1):
         raise RulesError(f"progress must be a whole number from 0 to {threshold - 1} (below the threshold), "
                          f"not {progress!r}")
     outcomes = _sr_roll_outcomes(n, hurried)
