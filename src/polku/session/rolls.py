@@ -12,7 +12,7 @@ command, so one undo reverts all of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 from ..rules import harhapolku as harha
 from ..rules import rajapolku as raja
@@ -525,7 +525,7 @@ class Rolls:
             b = HarhaSide(b_s["label"], list(b_s.get("who", [])))
             counts = tuple(roll["counts"]) if roll.get("counts") else None
             ev, result = self._harha_record(txn, a, b, da, db, roll.get("variant", "ch23"), chal, origin, why,
-                                            counts=counts, demand=roll.get("demand", ""),  # type: ignore[arg-type]
+                                            counts=counts, demand=roll.get("demand", ""),
                                             rerolls=roll_event["seq"])
             out["event"], out["result"] = ev, result
 
@@ -616,7 +616,7 @@ class Rolls:
 
     def _narration_step(self, fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
                         faces: Sequence[int] | None, text_prefix: str = "",
-                        roll_sides: Callable[[harha.Step, list[str]], list] | None = None,
+                        roll_sides: Callable[[harha.Step, list[str]], list[dict[str, Any]]] | None = None,
                         names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: ()
                         ) -> harha.Step:
         out: dict[str, Any] = {}
@@ -638,13 +638,14 @@ class Rolls:
             out["step"] = step
 
         self.tracker._run(build)
-        return out["step"]
+        step: harha.Step = out["step"]
+        return step
 
     def narration_roll_background(self, who: str, background: str, size: int = 8,
                                   faces: Sequence[int] | None = None) -> harha.Step:
         return self._narration_step(lambda c, s: c.roll_background(who, background, s, size), faces,
                                     roll_sides=lambda st, ids: [{"role": "a", "label": who, "who": ids,
-                                                                 "dice": [die_dict(st.detail)]}],
+                                                                 "dice": [die_dict(cast(Die, st.detail))]}],
                                     names=lambda c: [who])
 
     def narration_open(self, narrator: str, dice: Sequence[Die]) -> harha.Step:
@@ -661,7 +662,7 @@ class Rolls:
 
         # the harm falls on the last usurper
         return self._narration_step(fn, faces, roll_sides=lambda st, ids: [
-            {"role": "gm", "label": "GM", "who": [], "dice": [die_dict(d) for d in st.detail.gm_dice]}],
+            {"role": "gm", "label": "GM", "who": [], "dice": [die_dict(d) for d in cast(harha.HarmRoll, st.detail).gm_dice]}],
             names=lambda c: [c.last.who if c.last is not None else None])
 
     def narration_conflict(self, kind: str, ability_fight: bool) -> harha.Step:
@@ -736,7 +737,7 @@ class Rolls:
         plan = self.sr_plan(side)
         if side.long_shot or not side.edge_before or not side.who:
             return plan.size
-        return plan.size + self.tracker.character(side.who[0])["edge_rating"]
+        return plan.size + int(self.tracker.character(side.who[0])["edge_rating"])
 
     def sr_group_dice(self, side: SRSide, group: Sequence[int]) -> int:
         """S9 against a group: the largest pool + 1 die per extra member (at most +5)."""
@@ -901,7 +902,7 @@ class Rolls:
         for i in range(len(self.tracker.events) - 1, -1, -1):
             ev = self.tracker.events[i]
             if ev.get("kind") == "roll" and not self.tracker.is_undone(ev["seq"]):
-                return ev["seq"]
+                return int(ev["seq"])
         return None
 
     def roll_actions(self, roll_event: dict[str, Any] | None) -> list[RollAction]:
@@ -1019,6 +1020,7 @@ class Rolls:
 
         def build(txn: "Txn") -> None:
             src, origin = self._source(faces)
+            new: sr.SRRoll | sr.SuccessResult
             if what == "edge_after":
                 new = sr.edge_after(r, ch["edge_rating"], src)
                 reason = "Edge after the roll: +%d dice, rule of six on them (S7)" % ch["edge_rating"]
