@@ -9,6 +9,7 @@
     polku odds SYSTEM POOL_A [POOL_B] ...     exact odds
     polku review FILE                         step through a saved session (read-only)
     polku watch FILE                          the players' live view of a session
+    polku play FILE --as CHARACTER            a player's seat: the view, their sheet, their rolls
     polku export FILE --format md|html        a session report for the group
 
 Every headless verb prints a short human explanation, or JSON with ``--json``.
@@ -44,7 +45,7 @@ from polku.cli.common import (
 
 __all__ = ["ALL_SYSTEM_NAMES", "VERBS", "CliError", "main"]
 
-VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "export")
+VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export")
 """A first argument naming one of these is a verb, run by the module ``polku.cli.<verb>``;
 anything else is a FILE."""
 
@@ -54,7 +55,7 @@ A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 
 Without a verb, polku opens the app: with FILE, that session file; without,
 no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
-watch, export) is the verb; anything else is a FILE (write ./new to open a file
+watch, play, export) is the verb; anything else is a FILE (write ./new to open a file
 called 'new').
 """
 
@@ -72,7 +73,8 @@ headless verbs (never start the app; add --json for JSON):
   ... --set KEY=VALUE                            any [choice] setting of RULES.md (resolve,
                                                  roll, odds; see their --help)
   polku export FILE --format md|html [-o OUT]    a session report (no app)
-other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view)
+other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view),
+  polku play FILE --as CHARACTER (a player's seat)
 systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)
 try 'polku resolve --help', 'polku roll --help', 'polku odds --help'
 """

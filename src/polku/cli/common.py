@@ -309,7 +309,8 @@ def needs_terminal(verb: str) -> None:
 
     served = bool(os.environ.get("TEXTUAL_DRIVER"))  # textual-serve runs the app without a terminal
     if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError(f"{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE'"
+        raise CliError(f"{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE"
+                       + (" --as NAME'" if verb == "play" else "'")
                        + (", or write a report with 'polku export FILE'" if verb == "review" else ""))
 
 

@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.dice import ManualSource, RulesError
 from .model import clone
 from .rolls import HarhaSide, RollAction, SRPool
+from .tracker import TrackerError
 
 if TYPE_CHECKING:
     from .tracker import Tracker
@@ -92,7 +93,7 @@ STALE_TEMP_SECONDS = 60.0
 """A seat's temporary file older than this was left by a seat that died mid-write."""
 
 
-class SeatError(ValueError):
+class SeatError(TrackerError):
     """A request a seat may not make, or a seat that cannot start: one line, nothing changed."""
 
 
@@ -105,6 +106,11 @@ def spool_dir(session_path: str | os.PathLike[str]) -> Path:
     p = Path(session_path).resolve()
     stem = p.name.removesuffix(".toml")
     return p.with_name(stem + SPOOL_SUFFIX)
+
+
+def valid_cid(cid: str) -> bool:
+    """Can this character id name a seat folder (lower-case letters, digits, dashes)?"""
+    return bool(_CID.fullmatch(cid))
 
 
 def seat_dir(session_path: str | os.PathLike[str], cid: str) -> Path:
@@ -560,8 +566,6 @@ def action_json(a: RollAction) -> dict[str, Any]:
 def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
     """Carry out a checked request as a command marked with the seat; return the answer (never raises
     for a refusal: the answer says why, and nothing changed)."""
-    from .tracker import TrackerError
-
     rid = str(req.get("id", ""))
     try:
         ch = _check_seat_character(t, cid)
@@ -569,10 +573,10 @@ def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
         with t.by_seat(cid):
             if kind == "roll":
                 ev = _apply_roll(t, cid, req)
-                return _answer(rid, True, f"{ch['name']} rolls: the result is in the dice log", ev, t, cid)
+                return _answer(rid, True, f"{ch['name']} rolls (the dice are in the log)", ev, t, cid)
             if kind == "action":
                 ev = _apply_action(t, cid, req)
-                return _answer(rid, True, f"{ch['name']}: done, the new result is in the dice log", ev, t, cid)
+                return _answer(rid, True, f"{ch['name']}: done (the new dice are in the log)", ev, t, cid)
             if "story_points" not in ch:
                 raise SeatError("story points are a Rajapolku resource (R12)")
             t.spend_story_point(cid, str(req["bought"]))

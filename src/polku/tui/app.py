@@ -20,7 +20,7 @@ from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
-from .messages import SaveFailed, SessionSaved, TrackerChanged
+from .messages import SaveFailed, SeatRequestsArrived, SessionSaved, TrackerChanged
 from .render import plain_styles, styles_from_theme
 
 
@@ -50,6 +50,12 @@ class PolkuCommands(Provider):
                             f"Build a pool for {ch['name']} and roll"))
                 out.append((f"Character: edit {ch['name']}", partial(screen.open_detail, cid),
                             "Open the detail view"))
+            from ..session import seats
+
+            for offer in seats.pending_offers(t):
+                who = t.characters.get(offer.cid, {}).get("name", offer.cid)
+                out.append((f"Seat: take back the roll request to {who}",
+                            partial(app.run_command, partial(seats.withdraw, offer_seq=offer.seq)), offer.text))
             for c in t.state["challenges"]:
                 if c["status"] != "resolved":
                     out.append((f"Challenge: start {c['title']}", partial(app.run_command, partial(start, c["id"])),
@@ -77,6 +83,12 @@ class PolkuCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
+
+
+SEAT_SAFETY_LOOK = 2.0
+"""Seconds between looks into the seats' spool even when the system reports changes."""
+SEAT_POLL = 0.25
+"""Seconds between looks into the spool where the system cannot report changes."""
 
 
 class PolkuApp(InputLimits, CoveringScreens):
@@ -122,6 +134,8 @@ class PolkuApp(InputLimits, CoveringScreens):
         self._theme_ready = False
         self._apply_start_theme()
         self._check_hurry = threading.Event()
+        self._seats_stop = threading.Event()
+        self._seats_started = False
         self.unsaved_on_exit: str | None = None
         """Set when the app ended (not by q) with a save that failed: ``run_app`` prints it."""
         self.after_first_frame: list[Callable[[], Any]] = []
@@ -271,6 +285,7 @@ class PolkuApp(InputLimits, CoveringScreens):
                 self.notify(note, severity="warning", timeout=10)
             if not session_file.read_only:
                 self.call_after_refresh(self.request_save)
+                self.call_after_refresh(self._start_seats)
         if isinstance(tracker.events, store.EventLog) and len(tracker.events):
             # Started once the first frame is on screen (a thread and its pool
             # need not be made before it).
@@ -338,6 +353,71 @@ class PolkuApp(InputLimits, CoveringScreens):
                 screen.post_message(TrackerChanged(new, origin))
         self.request_save()
         return result if result is not None else (new[-1] if new else None)
+
+    # -- players' seats ------------------------------------------------------------------
+
+    def _start_seats(self) -> None:
+        """Pick up the seats' requests: at once, whenever the spool changes, and every few seconds."""
+        from ..session import seats
+
+        sf = self.session_file
+        if sf is None or sf.read_only or self._seats_started:
+            return
+        self._seats_started = True
+        root = seats.spool_dir(sf.path)
+        try:
+            root.mkdir(exist_ok=True)
+            # Each character's folder exists before its seat writes into it, so the
+            # watch on it is set before the first request (a new folder is watched a moment late).
+            if self.tracker is not None:
+                for cid, ch in self.tracker.characters.items():
+                    if not ch.get("secret") and seats.valid_cid(cid):
+                        seats.seat_dir(sf.path, cid).mkdir(exist_ok=True)
+        except OSError as e:
+            self.notify(f"Players' seats cannot reach {root}: {e.strerror or e}", severity="warning",
+                        title="Seats", timeout=10)
+            return
+        # A plain thread, not a worker: it runs as long as the app, and waiting for the
+        # workers (quitting, the tests' settling) must not wait for it.
+        threading.Thread(target=self._follow_seats, args=(root,), name="polku-seats", daemon=True).start()
+        self.set_interval(SEAT_SAFETY_LOOK, self.pick_up_requests, name="seat-spool")
+        self.pick_up_requests()
+
+    def _follow_seats(self, root: Path) -> None:
+        from ..session.watching import follow
+
+        def changed(paths: set[str]) -> None:
+            if not paths or any(Path(p).name.startswith("req-") or Path(p).parent == root for p in paths):
+                self.post_message(SeatRequestsArrived())
+
+        follow([root], changed, self._seats_stop, recursive=True, interval=SEAT_POLL)
+
+    @on(SeatRequestsArrived)
+    def _seat_requests(self) -> None:
+        self.pick_up_requests()
+
+    def pick_up_requests(self) -> int:
+        """Apply every request waiting in the spool as a normal command, and answer each; returns how many."""
+        from ..session import seats
+
+        sf, t = self.session_file, self.tracker
+        if sf is None or t is None or sf.read_only or (self.tracker is not None and self.tracker.read_only):
+            return 0
+        done = 0
+        for cid, path in seats.incoming(sf.path):
+            answer = self.run_command(lambda tr, cid=cid, path=path: seats.handle(tr, sf.path, cid, path))
+            if not isinstance(answer, dict):
+                continue
+            done += 1
+            name = t.characters[cid]["name"] if cid in t.characters else cid
+            if answer.get("ok"):
+                seq = answer.get("roll")
+                line = t.event_by_seq(seq)["text"] if isinstance(seq, int) else str(answer.get("text", ""))
+                self.notify(line, title=f"{name}'s seat", timeout=6)
+            else:
+                self.notify(f"Refused: {answer.get('text', '')}", title=f"{name}'s seat", severity="warning",
+                            timeout=8)
+        return done
 
     # -- autosave ------------------------------------------------------------------------
 
@@ -443,6 +523,7 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     async def action_quit_app(self) -> None:
         self._check_hurry.set()
+        self._seats_stop.set()
         await self.workers.wait_for_complete()
         err = self.save_sync()
         if err is not None:
@@ -467,6 +548,7 @@ class PolkuApp(InputLimits, CoveringScreens):
             self.push_screen(HelpScreen())
 
     def on_unmount(self) -> None:
+        self._seats_stop.set()
         if self.session_file is not None:
             err = self.save_sync()
             if err is not None:

@@ -40,3 +40,7 @@ class SaveFailed(Message):
         self.error = error
         self.job = job
         self.exc = exc
+
+
+class SeatRequestsArrived(Message):
+    """Something landed in the players' seats' spool folder (or a polling look is due)."""

@@ -179,7 +179,8 @@ class WatchApp(ReadOnlyApp):
         self.load_themes()
         self.follower.reload()
         self.push_screen(self.first_screen())
-        self._follow()
+        # A plain thread, not a worker: it runs as long as the app (waiting for the workers must not wait for it).
+        threading.Thread(target=self._follow, name="polku-watch", daemon=True).start()
         # A safety net for file systems that do not report every change (network mounts).
         self.set_interval(max(self.interval, SAFETY_LOOK), self.tick, name="watch-file")
 
@@ -196,7 +197,6 @@ class WatchApp(ReadOnlyApp):
         if not paths or any(Path(p).name in names for p in paths):
             self.post_message(FileChanged())
 
-    @work(thread=True, group="watch-files", exit_on_error=False)
     def _follow(self) -> None:
         from ..session.watching import follow
 

@@ -134,6 +134,8 @@ class RollScreen(ModalScreen[None]):
         Binding("G", "toggle_gm_only", "GM only", show=False, id="roll.gm_only",
                 tooltip="Keep the next roll from the players: they see \"the GM rolls\" and nothing else"),
         Binding("tab", "switch_side", "Other side", show=False, id="roll.switch", tooltip="Move to the other side"),
+        Binding("P", "ask_seat", "Ask player", show=False, id="roll.ask_seat",
+                tooltip="Send this pool to side A's player, who rolls it from their seat (polku play)"),
         Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
     ]
 
@@ -371,6 +373,20 @@ class RollScreen(ModalScreen[None]):
 
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
         return []
+
+    def seat_request(self) -> Callable[[Tracker], Any] | None:
+        """The command asking side A's player to roll this pool from their seat; None (said why) if it cannot."""
+        self.app.notify("A player's seat rolls Varjojuoksu success tests and Harhapolku difficult actions; "
+                        "this roll is made here", severity="warning", title="Not sent")
+        return None
+
+    def action_ask_seat(self) -> None:
+        command = self.seat_request()
+        if command is None:
+            return
+        if self.papp.run_command(command):
+            self.app.notify(f"{self.a.label}'s player rolls it from their seat (polku play)", title="Roll request sent")
+            self.dismiss(None)
 
     def action_enter_faces(self) -> None:
         try:

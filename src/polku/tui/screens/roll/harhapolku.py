@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.text import Text
 from textual.binding import Binding
@@ -10,6 +10,7 @@ from textual.binding import Binding
 from ....rules import odds as odds_mod
 from ....rules.dice import FaceError, RulesError, parse_faces
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS
+from ....session import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker
 from ..prompts import ChoicePrompt, TextPrompt
@@ -224,6 +225,15 @@ class HarhaRollScreen(RollScreen):
                                                      faces=faces[0] if faces else None)
         return self.tracker.rolls.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
                                        challenge=self.challenge_id, demand=self.demand, faces=faces)
+
+    def seat_request(self) -> Callable[[Tracker], Any] | None:
+        cid = self.a.who
+        if not self.difficult or not cid:
+            self.app.notify("A player's seat rolls a difficult action (d: unopposed, H8) of a character (w)",
+                            severity="warning", title="Not sent")
+            return None
+        side, demanding, chal = self._harha_side(self.a), self.demanding, self.challenge_id
+        return lambda t: seats.ask_harha(t, cid, side, very_demanding=demanding, challenge=chal)
 
     def action_toggle_variant(self) -> None:
         variants = ("ch23", "classic", "same_size", "sum")

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from ....rules import odds as odds_mod
 from ....rules.dice import FaceError, RulesError, ascii_int, parse_faces
 from ....session.model import SR_ATTRIBUTES
+from ....session import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
 from ..prompts import ChoicePrompt, TextPrompt
@@ -385,6 +386,18 @@ class SRRollScreen(RollScreen):
                                                  faces=fa)
         return self.tracker.rolls.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
                                     challenge=self.challenge_id, faces=fa)
+
+    def seat_request(self) -> Callable[[Tracker], Any] | None:
+        if self.test != "success":
+            self.app.notify("Only a success test (S8) can be sent to a player's seat", severity="warning",
+                            title="Not sent")
+            return None
+        cid = self.a.who
+        if not cid:
+            self.app.notify("Choose the character who rolls first (w)", severity="warning", title="Not sent")
+            return None
+        spec, threshold, hidden, chal = self._spec(self.a), self.threshold, self.hidden, self.challenge_id
+        return lambda t: seats.ask_sr(t, cid, spec, threshold=threshold, hidden=hidden, challenge=chal)
 
     POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
                  "next_interval": "r"}

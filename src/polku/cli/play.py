@@ -1,0 +1,48 @@
+"""``polku play FILE --as CHARACTER``: a player's seat (the players' view, their sheet, their rolls)."""
+
+from __future__ import annotations
+
+from polku.cli.common import CliError, load_read_only, needs_terminal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+def add_parser(verbs: Any) -> None:
+    play = verbs.add_parser(
+        "play", help="a player's seat: the players' view, your character and your rolls",
+        description="The players' live view of a session plus one character's sheet and a roll panel: roll what "
+                    "the GM asks for, with the program's dice or your own. The seat never writes the session: "
+                    "its requests go to a folder beside it, which the GM's app applies. Remote players: a key "
+                    "whose forced command is 'polku play FILE --as NAME' (docs/remote-play.md).")
+    play.add_argument("file", metavar="FILE", help="a session file")
+    play.add_argument("--as", dest="character", metavar="CHARACTER", required=True,
+                      help="the character you play (its name or id)")
+    play.add_argument("--theme", metavar="NAME", help="colour theme")
+    play.set_defaults(handler=run)
+
+
+def character_id(tracker: Any, wanted: str) -> str:
+    """The id of the public character named (or with the id) ``wanted``; a secret one is not found."""
+    low = " ".join(wanted.split()).lower()
+    for cid, ch in tracker.characters.items():
+        if ch.get("secret"):
+            continue
+        if cid == wanted or str(ch.get("name", "")).lower() == low:
+            return str(cid)
+    names = ", ".join(sorted(str(ch["name"]) for ch in tracker.characters.values() if not ch.get("secret")))
+    raise CliError(f"no character '{wanted}' in {tracker.state['campaign'].get('name', 'this session')}"
+                   + (f" (players' characters: {names})" if names else ""))
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    tracker, _ = load_read_only(args.file)
+    cid = character_id(tracker, args.character)
+    needs_terminal("play")
+    from polku.tui.seat import run_seat
+
+    return int(run_seat(Path(args.file), cid, theme=args.theme) or 0)

@@ -1,0 +1,558 @@
+"""``polku play FILE --as CHARACTER``: a player's seat.
+
+Everything the players' view shows (:mod:`polku.tui.watch`: the challenges,
+the characters' public status, the dice log, all without the GM's secrets),
+plus the player's own character and a roll panel. When the GM asks this
+character for a roll (a ``seat`` event, :mod:`polku.session.seats`), the panel
+shows the pool, how it is built and its exact odds; the player may add Edge
+before the roll when the rules allow it (S7), then rolls with the program's
+dice (``r``) or types the faces of physical dice (``f``). After the roll the
+rules' follow-ups for the player's own roll are offered (Edge after, negating
+or reducing a glitch, an edge reroll). A Rajapolku player may spend a story
+point (``s``, R12).
+
+The seat never writes the session file: every request is one small file in the
+seat's spool folder, which the GM's app picks up, checks, applies and answers.
+Both the session file and the answers are waited for with inotify
+(:func:`polku.session.watching.follow`).
+
+What the panel shows comes from structured data only: the players' projection
+of the character (:func:`polku.session.public.public_view`, no notes), the
+public side of the GM's request (:func:`polku.session.seats.seat_offers`, no
+hidden threshold), the odds of the pool, and the GM's app's answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ..session import seats
+from ..session.public import Follower
+from ..session.tracker import Tracker
+from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
+from .widgets.dice_log import DiceLog
+from .widgets.keyline import KeyLine
+from .widgets.panes import ChallengeQueue, CharacterPane
+
+ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
+
+
+def percent(p: float) -> str:
+    """A probability for the panel: never "100%" or "0%" unless it is exactly that."""
+    if p >= 1.0:
+        return "100%"
+    if p <= 0.0:
+        return "0%"
+    if p > 0.999:
+        return "> 99.9%"
+    if p < 0.001:
+        return "< 0.1%"
+    return f"{p * 100:.1f}%"
+
+
+class SeatPanel(Static):
+    """The player's own character and the roll the GM asked for."""
+
+    DEFAULT_CSS = """
+    SeatPanel { height: auto; padding: 0 1; }
+    """
+
+
+class SeatScreen(WatchScreen):
+    """The players' view with the seat's panel above the dice log."""
+
+    DEFAULT_CSS = """
+    SeatScreen #seat-scroll { height: auto; max-height: 70%; }
+    SeatScreen #seat-scroll:focus { background: $boost; }
+    """
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll", id="seat.roll", tooltip="Roll the requested pool with the program's dice"),
+        Binding("f", "faces", "Physical dice", id="seat.faces", tooltip="Type the faces of physical dice you rolled"),
+        Binding("e", "edge", "Edge", id="seat.edge",
+                tooltip="Before the roll: add Edge (S7); after it: spend Edge on more dice"),
+        Binding("g", "follow('negate_glitch')", "Negate glitch", id="seat.negate",
+                tooltip="1 Edge negates a glitch on your roll (S5)"),
+        Binding("c", "follow('reduce_critical')", "Reduce crit", show=False, id="seat.reduce",
+                tooltip="1 Edge turns a critical glitch into a glitch (S6)"),
+        Binding("x", "reroll", "Edge reroll", id="seat.reroll", tooltip="Throw your whole roll again with an edge (H7)"),
+        Binding("s", "story_point", "Story point", id="seat.story", tooltip="Spend a story point (R12)"),
+        Binding("tab", "next_offer", "Next request", show=False, id="seat.next",
+                tooltip="Show the next roll request, when the GM sent several"),
+    ] + WatchScreen.BINDINGS + [
+        Binding("4", "focus_pane('seat')", "Your roll", show=False, id="seat.focus_panel",
+                tooltip="Scroll your character and roll"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-line")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield Static("Challenges", classes="pane-title", id="queue-title")
+                yield ChallengeQueue(id="queue")
+                yield Static("Characters", classes="pane-title", id="chars-title")
+                yield CharacterPane(id="chars")
+            with Vertical(id="right"):
+                yield Static("You", classes="pane-title", id="seat-title")
+                with VerticalScroll(id="seat-scroll"):
+                    yield SeatPanel(id="seat")
+                yield Static("Dice log", classes="pane-title", id="log-title")
+                yield DiceLog(id="log")
+        yield KeyLine(id="keys")
+
+    def action_focus_pane(self, which: str) -> None:
+        if which == "seat":
+            self.query_one("#seat-scroll").focus()
+            return
+        super().action_focus_pane(which)
+
+    @property
+    def seat_app(self) -> "SeatApp":
+        app = self.app
+        assert isinstance(app, SeatApp)
+        return app
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that do nothing now are shown dimmed (the rules' reasons are in the panel)."""
+        app = self.app
+        if not isinstance(app, SeatApp):
+            return True
+        return app.can(action, parameters)
+
+    def action_roll(self) -> None:
+        self.seat_app.roll(None)
+
+    def action_faces(self) -> None:
+        self.seat_app.ask_faces()
+
+    def action_edge(self) -> None:
+        self.seat_app.edge()
+
+    def action_follow(self, name: str) -> None:
+        self.seat_app.follow_up(name)
+
+    def action_reroll(self) -> None:
+        self.seat_app.reroll()
+
+    def action_story_point(self) -> None:
+        self.seat_app.story_point()
+
+    def action_next_offer(self) -> None:
+        self.seat_app.next_offer()
+
+
+SEAT_HELP = PLAYER_HELP.replace("  1 2 3          challenges · characters · dice log\n",
+                                "  1 2 3 4        challenges · characters · dice log · your roll\n") + """
+Your seat (the GM's app applies what you ask; a request waits while it is closed):
+  r              roll the pool the GM asked for, with the program's dice
+  f              type the faces of physical dice you rolled
+  e              Edge: before the roll, +Edge dice with the rule of six (S7);
+                 after it, Edge dice that follow the rule of six
+  g / c          negate a glitch (S5) / reduce a critical glitch (S6)
+  x              throw your whole roll again with an unused edge (H7)
+  s              spend a story point: say what it buys (R12)
+  tab            the next roll request, when the GM sent several
+"""
+
+
+class SeatHelp(PlayerHelp):
+    """The seat's keys."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(SEAT_HELP)
+
+
+class SeatApp(WatchApp):
+    """``polku play FILE --as CHARACTER``.
+
+    Args:
+        path: the session file.
+        cid: the character's id (the seat's folder in the spool).
+        follower, theme, theme_dirs, interval, polling: as :class:`WatchApp`.
+    """
+
+    TITLE = "Polku seat"
+
+    def __init__(self, path: Path, cid: str, *, follower: Follower | None = None, theme: str | None = None,
+                 theme_dirs: Any = None, interval: float = 0.3, polling: bool = False) -> None:
+        super().__init__(path, interval=interval, follower=follower, theme=theme, theme_dirs=theme_dirs,
+                         polling=polling)
+        self.cid = cid
+        self.offer_index = 0
+        self.edge_before = False
+        self.sent: str | None = None
+        """The id of the request waiting for its answer."""
+        self.sent_what = ""
+        self.answer: dict[str, Any] | None = None
+        """The last answer of the GM's app."""
+        self.problem_line = ""
+        """Why the seat could not send (the spool cannot be written), or ""."""
+
+    # -- the screens --------------------------------------------------------------
+
+    def first_screen(self) -> Screen[Any]:
+        return SeatScreen()
+
+    def action_help(self) -> None:
+        if not any(isinstance(s, PlayerHelp) for s in self.screen_stack):
+            self.push_screen(SeatHelp())
+
+    def watched_folders(self) -> set[Path]:
+        folders = super().watched_folders()
+        try:
+            folder = seats.seat_dir(self.path, self.cid)
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            self.problem_line = f"cannot use the seat folder: {e.strerror or e}"
+        else:
+            folders.add(folder)
+        return folders
+
+    def changed_paths(self, paths: set[str]) -> None:
+        super().changed_paths(paths)
+        if self.sent is not None and (not paths or any(Path(p).name == f"ans-{self.sent}.json" for p in paths)):
+            self.post_message(FileChanged())
+
+    @on(FileChanged)
+    def _seat_file_changed(self) -> None:
+        self._check_answer()
+
+    # -- what the seat knows ------------------------------------------------------------
+
+    def full(self) -> Tracker | None:
+        """The session as loaded (never shown: only the seat module's public projections are)."""
+        view = self.follower.view
+        return view.full if view is not None else None
+
+    def offers(self) -> list[dict[str, Any]]:
+        full = self.full()
+        return seats.seat_offers(full, self.cid) if full is not None else []
+
+    def current_offer(self) -> seats.Offer | None:
+        full = self.full()
+        if full is None:
+            return None
+        pending = seats.pending_offers(full, self.cid)
+        if not pending or full.characters.get(self.cid, {}).get("secret"):
+            return None
+        return pending[min(self.offer_index, len(pending) - 1)]
+
+    def roll_actions(self) -> list[dict[str, Any]]:
+        """What the GM's app said the player may still do to the last roll (while that roll is the latest)."""
+        ans = self.answer
+        full = self.full()
+        if not ans or not ans.get("ok") or not isinstance(ans.get("roll"), int) or full is None:
+            return []
+        seq = ans["roll"]
+        try:
+            latest = full.last_seq() >= seq and not full.is_undone(seq)
+        except Exception:
+            latest = False
+        if not latest:
+            return []
+        later_rolls = [e for e in full.events[-20:] if e.get("kind") == "roll" and e.get("seq", 0) > seq]
+        if later_rolls:
+            return []
+        return [a for a in ans.get("actions", []) if isinstance(a, dict)]
+
+    def can(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """True: the key works now; None: shown dimmed (not now); False: not in this system at all."""
+        full = self.full()
+        system = full.system.value if full is not None else ""
+        if action == "story_point" and system != "rajapolku":
+            return False
+        if action == "reroll" and system != "harhapolku":
+            return False
+        if action in ("edge", "follow") and system != "shadowrun":
+            return False
+        waiting = self.sent is not None
+        offer = self.current_offer()
+        if action in ("roll", "faces"):
+            return None if (offer is None or waiting) else True
+        if action == "edge":
+            if waiting:
+                return None
+            if offer is not None:
+                acts = seats.offer_choices(full, offer) if full is not None else []
+                return True if any(a.allowed for a in acts) or self.edge_before else None
+            return True if self._allowed("edge_after") else None
+        if action == "follow":
+            return True if not waiting and self._allowed(str(parameters[0])) else None
+        if action == "reroll":
+            return True if not waiting and self._allowed("edge_reroll") else None
+        if action == "story_point":
+            ch = full.characters.get(self.cid) if full is not None else None
+            return True if not waiting and ch is not None and "story_points" in ch else None
+        if action == "next_offer":
+            return True if len(self.offers()) > 1 else None
+        return True
+
+    def _allowed(self, name: str) -> dict[str, Any] | None:
+        return next((a for a in self.roll_actions() if a.get("name") == name and a.get("allowed")), None)
+
+    # -- the requests -------------------------------------------------------------------
+
+    def _send(self, kind: str, what: str, **fields: Any) -> None:
+        try:
+            self.sent = seats.write_request(self.path, self.cid, kind, **fields)
+        except (OSError, seats.SeatError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            self.notify(f"Could not send the request: {reason}", severity="error", title="Not sent")
+            return
+        self.sent_what = what
+        self.answer = None
+        self.show_view(force=True)
+        self._check_answer()
+
+    def _check_answer(self) -> None:
+        if self.sent is None:
+            return
+        ans = seats.read_answer(self.path, self.cid, self.sent)
+        if ans is None:
+            return
+        self.sent = None
+        self.answer = ans
+        self.edge_before = False
+        if not ans.get("ok"):
+            self.notify(str(ans.get("text", "refused")), severity="warning", title="Not done")
+        self.show_view(force=True)
+        self.refresh_bindings()
+
+    def roll(self, faces: list[int] | None) -> None:
+        offer = self.current_offer()
+        if offer is None or self.sent is not None:
+            return
+        self._send("roll", "your roll", offer=offer.seq, edge_before=self.edge_before, faces=faces)
+
+    def ask_faces(self, then: Any = None) -> None:
+        """Ask the faces of physical dice, group by group (a die size, a rule-of-six wave), then send."""
+        offer = self.current_offer()
+        full = self.full()
+        if offer is None or full is None or self.sent is not None:
+            return
+        self._next_faces(full, offer, [])
+
+    def _next_faces(self, full: Tracker, offer: seats.Offer, faces: list[int]) -> None:
+        from .screens.prompts import FacesPrompt
+
+        try:
+            count, size = seats.faces_needed(full, offer, faces, edge_before=self.edge_before)
+        except seats.SeatError as e:
+            self.notify(str(e), severity="error")
+            return
+        if count == 0:
+            self.roll(faces)
+            return
+        title = "Your dice" if not faces else "Rule of six: the rerolled sixes" if size == 6 else "Your d10s"
+
+        def got(dice: Any) -> None:
+            if dice:
+                self._next_faces(full, offer, faces + [d.face for d in dice])
+
+        self.push_screen(FacesPrompt(title, count, size), got)
+
+    def edge(self) -> None:
+        if self.sent is not None:
+            return
+        offer = self.current_offer()
+        full = self.full()
+        if offer is not None and full is not None:
+            acts = seats.offer_choices(full, offer)
+            if not self.edge_before and not any(a.allowed for a in acts):
+                self.notify(acts[0].reason if acts else "no Edge on this roll", severity="warning")
+                return
+            self.edge_before = not self.edge_before
+            self.show_view(force=True)
+            self.refresh_bindings()
+            return
+        self.follow_up("edge_after")
+
+    def follow_up(self, name: str, edge: str = "") -> None:
+        act = self._allowed(name)
+        ans = self.answer
+        if act is None or ans is None or self.sent is not None:
+            return
+        self._send("action", act.get("reason", name), roll=ans["roll"], action=name, edge=edge or act.get("edge", ""))
+
+    def reroll(self) -> None:
+        rerolls = [a for a in self.roll_actions() if a.get("name") == "edge_reroll" and a.get("allowed")]
+        if not rerolls or self.sent is not None:
+            return
+        if len(rerolls) == 1:
+            self.follow_up("edge_reroll", str(rerolls[0].get("edge", "")))
+            return
+        from .screens.prompts import ChoicePrompt
+
+        def chosen(edge: str | None) -> None:
+            if edge:
+                self.follow_up("edge_reroll", edge)
+
+        self.push_screen(ChoicePrompt("Reroll with which edge? (H7)",
+                                      [(str(a["edge"]), str(a["edge"])) for a in rerolls]), chosen)
+
+    def story_point(self) -> None:
+        from .screens.prompts import TextPrompt
+
+        def bought(text: str | None) -> None:
+            if text and text.strip():
+                self._send("story_point", "a story point", bought=" ".join(text.split())[:seats.MAX_TEXT])
+
+        self.push_screen(TextPrompt("Spend a story point: what does it buy? (R12)",
+                                    placeholder="a sewer hatch opens"), bought)
+
+    def next_offer(self) -> None:
+        n = len(self.offers())
+        if n > 1:
+            self.offer_index = (self.offer_index + 1) % n
+            self.edge_before = False
+            self.show_view(force=True)
+
+    # -- showing --------------------------------------------------------------------------
+
+    def show_view(self, force: bool = False) -> None:
+        super().show_view(force)
+        screen = next((s for s in reversed(self.screen_stack) if isinstance(s, SeatScreen)), None)
+        if screen is None:
+            return
+        styles = self.log_styles()
+        screen.query_one(SeatPanel).update(self.panel_text(styles))
+        view = self.follower.view
+        if view is not None:
+            ch = view.tracker.characters.get(self.cid)
+            title = f"You: {ch['name']}" if ch is not None else "You"
+            screen.query_one("#seat-title", Static).update(title)
+        screen.refresh_bindings()
+
+    def panel_text(self, styles: dict[str, str]) -> Text:
+        """The panel, from the public projection and the seat module's public answers only."""
+        muted, accent, bad = styles.get("muted", ""), styles.get("accent", ""), styles.get("error", "")
+        out = Text()
+        view = self.follower.view
+        if view is None:
+            out.append("waiting for the session file", style=muted)
+            return out
+        ch = view.tracker.characters.get(self.cid)
+        if ch is None:
+            out.append("Your character is not in this session now (the GM removed it or made it secret).", style=bad)
+            return out
+        offer = self.current_offer()
+        out.append_text(sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None))
+        if self.problem_line:
+            out.append(f"\n⚠ {self.problem_line}", style=bad)
+        full = self.full()
+        pending = self.offers()
+        if self.sent is not None:
+            out.append(f"\n\n{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)
+        elif offer is not None and full is not None:
+            shown = next((o for o in pending if o["seq"] == offer.seq), None)
+            n = len(pending)
+            head = "The GM asks you to roll" + (f" ({self.offer_index % n + 1} of {n}, tab: next)" if n > 1 else "")
+            out.append(f"\n\n{head}\n", style="bold")
+            out.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
+        elif self.answer is not None:
+            ok = bool(self.answer.get("ok"))
+            out.append("\n\n" + ("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)
+            seq = self.answer.get("roll")
+            shown_roll = next((e for e in view.tracker.events if e.get("seq") == seq), None) if ok else None
+            if shown_roll is not None:
+                out.append(f"\n{shown_roll['text']}", style="bold")
+            for a in self.roll_actions():
+                mark = "•" if a.get("allowed") else "·"
+                name = ACTION_NAMES.get(str(a.get("name")), str(a.get("name")))
+                edge = f" '{a['edge']}'" if a.get("edge") else ""
+                out.append(f"\n{mark} {name}{edge}: {a.get('reason', '')}", style="" if a.get("allowed") else muted)
+        else:
+            out.append("\n\nNo roll asked of you now. When the GM asks, it shows here.", style=muted)
+        return out
+
+
+ACTION_NAMES = {"edge_after": "e  Edge after", "negate_glitch": "g  negate glitch",
+                "reduce_critical": "c  reduce critical", "edge_reroll": "x  edge reroll"}
+
+
+def sheet_line(ch: dict[str, Any], system: str, *, short: bool = False) -> Text:
+    """The player's own character, from its public fields (``short``: the resources only, while a roll waits)."""
+    t = Text()
+    t.append(str(ch.get("name", "")), style="bold")
+    if ch.get("player"):
+        t.append(f" ({ch['player']})")
+    if system == "shadowrun":
+        attrs = ch.get("attributes", {})
+        t.append(f" · Edge {ch.get('edge', 0)}/{ch.get('edge_rating', 0)}"
+                 f" · physical {ch.get('physical', 0)} · stun {ch.get('stun', 0)}")
+        if short:
+            return t
+        t.append("\n")
+        t.append(" ".join(f"{k[:3].capitalize()} {v}" for k, v in attrs.items()))
+        skills = ch.get("skills", {})
+        if skills:
+            t.append("\n" + ", ".join(f"{k} {v}" for k, v in skills.items()))
+    elif system == "harhapolku":
+        edges = ch.get("edges", [])
+        if edges:
+            t.append(" · edges: " + ", ".join(f"{e['name']}{' (used)' if e.get('used') else ''}" for e in edges))
+        if short:
+            return t
+        t.append("\n" + ", ".join(f"{b['name']} ({b.get('tier', '')})" for b in ch.get("backgrounds", [])))
+    else:
+        t.append(f" · {ch.get('wound', '')} · charges {ch.get('charges', 0)}/{ch.get('charges_max', 0)}"
+                 f" · story points {ch.get('story_points', 0)}")
+        if short:
+            return t
+        t.append("\n" + ", ".join(str(b) for b in ch.get("backgrounds", [])))
+    return t
+
+
+def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_before: bool,
+                styles: dict[str, str]) -> Text:
+    """The requested pool and its odds (the seat module computes them; only formatting here)."""
+    muted = styles.get("muted", "")
+    t = Text()
+    try:
+        odds = seats.offer_odds(full, offer, edge_before=edge_before)
+    except Exception as e:  # a pool the character can no longer roll (a skill removed)
+        t.append(f"this request cannot be rolled now: {e}", style=styles.get("error", ""))
+        return t
+    for line in odds.explain:
+        t.append(line + "\n")
+    if offer.test == "sr-success":
+        if "threshold" in shown and shown["threshold"] is not None:
+            t.append(f"threshold {shown['threshold']}: success {percent(odds.success or 0.0)}\n", style="bold")
+        elif shown.get("hidden"):
+            t.append("the GM keeps the threshold hidden\n", style="bold")
+        t.append("at least " + " · ".join(f"{k} hit{'s' if k > 1 else ''} {percent(p)}"
+                                          for k, p in enumerate(odds.at_least, 1)) + "\n")
+        t.append(f"expected {odds.expected or 0:.1f} hits · glitch {percent(odds.glitch or 0)}"
+                 f" · critical glitch {percent(odds.critical_glitch or 0)}\n", style=muted)
+        acts = seats.offer_choices(full, offer)
+        if edge_before:
+            t.append("✦ Edge before the roll: on (e: off)\n", style=styles.get("accent", ""))
+        elif acts:
+            a = acts[0]
+            t.append(f"e  Edge before: {a.reason}\n" if a.allowed else f"·  Edge before: {a.reason}\n",
+                     style="" if a.allowed else muted)
+    else:
+        what = "very demanding (two 7+ dice)" if offer.very_demanding else "difficult (one 7+ die)"
+        t.append(f"{what}: success {percent(odds.success or 0.0)}\n", style="bold")
+    t.append("r  roll with the program's dice · f  type your physical dice", style=styles.get("accent", ""))
+    return t
+
+
+def run_seat(path: Path, cid: str, *, theme: str | None = None) -> int:
+    """Run a player's seat until they quit (q)."""
+    app = SeatApp(path, cid, theme=theme)
+    app.run()
+    return app.return_code or 0
+
+
+__all__ = ["SeatApp", "SeatPanel", "SeatScreen", "percent", "run_seat"]

@@ -1,0 +1,269 @@
+"""Players' seats in the apps: ``polku play`` rolls what the GM asks, the GM's app applies it, no secret leaks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from app_fixtures import demo_session, make_app, pilot_test, screen_text, settle
+
+from polku.session import demo, seats, store
+from polku.session.files import document, load_tracker, open_session
+from polku.session.public import Follower
+from polku.session.rolls import SRPool, SRSide
+from polku.session.tracker import Tracker
+
+THEMES = Path(__file__).resolve().parents[1] / "themes"
+PISTOLS = SRPool(skill="Pistols", attribute="agility")
+
+
+def write(path: Path, t: Tracker) -> Path:
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+def seat_app(path: Path, cid: str = "kaneda"):
+    from polku.tui.seat import SeatApp
+
+    return SeatApp(path, cid, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                   theme_dirs=[THEMES])
+
+
+async def wait_until(pilot, predicate, what: str, timeout: float = 3.0) -> None:
+    start = time.monotonic()
+    while not predicate():
+        assert time.monotonic() - start < timeout, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def gm_applies(path: Path) -> list[dict]:
+    """The GM's side, headless: open the session, apply every waiting request, save."""
+    t, sf = open_session(path)
+    answers = [seats.handle(t, path, cid, p) for cid, p in seats.incoming(path)]
+    sf.save_now(t)
+    sf.close()
+    return [a for a in answers if a is not None]
+
+
+def offer_session(tmp_path: Path, *, threshold: int = 2, hidden: bool = False) -> Path:
+    t = demo.demo_varjojuoksu()
+    seats.ask_sr(t, "kaneda", PISTOLS, threshold=threshold, hidden=hidden)
+    return write(tmp_path / "night.toml", t)
+
+
+# ---------------------------------------------------------------------------
+# the seat
+
+
+@pilot_test
+async def test_the_seat_shows_the_request_rolls_it_and_shows_the_result(tmp_path):
+    path = offer_session(tmp_path, threshold=2)
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        text = screen_text(app)
+        assert "Pistols 4 + Agility 5 − 1 (wounds) = 8 dice" in text
+        assert "threshold 2: success 80.5%" in text, "the exact odds of 8 dice for 2 hits"
+        await pilot.press("r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        assert "waiting for the GM's app" in screen_text(app)
+        assert load_tracker(path, read_only=True)[0].events[-1]["kind"] == "seat", "the seat wrote no session"
+        [answer] = gm_applies(path)
+        assert answer["ok"]
+        await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(app), "the answer")
+        text = screen_text(app)
+        roll = load_tracker(path, read_only=True)[0].events[-1]
+        assert roll["seat"] == "kaneda" and roll["text"] in text
+        assert "The GM asks you to roll" not in text
+        assert "e  Edge after" in text
+
+
+@pilot_test
+async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
+    from polku.tui.screens.prompts import FacesPrompt
+
+    path = offer_session(tmp_path, threshold=2)
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        await pilot.press("e")
+        assert "Edge before the roll: on" in screen_text(app)
+        assert "at least 1 hit" in screen_text(app)
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
+        assert app.screen.count == 11, "8 dice and 3 Edge dice (S7)"
+        await pilot.press(*"6 6 1 2 3 4 5 2 3 4 1", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt) and app.screen.count == 2, "the sixes")
+        await pilot.press(*"6 3", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt) and app.screen.count == 1, "a six again")
+        await pilot.press("2", "enter")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        req = json.loads(next(seats.seat_dir(path, "kaneda").glob("req-*.json")).read_text())
+        assert req["faces"] == [6, 6, 1, 2, 3, 4, 5, 2, 3, 4, 1, 6, 3, 2] and req["edge_before"] is True
+        [answer] = gm_applies(path)
+        assert answer["ok"], answer
+        t = load_tracker(path, read_only=True)[0]
+        assert t.events[-1]["roll"]["manual"] is True and t.characters["kaneda"]["edge"] == 2
+
+
+# ---------------------------------------------------------------------------
+# the GM's app
+
+
+@pilot_test
+async def test_the_gms_app_applies_a_seats_request_and_answers(tmp_path):
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    offer = seats.ask_sr(tracker, "kaneda", PISTOLS, threshold=2)["seq"]
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rid = seats.write_request(sf.path, "kaneda", "roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2])
+        await wait_until(pilot, lambda: seats.read_answer(sf.path, "kaneda", rid) is not None, "the answer",
+                         timeout=1.0)
+        roll = tracker.events[-1]
+        assert roll["seat"] == "kaneda" and roll["offer"] == offer and roll["text"] == "Kaneda: 2 hits, success, 0 net"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "2 hits, success, 0 net" in text, "in the GM's dice log"
+        assert [(n.title, n.message) for n in app._notifications][-1] == (
+            "Kaneda's seat", "Kaneda: 2 hits, success, 0 net"), "and the GM is told who rolled it"
+        # The same request file is applied once; an undo on the GM's screen takes the roll back.
+        await pilot.press("u")
+        await settle(pilot)
+        assert [o.seq for o in seats.pending_offers(tracker)] == [offer]
+    saved = load_tracker(sf.path, read_only=True)[0]
+    assert sum(1 for e in saved.events if e.get("seat") == "kaneda" and e["kind"] == "roll") == 1
+
+
+@pilot_test
+async def test_the_roll_screens_key_sends_the_pool_to_the_seat(tmp_path):
+    from polku.tui.screens.roll import SRRollScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        from polku.tui.screens.roll import roll_screen_for
+
+        app.push_screen(roll_screen_for(tracker, None, actor="kaneda"))
+        await settle(pilot)
+        assert isinstance(app.screen, SRRollScreen)
+        app.screen.hidden = True
+        app.screen.threshold = 3
+        await pilot.press("P")
+        await settle(pilot)
+        assert not isinstance(app.screen, SRRollScreen), "sent: the roll screen closes"
+    [offer] = seats.pending_offers(tracker)
+    assert offer.cid == "kaneda" and offer.threshold == 3 and offer.hidden
+    assert tracker.events[-1]["text"].endswith("threshold hidden by the GM")
+
+
+# ---------------------------------------------------------------------------
+# secrets
+
+
+MARK = "QXSECRET"
+
+
+def secret_session(tmp_path: Path) -> Path:
+    """Every kind of secret carries a marker: a secret character, notes, a log note, a GM-only roll,
+    a hidden threshold (47, a number nothing else on the screen shows)."""
+    t = demo.demo_varjojuoksu()
+    t.add_character(f"Mr {MARK} Johnson", kind="npc", secret=True)
+    t.update_character("kaneda", "notes", f"owes {MARK}-notes money")
+    t.note(f"{MARK}-lognote: the Johnson is the sergeant")
+    with t.gm_only():
+        t.roll_sr(SRSide(f"{MARK}-gmroll", [], dice=4), threshold=1)
+    seats.ask_sr(t, "kaneda", PISTOLS, threshold=47, hidden=True)
+    return write(tmp_path / "night.toml", t)
+
+
+def leaks(text: str) -> list[str]:
+    return [m for m in (MARK, "47", "Johnson", "sergeant") if m in text]
+
+
+@pilot_test
+async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
+    path = secret_session(tmp_path)
+    for size in ((120, 40), (80, 24)):
+        app = seat_app(path)
+        async with app.run_test(size=size) as pilot:
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+            assert "the GM keeps the threshold hidden" in screen_text(app)
+            assert leaks(screen_text(app)) == []
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert leaks(screen_text(app)) == []
+            await pilot.press("escape")
+            if size == (80, 24):
+                await pilot.press("r")
+                await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+                answers = gm_applies(path)
+                await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(app), "the answer")
+                assert leaks(screen_text(app)) == []
+                for name in ("1", "2", "3", "4"):
+                    await pilot.press(name)
+                    assert leaks(screen_text(app)) == []
+    full = load_tracker(path, read_only=True)[0]
+    assert full.events[-1]["roll"]["threshold"] == 47, "the GM's log keeps the threshold"
+    folder = seats.seat_dir(path, "kaneda")
+    spooled = "".join(p.read_text() for p in folder.iterdir())
+    assert answers and spooled and leaks(spooled) == [], "no secret in the seat's spool"
+    assert leaks(json.dumps(answers)) == []
+
+
+def test_a_seat_is_refused_for_a_secret_or_unknown_character_and_without_a_terminal(tmp_path):
+    path = secret_session(tmp_path)
+
+    def play(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "polku.cli", "play", str(path), *args], capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+    secret = play("--as", f"Mr {MARK} Johnson")
+    assert secret.returncode == 2 and secret.stderr.strip() == (
+        "polku: error: no character 'Mr QXSECRET Johnson' in Neo-Helsinki 2072: Kylmä sade "
+        "(players' characters: Ganger, Kaneda, Nyx)"), "a secret character is not even named"
+    assert play("--as", "Nobody").returncode == 2
+    no_tty = play("--as", "Kaneda")
+    assert no_tty.returncode == 2 and no_tty.stderr.strip() == (
+        "polku: error: play needs a terminal; connect with 'ssh -t HOST polku play FILE --as NAME'")
+    assert not seats.spool_dir(path).exists(), "a refused seat writes nothing"
+
+
+# ---------------------------------------------------------------------------
+# snapshots
+
+
+class TestSeatSnapshots:
+    def test_request_80x24(self, snap_compare, tmp_path):
+        """Kaneda's seat at 80x24: the GM's request with a hidden threshold, the odds of hits, Edge before."""
+        path = offer_session(tmp_path, threshold=3, hidden=True)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+
+        assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(80, 24))
+
+    def test_after_the_roll_120x40(self, snap_compare, tmp_path):
+        """At 120x40 after the roll: the result, and what the rules still allow (Edge after)."""
+        path = offer_session(tmp_path, threshold=2)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+            t = load_tracker(path, read_only=True)[0]
+            rid = seats.write_request(path, "kaneda", "roll", offer=t.last_seq(), faces=[5, 6, 1, 2, 3, 3, 4, 2])
+            pilot.app.sent, pilot.app.sent_what = rid, "your roll"
+            gm_applies(path)
+            await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(pilot.app), "the answer")
+
+        assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
+
+
+@pytest.fixture(autouse=True)
+def _no_user_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
