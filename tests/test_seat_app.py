@@ -74,7 +74,7 @@ async def test_the_seat_shows_the_request_rolls_it_and_shows_the_result(tmp_path
         assert load_tracker(path, read_only=True)[0].events[-1]["kind"] == "seat", "the seat wrote no session"
         [answer] = gm_applies(path)
         assert answer["ok"]
-        await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(app), "the answer")
+        await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
         text = screen_text(app)
         roll = load_tracker(path, read_only=True)[0].events[-1]
         assert roll["seat"] == "kaneda" and roll["text"] in text
@@ -92,7 +92,8 @@ async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
         await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
         await pilot.press("e")
         assert "Edge before the roll: on" in screen_text(app)
-        assert "at least 1 hit" in screen_text(app)
+        # 11 dice, rule of six: the odds of at least 1 hit are shown for the pool with Edge.
+        assert "hits ≥1 98.8%" in screen_text(app)
         await pilot.press("f")
         await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
         assert app.screen.count == 11, "8 dice and 3 Edge dice (S7)"
@@ -203,7 +204,7 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
                 await pilot.press("r")
                 await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
                 answers = gm_applies(path)
-                await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(app), "the answer")
+                await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
                 assert leaks(screen_text(app)) == []
                 for name in ("1", "2", "3", "4"):
                     await pilot.press(name)
@@ -258,7 +259,7 @@ class TestSeatSnapshots:
             rid = seats.write_request(path, "kaneda", "roll", offer=t.last_seq(), faces=[5, 6, 1, 2, 3, 3, 4, 2])
             pilot.app.sent, pilot.app.sent_what = rid, "your roll"
             gm_applies(path)
-            await wait_until(pilot, lambda: "Kaneda rolls" in screen_text(pilot.app), "the answer")
+            await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(pilot.app), "the answer")
 
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
 

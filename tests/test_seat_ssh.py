@@ -143,7 +143,7 @@ def test_two_seats_roll_into_a_running_gm_app_and_a_key_plays_only_its_character
         assert got["kaneda"][0]["roll"]["sides"][0]["who"] == ["kaneda"]
         assert got["nyx"][0]["roll"]["threshold"] == 3, "the GM's log keeps Nyx's hidden threshold"
         # Each seat shows its own result; Kaneda's seat sees Nyx's roll in the log, without the threshold.
-        _wait_for(lambda: "Kaneda rolls" in screen("kaneda") and "Nyx rolls" in screen("nyx"), 10,
+        _wait_for(lambda: "✓ Kaneda:" in screen("kaneda") and "✓ Nyx:" in screen("nyx"), 10,
                   "the answers", lambda: screen("kaneda") + screen("nyx"))
         assert "threshold hidden by the GM" in screen("kaneda")
         assert took < 5, f"Kaneda's request took {took:.1f} s to land"

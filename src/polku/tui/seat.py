@@ -64,6 +64,7 @@ class SeatPanel(Static):
 
     DEFAULT_CSS = """
     SeatPanel { height: auto; padding: 0 1; }
+    SeatPanel.-status { height: 1; }
     """
 
 
@@ -71,7 +72,7 @@ class SeatScreen(WatchScreen):
     """The players' view with the seat's panel above the dice log."""
 
     DEFAULT_CSS = """
-    SeatScreen #seat-scroll { height: auto; max-height: 70%; }
+    SeatScreen #seat-scroll { height: 50%; }
     SeatScreen #seat-scroll:focus { background: $boost; }
     """
 
@@ -104,9 +105,13 @@ class SeatScreen(WatchScreen):
             with Vertical(id="right"):
                 yield Static("You", classes="pane-title", id="seat-title")
                 with VerticalScroll(id="seat-scroll"):
-                    yield SeatPanel(id="seat")
+                    yield SeatPanel(id="seat-sheet")
+                    yield SeatPanel(id="seat-status", classes="-status")
+                    yield SeatPanel(id="seat-body")
                 yield Static("Dice log", classes="pane-title", id="log-title")
-                yield DiceLog(id="log")
+                log = DiceLog(id="log")
+                log.page_follow = True
+                yield log
         yield KeyLine(id="keys")
 
     def action_focus_pane(self, which: str) -> None:
@@ -197,6 +202,8 @@ class SeatApp(WatchApp):
         """The last answer of the GM's app."""
         self.problem_line = ""
         """Why the seat could not send (the spool cannot be written), or ""."""
+        self._panel_shown: dict[str, Text] = {}
+        self._title_shown = ""
 
     # -- the screens --------------------------------------------------------------
 
@@ -311,7 +318,7 @@ class SeatApp(WatchApp):
             return
         self.sent_what = what
         self.answer = None
-        self.show_view(force=True)
+        self.refresh_seat()
         self._check_answer()
 
     def _check_answer(self) -> None:
@@ -325,7 +332,7 @@ class SeatApp(WatchApp):
         self.edge_before = False
         if not ans.get("ok"):
             self.notify(str(ans.get("text", "refused")), severity="warning", title="Not done")
-        self.show_view(force=True)
+        self.refresh_seat()
         self.refresh_bindings()
 
     def roll(self, faces: list[int] | None) -> None:
@@ -372,7 +379,7 @@ class SeatApp(WatchApp):
                 self.notify(acts[0].reason if acts else "no Edge on this roll", severity="warning")
                 return
             self.edge_before = not self.edge_before
-            self.show_view(force=True)
+            self.refresh_seat()
             self.refresh_bindings()
             return
         self.follow_up("edge_after")
@@ -415,65 +422,93 @@ class SeatApp(WatchApp):
         if n > 1:
             self.offer_index = (self.offer_index + 1) % n
             self.edge_before = False
-            self.show_view(force=True)
+            self.refresh_seat()
 
     # -- showing --------------------------------------------------------------------------
 
     def show_view(self, force: bool = False) -> None:
         super().show_view(force)
+        self.refresh_seat(force)
+
+    def refresh_seat(self, force: bool = False) -> None:
+        """Show the panel and the title again (each only when it changed)."""
         screen = next((s for s in reversed(self.screen_stack) if isinstance(s, SeatScreen)), None)
         if screen is None:
             return
         styles = self.log_styles()
-        screen.query_one(SeatPanel).update(self.panel_text(styles))
+        for name, text in zip(("sheet", "status", "body"), self.panel_parts(styles)):
+            if force or text != self._panel_shown.get(name):
+                # Only when it changed: each repaint is bytes to a player's terminal.
+                panel = screen.query_one(f"#seat-{name}", SeatPanel)
+                panel.update(text)
+                self._panel_shown[name] = text
         view = self.follower.view
         if view is not None:
             ch = view.tracker.characters.get(self.cid)
             title = f"You: {ch['name']}" if ch is not None else "You"
-            screen.query_one("#seat-title", Static).update(title)
+            if title != self._title_shown:
+                screen.query_one("#seat-title", Static).update(title)
+                self._title_shown = title
         screen.refresh_bindings()
 
     def panel_text(self, styles: dict[str, str]) -> Text:
-        """The panel, from the public projection and the seat module's public answers only."""
-        muted, accent, bad = styles.get("muted", ""), styles.get("accent", ""), styles.get("error", "")
+        """The whole panel as one text (tests, and the seat's own checks)."""
         out = Text()
+        for i, part in enumerate(p for p in self.panel_parts(styles) if p.plain):
+            if i:
+                out.append("\n")
+            out.append_text(part)
+        return out
+
+    def panel_parts(self, styles: dict[str, str]) -> tuple[Text, Text, Text]:
+        """(sheet, status line, body) from the public projection and the seat module's answers only.
+
+        Three parts, so that a request sent or answered repaints one line, not the panel.
+        """
+        muted, accent, bad = styles.get("muted", ""), styles.get("accent", ""), styles.get("error", "")
         view = self.follower.view
         if view is None:
-            out.append("waiting for the session file", style=muted)
-            return out
+            return Text("waiting for the session file", style=muted), Text(), Text()
         ch = view.tracker.characters.get(self.cid)
         if ch is None:
-            out.append("Your character is not in this session now (the GM removed it or made it secret).", style=bad)
-            return out
+            return (Text("Your character is not in this session now (the GM removed it or made it secret).",
+                         style=bad), Text(), Text())
         offer = self.current_offer()
-        out.append_text(sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None))
+        # Short while a roll is asked (it must fit at 80x24); the status line is two rows whatever it says.
+        sheet = sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
         if self.problem_line:
-            out.append(f"\n⚠ {self.problem_line}", style=bad)
-        full = self.full()
-        pending = self.offers()
+            sheet.append(f"\n⚠ {self.problem_line}", style=bad)
+        status = Text()
         if self.sent is not None:
-            out.append(f"\n\n{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)
-        elif offer is not None and full is not None:
-            shown = next((o for o in pending if o["seq"] == offer.seq), None)
-            n = len(pending)
-            head = "The GM asks you to roll" + (f" ({self.offer_index % n + 1} of {n}, tab: next)" if n > 1 else "")
-            out.append(f"\n\n{head}\n", style="bold")
-            out.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
+            status.append(f"{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)
         elif self.answer is not None:
             ok = bool(self.answer.get("ok"))
-            out.append("\n\n" + ("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)
             seq = self.answer.get("roll")
             shown_roll = next((e for e in view.tracker.events if e.get("seq") == seq), None) if ok else None
             if shown_roll is not None:
-                out.append(f"\n{shown_roll['text']}", style="bold")
-            for a in self.roll_actions():
+                status.append(f"✓ {shown_roll['text']}", style="bold")
+            else:
+                status.append(("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)
+        status.no_wrap, status.overflow = True, "ellipsis"
+        body = Text()
+        full = self.full()
+        pending = self.offers()
+        if offer is not None and full is not None:
+            shown = next((o for o in pending if o["seq"] == offer.seq), None)
+            n = len(pending)
+            head = "The GM asks you to roll" + (f" ({self.offer_index % n + 1} of {n}, tab: next)" if n > 1 else "")
+            body.append(f"{head}\n", style="bold")
+            body.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
+        elif self.answer is not None:
+            for i, a in enumerate(self.roll_actions()):
                 mark = "•" if a.get("allowed") else "·"
                 name = ACTION_NAMES.get(str(a.get("name")), str(a.get("name")))
                 edge = f" '{a['edge']}'" if a.get("edge") else ""
-                out.append(f"\n{mark} {name}{edge}: {a.get('reason', '')}", style="" if a.get("allowed") else muted)
+                body.append(("\n" if i else "") + f"{mark} {name}{edge}: {a.get('reason', '')}",
+                            style="" if a.get("allowed") else muted)
         else:
-            out.append("\n\nNo roll asked of you now. When the GM asks, it shows here.", style=muted)
-        return out
+            body.append("No roll asked of you now. When the GM asks, it shows here.", style=muted)
+        return sheet, status, body
 
 
 ACTION_NAMES = {"edge_after": "e  Edge after", "negate_glitch": "g  negate glitch",
@@ -530,10 +565,9 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
             t.append(f"threshold {shown['threshold']}: success {percent(odds.success or 0.0)}\n", style="bold")
         elif shown.get("hidden"):
             t.append("the GM keeps the threshold hidden\n", style="bold")
-        t.append("at least " + " · ".join(f"{k} hit{'s' if k > 1 else ''} {percent(p)}"
-                                          for k, p in enumerate(odds.at_least, 1)) + "\n")
-        t.append(f"expected {odds.expected or 0:.1f} hits · glitch {percent(odds.glitch or 0)}"
-                 f" · critical glitch {percent(odds.critical_glitch or 0)}\n", style=muted)
+        t.append("hits " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
+        t.append(f"mean {odds.expected or 0:.1f} hits · glitch {percent(odds.glitch or 0)}"
+                 f" · critical {percent(odds.critical_glitch or 0)}\n", style=muted)
         acts = seats.offer_choices(full, offer)
         if edge_before:
             t.append("✦ Edge before the roll: on (e: off)\n", style=styles.get("accent", ""))
@@ -544,7 +578,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
     else:
         what = "very demanding (two 7+ dice)" if offer.very_demanding else "difficult (one 7+ die)"
         t.append(f"{what}: success {percent(odds.success or 0.0)}\n", style="bold")
-    t.append("r  roll with the program's dice · f  type your physical dice", style=styles.get("accent", ""))
+    t.append("r roll (the program's dice) · f your own dice", style=styles.get("accent", ""))
     return t
 
 

@@ -69,7 +69,9 @@ class WatchScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
-        yield from compose_panes(DiceLog(id="log"), "Dice log")
+        log = DiceLog(id="log")
+        log.page_follow = True
+        yield from compose_panes(log, "Dice log")
         # One line of text: Textual's footer remounts a widget per key at every focus
         # change, and a player pasting "231" over and over grew the view by gigabytes.
         yield KeyLine(id="keys")
@@ -151,6 +153,7 @@ class WatchApp(ReadOnlyApp):
         self._loading = False
         self._shown: Tracker | None = None
         self._told: str | None = None
+        self._status_text: Text | None = None
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Only what a player needs: no screenshot, no key panel, nothing that writes."""
@@ -262,15 +265,25 @@ class WatchApp(ReadOnlyApp):
         if f.problem is None:
             status.append(f" · {f.status()}", style=styles.get("muted", ""))
         self._told = f.problem
-        screen.query_one("#status-line", Static).update(status)
+        line = screen.query_one("#status-line", Static)
+        if force or status != self._status_text:
+            line.update(status)
+            self._status_text = status
         if view is None or (view is self._shown and not force):
             return
-        queue = screen.query_one("#queue", ChallengeQueue)
-        chars = screen.query_one("#chars", CharacterPane)
-        queue.show(view, styles)
-        _neutral_empty(queue, "No challenges yet", styles)
-        chars.show(view, styles)
-        _neutral_empty(chars, "No characters yet", styles)
+        old = self._shown
+        st, before = view.state, (old.state if old is not None else None)
+        # A pane is repainted only when what it shows changed: a players' view is often
+        # a terminal over SSH, where every repainted line is bytes on the wire.
+        if force or before is None or (st["challenges"], st["initiative"]) != (before["challenges"],
+                                                                             before["initiative"]):
+            queue = screen.query_one("#queue", ChallengeQueue)
+            queue.show(view, styles)
+            _neutral_empty(queue, "No challenges yet", styles)
+        if force or before is None or st["characters"] != before["characters"]:
+            chars = screen.query_one("#chars", CharacterPane)
+            chars.show(view, styles)
+            _neutral_empty(chars, "No characters yet", styles)
         self._show_log(screen.query_one(DiceLog), view, styles, force)
         self._shown = view
 

@@ -71,13 +71,25 @@ class DiceLog(ScrollView, can_focus=True):
         self.system = system
         self.is_undone = is_undone
         self.styles_map = styles
+        self._pad_rows = 0
         self._rebuild()
         self.scroll_end(animate=False, immediate=True)
+
+    page_follow = False
+    """Players' views: when the newest event no longer fits, jump so that it sits near the top
+    and leave the rest of the pane blank, instead of scrolling a line per event. Most new events
+    then repaint one or two lines rather than the whole pane: bytes over SSH."""
+
+    _pad_rows = 0
+    """Blank rows below the last event after such a jump (part of the scrollable size)."""
 
     def appended(self, count: int = 1, *, changed_seqs: tuple[int, ...] = ()) -> None:
         """New events were appended to the list (and maybe older ones were undone)."""
         follow = self.cursor < 0 or self.cursor >= len(self._visible) - 1
         at_end = self.scroll_offset.y >= self.max_scroll_y - 1
+        old_rows = len(self._rows)
+        cur = self._cursor_index()
+        old_cursor_row = self._row_start[cur] if cur >= 0 else old_rows
         start = len(self.events) - count
         for seq in changed_seqs:
             for key in [k for k in self._cache if k[0] < len(self.events) and self.events[k[0]]["seq"] == seq]:
@@ -87,6 +99,9 @@ class DiceLog(ScrollView, can_focus=True):
                 self._visible.append(i)
                 self._row_start.append(len(self._rows))
                 self._rows.append((i, 0))
+        if self.page_follow and (follow or at_end) and not changed_seqs:
+            self._page_to_newest(old_rows, old_cursor_row, follow)
+            return
         self._resize()
         if changed_seqs:
             self._drop_changed(changed_seqs)
@@ -94,6 +109,27 @@ class DiceLog(ScrollView, can_focus=True):
             self.cursor = -1
         if at_end or follow:
             self.scroll_end(animate=False, immediate=True)
+        self.refresh()
+
+    def _page_to_newest(self, old_rows: int, old_cursor_row: int, follow: bool) -> None:
+        if follow:
+            self.set_reactive(DiceLog.cursor, -1)
+        height = self.scrollable_content_region.height or 1
+        y = self.scroll_offset.y
+        if len(self._rows) <= y + height:
+            self._resize()
+            first = min(old_cursor_row, old_rows)
+            # Only the new lines and the one the cursor left.
+            self.refresh(Region(0, first - y, self.size.width, len(self._rows) - first))
+            return
+        top = max(0, len(self._rows) - max(1, height // 4))
+        self._pad_rows = top + height
+        self._resize()
+        # The new scrollable size is laid out first; scrolling before would stop at the old end.
+        self.call_after_refresh(self._jump, top)
+
+    def _jump(self, top: int) -> None:
+        self.scroll_to(y=top, animate=False, immediate=True)
         self.refresh()
 
     def _drop_changed(self, seqs: tuple[int, ...]) -> None:
@@ -128,7 +164,7 @@ class DiceLog(ScrollView, can_focus=True):
         self.refresh()
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width or 1, len(self._rows))
+        self.virtual_size = Size(self.scrollable_content_region.width or 1, max(len(self._rows), self._pad_rows))
 
     names: Callable[[], tuple[dict[str, str], dict[str, str]]] | None = None
     """Character names and challenge titles by id, for the expanded lines (else ids are shown)."""

@@ -1,0 +1,200 @@
+"""Players' seats and the players' view: how fast a roll reaches them, and what it costs to send.
+
+Usage::
+
+    python benchmarks/seats.py [--rolls N] [--json]
+
+Also run by ``benchmarks/run.py`` (figure ``seats``). Three figures, each in
+real pseudo-terminals at 120x40 (``run.PtyApp``: it answers Textual's
+synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
+
+* **GM's roll → shown** (in a seat, ``polku play FILE --as Kaneda``, and in
+  ``polku watch FILE``): the GM's side saves each roll as the app's autosave
+  does (``SessionFile.save_now`` after ``roll_sr``, in this process); the
+  clock runs from just before the command to the last byte of the frames it
+  causes in the viewer (read until 50 ms pass without output; the quiet
+  window is not counted). The bytes are counted over the same span.
+* **Seat's roll request → applied in the GM's app**: the GM's app
+  (``polku FILE``) and a seat run side by side; the seat is asked for N rolls
+  (N ``seat`` events in the file); ``r`` is pressed in the seat and the
+  clock runs from the key to the GM's app's answer file (written in the same
+  UI-thread call that applied the roll as a command). That includes the
+  seat's key handling and its atomic write, and the GM's app being told
+  (inotify), checking, applying and answering.
+* **Bytes sent to a seat per roll** (120x40): what the seat's terminal gets
+  for its own roll, from the key to the last frame (the answer, the new log
+  line, the next request shown), read as above.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "src"))
+
+import run as harness  # noqa: E402  (the benchmarks' pty harness)
+
+SHOWN_TARGET_MS = 150.0
+APPLIED_TARGET_MS = 150.0
+BYTES_TARGET_KB = 3.0
+
+
+def _session(folder: Path, offers: int) -> Path:
+    from polku.session import demo, seats, store
+    from polku.session.files import document
+    from polku.session.rolls import SRPool
+
+    t = demo.demo_varjojuoksu()
+    for _ in range(offers):
+        seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tuple[list[float], list[int]]:
+    from polku.session.files import open_session
+    from polku.session.rolls import SRPool
+
+    path = _session(root, 0)
+    app = harness.PtyApp(argv + [str(path)] if "{}" not in argv else [a.replace("{}", str(path)) for a in argv],
+                         _env(root), root)
+    lat: list[float] = []
+    sizes: list[int] = []
+    try:
+        app.wait_for(ready)
+        app.settle(0.5)
+        t, sf = open_session(path, seed=7)
+        try:
+            for _ in range(rolls):
+                start = time.perf_counter()
+                t.roll_sr(t.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
+                sf.save_now(t)
+                last, n, _ = app.settle(first=5.0)
+                if last is not None:
+                    lat.append((last - start) * 1000)
+                    sizes.append(n)
+        finally:
+            sf.close()
+    finally:
+        app.kill()
+    return lat, sizes
+
+
+def _env(root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "POLKU"))}
+    env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG=env.get("LANG", "C.UTF-8"),
+               POLKU_CONFIG_DIR=str(root / "config"), XDG_CONFIG_HOME=str(root / "config"),
+               XDG_DATA_HOME=str(root / "data"), COLUMNS=str(harness.COLS), LINES=str(harness.ROWS))
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def _seat_requests(root: Path, rolls: int) -> tuple[list[float], list[int]]:
+    from polku.session import seats
+
+    path = _session(root, rolls)
+    cmd = harness.polku_cmd()
+    gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+    seat = None
+    applied: list[float] = []
+    sizes: list[int] = []
+    try:
+        gm.wait_for(b"Neo-Helsinki")
+        gm.settle(0.5)
+        seat = harness.PtyApp(cmd + ["play", str(path), "--as", "Kaneda"], _env(root), root)
+        seat.wait_for(b"The GM asks you to roll")
+        seat.settle(0.5)
+        folder = seats.seat_dir(path, "kaneda")
+        for _ in range(rolls):
+            before = set(os.listdir(folder))
+            sent_before = len(seat.buf)
+            start = seat.key(b"r")
+            deadline = start + 10
+            got = None
+            while got is None and time.perf_counter() < deadline:
+                new = [n for n in os.listdir(folder) if n.startswith("ans-") and n not in before]
+                if new:
+                    got = time.perf_counter()
+                    break
+                gm.read(0)  # keep the GM's terminal drained
+                seat.read(0)
+                time.sleep(0.0005)
+            if got is None:
+                raise RuntimeError("no answer from the GM's app within 10 s")
+            applied.append((got - start) * 1000)
+            # The seat's frames for this roll: read until it has been quiet (what it was sent so far included).
+            seat.settle(first=2.0)
+            sizes.append(len(seat.buf) - sent_before)
+            gm.settle(0.05)
+    finally:
+        if seat is not None:
+            seat.kill()
+        gm.kill()
+    return applied, sizes
+
+
+def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rows for benchmarks/run.py (and this script's table)."""
+    root.mkdir(parents=True, exist_ok=True)
+    cmd = harness.polku_cmd()
+    seat_lat, seat_bytes = _viewer_latency(root / "seat", cmd + ["play", "{}", "--as", "Kaneda"], rolls, b"You: Kaneda")
+    watch_lat, watch_bytes = _viewer_latency(root / "watch", cmd + ["watch", "{}"], rolls, b"Dice log")
+    applied, own_bytes = _seat_requests(root / "request", rolls)
+    p95 = harness.pct
+    rows = [
+        harness.row(f"GM's roll → shown in a seat, p95 ({len(seat_lat)} rolls)", p95(seat_lat, 95), None, "ms",
+                    "≤ 150 ms", p95(seat_lat, 95) <= SHOWN_TARGET_MS and len(seat_lat) == rolls,
+                    p50_ms=statistics.median(seat_lat)),
+        harness.row(f"GM's roll → shown in polku watch, p95 ({len(watch_lat)} rolls)", p95(watch_lat, 95), None,
+                    "ms", "≤ 150 ms", p95(watch_lat, 95) <= SHOWN_TARGET_MS and len(watch_lat) == rolls,
+                    p50_ms=statistics.median(watch_lat)),
+        harness.row(f"seat's roll request → applied in the GM's app, p95 ({len(applied)} rolls)", p95(applied, 95),
+                    None, "ms", "≤ 150 ms", p95(applied, 95) <= APPLIED_TARGET_MS and len(applied) == rolls,
+                    p50_ms=statistics.median(applied)),
+        harness.row("bytes to a seat per GM's roll (120x40), median", statistics.median(seat_bytes) / 1024, None,
+                    "KB", "≤ 3 KB", statistics.median(seat_bytes) / 1024 <= BYTES_TARGET_KB,
+                    max_kb=max(seat_bytes) / 1024),
+        harness.row("  its own roll: key → answer → next request shown, median", statistics.median(own_bytes) / 1024,
+                    None, "KB", "info", True),
+    ]
+    return rows, {"seat_shown_ms": seat_lat, "watch_shown_ms": watch_lat, "applied_ms": applied,
+                  "seat_bytes": seat_bytes, "watch_bytes": watch_bytes, "own_roll_bytes": own_bytes}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rolls", type=int, default=40)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    root = Path(tempfile.mkdtemp(prefix="polku-seats-"))
+    try:
+        rows, samples = bench_seats(root, args.rolls)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    if args.json:
+        print(json.dumps({"rows": rows, "samples": samples}, indent=1))
+    else:
+        print(harness.table(rows))
+        for r in rows:
+            if "own_kb" in r:
+                print(f"  (its own roll: {r['own_kb']:.2f} KB)")
+            if "p50_ms" in r:
+                print(f"  {r['figure']}: p50 {r['p50_ms']:.1f} ms")
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
