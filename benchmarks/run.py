@@ -42,6 +42,9 @@ beside its baseline in the same run, alternating runs, and compared as a ratio):
   bytes to a scratch file with ``fsync`` (the disk's floor). One compaction
   (the full rewrite every 500 appends) is shown for information.
 * **Odds** (``odds``): ``benchmarks/odds.py --json`` (``--quick`` passed on).
+* **Seats** (``seats``): ``benchmarks/seats.py``: a GM's roll reaching a seat
+  and ``polku watch``, a seat's request applied in the GM's app, the bytes a
+  seat is sent per roll.
 * **Memory** (``memory``): peak RSS (``ru_maxrss`` from ``wait4``) of the app
   process over a whole visit -- first frame, ``1``, ``r`` (roll screen),
   ``r`` (a roll), Escape, ``q`` (save and quit, which waits for the
@@ -491,6 +494,13 @@ def bench_odds(ws: Workspace, quick: bool) -> tuple[list[Row], dict[str, Any]]:
 # --------------------------------------------------------------------------- output
 
 
+def _bench_seats(ws: Workspace, rolls: int) -> tuple[list[Row], dict[str, Any]]:
+    """Players' seats and watch: benchmarks/seats.py (how each figure is taken is said there)."""
+    import seats
+
+    return seats.bench_seats(ws.root / "seats", rolls)
+
+
 def fmt_value(v: float | None, unit: str) -> str:
     if v is None:
         return "—"
@@ -534,7 +544,7 @@ def machine() -> dict[str, Any]:
             "textual": version("textual"), "platform": platform.platform()}
 
 
-FIGURES = ("start", "resolve", "keys", "autosave", "odds", "memory")
+FIGURES = ("start", "resolve", "keys", "autosave", "odds", "memory", "seats")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -573,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
             "autosave": lambda: bench_autosave(ws, 50 if q else 200),
             "odds": lambda: bench_odds(ws, q),
             "memory": lambda: bench_memory(ws, 1 if q else 3),
+            "seats": lambda: _bench_seats(ws, 20 if q else 100),
         }
         for name in FIGURES:
             if name not in only:

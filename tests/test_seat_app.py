@@ -193,7 +193,7 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
     for size in ((120, 40), (80, 24)):
         app = seat_app(path)
         async with app.run_test(size=size) as pilot:
-            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+            await wait_until(pilot, lambda app=app: "The GM asks you to roll" in screen_text(app), "the request")
             assert "the GM keeps the threshold hidden" in screen_text(app)
             assert leaks(screen_text(app)) == []
             await pilot.press("question_mark")
@@ -204,7 +204,7 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
                 await pilot.press("r")
                 await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
                 answers = gm_applies(path)
-                await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
+                await wait_until(pilot, lambda app=app: "✓ Kaneda:" in screen_text(app), "the answer")
                 assert leaks(screen_text(app)) == []
                 for name in ("1", "2", "3", "4"):
                     await pilot.press(name)

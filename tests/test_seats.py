@@ -278,7 +278,7 @@ def test_a_rajapolku_seat_spends_its_own_story_point():
     (json.dumps({**req("roll", offer=3), "v": 2}).encode(), "unknown request version"),
     (json.dumps(req("story_point", bought="two\nlines")).encode(), "field 'bought' is too long or not one line"),
     (json.dumps(req("roll")).encode(), "a roll request needs 'offer'"),
-])
+], ids=lambda v: v[:40] if isinstance(v, str) else "request")
 def test_bad_requests_are_refused_in_one_line(data, why):
     with pytest.raises(SeatError) as err:
         seats.parse_request(data, "kaneda", "0123456789abcdef")

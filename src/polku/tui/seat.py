@@ -433,8 +433,8 @@ class SeatApp(WatchApp):
     def refresh_seat(self, force: bool = False) -> None:
         """Show the panel and the title again (each only when it changed)."""
         screen = next((s for s in reversed(self.screen_stack) if isinstance(s, SeatScreen)), None)
-        if screen is None:
-            return
+        if screen is None or not screen.query("#seat-body"):
+            return  # not composed yet: its on_mount shows everything
         styles = self.log_styles()
         for name, text in zip(("sheet", "status", "body"), self.panel_parts(styles)):
             if force or text != self._panel_shown.get(name):

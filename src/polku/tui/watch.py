@@ -248,6 +248,8 @@ class WatchApp(ReadOnlyApp):
         if not watching:
             return
         screen = watching[-1]  # the top one: the current screen when it is a WatchScreen
+        if not screen.query("#status-line"):
+            return  # not composed yet: its on_mount shows the view
         styles = self.log_styles()
         f = self.follower
         view = f.view.tracker if f.view is not None else None
