@@ -405,7 +405,7 @@ class PolkuApp(InputLimits, CoveringScreens):
             return 0
         done = 0
         for cid, path in seats.incoming(sf.path):
-            answer = self.run_command(lambda tr, cid=cid, path=path: seats.handle(tr, sf.path, cid, path))
+            answer = self.run_command(partial(seats.handle, session_path=sf.path, cid=cid, path=path))
             if not isinstance(answer, dict):
                 continue
             done += 1

@@ -274,15 +274,15 @@ class WatchApp(ReadOnlyApp):
         if view is None or (view is self._shown and not force):
             return
         old = self._shown
-        st, before = view.state, (old.state if old is not None else None)
+        now, before = view.state, (old.state if old is not None else None)
         # A pane is repainted only when what it shows changed: a players' view is often
         # a terminal over SSH, where every repainted line is bytes on the wire.
-        if force or before is None or (st["challenges"], st["initiative"]) != (before["challenges"],
-                                                                             before["initiative"]):
+        if force or before is None or (now["challenges"], now["initiative"]) != (before["challenges"],
+                                                                               before["initiative"]):
             queue = screen.query_one("#queue", ChallengeQueue)
             queue.show(view, styles)
             _neutral_empty(queue, "No challenges yet", styles)
-        if force or before is None or st["characters"] != before["characters"]:
+        if force or before is None or now["characters"] != before["characters"]:
             chars = screen.query_one("#chars", CharacterPane)
             chars.show(view, styles)
             _neutral_empty(chars, "No characters yet", styles)
