@@ -19,7 +19,7 @@ def add_parser(verbs: Any) -> None:
     wat.add_argument("file", metavar="FILE", help="a session file")
     wat.add_argument("--theme", metavar="NAME", help="colour theme")
     wat.add_argument("--interval", type=seconds, default=0.3, metavar="SECONDS",
-                     help="how often to look at the file (default 0.3)")
+                     help="where the system cannot report file changes (no inotify): how often to look (default 0.3)")
     wat.set_defaults(handler=run)
 
 

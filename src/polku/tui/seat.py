@@ -203,6 +203,8 @@ class SeatApp(WatchApp):
         self.problem_line = ""
         """Why the seat could not send (the spool cannot be written), or ""."""
         self._panel_shown: dict[str, Text] = {}
+        self._pending_of: Tracker | None = None
+        self._pending_list: list[seats.Offer] = []
         self._title_shown = ""
 
     # -- the screens --------------------------------------------------------------
@@ -241,15 +243,24 @@ class SeatApp(WatchApp):
         view = self.follower.view
         return view.full if view is not None else None
 
+    def _pending(self, full: Tracker) -> list[seats.Offer]:
+        """The character's open requests, worked out once per reading of the file (every key asks)."""
+        if self._pending_of is not full:
+            self._pending_of = full
+            self._pending_list = seats.pending_offers(full, self.cid)
+        return self._pending_list
+
     def offers(self) -> list[dict[str, Any]]:
         full = self.full()
-        return seats.seat_offers(full, self.cid) if full is not None else []
+        if full is None or full.characters.get(self.cid, {}).get("secret"):
+            return []
+        return [o.public() for o in self._pending(full)]
 
     def current_offer(self) -> seats.Offer | None:
         full = self.full()
         if full is None:
             return None
-        pending = seats.pending_offers(full, self.cid)
+        pending = self._pending(full)
         if not pending or full.characters.get(self.cid, {}).get("secret"):
             return None
         return pending[min(self.offer_index, len(pending) - 1)]
