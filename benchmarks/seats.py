@@ -80,7 +80,7 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
         try:
             for _ in range(rolls):
                 start = time.perf_counter()
-                t.roll_sr(t.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
+                t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
                 sf.save_now(t)
                 last, n, _ = app.settle(first=5.0)
                 if last is not None:

@@ -178,7 +178,7 @@ def secret_session(tmp_path: Path) -> Path:
     t.update_character("kaneda", "notes", f"owes {MARK}-notes money")
     t.note(f"{MARK}-lognote: the Johnson is the sergeant")
     with t.gm_only():
-        t.roll_sr(SRSide(f"{MARK}-gmroll", [], dice=4), threshold=1)
+        t.rolls.roll_sr(SRSide(f"{MARK}-gmroll", [], dice=4), threshold=1)
     seats.ask_sr(t, "kaneda", PISTOLS, threshold=47, hidden=True)
     return write(tmp_path / "night.toml", t)
 
