@@ -247,6 +247,40 @@ async def test_watch_is_told_of_a_save_instead_of_polling(tmp_path):
         assert "Alyosha wins" in app._shown.events[-1]["text"]
 
 
+@pilot_test
+async def test_the_players_log_pages_instead_of_scrolling_a_line_per_event(tmp_path):
+    """The newest event is always in view; a new event moves nothing until the pane is full again."""
+    from polku.tui.watch import WatchApp
+    from polku.tui.widgets.dice_log import DiceLog
+
+    path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+    app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                   theme_dirs=[THEMES], interval=0.05, polling=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        log = app.screen.query_one(DiceLog)
+        height = log.scrollable_content_region.height
+        t, sf = open_session(path, seed=1)
+        offsets = []
+        for i in range(height + 3):
+            t.note(f"note {i}")  # withheld from players: only the roll lines below reach the view
+            t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
+                              RajaSide("GM", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
+            sf.save_now(t)
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app._shown is not None and app._shown.events[-1]["seq"] == t.last_seq():
+                    break
+            await pilot.pause(0.05)
+            rows = len(log._rows)
+            y = log.scroll_offset.y
+            assert y <= rows - 1 < y + height, f"the newest event is out of view after roll {i}"
+            offsets.append(y)
+        sf.close()
+    moves = sum(1 for a, b in zip(offsets, offsets[1:]) if a != b)
+    assert 1 <= moves <= 2, f"the log jumped {moves} times in {len(offsets)} rolls (a scrolling log moves every time)"
+
+
 def test_watch_without_a_terminal_is_refused():
     proc = subprocess.run([sys.executable, "-m", "polku.cli", "watch", "whatever.toml"],
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
