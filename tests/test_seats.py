@@ -368,3 +368,32 @@ def test_the_tracker_refuses_seat_commands_when_read_only():
         seats.ask_sr(ro, "kaneda", PISTOLS)
     ans = seats.apply_request(ro, "kaneda", req("roll", offer=offer))
     assert not ans["ok"] and ans["text"] == "this session is open read-only; nothing was changed"
+
+
+def test_a_rajapolku_challenge_from_a_seat_rolls_both_sides_at_once():
+    from polku.session.rolls import RajaSide
+
+    t = demo.demo_rajapolku()
+    c = t.add_challenge("Over the gate", ["alyosha"])
+    offer = seats.ask_raja(t, "alyosha", RajaSide("Alyosha", backgrounds=["Runner"]),
+                           RajaSide("GM: the locked gate", backgrounds=["Heavy", "Rusted"]), challenge=c["id"])["seq"]
+    assert t.event_by_seq(offer)["text"] == "The GM asks Alyosha to roll: 2 dice against GM: the locked gate's 3"
+    odds = seats.offer_odds(t, seats.pending_offers(t)[0])
+    # R5 with raja.exhausted: 2d10 against 3d10 can never tie fully; P(win) from the rules core's exact odds.
+    from polku.rules.odds import raja_odds
+
+    assert odds.dice == 2 and odds.against == 3 and odds.tie == 0.0
+    assert odds.success == pytest.approx(raja_odds(2, 0, 3, 0, exhausted=True).a_wins)
+    n = len(t.events)
+    ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=[9, 8]))
+    assert not ans["ok"] and ans["text"].startswith("both sides of a Rajapolku challenge roll at once (R5)")
+    assert len(t.events) == n
+    ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer))
+    assert ans["ok"], ans
+    roll = t.event_by_seq(ans["roll"])
+    assert roll["seat"] == "alyosha" and roll["roll"]["test"] == "rajapolku" and roll["challenge"] == c["id"]
+    assert [len(s["dice"]) for s in roll["roll"]["sides"]] == [2, 3]
+    assert t.challenge(c["id"])["status"] == "resolved"
+    # A secret character cannot be in the opposition of a seat's roll.
+    with pytest.raises(SeatError, match="secret character is in the opposition"):
+        seats.ask_raja(t, "alyosha", RajaSide("Alyosha"), RajaSide("Ghost", ["ghost-of-the-nurse"]))

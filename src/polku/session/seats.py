@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import ManualSource, RulesError
 from .model import clone
-from .rolls import HarhaSide, RollAction, SRPool
+from .rolls import HarhaSide, RajaSide, RollAction, SRPool
 from .tracker import TrackerError
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ REQUEST_KINDS = ("roll", "action", "story_point")
 SEAT_ACTIONS = ("edge_after", "negate_glitch", "reduce_critical", "edge_reroll")
 """What a seat may do to its own roll (the rules core says whether it may now)."""
 
-OFFER_TESTS = ("sr-success", "harha-difficult")
+OFFER_TESTS = ("sr-success", "harha-difficult", "raja")
 
 _ID = re.compile(r"[0-9a-f]{16}")
 _REQUEST_NAME = re.compile(r"req-([0-9a-f]{16})\.json")
@@ -161,12 +161,15 @@ class Offer:
     very_demanding: bool = False
     challenge: str | None = None
     text: str = ""
+    opposition: dict[str, Any] = field(default_factory=dict)
+    """Rajapolku: the opposing pool the GM prepared (label, backgrounds, conditions; R3, R4)."""
 
     def public(self) -> dict[str, Any]:
         """What the player may see of it: everything but a hidden threshold (S8)."""
         out: dict[str, Any] = {"seq": self.seq, "cid": self.cid, "test": self.test, "pool": clone(self.pool),
                                "hidden": self.hidden, "very_demanding": self.very_demanding,
-                               "challenge": self.challenge, "text": self.text}
+                               "challenge": self.challenge, "text": self.text,
+                               "opposition": clone(self.opposition)}
         if not self.hidden:
             out["threshold"] = self.threshold
         return out
@@ -252,6 +255,48 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
     return _log_offer(t, cid, text, ask)
 
 
+def _raja_claims(side: RajaSide) -> dict[str, Any]:
+    return {"label": side.label, "backgrounds": list(side.backgrounds), "abilities": list(side.abilities),
+            "helping": list(side.helping), "hindering": list(side.hindering)}
+
+
+def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
+             challenge: str | None = None) -> dict[str, Any]:
+    """Ask ``cid``'s seat to roll a Rajapolku challenge: their pool against the GM's (R1–R5); logged, undoable.
+
+    The opposition is rolled with the program's dice together with the player's
+    (R5: both sides roll at once); a secret character cannot be in it.
+    """
+    ch = _check_seat_character(t, cid)
+    if t.system.value != "rajapolku":
+        raise SeatError("a Rajapolku roll request needs a Rajapolku campaign")
+    if any(t.characters.get(w, {}).get("secret") for w in opposition.who):
+        raise SeatError("a secret character is in the opposition: roll this one at the GM's screen")
+    if challenge is not None:
+        t.challenge(challenge)
+    mine = RajaSide(ch["name"], [cid], backgrounds=list(side.backgrounds), abilities=list(side.abilities),
+                    helping=list(side.helping), hindering=list(side.hindering))
+    a, b = t.rolls.raja_pools(mine, opposition)
+    text = f"The GM asks {ch['name']} to roll: {len(a)} dice against {opposition.label}'s {len(b)}"
+    ask: dict[str, Any] = {"test": "raja", "spec": _raja_claims(mine),
+                           "against": {**_raja_claims(opposition), "who": list(opposition.who)}}
+    if challenge:
+        ask["challenge"] = challenge
+    return _log_offer(t, cid, text, ask)
+
+
+def raja_sides_of(t: Tracker, offer: Offer) -> tuple[RajaSide, RajaSide]:
+    p, o = offer.pool, offer.opposition
+    ch = t.character(offer.cid)
+    mine = RajaSide(ch["name"], [offer.cid], backgrounds=list(p.get("backgrounds", [])),
+                    abilities=list(p.get("abilities", [])), helping=list(p.get("helping", [])),
+                    hindering=list(p.get("hindering", [])))
+    theirs = RajaSide(str(o.get("label", "GM")), [w for w in o.get("who", []) if isinstance(w, str)],
+                      backgrounds=list(o.get("backgrounds", [])), abilities=list(o.get("abilities", [])),
+                      helping=list(o.get("helping", [])), hindering=list(o.get("hindering", [])))
+    return mine, theirs
+
+
 def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any]) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
 
@@ -317,7 +362,8 @@ def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
                          thr if isinstance(thr, int) else None, bool(ask.get("hidden")),
                          bool(ask.get("very_demanding")),
                          ask.get("challenge") if isinstance(ask.get("challenge"), str) else None,
-                         str(ev.get("text", ""))))
+                         str(ev.get("text", "")),
+                         clone(ask["against"]) if isinstance(ask.get("against"), dict) else {}))
     out.reverse()
     return out
 
@@ -349,6 +395,10 @@ class SeatOdds:
     critical_glitch: float | None = None
     explain: tuple[str, ...] = field(default_factory=tuple)
     """How the pool is built (the rules core's lines)."""
+    tie: float | None = None
+    """Rajapolku: P(a full tie) (R5)."""
+    against: int | None = None
+    """Rajapolku: the opposition's dice."""
 
 
 def _offer(t: Tracker, cid: str, offer_seq: int) -> Offer:
@@ -378,6 +428,13 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
         success = None if offer.hidden else (o.success(thr) if thr is not None else None)
         return SeatOdds(n, success, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
                         o.critical_glitch, tuple(t.rolls.sr_plan(side).explain()))
+    if offer.test == "raja":
+        mine, theirs = raja_sides_of(t, offer)
+        pa, pb = t.rolls.raja_pools(mine, theirs)
+        aa, ba = (sum(1 for d in pool if d.source == "ability") for pool in (pa, pb))
+        ro = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=t.settings.raja_exhausted)
+        return SeatOdds(len(pa), ro.a_wins, tie=ro.tie, against=len(pb),
+                        explain=tuple(t.rolls.raja_plan(mine).explain))
     side_h = harha_side_of(t, offer)
     pool = t.rolls.harha_pool(side_h, "ch23")
     counts = (sum(1 for d in pool.dice if d.size == 8), sum(1 for d in pool.dice if d.size == 10))
@@ -392,6 +449,9 @@ def faces_needed(t: Tracker, offer: Offer, faces: list[int], *, edge_before: boo
     missing dice filled with a face that never rerolls, so a rule-of-six wave
     (S7) is asked for once the sixes of the wave before are known.
     """
+    if offer.test == "raja":
+        raise SeatError("both sides of a Rajapolku challenge roll at once (R5): the program rolls them here; "
+                        "physical dice are rolled at the GM's table")
     if offer.test == "harha-difficult":
         specs = t.rolls.harha_dice(harha_side_of(t, offer), "ch23")
         if len(faces) >= len(specs):
@@ -607,6 +667,13 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
             side = t.rolls.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
             ev = t.rolls.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
                            faces=faces)["event"]
+        elif offer.test == "raja":
+            if edge_before:
+                raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
+            if faces is not None:
+                faces_needed(t, offer, faces)
+            mine, theirs = raja_sides_of(t, offer)
+            ev = t.rolls.roll_raja(mine, theirs, challenge=offer.challenge)["event"]
         else:
             if edge_before:
                 raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")

@@ -295,6 +295,8 @@ class SeatApp(WatchApp):
             return False
         waiting = self.sent is not None
         offer = self.current_offer()
+        if action == "faces" and offer is not None and offer.test == "raja":
+            return None
         if action in ("roll", "faces"):
             return None if (offer is None or waiting) else True
         if action == "edge":
@@ -586,6 +588,12 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
             a = acts[0]
             t.append(f"e  Edge before: {a.reason}\n" if a.allowed else f"·  Edge before: {a.reason}\n",
                      style="" if a.allowed else muted)
+    elif offer.test == "raja":
+        label = str(shown.get("opposition", {}).get("label", "the GM"))
+        t.append(f"against {label}: {odds.against} dice\n")
+        t.append(f"you win {percent(odds.success or 0.0)} · full tie {percent(odds.tie or 0.0)}\n", style="bold")
+        t.append("r roll both sides with the program's dice (R5)", style=styles.get("accent", ""))
+        return t
     else:
         what = "very demanding (two 7+ dice)" if offer.very_demanding else "difficult (one 7+ die)"
         t.append(f"{what}: success {percent(odds.success or 0.0)}\n", style="bold")

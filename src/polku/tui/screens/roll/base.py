@@ -376,8 +376,8 @@ class RollScreen(ModalScreen[None]):
 
     def seat_request(self) -> Callable[[Tracker], Any] | None:
         """The command asking side A's player to roll this pool from their seat; None (said why) if it cannot."""
-        self.app.notify("A player's seat rolls Varjojuoksu success tests and Harhapolku difficult actions; "
-                        "this roll is made here", severity="warning", title="Not sent")
+        self.app.notify("This roll is made here: a player's seat rolls a Varjojuoksu success test, a "
+                        "Harhapolku difficult action or a Rajapolku challenge", severity="warning", title="Not sent")
         return None
 
     def action_ask_seat(self) -> None:

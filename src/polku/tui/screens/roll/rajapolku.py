@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.text import Text
 from textual.binding import Binding
 
 from ....rules import odds as odds_mod
 from ....rules.dice import RulesError
+from ....session import seats
 from ....session.rolls import RajaSide
 from ....session.tracker import Tracker, TrackerError
 from ..prompts import TextPrompt
@@ -226,6 +227,15 @@ class RajaRollScreen(RollScreen):
         keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
         return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.rolls.roll_actions(ev)
                 if a.allowed and a.name in keys]
+
+    def seat_request(self) -> Callable[[Tracker], Any] | None:
+        cid = self.a.who
+        if self.spirit or not cid:
+            self.app.notify("A player's seat rolls a challenge of a character (w) against the GM's pool; "
+                            "spirit combat is rolled here", severity="warning", title="Not sent")
+            return None
+        mine, theirs, chal = self._raja_side(self.a), self._raja_side(self.b), self.challenge_id
+        return lambda t: seats.ask_raja(t, cid, mine, theirs, challenge=chal)
 
     def action_end_fight(self) -> None:
         ev = self.last_event
