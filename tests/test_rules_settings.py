@@ -14,7 +14,10 @@ def test_every_choice_of_rules_md_is_a_setting_with_its_default():
     keys = {c.key: c.default for c in CHOICES}
     assert keys["raja.degrees"] == "all" and keys["sr.teamwork_cap"] == "none"
     assert Settings().raja_degrees == "all" and Settings().sr_teamwork_cap == "none"
-    assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap"]
+    # the two S12 damage readings where printings of the 4th-edition core book differ follow RULES.md's
+    assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap",
+                                                         "sr.stun_conversion", "sr.stun_overflow"]
+    assert Settings().sr_stun_conversion == "below" and Settings().sr_stun_overflow == "box"
 
 
 def test_every_setting_field_can_be_set_by_its_dotted_key():
@@ -32,6 +35,8 @@ def test_every_setting_field_can_be_set_by_its_dotted_key():
     ("sr.glitch_rerolls=0", "sr.glitch_rerolls", False),
     ("sr.teamwork_cap=skill", "sr.teamwork_cap", "skill"),
     ("raja.story_points=4", "raja.story_points", 4),
+    ("sr.stun_conversion=not_above", "sr.stun_conversion", "not_above"),
+    ("sr.stun_overflow=half", "sr.stun_overflow", "half"),
 ])
 def test_parse_setting(text, key, value):
     assert parse_setting(text) == (key, value)

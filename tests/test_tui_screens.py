@@ -333,7 +333,8 @@ async def test_new_campaign_system_row_switches_the_settings(tmp_path: Path) -> 
         await pilot.press("n", *"Runners", "tab", "ctrl+u", *"run1", "tab", "enter", "enter")  # → Shadowrun
         rows = app.screen.query_one("#nc-settings", OptionList)
         ids = [rows.get_option_at_index(i).id for i in range(rows.option_count)]
-        assert ids == ["system", "set:sr.glitch_rerolls", "set:sr.teamwork_cap", "create"]
+        assert ids == ["system", "set:sr.glitch_rerolls", "set:sr.teamwork_cap", "set:sr.stun_conversion",
+                       "set:sr.stun_overflow", "create"]
         await pilot.press("down", "space", "ctrl+s")
         await settle(app, pilot)
     reloaded, _ = files.load_tracker(tmp_path / "run1.toml")

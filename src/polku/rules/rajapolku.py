@@ -680,3 +680,27 @@ def spend_charges(charges: int, cost: int) -> int:
     if cost > charges:
         raise RulesError(f"not enough charges: {cost} needed, {charges} left (R11)")
     return charges - cost
+
+
+def harm_steps(degrees: int, track: Sequence[str], current: str) -> tuple[int, str]:
+    """R8/R9: the wound-track step a lost challenge proposes: one level per degree of success.
+
+    A narrow win (0 degrees, R6) proposes no step (a health note instead, R8).
+    The step stops at the track's last level. Returns (steps taken, new level).
+    EX: Healthy on the full R9 track, 3 degrees (EX C) → 3 steps, Badly wounded;
+    EX A (1 degree) → Bruised; Mortally wounded + 3 → Dead (2 steps).
+    """
+    if isinstance(degrees, bool) or not isinstance(degrees, int) or degrees < 0:
+        raise RulesError(f"degrees must be a whole number 0 or more, not {degrees!r}")
+    levels = list(track)
+    if current not in levels:
+        raise RulesError(f"'{current}' is not on this wound track")
+    i = levels.index(current)
+    j = min(len(levels) - 1, i + degrees)
+    return j - i, levels[j]
+
+
+def is_fallen(level: str) -> bool:
+    """R9: out of the fight: Out of play (mortally wounded and unconscious) or Dead."""
+    return level in ("Out of play", "Dead")
+

@@ -68,6 +68,16 @@ __all__ = [
     "condition_monitor",
     "wound_modifier",
     "spend_edge",
+    "DAMAGE_KINDS",
+    "faces_needed",
+    "Monitors",
+    "DamageResult",
+    "modified_damage",
+    "effective_armour",
+    "resistance_pool",
+    "damage_kind",
+    "take_damage",
+    "resolve_damage",
     "initiative_pool",
     "initiative_score",
     "initiative_order",
@@ -1151,6 +1161,242 @@ def wound_modifier(physical_filled: int, stun_filled: int) -> int:
     _check_int(physical_filled, "physical boxes filled", 0)
     _check_int(stun_filled, "stun boxes filled", 0)
     return -(physical_filled // 3) - (stun_filled // 3)
+
+
+# Damage (SR4 core book, beyond the dice text): the attack's net hits raise the
+# weapon's Damage Value, the defender resists with Body + armour, each hit of
+# the resistance roll takes one box off, what is left fills the monitor.
+
+DAMAGE_KINDS = ("physical", "stun")
+"""The two condition monitors damage can fill (S12)."""
+
+
+def modified_damage(base_dv: int, net_hits: int) -> int:
+    """The attack's Damage Value: the weapon's DV + the attacker's net hits (SR4 core).
+
+    EX: a Predator, DV 5, hit with 2 net hits → 7.
+    """
+    return _check_int(base_dv, "damage value", 0) + _check_int(net_hits, "net hits", 0)
+
+
+def effective_armour(armour: int, ap: int = 0) -> int:
+    """Armour after the weapon's Armour Penetration (AP is 0 or negative; never below 0).
+
+    EX: armour 6 against AP −2 → 4; armour 1 against AP −4 → 0.
+    """
+    return max(0, _check_int(armour, "armour", 0) + _check_int(ap, "AP"))
+
+
+def resistance_pool(body: int, armour: int, ap: int = 0) -> int:
+    """Dice of the damage resistance test: Body + armour (after AP).
+
+    The wound modifier does not apply to this test (SR4 core: wound modifiers
+    apply to every test except damage resistance). EX: Body 4, armour 6, AP −2 → 8.
+    """
+    return _check_int(body, "Body", 0) + effective_armour(armour, ap)
+
+
+def damage_kind(kind: str, dv: int, armour: int, conversion: str = "below") -> str:
+    """Which monitor a hit fills: physical damage whose DV is under the armour is stun.
+
+    ``conversion`` is the ``sr.stun_conversion`` choice, because readings of
+    the core book differ: ``"below"`` (default; the modified DV *less than*
+    the armour after AP turns physical into stun), ``"not_above"`` (DV not
+    exceeding the armour, so an equal value converts too), ``"never"``.
+    EX: 5P against armour 6 → stun under either reading; 6P against armour 6 →
+    physical by default, stun under ``"not_above"``.
+    """
+    if kind not in DAMAGE_KINDS:
+        raise RulesError(f"damage is 'physical' or 'stun', not {kind!r}")
+    _check_int(dv, "damage value", 0)
+    _check_int(armour, "armour", 0)
+    if kind == "stun" or conversion == "never":
+        return kind
+    if conversion == "below":
+        return "stun" if dv < armour else "physical"
+    if conversion == "not_above":
+        return "stun" if dv <= armour else "physical"
+    raise RulesError(f"sr.stun_conversion must be below, not_above or never, not {conversion!r}")
+
+
+def faces_needed(pool_size: int, edge_before: int | None, faces: Sequence[int]) -> int:
+    """How many more physical dice a roll needs, given the faces entered so far (S7).
+
+    Without Edge before the roll: the pool. With it: the pool + Edge dice,
+    then one die per six of the previous wave, wave by wave (the order of the
+    module docstring). EX: pool 3, Edge 2: 5 dice; faces 6,6,1,2,3 → 2 more;
+    then 6,4 → 1 more; then 2 → 0.
+    """
+    first = max(0, pool_size) + (edge_before or 0)
+    if len(faces) < first:
+        return first - len(faces)
+    if not edge_before:
+        return 0
+    start, wave = 0, first
+    while True:
+        end = start + wave
+        if len(faces) < end:
+            return end - len(faces)
+        sixes = sum(1 for f in faces[start:end] if f == SIDES)
+        if not sixes:
+            return 0
+        start, wave = end, sixes
+
+
+@record
+class Monitors:
+    """A character's condition monitors (S12) and physical overflow.
+
+    Attributes:
+        physical, stun: Boxes filled.
+        physical_max, stun_max: Boxes of each monitor (:func:`condition_monitor`).
+        overflow: Physical boxes beyond a full physical monitor; more than
+            ``body`` of them is death (SR4 core).
+        body: The Body rating, the overflow a character survives.
+    """
+
+    physical: int
+    stun: int
+    physical_max: int
+    stun_max: int
+    overflow: int = 0
+    body: int = 0
+
+    @property
+    def unconscious(self) -> bool:
+        """A full stun or physical monitor knocks a character out (SR4 core)."""
+        return self.stun >= self.stun_max or self.physical >= self.physical_max
+
+    @property
+    def dying(self) -> bool:
+        """A full physical monitor: dying, without medical help (SR4 core)."""
+        return self.physical >= self.physical_max and not self.dead
+
+    @property
+    def dead(self) -> bool:
+        """Overflow beyond Body kills (SR4 core)."""
+        return self.overflow > self.body
+
+    @property
+    def wound_modifier(self) -> int:
+        return wound_modifier(self.physical, self.stun)
+
+    def state_text(self) -> str:
+        if self.dead:
+            return "dead"
+        if self.dying:
+            return f"dying (overflow {self.overflow}/{self.body})"
+        if self.unconscious:
+            return "unconscious"
+        return "conscious"
+
+
+def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box") -> Monitors:
+    """Fill ``boxes`` of the ``kind`` monitor, with overflow (SR4 core).
+
+    Stun beyond a full stun monitor overflows into the physical monitor;
+    ``overflow_rule`` is the ``sr.stun_overflow`` choice: ``"box"`` (default,
+    the 4th-edition reading: one physical box per excess stun box) or
+    ``"half"`` (the later edition's reading: one physical box per two excess
+    stun boxes, rounded down). Physical beyond a full physical monitor is
+    overflow; overflow is kept up to Body + 1 (more than Body is death).
+
+    EX (Body 4, monitors 10 physical / 10 stun): 8 stun filled + 5 stun →
+    stun 10, 3 overflow into physical ("half": 1). 9 physical filled + 4
+    physical → physical 10, overflow 3 (alive, dying); + 2 more → overflow 5
+    > Body 4: dead.
+    """
+    _check_int(boxes, "boxes", 0)
+    if kind not in DAMAGE_KINDS:
+        raise RulesError(f"damage is 'physical' or 'stun', not {kind!r}")
+    if overflow_rule not in ("box", "half"):
+        raise RulesError(f"sr.stun_overflow must be box or half, not {overflow_rule!r}")
+    physical_boxes = boxes
+    stun = mon.stun
+    if kind == "stun":
+        room = max(0, mon.stun_max - stun)
+        stun += min(room, boxes)
+        excess = boxes - min(room, boxes)
+        physical_boxes = excess if overflow_rule == "box" else excess // 2
+    room = max(0, mon.physical_max - mon.physical)
+    physical = mon.physical + min(room, physical_boxes)
+    overflow = min(mon.body + 1, mon.overflow + physical_boxes - min(room, physical_boxes))
+    return replace(mon, physical=physical, stun=stun, overflow=overflow)
+
+
+@record
+class DamageResult:
+    """One hit resisted and applied (SR4 core, S12 monitors).
+
+    Attributes:
+        base_dv: The weapon's Damage Value.
+        net_hits: The attacker's net hits (S9).
+        declared: ``"physical"`` or ``"stun"`` as the weapon deals it.
+        armour: Armour after AP.
+        resist_hits: Hits of the damage resistance test.
+        kind: The monitor filled, after stun conversion.
+        before, after: The monitors around it.
+        overflow_rule: The ``sr.stun_overflow`` choice used.
+    """
+
+    base_dv: int
+    net_hits: int
+    declared: str
+    armour: int
+    resist_hits: int
+    kind: str
+    before: Monitors
+    after: Monitors
+
+    @property
+    def dv(self) -> int:
+        return modified_damage(self.base_dv, self.net_hits)
+
+    @property
+    def boxes(self) -> int:
+        """Boxes the hit deals after resistance: DV − resistance hits, never below 0."""
+        return max(0, self.dv - self.resist_hits)
+
+    @property
+    def converted(self) -> bool:
+        return self.kind != self.declared
+
+    def explain(self) -> list[str]:
+        lines = [f"DV {self.base_dv} + {_plural(self.net_hits, 'net hit')} = {self.dv}"
+                 f"{'P' if self.declared == 'physical' else 'S'}"]
+        if self.converted:
+            lines.append(f"DV {self.dv} is under armour {self.armour}: stun instead of physical")
+        lines.append(f"resisted with {_plural(self.resist_hits, 'hit')}: {_plural(self.boxes, 'box')} {self.kind}"
+                     .replace("boxs", "boxes"))
+        b, a = self.before, self.after
+        lines.append(f"physical {b.physical} → {a.physical}/{a.physical_max}, stun {b.stun} → {a.stun}/{a.stun_max}"
+                     + (f", overflow {b.overflow} → {a.overflow}" if a.overflow != b.overflow else ""))
+        lines.append(f"wound modifier {str(a.wound_modifier).replace('-', '−')}; {a.state_text()}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        return {"base_dv": self.base_dv, "net_hits": self.net_hits, "dv": self.dv, "declared": self.declared,
+                "armour": self.armour, "resist_hits": self.resist_hits, "damage_kind": self.kind,
+                "boxes": self.boxes, "physical": self.after.physical, "stun": self.after.stun,
+                "overflow": self.after.overflow, "state": self.after.state_text()}
+
+
+def resolve_damage(mon: Monitors, base_dv: int, net_hits: int, declared: str, armour: int, resist_hits: int,
+                   *, settings: Settings | None = None) -> DamageResult:
+    """Apply one resisted hit (SR4 core): DV + net hits, stun conversion, −1 box per resistance hit,
+    the monitor filled with overflow.
+
+    EX: Predator DV 5P, 2 net hits → 7P; armour 6 (after AP): 7 is not under 6,
+    physical; Body 4 + armour 6 = 10 dice roll 5,6,1,2,3,5,4,2,1,6 → 4 hits →
+    3 boxes physical.
+    """
+    settings = settings or Settings()
+    _check_int(resist_hits, "resistance hits", 0)
+    dv = modified_damage(base_dv, net_hits)
+    kind = damage_kind(declared, dv, armour, settings.sr_stun_conversion)
+    boxes = max(0, dv - resist_hits)
+    after = take_damage(mon, boxes, kind, settings.sr_stun_overflow)
+    return DamageResult(base_dv, net_hits, declared, armour, resist_hits, kind, mon, after)
 
 
 def spend_edge(current: int, cost: int = 1) -> int:

@@ -93,6 +93,10 @@ CHOICES: tuple[Choice, ...] = (
            "Dice added by the rule of six count toward glitches"),
     Choice("sr.teamwork_cap", "sr_teamwork_cap", "S11", "none", ("none", "skill"),
            "Teamwork: no limit on the leader's extra dice, or at most the leader's skill rating"),
+    Choice("sr.stun_conversion", "sr_stun_conversion", "S12", "below", ("below", "not_above", "never"),
+           "Physical damage becomes stun when its DV is below the armour, not above it, or never"),
+    Choice("sr.stun_overflow", "sr_stun_overflow", "S12", "box", ("box", "half"),
+           "Stun beyond a full monitor: 1 physical box per box (4th edition), or per 2 boxes"),
 )
 
 CHOICE_BY_KEY = {c.key: c for c in CHOICES}
@@ -123,6 +127,8 @@ class Settings:
     harha_classic_extra: bool = True
     sr_glitch_rerolls: bool = True
     sr_teamwork_cap: str = "none"
+    sr_stun_conversion: str = "below"
+    sr_stun_overflow: str = "box"
 
     def to_dotted(self) -> dict[str, Any]:
         return {c.key: getattr(self, c.attr) for c in CHOICES}

@@ -17,6 +17,13 @@ Layout::
     initiative [{id, score, passes}]            S12 (Varjojuoksu)
     narration  {narrator, table, burned}        H9 (Harhapolku)
     next_id    int
+    templates  {id: template}                   NPC stat blocks (optional table)
+    groups     {id: group}                      NPC groups (optional table)
+
+A character may also carry (all optional, absent = none): ``pools`` (saved
+pools), ``group`` (its group's id), Varjojuoksu ``weapons`` (remembered
+damage values), ``armour`` and ``overflow`` (physical boxes beyond the
+monitor). See :mod:`polku.session.roster` and :mod:`polku.session.damage`.
 """
 
 from __future__ import annotations
@@ -129,6 +136,10 @@ SR_ATTRIBUTES = ("body", "agility", "reaction", "strength", "charisma", "intuiti
 ABILITY_PER = ("use", "scene", "always")
 CHARACTER_KINDS = ("pc", "npc", "opposition")
 CHALLENGE_STATUS = ("waiting", "active", "resolved")
+GROUP_INITIATIVE = ("shared", "separate")
+"""A group rolls one initiative for every member, or each member rolls their own."""
+POOL_MODES = ("skill", "default", "attr+attr", "dice")
+"""Varjojuoksu saved pools: the modes of :class:`polku.session.rolls.SRPool`."""
 
 
 def slug(name: str) -> str:
@@ -364,6 +375,24 @@ def validate_state(value: object) -> State:
     chars = _table(state, "characters", p)
     for cid, ch in chars.items():
         _validate_character(system, track, cid, ch)
+    groups = state.get("groups", {})
+    _want(groups, dict, p + ["groups"], "a table")
+    for gid, g in groups.items():
+        gp = p + ["groups", gid]
+        _want(g, dict, gp, "a table")
+        if _str(g, "id", gp) != gid:
+            raise StateError(f"{_where(gp + ['id'])}: '{g['id']}' differs from its table name '{gid}'")
+        _str(g, "name", gp)
+        _str(g, "initiative", gp, GROUP_INITIATIVE)
+        _str(g, "template", gp)
+    for cid, ch in chars.items():
+        gid = ch.get("group")
+        if gid is not None and gid not in groups:
+            raise StateError(f"state.characters.{cid}.group: no group '{gid}'")
+    templates = state.get("templates", {})
+    _want(templates, dict, p + ["templates"], "a table")
+    for tid, tpl in templates.items():
+        _validate_character(system, track, tid, tpl, "templates")
     chals = _list(state, "challenges", p)
     for i, c in enumerate(chals):
         cp = p + ["challenges", i]
@@ -395,8 +424,8 @@ def _validate_die(d: Any, path: list[Any]) -> None:
     _int(d, "face", path, 1, size)
 
 
-def _validate_character(system: System, track: list[str], cid: str, ch: Any) -> None:
-    p = ["state", "characters", cid]
+def _validate_character(system: System, track: list[str], cid: str, ch: Any, table: str = "characters") -> None:
+    p = ["state", table, cid]
     _want(ch, dict, p, "a table")
     if _str(ch, "id", p) != cid:
         raise StateError(f"{_where(p + ['id'])}: '{ch['id']}' differs from its table name '{cid}'")
@@ -442,6 +471,42 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any) -> 
         phys, stun = condition_monitors(ch)
         _int(ch, "physical", p, 0, phys)
         _int(ch, "stun", p, 0, stun)
+        if "overflow" in ch:
+            _int(ch, "overflow", p, 0, attrs["body"] + 1)
+        if "armour" in ch:
+            _int(ch, "armour", p, 0, 99)
+        for i, w in enumerate(_list(ch, "weapons", p) if "weapons" in ch else []):
+            wp = p + ["weapons", i]
+            _want(w, dict, wp, "a table")
+            _str(w, "name", wp)
+            _int(w, "dv", wp, 0, 99)
+            _str(w, "damage", wp, ("physical", "stun"))
+            _int(w, "ap", wp, -99, 0)
+    if "group" in ch:
+        _str(ch, "group", p)
+    for i, pool in enumerate(_list(ch, "pools", p) if "pools" in ch else []):
+        _validate_pool(system, pool, p + ["pools", i])
+
+
+def _validate_pool(system: System, pool: Any, p: list[Any]) -> None:
+    """A saved pool: a name and what the roll screen fills in for it."""
+    _want(pool, dict, p, "a table")
+    _str(pool, "name", p)
+    if system is System.SHADOWRUN:
+        _str(pool, "mode", p, POOL_MODES)
+        _str(pool, "skill", p)
+        _str(pool, "attribute", p, SR_ATTRIBUTES)
+        _str(pool, "second", p, SR_ATTRIBUTES)
+        _int(pool, "count", p, 0, 99)
+    elif system is System.HARHAPOLKU:
+        tiers = _table(pool, "tiers", p)
+        for tier, name in tiers.items():
+            if tier not in HARHA_TIERS:
+                raise StateError(f"{_where(p + ['tiers', tier])}: '{tier}' is not one of {', '.join(HARHA_TIERS)}")
+            _want(name, str, p + ["tiers", tier], "text")
+    else:
+        _strlist(pool, "backgrounds", p)
+        _strlist(pool, "abilities", p)
 
 
 def validate_event(ev: Any, index: int) -> None:

@@ -633,7 +633,7 @@ class Rolls:
             if roll_sides is not None:
                 sides = roll_sides(step, who)
                 data["roll"] = {"test": "narration", "sides": sides, "summary": step.text,
-                                "outcome": {}, "explain": [step.text], **origin}
+                                "outcome": _narration_outcome(step), "explain": [step.text], **origin}
             txn.emit("narration", text_prefix + step.text, who=who or None, **data)
             out["step"] = step
 
@@ -1207,6 +1207,15 @@ _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shadowrun", ("sr.glitch_rerolls",)),
 )
 """Which settings each kind of roll depends on (by test name prefix, first match)."""
+
+
+def _narration_outcome(step: Any) -> dict[str, Any]:
+    """The numbers of a harm roll (H9), so harm can be proposed from the log entry."""
+    h = step.detail
+    if not isinstance(h, harha.HarmRoll):
+        return {}
+    return {"harm": {"harmed": h.harmed, "automatic": h.automatic, "usurper_total": h.usurper_total,
+                     **({"gm_total": h.gm_total} if h.gm_total is not None else {})}}
 
 
 def settings_text(used: dict[str, Any]) -> str:

@@ -23,9 +23,11 @@ from typing import Any, Callable, Iterable, Iterator
 from ..rules.dice import RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import model
+from .damage import Damage
 from .model import Change, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .rolls import Rolls
+from .roster import Roster
 from .store import EventLog
 
 Clock = Callable[[], str]
@@ -146,6 +148,10 @@ class Tracker:
         self.needs_full_save = False
         self.rolls = Rolls(self)
         """The roll commands (:class:`~polku.session.rolls.Rolls`)."""
+        self.damage = Damage(self)
+        """Damage from a roll and harm proposals (:mod:`polku.session.damage`)."""
+        self.roster = Roster(self)
+        """NPC templates, groups, copied characters, saved pools (:mod:`polku.session.roster`)."""
         if isinstance(self.events, EventLog):
             for i in range(len(self.events)):
                 m = self.events.meta(i)
@@ -451,26 +457,26 @@ class Tracker:
         gone; resolved ones keep the id as history (shown as "(removed)"). One
         undo brings the character back into those challenges too.
         """
+        self.character(cid)
+        self._run(lambda txn: self._remove_character_in(txn, cid))
+
+    def _remove_character_in(self, txn: _Txn, cid: str) -> None:
         ch = self.character(cid)
         dropped = [c["title"] for c in self.open_challenges_of(cid)]
-
-        def build(txn: _Txn) -> None:
-            txn.delete(["characters", cid])
-            ini = [e for e in self.state["initiative"] if e["id"] != cid]
-            txn.set(["initiative"], ini)
-            for i, c in enumerate(self.state["challenges"]):
-                if c["status"] == "resolved":
-                    continue
-                for key in ("participants", "opposition"):
-                    if cid in c.get(key, []):
-                        txn.set(["challenges", i, key], [x for x in c[key] if x != cid])
-            text = f"{ch['name']} leaves the campaign"
-            if dropped:
-                text += f" (dropped from {', '.join(dropped)})"
-            # The name stays on the event: statistics and filters still name who left.
-            txn.emit("character", text, who=cid, name=ch["name"])
-
-        self._run(build)
+        txn.delete(["characters", cid])
+        ini = [e for e in self.state["initiative"] if e["id"] != cid]
+        txn.set(["initiative"], ini)
+        for i, c in enumerate(self.state["challenges"]):
+            if c["status"] == "resolved":
+                continue
+            for key in ("participants", "opposition"):
+                if cid in c.get(key, []):
+                    txn.set(["challenges", i, key], [x for x in c[key] if x != cid])
+        text = f"{ch['name']} leaves the campaign"
+        if dropped:
+            text += f" (dropped from {', '.join(dropped)})"
+        # The name stays on the event: statistics and filters still name who left.
+        txn.emit("character", text, who=cid, name=ch["name"])
 
     def set_health(self, cid: str, note: str) -> None:
         ch = self.character(cid)

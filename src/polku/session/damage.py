@@ -1,0 +1,345 @@
+"""Damage and harm from a roll: what the rules propose, and the GM's confirmed change.
+
+Used by :class:`~polku.session.tracker.Tracker` by composition (``tracker.damage``).
+
+- Varjojuoksu: an opposed attack the attacker won offers "apply damage"
+  (:meth:`Damage.offer`): the weapon's Damage Value + net hits, physical or
+  stun, the defender's damage resistance roll (Body + armour after AP, program
+  dice or entered faces, Edge before the roll), each hit takes one box off,
+  the rest fills the monitor with overflow (:func:`polku.rules.shadowrun.resolve_damage`).
+  The damage value and the armour are typed in once and remembered: the
+  weapon on the attacker (``weapons``), the armour on the defender (``armour``).
+- Rajapolku: a lost challenge offers a step down the wound track sized by the
+  winner's degrees (R6, R8, R9; :func:`polku.rules.rajapolku.harm_steps`), or a
+  health note when the win was narrow.
+- Harhapolku: the narration contest's harm roll (H9) offers a harm note.
+
+Every offer is a proposal: the GM confirms or edits it, and one command logs
+the change (undoable like any other).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..rules.dice import RulesError
+from ..rules.record import factory, record
+from ..rules.system import System
+
+if TYPE_CHECKING:
+    from .tracker import Tracker, _Txn
+
+
+@record
+class Weapon:
+    """A remembered weapon: its Damage Value, physical or stun, and Armour Penetration (0 or less)."""
+
+    name: str = ""
+    dv: int = 0
+    damage: str = "physical"
+    ap: int = 0
+
+
+@record
+class DamageOffer:
+    """What "apply damage" proposes for an opposed Varjojuoksu attack (or why it cannot)."""
+
+    allowed: bool
+    reason: str
+    """What it does, or why not: one line for the GM."""
+    attack_seq: int = 0
+    attacker: str = ""
+    """The attacker's character id, or "" for a GM pool."""
+    targets: list[str] = factory(list)
+    """Defender character ids (side B), the first proposed."""
+    net_hits: int = 0
+    weapons: list[Weapon] = factory(list)
+    """The attacker's remembered weapons, the last used first."""
+    armour: int = 0
+    """The first target's remembered armour."""
+    challenge: str = ""
+
+
+@record
+class HarmOffer:
+    """A proposed wound step (Rajapolku) or harm note (both path systems)."""
+
+    allowed: bool
+    reason: str
+    who: str = ""
+    steps: int = 0
+    level_from: str = ""
+    level_to: str = ""
+    note: str = ""
+    source_seq: int = 0
+
+
+class Damage:
+    """Damage and harm commands of one tracker."""
+
+    def __init__(self, tracker: "Tracker") -> None:
+        self.t = tracker
+
+    # -- Varjojuoksu ----------------------------------------------------------------
+
+    def weapons(self, cid: str) -> list[Weapon]:
+        """The weapons remembered on a character, the last used first."""
+        ch = self.t.characters.get(cid) if cid else None
+        return [Weapon(w["name"], w["dv"], w["damage"], w["ap"]) for w in (ch or {}).get("weapons", [])]
+
+    def offer(self, roll_event: dict[str, Any] | None) -> DamageOffer:
+        """Can damage be applied from this roll, and what does the session propose?"""
+        t = self.t
+        if t.system is not System.SHADOWRUN:
+            return DamageOffer(False, "damage from a roll is Varjojuoksu's (Rajapolku and Harhapolku propose harm)")
+        roll = (roll_event or {}).get("roll") or {}
+        if not roll_event or roll.get("test") != "shadowrun-opposed":
+            return DamageOffer(False, "damage comes from an opposed attack roll (S9)")
+        seq = int(roll_event["seq"])
+        if t.is_undone(seq):
+            return DamageOffer(False, "that attack roll was undone")
+        if any(int(e.get("roll", {}).get("supersedes", 0) or 0) == seq for e in self._later(seq)):
+            return DamageOffer(False, "Edge changed that roll: apply damage from its newer result")
+        out = roll.get("outcome") or {}
+        sides = {s.get("role"): s for s in roll.get("sides", [])}
+        targets = [c for c in sides.get("b", {}).get("who", []) if c in t.characters]
+        attacker = next((c for c in sides.get("a", {}).get("who", []) if c in t.characters), "")
+        if out.get("winner") != "a":
+            return DamageOffer(False, "the attack missed: the defender held (S9)", seq, attacker, targets)
+        if not targets:
+            return DamageOffer(False, "the defender is not a character: nobody to take the damage", seq, attacker)
+        done = [e for e in self._later(seq) if e.get("roll", {}).get("attack") == seq]
+        reason = f"net hits {out.get('net_hits', 0)} add to the weapon's damage value"
+        if done:
+            reason += " (damage was already applied once from this roll)"
+        ch = t.character(targets[0])
+        return DamageOffer(True, reason, seq, attacker, targets, int(out.get("net_hits", 0)),
+                           self.weapons(attacker), int(ch.get("armour", 0)),
+                           str(roll_event.get("challenge") or ""))
+
+    def _later(self, seq: int) -> list[dict[str, Any]]:
+        t = self.t
+        out = []
+        for i in range(len(t.events) - 1, -1, -1):
+            ev = t.events[i]
+            if ev["seq"] <= seq:
+                break
+            if ev.get("kind") == "roll" and not t.is_undone(ev["seq"]):
+                out.append(ev)
+        return out
+
+    def resistance_dice(self, target: str, armour: int, ap: int = 0) -> int:
+        """Dice of the target's damage resistance test: Body + armour after AP (no wound modifier)."""
+        from ..rules import shadowrun as sr
+
+        ch = self.t.character(target)
+        try:
+            return sr.resistance_pool(ch["attributes"]["body"], armour, ap)
+        except RulesError as e:
+            raise self.t._refuse(str(e)) from None
+
+    def faces_needed(self, target: str, armour: int, ap: int, edge: bool, faces: Sequence[int]) -> int:
+        """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
+        from ..rules import shadowrun as sr
+
+        rating = self.t.character(target)["edge_rating"] if edge else None
+        return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
+
+    def apply(self, roll_event: dict[str, Any] | None, *, target: str, dv: int, damage: str = "physical",
+              ap: int = 0, armour: int | None = None, weapon: str = "", edge: bool = False,
+              faces: Sequence[int] | None = None, net_hits: int | None = None) -> dict[str, Any]:
+        """Apply one hit: resistance roll, boxes, overflow, remembered weapon and armour — one command.
+
+        ``roll_event`` is the opposed attack (its net hits count); None applies a hit
+        the GM describes (``net_hits`` given, default 0). ``armour`` None uses the
+        target's remembered armour. Returns ``{"event", "result"}``.
+        """
+        from ..rules import shadowrun as sr
+
+        t = self.t
+        if t.system is not System.SHADOWRUN:
+            raise t._refuse("damage from a roll is Varjojuoksu's")
+        attacker, seq, challenge = "", 0, None
+        if roll_event is not None:
+            offer = self.offer(roll_event)
+            if not offer.allowed:
+                raise t._refuse(offer.reason)
+            if target not in offer.targets:
+                raise t._refuse(f"{t.character(target)['name'] if target in t.characters else target}"
+                                " was not the defender of that attack")
+            attacker, seq, challenge = offer.attacker, offer.attack_seq, offer.challenge or None
+            net = offer.net_hits
+        else:
+            net = 0 if net_hits is None else net_hits
+        ch = t.character(target)
+        if "attributes" not in ch:
+            raise t._refuse(f"{ch['name']} has no condition monitors")
+        if damage not in sr.DAMAGE_KINDS:
+            raise t._refuse("damage is 'physical' or 'stun'")
+        armour = int(ch.get("armour", 0)) if armour is None else armour
+        weapon = weapon.strip()
+        out: dict[str, Any] = {}
+
+        def build(txn: "_Txn") -> None:
+            settings = t.settings
+            body = ch["attributes"]["body"]
+            size = sr.resistance_pool(body, armour, ap)
+            src, origin = t._source(faces)
+            rating = None
+            if edge:
+                t._spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
+                rating = ch["edge_rating"]
+            r = sr.roll(size, src, rating, settings=settings)
+            t._check_manual_used(src)
+            phys_max, stun_max = t.condition_monitor(target, "physical"), t.condition_monitor(target, "stun")
+            mon = sr.Monitors(ch["physical"], ch["stun"], phys_max, stun_max, int(ch.get("overflow", 0)), body)
+            res = sr.resolve_damage(mon, dv, net, damage, sr.effective_armour(armour, ap), r.hits,
+                                    settings=settings)
+            path = ["characters", target]
+            txn.set(path + ["physical"], res.after.physical)
+            txn.set(path + ["stun"], res.after.stun)
+            if res.after.overflow or "overflow" in ch:
+                txn.set(path + ["overflow"], res.after.overflow)
+            if ch.get("armour") != armour:
+                txn.set(path + ["armour"], armour)
+            if weapon and attacker:
+                self._remember(txn, attacker, Weapon(weapon, dv, damage, ap))
+            letter = "P" if damage == "physical" else "S"
+            what = f"{weapon} {dv}{letter}" if weapon else f"DV {dv}{letter}"
+            if ap:
+                what += f" AP {ap}"
+            summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
+                       f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
+                       f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
+                       + (f", overflow {res.after.overflow}" if res.after.overflow else "") + ")"
+                       + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
+                       + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}"))
+            outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
+            explain = [f"{what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
+                f"resistance: Body {body} + armour {sr.effective_armour(armour, ap)}"
+                f"{f' (armour {armour}, AP {ap})' if ap else ''} = {size} dice"
+                + (f" + {rating} Edge" if rating else "")]
+            used = {k: v for k, v in settings.to_dotted().items()
+                    if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
+            ev = t._roll_event(txn, "damage-resistance", [
+                {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
+                summary, outcome, explain, origin, challenge, f"{ch['name']} takes {what}: {summary}",
+                attack=seq or None, settings=used)
+            out["event"], out["result"] = ev, res
+
+        t._run(build)
+        return out
+
+    def _remember(self, txn: "_Txn", cid: str, w: Weapon) -> None:
+        ch = self.t.character(cid)
+        if "attributes" not in ch:
+            return
+        kept = [x for x in ch.get("weapons", []) if x["name"].lower() != w.name.lower()]
+        txn.set(["characters", cid, "weapons"],
+                [{"name": w.name, "dv": w.dv, "damage": w.damage, "ap": w.ap}] + kept[:19])
+
+    # -- Rajapolku and Harhapolku: harm proposals -----------------------------------
+
+    def harm_offer(self, event: dict[str, Any] | None) -> HarmOffer:
+        """The harm a decided roll proposes for its loser (R8/R9) or a harm roll for its usurper (H9)."""
+        t = self.t
+        if not event:
+            return HarmOffer(False, "no roll to take harm from")
+        roll = event.get("roll") or {}
+        if t.is_undone(int(event["seq"])):
+            return HarmOffer(False, "that roll was undone")
+        if t.system is System.RAJAPOLKU and roll.get("test") in ("rajapolku",):
+            return self._raja_offer(event, roll)
+        if t.system is System.HARHAPOLKU and event.get("kind") == "narration":
+            return self._harha_offer(event, roll)
+        return HarmOffer(False, "harm is proposed after a decided Rajapolku challenge or a harm roll (H9)")
+
+    def _raja_offer(self, event: dict[str, Any], roll: dict[str, Any]) -> HarmOffer:
+        from ..rules import rajapolku as raja
+
+        t = self.t
+        out = roll.get("outcome") or {}
+        winner = out.get("winner")
+        if winner not in ("a", "b"):
+            return HarmOffer(False, "a tie: nobody lost (R5)")
+        loser_role = "b" if winner == "a" else "a"
+        side = next((s for s in roll.get("sides", []) if s.get("role") == loser_role), {})
+        who = next((c for c in side.get("who", []) if c in t.characters), "")
+        if not who:
+            return HarmOffer(False, f"the loser ({side.get('label', '?')}) is not a character")
+        ch = t.character(who)
+        degrees = int(out.get("degrees", 0))
+        steps, to = raja.harm_steps(degrees, t.state["wound_track"], ch["wound"])
+        seq = int(event["seq"])
+        title = t.challenge(event["challenge"])["title"] if event.get("challenge") and any(
+            c["id"] == event["challenge"] for c in t.state["challenges"]) else ""
+        note = f"lost {title!r}" if title else "lost a challenge"
+        if degrees == 0:
+            return HarmOffer(True, "a narrow win (0 degrees): no wound step; a health note instead (R8)",
+                             who, 0, ch["wound"], ch["wound"], f"{note}: narrow", seq)
+        if steps == 0:
+            return HarmOffer(True, f"{ch['name']} is already {ch['wound']}: a health note (R8)",
+                             who, 0, ch["wound"], ch["wound"], f"{note} ({degrees} degrees)", seq)
+        return HarmOffer(True, f"{degrees} degree{'s' if degrees != 1 else ''}: {steps} step"
+                         f"{'s' if steps != 1 else ''} down the wound track (R8, R9)",
+                         who, steps, ch["wound"], to, f"{note} ({degrees} degrees)", seq)
+
+    def _harha_offer(self, event: dict[str, Any], roll: dict[str, Any]) -> HarmOffer:
+        t = self.t
+        harm = (roll.get("outcome") or {}).get("harm")
+        if not isinstance(harm, dict):
+            return HarmOffer(False, "harm is proposed after the narration contest's harm roll (H9)")
+        who = next((c for c in event.get("who", []) if c in t.characters), "")
+        if not harm.get("harmed"):
+            return HarmOffer(False, "the GM's harm roll was not above the usurper's total: unharmed (H9)", who)
+        if not who:
+            return HarmOffer(False, "the harmed usurper is not a character")
+        if harm.get("automatic"):
+            how = "a fight with abilities, the GM wins"
+        else:
+            how = f"GM {harm.get('gm_total')} > {harm.get('usurper_total')}"
+        return HarmOffer(True, "harmed in the narration contest: a health note the GM words (H9)", who,
+                         note=f"harmed in the narration contest ({how})", source_seq=int(event["seq"]))
+
+    def apply_harm(self, offer: HarmOffer, *, steps: int | None = None, note: str | None = None) -> None:
+        """Confirm (or edit) a harm proposal: the wound step and/or the health note, one command."""
+        t = self.t
+        if not offer.allowed:
+            raise t._refuse(offer.reason)
+        ch = t.character(offer.who)
+        steps = offer.steps if steps is None else steps
+        note = offer.note if note is None else note.strip()
+        if steps < 0:
+            raise t._refuse("a harm step goes down the track (0 or more)")
+        track = t.state["wound_track"]
+        level = ch.get("wound", "")
+        new_level = level
+        if steps:
+            if "wound" not in ch:
+                raise t._refuse("Harhapolku keeps no wound track: write a health note")
+            i = track.index(level) if level in track else 0
+            new_level = track[min(len(track) - 1, i + steps)]
+        if new_level == level and note == ch["health"]:
+            raise t._refuse(f"{ch['name']} is already {level or 'so'} with that note; nothing changed")
+
+        def build(txn: "_Txn") -> None:
+            bits = []
+            if new_level != level:
+                txn.set(["characters", offer.who, "wound"], new_level)
+                bits.append(f"{level} → {new_level}")
+            if note != ch["health"]:
+                txn.set(["characters", offer.who, "health"], note)
+                bits.append(f"health: {note or '(cleared)'}")
+            txn.emit("wound", f"{ch['name']}: {'; '.join(bits)}", who=offer.who,
+                     before=level or None, after=new_level or None, harm_of=offer.source_seq or None)
+
+        t._run(build)
+
+
+def _die(d: Any) -> dict[str, Any]:
+    from .rolls import die_dict
+
+    return die_dict(d)
+
+
+__all__ = ["Damage", "DamageOffer", "HarmOffer", "Weapon"]

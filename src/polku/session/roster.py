@@ -1,0 +1,390 @@
+"""NPC templates and groups, copied characters and saved pools.
+
+Used by :class:`~polku.session.tracker.Tracker` by composition (``tracker.roster``).
+Every method that changes state is one logged, undoable command.
+
+- A *template* (``state.templates``) is a character's stat block kept per
+  campaign: attributes, skills, backgrounds, abilities, edges, saved pools and
+  remembered weapons, with its per-fight values fresh (no boxes filled, Edge
+  and charges full, Healthy). "Add 4× Ganger" makes four characters from it
+  with numbered names (Ganger 1…4, numbering on after those already in play).
+- A *group* (``state.groups``) ties those characters together: its
+  ``initiative`` is ``"shared"`` (one initiative roll for every member) or
+  ``"separate"``; each member names its group in ``character.group``.
+- *Remove the fallen*: every non-player character out of the fight
+  (Varjojuoksu: a full monitor; Rajapolku: Out of play or Dead) leaves in one
+  command; a group left empty goes with them.
+- *Copy characters* from another campaign's session file (read through
+  :func:`polku.session.files.load_tracker`, validated like any open) or from
+  the same campaign's previous file.
+- *Saved pools* (``character.pools``): "Pistols (Agility)", "Ram the door
+  (Body + Strength)", a Harhapolku background set, a Rajapolku background
+  set; the roll screen fills a side from one.
+
+Secrets: a template made from a secret character is secret and makes secret
+characters; templates and groups are never part of the players' view.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from ..rules.system import System
+from . import model
+from .model import clone
+
+if TYPE_CHECKING:
+    from .tracker import Tracker, _Txn
+
+MAX_GROUP_ADD = 20
+"""At most this many characters from one "add N×"."""
+
+_FRESH_SKIP = ("id", "name", "player", "health", "group")
+"""Character fields a template does not keep (who plays it, its wounds note, its group)."""
+
+
+def _fresh(system: System, block: dict[str, Any]) -> dict[str, Any]:
+    """A stat block with its per-fight and per-session values reset (S12, R9, R11, H7)."""
+    b = clone(block)
+    if system is System.SHADOWRUN:
+        b.update({"physical": 0, "stun": 0, "edge": b.get("edge_rating", 0)})
+        b.pop("overflow", None)
+    elif system is System.RAJAPOLKU:
+        b.update({"wound": "Healthy", "charges": b.get("charges_max", 0), "paid_this_scene": []})
+    else:
+        b.update({"edges": [{**e, "used": False} for e in b.get("edges", [])], "rolled_this_scene": []})
+    return b
+
+
+def numbered_names(base: str, taken: Iterable[str], count: int) -> list[str]:
+    """``count`` names "Base N", numbering on after the highest "Base N" already taken."""
+    pat = re.compile(rf"^{re.escape(base.strip())} (\d+)$", re.IGNORECASE)
+    high = max((int(m.group(1)) for n in taken if (m := pat.match(n.strip()))), default=0)
+    return [f"{base.strip()} {high + i}" for i in range(1, count + 1)]
+
+
+class Roster:
+    """Templates, groups, copies and saved pools of one tracker."""
+
+    def __init__(self, tracker: "Tracker") -> None:
+        self.t = tracker
+
+    # -- reading -------------------------------------------------------------------
+
+    @property
+    def templates(self) -> dict[str, dict[str, Any]]:
+        return self.t.state.get("templates", {})
+
+    @property
+    def groups(self) -> dict[str, dict[str, Any]]:
+        return self.t.state.get("groups", {})
+
+    def template(self, name_or_id: str) -> dict[str, Any]:
+        tpls = self.templates
+        if name_or_id in tpls:
+            return tpls[name_or_id]
+        low = name_or_id.strip().lower()
+        for tpl in tpls.values():
+            if tpl["name"].lower() == low:
+                return tpl
+        raise self.t._refuse(f"no template named '{name_or_id}'" + (
+            f" (templates: {', '.join(x['name'] for x in tpls.values())})" if tpls else
+            " (save one from a character first)"))
+
+    def members(self, gid: str) -> list[str]:
+        """The group's characters in name order (numbered names sort by number)."""
+        chars = self.t.characters
+        ids = [cid for cid, ch in chars.items() if ch.get("group") == gid]
+        return sorted(ids, key=lambda c: _name_key(chars[c]["name"]))
+
+    def initiative_groups(self) -> list[tuple[dict[str, Any], list[str]]]:
+        """Each group with its members: ``group["initiative"]`` is "shared" or "separate"."""
+        return [(g, self.members(gid)) for gid, g in self.groups.items()]
+
+    def group_of(self, cid: str) -> dict[str, Any] | None:
+        gid = self.t.character(cid).get("group")
+        return self.groups.get(gid) if gid else None
+
+    def is_fallen(self, cid: str) -> bool:
+        """Out of the fight: a full Varjojuoksu monitor (unconscious, dying, dead), or Out of play / Dead (R9)."""
+        from ..rules import rajapolku as raja
+        from ..rules import shadowrun as sr
+
+        t = self.t
+        ch = t.character(cid)
+        if t.system is System.SHADOWRUN:
+            phys, stun = model.condition_monitors(ch)
+            mon = sr.Monitors(ch["physical"], ch["stun"], phys, stun, int(ch.get("overflow", 0)),
+                              ch["attributes"]["body"])
+            return mon.unconscious
+        if t.system is System.RAJAPOLKU:
+            return raja.is_fallen(ch["wound"])
+        return False
+
+    def fallen(self) -> list[str]:
+        """Non-player characters out of the fight (player characters stay)."""
+        return [cid for cid, ch in self.t.characters.items() if ch["kind"] != "pc" and self.is_fallen(cid)]
+
+    # -- templates -----------------------------------------------------------------
+
+    def save_template(self, cid: str, name: str = "") -> dict[str, Any]:
+        """Keep a character's stat block as a template (a template of that name is replaced)."""
+        t = self.t
+        ch = t.character(cid)
+        name = (name or re.sub(r"\s+\d+$", "", ch["name"])).strip()
+        if not name:
+            raise t._refuse("a template needs a name")
+        old = next((x for x in self.templates.values() if x["name"].lower() == name.lower()), None)
+        out: dict[str, Any] = {}
+
+        def build(txn: "_Txn") -> None:
+            if "templates" not in t.state:
+                txn.set(["templates"], {})
+            tid = old["id"] if old else self._free_id("tpl-" + model.slug(name), self.templates)
+            block = _fresh(t.system, {k: v for k, v in ch.items() if k not in _FRESH_SKIP})
+            block.update({"id": tid, "name": name, "player": "", "health": ""})
+            txn.set(["templates", tid], block)
+            model.validate_state(t.state)
+            verb = "replaced" if old else "saved"
+            txn.emit("template", f"Template {name} {verb} from {ch['name']}"
+                     + (" (secret)" if block.get("secret") else ""), template=tid)
+            out["id"] = tid
+
+        t._run(build)
+        return self.templates[out["id"]]
+
+    def remove_template(self, name_or_id: str) -> None:
+        t = self.t
+        tpl = self.template(name_or_id)
+
+        def build(txn: "_Txn") -> None:
+            txn.delete(["templates", tpl["id"]])
+            txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
+
+        t._run(build)
+
+    def add_from_template(self, name_or_id: str, count: int, *, group: str = "",
+                          initiative: str = "shared", kind: str = "") -> list[str]:
+        """"Add 4× Ganger": ``count`` numbered characters from a template, in one group.
+
+        ``group`` names the group (default: the template's name, plural-free);
+        an existing group of that name takes the newcomers, keeping its
+        initiative choice. Returns the new character ids.
+        """
+        t = self.t
+        tpl = self.template(name_or_id)
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GROUP_ADD:
+            raise t._refuse(f"add 1 to {MAX_GROUP_ADD} at once, not {count}")
+        if initiative not in model.GROUP_INITIATIVE:
+            raise t._refuse("a group's initiative is 'shared' or 'separate'")
+        gname = (group or tpl["name"]).strip()
+        existing = next((g for g in self.groups.values() if g["name"].lower() == gname.lower()), None)
+        names = numbered_names(tpl["name"], [c["name"] for c in t.characters.values()], count)
+        kind = kind or (tpl["kind"] if tpl["kind"] != "pc" else "npc")
+        if kind not in model.CHARACTER_KINDS:
+            raise t._refuse(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
+        made: list[str] = []
+
+        def build(txn: "_Txn") -> None:
+            if "groups" not in t.state:
+                txn.set(["groups"], {})
+            if existing is None:
+                gid = self._free_id("grp-" + model.slug(gname), self.groups)
+                txn.set(["groups", gid], {"id": gid, "name": gname, "initiative": initiative,
+                                          "template": tpl["id"]})
+            else:
+                gid = existing["id"]
+            for name in names:
+                cid = self._free_id(model.slug(name), t.characters)
+                ch = {k: clone(v) for k, v in tpl.items()}
+                ch.update({"id": cid, "name": name, "kind": kind, "group": gid})
+                txn.set(["characters", cid], ch)
+                made.append(cid)
+            model.validate_state(t.state)
+            shared = (existing or {"initiative": initiative})["initiative"]
+            txn.emit("character", f"{count}× {tpl['name']} join as {gname} ({names[0]}"
+                     + (f"–{names[-1].rsplit(' ', 1)[-1]}" if count > 1 else "") + f", {shared} initiative"
+                     + (", secret" if tpl.get("secret") else "") + ")", who=list(made), group_id=gid)
+
+        t._run(build)
+        return made
+
+    def set_group_initiative(self, gid: str, initiative: str) -> None:
+        """One initiative roll for the whole group ("shared") or one per member ("separate")."""
+        t = self.t
+        g = self.groups.get(gid)
+        if g is None:
+            raise t._refuse(f"no group '{gid}'")
+        if initiative not in model.GROUP_INITIATIVE:
+            raise t._refuse("a group's initiative is 'shared' or 'separate'")
+        if g["initiative"] == initiative:
+            raise t._refuse(f"{g['name']} already rolls {initiative} initiative; nothing changed")
+
+        def build(txn: "_Txn") -> None:
+            txn.set(["groups", gid, "initiative"], initiative)
+            txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid)
+
+        t._run(build)
+
+    def remove_fallen(self) -> list[str]:
+        """Every non-player character out of the fight leaves, in one command; empty groups go too."""
+        t = self.t
+        gone = self.fallen()
+        if not gone:
+            raise t._refuse("nobody has fallen: no non-player character is out of the fight")
+        names = [t.character(c)["name"] for c in gone]
+
+        def build(txn: "_Txn") -> None:
+            groups = {t.character(c).get("group") for c in gone} - {None}
+            for cid in gone:
+                t._remove_character_in(txn, cid)
+            for gid in sorted(groups):
+                if not self.members(gid):
+                    txn.delete(["groups", gid])
+            txn.emit("character", f"The fallen leave: {', '.join(names)}", who=list(gone))
+
+        t._run(build)
+        return gone
+
+    # -- copying characters ----------------------------------------------------------
+
+    def read_characters(self, path: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Characters and templates of another session file, read and validated (never written).
+
+        Raises:
+            TrackerError: one line: the file cannot be read, or it is another system.
+        """
+        from .files import SessionOpenError, load_tracker
+
+        t = self.t
+        try:
+            other, _ = load_tracker(Path(path).expanduser(), read_only=True)
+        except SessionOpenError as e:
+            raise t._refuse(str(e)) from None
+        if other.system is not t.system:
+            raise t._refuse(f"{Path(path).name} is a {other.system.title} campaign; this one is {t.system.title}")
+        chars = [clone(ch) for ch in other.characters.values()]
+        return chars, [clone(x) for x in other.state.get("templates", {}).values()]
+
+    def copy_characters(self, characters: list[dict[str, Any]], *, source: str = "",
+                        templates: list[dict[str, Any]] = ()) -> list[str]:
+        """Add copies of characters (and templates) read from another file, in one command.
+
+        Each gets a free id and a name not already in play ("Nyx (2)"); group
+        membership stays behind. Everything is validated as this campaign's.
+        """
+        t = self.t
+        if not characters and not templates:
+            raise t._refuse("nothing to copy")
+        made: list[str] = []
+
+        def build(txn: "_Txn") -> None:
+            taken = {c["name"].lower() for c in t.characters.values()}
+            for src in characters:
+                ch = clone(src)
+                ch.pop("group", None)
+                name, n = str(ch.get("name", "")).strip(), 2
+                base = name
+                while name.lower() in taken:
+                    name, n = f"{base} ({n})", n + 1
+                taken.add(name.lower())
+                cid = self._free_id(model.slug(name), t.characters)
+                ch.update({"id": cid, "name": name})
+                txn.set(["characters", cid], ch)
+                made.append(cid)
+            for tpl in templates:
+                if "templates" not in t.state:
+                    txn.set(["templates"], {})
+                if any(x["name"].lower() == tpl["name"].lower() for x in self.templates.values()):
+                    continue
+                tid = self._free_id(tpl["id"], self.templates)
+                txn.set(["templates", tid], {**clone(tpl), "id": tid})
+            model.validate_state(t.state)
+            names = ", ".join(t.character(c)["name"] for c in made) or "templates only"
+            txn.emit("character", f"Copied{f' from {source}' if source else ''}: {names}", who=list(made) or None)
+
+        t._run(build)
+        return made
+
+    # -- saved pools --------------------------------------------------------------------
+
+    def pools(self, cid: str) -> list[dict[str, Any]]:
+        return list(self.t.character(cid).get("pools", []))
+
+    def save_pool(self, cid: str, pool: dict[str, Any]) -> None:
+        """Keep a pool on the character (one of the same name is replaced); validated."""
+        t = self.t
+        ch = t.character(cid)
+        name = str(pool.get("name", "")).strip()
+        if not name:
+            raise t._refuse("a saved pool needs a name")
+        pool = {**clone(pool), "name": name}
+        kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.lower()]
+        replaced = len(kept) != len(ch.get("pools", []))
+
+        def build(txn: "_Txn") -> None:
+            txn.set(["characters", cid, "pools"], kept + [pool])
+            model.validate_state(t.state)
+            txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid)
+
+        t._run(build)
+
+    def remove_pool(self, cid: str, name: str) -> None:
+        t = self.t
+        ch = t.character(cid)
+        kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.strip().lower()]
+        if len(kept) == len(ch.get("pools", [])):
+            raise t._refuse(f"{ch['name']} has no saved pool '{name}'")
+
+        def build(txn: "_Txn") -> None:
+            txn.set(["characters", cid, "pools"], kept)
+            txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid)
+
+        t._run(build)
+
+    def sr_pool(self, pool: dict[str, Any]) -> Any:
+        """A saved Varjojuoksu pool as the roll screen's :class:`~polku.session.rolls.SRPool`."""
+        from .rolls import SRPool
+
+        return SRPool(mode=pool["mode"], skill=pool["skill"], attribute=pool["attribute"],
+                      second=pool["second"], dice=pool["count"])
+
+    @staticmethod
+    def pool_label(system: System, pool: dict[str, Any]) -> str:
+        """"Pistols (Agility)", "Ram the door (Body + Strength)", "Shadows (background: Thief)"."""
+        name = pool["name"]
+        if system is System.SHADOWRUN:
+            mode = pool["mode"]
+            if mode == "skill":
+                what = f"{pool['skill']} + {pool['attribute'].title()}"
+            elif mode == "default":
+                what = f"{pool['attribute'].title()} − 1, defaulting"
+            elif mode == "attr+attr":
+                what = f"{pool['attribute'].title()} + {pool['second'].title()}"
+            else:
+                what = f"{pool['count']} dice"
+            return f"{name} ({what})" if what.lower() != name.lower() else name
+        if system is System.HARHAPOLKU:
+            bits = [f"{model.HARHA_TIER_LABELS[k]}: {v}" for k, v in pool["tiers"].items() if v]
+        else:
+            bits = list(pool["backgrounds"]) + [f"{a}✦" for a in pool["abilities"]]
+        return f"{name} ({', '.join(bits)})" if bits else name
+
+    # -- helpers -------------------------------------------------------------------
+
+    @staticmethod
+    def _free_id(base: str, taken: dict[str, Any]) -> str:
+        cid, n = base, 2
+        while cid in taken:
+            cid, n = f"{base}-{n}", n + 1
+        return cid
+
+
+def _name_key(name: str) -> tuple[str, int]:
+    m = re.match(r"^(.*?)(\d+)$", name.strip())
+    return (m.group(1).lower(), int(m.group(2))) if m else (name.lower(), 0)
+
+
+__all__ = ["MAX_GROUP_ADD", "Roster", "numbered_names"]
