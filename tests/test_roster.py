@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import copy
 import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -15,8 +16,8 @@ from polku.session import demo, model
 from polku.session.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
 from polku.session.public import public_view
-from polku.session.roster import Roster, numbered_names
 from polku.session.rolls import SRSide
+from polku.session.roster import Roster, numbered_names
 from polku.session.tracker import Tracker, TrackerError
 
 

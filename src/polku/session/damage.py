@@ -20,7 +20,8 @@ the change (undoable like any other).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import RulesError
 from ..rules.record import factory, record
@@ -77,7 +78,7 @@ class HarmOffer:
 class Damage:
     """Damage and harm commands of one tracker."""
 
-    def __init__(self, tracker: "Tracker") -> None:
+    def __init__(self, tracker: Tracker) -> None:
         self.t = tracker
 
     # -- Varjojuoksu ----------------------------------------------------------------
@@ -138,6 +139,37 @@ class Damage:
         except RulesError as e:
             raise self.t._refuse(str(e)) from None
 
+    def last_event(self) -> dict[str, Any] | None:
+        """The newest roll (not undone) that damage or harm could come from, or None."""
+        t = self.t
+        for i in range(len(t.events) - 1, -1, -1):
+            ev = t.events[i]
+            if ev.get("kind") not in ("roll", "narration") or t.is_undone(ev["seq"]):
+                continue
+            test = (ev.get("roll") or {}).get("test")
+            if test in ("shadowrun-opposed", "rajapolku") or (
+                    test == "narration" and "harm" in ((ev.get("roll") or {}).get("outcome") or {})):
+                return ev
+        return None
+
+    def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: int, armour: int, edge: bool) -> str:
+        """One line before the resistance roll: the DV, the monitor it fills and the dice to roll."""
+        from ..rules import shadowrun as sr
+
+        ch = self.t.character(target)
+        try:
+            total = sr.modified_damage(dv, net_hits)
+            eff = sr.effective_armour(armour, ap)
+            kind = sr.damage_kind(damage, total, eff, self.t.settings.sr_stun_conversion)
+            size = sr.resistance_pool(ch["attributes"]["body"], armour, ap)
+        except RulesError as e:
+            return str(e)
+        letter = "P" if damage == "physical" else "S"
+        conv = " → stun (under the armour)" if kind != damage else ""
+        edge_text = f" + {ch['edge_rating']} Edge, sixes explode" if edge else ""
+        return (f"DV {dv} + {net_hits} net = {total}{letter}{conv} · resist: Body {ch['attributes']['body']}"
+                f" + armour {eff} = {size} dice{edge_text}")
+
     def faces_needed(self, target: str, armour: int, ap: int, edge: bool, faces: Sequence[int]) -> int:
         """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
         from ..rules import shadowrun as sr
@@ -180,7 +212,7 @@ class Damage:
         weapon = weapon.strip()
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             settings = t.settings
             body = ch["attributes"]["body"]
             size = sr.resistance_pool(body, armour, ap)
@@ -230,7 +262,7 @@ class Damage:
         t._run(build)
         return out
 
-    def _remember(self, txn: "_Txn", cid: str, w: Weapon) -> None:
+    def _remember(self, txn: _Txn, cid: str, w: Weapon) -> None:
         ch = self.t.character(cid)
         if "attributes" not in ch:
             return
@@ -322,7 +354,7 @@ class Damage:
         if new_level == level and note == ch["health"]:
             raise t._refuse(f"{ch['name']} is already {level or 'so'} with that note; nothing changed")
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             bits = []
             if new_level != level:
                 txn.set(["characters", offer.who, "wound"], new_level)

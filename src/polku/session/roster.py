@@ -28,8 +28,9 @@ characters; templates and groups are never part of the players' view.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..rules.system import System
 from . import model
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 MAX_GROUP_ADD = 20
 """At most this many characters from one "add N×"."""
 
-_FRESH_SKIP = ("id", "name", "player", "health", "group")
+_FRESH_SKIP = ("id", "name", "player", "health", "group", "effects")
 """Character fields a template does not keep (who plays it, its wounds note, its group)."""
 
 
@@ -68,7 +69,7 @@ def numbered_names(base: str, taken: Iterable[str], count: int) -> list[str]:
 class Roster:
     """Templates, groups, copies and saved pools of one tracker."""
 
-    def __init__(self, tracker: "Tracker") -> None:
+    def __init__(self, tracker: Tracker) -> None:
         self.t = tracker
 
     # -- reading -------------------------------------------------------------------
@@ -139,7 +140,7 @@ class Roster:
         old = next((x for x in self.templates.values() if x["name"].lower() == name.lower()), None)
         out: dict[str, Any] = {}
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             if "templates" not in t.state:
                 txn.set(["templates"], {})
             tid = old["id"] if old else self._free_id("tpl-" + model.slug(name), self.templates)
@@ -159,7 +160,7 @@ class Roster:
         t = self.t
         tpl = self.template(name_or_id)
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             txn.delete(["templates", tpl["id"]])
             txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
 
@@ -187,7 +188,7 @@ class Roster:
             raise t._refuse(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
         made: list[str] = []
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             if "groups" not in t.state:
                 txn.set(["groups"], {})
             if existing is None:
@@ -222,7 +223,7 @@ class Roster:
         if g["initiative"] == initiative:
             raise t._refuse(f"{g['name']} already rolls {initiative} initiative; nothing changed")
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             txn.set(["groups", gid, "initiative"], initiative)
             txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid)
 
@@ -236,7 +237,7 @@ class Roster:
             raise t._refuse("nobody has fallen: no non-player character is out of the fight")
         names = [t.character(c)["name"] for c in gone]
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             groups = {t.character(c).get("group") for c in gone} - {None}
             for cid in gone:
                 t._remove_character_in(txn, cid)
@@ -280,11 +281,12 @@ class Roster:
             raise t._refuse("nothing to copy")
         made: list[str] = []
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             taken = {c["name"].lower() for c in t.characters.values()}
             for src in characters:
                 ch = clone(src)
                 ch.pop("group", None)
+                ch.pop("effects", None)
                 name, n = str(ch.get("name", "")).strip(), 2
                 base = name
                 while name.lower() in taken:
@@ -324,7 +326,7 @@ class Roster:
         kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.lower()]
         replaced = len(kept) != len(ch.get("pools", []))
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             txn.set(["characters", cid, "pools"], kept + [pool])
             model.validate_state(t.state)
             txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid)
@@ -338,7 +340,7 @@ class Roster:
         if len(kept) == len(ch.get("pools", [])):
             raise t._refuse(f"{ch['name']} has no saved pool '{name}'")
 
-        def build(txn: "_Txn") -> None:
+        def build(txn: _Txn) -> None:
             txn.set(["characters", cid, "pools"], kept)
             txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid)
 

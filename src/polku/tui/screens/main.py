@@ -59,6 +59,16 @@ class MainScreen(Screen):
         Binding("p", "story_point", "Story pt", show=False, group=_CHARACTERS, id="main.story_point", tooltip="Spend a story point on something (R12)"),
         Binding("P", "award_point", "Award", show=False, group=_CHARACTERS, id="main.award_point", tooltip="Award a story point (R12)"),
         Binding("E", "spend_edge", "Edge", show=False, group=_CHARACTERS, id="main.spend_edge", tooltip="Spend an Edge point (S3–S7)"),
+        Binding("D", "damage", "Damage", show=False, group=_CHARACTERS, id="main.damage",
+                tooltip="Damage from the last attack (S12) or harm from the last lost challenge / harm roll (R8, H9)"),
+        Binding("plus", "add_group", "Add N×", show=False, group=_CHARACTERS, id="main.add_group",
+                tooltip="Add several numbered characters from a template, as one group"),
+        Binding("t", "save_template", "Template", show=False, group=_CHARACTERS, id="main.save_template",
+                tooltip="Save the selected character's stat block as a template"),
+        Binding("F", "remove_fallen", "Fallen", show=False, group=_CHARACTERS, id="main.remove_fallen",
+                tooltip="Remove every non-player character out of the fight, in one undoable step"),
+        Binding("C", "copy_characters", "Copy", show=False, group=_CHARACTERS, id="main.copy_characters",
+                tooltip="Copy characters and templates from another session file"),
         Binding("h", "narration", "Narration", show=False, group=_CONTESTS, id="main.narration", tooltip="The narration contest (H9)"),
         Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative (S12)"),
         Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
@@ -230,7 +240,7 @@ class MainScreen(Screen):
             return False
         if action in harha_only and system is not System.HARHAPOLKU:
             return False
-        if action == "wound" and system is System.HARHAPOLKU:
+        if action in ("wound", "remove_fallen") and system is System.HARHAPOLKU:
             return False
         if self.tracker.read_only and action not in ("focus_pane",):
             return False
@@ -435,6 +445,31 @@ class MainScreen(Screen):
             if actor in c.get("opposition", []) or (parts and actor not in parts):
                 actor = None
         self.app.push_screen(roll_screen_for(self.tracker, chid, actor=actor))
+
+    def action_damage(self) -> None:
+        from .roster import damage_or_harm
+
+        damage_or_harm(self)
+
+    def action_add_group(self) -> None:
+        from .roster import add_from_template
+
+        add_from_template(self)
+
+    def action_save_template(self) -> None:
+        from .roster import save_template
+
+        save_template(self)
+
+    def action_remove_fallen(self) -> None:
+        from .roster import remove_fallen
+
+        remove_fallen(self)
+
+    def action_copy_characters(self) -> None:
+        from .roster import copy_characters
+
+        copy_characters(self)
 
     def action_narration(self) -> None:
         from .narration import NarrationScreen

@@ -1,0 +1,339 @@
+"""Damage and harm from a roll: the session's proposal as rows the GM confirms or edits.
+
+- :class:`DamageScreen` (Varjojuoksu): target, weapon (remembered ones cycle),
+  damage value, physical/stun, AP, armour (remembered), Edge; ``r`` rolls the
+  resistance with the program's dice, ``f`` takes the faces of physical dice.
+- :class:`HarmScreen` (Rajapolku/Harhapolku): the proposed wound step and
+  health note; Enter on a row edits it, ``y`` confirms.
+
+The screens compute nothing: the numbers, the preview line and the change come
+from ``tracker.damage`` (:mod:`polku.session.damage`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...session.damage import HarmOffer, Weapon
+from ...session.tracker import Tracker
+from ..widgets.keyline import KeyLine
+from .prompts import FacesPrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from ..app import PolkuApp
+
+_NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "ap": ("Armour Penetration (AP)", -99, 0),
+                "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
+
+
+class RowsModal(ModalScreen[Any]):
+    """A small modal of rows: ←/→ change the highlighted row, Enter edits it."""
+
+    DEFAULT_CSS = """
+    RowsModal { align: center middle; }
+    RowsModal .rows-box { width: 76; max-width: 100%; height: auto; max-height: 100%; border: round $primary;
+                      background: $surface; padding: 0 1; }
+    RowsModal .rows-title { height: auto; text-style: bold; color: $accent; }
+    RowsModal .rows-preview { height: auto; padding-bottom: 1; }
+    RowsModal #rows { height: auto; max-height: 12; border: none; background: $surface; padding: 0; }
+    RowsModal .rows-hint { height: auto; color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, tracker: Tracker) -> None:
+        super().__init__()
+        self.tracker = tracker
+
+    @property
+    def papp(self) -> PolkuApp:
+        return self.app  # type: ignore[return-value]
+
+    def title_line(self) -> str:
+        raise NotImplementedError
+
+    def rows(self) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+    def preview(self) -> str:
+        return ""
+
+    def hint(self) -> str:
+        return ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="rows-box"):
+            yield Static(Text(self.title_line()), classes="rows-title", id="rows-title")
+            yield Static(Text(self.preview()), classes="rows-preview", id="rows-preview")
+            yield OptionList(id="rows")
+            yield Static(Text(self.hint()), classes="rows-hint")
+        yield KeyLine()
+
+    def on_mount(self) -> None:
+        self.render_rows()
+        rows = self.query_one("#rows", OptionList)
+        rows.highlighted = 0
+        rows.focus()
+
+    def render_rows(self) -> None:
+        rows = self.query_one("#rows", OptionList)
+        keep = rows.highlighted
+        options = []
+        for key, text in self.rows():
+            label, _, value = text.partition("\t")
+            line = Text()
+            line.append(f"{label:<26}", style="dim")
+            line.append(value, style="bold")
+            options.append(Option(line, id=key))
+        rows.set_options(options)
+        rows.highlighted = min(keep or 0, len(options) - 1) if options else None
+        self.query_one("#rows-preview", Static).update(Text(self.preview()))
+
+    def highlighted(self) -> str | None:
+        opt = self.query_one("#rows", OptionList).highlighted_option
+        return opt.id if opt is not None else None
+
+    @on(OptionList.OptionSelected, "#rows")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.edit(event.option.id or "")
+
+    def action_change(self, delta: int) -> None:
+        key = self.highlighted()
+        if key is not None:
+            self.step(key, delta)
+            self.render_rows()
+
+    def step(self, key: str, delta: int) -> None:
+        """Change row ``key`` by one step."""
+
+    def edit(self, key: str) -> None:
+        """Enter on row ``key``: type its value (a number row, a text row) or step it."""
+        self.step(key, 1)
+        self.render_rows()
+
+    def ask(self, title: str, value: str, done: Any, *, lo: int | None = None, hi: int | None = None) -> None:
+        def check(text: str) -> str | None:
+            if lo is None:
+                return None
+            raw = text.strip().replace("−", "-")
+            if not raw.lstrip("+-").isdigit():
+                return f"a whole number {lo} to {hi}"
+            n = int(raw)
+            return None if lo <= n <= (hi if hi is not None else n) else f"a whole number {lo} to {hi}"
+
+        def back(text: str | None) -> None:
+            if text is not None:
+                done(text.strip() if lo is None else int(text.strip().replace("−", "-")))
+                self.render_rows()
+
+        self.app.push_screen(TextPrompt(title, value, check=check), back)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DamageScreen(RowsModal):
+    """Apply damage from an opposed attack (or a hit the GM describes) to one defender."""
+
+    BINDINGS = [
+        Binding("r", "apply", "Roll resistance", id="damage.roll",
+                tooltip="Roll the damage resistance test with the program's dice and fill the boxes"),
+        Binding("f", "faces", "Faces", id="damage.faces",
+                tooltip="Type the faces of physical dice for the resistance test"),
+        Binding("right,space", "change(1)", "Next", show=False, id="damage.next",
+                tooltip="Next value of the highlighted row"),
+        Binding("left", "change(-1)", "Previous", show=False, id="damage.previous",
+                tooltip="Previous value of the highlighted row"),
+        Binding("escape", "cancel", "Cancel", id="damage.cancel", tooltip="Close without applying damage"),
+    ]
+
+    def __init__(self, tracker: Tracker, roll_event: dict[str, Any] | None, target: str = "") -> None:
+        super().__init__(tracker)
+        self.roll_event = roll_event
+        d = tracker.damage
+        if roll_event is not None:
+            offer = d.offer(roll_event)
+            self.targets = list(offer.targets)
+            self.attacker = offer.attacker
+            self.net_hits = offer.net_hits
+            self.weapons = list(offer.weapons)
+        else:
+            self.targets = [target]
+            self.attacker = ""
+            self.net_hits = 0
+            self.weapons = []
+        self.target = self.targets[0]
+        w = self.weapons[0] if self.weapons else Weapon("", 5, "physical", 0)
+        self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
+        self.armour = int(tracker.character(self.target).get("armour", 0))
+        self.edge = False
+
+    def title_line(self) -> str:
+        t = self.tracker
+        who = t.character(self.target)["name"]
+        if self.roll_event is None:
+            return f"Damage to {who}"
+        by = t.character(self.attacker)["name"] if self.attacker else "the attacker"
+        return f"Apply damage: {by} hits {who} ({self.net_hits} net hit{'s' if self.net_hits != 1 else ''})"
+
+    def preview(self) -> str:
+        return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
+                                           self.armour, self.edge)
+
+    def hint(self) -> str:
+        return ("←/→: change · Enter: type a value · r: roll resistance · f: physical dice · Esc: cancel.  "
+                "Weapon and armour are remembered for the next hit.")
+
+    def rows(self) -> list[tuple[str, str]]:
+        t = self.tracker
+        ch = t.character(self.target)
+        out = [("target", f"Target\t{ch['name']}" + (" (←/→ for another)" if len(self.targets) > 1 else ""))]
+        if self.roll_event is None:
+            out.append(("net", f"Net hits\t{self.net_hits}"))
+        out += [
+            ("weapon", f"Weapon\t{self.weapon or '(none: Enter names it)'}"
+             + (f"  ({len(self.weapons)} remembered)" if self.weapons else "")),
+            ("dv", f"Damage value (DV)\t{self.dv}"),
+            ("damage", f"Damage\t{self.damage}"),
+            ("ap", f"Armour Penetration (AP)\t{self.ap}"),
+            ("armour", f"Armour\t{self.armour}"),
+            ("edge", f"Edge on the resistance\t{'yes' if self.edge else 'no'}  (Edge {ch['edge']}/{ch['edge_rating']})"),
+        ]
+        return out
+
+    def step(self, key: str, delta: int) -> None:
+        if key == "target" and len(self.targets) > 1:
+            i = (self.targets.index(self.target) + delta) % len(self.targets)
+            self.target = self.targets[i]
+            self.armour = int(self.tracker.character(self.target).get("armour", 0))
+            self.query_one("#rows-title", Static).update(Text(self.title_line()))
+        elif key == "weapon" and self.weapons:
+            names = [w.name for w in self.weapons]
+            i = (names.index(self.weapon) + delta) % len(names) if self.weapon in names else 0
+            w = self.weapons[i]
+            self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
+        elif key == "damage":
+            self.damage = "stun" if self.damage == "physical" else "physical"
+        elif key == "edge":
+            self.edge = not self.edge
+        elif key in _NUMBER_ROWS:
+            _, lo, hi = _NUMBER_ROWS[key]
+            attr = {"dv": "dv", "ap": "ap", "armour": "armour", "net": "net_hits"}[key]
+            setattr(self, attr, max(lo, min(hi, getattr(self, attr) + delta)))
+
+    def edit(self, key: str) -> None:
+        if key == "weapon":
+            self.ask("Weapon name (remembered with its DV, damage and AP):", self.weapon,
+                     lambda v: setattr(self, "weapon", v))
+        elif key in _NUMBER_ROWS:
+            label, lo, hi = _NUMBER_ROWS[key]
+            attr = {"dv": "dv", "ap": "ap", "armour": "armour", "net": "net_hits"}[key]
+            self.ask(f"{label}:", str(getattr(self, attr)), lambda v: setattr(self, attr, v), lo=lo, hi=hi)
+        else:
+            super().edit(key)
+
+    def _apply(self, faces: list[int] | None) -> None:
+        out = self.papp.run_command(lambda t: t.damage.apply(
+            self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
+            weapon=self.weapon, edge=self.edge, faces=faces,
+            net_hits=self.net_hits if self.roll_event is None else None))
+        if isinstance(out, dict) and "event" in out:
+            self.notify(out["event"]["text"], title="Damage")
+            self.dismiss(out["event"])
+
+    def action_apply(self) -> None:
+        self._apply(None)
+
+    def action_faces(self) -> None:
+        """Physical dice: the pool (+ Edge dice) first, then one prompt per wave of sixes when Edge explodes them."""
+        faces: list[int] = []
+        d = self.tracker.damage
+
+        def ask_more() -> None:
+            try:
+                n = d.faces_needed(self.target, self.armour, self.ap, self.edge, faces)
+            except Exception as e:  # a refused value: say it, keep the form
+                self.notify(str(e), severity="error", title="Not done")
+                return
+            if n == 0:
+                self._apply(faces)
+                return
+            what = "resistance test" if not faces else "rule of six: the dice rolled again"
+            self.app.push_screen(FacesPrompt(f"{self.tracker.character(self.target)['name']}'s {what}", n, 6), got)
+
+        def got(dice: Any) -> None:
+            if dice:
+                faces.extend(x.face for x in dice)
+                ask_more()
+
+        ask_more()
+
+
+class HarmScreen(RowsModal):
+    """Confirm or edit the harm a lost challenge (R8/R9) or a harm roll (H9) proposes."""
+
+    BINDINGS = [
+        Binding("y", "confirm", "Confirm", id="harm.confirm", tooltip="Apply the wound step and the health note"),
+        Binding("right,space", "change(1)", "More", show=False, id="harm.more", tooltip="One step more"),
+        Binding("left", "change(-1)", "Fewer", show=False, id="harm.fewer", tooltip="One step fewer"),
+        Binding("escape", "cancel", "Cancel", id="harm.cancel", tooltip="Close without any harm"),
+    ]
+
+    def __init__(self, tracker: Tracker, offer: HarmOffer) -> None:
+        super().__init__(tracker)
+        self.offer = offer
+        self.steps = offer.steps
+        self.note = offer.note
+
+    def title_line(self) -> str:
+        return f"Harm to {self.tracker.character(self.offer.who)['name']} — {self.offer.reason}"
+
+    def _level(self) -> str:
+        ch = self.tracker.character(self.offer.who)
+        track = self.tracker.state["wound_track"]
+        if "wound" not in ch:
+            return ""
+        i = track.index(ch["wound"]) if ch["wound"] in track else 0
+        return track[min(len(track) - 1, i + self.steps)]
+
+    def preview(self) -> str:
+        ch = self.tracker.character(self.offer.who)
+        if "wound" in ch:
+            return f"{ch['wound']} → {self._level()}"
+        return "Harhapolku keeps no wound track: the note is the harm"
+
+    def hint(self) -> str:
+        return "←/→: fewer/more steps · Enter: edit · y: confirm · Esc: no harm"
+
+    def rows(self) -> list[tuple[str, str]]:
+        out = []
+        if "wound" in self.tracker.character(self.offer.who):
+            out.append(("steps", f"Steps down the track\t{self.steps}"))
+        out.append(("note", f"Health note\t{self.note or '(none)'}"))
+        return out
+
+    def step(self, key: str, delta: int) -> None:
+        if key == "steps":
+            self.steps = max(0, min(len(self.tracker.state["wound_track"]) - 1, self.steps + delta))
+
+    def edit(self, key: str) -> None:
+        if key == "note":
+            self.ask("Health note (free text, R8 / H9):", self.note, lambda v: setattr(self, "note", v))
+        else:
+            super().edit(key)
+
+    def action_confirm(self) -> None:
+        ev = self.papp.run_command(lambda t: t.damage.apply_harm(self.offer, steps=self.steps, note=self.note))
+        if ev:
+            self.dismiss(ev)
+
+
+__all__ = ["DamageScreen", "HarmScreen"]

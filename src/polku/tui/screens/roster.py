@@ -1,0 +1,169 @@
+"""The GM screen's keys for the table in motion: damage or harm from the last roll,
+NPC templates and groups, removing the fallen, copying characters from a file.
+
+Each function asks ``tracker.damage`` / ``tracker.roster`` (the session layer) and
+runs one tracker command through the app; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...rules.system import System
+from ...session.roster import MAX_GROUP_ADD
+from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+
+if TYPE_CHECKING:
+    from .main import MainScreen
+
+
+def damage_or_harm(screen: MainScreen) -> None:
+    """D: damage from the last opposed attack (Varjojuoksu), harm from the last lost
+    challenge or harm roll (Rajapolku, Harhapolku); without one, a hit to the selected character."""
+    from .damage import DamageScreen, HarmScreen
+
+    t = screen.tracker
+    ev = t.damage.last_event()
+    if t.system is System.SHADOWRUN:
+        offer = t.damage.offer(ev) if ev is not None else None
+        if offer is not None and offer.allowed:
+            screen.app.push_screen(DamageScreen(t, ev))
+            return
+        ch = screen.selected_character(quiet=True)
+        if ch is None:
+            why = offer.reason if offer is not None else "no attack roll yet"
+            screen.notify(f"{why}; select a character (2) to give them a hit", severity="warning", title="No damage")
+            return
+        screen.app.push_screen(DamageScreen(t, None, target=ch["id"]))
+        return
+    harm = t.damage.harm_offer(ev)
+    if not harm.allowed:
+        screen.notify(harm.reason, severity="warning", title="No harm to propose")
+        return
+    screen.app.push_screen(HarmScreen(t, harm))
+
+
+def save_template(screen: MainScreen) -> None:
+    """t: keep the selected character's stat block as a template."""
+    import re
+
+    ch = screen.selected_character()
+    if ch is None:
+        return
+
+    def done(name: str | None) -> None:
+        if name is not None and name.strip():
+            tpl = screen.run(lambda t: t.roster.save_template(ch["id"], name.strip()))
+            if tpl:
+                screen.notify(f"+ adds characters from it ({name.strip()} 1, {name.strip()} 2…)", title="Template saved")
+
+    base = re.sub(r"\s+\d+$", "", ch["name"])
+    screen.app.push_screen(TextPrompt(f"Save {ch['name']} as a template named:", base,
+                                      hint="stat block, pools and weapons; wounds and Edge start fresh",
+                                      check=lambda s: None if s.strip() else "write a name"), done)
+
+
+def add_from_template(screen: MainScreen) -> None:
+    """+: "add 4× Ganger": pick a template, say how many, shared or separate initiative."""
+    t = screen.tracker
+    tpls = list(t.roster.templates.values())
+    if not tpls:
+        screen.notify("No templates yet: select a character and press t to save one", severity="warning",
+                      title="No templates")
+        return
+
+    def count_for(tid: str | None) -> None:
+        if tid is None:
+            return
+        tpl = t.roster.templates[tid]
+
+        def check(text: str) -> str | None:
+            s = text.strip().rstrip("x×")
+            return None if s.isdigit() and 1 <= int(s) <= MAX_GROUP_ADD else f"a number 1 to {MAX_GROUP_ADD}"
+
+        def got(text: str | None) -> None:
+            if text is None:
+                return
+            n = int(text.strip().rstrip("x×"))
+            group = next((g for g in t.roster.groups.values() if g["name"].lower() == tpl["name"].lower()), None)
+            if t.system is not System.SHADOWRUN or group is not None:
+                screen.run(lambda tr: tr.roster.add_from_template(tid, n))
+                return
+
+            def init(choice: str | None) -> None:
+                if choice is not None:
+                    screen.run(lambda tr: tr.roster.add_from_template(tid, n, initiative=choice))
+
+            screen.app.push_screen(ChoicePrompt(f"{n}× {tpl['name']}: initiative (S12)", [
+                ("shared", "Shared: one roll, the group acts together"),
+                ("separate", "Separate: each rolls their own")]), init)
+
+        screen.app.push_screen(TextPrompt(f"How many {tpl['name']}?", "4", hint="numbered names follow on",
+                                          check=check), got)
+
+    if len(tpls) == 1:
+        count_for(tpls[0]["id"])
+        return
+    screen.app.push_screen(ChoicePrompt("Add characters from which template?",
+                                        [(x["id"], x["name"] + (" (secret)" if x.get("secret") else ""))
+                                         for x in tpls]), count_for)
+
+
+def remove_fallen(screen: MainScreen) -> None:
+    """F: every non-player character out of the fight leaves at once (undo brings them back)."""
+    t = screen.tracker
+    gone = t.roster.fallen()
+    if not gone:
+        screen.notify("Nobody has fallen: no non-player character is out of the fight", severity="warning",
+                      title="Not now")
+        return
+    names = ", ".join(t.character(c)["name"] for c in gone)
+
+    def done(yes: bool | None) -> None:
+        if yes:
+            screen.run(lambda tr: tr.roster.remove_fallen())
+
+    screen.app.push_screen(ConfirmPrompt(f"Remove the fallen: {names}? (u brings them back)"), done)
+
+
+def copy_characters(screen: MainScreen) -> None:
+    """C: copy characters (and templates) from another session file of the same system."""
+    t = screen.tracker
+    sf = getattr(screen.app, "session_file", None)
+    here = Path(sf.path) if sf is not None and getattr(sf, "path", None) else None
+    prev = t.state["campaign"].get("continues", "")
+    suggestion = str(here.with_name(prev)) if here is not None and prev else ""
+
+    def read(path_text: str | None) -> None:
+        if not path_text or not path_text.strip():
+            return
+        path = Path(path_text.strip()).expanduser()
+        if here is not None and not path.is_absolute():
+            path = here.parent / path
+        got = screen.run(lambda tr: tr.roster.read_characters(path))
+        if not isinstance(got, tuple):
+            return
+        chars, tpls = got
+        if not chars and not tpls:
+            screen.notify(f"{path.name} has no characters or templates", severity="warning")
+            return
+        choices = [("all", f"All: {len(chars)} characters" + (f" and {len(tpls)} templates" if tpls else ""))]
+        choices += [(f"c:{i}", f"{c['name']} ({c['kind']})") for i, c in enumerate(chars)]
+
+        def picked(value: str | None) -> None:
+            if value is None:
+                return
+            pick = chars if value == "all" else [chars[int(value[2:])]]
+            screen.run(lambda tr: tr.roster.copy_characters(pick, source=path.name,
+                                                            templates=tpls if value == "all" else []))
+
+        screen.app.push_screen(ChoicePrompt(f"Copy from {path.name}", choices), picked)
+
+    screen.app.push_screen(TextPrompt("Copy characters from which session file?", suggestion,
+                                      placeholder="path to a .toml session file",
+                                      hint="the previous session of this campaign is suggested; read only, validated",
+                                      check=lambda s: None if s.strip() else "give a file"), read)
+
+
+__all__ = ["add_from_template", "copy_characters", "damage_or_harm", "remove_fallen", "save_template"]

@@ -1,0 +1,219 @@
+"""The table in motion, by keys at 80x24: applying damage from an attack, harm from a
+lost challenge, "add 4× Ganger" from a template, removing the fallen, copying
+characters — plus snapshots of the damage and harm prompts at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_fixtures import (
+    SIZE_IDS,
+    SIZES,
+    demo_session,
+    freeze_cursors,
+    make_app,
+    option_texts,
+    pilot_test,
+    settle,
+)
+from textual.pilot import Pilot
+
+from polku.session.files import create_session, load_tracker
+from polku.session.rolls import RajaSide, SRSide
+from polku.tui.app import PolkuApp
+from polku.tui.screens.damage import DamageScreen, HarmScreen
+from polku.tui.widgets.panes import CharacterPane
+
+SIZE = (80, 24)
+SESSIONS = Path("sessions")
+sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def demo_app(system: str) -> PolkuApp:
+    tracker, sf = demo_session(SESSIONS, system)
+    return make_app(tracker, sf, sessions_dir=SESSIONS)
+
+
+def attack(app: PolkuApp, a_faces: list[int], b_faces: list[int]) -> None:
+    """Kaneda shoots the Ganger (an opposed test, S9), as the roll screen would log it."""
+    app.run_command(lambda t: t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+                                                SRSide("Ganger", ["ganger"], dice=len(b_faces)),
+                                                faces=(a_faces, b_faces)))
+
+
+def chars(app: PolkuApp) -> list[str]:
+    return option_texts(app.main_screen().query_one("#chars", CharacterPane))
+
+
+async def select_char(pilot: Pilot, name: str) -> None:
+    pane = pilot.app.main_screen().query_one("#chars", CharacterPane)
+    await pilot.press("2")
+    for _ in range(pane.option_count):
+        opt = pane.highlighted_option
+        if opt is not None and name in str(opt.prompt):
+            return
+        await pilot.press("down")
+    raise AssertionError(f"no {name} in the character pane")
+
+
+@pilot_test
+async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> None:
+    """3 net hits + DV 5 typed in, armour 6 typed in, Body 4 + 6 = 10 faces entered: 4 hits → 4 boxes."""
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        attack(app, [5, 6, 5], [1, 2])
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, DamageScreen)
+        # weapon row: name it; DV row: type 5; armour row: type 6
+        await pilot.press("down", "enter", *"Predator", "enter")
+        await pilot.press("down", "enter", "ctrl+u", "5", "enter")
+        await pilot.press("down", "down", "down", "enter", "ctrl+u", "6", "enter")
+        assert "8P" in str(app.screen.query_one("#rows-preview").render())
+        await pilot.press("f", *"5 6 1 2 3 5 4 2 1 6".replace(" ", ","), "enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, DamageScreen)
+        g = app.tracker.character("ganger")
+        assert g["physical"] == 4 and g["armour"] == 6
+        assert "Ganger takes Predator 5P: 8P − 4 hits → 4 boxes physical" in app.tracker.events[-1]["text"]
+        assert any("4/" in line and "Ganger" in line for line in chars(app)) or g["physical"] == 4
+    reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
+    assert reopened.character("kaneda")["weapons"][0]["name"] == "Predator", "the weapon is remembered on disk"
+
+
+@pilot_test
+async def test_D_after_a_missed_attack_offers_a_hit_to_the_selected_character() -> None:
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        attack(app, [1, 2], [5])
+        await select_char(pilot, "Nyx")
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, DamageScreen) and app.screen.target == "nyx"
+        assert app.screen.roll_event is None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DamageScreen)
+
+
+@pilot_test
+async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> None:
+    """EX C: 10,8,7 vs 6,5 → 3 degrees proposed; the GM takes one step back and confirms."""
+    app = demo_app("rajapolku")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.run_command(lambda t: t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+                                              RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
+                                              faces=([10, 8, 7], [6, 5])))
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, HarmScreen)
+        assert "Healthy → Badly wounded" in str(app.screen.query_one("#rows-preview").render())
+        await pilot.press("left", "y")
+        await settle(pilot)
+        assert app.tracker.character("the-pickpocket")["wound"] == "Wounded"
+
+
+@pilot_test
+async def test_add_four_gangers_from_a_template_and_remove_the_fallen_by_keys() -> None:
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select_char(pilot, "Ganger")
+        await pilot.press("t", "enter")  # template "Ganger"
+        await pilot.press("plus", "enter")  # 4 is proposed
+        await pilot.pause()
+        await pilot.press("enter")  # shared initiative
+        await settle(pilot)
+        names = [c["name"] for c in app.tracker.characters.values()]
+        assert [n for n in names if n.startswith("Ganger ")] == ["Ganger 1", "Ganger 2", "Ganger 3", "Ganger 4"]
+        assert sum(line.startswith(("Ganger 1", "Ganger 2", "Ganger 3", "Ganger 4")) for line in chars(app)) == 4
+        assert app.tracker.roster.initiative_groups()[0][0]["initiative"] == "shared"
+        # two fall
+        for cid in ("ganger-2", "ganger-4"):
+            app.run_command(lambda t, c=cid: t.set_condition(c, "stun", t.condition_monitor(c, "stun")))
+        await pilot.press("F")
+        await pilot.pause()
+        await pilot.press("y")
+        await settle(pilot)
+        left = [c["name"] for c in app.tracker.characters.values() if c["name"].startswith("Ganger ")]
+        assert left == ["Ganger 1", "Ganger 3"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert "ganger-2" in app.tracker.characters, "one undo brings the fallen back"
+    reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
+    assert [c for _, m in reopened.roster.initiative_groups() for c in m] == [
+        "ganger-1", "ganger-2", "ganger-3", "ganger-4"]
+
+
+@pilot_test
+async def test_C_copies_a_character_from_another_file() -> None:
+    from polku.session import demo
+
+    other = demo.demo_varjojuoksu()
+    other.add_character("Rigger Ray", player="Ola")
+    create_session(Path("other.toml").resolve(), other).close()
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("C", *str(Path("other.toml").resolve()), "enter")
+        await pilot.pause()
+        texts = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
+        i = next(i for i, t in enumerate(texts) if "Rigger Ray" in t)
+        await pilot.press(*["down"] * i, "enter")
+        await settle(pilot)
+        assert "Rigger Ray" in [c["name"] for c in app.tracker.characters.values()]
+        assert "Copied from other.toml: Rigger Ray" in app.tracker.events[-1]["text"]
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+
+def _keys(*presses: str, before=None):
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        if before is not None:
+            before(pilot.app)
+        for key in presses:
+            await pilot.press(key)
+            await pilot.pause()
+        freeze_cursors(pilot.app)
+        await settle(pilot)
+
+    return run_before
+
+
+class TestDamagePrompts:
+    @sizes
+    def test_damage_prompt(self, snap_compare, size):
+        """The damage rows after an attack with 3 net hits: target, remembered weapon, DV, damage, AP,
+        armour, Edge; the preview line names the DV, the monitor and the resistance dice."""
+        def before(app: PolkuApp) -> None:
+            attack(app, [5, 6], [1, 2])
+            first = app.tracker.events[-1]
+            app.run_command(lambda t: t.damage.apply(first, target="ganger", dv=5, ap=-1, armour=6,
+                                                     weapon="Ares Predator", faces=[5, 5, 5, 5, 5, 5, 1, 1, 2]))
+            attack(app, [5, 6, 5], [1, 2])
+
+        assert snap_compare(demo_app("varjojuoksu"), run_before=_keys("D", before=before), terminal_size=size)
+
+    @sizes
+    def test_harm_prompt(self, snap_compare, size):
+        """The harm proposal after EX C (3 degrees): Healthy → Badly wounded and the health note."""
+        def before(app: PolkuApp) -> None:
+            app.run_command(lambda t: t.roll_raja(
+                RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+                RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]), faces=([10, 8, 7], [6, 5])))
+
+        assert snap_compare(demo_app("rajapolku"), run_before=_keys("D", before=before), terminal_size=size)
+
