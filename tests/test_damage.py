@@ -79,6 +79,8 @@ def test_physical_overflow_past_body_is_death():
     """Body 4: 9 physical + 4 → 10/10 and overflow 3 (dying); + 2 → overflow 5 > 4: dead."""
     mon = sr.take_damage(sr.Monitors(9, 0, 10, 10, 0, 4), 4, "physical")
     assert (mon.physical, mon.overflow, mon.dying, mon.dead) == (10, 3, True, False)
+    at_body = sr.take_damage(mon, 1, "physical")
+    assert (at_body.overflow, at_body.dead) == (4, False), "overflow equal to Body is still alive"
     mon = sr.take_damage(mon, 2, "physical")
     assert (mon.overflow, mon.dead, mon.state_text()) == (5, True, "dead")
     assert sr.take_damage(mon, 9, "physical").overflow == 5, "overflow stops at Body + 1"

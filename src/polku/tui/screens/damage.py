@@ -24,7 +24,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...session.damage import HarmOffer, Weapon
-from ...session.tracker import Tracker
+from ...rules.dice import RulesError
+from ...session.tracker import Tracker, TrackerError
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt
 
@@ -260,7 +261,7 @@ class DamageScreen(RowsModal):
         def ask_more() -> None:
             try:
                 n = d.faces_needed(self.target, self.armour, self.ap, self.edge, faces)
-            except Exception as e:  # a refused value: say it, keep the form
+            except (TrackerError, RulesError) as e:  # a refused value: say it, keep the form
                 self.notify(str(e), severity="error", title="Not done")
                 return
             if n == 0:
