@@ -217,3 +217,64 @@ class TestDamagePrompts:
 
         assert snap_compare(demo_app("rajapolku"), run_before=_keys("D", before=before), terminal_size=size)
 
+
+
+@pilot_test
+async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None:
+    """Kaneda's "Ram the door (Body + Strength)" fills side A with one key; L keeps the next pool by name."""
+    from polku.tui.screens.roll import SRRollScreen
+
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.run_command(lambda t: t.roster.save_pool("kaneda", {
+            "name": "Ram the door", "mode": "attr+attr", "skill": "", "attribute": "body",
+            "second": "strength", "count": 0}))
+        await pilot.press("r", "w", "1")  # side A: Kaneda (the active challenge is Nyx's)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SRRollScreen) and screen.a.who == "kaneda"
+        assert "l: 1 saved pool" in str(screen.query_one("#title-a").render())
+        await pilot.press("l")
+        await pilot.pause()
+        assert (screen.a.mode, screen.a.attribute, screen.a.second) == ("attr+attr", "body", "strength")
+        assert "Ram the door" in str(screen.query_one("#title-a").render())
+        a = app.tracker.character("kaneda")["attributes"]
+        side = app.tracker.sr_side("kaneda", screen._spec(screen.a))
+        assert app.tracker.sr_plan(side).size == a["body"] + a["strength"] - app.tracker.wound_penalty("kaneda")
+        screen.a.mode, screen.a.skill = "skill", "Pistols"
+        await pilot.press("L", "ctrl+u", *"Pistols", "enter")
+        await settle(pilot)
+        assert [p["name"] for p in app.tracker.roster.pools("kaneda")] == ["Ram the door", "Pistols"]
+    reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
+    assert reopened.roster.pools("kaneda")[1]["skill"] == "Pistols"
+
+
+@pilot_test
+async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
+    from polku.tui.screens.roll import SRRollScreen
+
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(SRRollScreen(app.tracker, None, actor="kaneda"))  # a free roll
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SRRollScreen)
+        await pilot.press("t")  # success → opposed
+        assert screen.test == "opposed"
+        screen.set_who(screen.b, "ganger")
+        screen.a.mode, screen.a.dice = "dice", 3
+        screen.b.mode, screen.b.dice = "dice", 2
+        screen.refresh_view()
+        # Kaneda's wounds take a die off his 3 (the session says how many)
+        na, nb = (app.tracker.sr_plan(screen._sr_side(x)).size for x in (screen.a, screen.b))
+        screen._roll(([5] * na, [1] * nb))
+        await pilot.pause()
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, DamageScreen) and app.screen.net_hits == na
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, SRRollScreen)
+        assert app.tracker.events[-1]["roll"]["test"] == "damage-resistance"

@@ -83,6 +83,8 @@ class Side:
     helpers: dict[str, bool] = field(default_factory=dict)
     helper_pools: dict[str, int] = field(default_factory=dict)
     """The GM's pool for a helper, replacing the helper's own (S11)."""
+    pool_name: str = ""
+    """The character's saved pool this side was filled from ("" = none)."""
 
 
 class SideList(OptionList):
@@ -136,6 +138,10 @@ class RollScreen(ModalScreen[None]):
         Binding("tab", "switch_side", "Other side", show=False, id="roll.switch", tooltip="Move to the other side"),
         Binding("P", "ask_seat", "Ask player", show=False, id="roll.ask_seat",
                 tooltip="Send this pool to side A's player, who rolls it from their seat (polku play)"),
+        Binding("l", "next_pool", "Saved pool", show=False, id="roll.pool",
+                tooltip="Fill the focused side from its character's saved pools (each press: the next one)"),
+        Binding("L", "save_pool", "Save pool", show=False, id="roll.save_pool",
+                tooltip="Keep the focused side's pool on its character under a name"),
         Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
     ]
 
@@ -222,6 +228,7 @@ class RollScreen(ModalScreen[None]):
 
     def set_who(self, side: Side, cid: str) -> None:
         side.who = cid
+        side.pool_name = ""
         side.label = "GM" if cid == GM else self.tracker.character(cid)["name"]
         self.on_who_changed(side)
 
@@ -261,8 +268,8 @@ class RollScreen(ModalScreen[None]):
         self._update("#roll-title", self.title_text() + ("  · GM ONLY: players see \"the GM rolls\""
                                                          if self.gm_only else ""))
         ta, tb = self.side_titles()
-        self._update("#title-a", ta)
-        self._update("#title-b", tb)
+        self._update("#title-a", ta + self._pool_hint(self.a))
+        self._update("#title-b", tb + self._pool_hint(self.b))
         self.query_one("#side-a", SideList).show_rows(self.rows(self.a))
         self.query_one("#side-b", SideList).show_rows(self.rows(self.b))
         try:
@@ -330,6 +337,58 @@ class RollScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    # -- saved pools (the character's, kept by the session: tracker.roster) ---------------
+
+    def pool_of(self, side: Side) -> dict[str, Any] | None:
+        """The side's pool as a saved pool (without its name), or None if this side cannot keep one."""
+        return None
+
+    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+        """Fill the side's rows from a saved pool."""
+
+    def _pool_hint(self, side: Side) -> str:
+        if not side.who or side.who not in self.tracker.characters:
+            return ""
+        pools = self.tracker.roster.pools(side.who)
+        if side.pool_name:
+            return f" · {side.pool_name} (l: next)" if len(pools) > 1 else f" · {side.pool_name}"
+        return f" · l: {len(pools)} saved pool{'s' if len(pools) != 1 else ''}" if pools else ""
+
+    def action_next_pool(self) -> None:
+        side = self.focused_side()
+        if not side.who:
+            self.notify("This side is the GM's: saved pools belong to a character (w picks one)",
+                        severity="warning", title="No saved pools")
+            return
+        pools = self.tracker.roster.pools(side.who)
+        if not pools:
+            self.notify(f"{side.label} has no saved pools yet: L keeps this one", severity="warning",
+                        title="No saved pools")
+            return
+        names = [p["name"] for p in pools]
+        i = (names.index(side.pool_name) + 1) % len(pools) if side.pool_name in names else 0
+        self.apply_pool(side, pools[i])
+        side.pool_name = pools[i]["name"]
+        self.refresh_view()
+
+    def action_save_pool(self) -> None:
+        side = self.focused_side()
+        pool = self.pool_of(side) if side.who else None
+        if pool is None:
+            self.notify("Saved pools belong to a character: pick who this side is (w)", severity="warning",
+                        title="Not saved")
+            return
+
+        def done(name: str | None) -> None:
+            if name and name.strip():
+                if self.papp.run_command(lambda t: t.roster.save_pool(side.who, {**pool, "name": name.strip()})):
+                    side.pool_name = name.strip()
+                    self.refresh_view()
+
+        self.app.push_screen(TextPrompt(f"Keep {side.label}'s pool as:", side.pool_name,
+                                        placeholder="e.g. Pistols, Ram the door, Shadows",
+                                        check=lambda s: None if s.strip() else "write a name"), done)
 
     @on(TrackerChanged)
     def _tracker_changed(self, message: TrackerChanged) -> None:

@@ -53,6 +53,12 @@ class HarhaRollScreen(RollScreen):
     def on_who_changed(self, side: Side) -> None:
         side.claims = {}
 
+    def pool_of(self, side: Side) -> dict[str, Any] | None:
+        return {"tiers": dict(side.claims)}
+
+    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+        side.claims = dict(pool["tiers"])
+
     def _backgrounds(self, side: Side) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         if side.who:

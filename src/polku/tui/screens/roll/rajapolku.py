@@ -31,6 +31,8 @@ class RajaRollScreen(RollScreen):
                 tooltip="Spirit combat: charges become the dice (R11)"),
         Binding("x", "end_fight", "End fight", show=False, id="raja.end_fight",
                 tooltip="The GM ends the spirit combat: a side withdraws (R11)"),
+        Binding("D", "harm", "Harm", show=False, id="raja.harm",
+                tooltip="The loser of this roll: a wound step per degree, or a health note (R8, R9)"),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
@@ -43,6 +45,24 @@ class RajaRollScreen(RollScreen):
             ch = self.tracker.character(side.who)
             side.backgrounds = {bg: False for bg in ch.get("backgrounds", [])}
             side.abilities = {ab["name"]: False for ab in ch.get("abilities", [])}
+
+    def pool_of(self, side: Side) -> dict[str, Any] | None:
+        return {"backgrounds": [k for k, v in side.backgrounds.items() if v],
+                "abilities": [k for k, v in side.abilities.items() if v]}
+
+    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+        side.backgrounds = {k: k in pool["backgrounds"] for k in side.backgrounds}
+        side.backgrounds.update({k: True for k in pool["backgrounds"]})
+        side.abilities = {k: k in pool["abilities"] for k in side.abilities}
+
+    def action_harm(self) -> None:
+        from ..damage import HarmScreen
+
+        offer = self.tracker.damage.harm_offer(self.last_event)
+        if not offer.allowed:
+            self.notify(offer.reason, severity="warning", title="No harm to propose")
+            return
+        self.app.push_screen(HarmScreen(self.tracker, offer))
 
     def _raja_side(self, side: Side) -> RajaSide:
         return RajaSide(side.label, [side.who] if side.who else [],

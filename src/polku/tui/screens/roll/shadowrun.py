@@ -35,6 +35,8 @@ class SRRollScreen(RollScreen):
         Binding("s", "spoil", "Spoil", show=False, id="sr.spoil", tooltip="The glitch spoils the extended test (S10)"),
         Binding("o", "helper_pool", "Helper pool", show=False, id="sr.helper_pool",
                 tooltip="The GM sets a teamwork helper's pool (S11)"),
+        Binding("D", "damage", "Damage", show=False, id="sr.damage",
+                tooltip="Apply damage from this opposed attack: the defender's resistance roll (S12)"),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
@@ -62,6 +64,24 @@ class SRRollScreen(RollScreen):
                 side.attribute = self.tracker.rolls.sr_linked_attribute(side.skill, side.attribute)
             elif not skills:
                 side.mode = "default" if side.skill else "attr+attr"
+
+    def pool_of(self, side: Side) -> dict[str, Any] | None:
+        return {"mode": side.mode, "skill": side.skill, "attribute": side.attribute, "second": side.second,
+                "count": side.dice}
+
+    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+        spec = self.tracker.roster.sr_pool(pool)
+        side.mode, side.skill, side.attribute, side.second, side.dice = (
+            spec.mode, spec.skill, spec.attribute, spec.second, spec.dice)
+
+    def action_damage(self) -> None:
+        from ..damage import DamageScreen
+
+        offer = self.tracker.damage.offer(self.last_event)
+        if not offer.allowed:
+            self.notify(offer.reason, severity="warning", title="No damage")
+            return
+        self.app.push_screen(DamageScreen(self.tracker, self.last_event))
 
     def side_titles(self) -> tuple[str, str]:
         b = {"success": "— threshold test —", "opposed": f"B (defender): {self.b.label}",
