@@ -1243,7 +1243,7 @@ def faces_needed(pool_size: int, edge_before: int | None, faces: Sequence[int]) 
         start, wave = end, sixes
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Monitors:
     """A character's condition monitors (S12) and physical overflow.
 
@@ -1324,7 +1324,7 @@ def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box"
     return replace(mon, physical=physical, stun=stun, overflow=overflow)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DamageResult:
     """One hit resisted and applied (SR4 core, S12 monitors).
 

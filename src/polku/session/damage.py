@@ -21,17 +21,17 @@ the change (undoable like any other).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import RulesError
-from ..rules.record import factory, record
 from ..rules.system import System
 
 if TYPE_CHECKING:
     from .tracker import Tracker, _Txn
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Weapon:
     """A remembered weapon: its Damage Value, physical or stun, and Armour Penetration (0 or less)."""
 
@@ -41,7 +41,7 @@ class Weapon:
     ap: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DamageOffer:
     """What "apply damage" proposes for an opposed Varjojuoksu attack (or why it cannot)."""
 
@@ -51,17 +51,17 @@ class DamageOffer:
     attack_seq: int = 0
     attacker: str = ""
     """The attacker's character id, or "" for a GM pool."""
-    targets: list[str] = factory(list)
+    targets: list[str] = field(default_factory=list)
     """Defender character ids (side B), the first proposed."""
     net_hits: int = 0
-    weapons: list[Weapon] = factory(list)
+    weapons: list[Weapon] = field(default_factory=list)
     """The attacker's remembered weapons, the last used first."""
     armour: int = 0
     """The first target's remembered armour."""
     challenge: str = ""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HarmOffer:
     """A proposed wound step (Rajapolku) or harm note (both path systems)."""
 
@@ -149,7 +149,8 @@ class Damage:
             test = (ev.get("roll") or {}).get("test")
             if test in ("shadowrun-opposed", "rajapolku") or (
                     test == "narration" and "harm" in ((ev.get("roll") or {}).get("outcome") or {})):
-                return ev
+                found: dict[str, Any] = ev
+                return found
         return None
 
     def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: int, armour: int, edge: bool) -> str:
@@ -295,7 +296,7 @@ class Damage:
         if winner not in ("a", "b"):
             return HarmOffer(False, "a tie: nobody lost (R5)")
         loser_role = "b" if winner == "a" else "a"
-        side = next((s for s in roll.get("sides", []) if s.get("role") == loser_role), {})
+        side: dict[str, Any] = next((s for s in roll.get("sides", []) if s.get("role") == loser_role), {})
         who = next((c for c in side.get("who", []) if c in t.characters), "")
         if not who:
             return HarmOffer(False, f"the loser ({side.get('label', '?')}) is not a character")

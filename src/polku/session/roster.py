@@ -28,7 +28,7 @@ characters; templates and groups are never part of the players' view.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +56,8 @@ def _fresh(system: System, block: dict[str, Any]) -> dict[str, Any]:
         b.update({"wound": "Healthy", "charges": b.get("charges_max", 0), "paid_this_scene": []})
     else:
         b.update({"edges": [{**e, "used": False} for e in b.get("edges", [])], "rolled_this_scene": []})
-    return b
+    out: dict[str, Any] = b
+    return out
 
 
 def numbered_names(base: str, taken: Iterable[str], count: int) -> list[str]:
@@ -76,11 +77,13 @@ class Roster:
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
-        return self.t.state.get("templates", {})
+        tpls: dict[str, dict[str, Any]] = self.t.state.get("templates", {})
+        return tpls
 
     @property
     def groups(self) -> dict[str, dict[str, Any]]:
-        return self.t.state.get("groups", {})
+        groups: dict[str, dict[str, Any]] = self.t.state.get("groups", {})
+        return groups
 
     def template(self, name_or_id: str) -> dict[str, Any]:
         tpls = self.templates
@@ -238,7 +241,7 @@ class Roster:
         names = [t.character(c)["name"] for c in gone]
 
         def build(txn: _Txn) -> None:
-            groups = {t.character(c).get("group") for c in gone} - {None}
+            groups = {str(g) for c in gone if (g := t.character(c).get("group"))}
             for cid in gone:
                 t._remove_character_in(txn, cid)
             for gid in sorted(groups):
@@ -265,12 +268,12 @@ class Roster:
         except SessionOpenError as e:
             raise t._refuse(str(e)) from None
         if other.system is not t.system:
-            raise t._refuse(f"{Path(path).name} is a {other.system.title} campaign; this one is {t.system.title}")
+            raise t._refuse(f"{Path(path).name} is a {other.system.display_name} campaign; this one is {t.system.display_name}")
         chars = [clone(ch) for ch in other.characters.values()]
         return chars, [clone(x) for x in other.state.get("templates", {}).values()]
 
     def copy_characters(self, characters: list[dict[str, Any]], *, source: str = "",
-                        templates: list[dict[str, Any]] = ()) -> list[str]:
+                        templates: Sequence[dict[str, Any]] = ()) -> list[str]:
         """Add copies of characters (and templates) read from another file, in one command.
 
         Each gets a free id and a name not already in play ("Nyx (2)"); group

@@ -303,7 +303,7 @@ class HarmScreen(RowsModal):
         if "wound" not in ch:
             return ""
         i = track.index(ch["wound"]) if ch["wound"] in track else 0
-        return track[min(len(track) - 1, i + self.steps)]
+        return str(track[min(len(track) - 1, i + self.steps)])
 
     def preview(self) -> str:
         ch = self.tracker.character(self.offer.who)
