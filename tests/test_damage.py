@@ -316,3 +316,16 @@ def _dice(size, faces):
     from polku.rules.dice import Die, Src
 
     return [Die(size, f, Src.BACKGROUND, "bg") for f in faces]
+
+
+def test_condition_text_names_unconscious_dying_and_dead():
+    """Ganger Body 4, 10 boxes: full stun → unconscious; 10 physical + 2 → dying (overflow 2/4); + 3 more → dead."""
+    t = demo.demo_varjojuoksu()
+    assert t.damage.condition_text("ganger") == ""
+    t.set_condition("ganger", "stun", t.condition_monitor("ganger", "stun"))
+    assert t.damage.condition_text("ganger") == "unconscious"
+    t.damage.apply(None, target="ganger", dv=t.condition_monitor("ganger", "physical") + 2, faces=[1, 1, 1, 1])
+    assert t.damage.condition_text("ganger") == "dying (overflow 2/4)"
+    t.damage.apply(None, target="ganger", dv=3, faces=[1, 1, 1, 1])
+    assert t.damage.condition_text("ganger") == "dead"
+    assert demo.demo_rajapolku().damage.condition_text("alyosha") == ""

@@ -281,3 +281,25 @@ def test_the_fallen_leave_the_initiative_and_open_challenges_too():
     t.roster.remove_fallen()
     assert [e["id"] for e in t.state["initiative"]] == ["kaneda"]
     assert t.challenge(c["id"])["opposition"] == ["ganger-2"]
+
+
+def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
+    """A secret NPC as a template, a group from it, damage to one of them, the fallen removed,
+    undo and redo: the marker never shows in the public view or the players' Markdown and HTML."""
+    from polku.session import export
+
+    mark = "ZQMARK"
+    t = demo.demo_varjojuoksu()
+    t.add_character(f"{mark} Sniper", kind="npc", secret=True)
+    t.roster.save_template(model.slug(f"{mark} Sniper"), f"{mark} Sniper")
+    ids = t.roster.add_from_template(f"{mark} Sniper", 2)
+    ev = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("x", [ids[0]], dice=1),
+                           faces=([5, 6], [1]))["event"]
+    t.damage.apply(ev, target=ids[0], dv=12, weapon=f"{mark} rifle", faces=[1, 1, 1])
+    t.roster.remove_fallen()
+    t.undo()
+    t.redo()
+    view = public_view(t)
+    shown = "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html")])
+    assert mark not in shown
+    assert mark in export.export(t, "md", gm=True), "the GM's own report keeps them"

@@ -278,3 +278,26 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
         await settle(pilot)
         assert isinstance(app.screen, SRRollScreen)
         assert app.tracker.events[-1]["roll"]["test"] == "damage-resistance"
+
+
+@pilot_test
+async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note() -> None:
+    """H9: Tuomas usurps with 4 dice (26 > 13); a firefight's GM roll 10+10+9+1 = 30 harms him; D, y."""
+    from polku.tui.screens.narration import NarrationScreen
+
+    app = demo_app("harhapolku")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.run_command(lambda t: t.narration_conflict("firefight", False))
+        app.run_command(lambda t: t.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
+        app.run_command(lambda t: t.narration_usurp("Tuomas", list(t.narration().hand("Tuomas"))))
+        app.run_command(lambda t: t.narration_harm(faces=[10, 10, 9, 1]))
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, NarrationScreen)
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, HarmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert "GM 30 > 26" in app.tracker.character("tuomas")["health"]

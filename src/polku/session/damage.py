@@ -88,6 +88,18 @@ class Damage:
         ch = self.t.characters.get(cid) if cid else None
         return [Weapon(w["name"], w["dv"], w["damage"], w["ap"]) for w in (ch or {}).get("weapons", [])]
 
+    def condition_text(self, cid: str) -> str:
+        """"" while a Varjojuoksu character fights on; else "unconscious", "dying (overflow 2/4)" or "dead"."""
+        from ..rules import shadowrun as sr
+
+        ch = self.t.character(cid)
+        if "attributes" not in ch:
+            return ""
+        phys, stun = self.t.condition_monitor(cid, "physical"), self.t.condition_monitor(cid, "stun")
+        mon = sr.Monitors(ch["physical"], ch["stun"], phys, stun, int(ch.get("overflow", 0)), ch["attributes"]["body"])
+        text = mon.state_text()
+        return "" if text == "conscious" else text
+
     def offer(self, roll_event: dict[str, Any] | None) -> DamageOffer:
         """Can damage be applied from this roll, and what does the session propose?"""
         t = self.t

@@ -88,6 +88,8 @@ class NarrationScreen(ModalScreen[None]):
         Binding("o", "open", "Take narration", id="nar.open", tooltip="Take the open narration with two dice"),
         Binding("u", "usurp", "Burn/usurp", id="nar.usurp", tooltip="Put down dice whose sum exceeds the table's"),
         Binding("g", "harm", "GM harm roll", id="nar.harm", tooltip="The GM's harm roll after a >3-dice usurpation"),
+        Binding("D", "harm_note", "Harm note", show=False, id="nar.harm_note",
+                tooltip="After a harm roll that harmed: the usurper's health note, proposed for the GM to word (H9)"),
         Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
         Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
                 tooltip="A fight with abilities: the GM wins harm rolls"),
@@ -280,6 +282,15 @@ class NarrationScreen(ModalScreen[None]):
 
         total = c.last.total if c.last is not None else 0
         self.app.push_screen(FacesPrompt(f"The GM's harm roll against {total}", len(specs), specs[0].size), typed)
+
+    def action_harm_note(self) -> None:
+        from .damage import HarmScreen
+
+        offer = self.tracker.damage.harm_offer(self.tracker.damage.last_event())
+        if not offer.allowed:
+            self.notify(offer.reason, severity="warning", title="No harm to note")
+            return
+        self.app.push_screen(HarmScreen(self.tracker, offer))
 
     def action_conflict(self) -> None:
         kinds = list(CONFLICT_DIE)

@@ -200,4 +200,7 @@ def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: di
         if pen:
             t.append(f"  wounds −{pen}", style=styles.get("loss", ""))
         t.append(f"\n  P {boxes(ch['physical'], phys)}\n  S {boxes(ch['stun'], stun)}")
+        down = tracker.damage.condition_text(ch["id"])
+        if down:
+            t.append(f"\n  {down}", style=styles.get("loss", ""))
     return t
