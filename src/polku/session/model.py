@@ -106,6 +106,10 @@ class State(TypedDict):
     initiative: list[InitiativeEntry]
     narration: Narration
     next_id: int
+    templates: NotRequired[dict[str, Character]]
+    """NPC stat blocks by template id (:mod:`polku.session.roster`)."""
+    groups: NotRequired[dict[str, dict[str, Any]]]
+    """NPC groups by id: ``{id, name, initiative: "shared"|"separate", template}``."""
 
 
 class Change(TypedDict, total=False):
