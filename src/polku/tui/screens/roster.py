@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...rules.system import System
 from ...session.roster import MAX_GROUP_ADD
-from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
+from .prompts import ChoicePrompt, TextPrompt
 
 if TYPE_CHECKING:
     from .main import MainScreen
@@ -111,7 +111,7 @@ def add_from_template(screen: MainScreen) -> None:
 
 
 def remove_fallen(screen: MainScreen) -> None:
-    """F: every non-player character out of the fight leaves at once (undo brings them back)."""
+    """F: every non-player character out of the fight leaves at once, one key (u brings them back)."""
     t = screen.tracker
     gone = t.roster.fallen()
     if not gone:
@@ -119,12 +119,8 @@ def remove_fallen(screen: MainScreen) -> None:
                       title="Not now")
         return
     names = ", ".join(t.character(c)["name"] for c in gone)
-
-    def done(yes: bool | None) -> None:
-        if yes:
-            screen.run(lambda tr: tr.roster.remove_fallen())
-
-    screen.app.push_screen(ConfirmPrompt(f"Remove the fallen: {names}? (u brings them back)"), done)
+    if screen.run(lambda tr: tr.roster.remove_fallen()):
+        screen.notify(f"{names} leave the fight; u brings them back", title="The fallen")
 
 
 def copy_characters(screen: MainScreen) -> None:
