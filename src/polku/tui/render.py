@@ -48,6 +48,7 @@ KIND_MARK = {
     "note": "✎",
     "narration": "☰",
     "initiative": "⇅",
+    "template": "❏",
 }
 
 
