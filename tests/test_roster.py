@@ -303,3 +303,33 @@ def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
     shown = "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html")])
     assert mark not in shown
     assert mark in export.export(t, "md", gm=True), "the GM's own report keeps them"
+
+
+@pytest.mark.parametrize("where,value,message", [
+    (["groups", "grp-ganger", "initiative"], "sometimes", "initiative: 'sometimes' is not one of shared, separate"),
+    (["templates", "tpl-ganger", "edge"], 9, "templates.tpl-ganger.edge: 9 is above"),
+    (["characters", "ganger-1", "group"], "grp-gone", "no group 'grp-gone'"),
+    (["characters", "kaneda", "weapons"], [{"name": "Predator", "dv": "five", "damage": "physical", "ap": 0}],
+     "weapons.0.dv: expected a whole number"),
+])
+def test_a_hand_edited_file_with_a_broken_block_is_refused_in_one_line_and_left_alone(tmp_path: Path, where,
+                                                                                         value, message):
+    from polku.session import store
+    from polku.session.files import SessionOpenError
+
+    t = sr_with_gangers(1)
+    path = tmp_path / "edited.toml"
+    create_session(path, t).close()
+    doc = store.load(path).doc
+    doc["event"] = list(doc["event"])
+    doc["snapshot_seq"] = doc["event"][-1]["seq"]
+    node = doc["state"]
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    path.write_bytes(store.render(doc))
+    before = path.read_bytes()
+    with pytest.raises(SessionOpenError, match=message) as err:
+        load_tracker(path, read_only=True)
+    assert "\n" not in str(err.value)
+    assert path.read_bytes() == before
