@@ -299,3 +299,35 @@ async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note
         await pilot.press("y")
         await settle(pilot)
         assert "GM 30 > 26" in app.tracker.character("tuomas")["health"]
+
+
+@pilot_test
+async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups_initiative() -> None:
+    from textual.widgets import OptionList
+
+    from polku.tui.screens.character import CharacterDetail
+
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.run_command(lambda t: t.roster.save_template("ganger"))
+        app.run_command(lambda t: t.roster.add_from_template("Ganger", 2))
+        app.run_command(lambda t: t.roster.save_pool("ganger-1", {
+            "name": "Knife", "mode": "skill", "skill": "Blades", "attribute": "agility", "second": "strength",
+            "count": 0}))
+        app.main_screen().open_detail("ganger-1")
+        await pilot.pause()
+        sheet = app.screen
+        assert isinstance(sheet, CharacterDetail)
+        rows = sheet.query_one("#detail-rows", OptionList)
+        texts = option_texts(rows)
+        assert any("Ganger: shared initiative" in x for x in texts)
+        assert any("Knife (Blades + Agility)" in x for x in texts)
+        rows.highlighted = rows.get_option_index("group")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.tracker.roster.groups["grp-ganger"]["initiative"] == "separate"
+        rows.highlighted = rows.get_option_index("pool:0")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.tracker.roster.pools("ganger-1") == []

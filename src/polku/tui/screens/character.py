@@ -504,6 +504,20 @@ class CharacterDetail(ModalScreen[None]):
             phys, stun = condition_monitors(ch)
             out.append(("physical", "Physical (S12)", f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
             out.append(("stun", "Stun (S12)", f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
+        if system is System.SHADOWRUN:
+            down = t.damage.condition_text(self.cid)
+            if down:
+                out.append(("info:down", "Condition", down))
+            if "armour" in ch:
+                out.append(("info:armour", "Armour", f"{ch['armour']} (remembered from the last hit)"))
+            for i, w in enumerate(ch.get("weapons", [])):
+                out.append((f"info:weapon:{i}", "Weapon", f"{w['name']} {w['dv']}{'P' if w['damage'] == 'physical' else 'S'}"
+                            + (f" AP {w['ap']}" if w["ap"] else "")))
+        group = t.roster.group_of(self.cid)
+        if group is not None:
+            out.append(("group", "Group", f"{group['name']}: {group['initiative']} initiative (Enter switches)"))
+        for i, pool in enumerate(ch.get("pools", [])):
+            out.append((f"pool:{i}", "Saved pool", t.roster.pool_label(system, pool) + "  (Enter removes)"))
         out.append(("notes", "Notes", ch["notes"] or Text("(none)", style=muted)))
         out.append(("secret", "Secret", "yes — hidden from players" if ch["secret"] else "no"))
         return out
@@ -644,6 +658,14 @@ class CharacterDetail(ModalScreen[None]):
         elif rid == "edge":
             self.ask_int(f"{name}: Edge points left this session", ch["edge"], 0, ch["edge_rating"],
                          lambda n: self.set_field("edge", n))
+        elif rid == "group":
+            group = self.tracker.roster.group_of(cid)
+            if group is not None:
+                other = "separate" if group["initiative"] == "shared" else "shared"
+                self.run(lambda t: t.roster.set_group_initiative(group["id"], other))
+        elif rid.startswith("pool:"):
+            pool = ch.get("pools", [])[int(rid[5:])]
+            self.run(lambda t: t.roster.remove_pool(cid, pool["name"]))
         elif rid in ("physical", "stun"):
             size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
