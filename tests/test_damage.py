@@ -329,3 +329,12 @@ def test_condition_text_names_unconscious_dying_and_dead():
     t.damage.apply(None, target="ganger", dv=3, faces=[1, 1, 1, 1])
     assert t.damage.condition_text("ganger") == "dead"
     assert demo.demo_rajapolku().damage.condition_text("alyosha") == ""
+
+
+def test_the_last_used_weapon_comes_first_and_a_weapon_is_kept_once():
+    t = demo.demo_varjojuoksu()
+    for weapon, dv in (("Predator", 5), ("Shotgun", 7), ("predator", 6)):
+        ev = _attack(t, [5, 6], [1])
+        t.damage.apply(ev, target="ganger", dv=dv, weapon=weapon, faces=[5, 5, 5, 5])
+    names = [(w.name, w.dv) for w in t.damage.offer(_attack(t, [5], [1])).weapons]
+    assert names == [("predator", 6), ("Shotgun", 7)], "re-typed Predator replaces the old one and comes first"
