@@ -137,7 +137,7 @@ def _faces(*faces: int):
 # -- session: apply damage from an opposed attack --------------------------------------
 
 def _attack(t, a_faces, b_faces, target="ganger"):
-    return t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+    return t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
                              SRSide(t.character(target)["name"], [target], dice=len(b_faces)),
                              faces=(a_faces, b_faces))["event"]
 
@@ -188,7 +188,7 @@ def test_damage_refused_when_the_attack_missed_or_the_roll_is_not_an_attack():
     assert not t.damage.offer(miss).allowed
     with pytest.raises(TrackerError, match="missed"):
         t.damage.apply(miss, target="ganger", dv=5)
-    plain = t.roll_sr(SRSide("Kaneda", ["kaneda"], dice=2), faces=[5, 5])["event"]
+    plain = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=2), faces=[5, 5])["event"]
     assert "opposed" in t.damage.offer(plain).reason
     n = len(t.events)
     with pytest.raises(TrackerError, match="defender"):
@@ -262,7 +262,7 @@ def test_settings_change_the_damage_reading():
 def test_R8_lost_challenge_proposes_a_step_per_degree_and_the_gm_may_edit_it():
     """EX C: Alyosha 10,8,7 vs the Pickpocket 6,5 → 3 degrees: Healthy → Badly wounded proposed."""
     t = demo.demo_rajapolku()
-    ev = t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Militia", "x"]),
+    ev = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Militia", "x"]),
                      RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["y"]),
                      faces=([10, 8, 7], [6, 5]))["event"]
     offer = t.damage.harm_offer(ev)
@@ -278,23 +278,23 @@ def test_R8_lost_challenge_proposes_a_step_per_degree_and_the_gm_may_edit_it():
 
 def test_R6_narrow_win_proposes_a_health_note_not_a_step():
     t = demo.demo_rajapolku()
-    ev = t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["x"]),
+    ev = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["x"]),
                      RajaSide("The Pickpocket", ["the-pickpocket"]), faces=([7, 5], [7]))["event"]
     offer = t.damage.harm_offer(ev)
     assert offer.allowed and offer.steps == 0 and "narrow" in offer.reason
 
 
 def _usurp_with_four(t):
-    t.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8])
-    t.narration_usurp("Tuomas", list(t.narration().hand("Tuomas")))  # 5+4+9+8 = 26 > 13: harm roll
+    t.rolls.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8])
+    t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas")))  # 5+4+9+8 = 26 > 13: harm roll
 
 
 def test_H9_harm_roll_above_the_usurper_proposes_a_harm_note():
     """A firefight (d10): GM 10+10+9+1 = 30 > Tuomas's 26 → harmed; the note is the GM's to word."""
     t = demo.demo_harhapolku()
-    t.narration_conflict("firefight", False)
+    t.rolls.narration_conflict("firefight", False)
     _usurp_with_four(t)
-    t.narration_harm(faces=[10, 10, 9, 1])
+    t.rolls.narration_harm(faces=[10, 10, 9, 1])
     offer = t.damage.harm_offer(t.events[-1])
     assert offer.allowed and offer.who == "tuomas" and "GM 30 > 26" in offer.note
     t.damage.apply_harm(offer, note="grazed by a bullet")
@@ -305,7 +305,7 @@ def test_H9_harm_roll_not_above_proposes_nothing():
     """A brawl (d6): GM 6+6+6+6 = 24 is not above 26 → unharmed, nothing offered."""
     t = demo.demo_harhapolku()
     _usurp_with_four(t)
-    t.narration_harm(faces=[6, 6, 6, 6])
+    t.rolls.narration_harm(faces=[6, 6, 6, 6])
     offer = t.damage.harm_offer(t.events[-1])
     assert not offer.allowed and "unharmed" in offer.reason
     with pytest.raises(TrackerError, match="unharmed"):

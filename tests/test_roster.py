@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from polku.session import demo, model
+from polku.session.copying import read_characters
 from polku.session.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
 from polku.session.public import public_view
@@ -150,7 +151,7 @@ def test_copy_characters_from_another_file(tmp_path: Path):
     create_session(path, other).close()
     t = Tracker.new("shadowrun", "New run")
     t.add_character("Nyx")
-    chars, tpls = t.roster.read_characters(path)
+    chars, tpls = read_characters(path, t.system)
     nyx = next(c for c in chars if c["name"] == "Nyx")
     made = t.roster.copy_characters([nyx], source="other.toml", templates=tpls)
     assert t.character(made[0])["name"] == "Nyx (2)" and t.character(made[0])["skills"] == nyx["skills"]
@@ -164,11 +165,11 @@ def test_copy_refuses_another_system_and_a_broken_file(tmp_path: Path):
     create_session(path, raja).close()
     t = demo.demo_varjojuoksu()
     with pytest.raises(TrackerError, match="Rajapolku campaign"):
-        t.roster.read_characters(path)
+        read_characters(path, t.system)
     broken = tmp_path / "broken.toml"
     broken.write_text("schema = 2\n[state\n")
     with pytest.raises(TrackerError, match="broken.toml"):
-        t.roster.read_characters(broken)
+        read_characters(broken, t.system)
 
 
 def test_saved_pools_label_and_sr_pool():
@@ -179,9 +180,9 @@ def test_saved_pools_label_and_sr_pool():
                                   "attribute": "agility", "second": "strength", "count": 0})
     labels = [Roster.pool_label(t.system, p) for p in t.roster.pools("kaneda")]
     assert labels == ["Ram the door (Body + Strength)", "Pistols (Pistols + Agility)"]
-    side = t.sr_side("kaneda", t.roster.sr_pool(t.roster.pools("kaneda")[0]))
+    side = t.rolls.sr_side("kaneda", t.roster.sr_pool(t.roster.pools("kaneda")[0]))
     a = t.character("kaneda")["attributes"]
-    assert t.sr_plan(side).size == a["body"] + a["strength"] - t.wound_penalty("kaneda")
+    assert t.rolls.sr_plan(side).size == a["body"] + a["strength"] - t.wound_penalty("kaneda")
     with pytest.raises(TrackerError, match="mode"):
         t.roster.save_pool("kaneda", {"name": "x", "mode": "magic", "skill": "", "attribute": "body",
                                       "second": "body", "count": 0})
@@ -234,7 +235,7 @@ def _with_pool() -> Tracker:
 
 def _attacked():
     t = demo.demo_varjojuoksu()
-    ev = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=1),
+    ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=1),
                            faces=([5, 6], [1]))["event"]
     return t, lambda t: t.damage.apply(ev, target="ganger", dv=5, weapon="Predator", armour=2, faces=[1] * 6)
 
@@ -243,7 +244,7 @@ def _raja_lost():
     from polku.session.rolls import RajaSide
 
     t = demo.demo_rajapolku()
-    ev = t.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("The Pickpocket", ["the-pickpocket"]),
+    ev = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("The Pickpocket", ["the-pickpocket"]),
                      faces=([9], [3]))["event"]
     return t, lambda t: t.damage.apply_harm(t.damage.harm_offer(ev))
 
@@ -293,7 +294,7 @@ def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
     t.add_character(f"{mark} Sniper", kind="npc", secret=True)
     t.roster.save_template(model.slug(f"{mark} Sniper"), f"{mark} Sniper")
     ids = t.roster.add_from_template(f"{mark} Sniper", 2)
-    ev = t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("x", [ids[0]], dice=1),
+    ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("x", [ids[0]], dice=1),
                            faces=([5, 6], [1]))["event"]
     t.damage.apply(ev, target=ids[0], dv=12, weapon=f"{mark} rifle", faces=[1, 1, 1])
     t.roster.remove_fallen()

@@ -44,7 +44,7 @@ def demo_app(system: str) -> PolkuApp:
 
 def attack(app: PolkuApp, a_faces: list[int], b_faces: list[int]) -> None:
     """Kaneda shoots the Ganger (an opposed test, S9), as the roll screen would log it."""
-    app.run_command(lambda t: t.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+    app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
                                                 SRSide("Ganger", ["ganger"], dice=len(b_faces)),
                                                 faces=(a_faces, b_faces)))
 
@@ -112,7 +112,7 @@ async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> N
     app = demo_app("rajapolku")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+        app.run_command(lambda t: t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                                               RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
                                               faces=([10, 8, 7], [6, 5])))
         await pilot.press("D")
@@ -209,7 +209,7 @@ class TestDamagePrompts:
     def test_harm_prompt(self, snap_compare, size):
         """The harm proposal after EX C (3 degrees): Healthy → Badly wounded and the health note."""
         def before(app: PolkuApp) -> None:
-            app.run_command(lambda t: t.roll_raja(
+            app.run_command(lambda t: t.rolls.roll_raja(
                 RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                 RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]), faces=([10, 8, 7], [6, 5])))
 
@@ -238,8 +238,8 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         assert (screen.a.mode, screen.a.attribute, screen.a.second) == ("attr+attr", "body", "strength")
         assert "Ram the door" in str(screen.query_one("#title-a").render())
         a = app.tracker.character("kaneda")["attributes"]
-        side = app.tracker.sr_side("kaneda", screen._spec(screen.a))
-        assert app.tracker.sr_plan(side).size == a["body"] + a["strength"] - app.tracker.wound_penalty("kaneda")
+        side = app.tracker.rolls.sr_side("kaneda", screen._spec(screen.a))
+        assert app.tracker.rolls.sr_plan(side).size == a["body"] + a["strength"] - app.tracker.wound_penalty("kaneda")
         screen.a.mode, screen.a.skill = "skill", "Pistols"
         await pilot.press("L", "ctrl+u", *"Pistols", "enter")
         await settle(pilot)
@@ -266,7 +266,7 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
         screen.b.mode, screen.b.dice = "dice", 2
         screen.refresh_view()
         # Kaneda's wounds take a die off his 3 (the session says how many)
-        na, nb = (app.tracker.sr_plan(screen._sr_side(x)).size for x in (screen.a, screen.b))
+        na, nb = (app.tracker.rolls.sr_plan(screen._sr_side(x)).size for x in (screen.a, screen.b))
         screen._roll(([5] * na, [1] * nb))
         await pilot.pause()
         await pilot.press("D")
@@ -286,10 +286,10 @@ async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note
     app = demo_app("harhapolku")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.narration_conflict("firefight", False))
-        app.run_command(lambda t: t.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
-        app.run_command(lambda t: t.narration_usurp("Tuomas", list(t.narration().hand("Tuomas"))))
-        app.run_command(lambda t: t.narration_harm(faces=[10, 10, 9, 1]))
+        app.run_command(lambda t: t.rolls.narration_conflict("firefight", False))
+        app.run_command(lambda t: t.rolls.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
+        app.run_command(lambda t: t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas"))))
+        app.run_command(lambda t: t.rolls.narration_harm(faces=[10, 10, 9, 1]))
         await pilot.press("h")
         await pilot.pause()
         assert isinstance(app.screen, NarrationScreen)

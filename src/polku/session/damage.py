@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import RulesError
 from ..rules.system import System
+from .host import TrackerError
 
 if TYPE_CHECKING:
-    from .tracker import Tracker, _Txn
+    from .host import TableHost, Txn
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ class HarmOffer:
 class Damage:
     """Damage and harm commands of one tracker."""
 
-    def __init__(self, tracker: Tracker) -> None:
+    def __init__(self, tracker: TableHost) -> None:
         self.t = tracker
 
     # -- Varjojuoksu ----------------------------------------------------------------
@@ -149,7 +150,7 @@ class Damage:
         try:
             return sr.resistance_pool(ch["attributes"]["body"], armour, ap)
         except RulesError as e:
-            raise self.t._refuse(str(e)) from None
+            raise TrackerError(str(e)) from None
 
     def last_event(self) -> dict[str, Any] | None:
         """The newest roll (not undone) that damage or harm could come from, or None."""
@@ -203,14 +204,14 @@ class Damage:
 
         t = self.t
         if t.system is not System.SHADOWRUN:
-            raise t._refuse("damage from a roll is Varjojuoksu's")
+            raise TrackerError("damage from a roll is Varjojuoksu's")
         attacker, seq, challenge = "", 0, None
         if roll_event is not None:
             offer = self.offer(roll_event)
             if not offer.allowed:
-                raise t._refuse(offer.reason)
+                raise TrackerError(offer.reason)
             if target not in offer.targets:
-                raise t._refuse(f"{t.character(target)['name'] if target in t.characters else target}"
+                raise TrackerError(f"{t.character(target)['name'] if target in t.characters else target}"
                                 " was not the defender of that attack")
             attacker, seq, challenge = offer.attacker, offer.attack_seq, offer.challenge or None
             net = offer.net_hits
@@ -218,24 +219,24 @@ class Damage:
             net = 0 if net_hits is None else net_hits
         ch = t.character(target)
         if "attributes" not in ch:
-            raise t._refuse(f"{ch['name']} has no condition monitors")
+            raise TrackerError(f"{ch['name']} has no condition monitors")
         if damage not in sr.DAMAGE_KINDS:
-            raise t._refuse("damage is 'physical' or 'stun'")
+            raise TrackerError("damage is 'physical' or 'stun'")
         armour = int(ch.get("armour", 0)) if armour is None else armour
         weapon = weapon.strip()
         out: dict[str, Any] = {}
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             settings = t.settings
             body = ch["attributes"]["body"]
             size = sr.resistance_pool(body, armour, ap)
-            src, origin = t._source(faces)
+            src, origin = t.rolls._source(faces)
             rating = None
             if edge:
-                t._spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
+                t.rolls._spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
                 rating = ch["edge_rating"]
             r = sr.roll(size, src, rating, settings=settings)
-            t._check_manual_used(src)
+            t.rolls._check_manual_used(src)
             phys_max, stun_max = t.condition_monitor(target, "physical"), t.condition_monitor(target, "stun")
             mon = sr.Monitors(ch["physical"], ch["stun"], phys_max, stun_max, int(ch.get("overflow", 0)), body)
             res = sr.resolve_damage(mon, dv, net, damage, sr.effective_armour(armour, ap), r.hits,
@@ -266,7 +267,7 @@ class Damage:
                 + (f" + {rating} Edge" if rating else "")]
             used = {k: v for k, v in settings.to_dotted().items()
                     if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
-            ev = t._roll_event(txn, "damage-resistance", [
+            ev = t.rolls._roll_event(txn, "damage-resistance", [
                 {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
                 summary, outcome, explain, origin, challenge, f"{ch['name']} takes {what}: {summary}",
                 attack=seq or None, settings=used)
@@ -275,7 +276,7 @@ class Damage:
         t._run(build)
         return out
 
-    def _remember(self, txn: _Txn, cid: str, w: Weapon) -> None:
+    def _remember(self, txn: Txn, cid: str, w: Weapon) -> None:
         ch = self.t.character(cid)
         if "attributes" not in ch:
             return
@@ -350,24 +351,24 @@ class Damage:
         """Confirm (or edit) a harm proposal: the wound step and/or the health note, one command."""
         t = self.t
         if not offer.allowed:
-            raise t._refuse(offer.reason)
+            raise TrackerError(offer.reason)
         ch = t.character(offer.who)
         steps = offer.steps if steps is None else steps
         note = offer.note if note is None else note.strip()
         if steps < 0:
-            raise t._refuse("a harm step goes down the track (0 or more)")
+            raise TrackerError("a harm step goes down the track (0 or more)")
         track = t.state["wound_track"]
         level = ch.get("wound", "")
         new_level = level
         if steps:
             if "wound" not in ch:
-                raise t._refuse("Harhapolku keeps no wound track: write a health note")
+                raise TrackerError("Harhapolku keeps no wound track: write a health note")
             i = track.index(level) if level in track else 0
             new_level = track[min(len(track) - 1, i + steps)]
         if new_level == level and note == ch["health"]:
-            raise t._refuse(f"{ch['name']} is already {level or 'so'} with that note; nothing changed")
+            raise TrackerError(f"{ch['name']} is already {level or 'so'} with that note; nothing changed")
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             bits = []
             if new_level != level:
                 txn.set(["characters", offer.who, "wound"], new_level)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..rules.system import Settings
+from ..rules.system import Settings, System
 from .model import State
 
 
@@ -64,3 +64,34 @@ class RollHost(Protocol):
     def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
 
     def _new_id(self, txn: Any, prefix: str) -> str: ...
+
+
+class TableHost(Protocol):
+    """The tracker as the damage and roster commands use it (:mod:`polku.session.damage`,
+    :mod:`polku.session.roster`)."""
+
+    state: State
+    events: Any
+    rolls: Any
+    """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
+
+    @property
+    def system(self) -> System: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def characters(self) -> dict[str, dict[str, Any]]: ...
+
+    def character(self, cid: str) -> dict[str, Any]: ...
+
+    def challenge(self, chid: str) -> dict[str, Any]: ...
+
+    def condition_monitor(self, cid: str, track: str) -> int: ...
+
+    def is_undone(self, seq: int) -> bool: ...
+
+    def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
+
+    def _remove_character_in(self, txn: Any, cid: str) -> None: ...

@@ -14,9 +14,9 @@ Every method that changes state is one logged, undoable command.
 - *Remove the fallen*: every non-player character out of the fight
   (Varjojuoksu: a full monitor; Rajapolku: Out of play or Dead) leaves in one
   command; a group left empty goes with them.
-- *Copy characters* from another campaign's session file (read through
-  :func:`polku.session.files.load_tracker`, validated like any open) or from
-  the same campaign's previous file.
+- *Copy characters* read from another campaign's session file, or from the
+  same campaign's previous file (:func:`polku.session.copying.read_characters`,
+  validated like any open).
 - *Saved pools* (``character.pools``): "Pistols (Agility)", "Ram the door
   (Body + Strength)", a Harhapolku background set, a Rajapolku background
   set; the roll screen fills a side from one.
@@ -29,15 +29,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..rules.system import System
+from .host import TrackerError
 from . import model
 from .model import clone
 
 if TYPE_CHECKING:
-    from .tracker import Tracker, _Txn
+    from .host import TableHost, Txn
 
 MAX_GROUP_ADD = 20
 """At most this many characters from one "add N×"."""
@@ -70,7 +70,7 @@ def numbered_names(base: str, taken: Iterable[str], count: int) -> list[str]:
 class Roster:
     """Templates, groups, copies and saved pools of one tracker."""
 
-    def __init__(self, tracker: Tracker) -> None:
+    def __init__(self, tracker: TableHost) -> None:
         self.t = tracker
 
     # -- reading -------------------------------------------------------------------
@@ -93,7 +93,7 @@ class Roster:
         for tpl in tpls.values():
             if tpl["name"].lower() == low:
                 return tpl
-        raise self.t._refuse(f"no template named '{name_or_id}'" + (
+        raise TrackerError(f"no template named '{name_or_id}'" + (
             f" (templates: {', '.join(x['name'] for x in tpls.values())})" if tpls else
             " (save one from a character first)"))
 
@@ -139,11 +139,11 @@ class Roster:
         ch = t.character(cid)
         name = (name or re.sub(r"\s+\d+$", "", ch["name"])).strip()
         if not name:
-            raise t._refuse("a template needs a name")
+            raise TrackerError("a template needs a name")
         old = next((x for x in self.templates.values() if x["name"].lower() == name.lower()), None)
         out: dict[str, Any] = {}
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             if "templates" not in t.state:
                 txn.set(["templates"], {})
             tid = old["id"] if old else self._free_id("tpl-" + model.slug(name), self.templates)
@@ -163,7 +163,7 @@ class Roster:
         t = self.t
         tpl = self.template(name_or_id)
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             txn.delete(["templates", tpl["id"]])
             txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
 
@@ -180,18 +180,18 @@ class Roster:
         t = self.t
         tpl = self.template(name_or_id)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GROUP_ADD:
-            raise t._refuse(f"add 1 to {MAX_GROUP_ADD} at once, not {count}")
+            raise TrackerError(f"add 1 to {MAX_GROUP_ADD} at once, not {count}")
         if initiative not in model.GROUP_INITIATIVE:
-            raise t._refuse("a group's initiative is 'shared' or 'separate'")
+            raise TrackerError("a group's initiative is 'shared' or 'separate'")
         gname = (group or tpl["name"]).strip()
         existing = next((g for g in self.groups.values() if g["name"].lower() == gname.lower()), None)
         names = numbered_names(tpl["name"], [c["name"] for c in t.characters.values()], count)
         kind = kind or (tpl["kind"] if tpl["kind"] != "pc" else "npc")
         if kind not in model.CHARACTER_KINDS:
-            raise t._refuse(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
+            raise TrackerError(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
         made: list[str] = []
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             if "groups" not in t.state:
                 txn.set(["groups"], {})
             if existing is None:
@@ -220,13 +220,13 @@ class Roster:
         t = self.t
         g = self.groups.get(gid)
         if g is None:
-            raise t._refuse(f"no group '{gid}'")
+            raise TrackerError(f"no group '{gid}'")
         if initiative not in model.GROUP_INITIATIVE:
-            raise t._refuse("a group's initiative is 'shared' or 'separate'")
+            raise TrackerError("a group's initiative is 'shared' or 'separate'")
         if g["initiative"] == initiative:
-            raise t._refuse(f"{g['name']} already rolls {initiative} initiative; nothing changed")
+            raise TrackerError(f"{g['name']} already rolls {initiative} initiative; nothing changed")
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             txn.set(["groups", gid, "initiative"], initiative)
             txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid)
 
@@ -237,10 +237,10 @@ class Roster:
         t = self.t
         gone = self.fallen()
         if not gone:
-            raise t._refuse("nobody has fallen: no non-player character is out of the fight")
+            raise TrackerError("nobody has fallen: no non-player character is out of the fight")
         names = [t.character(c)["name"] for c in gone]
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             groups = {str(g) for c in gone if (g := t.character(c).get("group"))}
             for cid in gone:
                 t._remove_character_in(txn, cid)
@@ -254,24 +254,6 @@ class Roster:
 
     # -- copying characters ----------------------------------------------------------
 
-    def read_characters(self, path: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """Characters and templates of another session file, read and validated (never written).
-
-        Raises:
-            TrackerError: one line: the file cannot be read, or it is another system.
-        """
-        from .files import SessionOpenError, load_tracker
-
-        t = self.t
-        try:
-            other, _ = load_tracker(Path(path).expanduser(), read_only=True)
-        except SessionOpenError as e:
-            raise t._refuse(str(e)) from None
-        if other.system is not t.system:
-            raise t._refuse(f"{Path(path).name} is a {other.system.display_name} campaign; this one is {t.system.display_name}")
-        chars = [clone(ch) for ch in other.characters.values()]
-        return chars, [clone(x) for x in other.state.get("templates", {}).values()]
-
     def copy_characters(self, characters: list[dict[str, Any]], *, source: str = "",
                         templates: Sequence[dict[str, Any]] = ()) -> list[str]:
         """Add copies of characters (and templates) read from another file, in one command.
@@ -281,10 +263,10 @@ class Roster:
         """
         t = self.t
         if not characters and not templates:
-            raise t._refuse("nothing to copy")
+            raise TrackerError("nothing to copy")
         made: list[str] = []
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             taken = {c["name"].lower() for c in t.characters.values()}
             for src in characters:
                 ch = clone(src)
@@ -324,12 +306,12 @@ class Roster:
         ch = t.character(cid)
         name = str(pool.get("name", "")).strip()
         if not name:
-            raise t._refuse("a saved pool needs a name")
+            raise TrackerError("a saved pool needs a name")
         pool = {**clone(pool), "name": name}
         kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.lower()]
         replaced = len(kept) != len(ch.get("pools", []))
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             txn.set(["characters", cid, "pools"], kept + [pool])
             model.validate_state(t.state)
             txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid)
@@ -341,9 +323,9 @@ class Roster:
         ch = t.character(cid)
         kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.strip().lower()]
         if len(kept) == len(ch.get("pools", [])):
-            raise t._refuse(f"{ch['name']} has no saved pool '{name}'")
+            raise TrackerError(f"{ch['name']} has no saved pool '{name}'")
 
-        def build(txn: _Txn) -> None:
+        def build(txn: Txn) -> None:
             txn.set(["characters", cid, "pools"], kept)
             txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid)
 

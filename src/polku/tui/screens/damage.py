@@ -12,7 +12,7 @@ from ``tracker.damage`` (:mod:`polku.session.damage`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -26,11 +26,9 @@ from textual.widgets.option_list import Option
 from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
 from ...session.tracker import Tracker, TrackerError
+from ..host import AppHost, host
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt
-
-if TYPE_CHECKING:
-    from ..app import PolkuApp
 
 _NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "ap": ("Armour Penetration (AP)", -99, 0),
                 "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
@@ -54,8 +52,8 @@ class RowsModal(ModalScreen[Any]):
         self.tracker = tracker
 
     @property
-    def papp(self) -> PolkuApp:
-        return self.app  # type: ignore[return-value]
+    def papp(self) -> AppHost:
+        return host(self.app)
 
     def title_line(self) -> str:
         raise NotImplementedError

@@ -8,17 +8,33 @@ runs one tracker command through the app; nothing here decides a rule.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Callable, Literal, Protocol
 
 from ...rules.system import System
 from ...session.roster import MAX_GROUP_ADD
+from ...session.tracker import Tracker
 from .prompts import ChoicePrompt, TextPrompt
 
-if TYPE_CHECKING:
-    from .main import MainScreen
 
 
-def damage_or_harm(screen: MainScreen) -> None:
+class GMScreen(Protocol):
+    """What these keys use of the GM's screen."""
+
+    tracker: Tracker
+
+    @property
+    def app(self) -> Any: ...
+
+    def run(self, command: Callable[[Tracker], Any]) -> Any: ...
+
+    def notify(self, message: str, *, title: str = "",
+               severity: Literal["information", "warning", "error"] = "information",
+               timeout: float | None = None, markup: bool = True) -> None: ...
+
+    def selected_character(self, *, quiet: bool = False) -> dict[str, Any] | None: ...
+
+
+def damage_or_harm(screen: GMScreen) -> None:
     """D: damage from the last opposed attack (Varjojuoksu), harm from the last lost
     challenge or harm roll (Rajapolku, Harhapolku); without one, a hit to the selected character."""
     from .damage import DamageScreen, HarmScreen
@@ -44,7 +60,7 @@ def damage_or_harm(screen: MainScreen) -> None:
     screen.app.push_screen(HarmScreen(t, harm))
 
 
-def save_template(screen: MainScreen) -> None:
+def save_template(screen: GMScreen) -> None:
     """t: keep the selected character's stat block as a template."""
     import re
 
@@ -64,7 +80,7 @@ def save_template(screen: MainScreen) -> None:
                                       check=lambda s: None if s.strip() else "write a name"), done)
 
 
-def add_from_template(screen: MainScreen) -> None:
+def add_from_template(screen: GMScreen) -> None:
     """+: "add 4× Ganger": pick a template, say how many, shared or separate initiative."""
     t = screen.tracker
     tpls = list(t.roster.templates.values())
@@ -110,7 +126,7 @@ def add_from_template(screen: MainScreen) -> None:
                                          for x in tpls]), count_for)
 
 
-def remove_fallen(screen: MainScreen) -> None:
+def remove_fallen(screen: GMScreen) -> None:
     """F: every non-player character out of the fight leaves at once, one key (u brings them back)."""
     t = screen.tracker
     gone = t.roster.fallen()
@@ -123,7 +139,7 @@ def remove_fallen(screen: MainScreen) -> None:
         screen.notify(f"{names} leave the fight; u brings them back", title="The fallen")
 
 
-def copy_characters(screen: MainScreen) -> None:
+def copy_characters(screen: GMScreen) -> None:
     """C: copy characters (and templates) from another session file of the same system."""
     t = screen.tracker
     sf = getattr(screen.app, "session_file", None)
@@ -137,7 +153,9 @@ def copy_characters(screen: MainScreen) -> None:
         path = Path(path_text.strip()).expanduser()
         if here is not None and not path.is_absolute():
             path = here.parent / path
-        got = screen.run(lambda tr: tr.roster.read_characters(path))
+        from ...session.copying import read_characters
+
+        got = screen.run(lambda tr: read_characters(path, tr.system))
         if not isinstance(got, tuple):
             return
         chars, tpls = got
