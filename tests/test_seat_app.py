@@ -111,6 +111,31 @@ async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
         assert t.events[-1]["roll"]["manual"] is True and t.characters["kaneda"]["edge"] == 2
 
 
+def test_every_seat_key_is_in_its_help():
+    from polku.tui.seat import SEAT_HELP, SeatScreen
+
+    for b in SeatScreen.BINDINGS:
+        assert b.id and b.tooltip, b
+        shown = {"question_mark": "?", "tab": "tab"}.get(b.key, b.key)
+        assert any(line.lstrip().startswith(shown) or f" {shown} " in line or f"/ {shown}" in line
+                   for line in SEAT_HELP.splitlines()), f"{b.key} ({b.description}) is not in the seat's help"
+
+
+@pilot_test
+async def test_the_seats_palette_offers_what_works_now(tmp_path):
+    path = offer_session(tmp_path, threshold=2)
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles[:3] == ["Seat: Roll", "Seat: Physical dice", "Seat: Edge"]
+        assert "Seat: Story point" not in titles and "Seat: Edge reroll" not in titles, "not Varjojuoksu rules"
+        assert titles[-3:] == ["Theme", "Help", "Quit"]
+        roll = next(c for c in app.get_system_commands(app.screen) if c.title == "Seat: Roll")
+        roll.callback()
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+
+
 # ---------------------------------------------------------------------------
 # the GM's app
 

@@ -24,12 +24,14 @@ hidden threshold), the odds of the pool, and the GM's app's answers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -215,6 +217,20 @@ class SeatApp(WatchApp):
     def action_help(self) -> None:
         if not any(isinstance(s, PlayerHelp) for s in self.screen_stack):
             self.push_screen(SeatHelp())
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The seat's own keys that work now (the same answer as the key line's), then the view's."""
+        seat = next((s for s in reversed(self.screen_stack) if isinstance(s, SeatScreen)), None)
+        if seat is not None:
+            for b in SeatScreen.BINDINGS:
+                if not isinstance(b, Binding) or not (b.id or "").startswith("seat.") or b.id == "seat.focus_panel":
+                    continue
+                name, _, arg = b.action.partition("(")
+                params: tuple[object, ...] = (arg.rstrip(")").strip("'"),) if arg else ()
+                if self.can(name, params):
+                    yield SystemCommand(f"Seat: {b.description}", f"{b.tooltip} — key: {b.key}",
+                                        partial(self.call_later, seat.run_action, b.action))
+        yield from super().get_system_commands(screen)
 
     def watched_folders(self) -> set[Path]:
         folders = super().watched_folders()
