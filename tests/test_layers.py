@@ -42,6 +42,8 @@ HEADLESS_MODULES = (
     "polku.session.stats",
     "polku.session.export",
     "polku.session.public",
+    "polku.session.fairdice",
+    "polku.session.verify",
     "polku.config",
     "polku.cli",
     "polku.cli.common",
@@ -52,6 +54,9 @@ HEADLESS_MODULES = (
     "polku.cli.roll",
     "polku.cli.odds",
     "polku.cli.review",
+    "polku.cli.verify",
+    "polku.cli.serve",
+    "polku.webserve",
     "polku.cli.watch",
     "polku.cli.export",
 )

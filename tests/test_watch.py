@@ -397,3 +397,42 @@ def test_remote_play_over_ssh(tmp_path):
             sshd.wait(timeout=10)
         except subprocess.TimeoutExpired:
             sshd.kill()
+
+
+def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
+    """Each roll the GM saves is on the players' screen before the next one, also the roll
+    that first makes the dice log longer than its pane (the view used to stop one row short)."""
+    import asyncio
+
+    from app_fixtures import screen_text
+
+    from polku.session import store as _store
+    from polku.session.files import document as _document
+    from polku.session.files import open_session
+    from polku.session.rolls import SRSide
+    from polku.tui.watch import WatchApp
+
+    path = tmp_path / "t.toml"
+    t = demo.demo_varjojuoksu()
+    _store.write_full(path, _document(t.state, t.events, t.last_seq()))
+    tracker, sf = open_session(path)
+
+    async def run() -> None:
+        app = WatchApp(path, interval=0.05, theme="polku-dark",
+                       theme_dirs=[Path(__file__).resolve().parents[1] / "themes"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            for i in range(14):
+                label = f"Zq{i}x"
+                tracker.rolls.roll_sr(SRSide(label, dice=2), faces=[5, 1])
+                sf.save_now(tracker)
+                for _ in range(60):
+                    await pilot.pause(0.05)
+                    if label in screen_text(app):
+                        break
+                assert label in screen_text(app), f"roll {i} is not on the players' screen"
+
+    try:
+        asyncio.run(run())
+    finally:
+        sf.close()

@@ -11,6 +11,8 @@
     polku watch FILE                          the players' live view of a session
     polku play FILE --as CHARACTER            a player's seat: the view, their sheet, their rolls
     polku export FILE --format md|html        a session report for the group
+    polku verify FILE                         recompute the program dice from their secrets
+    polku serve FILE [--host H] [--port N]    the players' view and seats in a browser
 
 Every headless verb prints a short human explanation, or JSON with ``--json``.
 Bad input ends with exit status 2 and one line on stderr,
@@ -45,7 +47,7 @@ from polku.cli.common import (
 
 __all__ = ["ALL_SYSTEM_NAMES", "VERBS", "CliError", "main"]
 
-VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export")
+VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export", "verify", "serve")
 """A first argument naming one of these is a verb, run by the module ``polku.cli.<verb>``;
 anything else is a FILE."""
 
@@ -55,7 +57,7 @@ A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 
 Without a verb, polku opens the app: with FILE, that session file; without,
 no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
-watch, play, export) is the verb; anything else is a FILE (write ./new to open a file
+watch, play, export, verify, serve) is the verb; anything else is a FILE (write ./new to open a file
 called 'new').
 """
 
@@ -73,8 +75,11 @@ headless verbs (never start the app; add --json for JSON):
   ... --set KEY=VALUE                            any [choice] setting of RULES.md (resolve,
                                                  roll, odds; see their --help)
   polku export FILE --format md|html [-o OUT]    a session report (no app)
+  polku verify FILE                              recompute every program roll from its
+                                                 revealed dice secret (exit 1 on a mismatch)
 other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view),
-  polku play FILE --as CHARACTER (a player's seat)
+  polku play FILE --as CHARACTER (a player's seat),
+  polku serve FILE (the players' view and seats in a browser, one token a page)
 systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)
 try 'polku resolve --help', 'polku roll --help', 'polku odds --help'
 """

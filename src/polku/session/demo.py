@@ -29,7 +29,7 @@ def fixed_clock(start: str = "2026-11-28T18:00:00Z") -> Callable[[], str]:
     return clock
 
 
-def demo_rajapolku(clock: Callable[[], str] | None = None, seed: int = 7) -> Tracker:
+def demo_rajapolku(clock: Callable[[], str] | None = None, seed: int | None = 7) -> Tracker:
     t = Tracker.new("rajapolku", "Helsinki 1936: Varjojen kaupunki", clock=clock or fixed_clock(), seed=seed)
     t.add_character("Alyosha", player="Anna", backgrounds=["Militia", "Runner", "Street-wise"],
                     abilities=[{"name": "Second sight", "cost": 1, "per": "scene"}])
@@ -59,7 +59,7 @@ def demo_rajapolku(clock: Callable[[], str] | None = None, seed: int = 7) -> Tra
     return t
 
 
-def demo_harhapolku(clock: Callable[[], str] | None = None, seed: int = 11) -> Tracker:
+def demo_harhapolku(clock: Callable[[], str] | None = None, seed: int | None = 11) -> Tracker:
     t = Tracker.new("harhapolku", "Unien saari", clock=clock or fixed_clock(), seed=seed)
     t.add_character("Lena", player="Maija", backgrounds=[
         {"name": "Island girl", "tier": "general"}, {"name": "Thief", "tier": "plain"},
@@ -92,7 +92,7 @@ def demo_harhapolku(clock: Callable[[], str] | None = None, seed: int = 11) -> T
     return t
 
 
-def demo_varjojuoksu(clock: Callable[[], str] | None = None, seed: int = 23) -> Tracker:
+def demo_varjojuoksu(clock: Callable[[], str] | None = None, seed: int | None = 23) -> Tracker:
     t = Tracker.new("shadowrun", "Neo-Helsinki 2072: Kylmä sade", clock=clock or fixed_clock(), seed=seed)
     t.add_character("Kaneda", player="Olli", attributes={
         "body": 4, "agility": 5, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 4, "logic": 3,

@@ -27,8 +27,8 @@ from typing import Any, Sequence
 from ..rules.system import System
 from ..text import bar, logged_die_text
 from . import stats as st
-from .model import condition_monitors
-from .public import public_view, secret_ids
+from .model import DiceKey, condition_monitors
+from .public import public_dice, public_view, secret_ids
 from .replay import Scene, scene_sections
 from .tracker import Tracker
 
@@ -43,6 +43,7 @@ KIND_WORD = {
     "roll": "Roll", "resource": "Resource", "reset": "Reset", "wound": "Wound", "structure": "Scene",
     "challenge": "Challenge", "character": "Character", "undo": "Undo", "redo": "Redo",
     "setting": "Setting", "note": "Note", "narration": "Narration", "initiative": "Initiative",
+    "dice": "Dice",
 }
 
 
@@ -75,6 +76,18 @@ def _plain(text: str) -> Inline:
 # Building the report
 
 
+def _dice_blocks(d: DiceKey | None) -> list[Block]:
+    """The dice secrets' commitments (and the revealed secrets), so anyone can run polku verify."""
+    if not d:
+        return []
+    out = [_p((f"Program dice: secret #{d['key']} (session {d['session']}), commitment SHA-256 {d['commitment']}.",
+               ""))]
+    for r in d.get("revealed", []):
+        out.append(_p((f"Revealed dice secret #{r.get('key')} (session {r.get('session')}, {r.get('rolls', 0)} "
+                       f"program rolls): {r.get('secret')}, commitment {r.get('commitment')}.", "")))
+    return out
+
+
 def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
     """The report of a loaded session as blocks."""
     full = tracker
@@ -101,6 +114,7 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         blocks.append(_p((f"Continues from {camp['continues']}.", "")))
     if not gm:
         blocks.append(_p(("The GM's secrets (notes, secret characters, the GM's own rolls, hidden thresholds) are left out.", "i")))
+    blocks.extend(_dice_blocks(public_dice(full.state)))
 
     blocks.append(Block("h2", _plain("Characters")))
     blocks.append(_characters_table(view, system))

@@ -11,8 +11,10 @@ both, keeps the import graph a tree: ``tracker`` imports ``rolls``, and
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
 from .model import State
 
@@ -38,7 +40,6 @@ class RollHost(Protocol):
 
     state: State
     events: Any
-    rng: Any
     _recent: dict[int, Any]
 
     @property
@@ -62,6 +63,10 @@ class RollHost(Protocol):
     def is_undone(self, seq: int) -> bool: ...
 
     def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
+
+    def program_source(self) -> tuple[DiceSource, dict[str, Any]]: ...
+
+    def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
 
     def _new_id(self, txn: Any, prefix: str) -> str: ...
 

@@ -93,6 +93,21 @@ class Narration(TypedDict):
     last: NotRequired[dict[str, Any]]
 
 
+class DiceKey(TypedDict):
+    """The game session's dice secret (:mod:`polku.session.fairdice`); the players see only
+    its commitment until it is revealed."""
+
+    key: int
+    session: int
+    commitment: str
+    secret: NotRequired[str]
+    """The GM's file only: the players' views never have it until it is revealed."""
+    rolls: NotRequired[dict[str, int]]
+    """Program rolls made per secret (key as text): the next roll's number is one more."""
+    revealed: NotRequired[list[dict[str, Any]]]
+    """Earlier secrets, revealed: key, session, commitment, secret, rolls."""
+
+
 class State(TypedDict):
     """The ``[state]`` table of a session file (the layout in the module docstring)."""
 
@@ -110,6 +125,7 @@ class State(TypedDict):
     """NPC stat blocks by template id (:mod:`polku.session.roster`)."""
     groups: NotRequired[dict[str, dict[str, Any]]]
     """NPC groups by id: ``{id, name, initiative: "shared"|"separate", template}``."""
+    dice: NotRequired[DiceKey]
 
 
 class Change(TypedDict, total=False):

@@ -22,7 +22,9 @@ Secret are:
   a character's notes or secrecy;
 - a hidden threshold (S8, ``hidden``): the roll shows its dice, hits and
   glitches, never the threshold, success or net hits;
-- the before/after values of every change (``changes``).
+- the before/after values of every change (``changes``);
+- the current dice secret (:mod:`polku.session.fairdice`): the players see its
+  commitment, and a secret only once it is revealed.
 
 An undo or redo line is the projection of what it undoes: "Undid: " and the
 public line of that command, or nothing when that command showed nothing.
@@ -48,7 +50,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .files import SessionOpenError, load_tracker
-from .model import Campaign, Narration, State, clone
+from .model import Campaign, DiceKey, Narration, State, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -71,7 +73,7 @@ PUBLIC_CHARACTER_FIELDS = {
 
 PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
 PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "seed", "threshold", "hidden",
-                      "variant", "rerolls", "supersedes")
+                      "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws")
 PUBLIC_SIDE_FIELDS = ("role", "label")
 PUBLIC_DIE_FIELDS = ("size", "face", "source", "label", "replaced")
 HIDDEN_OUTCOME_FIELDS = ("hits", "glitch", "critical_glitch", "glitch_negated", "auto_failed", "edge",
@@ -91,6 +93,7 @@ PLAIN_KINDS: dict[str, tuple[str, ...]] = {
     "character": (),
     "initiative": (),
     "seat": (),
+    "dice": ("dice_key", "commitment", "revealed"),
 }
 """Kinds shown as their line when no secret is in them, with the extra fields they keep
 (a ``seat`` event's line never names a hidden threshold; its ``ask`` stays with the GM).
@@ -443,7 +446,7 @@ class _Projection:
             campaign["created"] = camp["created"]
         if "continues" in camp:
             campaign["continues"] = camp["continues"]
-        return {
+        out: State = {
             "campaign": campaign,
             "settings": clone(st["settings"]),
             "wound_track": clone(st["wound_track"]),
@@ -454,6 +457,10 @@ class _Projection:
             "narration": self._narration(st["narration"]),
             "next_id": st["next_id"],
         }
+        dice = public_dice(st)
+        if dice is not None:
+            out["dice"] = dice
+        return out
 
     def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
         decider: dict[str, int] = {}
@@ -511,6 +518,17 @@ class _Projection:
         if isinstance(last, dict) and ok(last.get("who", ""), last.get("burned_owner", "")):
             out["last"] = clone(last)
         return out
+
+
+def public_dice(state: State) -> DiceKey | None:
+    """The players' side of the dice secrets: the current one's commitment, the revealed ones whole."""
+    d = state.get("dice")
+    if not isinstance(d, dict) or not isinstance(d.get("commitment"), str):
+        return None
+    revealed: list[dict[str, Any]] = [{k: clone(r[k]) for k in ("key", "session", "commitment", "secret", "rolls")
+                                       if k in r} for r in d.get("revealed", []) if isinstance(r, dict)]
+    out: DiceKey = {"key": d["key"], "session": d["session"], "commitment": d["commitment"], "revealed": revealed}
+    return out
 
 
 def public_view(tracker: Tracker) -> Tracker:
@@ -634,4 +652,5 @@ class Follower:
         return f"{what} · last good view from {self.view.loaded_at}"
 
 
-__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_events", "public_summary", "public_view", "secret_ids"]
+__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_dice", "public_events", "public_summary",
+           "public_view", "secret_ids"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 from ..rules import harhapolku as harha
 from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
-from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RandomSource, RulesError, Src, roll_specs
+from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, Src, roll_specs
 from ..rules.system import System
 from ..text import raja_outcome
 from .host import TrackerError
@@ -184,8 +184,7 @@ class Rolls:
     def _source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
         if faces is not None:
             return ManualSource(list(faces)), {"manual": True}
-        seed = self.tracker.rng.getrandbits(32)
-        return RandomSource(seed), {"manual": False, "seed": seed}
+        return self.tracker.program_source()
 
     def _roll_two(self, specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
                   faces: tuple[Sequence[int], Sequence[int]] | None
@@ -529,7 +528,9 @@ class Rolls:
                                             rerolls=roll_event["seq"])
             out["event"], out["result"] = ev, result
 
-        self.tracker._run(build)
+        # What follows a GM-only roll is the GM's too (the edge it uses included).
+        with self.tracker.gm_only(bool(roll_event.get("secret"))):
+            self.tracker._run(build)
         return out
 
     def roll_harha_difficult(self, side: HarhaSide, *, very_demanding: bool = False,
@@ -1038,7 +1039,9 @@ class Rolls:
             ev = self._sr_emit(txn, new_rec, origin, [f"{ch['name']}: {reason}"], supersedes=key)
             out["event"], out["roll"] = ev, new
 
-        self.tracker._run(build)
+        # What follows a GM-only roll is the GM's too (the Edge it spends included).
+        with self.tracker.gm_only(bool(roll_event.get("secret"))):
+            self.tracker._run(build)
         return out
 
     def roll_sr_opposed(self, a: SRSide, b: SRSide, *, group: Sequence[int] = (),

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import random
+import random as _random
 from typing import Any, Callable, Iterable, Iterator
 
-from ..rules.dice import RulesError
+from ..rules.dice import DiceSource, RandomSource, RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
-from . import model
+from . import fairdice, model
 from .damage import Damage
 from .model import Change, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
@@ -38,6 +38,13 @@ def utc_now() -> str:
 
 
 UNDOABLE_EXCLUDED = ("undo", "redo")
+NEVER_UNDONE = ("dice",)
+
+
+def _dice_key(secret: str, key: int, session: int, rolls: dict[str, int]) -> model.DiceKey:
+    """The state's ``dice`` table: the current secret, its commitment, and rolls made per key."""
+    return {"key": key, "session": session, "secret": secret, "commitment": fairdice.commitment(secret),
+            "rolls": {**rolls, str(key): 0}}
 
 
 class _Txn:
@@ -115,11 +122,12 @@ class Tracker:
         state: the campaign state (see :mod:`polku.session.model`).
         events: the log so far (already reflected in ``state``).
         clock: returns the ISO time for new events (injected for tests).
-        seed: seeds the program's dice (tests, ``--seed``); each roll records its own
-            seed. Without it each roll's seed comes from the operating system's
-            randomness (``random.SystemRandom``, the source of the ``secrets``
-            module, without its 10 ms of imports), so seen seeds never predict
-            the next roll.
+        seed: reproducible program dice for tests and ``--seed``: while the state
+            holds no dice secret, each roll's seed is the next 32 bits of
+            ``random.Random(seed)`` (not verifiable, and guessable). Otherwise
+            every program roll's seed is derived from the game session's dice
+            secret and the roll's number (:mod:`polku.session.fairdice`), so seen
+            seeds never predict the next roll; a file's secret wins over ``seed``.
         read_only: refuse every command (review, a second process).
     """
 
@@ -128,7 +136,10 @@ class Tracker:
         self.state = state
         self.events: Any = events if isinstance(events, EventLog) else list(events)
         self.clock: Clock = clock or utc_now
-        self.rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+        self.seed = seed
+        self._fixed_rng = None if seed is None else _random.Random(seed)
+        self._txn: _Txn | None = None
+        """The command being built (program dice take their roll number in it)."""
         self.gm_only_commands = False
         """True while :meth:`gm_only` runs commands: their events are the GM's only."""
         self.read_only = read_only
@@ -168,6 +179,10 @@ class Tracker:
             seed: int | None = None) -> "Tracker":
         clock = clock or utc_now
         state = model.new_state(system, name, created=clock(), settings=settings, wound_track=wound_track)
+        if seed is None:
+            # The first session's dice secret is part of the new campaign, so its
+            # commitment is in the file before anything else happens.
+            state["dice"] = _dice_key(fairdice.new_secret(), 1, 1, {})
         t = cls(state, clock=clock, seed=seed)
         t.needs_full_save = True
         return t
@@ -290,6 +305,8 @@ class Tracker:
     def _track_meta(self, index: int, seq: int, kind: str, cmd: int | None, target: int | None,
                     undoable: bool) -> None:
         self._index[seq] = index
+        # A dice secret committed or revealed stays so: the players have seen it.
+        undoable = undoable and kind not in NEVER_UNDONE
         if kind == "undo" and target is not None:
             if self._undo and self._undo[-1] == target:
                 self._undo.pop()
@@ -313,8 +330,16 @@ class Tracker:
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         txn = _Txn(self)
+        outer, self._txn = self._txn, txn
         try:
             build(txn)
+        except fairdice.NeedDiceKey:
+            # A file from before verifiable dice: commit a secret first (its own
+            # command, shown to the players before the roll), then roll.
+            txn.rollback()
+            self._txn = outer
+            self.new_dice_secret(reveal=False)
+            return self._run(build)
         except (RulesError, StateError) as e:
             txn.rollback()
             raise TrackerError(str(e)) from None
@@ -324,6 +349,8 @@ class Tracker:
         except Exception:
             txn.rollback()
             raise
+        finally:
+            self._txn = outer
         if not txn.events:
             return []
         return self._append(txn.events)
@@ -697,7 +724,69 @@ class Tracker:
             self._scene_resets(txn)
 
         self._run(build)
+        if self.dice_key() is not None:
+            # The last session is over: its dice secret is revealed, the new one committed.
+            self.new_dice_secret(reveal=True)
         self.needs_full_save = True
+
+    # -- verifiable program dice (fairdice) ----------------------------------------
+
+    def dice_key(self) -> model.DiceKey | None:
+        """The current dice secret's table (with the secret: the GM's side only)."""
+        d = self.state.get("dice")
+        return d if isinstance(d, dict) and d.get("secret") else None
+
+    def program_source(self) -> tuple[DiceSource, dict[str, Any]]:
+        """The program's dice for one roll, and the log fields that say where they came from."""
+        if self._fixed_rng is not None and self.dice_key() is None:
+            # A fixed test seed and no dice secret: reproducible, not verifiable.
+            seed = self._fixed_rng.getrandbits(32)
+            return RandomSource(seed), {"manual": False, "seed": seed}
+        origin: dict[str, Any] = {"manual": False}
+        return fairdice.ProgramSource(self._allocate_roll, origin), origin
+
+    def _allocate_roll(self) -> tuple[int, int, int]:
+        """The next program roll's (key, number, seed), counted in the command being built."""
+        d = self.dice_key()
+        if d is None or self._txn is None:
+            raise fairdice.NeedDiceKey()
+        key = d["key"]
+        n = int(d["rolls"].get(str(key), 0)) + 1
+        self._txn.set(["dice", "rolls", str(key)], n)
+        return key, n, fairdice.roll_seed(d["secret"], n)
+
+    def new_dice_secret(self, *, reveal: bool = True) -> None:
+        """Reveal the current dice secret (``reveal``) and commit a new one for the rolls after.
+
+        Not undoable: a revealed secret cannot be taken back from the players, and a
+        committed one must stay the one the next rolls use.
+        """
+        d = self.dice_key()
+        session = self.state["structure"]["session"]
+        # Even when a GM-only roll needs the first secret, its commitment is the players'.
+        was, self.gm_only_commands = self.gm_only_commands, False
+
+        def build(txn: _Txn) -> None:
+            revealed = list(self.state.get("dice", {}).get("revealed", []))
+            rolls: dict[str, int] = dict(d["rolls"]) if d else {}
+            key = (d["key"] + 1) if d else 1 + max((r.get("key", 0) for r in revealed), default=0)
+            if d is not None and reveal:
+                made = int(rolls.get(str(d["key"]), 0))
+                revealed.append({"key": d["key"], "session": d["session"], "commitment": d["commitment"],
+                                 "secret": d["secret"], "rolls": made})
+                txn.emit("dice", f"Dice secret #{d['key']} revealed ({made} program roll{'s' * (made != 1)}): "
+                         f"{d['secret']} — anyone can check them with polku verify",
+                         dice_key=d["key"], commitment=d["commitment"], revealed=d["secret"], undoable=False)
+            new = _dice_key(fairdice.new_secret(self.seed, key), key, session, rolls)
+            new["revealed"] = revealed
+            txn.set(["dice"], new)
+            txn.emit("dice", f"Dice secret #{key} committed for session {session}: SHA-256 {new['commitment']}",
+                     dice_key=key, commitment=new["commitment"], undoable=False)
+
+        try:
+            self._run(build)
+        finally:
+            self.gm_only_commands = was
 
     def new_story(self) -> None:
         st = self.state["structure"]

@@ -264,6 +264,10 @@ class WatchApp(ReadOnlyApp):
             status.append(f"· scene {st['scene']}")
             if st.get("scene_title"):
                 status.append(f": {st['scene_title']}")
+            dice = view.state.get("dice")
+            if dice:
+                # The commitment's start; the log and the report show it whole.
+                status.append(f" · dice #{dice['key']} {dice['commitment'][:8]}", style=styles.get("muted", ""))
         if f.problem is None:
             status.append(f" · {f.status()}", style=styles.get("muted", ""))
         self._told = f.problem

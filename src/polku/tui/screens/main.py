@@ -74,6 +74,7 @@ class MainScreen(Screen):
         Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
         Binding("N", "new_session", "Session+", show=False, group=_STORY, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
         Binding("T", "new_story", "Story+", show=False, group=_STORY, id="main.new_story", tooltip="Start a new story (story points replaced)"),
+        Binding("V", "reveal_dice", "Reveal dice", show=False, group=_STORY, id="main.reveal_dice", tooltip="Reveal the dice secret to the players, commit a new one"),
         Binding("o", "note", "Note", show=False, group=_STORY, id="main.note", tooltip="Write a note into the log"),
         Binding("S", "settings", "Settings", show=False, group=_STORY, id="main.settings",
                 tooltip="Change a rule setting of this campaign (logged, undoable)"),
@@ -505,6 +506,19 @@ class MainScreen(Screen):
                 self.run(lambda t: t.new_session())
 
         self.app.push_screen(ConfirmPrompt("Start a new game session in this file? Edge and edge rerolls reset."), done)
+
+    def action_reveal_dice(self) -> None:
+        from .prompts import ConfirmPrompt
+
+        d = self.tracker.dice_key()
+        key = f" #{d['key']}" if d else ""
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.new_dice_secret(reveal=True))
+
+        self.app.push_screen(ConfirmPrompt(f"Reveal dice secret{key} to the players now and commit a new one? "
+                                           "(A new session does this too; it cannot be undone.)"), done)
 
     def action_new_story(self) -> None:
         from .prompts import ConfirmPrompt

@@ -90,6 +90,8 @@ class NarrationScreen(ModalScreen[None]):
         Binding("g", "harm", "GM harm roll", id="nar.harm", tooltip="The GM's harm roll after a >3-dice usurpation"),
         Binding("D", "harm_note", "Harm note", show=False, id="nar.harm_note",
                 tooltip="After a harm roll that harmed: the usurper's health note, proposed for the GM to word (H9)"),
+        Binding("G", "toggle_gm_only", "GM only", show=False, id="nar.gm_only",
+                tooltip="Make the GM's harm roll the GM's only: the players see \"the GM rolls\""),
         Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
         Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
                 tooltip="A fight with abilities: the GM wins harm rolls"),
@@ -110,6 +112,8 @@ class NarrationScreen(ModalScreen[None]):
         self.last_text = ""
         self.physical = False
         """Background dice and the harm roll take faces typed from physical dice (f toggles)."""
+        self.gm_only = False
+        """The GM's harm roll is the GM's only (RULES §4); the dice on the table are everyone's (H9)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="nar-box"):
@@ -133,6 +137,8 @@ class NarrationScreen(ModalScreen[None]):
         t.append(f"Conflict: {c.conflict} (GM harm dice d{c.harm_die_size})")
         t.append("\nDice: " + ("physical ones, faces typed in (f: the program's)" if self.physical
                               else "the program's (f: type the faces of physical dice)"), style="dim")
+        if self.gm_only:
+            t.append("\nThe GM's harm roll: GM ONLY (the players see \"the GM rolls\"; G: public)", style="bold")
         if c.ability_fight:
             t.append(" — a fight with abilities: the GM wins harm rolls", style="bold")
         t.append("\n\n")
@@ -259,6 +265,17 @@ class NarrationScreen(ModalScreen[None]):
 
         self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
 
+    def action_toggle_gm_only(self) -> None:
+        self.gm_only = not self.gm_only
+        self.show()
+
+    def _harm(self, faces: list[int] | None) -> None:
+        def harm(t: Tracker) -> Any:
+            with t.gm_only(self.gm_only):
+                return t.rolls.narration_harm(faces=faces)
+
+        self._run(harm)
+
     def action_toggle_physical(self) -> None:
         self.physical = not self.physical
         self.show()
@@ -272,13 +289,12 @@ class NarrationScreen(ModalScreen[None]):
             except RulesError:
                 specs = ()
         if not specs:
-            self._run(lambda t: t.rolls.narration_harm())  # the tracker says why not, or rolls
+            self._harm(None)  # the tracker says why not, or rolls
             return
 
         def typed(dice: list[Die] | None) -> None:
             if dice:
-                faces = [d.face for d in dice]
-                self._run(lambda t: t.rolls.narration_harm(faces=faces))
+                self._harm([d.face for d in dice])
 
         total = c.last.total if c.last is not None else 0
         self.app.push_screen(FacesPrompt(f"The GM's harm roll against {total}", len(specs), specs[0].size), typed)

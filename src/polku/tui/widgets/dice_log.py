@@ -109,6 +109,9 @@ class DiceLog(ScrollView, can_focus=True):
             self.cursor = -1
         if at_end or follow:
             self.scroll_end(animate=False, immediate=True)
+            # The new rows count in max_scroll_y only after the next layout: without this the
+            # view stops one row short the first time the log outgrows its pane.
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
         self.refresh()
 
     def _page_to_newest(self, old_rows: int, old_cursor_row: int, follow: bool) -> None:

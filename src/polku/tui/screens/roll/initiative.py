@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -23,6 +25,8 @@ class InitiativeScreen(ModalScreen[None]):
         Binding("r", "roll", "Roll initiative", id="ini.roll", tooltip="Reaction + Intuition + hits, highest first"),
         Binding("plus", "passes(1)", "+Pass", id="ini.more", tooltip="One more initiative pass"),
         Binding("minus", "passes(-1)", "−Pass", id="ini.less", tooltip="One initiative pass less"),
+        Binding("G", "toggle_gm_only", "GM only", id="ini.gm_only",
+                tooltip="Make the next initiative roll the GM's only: the players see \"the GM rolls\""),
         Binding("escape", "close", "Close", id="ini.close", tooltip="Close"),
     ]
 
@@ -32,17 +36,26 @@ class InitiativeScreen(ModalScreen[None]):
         current = {e["id"]: e["passes"] for e in tracker.state["initiative"]}
         self.chosen = {cid: (cid in current or not current) for cid in tracker.characters}
         self.passes = {cid: current.get(cid, 1) for cid in tracker.characters}
+        self.gm_only = False
+        """The next roll is the GM's only (RULES §4)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("Initiative (S12): Enter toggles, +/− passes, r rolls", classes="dialog--title")
+            yield Static(self._title(), classes="dialog--title", id="ini-title")
             yield OptionList(id="ini-list")
             yield Static("", id="ini-result")
         yield KeyLine()
 
+    def _title(self) -> str:
+        return "Initiative (S12): Enter toggles, +/− passes, r rolls" + ("  — GM ONLY" if self.gm_only else "")
+
     def on_mount(self) -> None:
         self._show()
         self.query_one(OptionList).focus()
+
+    def action_toggle_gm_only(self) -> None:
+        self.gm_only = not self.gm_only
+        self.query_one("#ini-title", Static).update(self._title())
 
     def _show(self) -> None:
         ol = self.query_one(OptionList)
@@ -75,7 +88,11 @@ class InitiativeScreen(ModalScreen[None]):
         if not entries:
             self.notify("Pick at least one character", severity="warning")
             return
-        out = self.app.run_command(lambda t: t.rolls.roll_initiative(entries))  # type: ignore[attr-defined]
+        def roll(t: Tracker) -> dict[str, Any]:
+            with t.gm_only(self.gm_only):
+                return t.rolls.roll_initiative(entries)
+
+        out = self.app.run_command(roll)  # type: ignore[attr-defined]
         if out:
             self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
 

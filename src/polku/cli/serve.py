@@ -1,0 +1,76 @@
+"""``polku serve FILE``: the players' view and the seats in a browser (textual-serve).
+
+Each page has its own random token in its URL (no token, no page); the server
+binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.webserve`.
+"""
+
+from __future__ import annotations
+
+from polku.cli.common import CliError, load_read_only, whole_arg
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+def add_parser(verbs: Any) -> None:
+    p = verbs.add_parser(
+        "serve", help="the players' view and seats in a browser",
+        description="Serve the players' view (as polku watch shows it) and one seat per player character "
+                    "(polku play FILE --as NAME) over HTTP through textual-serve. Each page has its own random "
+                    "token in its URL; the URLs are printed at start. Bound to 127.0.0.1 unless --host says "
+                    "otherwise: put a TLS proxy or an SSH tunnel in front to reach it from elsewhere.")
+    p.add_argument("file", metavar="FILE", help="a session file the GM's app is running")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=whole_arg("--port", 1, 65535), default=8000, metavar="N",
+                   help="the port (default 8000)")
+    p.add_argument("--seat", action="append", default=None, metavar="NAME",
+                   help="a seat for this character (repeatable; default: every public player character)")
+    p.add_argument("--no-seats", action="store_true", help="serve the players' view only")
+    p.set_defaults(handler=run)
+
+
+def seat_names(tracker: Any, wanted: list[str] | None, no_seats: bool) -> list[str]:
+    """The seats to serve: the ones asked for (each a public character), or every public PC."""
+    from polku.cli import VERBS
+
+    if no_seats:
+        return []
+    public = {ch["name"].lower(): ch for ch in tracker.characters.values() if not ch.get("secret")}
+    if wanted is None:
+        if "play" not in VERBS:
+            return []
+        return [ch["name"] for ch in public.values() if ch.get("kind") == "pc"]
+    if "play" not in VERBS:
+        raise CliError("seats need 'polku play', which this Polku does not have yet; use --no-seats")
+    out = []
+    for name in wanted:
+        ch = public.get(name.strip().lower())
+        if ch is None:
+            raise CliError(f"no character '{name}' the players may see in {tracker.state['campaign']['name']}")
+        if ch["name"] not in out:
+            out.append(ch["name"])
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    tracker, _ = load_read_only(args.file)
+    seats = seat_names(tracker, args.seat, args.no_seats)
+    try:
+        from polku.webserve import make_server, pages_for
+        server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port,
+                             announce=lambda line: print(line, flush=True))
+    except ImportError as exc:
+        raise CliError(f"polku serve needs textual-serve ({exc.name} is not installed): "
+                       "pip install textual-serve") from None
+    try:
+        server.serve()
+    except OSError as exc:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        pass
+    return 0

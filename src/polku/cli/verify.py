@@ -1,0 +1,46 @@
+"""``polku verify FILE``: recompute every program roll from its revealed dice secret (no app).
+
+The checks are :mod:`polku.session.verify`'s; the derivation is in
+docs/verifiable-dice.md. Exit status 0 when every roll matches, 1 when any
+does not, 2 when the file cannot be read.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from polku.cli.common import PROG, emit_json, load_read_only
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
+
+def add_parser(verbs: Any) -> None:
+    p = verbs.add_parser(
+        "verify", help="check every program roll against its revealed dice secret",
+        description="Recompute every program roll of a session file from its dice secret (HMAC-SHA256 of the "
+                    "secret and the roll's number seeds the dice; docs/verifiable-dice.md) and check each secret "
+                    "against the commitment the players saw. Prints one MISMATCH line per problem, the rolls "
+                    "entered by hand, and a summary; exit status 1 if any roll does not match.")
+    p.add_argument("file", metavar="FILE", help="a session file")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the lines")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from polku.session.verify import verify
+
+    tracker, notices = load_read_only(args.file)
+    for note in notices:
+        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+    rep = verify(tracker.events, tracker.state, tracker.undone)
+    if args.json:
+        emit_json({"ok": rep.ok, "checked": rep.checked, "mismatches": rep.mismatches, "by_hand": rep.hand,
+                   "before_verifiable_dice": rep.before, "checked_unrevealed": rep.unrevealed,
+                   "notes": rep.notes})
+    else:
+        for line in rep.lines():
+            print(line)
+    return 0 if rep.ok else 1

@@ -1,0 +1,216 @@
+"""Check a session file's program dice against their committed secrets (``polku verify``).
+
+For each dice secret (:mod:`polku.session.fairdice`): its SHA-256 must be the
+commitment logged for the players, and that commitment must be logged before
+the secret's first roll. For each program roll: its seed must be the one the
+secret and the roll's number give, the seed must give every draw the roll
+logged, and the dice the roll shows must be exactly those draws, in order —
+for a follow-up (Edge after the roll, an edge reroll) the dice carried over
+from the roll it replaces must be unchanged and the new ones must be the
+draws. Undone rolls are checked too: they were rolled. Dice entered by hand
+are listed as such; rolls older than verifiable dice are counted.
+
+No textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import fairdice
+
+
+@dataclass
+class Report:
+    mismatches: list[str] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checked: int = 0
+    before: int = 0
+    """Program rolls from before verifiable dice (no secret to check them against)."""
+    unrevealed: int = 0
+    """Rolls checked with a secret the players have not seen yet."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def lines(self) -> list[str]:
+        out = list(self.notes)
+        out += [f"by hand: {h}" for h in self.hand]
+        out += [f"MISMATCH {m}" for m in self.mismatches]
+        out.append(self.summary())
+        return out
+
+    def summary(self) -> str:
+        parts = [f"{self.checked} program roll{'s' * (self.checked != 1)} checked",
+                 f"{len(self.mismatches)} mismatch{'es' * (len(self.mismatches) != 1)}",
+                 f"{len(self.hand)} entered by hand"]
+        if self.before:
+            parts.append(f"{self.before} from before verifiable dice (not checkable)")
+        if self.unrevealed:
+            parts.append(f"{self.unrevealed} checked with a secret not revealed yet")
+        return ("OK: " if self.ok else "FAILED: ") + ", ".join(parts)
+
+
+def _label(ev: dict[str, Any]) -> str:
+    text = str(ev.get("text", ""))
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _shown(side: dict[str, Any]) -> list[dict[str, Any]]:
+    dice = side.get("dice", []) if isinstance(side, dict) else []
+    return [d for d in dice if isinstance(d, dict)] if isinstance(dice, list) else []
+
+
+def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """The dice this roll threw (size, face, where), in throwing order, and carried dice that changed."""
+    prev_sides = {s.get("role"): s for s in (before or {}).get("sides", []) if isinstance(s, dict)}
+    new: list[tuple[int, int, str]] = []
+    changed: list[str] = []
+    for side in roll.get("sides", []) if isinstance(roll.get("sides"), list) else []:
+        if not isinstance(side, dict):
+            continue
+        role = side.get("role", "?")
+        old = _shown(prev_sides.get(role, {})) if before is not None else []
+        for i, d in enumerate(_shown(side)):
+            where = f"die {i + 1} of side {role}"
+            size, face = d.get("size"), d.get("face")
+            if i < len(old):
+                o = old[i]
+                thrown_again = len(d.get("replaced", []) or []) > len(o.get("replaced", []) or [])
+                if not thrown_again:
+                    if (size, face) != (o.get("size"), o.get("face")):
+                        changed.append(f"{where} shows d{size}={face}, but the roll it follows showed "
+                                       f"d{o.get('size')}={o.get('face')} and threw no new die for it")
+                    continue
+            new.append((size if isinstance(size, int) else 0, face if isinstance(face, int) else 0, where))
+    return new, changed
+
+
+def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iterable[int] = ()) -> Report:
+    """Check every program roll of ``events`` (a loaded session's log and state)."""
+    rep = Report()
+    undone = set(undone)
+    events = list(events)
+    by_seq = {ev.get("seq"): ev for ev in events if isinstance(ev, dict)}
+    committed: dict[int, tuple[int, str]] = {}
+    """dice key → (seq of its commitment, commitment)."""
+    revealed: dict[int, str] = {}
+    for ev in events:
+        if ev.get("kind") != "dice" or not isinstance(ev.get("dice_key"), int):
+            continue
+        key = ev["dice_key"]
+        if isinstance(ev.get("revealed"), str):
+            revealed[key] = ev["revealed"]
+        elif isinstance(ev.get("commitment"), str):
+            committed.setdefault(key, (ev["seq"], ev["commitment"]))
+    raw = state.get("dice")
+    dice: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
+        if isinstance(r, dict) and isinstance(r.get("key"), int) and isinstance(r.get("secret"), str):
+            revealed.setdefault(r["key"], r["secret"])
+    secrets = dict(revealed)
+    current = dice.get("key") if isinstance(dice.get("key"), int) else None
+    if current is not None and isinstance(dice.get("secret"), str):
+        secrets.setdefault(current, dice["secret"])
+        if current not in committed and isinstance(dice.get("commitment"), str):
+            # The first secret of a campaign is in its first state, not in an event.
+            committed[current] = (0, dice["commitment"])
+    for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
+        if isinstance(r, dict) and isinstance(r.get("key"), int) and r["key"] not in committed \
+                and isinstance(r.get("commitment"), str):
+            committed[r["key"]] = (0, r["commitment"])
+
+    for key, secret in sorted(secrets.items()):
+        shown = committed.get(key)
+        try:
+            actual = fairdice.commitment(secret)
+        except ValueError as e:
+            rep.mismatches.append(f"dice secret #{key}: {e}")
+            continue
+        if shown is None:
+            rep.mismatches.append(f"dice secret #{key}: no commitment was ever shown for it")
+        elif shown[1] != actual:
+            rep.mismatches.append(f"dice secret #{key}: its SHA-256 is {actual}, not the commitment "
+                                  f"{shown[1]} shown to the players")
+        if key not in revealed:
+            rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
+                             "this file holds; the players can check them once it is revealed")
+
+    used: dict[tuple[int, int], int] = {}
+    for ev in events:
+        roll = ev.get("roll")
+        if not isinstance(roll, dict):
+            continue
+        seq = ev.get("seq")
+        undone_note = " (undone)" if seq in undone else ""
+        if roll.get("manual"):
+            rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
+            continue
+        key, n = roll.get("dice_key"), roll.get("roll_no")
+        prev_seq = roll.get("supersedes", roll.get("rerolls"))
+        before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
+        before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
+        where = f"seq {seq}{undone_note}"
+        if not isinstance(key, int) or not isinstance(n, int):
+            if before_roll is not None and not roll.get("draws"):
+                # A follow-up that threw nothing (negating a glitch): the dice must be the same.
+                new, changed = _new_dice(roll, before_roll)
+                rep.mismatches += [f"{where}: {c}" for c in changed]
+                rep.mismatches += [f"{where}: {w} is new but no die was thrown" for _, _, w in new]
+                continue
+            if roll.get("draws") or "seed" in roll:
+                rep.before += 1
+            continue
+        where = f"seq {seq} (roll #{n} of dice secret #{key}){undone_note}"
+        rep.checked += 1
+        if (key, n) in used and seq not in undone and used[(key, n)] not in undone:
+            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {used[(key, n)]}")
+        used[(key, n)] = seq if isinstance(seq, int) else -1
+        if key not in secrets:
+            rep.mismatches.append(f"{where}: no dice secret #{key} in this file")
+            continue
+        shown = committed.get(key)
+        if shown is not None and isinstance(seq, int) and shown[0] > seq:
+            rep.mismatches.append(f"{where}: its secret was committed only later, at seq {shown[0]}")
+        try:
+            want_seed = fairdice.roll_seed(secrets[key], n)
+        except ValueError as e:
+            rep.mismatches.append(f"{where}: {e}")
+            continue
+        if roll.get("seed") != want_seed:
+            rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
+            continue
+        draws_raw = roll.get("draws", [])
+        try:
+            draws = [fairdice.parse_draw(d) for d in (draws_raw if isinstance(draws_raw, list) else [None])]
+        except ValueError as e:
+            rep.mismatches.append(f"{where}: {e}")
+            continue
+        try:
+            faces = fairdice.replay_draws(want_seed, [s for s, _ in draws])
+        except ValueError:  # a die size no dice source knows (randint(1, 0))
+            rep.mismatches.append(f"{where}: a draw has a die size Polku does not roll")
+            continue
+        bad = [(i, s, f, g) for i, ((s, f), g) in enumerate(zip(draws, faces)) if f != g]
+        for i, s, f, g in bad:
+            rep.mismatches.append(f"{where}: draw {i + 1} is d{s}={f}, the seed gives {g}")
+        new, changed = _new_dice(roll, before_roll)
+        rep.mismatches += [f"{where}: {c}" for c in changed]
+        if len(new) != len(draws):
+            rep.mismatches.append(f"{where}: the roll shows {len(new)} new dice but threw {len(draws)}")
+        for (size, face, w), (ds, df) in zip(new, draws):
+            if (size, face) != (ds, df):
+                rep.mismatches.append(f"{where}: {w} shows d{size}={face}, the seed gave d{ds}={df}")
+        if dice and key not in revealed:
+            rep.unrevealed += 1
+    if not secrets and rep.before:
+        rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
+                            "secret to check them against")
+    return rep
+
+
+__all__ = ["Report", "verify"]

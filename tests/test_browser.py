@@ -1,0 +1,321 @@
+"""``polku serve`` in a real browser: Chromium driven by Playwright.
+
+The server runs as ``polku serve FILE`` does; a GM's roll saved to the file
+must show in the browser's view within a second; a URL without a page's
+token gets no page. Skips, saying why, when Chromium, Playwright or
+textual-serve is missing (``.ci/run`` installs Chromium; the test extra the
+Python packages).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]")
+
+
+def _need_serve() -> None:
+    try:
+        __import__("textual_serve")
+    except ImportError:
+        pytest.skip("textual-serve is not installed: pip install -c constraints.txt -e '.[test]'")
+
+
+def _need() -> None:
+    for module, why in (("textual_serve", "textual-serve"), ("playwright", "playwright")):
+        try:
+            __import__(module)
+        except ImportError:
+            pytest.skip(f"{why} is not installed: pip install -c constraints.txt -e '.[test]'")
+    if CHROMIUM is None:
+        pytest.skip("no chromium executable on PATH: apt-get install -y chromium (.ci/run does)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+class Served:
+    """``polku serve FILE`` in a process of its own, and the URLs it printed."""
+
+    def __init__(self, path: Path, *extra: str) -> None:
+        self.port = _free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "polku.cli", "serve", str(path), "--port", str(self.port), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env={**os.environ, "NO_COLOR": ""})
+        self.urls: dict[str, str] = {}
+        deadline = time.monotonic() + 20
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            m = re.match(r"(.+?): (http://\S+)$", line.strip())
+            if m:
+                self.urls[m.group(1)] = m.group(2)
+            if line.startswith("Each link is its own key"):
+                return
+        self.stop()
+        raise AssertionError(f"polku serve did not start: {self.urls}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+
+class Screen:
+    """What the browser's terminal was sent, as text (the terminal draws on a canvas)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.chunks: list[tuple[float, str]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        def got(payload: Any) -> None:
+            data = payload if isinstance(payload, bytes) else str(payload).encode()
+            self.chunks.append((time.monotonic(), data.decode("utf-8", "replace")))
+        ws.on("framereceived", got)
+
+    def settle(self, quiet: float = 0.3, timeout: float = 10) -> None:
+        """Wait until nothing has arrived for ``quiet`` seconds (the view finished starting)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            last = self.chunks[-1][0] if self.chunks else 0.0
+            if time.monotonic() - last >= quiet:
+                return
+            self.page.wait_for_timeout(20)
+
+    def text_since(self, t0: float) -> str:
+        return ESCAPES.sub("", "".join(c for t, c in self.chunks if t >= t0))
+
+    def wait_for(self, text: str, since: float, timeout: float) -> float:
+        """Seconds from ``since`` until ``text`` reached the browser (events are only
+        delivered while Playwright waits, so wait in its own small steps)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for t, chunk in self.chunks:
+                if t >= since and text in ESCAPES.sub("", chunk):
+                    return t - since
+            if text in self.text_since(since):
+                return next(t for t, _ in reversed(self.chunks)) - since
+            self.page.wait_for_timeout(10)
+        raise AssertionError(f"{text!r} did not reach the browser in {timeout} s")
+
+
+@pytest.fixture
+def session(tmp_path: Path):
+    from polku.session import demo
+    from polku.session.files import open_session
+
+    path = tmp_path / "table.toml"
+    t = demo.demo_varjojuoksu(seed=None)  # verifiable dice: the view shows a commitment
+    t.add_character("Shade", kind="pc", secret=True)  # never a seat
+    from polku.session import store
+    from polku.session.files import document
+
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    tracker, sf = open_session(path)
+    yield path, tracker, sf
+    sf.close()
+
+
+def test_no_token_no_page(session):
+    _need_serve()
+    path, _, _ = session
+    served = Served(path, "--no-seats")
+    try:
+        url = served.urls["Players' view"]
+        base = url.rsplit("/", 2)[0]
+        token = url.rstrip("/").rsplit("/", 1)[1]
+        assert len(token) >= 20
+        assert _status(url) == 200
+        assert _status(base + "/") == 404
+        assert _status(f"{base}/{token[:-1]}x/") == 404
+        assert _status(f"{base}/{token[:-1]}x/ws") == 404
+        assert _status(f"{base}/static/../webserve.py") == 404
+        assert served.urls and all(u.startswith("http://127.0.0.1:") for u in served.urls.values())
+    finally:
+        served.stop()
+
+
+def test_a_gms_roll_reaches_the_browser_within_a_second(session):
+    _need()
+    from playwright.sync_api import sync_playwright
+
+    from polku.session.rolls import SRSide
+
+    path, tracker, sf = session
+    served = Served(path, "--no-seats")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                screen = Screen(page)
+                start = time.monotonic()
+                page.goto(served.urls["Players' view"])
+                commitment = tracker.state["dice"]["commitment"]
+                screen.wait_for(f"dice #1 {commitment[:8]}", start, 30)
+                screen.settle()
+                for label in ("Zyxwv", "Qwvut"):
+                    t0 = time.monotonic()
+                    tracker.rolls.roll_sr(SRSide(label, dice=4))
+                    sf.save_now(tracker)
+                    latency = screen.wait_for(label, t0, 5)
+                    assert latency < 1.0, f"the roll took {latency:.2f} s to reach the browser"
+                assert tracker.state["dice"]["secret"] not in screen.text_since(start)
+            finally:
+                browser.close()
+    finally:
+        served.stop()
+
+
+def test_serve_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from polku.cli import main
+
+    for argv, want in ((["serve", str(tmp_path / "nope.toml")], "no such session file"),
+                       (["serve", "x.toml", "--port", "70000"], "--port"),
+                       (["serve", "x.toml", "--port", "http"], "--port")):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and want in err[0], err
+
+
+def test_serve_offers_seats_only_for_public_characters(session):
+    from polku.cli import CliError, VERBS
+    from polku.cli.serve import seat_names
+
+    _, tracker, _ = session
+    if "play" not in VERBS:
+        assert seat_names(tracker, None, False) == []
+        with pytest.raises(CliError, match="polku play"):
+            seat_names(tracker, ["Kaneda"], False)
+        return
+    pcs = [ch["name"] for ch in tracker.characters.values() if ch["kind"] == "pc" and not ch["secret"]]
+    assert seat_names(tracker, None, False) == pcs and pcs
+    assert seat_names(tracker, ["kaneda", "Kaneda"], False) == ["Kaneda"]
+    secret = next(ch["name"] for ch in tracker.characters.values() if ch["secret"])
+    with pytest.raises(CliError, match="no character"):
+        seat_names(tracker, [secret], False)
+    assert seat_names(tracker, None, True) == []
+
+
+class GMApp:
+    """The GM's app (``polku FILE``) in a pseudo-terminal of its own, as a GM runs it."""
+
+    def __init__(self, path: Path) -> None:
+        import fcntl
+        import struct
+        import termios
+        import threading
+
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "polku.cli", str(path)], stdin=slave, stdout=slave,
+                                     stderr=slave, start_new_session=True, close_fds=True,
+                                     env={**os.environ, "TERM": "xterm-256color"})
+        os.close(slave)
+        self.master = master
+        self.out = bytearray()
+
+        def drain() -> None:
+            while True:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                self.out += data
+
+        threading.Thread(target=drain, daemon=True).start()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+        os.close(self.master)
+
+
+def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
+    """The GM asks Kaneda's seat for a roll; the player presses r in the browser; the GM's app
+    (its own process, the only writer of the file) applies it: the saved file has the roll."""
+    _need()
+    from polku.cli import VERBS
+
+    if "play" not in VERBS:
+        pytest.skip("polku play (the seats) is not in this Polku yet")
+    from playwright.sync_api import sync_playwright
+
+    from polku.session import demo, seats, store
+    from polku.session.files import document, load_tracker
+    from polku.session.rolls import SRPool
+
+    path = tmp_path / "table.toml"
+    t = demo.demo_varjojuoksu(seed=None)
+    seats.ask_sr(t, "kaneda", SRPool(mode="dice", dice=5))
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    n = t.last_seq()
+    gm = GMApp(path)
+    served = Served(path, "--seat", "Kaneda")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                screen = Screen(page)
+                start = time.monotonic()
+                page.goto(served.urls["Seat: Kaneda"])
+                screen.wait_for("Kaneda", start, 30)
+                screen.settle()
+                page.click(".textual-terminal")
+                page.keyboard.press("r")
+                deadline = time.monotonic() + 20
+                landed = None
+                while landed is None and time.monotonic() < deadline:
+                    page.wait_for_timeout(100)
+                    loaded, _ = load_tracker(path, read_only=True)
+                    landed = next((e for e in loaded.events if e["seq"] > n and e["kind"] == "roll"
+                                   and e.get("seat") == "kaneda"), None)
+                assert landed is not None, "the seat's roll never reached the GM's file"
+                assert landed["roll"]["dice_key"] == 1, "the GM's app rolled it with the session's dice"
+            finally:
+                browser.close()
+    finally:
+        served.stop()
+        gm.stop()
