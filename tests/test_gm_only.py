@@ -82,9 +82,9 @@ def test_what_follows_a_gm_only_roll_is_marked_the_gms_in_the_log_too():
     ch = h.characters[cid]
     edge = next(e["name"] for e in ch["edges"] if not e["used"])
     with h.gm_only():
-        ev = h.roll_harha(HarhaSide(ch["name"], [cid], general="x"), HarhaSide("GM", general="y"))["event"]
+        ev = h.rolls.roll_harha(HarhaSide(ch["name"], [cid], general="x"), HarhaSide("GM", general="y"))["event"]
     n = len(h.events)
-    h.harha_edge_reroll(ev, "a", cid, edge)
+    h.rolls.harha_edge_reroll(ev, "a", cid, edge)
     assert all(e.get("secret") for e in h.events[n:]) and len(h.events) > n
     # A public roll's follow-up stays public.
     ev = t.rolls.roll_sr(SRSide("Nyx", ["nyx"], dice=3), faces=[1, 2, 3])["event"]
