@@ -56,7 +56,7 @@ HEADLESS_MODULES = (
     "polku.cli.review",
     "polku.cli.verify",
     "polku.cli.serve",
-    "polku.webserve",
+    "polku.cli.webserve",
     "polku.cli.watch",
     "polku.cli.export",
 )

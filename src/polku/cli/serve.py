@@ -1,7 +1,7 @@
 """``polku serve FILE``: the players' view and the seats in a browser (textual-serve).
 
 Each page has its own random token in its URL (no token, no page); the server
-binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.webserve`.
+binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.cli.webserve`.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     tracker, _ = load_read_only(args.file)
     seats = seat_names(tracker, args.seat, args.no_seats)
     try:
-        from polku.webserve import make_server, pages_for
+        from polku.cli.webserve import make_server, pages_for
         server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port,
                              announce=lambda line: print(line, flush=True))
     except ImportError as exc:
