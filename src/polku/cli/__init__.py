@@ -57,8 +57,8 @@ A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 
 Without a verb, polku opens the app: with FILE, that session file; without,
 no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
-watch, play, export, verify, serve) is the verb; anything else is a FILE (write ./new to open a file
-called 'new').
+watch, play, export, verify, serve) is the verb; anything else is a FILE (write
+./new to open a file called 'new').
 """
 
 APP_EPILOG = """\
