@@ -303,6 +303,12 @@ def load_read_only(file: str):
     return tracker, notices
 
 
+def print_notices(notices: list[str]) -> None:
+    """What the loader noticed (a repaired tail, an old format), one line each on standard error."""
+    for note in notices:
+        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+
+
 def needs_terminal(verb: str) -> None:
     """The full-screen verbs refuse to run without a terminal (they would hang and write escape codes)."""
     import os

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from polku.cli.common import PROG, CliError, load_read_only
+from polku.cli.common import CliError, load_read_only, print_notices
 
 if TYPE_CHECKING:
     import argparse
@@ -29,8 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from polku.session.export import export
 
     tracker, notices = load_read_only(args.file)
-    for note in notices:
-        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+    print_notices(notices)
     text = export(tracker, args.format, gm=args.gm)
     if args.output:
         try:

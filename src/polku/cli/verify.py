@@ -7,9 +7,8 @@ does not, 2 when the file cannot be read.
 
 from __future__ import annotations
 
-import sys
 
-from polku.cli.common import PROG, emit_json, load_read_only
+from polku.cli.common import emit_json, load_read_only, print_notices
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
@@ -33,8 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from polku.session.verify import verify
 
     tracker, notices = load_read_only(args.file)
-    for note in notices:
-        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+    print_notices(notices)
     rep = verify(tracker.events, tracker.state, tracker.undone)
     if args.json:
         emit_json({"ok": rep.ok, "checked": rep.checked, "mismatches": rep.mismatches, "by_hand": rep.hand,
