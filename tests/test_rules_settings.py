@@ -16,8 +16,9 @@ def test_every_choice_of_rules_md_is_a_setting_with_its_default():
     assert Settings().raja_degrees == "all" and Settings().sr_teamwork_cap == "none"
     # the two S12 damage readings where printings of the 4th-edition core book differ follow RULES.md's
     assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap",
-                                                         "sr.stun_conversion", "sr.stun_overflow"]
+                                                         "sr.stun_conversion", "sr.stun_overflow", "sr.initiative"]
     assert Settings().sr_stun_conversion == "below" and Settings().sr_stun_overflow == "box"
+    assert keys["sr.initiative"] == "reroll"
 
 
 def test_every_setting_field_can_be_set_by_its_dotted_key():

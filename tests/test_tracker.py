@@ -11,6 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from polku.session import demo, model
+from polku.session.combat import Combat
 from polku.session.rolls import HarhaSide, RajaSide, Rolls, SRSide
 from polku.session.tracker import Tracker, TrackerError
 
@@ -378,6 +379,77 @@ def _b():
     return shadowrun(), lambda t: t.rolls.roll_initiative([("kaneda", 2), ("nyx", 1)])
 
 
+def _fight(passes: int = 1) -> Tracker:
+    """The Varjojuoksu demo in a fresh fight: Kaneda (11), Nyx (9), Ganger (8) by these faces."""
+    t = shadowrun()
+    t.roll_initiative([("kaneda", passes), ("nyx", 1), ("ganger", 1)],
+                      faces=[5, 6, 5, 1, 1, 1, 1, 1] + [5, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 1, 1, 1, 1])
+    return t
+
+
+@command("combat.next")
+def _b():
+    return _fight(), lambda t: t.combat.next()
+
+
+@command("combat.next:end_of_pass")
+def _b():
+    t = _fight(passes=2)
+    t.combat.add_effect("nyx", "Smoke", -2, "pass", 1)
+    t.combat.next()
+    t.combat.next()
+    return t, lambda t: t.combat.next()
+
+
+@command("combat.next:end_of_turn")
+def _b():
+    t = _fight()
+    t.combat.next()
+    t.combat.next()
+    return t, lambda t: t.combat.next()
+
+
+@command("combat.next:challenge")
+def _b():
+    return raja(), lambda t: t.combat.next()
+
+
+@command("combat.roll_initiative")
+def _b():
+    return _fight(), lambda t: t.combat.roll_initiative([("kaneda", 1), ("nyx", 2)], faces=[5] * 8 + [6] * 8)
+
+
+@command("combat.delay")
+def _b():
+    return _fight(), lambda t: t.combat.delay()
+
+
+@command("combat.step_in")
+def _b():
+    t = _fight()
+    t.combat.delay()
+    return t, lambda t: t.combat.step_in("kaneda")
+
+
+@command("combat.end")
+def _b():
+    t = _fight()
+    t.combat.add_effect("kaneda", "Stunned", -1, "turn", 2)
+    return t, lambda t: t.combat.end()
+
+
+@command("combat.add_effect")
+def _b():
+    return _fight(), lambda t: t.combat.add_effect("ganger", "Smoke", -2, "pass", 2)
+
+
+@command("combat.remove_effect")
+def _b():
+    t = raja()
+    t.combat.add_effect("igor-bondarenko", "Blessed", 1, "scene", 1)
+    return t, lambda t: t.combat.remove_effect("igor-bondarenko", 0)
+
+
 NO_STATE_CHANGE = {"note"}
 """Commands that only log."""
 
@@ -403,9 +475,11 @@ def _is_command(fn: Any) -> bool:
 
 
 def test_every_command_of_the_tracker_has_an_undo_redo_case():
-    # The tracker's own commands and those of its parts (tracker.rolls).
+    # The tracker's own commands and those of its parts (tracker.rolls, tracker.combat).
     public = {n: v for cls in (Tracker, Rolls) for n, v in inspect.getmembers(cls)
               if not n.startswith("_") and inspect.isfunction(v)}
+    public |= {f"combat.{n}": v for n, v in inspect.getmembers(Combat)
+               if not n.startswith("_") and inspect.isfunction(v)}
     commands = {n for n, v in public.items() if _is_command(v)}
     covered = {name.split(":")[0] for name in COMMANDS}
     missing = commands - covered - NEVER_UNDONE_COMMANDS
@@ -904,7 +978,9 @@ def test_initiative_orders_highest_first_ties_by_edge():
         {"id": "nyx", "score": 9, "passes": 2},  # Edge 4 beats Kaneda's Edge 3
         {"id": "kaneda", "score": 9, "passes": 1},
     ]
-    assert t.events[-1]["roll"]["test"] == "initiative"
+    roll = next(e for e in reversed(t.events) if "roll" in e)
+    assert roll["roll"]["test"] == "initiative"
+    assert t.events[-1]["text"] == "Combat turn 2 begins: Ganger acts"  # the demo was in turn 1
 
 
 # ---------------------------------------------------------------------------

@@ -97,6 +97,8 @@ CHOICES: tuple[Choice, ...] = (
            "Physical damage becomes stun when its DV is below the armour, not above it, or never"),
     Choice("sr.stun_overflow", "sr_stun_overflow", "S12", "box", ("box", "half"),
            "Stun beyond a full monitor: 1 physical box per box (4th edition), or per 2 boxes"),
+    Choice("sr.initiative", "sr_initiative", "S12", "reroll", ("reroll", "keep"),
+           "Each new combat turn: reroll initiative, or keep the scores"),
 )
 
 CHOICE_BY_KEY = {c.key: c for c in CHOICES}
@@ -129,6 +131,7 @@ class Settings:
     sr_teamwork_cap: str = "none"
     sr_stun_conversion: str = "below"
     sr_stun_overflow: str = "box"
+    sr_initiative: str = "reroll"
 
     def to_dotted(self) -> dict[str, Any]:
         return {c.key: getattr(self, c.attr) for c in CHOICES}

@@ -44,6 +44,7 @@ KIND_WORD = {
     "challenge": "Challenge", "character": "Character", "undo": "Undo", "redo": "Redo",
     "setting": "Setting", "note": "Note", "narration": "Narration", "initiative": "Initiative",
     "dice": "Dice",
+    "combat": "Turn", "effect": "Effect",
 }
 
 

@@ -15,6 +15,7 @@ Layout::
     characters {id: character}
     challenges [challenge]                      the queue, in order
     initiative [{id, score, passes}]            S12 (Varjojuoksu)
+    combat     {turn, pass, acting, acted, held} a fight in progress (absent out of one)
     narration  {narrator, table, burned}        H9 (Harhapolku)
     next_id    int
     templates  {id: template}                   NPC stat blocks (optional table)
@@ -33,6 +34,7 @@ import re
 from typing import Any, Iterable, NotRequired, TypedDict, TypeVar, cast
 
 from ..rules.dice import VALID_SIZES, RulesError
+from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
 from ..rules.system import (
     CHOICE_BY_KEY,
     RAJA_WOUND_LEVELS,
@@ -428,12 +430,38 @@ def validate_state(value: object) -> State:
         if cid not in chars:
             raise StateError(f"{_where(ip + ['id'])}: no character '{cid}'")
         _int(entry, "score", ip, 0)
-        _int(entry, "passes", ip, 1, 4)
+        _int(entry, "passes", ip, 1, MAX_PASSES)
+    if "combat" in state:
+        _validate_combat(state, {entry["id"] for entry in ini})
     nar = _table(state, "narration", p)
     _str(nar, "narrator", p + ["narration"])
     for i, d in enumerate(_list(nar, "table", p + ["narration"])):
         _validate_die(d, p + ["narration", "table", i])
     return cast(State, state)
+
+
+def _validate_combat(state: dict[str, Any], fighters: set[str]) -> None:
+    cp = ["state", "combat"]
+    b = _table(state, "combat", ["state"])
+    _int(b, "turn", cp, 1)
+    _int(b, "pass", cp, 0, MAX_PASSES)
+    acting = _str(b, "acting", cp)
+    if acting and acting not in fighters:
+        raise StateError(f"{_where(cp + ['acting'])}: '{acting}' is not in the initiative order")
+    for key in ("acted", "held"):
+        for i, cid in enumerate(_strlist(b, key, cp)):
+            if cid not in fighters:
+                raise StateError(f"{_where(cp + [key, i])}: '{cid}' is not in the initiative order")
+
+
+def _validate_effects(ch: dict[str, Any], p: list[Any]) -> None:
+    for i, e in enumerate(_list(ch, "effects", p)):
+        ep = p + ["effects", i]
+        _want(e, dict, ep, "a table")
+        _str(e, "name", ep)
+        _int(e, "modifier", ep, -MAX_EFFECT_DICE, MAX_EFFECT_DICE)
+        unit = _str(e, "unit", ep, EFFECT_UNITS)
+        _int(e, "left", ep, 0 if unit == "removed" else 1, MAX_EFFECT_COUNT)
 
 
 def _validate_die(d: Any, path: list[Any]) -> None:
@@ -454,6 +482,8 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
     _str(ch, "player", p)
     _str(ch, "health", p)
     _str(ch, "notes", p)
+    if "effects" in ch:
+        _validate_effects(ch, p)
     if system is System.RAJAPOLKU:
         _strlist(ch, "backgrounds", p)
         for i, ab in enumerate(_list(ch, "abilities", p)):

@@ -63,7 +63,7 @@ SECRET_CHARACTER_FIELDS = ("notes", "secret")
 """Character fields whose edits never reach the players."""
 
 PUBLIC_CHARACTER_FIELDS = {
-    "": ("id", "name", "player", "kind", "health"),
+    "": ("id", "name", "player", "kind", "health", "effects"),
     "rajapolku": ("backgrounds", "abilities", "wound", "charges", "charges_max", "story_points",
                   "paid_this_scene"),
     "harhapolku": ("backgrounds", "edges", "rolled_this_scene"),
@@ -94,6 +94,8 @@ PLAIN_KINDS: dict[str, tuple[str, ...]] = {
     "initiative": (),
     "seat": (),
     "dice": ("dice_key", "commitment", "revealed"),
+    "combat": (),
+    "effect": (),
 }
 """Kinds shown as their line when no secret is in them, with the extra fields they keep
 (a ``seat`` event's line never names a hidden threshold; its ``ask`` stays with the GM).
@@ -456,11 +458,26 @@ class _Projection:
             "initiative": [clone(e) for e in st["initiative"] if e["id"] in chars],
             "narration": self._narration(st["narration"]),
             "next_id": st["next_id"],
+            **self._combat(st.get("combat"), chars),
         }
         dice = public_dice(st)
         if dice is not None:
             out["dice"] = dice
         return out
+
+    @staticmethod
+    def _combat(block: Any, chars: dict[str, Any]) -> dict[str, Any]:
+        """The fight without the secret fighters: a secret one's turn is "the GM's turn" (``gm_turn``)."""
+        if not isinstance(block, dict):
+            return {}
+        acting = block.get("acting", "")
+        out = {"turn": block.get("turn", 1), "pass": block.get("pass", 1),
+               "acting": acting if acting in chars else "",
+               "acted": [c for c in _strs(block.get("acted")) if c in chars],
+               "held": [c for c in _strs(block.get("held")) if c in chars]}
+        if acting and acting not in chars:
+            out["gm_turn"] = True
+        return {"combat": out}
 
     def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
         decider: dict[str, int] = {}

@@ -1174,31 +1174,8 @@ class Rolls:
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S12: Reaction + Intuition + hits on an initiative roll; highest first, ties by Edge."""
-        out: dict[str, Any] = {}
-
-        def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
-            sides, init = [], []
-            for cid, passes in entries:
-                ch = self.tracker.character(cid)
-                a = ch["attributes"]
-                base = a["reaction"] + a["intuition"]
-                r = sr.roll(sr.initiative_pool(a["reaction"], a["intuition"]), src, settings=self.tracker.settings)
-                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits)
-                sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
-                              "dice": [die_dict(d) for d in r.dice]})
-                init.append(sr.InitEntry(cid, score, ch["edge_rating"], passes))
-            self._check_manual_used(src)
-            order = sr.initiative_order(init)
-            txn.set(["initiative"], [{"id": e.name, "score": e.score, "passes": e.passes} for e in order])
-            names = ", ".join(f"{self.tracker.character(e.name)['name']} {e.score}" for e in order)
-            out["event"] = self._roll_event(txn, "initiative", sides, f"order: {names}", {},
-                                            ["initiative = Reaction + Intuition + hits (S12)",
-                                             "highest first; ties by Edge"], origin, None, f"Initiative: {names}")
-
-        self.tracker._run(build)
-        return out
+        """S12: roll initiative and begin a combat turn (see :meth:`polku.session.combat.Combat.roll_initiative`)."""
+        return self.tracker.combat.roll_initiative(entries, faces=faces)
 
 
 _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (

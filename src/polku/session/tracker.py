@@ -24,6 +24,7 @@ from ..rules.dice import DiceSource, RandomSource, RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .damage import Damage
+from .combat import Combat
 from .model import Change, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .rolls import Rolls
@@ -163,6 +164,8 @@ class Tracker:
         """Damage from a roll and harm proposals (:mod:`polku.session.damage`)."""
         self.roster = Roster(self)
         """NPC templates, groups, copied characters, saved pools (:mod:`polku.session.roster`)."""
+        self.combat = Combat(self)
+        """The fight: turn order, the marker, effects (:mod:`polku.session.combat`)."""
         if isinstance(self.events, EventLog):
             for i in range(len(self.events)):
                 m = self.events.meta(i)
@@ -493,6 +496,7 @@ class Tracker:
         txn.delete(["characters", cid])
         ini = [e for e in self.state["initiative"] if e["id"] != cid]
         txn.set(["initiative"], ini)
+        self.combat.on_removed(txn, cid)
         for i, c in enumerate(self.state["challenges"]):
             if c["status"] == "resolved":
                 continue
@@ -672,6 +676,7 @@ class Tracker:
             fresh = {k: v for k, v in nar.items() if k not in ("hands", "rolled", "last")}
             txn.set(["narration"], {**fresh, "narrator": "", "table": [], "burned": []})
             txn.emit("reset", "Narration contest cleared for the new scene")
+        self.combat.on_new_scene(txn)
 
     def _session_resets(self, txn: _Txn) -> None:
         for cid, ch in self.characters.items():
@@ -686,6 +691,7 @@ class Tracker:
             who = [e["id"] for e in self.state["initiative"]]
             txn.set(["initiative"], [])
             txn.emit("reset", "Initiative cleared: the new session starts out of combat", who=who)
+        self.combat.on_new_session(txn)
 
     def _story_resets(self, txn: _Txn) -> None:
         allot = self.settings.raja_story_points

@@ -49,6 +49,8 @@ KIND_MARK = {
     "narration": "☰",
     "initiative": "⇅",
     "template": "❏",
+    "combat": "»",
+    "effect": "◌",
 }
 
 
@@ -189,6 +191,7 @@ FIELD_WORDS = {
     "initiative": "initiative order", "extended": "extended test", "accumulated": "hits so far",
     "next_id": "", "used": "used", "edges": "edge", "abilities": "ability", "backgrounds": "backgrounds",
     "rolled": "", "spirit": "spirit fight", "a": "side A", "b": "side B",
+    "combat": "fight:", "acting": "acting", "acted": "have acted", "held": "holding an action",
 }
 """How a field of the state reads in a sentence (an empty word: not worth a line)."""
 
@@ -215,7 +218,7 @@ def _value(v: Any, names: Mapping[str, str] | None = None) -> str:
         if all(isinstance(x, dict) and "face" in x and "size" in x for x in v):
             return _short(" + ".join(_value(x) for x in v))
         if all(isinstance(x, (str, int, float)) for x in v):
-            return _short(", ".join(str(x) for x in v))
+            return _short(", ".join(names.get(x, x) if isinstance(x, str) else str(x) for x in v))
         return _short(", ".join(_value(x, names) for x in v))
     return _short(v)
 

@@ -25,6 +25,7 @@ from ..messages import TrackerChanged
 _CHALLENGES = Binding.Group("Challenges")
 _CHARACTERS = Binding.Group("Characters")
 _CONTESTS = Binding.Group("Contests")
+_TURNS = Binding.Group("Turns and effects")
 _STORY = Binding.Group("Story, session, scene")
 _UNDO = Binding.Group("Undo")
 _PANES = Binding.Group("Panes")
@@ -70,7 +71,13 @@ class MainScreen(Screen):
         Binding("C", "copy_characters", "Copy", show=False, group=_CHARACTERS, id="main.copy_characters",
                 tooltip="Copy characters and templates from another session file"),
         Binding("h", "narration", "Narration", show=False, group=_CONTESTS, id="main.narration", tooltip="The narration contest (H9)"),
-        Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative (S12)"),
+        Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative: start a fight or its next combat turn (S12)"),
+        Binding("t", "next_turn", "Next", group=_TURNS, id="main.next_turn", tooltip="Next in the turn order (pass by pass); out of a fight, start the next challenge"),
+        Binding("d", "delay", "Delay", show=False, group=_TURNS, id="main.delay", tooltip="The acting fighter holds the action; the next one acts"),
+        Binding("D", "step_in", "Step in", show=False, group=_TURNS, id="main.step_in", tooltip="The selected fighter steps in with the held action, now"),
+        Binding("X", "end_combat", "End fight", show=False, group=_TURNS, id="main.end_combat", tooltip="Leave combat: the turn order and fight-long effects end"),
+        Binding("f", "add_effect", "Effect+", show=False, group=_TURNS, id="main.add_effect", tooltip="Put an effect on the selected character (name, dice, duration)"),
+        Binding("F", "remove_effect", "Effect−", show=False, group=_TURNS, id="main.remove_effect", tooltip="Remove an effect from the selected character"),
         Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
         Binding("N", "new_session", "Session+", show=False, group=_STORY, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
         Binding("T", "new_story", "Story+", show=False, group=_STORY, id="main.new_story", tooltip="Start a new story (story points replaced)"),
@@ -233,7 +240,7 @@ class MainScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         system = self.tracker.system
         raja_only = {"spend_charge", "restore_charge", "story_point", "award_point", "new_story"}
-        sr_only = {"spend_edge", "initiative", "stun"}
+        sr_only = {"spend_edge", "initiative", "stun", "delay", "step_in", "end_combat"}
         harha_only = {"narration"}
         if action in raja_only and system is not System.RAJAPOLKU:
             return False
@@ -486,6 +493,100 @@ class MainScreen(Screen):
         from .roll import InitiativeScreen
 
         self.app.push_screen(InitiativeScreen(self.tracker))
+
+    # -- turns and effects ----------------------------------------------------------
+
+    def action_next_turn(self) -> None:
+        b = self.tracker.combat.block
+        if b is not None and b["pass"] == 0:
+            # The combat turn is over and initiative is rerolled each turn: roll it now.
+            self.action_initiative()
+            return
+        self.run(lambda t: t.combat.next())
+        b = self.tracker.combat.block
+        if b is not None and b["pass"] == 0:
+            self.action_initiative()
+
+    def action_delay(self) -> None:
+        self.run(lambda t: t.combat.delay())
+
+    def _fighter(self) -> str | None:
+        """The fighter the GM points at: the highlighted turn-order row, else the selected character."""
+        cid = self.query_one("#queue", ChallengeQueue).selected_fighter_id()
+        if cid is None:
+            ch = self.selected_character(quiet=True)
+            cid = ch["id"] if ch is not None else None
+        return cid
+
+    def action_step_in(self) -> None:
+        block = self.tracker.combat.block
+        held = block["held"] if block else []
+        cid = self._fighter()
+        if cid not in held and len(held) == 1:
+            cid = held[0]  # only one holds: no need to point at them
+        if cid is None or cid not in held:
+            names = ", ".join(self.tracker.character(h)["name"] for h in held) or "nobody"
+            self.notify(f"Select who steps in (holding: {names})", severity="warning", title="Not now")
+            return
+        self.run(lambda t: t.combat.step_in(cid))
+
+    def action_end_combat(self) -> None:
+        from .prompts import ConfirmPrompt
+
+        if not self.tracker.combat.active:
+            self.notify("No fight is going on (i rolls initiative)", severity="warning", title="Not now")
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run(lambda t: t.combat.end())
+
+        self.app.push_screen(ConfirmPrompt("End the fight? The turn order goes; effects counted in passes or "
+                                           "turns end (undo brings them back)."), done)
+
+    def action_add_effect(self) -> None:
+        from ...session.combat import parse_effect
+        from .prompts import TextPrompt
+
+        ch = self.selected_character()
+        if ch is None:
+            return
+
+        def check(text: str) -> str | None:
+            try:
+                parse_effect(text)
+            except TrackerError as e:
+                return str(e)
+            return None
+
+        def done(text: str | None) -> None:
+            if text:
+                name, dice, unit, count = parse_effect(text)
+                self.run(lambda t: t.combat.add_effect(ch["id"], name, dice, unit, count))
+
+        self.app.push_screen(TextPrompt(f"Effect on {ch['name']}: name, dice, duration",
+                                        placeholder="e.g. Smoke -2 3 passes · Stunned 1 turn · Blessed +1",
+                                        hint="no duration: until removed; units: passes, turns, scenes, sessions",
+                                        check=check), done)
+
+    def action_remove_effect(self) -> None:
+        from ...session.combat import effect_text
+        from .prompts import ChoicePrompt
+
+        ch = self.selected_character()
+        if ch is None:
+            return
+        effects = ch.get("effects", [])
+        if not effects:
+            self.notify(f"{ch['name']} carries no effects (f adds one)", severity="warning", title="Not now")
+            return
+
+        def done(value: str | None) -> None:
+            if value is not None:
+                self.run(lambda t: t.combat.remove_effect(ch["id"], int(value)))
+
+        self.app.push_screen(ChoicePrompt(f"Remove which effect from {ch['name']}?",
+                                          [(str(i), effect_text(e)) for i, e in enumerate(effects)]), done)
 
     # -- structure ---------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...session.combat import effect_short
 from ...session.model import condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips
@@ -81,17 +82,7 @@ class ChallengeQueue(OptionList):
 
     def show(self, tracker: Tracker, styles: dict[str, str]) -> None:
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        options: list[Option] = []
-        for e in tracker.state["initiative"]:
-            ch = tracker.characters.get(e["id"])
-            if ch is None:
-                continue
-            t = Text()
-            t.append("⇅ ", style=styles.get("accent", ""))
-            t.append(f"{e['score']:>2} ", style="bold")
-            t.append(ch["name"])
-            t.append(f"  {e['passes']} pass{'es' if e['passes'] != 1 else ''}", style=styles.get("muted", ""))
-            options.append(Option(t, id=f"ini:{e['id']}"))
+        options: list[Option] = turn_options(tracker, styles)
         for c in tracker.state["challenges"]:
             t = Text()
             mark = STATUS_MARK.get(c["status"], "?")
@@ -118,18 +109,65 @@ class ChallengeQueue(OptionList):
                 self.highlighted = self.get_option_index(keep)
             except Exception:
                 keep = None
-        if keep is None and options and not options[0].disabled:
+        acting = tracker.combat.acting()
+        if keep is None and acting is not None and any(o.id == f"ini:{acting}" for o in options):
+            self.highlighted = self.get_option_index(f"ini:{acting}")
+            keep = f"ini:{acting}"
+        if keep is None and any(not o.disabled for o in options):
             active = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
                            and tracker.challenge(o.id[3:])["status"] == "active"), None)
             waiting = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
                             and tracker.challenge(o.id[3:])["status"] == "waiting"), None)
             self.highlighted = active if active is not None else (waiting if waiting is not None else 0)
 
+    def selected_fighter_id(self) -> str | None:
+        """The character of the highlighted turn-order row, if one is highlighted."""
+        opt = self.highlighted_option
+        if opt is None or not opt.id or not opt.id.startswith("ini:"):
+            return None
+        return opt.id[4:]
+
     def selected_challenge_id(self) -> str | None:
         opt = self.highlighted_option
         if opt is None or not opt.id or not opt.id.startswith("ch:"):
             return None
         return opt.id[3:]
+
+
+TURN_MARK = {"acting": "▶", "held": "⏸", "acted": "✓", "waiting": "·", "out": " "}
+"""The turn marker and each fighter's place in the pass (a glyph, never colour alone)."""
+
+
+def turn_options(tracker: Tracker, styles: dict[str, str]) -> list[Option]:
+    """The fight: a headline, then the fighters in turn order with the marker on who acts."""
+    combat = tracker.combat
+    rows = combat.rows()
+    if not rows and not combat.active:
+        return []
+    muted, accent = styles.get("muted", ""), styles.get("accent", "")
+    out: list[Option] = []
+    head = Text("» ", style=accent)
+    head.append(combat.headline() or "Initiative", style="bold")
+    block = combat.block or {}
+    if block.get("gm_turn"):
+        head.append("  ▶ the GM's turn", style=accent)
+    out.append(Option(head, id="turn-head", disabled=True))
+    for r in rows:
+        t = Text()
+        t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
+        t.append(f"{r.current:>2} ", style="bold")
+        t.append(r.name, style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
+        extra = []
+        if r.wound:
+            extra.append(f"{r.score} −{-r.wound} wounds")
+        if r.passes != 1:
+            extra.append(f"{r.passes} passes")
+        if r.status == "held":
+            extra.append("holding")
+        if extra:
+            t.append("  " + ", ".join(extra), style=muted)
+        out.append(Option(t, id=f"ini:{r.cid}"))
+    return out
 
 
 class CharacterPane(OptionList):
@@ -162,6 +200,13 @@ class CharacterPane(OptionList):
 
 
 def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
+    t = _character_text(tracker, ch, system, styles)
+    for e in ch.get("effects", []):
+        t.append(f"\n  ◌ {effect_short(e)}", style=styles.get("accent", ""))
+    return t
+
+
+def _character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
     t = Text()
     t.append(ch["name"], style="bold")
     if ch.get("player"):

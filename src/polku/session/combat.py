@@ -1,0 +1,489 @@
+"""Turns and effects: the fight's state and its commands (``tracker.combat``).
+
+The rules (order, passes, tie-breaks, the wound effect on the score, how an
+effect counts down) are in :mod:`polku.rules.turns`; this module keeps the
+state and turns the GM's keys into logged, undoable tracker commands.
+
+State (see :mod:`polku.session.model`)::
+
+    initiative [{id, score, passes}]     the scores as rolled (S12)
+    combat     {turn, pass, acting, acted, held}   absent out of a fight
+    characters.X.effects [{name, modifier, unit, left}]   modifier: dice, 0 = none
+
+``pass`` 0 means the combat turn is over and the next one waits for its
+initiative roll (setting ``sr.initiative`` = ``reroll``). Out of a fight,
+"next" starts the next challenge of the queue (every system: the queue's
+order is the turn order of Rajapolku and Harhapolku).
+
+No textual, no rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..rules import turns
+from ..rules.dice import RulesError
+from ..rules.record import record
+from ..rules.system import System
+
+if TYPE_CHECKING:
+    from .tracker import Tracker, _Txn
+
+
+@record
+class TurnRow:
+    """One fighter as the panes and the players' view show it."""
+
+    cid: str
+    name: str
+    score: int
+    """As rolled."""
+    current: int
+    """In force: lowered by the wound modifier (S12)."""
+    passes: int
+    wound: int
+    status: str
+    """``acting``, ``held``, ``acted``, ``waiting`` (acts later in this pass) or ``out`` (no action this pass)."""
+
+
+class Combat:
+    """The fight of one tracker: read the turn order, move the marker, carry effects."""
+
+    def __init__(self, tracker: Tracker) -> None:
+        self._t = tracker
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def block(self) -> dict[str, Any] | None:
+        """The ``combat`` block of the state, or None out of a fight."""
+        return self._t.state.get("combat")
+
+    @property
+    def active(self) -> bool:
+        return self.block is not None
+
+    def entries(self) -> list[turns.TurnEntry]:
+        """The initiative entries with each fighter's tie-breakers and wound modifier now."""
+        chars = self._t.characters
+        return [self._entry(e) for e in self._t.state["initiative"] if e["id"] in chars]
+
+    def _entry(self, e: dict[str, Any]) -> turns.TurnEntry:
+        from ..rules.shadowrun import wound_modifier
+
+        ch = self._t.character(e["id"])
+        a = ch.get("attributes", {})
+        wound = wound_modifier(ch["physical"], ch["stun"]) if "physical" in ch else 0
+        return turns.TurnEntry(e["id"], e["score"], e["passes"], ch.get("edge_rating", 0),
+                               a.get("reaction", 0), a.get("intuition", 0), wound)
+
+    def order(self) -> list[turns.TurnEntry]:
+        return turns.turn_order(self.entries())
+
+    def rows(self) -> list[TurnRow]:
+        """The turn order as shown: who acts now, who holds, who has acted this pass."""
+        b = self.block or {}
+        pass_no = b.get("pass", 1)
+        out = []
+        for e in self.order():
+            if e.cid == b.get("acting"):
+                status = "acting"
+            elif e.cid in b.get("held", []):
+                status = "held"
+            elif e.cid in b.get("acted", []):
+                status = "acted"
+            elif pass_no and turns.acts_in(e, pass_no):
+                status = "waiting"
+            else:
+                status = "out"
+            out.append(TurnRow(e.cid, self._t.characters[e.cid]["name"], e.score, e.current, e.passes,
+                               e.wound, status))
+        return out
+
+    def acting(self) -> str | None:
+        b = self.block
+        return (b["acting"] or None) if b else None
+
+    def headline(self) -> str:
+        """``Combat turn 2 · pass 1``, ``Turn 2 over: i rolls turn 3``; empty out of a fight."""
+        b = self.block
+        if b is None:
+            return ""
+        if b["pass"] == 0:
+            return f"Turn {b['turn']} over: i rolls turn {b['turn'] + 1}"
+        return f"Combat turn {b['turn']} · pass {b['pass']}"
+
+    def effect_modifiers(self, cid: str) -> list[tuple[str, int]]:
+        """``(label, dice)`` of each effect on ``cid`` that changes dice pools: a row of the pool builder."""
+        ch = self._t.character(cid)
+        return [(f"effect: {e['name']}", e["modifier"]) for e in ch.get("effects", []) if e["modifier"]]
+
+    # -- initiative and the marker --------------------------------------------------
+
+    def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
+                        faces: Sequence[int] | None = None) -> dict[str, Any]:
+        """S12: roll initiative for ``(character id, passes)`` and begin a combat turn.
+
+        Out of a fight this starts one (combat turn 1); in a fight it begins the
+        next combat turn (ending the current one if it was not over). Members of
+        a group with shared initiative roll once, the first of them listed.
+        ``faces``: physical dice for every roll in order, each fighter's
+        Reaction + Intuition dice (a shared group's once).
+        """
+        from ..rules import shadowrun as sr
+        from .rolls import die_dict
+
+        t = self._t
+        if t.system is not System.SHADOWRUN:
+            raise _refuse("initiative is rolled in Varjojuoksu (S12); here the queue's order is the turn order")
+        if not entries:
+            raise _refuse("pick at least one character to roll initiative for")
+        seen: set[str] = set()
+        for cid, passes in entries:
+            t.character(cid)
+            if cid in seen:
+                raise _refuse(f"{t.character(cid)['name']} is listed twice")
+            seen.add(cid)
+            try:
+                turns.check_passes(passes)
+            except RulesError as e:
+                raise _refuse(str(e)) from None
+        groups = t.state.get("groups", {})
+        out: dict[str, Any] = {}
+
+        def shared_group(ch: dict[str, Any]) -> str | None:
+            gid = ch.get("group")
+            g = groups.get(gid) if isinstance(gid, str) and isinstance(groups, dict) else None
+            return gid if isinstance(g, dict) and g.get("shared_initiative") else None
+
+        def build(txn: _Txn) -> None:
+            src, origin = t.rolls._source(faces)
+            sides, rows = [], []
+            by_group: dict[str, int] = {}
+            for cid, passes in entries:
+                ch = t.character(cid)
+                a = ch["attributes"]
+                base = sr.initiative_pool(a["reaction"], a["intuition"])
+                gid = shared_group(ch)
+                if gid is not None and gid in by_group:
+                    rows.append({"id": cid, "score": by_group[gid], "passes": passes})
+                    continue
+                r = sr.roll(base, src, settings=t.settings)
+                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits)
+                if gid is not None:
+                    by_group[gid] = score
+                sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
+                              "dice": [die_dict(d) for d in r.dice]})
+                rows.append({"id": cid, "score": score, "passes": passes})
+            t.rolls._check_manual_used(src)
+            order = turns.turn_order(self._entry(r) for r in rows)
+            txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
+            names = ", ".join(f"{t.character(e.cid)['name']} {e.current}" for e in order)
+            out["event"] = t.rolls._roll_event(txn, "initiative", sides, f"order: {names}", {},
+                                         ["initiative = Reaction + Intuition + hits (S12)",
+                                          "highest first; ties by Edge, then Reaction, then Intuition",
+                                          "wound modifiers lower the score (S12)"],
+                                         origin, None, f"Initiative: {names}")
+            b = self.block
+            if b is not None and b["pass"]:
+                txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again")
+                self._end_pass(txn, b)
+                self._tick(txn, "turn", f"combat turn {b['turn']} is over")
+            self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "")
+
+        t._run(build)
+        return out
+
+    def next(self) -> None:
+        """The acting fighter is done: the marker moves on (pass by pass, turn by turn).
+
+        Out of a fight: start the next challenge of the queue.
+        """
+        t = self._t
+        b = self.block
+        if b is None:
+            self.next_challenge()
+            return
+        if b["pass"] == 0:
+            raise _refuse(f"combat turn {b['turn']} is over: roll initiative for combat turn {b['turn'] + 1} (i)")
+
+        def build(txn: _Txn) -> None:
+            acted = b["acted"] + ([b["acting"]] if b["acting"] else [])
+            self._advance(txn, b, acted, list(b["held"]))
+
+        t._run(build)
+
+    def delay(self) -> None:
+        """The acting fighter holds the action; the next one acts. The held one steps back in later."""
+        t = self._t
+        b = self.block
+        if b is None or not b["acting"]:
+            raise _refuse("nobody is acting now" if b is not None else "no fight is going on (i rolls initiative)")
+        cid = b["acting"]
+        name = t.character(cid)["name"]
+        nxt = turns.next_to_act(self.order(), b["pass"], b["acted"] + b["held"] + [cid])
+        if nxt is None:
+            raise _refuse(f"nobody else acts in this pass: {name} acts now, or t ends the pass "
+                            "and the held action is lost")
+
+        def build(txn: _Txn) -> None:
+            self._set(txn, acting=nxt, held=b["held"] + [cid])
+            txn.emit("combat", f"{name} holds the action", who=[cid])
+            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt])
+
+        t._run(build)
+
+    def step_in(self, cid: str) -> None:
+        """A fighter holding an action acts now, before whoever was about to act."""
+        t = self._t
+        b = self.block
+        name = t.character(cid)["name"]
+        if b is None or cid not in b["held"]:
+            raise _refuse(f"{name} is not holding an action (d holds the acting fighter's)")
+
+        def build(txn: _Txn) -> None:
+            self._set(txn, acting=cid, held=[x for x in b["held"] if x != cid])
+            txn.emit("combat", f"{self._where(b)}: {name} steps in with the held action", who=[cid])
+
+        t._run(build)
+
+    def end(self) -> None:
+        """Leave the fight: initiative and the marker go; effects counted in passes or turns end."""
+        t = self._t
+        b = self.block
+        if b is None:
+            raise _refuse("no fight is going on")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["initiative"], [])
+            txn.delete(["combat"])
+            txn.emit("combat", f"The fight ends after {b['turn']} combat turn{'s' if b['turn'] != 1 else ''}")
+            for unit in ("pass", "turn"):
+                self._expire_unit(txn, unit, "the fight is over")
+
+        t._run(build)
+
+    def next_challenge(self) -> None:
+        """The queue as a turn order: start the first waiting challenge after the active one."""
+        t = self._t
+        i = turns.next_challenge([c["status"] for c in t.state["challenges"]])
+        if i is None:
+            raise _refuse("no challenge waits in the queue (a adds one)"
+                            + ("; i rolls initiative for a fight" if t.system is System.SHADOWRUN else ""))
+        t.start_challenge(t.state["challenges"][i]["id"])
+
+    # -- effects -------------------------------------------------------------------
+
+    def add_effect(self, cid: str, name: str, dice: int = 0, unit: str = "removed", count: int = 0) -> None:
+        """A named effect on ``cid``, with an optional dice modifier, for ``count`` ``unit``s (or until removed)."""
+        t = self._t
+        ch = t.character(cid)
+        try:
+            name, dice, unit, count = turns.check_effect(name, dice, unit, count)
+        except RulesError as e:
+            raise _refuse(str(e)) from None
+        if unit in ("pass", "turn") and t.system is not System.SHADOWRUN:
+            raise _refuse("passes and combat turns are counted in Varjojuoksu fights; "
+                            "use scenes, sessions or until removed")
+        effects = ch.get("effects", [])
+        if any(e["name"].lower() == name.lower() for e in effects):
+            raise _refuse(f"{ch['name']} already has '{name}'; remove it first (F) to change it")
+        if len(effects) >= 20:
+            raise _refuse(f"{ch['name']} carries 20 effects already")
+        new = {"name": name, "modifier": dice, "unit": unit, "left": count}
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, "effects"], effects + [new])
+            txn.emit("effect", f"{ch['name']}: {effect_text(new)}", who=cid)
+
+        t._run(build)
+
+    def remove_effect(self, cid: str, index: int) -> None:
+        t = self._t
+        ch = t.character(cid)
+        effects = ch.get("effects", [])
+        if not 0 <= index < len(effects):
+            raise _refuse(f"{ch['name']} has no such effect")
+        gone = effects[index]
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, "effects"], effects[:index] + effects[index + 1:])
+            txn.emit("effect", f"{ch['name']}: {gone['name']} removed", who=cid)
+
+        t._run(build)
+
+    # -- hooks of the tracker's own commands ------------------------------------------
+
+    def on_new_scene(self, txn: _Txn) -> None:
+        self._tick(txn, "scene", "the scene is over")
+
+    def on_new_session(self, txn: _Txn) -> None:
+        """A session never begins in a fight (the tracker clears the initiative)."""
+        if self.block is not None:
+            txn.delete(["combat"])
+            txn.emit("reset", "The fight ends: the new session starts out of combat")
+        for unit in ("pass", "turn"):
+            self._expire_unit(txn, unit, "the fight is over")
+        self._tick(txn, "session", "the session is over")
+
+    def on_removed(self, txn: _Txn, cid: str) -> None:
+        """``cid`` left the campaign (already gone from the state): out of the turn order too."""
+        b = self.block
+        if b is None:
+            return
+        acted = [x for x in b["acted"] if x != cid]
+        held = [x for x in b["held"] if x != cid]
+        acting = b["acting"]
+        if acting == cid:
+            acting = (turns.next_to_act(self.order(), b["pass"], acted + held) or "") if b["pass"] else ""
+        self._set(txn, acting=acting, acted=acted, held=held)
+
+    # -- inside -------------------------------------------------------------------
+
+    @staticmethod
+    def _where(b: dict[str, Any]) -> str:
+        return f"Turn {b['turn']}, pass {b['pass']}"
+
+    def _set(self, txn: _Txn, **values: Any) -> None:
+        b = self.block
+        assert b is not None
+        for key, value in values.items():
+            txn.set(["combat", key], value)
+
+    def _begin_turn(self, txn: _Txn, turn: int, how: str) -> None:
+        first = turns.next_to_act(self.order(), 1, []) or ""
+        txn.set(["combat"], {"turn": turn, "pass": 1, "acting": first, "acted": [], "held": []})
+        who = self._t.character(first)["name"] if first else "nobody"
+        txn.emit("combat", f"Combat turn {turn} begins{how}: {who} acts", who=[first] if first else None)
+
+    def _advance(self, txn: _Txn, b: dict[str, Any], acted: list[str], held: list[str]) -> None:
+        t = self._t
+        order = self.order()
+        nxt = turns.next_to_act(order, b["pass"], acted + held)
+        if nxt is not None:
+            self._set(txn, acting=nxt, acted=acted, held=held)
+            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt])
+            return
+        self._end_pass(txn, {**b, "held": held})
+        following = turns.pass_after(order, b["pass"])
+        if following is not None:
+            first = turns.next_to_act(order, following, []) or ""
+            txn.set(["combat"], {"turn": b["turn"], "pass": following, "acting": first, "acted": [], "held": []})
+            txn.emit("combat", f"Turn {b['turn']}, pass {following} begins: {t.character(first)['name']} acts",
+                     who=[first])
+            return
+        self._tick(txn, "turn", f"combat turn {b['turn']} is over")
+        if t.settings.sr_initiative == "keep":
+            self._begin_turn(txn, b["turn"] + 1, " (initiative kept)")
+        else:
+            txn.set(["combat"], {"turn": b["turn"], "pass": 0, "acting": "", "acted": [], "held": []})
+            txn.emit("combat", f"Combat turn {b['turn']} is over: roll initiative for combat turn {b['turn'] + 1}")
+
+    def _end_pass(self, txn: _Txn, b: dict[str, Any]) -> None:
+        for cid in b["held"]:
+            if cid in self._t.characters:
+                txn.emit("combat", f"{self._t.character(cid)['name']}'s held action is lost: the pass is over",
+                         who=[cid])
+        self._tick(txn, "pass", f"pass {b['pass']} is over")
+
+    def _tick(self, txn: _Txn, ended: str, why: str) -> None:
+        """Count down every effect counted in ``ended``; each that reaches 0 wears off with a log line."""
+        for cid, ch in self._t.characters.items():
+            effects = ch.get("effects")
+            if not effects:
+                continue
+            kept, gone = [], []
+            for e in effects:
+                left = turns.count_down(e["unit"], e["left"], ended)
+                if left is None:
+                    gone.append(e)
+                else:
+                    kept.append({**e, "left": left})
+            if kept == effects:
+                continue
+            txn.set(["characters", cid, "effects"], kept)
+            # Every change is logged with a line (a change after a command's last line would not be).
+            for e in gone:
+                txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid)
+            if not gone:
+                still = ", ".join(effect_text(e) for e in kept if e["unit"] == ended)
+                txn.emit("effect", f"{ch['name']}: {still}", who=cid)
+
+    def _expire_unit(self, txn: _Txn, unit: str, why: str) -> None:
+        for cid, ch in self._t.characters.items():
+            effects = ch.get("effects")
+            if not effects or not any(e["unit"] == unit for e in effects):
+                continue
+            txn.set(["characters", cid, "effects"], [e for e in effects if e["unit"] != unit])
+            for e in effects:
+                if e["unit"] == unit:
+                    txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid)
+
+
+_UNIT_WORDS = {
+    "pass": "pass", "passes": "pass", "p": "pass",
+    "turn": "turn", "turns": "turn", "t": "turn", "round": "turn", "rounds": "turn",
+    "scene": "scene", "scenes": "scene", "s": "scene",
+    "session": "session", "sessions": "session",
+}
+
+
+def parse_effect(text: str) -> tuple[str, int, str, int]:
+    """A GM's one line into ``(name, dice, unit, count)``: ``Smoke -2 3 passes``, ``Stunned 1 turn``,
+    ``Blessed +1`` (until removed), ``Hidden 2 scenes``.
+
+    The name is every word before the first number; a signed number (``-2``,
+    ``+1``, ``−2``) is the dice modifier; a number followed by a unit word is
+    the duration.
+
+    Raises:
+        TrackerError: one line saying what is wrong.
+    """
+    words = text.replace("−", "-").split()
+    name: list[str] = []
+    dice, unit, count = 0, "removed", 0
+    i = 0
+    while i < len(words) and not words[i].lstrip("+-").isdigit():
+        name.append(words[i])
+        i += 1
+    while i < len(words):
+        w = words[i]
+        if w[:1] in "+-" and w[1:].isdigit():
+            dice = int(w)
+        elif w.isdigit() and i + 1 < len(words) and words[i + 1].lower() in _UNIT_WORDS:
+            count, unit = int(w), _UNIT_WORDS[words[i + 1].lower()]
+            i += 1
+        elif w.lower() in ("until", "removed"):
+            unit, count = "removed", 0
+        else:
+            raise _refuse(f"'{w}' is not a dice modifier (−2, +1) or a duration (3 passes, 1 turn, 2 scenes)")
+        i += 1
+    try:
+        return turns.check_effect(" ".join(name), dice, unit, count)
+    except RulesError as e:
+        raise _refuse(str(e)) from None
+
+
+def _refuse(message: str) -> Exception:
+    from .tracker import TrackerError
+
+    return TrackerError(message)
+
+
+def effect_short(e: dict[str, Any]) -> str:
+    """``Smoke −2 · 2 passes``, ``Blessed +1``, ``Hidden · 1 scene``: an effect in a narrow pane."""
+    mod = f" {'+' if e['modifier'] > 0 else '−'}{abs(e['modifier'])}" if e["modifier"] else ""
+    if e["unit"] == "removed":
+        return f"{e['name']}{mod}"
+    return f"{e['name']}{mod} · {turns.duration_text(e['unit'], e['left']).removesuffix(' left')}"
+
+
+def effect_text(e: dict[str, Any]) -> str:
+    """``Stunned (−2 dice, 2 passes left)``, ``Blessed (until removed)``."""
+    parts = [p for p in (turns.dice_text(e["modifier"]), turns.duration_text(e["unit"], e["left"])) if p]
+    return f"{e['name']} ({', '.join(parts)})"
+
+
+__all__ = ["Combat", "TurnRow", "effect_short", "effect_text", "parse_effect"]
