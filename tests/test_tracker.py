@@ -440,7 +440,7 @@ def _b():
 
 @command("combat.add_effect")
 def _b():
-    return _fight(), lambda t: t.combat.add_effect("ganger", "Smoke", -2, "pass", 2)
+    return _fight(), lambda t: t.combat.add_effect("ganger", "Good cover", 2, "pass", 2)
 
 
 @command("combat.remove_effect")
