@@ -150,10 +150,12 @@ def test_a_shared_group_rolls_once():
     t = Tracker.new("shadowrun", "Groups", clock=demo.fixed_clock(), seed=5)
     for n in ("Ganger 1", "Ganger 2", "Ann"):
         t.add_character(n)
-    t.state["groups"] = {"g1": {"name": "Ganger", "shared_initiative": True}}
+    t.state["groups"] = {"g1": {"id": "g1", "name": "Ganger", "initiative": "shared", "template": ""}}
     for cid in ("ganger-1", "ganger-2"):
         t.state["characters"][cid]["group"] = "g1"
-    t.roll_initiative([("ganger-1", 1), ("ganger-2", 1), ("ann", 1)], faces=FACES[2] + FACES[0])
+    entries = [("ganger-1", 1), ("ganger-2", 1), ("ann", 1)]
+    assert t.combat.initiative_dice(entries) == [("Ganger 1", 6), ("Ann", 6)]
+    t.roll_initiative(entries, faces=FACES[2] + FACES[0])
     scores = {e["id"]: e["score"] for e in t.state["initiative"]}
     assert scores == {"ganger-1": 8, "ganger-2": 8, "ann": 6}
 

@@ -122,6 +122,33 @@ class Combat:
 
     # -- initiative and the marker --------------------------------------------------
 
+    def _shared_group(self, ch: dict[str, Any]) -> str | None:
+        """The group ``ch`` shares one initiative roll with, if any (``group["initiative"] == "shared"``)."""
+        groups = self._t.state.get("groups", {})
+        gid = ch.get("group")
+        g = groups.get(gid) if isinstance(gid, str) and isinstance(groups, dict) else None
+        return gid if isinstance(g, dict) and g.get("initiative") == "shared" else None
+
+    def initiative_dice(self, entries: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+        """``(name, dice)`` of each initiative roll ``entries`` make, in the order faces are entered.
+
+        Reaction + Intuition dice per fighter (S12); a group sharing its initiative rolls
+        once, for the first of its members listed.
+        """
+        from ..rules import shadowrun as sr
+
+        out, seen = [], set()
+        for cid, _ in entries:
+            ch = self._t.character(cid)
+            gid = self._shared_group(ch)
+            if gid is not None:
+                if gid in seen:
+                    continue
+                seen.add(gid)
+            a = ch["attributes"]
+            out.append((ch["name"], sr.initiative_pool(a["reaction"], a["intuition"])))
+        return out
+
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S12: roll initiative for ``(character id, passes)`` and begin a combat turn.
@@ -150,13 +177,7 @@ class Combat:
                 turns.check_passes(passes)
             except RulesError as e:
                 raise _refuse(str(e)) from None
-        groups = t.state.get("groups", {})
         out: dict[str, Any] = {}
-
-        def shared_group(ch: dict[str, Any]) -> str | None:
-            gid = ch.get("group")
-            g = groups.get(gid) if isinstance(gid, str) and isinstance(groups, dict) else None
-            return gid if isinstance(g, dict) and g.get("shared_initiative") else None
 
         def build(txn: _Txn) -> None:
             src, origin = t.rolls._source(faces)
@@ -166,7 +187,7 @@ class Combat:
                 ch = t.character(cid)
                 a = ch["attributes"]
                 base = sr.initiative_pool(a["reaction"], a["intuition"])
-                gid = shared_group(ch)
+                gid = self._shared_group(ch)
                 if gid is not None and gid in by_group:
                     rows.append({"id": cid, "score": by_group[gid], "passes": passes})
                     continue
@@ -225,7 +246,7 @@ class Combat:
         name = t.character(cid)["name"]
         nxt = turns.next_to_act(self.order(), b["pass"], b["acted"] + b["held"] + [cid])
         if nxt is None:
-            raise _refuse(f"nobody else acts in this pass: {name} acts now, or t ends the pass "
+            raise _refuse(f"nobody else acts in this pass: {name} acts now, or space ends the pass "
                             "and the held action is lost")
 
         def build(txn: _Txn) -> None:
@@ -289,7 +310,7 @@ class Combat:
                             "use scenes, sessions or until removed")
         effects = ch.get("effects", [])
         if any(e["name"].lower() == name.lower() for e in effects):
-            raise _refuse(f"{ch['name']} already has '{name}'; remove it first (F) to change it")
+            raise _refuse(f"{ch['name']} already has '{name}'; remove it first (f) to change it")
         if len(effects) >= 20:
             raise _refuse(f"{ch['name']} carries 20 effects already")
         new = {"name": name, "modifier": dice, "unit": unit, "left": count}

@@ -119,6 +119,8 @@ class SRPool:
     modifiers: list[tuple[str, int]] = field(default_factory=list)
     edge_before: bool = False
     long_shot: bool = False
+    effects_off: tuple[str, ...] = ()
+    """Labels of the character's effect rows the GM turned off for this roll (each is on by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -681,6 +683,9 @@ class Rolls:
         ch = self.tracker.character(cid)
         wounds = -self.tracker.wound_penalty(cid)
         name = label or ch["name"]
+        # The character's effects with a dice modifier are rows of the pool, each on unless turned off.
+        spec = replace(spec, modifiers=list(spec.modifiers) + [
+            m for m in self.combat.effect_modifiers(cid) if m[0] not in spec.effects_off])
         if spec.mode == "dice":
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
                           edge_before=spec.edge_before, long_shot=spec.long_shot)

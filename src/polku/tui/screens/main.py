@@ -72,12 +72,11 @@ class MainScreen(Screen):
                 tooltip="Copy characters and templates from another session file"),
         Binding("h", "narration", "Narration", show=False, group=_CONTESTS, id="main.narration", tooltip="The narration contest (H9)"),
         Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative: start a fight or its next combat turn (S12)"),
-        Binding("t", "next_turn", "Next", group=_TURNS, id="main.next_turn", tooltip="Next in the turn order (pass by pass); out of a fight, start the next challenge"),
+        Binding("space", "next_turn", "Next", group=_TURNS, id="main.next_turn", tooltip="Next in the turn order (pass by pass); out of a fight, start the next challenge"),
         Binding("d", "delay", "Delay", show=False, group=_TURNS, id="main.delay", tooltip="The acting fighter holds the action; the next one acts"),
-        Binding("D", "step_in", "Step in", show=False, group=_TURNS, id="main.step_in", tooltip="The selected fighter steps in with the held action, now"),
+        Binding("j", "step_in", "Step in", show=False, group=_TURNS, id="main.step_in", tooltip="The selected fighter steps in with the held action, now"),
         Binding("X", "end_combat", "End fight", show=False, group=_TURNS, id="main.end_combat", tooltip="Leave combat: the turn order and fight-long effects end"),
-        Binding("f", "add_effect", "Effect+", show=False, group=_TURNS, id="main.add_effect", tooltip="Put an effect on the selected character (name, dice, duration)"),
-        Binding("F", "remove_effect", "Effect−", show=False, group=_TURNS, id="main.remove_effect", tooltip="Remove an effect from the selected character"),
+        Binding("f", "effects", "Effects", show=False, group=_TURNS, id="main.effects", tooltip="Effects on the selected character: add one (name, dice, duration) or remove one"),
         Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
         Binding("N", "new_session", "Session+", show=False, group=_STORY, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
         Binding("T", "new_story", "Story+", show=False, group=_STORY, id="main.new_story", tooltip="Start a new story (story points replaced)"),
@@ -526,7 +525,7 @@ class MainScreen(Screen):
             cid = held[0]  # only one holds: no need to point at them
         if cid is None or cid not in held:
             names = ", ".join(self.tracker.character(h)["name"] for h in held) or "nobody"
-            self.notify(f"Select who steps in (holding: {names})", severity="warning", title="Not now")
+            self.notify(f"Select who steps in (holding: {names}), then j", severity="warning", title="Not now")
             return
         self.run(lambda t: t.combat.step_in(cid))
 
@@ -544,13 +543,31 @@ class MainScreen(Screen):
         self.app.push_screen(ConfirmPrompt("End the fight? The turn order goes; effects counted in passes or "
                                            "turns end (undo brings them back)."), done)
 
-    def action_add_effect(self) -> None:
-        from ...session.combat import parse_effect
-        from .prompts import TextPrompt
+    def action_effects(self) -> None:
+        """Add an effect to the selected character, or (when it carries some) pick one to remove."""
+        from ...session.combat import effect_text
+        from .prompts import ChoicePrompt
 
         ch = self.selected_character()
         if ch is None:
             return
+        effects = ch.get("effects", [])
+        if not effects:
+            self._add_effect(ch)
+            return
+
+        def done(value: str | None) -> None:
+            if value == "add":
+                self._add_effect(ch)
+            elif value is not None:
+                self.run(lambda t: t.combat.remove_effect(ch["id"], int(value)))
+
+        choices = [("add", "Add an effect…")] + [(str(i), f"Remove {effect_text(e)}") for i, e in enumerate(effects)]
+        self.app.push_screen(ChoicePrompt(f"Effects on {ch['name']}", choices), done)
+
+    def _add_effect(self, ch: dict[str, Any]) -> None:
+        from ...session.combat import parse_effect
+        from .prompts import TextPrompt
 
         def check(text: str) -> str | None:
             try:
@@ -568,25 +585,6 @@ class MainScreen(Screen):
                                         placeholder="e.g. Smoke -2 3 passes · Stunned 1 turn · Blessed +1",
                                         hint="no duration: until removed; units: passes, turns, scenes, sessions",
                                         check=check), done)
-
-    def action_remove_effect(self) -> None:
-        from ...session.combat import effect_text
-        from .prompts import ChoicePrompt
-
-        ch = self.selected_character()
-        if ch is None:
-            return
-        effects = ch.get("effects", [])
-        if not effects:
-            self.notify(f"{ch['name']} carries no effects (f adds one)", severity="warning", title="Not now")
-            return
-
-        def done(value: str | None) -> None:
-            if value is not None:
-                self.run(lambda t: t.combat.remove_effect(ch["id"], int(value)))
-
-        self.app.push_screen(ChoicePrompt(f"Remove which effect from {ch['name']}?",
-                                          [(str(i), effect_text(e)) for i, e in enumerate(effects)]), done)
 
     # -- structure ---------------------------------------------------------------
 

@@ -134,7 +134,7 @@ class ChallengeQueue(OptionList):
         return opt.id[3:]
 
 
-TURN_MARK = {"acting": "▶", "held": "⏸", "acted": "✓", "waiting": "·", "out": " "}
+TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "out": " "}
 """The turn marker and each fighter's place in the pass (a glyph, never colour alone)."""
 
 
@@ -159,7 +159,7 @@ def turn_options(tracker: Tracker, styles: dict[str, str]) -> list[Option]:
         t.append(r.name, style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
         extra = []
         if r.wound:
-            extra.append(f"{r.score} −{-r.wound} wounds")
+            extra.append(f"−{-r.wound} wounds")
         if r.passes != 1:
             extra.append(f"{r.passes} passes")
         if r.status == "held":

@@ -85,6 +85,8 @@ class Side:
     """The GM's pool for a helper, replacing the helper's own (S11)."""
     pool_name: str = ""
     """The character's saved pool this side was filled from ("" = none)."""
+    effects_off: set[str] = field(default_factory=set)
+    """The character's effect rows (S1 modifiers from effects) turned off for this roll."""
 
 
 class SideList(OptionList):

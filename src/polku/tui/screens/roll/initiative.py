@@ -23,6 +23,7 @@ class InitiativeScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("r", "roll", "Roll initiative", id="ini.roll", tooltip="Reaction + Intuition + hits, highest first"),
+        Binding("f", "faces", "Enter faces", id="ini.faces", tooltip="Type the faces of physical dice instead of the program's"),
         Binding("plus", "passes(1)", "+Pass", id="ini.more", tooltip="One more initiative pass"),
         Binding("minus", "passes(-1)", "−Pass", id="ini.less", tooltip="One initiative pass less"),
         Binding("G", "toggle_gm_only", "GM only", id="ini.gm_only",
@@ -47,7 +48,10 @@ class InitiativeScreen(ModalScreen[None]):
         yield KeyLine()
 
     def _title(self) -> str:
-        return "Initiative (S12): Enter toggles, +/− passes, r rolls" + ("  — GM ONLY" if self.gm_only else "")
+        b = self.tracker.combat.block
+        what = f"combat turn {b['turn'] + 1}" if b is not None else "a new fight"
+        return (f"Initiative (S12) for {what}: Enter toggles, +/− passes, r rolls, f faces"
+                + ("  — GM ONLY" if self.gm_only else ""))
 
     def on_mount(self) -> None:
         self._show()
@@ -83,18 +87,40 @@ class InitiativeScreen(ModalScreen[None]):
             self.passes[opt.id] = max(1, min(4, self.passes[opt.id] + delta))
             self._show()
 
-    def action_roll(self) -> None:
+    def _entries(self) -> list[tuple[str, int]] | None:
         entries = [(cid, self.passes[cid]) for cid, on_ in self.chosen.items() if on_]
         if not entries:
             self.notify("Pick at least one character", severity="warning")
+            return None
+        return entries
+
+    def action_roll(self, faces: list[int] | None = None) -> None:
+        entries = self._entries()
+        if entries is None:
             return
         def roll(t: Tracker) -> dict[str, Any]:
             with t.gm_only(self.gm_only):
-                return t.rolls.roll_initiative(entries)
+                return t.rolls.roll_initiative(entries, faces=faces)
 
         out = self.app.run_command(roll)  # type: ignore[attr-defined]
         if out:
             self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
+
+    def action_faces(self) -> None:
+        from ..prompts import FacesPrompt
+
+        entries = self._entries()
+        if entries is None:
+            return
+        rolls = self.tracker.combat.initiative_dice(entries)
+        order = ", ".join(f"{name} {n}" for name, n in rolls)
+
+        def done(dice: list[Any] | None) -> None:
+            if dice:
+                self.action_roll([d.face for d in dice])
+
+        self.app.push_screen(FacesPrompt("Initiative", sum(n for _, n in rolls), 6,
+                                         hint=f"in this order: {order}"), done)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -91,7 +91,7 @@ class SRRollScreen(RollScreen):
     def _spec(self, side: Side) -> SRPool:
         return SRPool(mode=side.mode, skill=side.skill, attribute=side.attribute, second=side.second,
                       dice=side.dice, modifiers=list(side.modifiers), edge_before=side.edge_before,
-                      long_shot=side.long_shot)
+                      long_shot=side.long_shot, effects_off=tuple(sorted(side.effects_off)))
 
     def _sr_side(self, side: Side) -> SRSide:
         return self.tracker.rolls.sr_side(side.who or None, self._spec(side), side.label)
@@ -148,6 +148,10 @@ class SRRollScreen(RollScreen):
             rows.append(("edge", f"{_check(side.edge_before)} Edge before the roll: +{ch['edge_rating']} dice, "
                          f"rule of six (Edge {ch['edge']}/{ch['edge_rating']})"))
             rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
+        if side.who:
+            for label, n in self.tracker.combat.effect_modifiers(side.who):
+                rows.append((f"eff:{label}", f"{_check(label not in side.effects_off)} {label} {n:+d}  "
+                             "(Enter toggles)"))
         for i, (label, n) in enumerate(side.modifiers):
             rows.append((f"mod:{i}", f"[x] {label} {n:+d}  (Enter removes)"))
         rows.append(("add-mod", "  … add a modifier (+)"))
@@ -174,6 +178,8 @@ class SRRollScreen(RollScreen):
         elif kind == "long":
             side.long_shot = not side.long_shot
             side.edge_before = False if side.long_shot else side.edge_before
+        elif kind == "eff":
+            side.effects_off ^= {rest}
         elif kind == "mod":
             del side.modifiers[int(rest)]
         elif kind == "add-mod":

@@ -1,0 +1,62 @@
+"""Snapshots of the fight: the turn order in the queue pane, the effects prompts, initiative by physical dice.
+
+The Varjojuoksu demo ends in combat turn 1 with Nyx acting, Kaneda wounded (−1) and
+smoke on the ganger; each picture is taken at 80x24 and 120x40 like the others
+(fixed clock and seed, pinned theme, no blinking cursors).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app_fixtures import SIZE_IDS, SIZES
+from test_app_snapshots import demo_app, keys, typed
+
+sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+class TestTurns:
+    @sizes
+    def test_a_held_action_and_a_wounded_fighter(self, snap_compare, size):
+        """d: Nyx holds (‖) and Kaneda acts (▶, his 10 lowered to 9 by his wounds); the ganger's smoke is listed."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("d"), terminal_size=size)
+
+    @sizes
+    def test_end_of_turn_opens_the_initiative_screen(self, snap_compare, size):
+        """space three times: the turn is over and the initiative screen for combat turn 2 opens by itself."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("space", "space", "space"),
+                            terminal_size=size)
+
+    @sizes
+    def test_initiative_by_physical_dice(self, snap_compare, size):
+        """i, f: the faces prompt names how many dice each fighter throws, in order."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("i", "f"), terminal_size=size)
+
+
+class TestEffects:
+    @sizes
+    def test_add_an_effect(self, snap_compare, size):
+        """f on Nyx (no effects yet): the one-line effect prompt, "Stunned -1 1 turn" typed."""
+        run = keys("2", "down", "f", *typed("Stunned -1 1 turn"))
+        assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
+
+    @sizes
+    def test_a_bad_effect_is_named_under_the_field(self, snap_compare, size):
+        """f on Nyx, "Stunned 3 bananas", Enter: the error line says what a duration looks like; nothing logged."""
+        run = keys("2", "down", "f", *typed("Stunned 3 bananas"), "enter")
+        assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
+
+    @sizes
+    def test_the_effects_chooser(self, snap_compare, size):
+        """f on the ganger, who carries smoke: add another, or remove the smoke."""
+        run = keys("2", "down", "down", "f")
+        assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
