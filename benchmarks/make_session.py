@@ -92,10 +92,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--system", default="rajapolku", choices=sorted(SYSTEM_DEMO))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--output", type=Path, default=None)
+    ap.add_argument("--fight", action="store_true",
+                    help="Varjojuoksu: end in a fight (everyone in initiative, 2 passes for PCs, scores kept "
+                         "each turn), for timing the 'next' key")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     t = DEMOS[SYSTEM_DEMO[args.system]](fixed_clock(), seed=args.seed)
-    grow(t, args.events, random.Random(args.seed))
+    grow(t, args.events - (3 if args.fight else 0), random.Random(args.seed))
+    if args.fight:
+        if t.system.value != "shadowrun":
+            ap.error("--fight needs --system shadowrun")
+        if t.settings.sr_initiative != "keep":
+            t.set_setting("sr.initiative", "keep")
+        t.roll_initiative([(cid, 2 if ch["kind"] == "pc" else 1) for cid, ch in t.characters.items()])
     out = args.output or Path(f"/tmp/polku-{args.system}-{args.events}.toml")
     if out.exists():
         out.unlink()

@@ -36,6 +36,12 @@ beside its baseline in the same run, alternating runs, and compared as a ratio):
   the time of the last byte. The bytes are counted over the same span. The
   presses start as soon as the roll screen is open, while the app's
   background check of the old events still runs, as they would at a table.
+* **Next** (``next``): a 10,000-event Varjojuoksu session ending in a fight
+  (``make_session.py --fight``: every character in the initiative, PCs with 2
+  passes, scores kept each combat turn so "next" never stops for a roll), the
+  GM's screen, then ``space`` pressed N times (200; 50 with ``--quick``), each
+  timed as for the roll key: the marker moves, the turn pane, the log and the
+  autosave status repaint.
 * **Autosave** (``autosave``): in-process, ``open_session`` on a copy of the
   10,000-event file; per command, ``SessionFile.snapshot`` (the UI thread's
   share) and ``SessionFile.save`` (the worker's). Baseline: appending the same
@@ -380,6 +386,36 @@ def bench_keys(ws: Workspace, presses: int) -> tuple[list[Row], dict[str, Any]]:
     return rows, {"key_ms": lat, "key_first_frame_ms": first, "bytes": sizes}
 
 
+def bench_next(ws: Workspace, presses: int) -> tuple[list[Row], dict[str, Any]]:
+    """``space`` (next in the turn order) on the GM's screen of a 10,000-event Varjojuoksu fight."""
+    fight = ws.root / "fight-10000.toml"
+    subprocess.run([PY, str(HERE / "make_session.py"), "--events", "10000", "--system", "shadowrun",
+                    "--seed", "1", "--fight", "-o", str(fight)], check=True, stdout=subprocess.DEVNULL)
+    app, _ = ws.start_polku(fight)
+    try:
+        app.settle(0.3)
+        lat, sizes = [], []
+        silent = 0
+        for _ in range(presses):
+            t = app.key(b" ")
+            last, n, _first = app.settle()
+            if last is None:
+                silent += 1
+                continue
+            lat.append((last - t) * 1000)
+            sizes.append(n)
+    finally:
+        app.kill()
+    p50, p95 = statistics.median(lat), pct(lat, 95)
+    rows = [
+        row(f"key → frame, next (turn marker) at 10,000 events, p50 ({presses} presses)", p50, None, "ms",
+            "≤ 20 ms", p50 <= 20 and not silent, no_output=silent),
+        row("key → frame, next at 10,000 events, p95", p95, None, "ms", "≤ 50 ms", p95 <= 50 and not silent,
+            median_kb=statistics.median(sizes) / 1024),
+    ]
+    return rows, {"next_ms": lat, "next_bytes": sizes}
+
+
 def _vm_hwm(pid: int) -> int | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -544,7 +580,7 @@ def machine() -> dict[str, Any]:
             "textual": version("textual"), "platform": platform.platform()}
 
 
-FIGURES = ("start", "resolve", "keys", "autosave", "odds", "memory", "seats")
+FIGURES = ("start", "resolve", "keys", "next", "autosave", "odds", "memory", "seats")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -580,6 +616,7 @@ def main(argv: list[str] | None = None) -> int:
             "start": lambda: bench_start(ws, 3 if q else 15),
             "resolve": lambda: bench_resolve(ws, 8 if q else 25),
             "keys": lambda: bench_keys(ws, 50 if q else 200),
+            "next": lambda: bench_next(ws, 50 if q else 200),
             "autosave": lambda: bench_autosave(ws, 50 if q else 200),
             "odds": lambda: bench_odds(ws, q),
             "memory": lambda: bench_memory(ws, 1 if q else 3),
