@@ -36,12 +36,10 @@ No textual, no I/O.
 
 from __future__ import annotations
 
-from .dice import RulesError
-from .record import record
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+from .dice import RulesError
 
 MAX_PASSES = 4
 """SR4: at most four initiative passes in a combat turn."""
@@ -58,7 +56,7 @@ MAX_EFFECT_COUNT = 99
 MAX_EFFECT_DICE = 20
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TurnEntry:
     """One fighter in the initiative order.
 

@@ -21,18 +21,18 @@ No textual, no rich.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..rules import turns
 from ..rules.dice import RulesError
-from ..rules.record import record
 from ..rules.system import System
 
 if TYPE_CHECKING:
     from .tracker import Tracker, _Txn
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TurnRow:
     """One fighter as the panes and the players' view show it."""
 
