@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.main import MainScreen
-from polku.tui.screens.prompts import TextPrompt
+from polku.tui.screens.prompts import FacesPrompt, TextPrompt
 from polku.tui.screens.roll import InitiativeScreen
 
 SIZE = (80, 24)
@@ -76,7 +76,7 @@ async def roll_initiative(pilot: Pilot, hits: list[int]) -> None:
     app = pilot.app
     assert isinstance(app.screen, InitiativeScreen)
     await press(pilot, "f")
-    assert isinstance(app.screen, TextPrompt)
+    assert isinstance(app.screen, FacesPrompt)
     dice = [8, 8, 6, 6, 6, 6]
     await press(pilot, *typed(faces(*zip(dice, hits))), "enter")
     await settle(pilot)

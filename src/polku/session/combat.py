@@ -20,9 +20,9 @@ No textual, no rich.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..rules import turns
 from ..rules.dice import RulesError
@@ -59,7 +59,7 @@ class Combat:
     @property
     def block(self) -> dict[str, Any] | None:
         """The ``combat`` block of the state, or None out of a fight."""
-        return self._t.state.get("combat")
+        return cast("dict[str, Any] | None", self._t.state.get("combat"))
 
     @property
     def active(self) -> bool:
@@ -70,7 +70,7 @@ class Combat:
         chars = self._t.characters
         return [self._entry(e) for e in self._t.state["initiative"] if e["id"] in chars]
 
-    def _entry(self, e: dict[str, Any]) -> turns.TurnEntry:
+    def _entry(self, e: Mapping[str, Any]) -> turns.TurnEntry:
         from ..rules.shadowrun import wound_modifier
 
         ch = self._t.character(e["id"])

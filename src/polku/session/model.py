@@ -108,6 +108,11 @@ class DiceKey(TypedDict):
     """Program rolls made per secret (key as text): the next roll's number is one more."""
     revealed: NotRequired[list[dict[str, Any]]]
     """Earlier secrets, revealed: key, session, commitment, secret, rolls."""
+# A fight in progress (S12): the combat turn, the pass (0: over, waiting for the next roll), who acts,
+# who has acted and who holds an action this pass; in the players' view, gm_turn marks a secret fighter's
+# turn (acting is then empty). Functional form: "pass" is a keyword.
+Combat = TypedDict("Combat", {"turn": int, "pass": int, "acting": str, "acted": list[str], "held": list[str],
+                              "gm_turn": NotRequired[bool]})
 
 
 class State(TypedDict):
@@ -128,6 +133,7 @@ class State(TypedDict):
     groups: NotRequired[dict[str, dict[str, Any]]]
     """NPC groups by id: ``{id, name, initiative: "shared"|"separate", template}``."""
     dice: NotRequired[DiceKey]
+    combat: NotRequired[Combat]
 
 
 class Change(TypedDict, total=False):

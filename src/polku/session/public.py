@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .files import SessionOpenError, load_tracker
-from .model import Campaign, DiceKey, Narration, State, clone
+from .model import Campaign, Combat, DiceKey, Narration, State, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -458,26 +458,28 @@ class _Projection:
             "initiative": [clone(e) for e in st["initiative"] if e["id"] in chars],
             "narration": self._narration(st["narration"]),
             "next_id": st["next_id"],
-            **self._combat(st.get("combat"), chars),
         }
         dice = public_dice(st)
         if dice is not None:
             out["dice"] = dice
+        fight = self._combat(st.get("combat"), chars)
+        if fight is not None:
+            out["combat"] = fight
         return out
 
     @staticmethod
-    def _combat(block: Any, chars: dict[str, Any]) -> dict[str, Any]:
+    def _combat(block: Any, chars: dict[str, Any]) -> Combat | None:
         """The fight without the secret fighters: a secret one's turn is "the GM's turn" (``gm_turn``)."""
         if not isinstance(block, dict):
-            return {}
+            return None
         acting = block.get("acting", "")
-        out = {"turn": block.get("turn", 1), "pass": block.get("pass", 1),
-               "acting": acting if acting in chars else "",
-               "acted": [c for c in _strs(block.get("acted")) if c in chars],
-               "held": [c for c in _strs(block.get("held")) if c in chars]}
+        out: Combat = {"turn": block.get("turn", 1), "pass": block.get("pass", 1),
+                       "acting": acting if acting in chars else "",
+                       "acted": [c for c in _strs(block.get("acted")) if c in chars],
+                       "held": [c for c in _strs(block.get("held")) if c in chars]}
         if acting and acting not in chars:
             out["gm_turn"] = True
-        return {"combat": out}
+        return out
 
     def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
         decider: dict[str, int] = {}
