@@ -61,9 +61,16 @@ def faces(*hits_of: tuple[int, int]) -> str:
     return " ".join(out)
 
 
+def turn_lines(app: Any) -> list[str]:
+    """The turn pane as drawn: the headline, then a row per fighter."""
+    from polku.tui.widgets.panes import TurnOrder
+
+    return app.main_screen().query_one("#turns", TurnOrder).lines
+
+
 def order(app: Any) -> list[str]:
-    """The turn-order rows of the queue pane, as drawn: marker, score, name."""
-    return [row[:5] + row[5:].split("  ")[0] for row in panes(app)["queue"] if row[:1] in "▶‖✓· "][:6]
+    """The fighters' rows of the turn pane: marker, score, name."""
+    return [row[:5] + row[5:].split("  ")[0] for row in turn_lines(app)[1:]]
 
 
 def combat(t: Tracker) -> tuple[int, int, str]:
@@ -110,7 +117,7 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
         # Nyx and Ganger 1 both have 9: Nyx's Edge 4 beats the ganger's 1 (S12)
         assert order(app) == ["▶ 11 Kaneda", "·  9 Nyx", "·  9 Ganger 1", "·  8 Ganger 2", "·  7 Ganger 3",
                               "·  6 Ganger 4"]
-        assert "» Combat turn 1 · pass 1" in panes(app)["queue"]
+        assert turn_lines(app)[0] == "» Combat turn 1 · pass 1"
 
         # an effect that lasts one pass, with a dice modifier, on Nyx (f, typed in one line)
         await select_character(pilot, "Nyx")
@@ -165,6 +172,7 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
         assert combat(t) == (4, 1, "ganger-1")
         await settle(pilot)
         seen = panes(app)
+        seen_turns = turn_lines(app)
         await press(pilot, "q")
     assert app.return_code == 0
 
@@ -180,6 +188,7 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
     async with app2.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert panes(app2)["queue"] == seen["queue"]
+        assert turn_lines(app2) == seen_turns
         assert "▶  6 Ganger 1" in order(app2)
         await press(pilot, "space")  # and goes on from there
         assert combat(tracker2) == (4, 1, "ganger-2")

@@ -34,7 +34,7 @@ from .limits import InputLimits
 from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
-from .widgets.panes import ChallengeQueue, CharacterPane, compose_panes
+from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 
 REVIEW_CSS = """
 #stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -206,6 +206,7 @@ class ReviewScreen(Screen):
             title.update(Text(f"Cannot rebuild: {e}", style="bold"))
             return
         view = view_tracker(state)
+        self.query_one("#turns", TurnOrder).show(view, styles)
         self.query_one("#queue", ChallengeQueue).show(view, styles)
         self.query_one("#chars", CharacterPane).show(view, styles)
         ev = next((e for e in self.tracker.events if e["seq"] == seq), None)

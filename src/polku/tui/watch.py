@@ -37,7 +37,7 @@ from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
-from .widgets.panes import ChallengeQueue, CharacterPane, compose_panes
+from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 
 
 def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:
@@ -277,6 +277,8 @@ class WatchApp(ReadOnlyApp):
             self._status_text = status
         if view is None or (view is self._shown and not force):
             return
+        # The fight pane compares what it shows itself (the marker, wounds and turn order).
+        screen.query_one("#turns", TurnOrder).show(view, styles)
         old = self._shown
         now, before = view.state, (old.state if old is not None else None)
         # A pane is repainted only when what it shows changed: a players' view is often

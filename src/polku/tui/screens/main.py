@@ -16,7 +16,7 @@ from ...session.tracker import Tracker, TrackerError
 from ...text import plural
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
-from ..widgets.panes import ChallengeQueue, CharacterPane, compose_panes
+from ..widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 from ..host import AppHost, host
 from ..messages import TrackerChanged
 
@@ -138,6 +138,7 @@ class MainScreen(Screen):
             self._pending = []
         self._stale = False
         styles = self.papp.log_styles()
+        self.query_one("#turns", TurnOrder).show(self.tracker, styles)
         self.query_one("#queue", ChallengeQueue).show(self.tracker, styles)
         self.query_one("#chars", CharacterPane).show(self.tracker, styles)
         if events:
@@ -199,7 +200,8 @@ class MainScreen(Screen):
         if key == self._status_key:
             return  # unchanged: an update would repaint and re-lay out the screen
         self._status_key = key
-        self.query_one(StatusLine).update(line)
+        # One row high whatever it says (#status-line: height 1): no layout pass for a new text.
+        self.query_one(StatusLine).update(line, layout=False)
 
     def restyle(self) -> None:
         self.query_one(DiceLog).restyle(self.papp.log_styles())
@@ -510,12 +512,9 @@ class MainScreen(Screen):
         self.run(lambda t: t.combat.delay())
 
     def _fighter(self) -> str | None:
-        """The fighter the GM points at: the highlighted turn-order row, else the selected character."""
-        cid = self.query_one("#queue", ChallengeQueue).selected_fighter_id()
-        if cid is None:
-            ch = self.selected_character(quiet=True)
-            cid = ch["id"] if ch is not None else None
-        return cid
+        """The fighter the GM points at: the selected character."""
+        ch = self.selected_character(quiet=True)
+        return ch["id"] if ch is not None else None
 
     def action_step_in(self) -> None:
         block = self.tracker.combat.block

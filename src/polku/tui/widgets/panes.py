@@ -64,6 +64,7 @@ def compose_panes(log: Widget, log_title: str, *, queue_title: str = "Challenges
     players' view): challenges and characters on the left, ``log`` on the right."""
     with Horizontal(id="panes"):
         with Vertical(id="left"):
+            yield TurnOrder(id="turns", classes="-idle")
             yield Static(queue_title, classes="pane-title", id=queue_title_id)
             yield ChallengeQueue(id="queue")
             yield Static("Characters", classes="pane-title", id="chars-title")
@@ -73,35 +74,95 @@ def compose_panes(log: Widget, log_title: str, *, queue_title: str = "Challenges
             yield log
 
 
+class TurnOrder(Static):
+    """The fight (S12): the combat turn and pass, the fighters in order, the marker on who acts.
+
+    A plain text of its own, apart from the challenge queue, so that moving the
+    marker redraws these few rows and never the queue (and no layout pass when
+    the number of rows stays the same); hidden out of a fight.
+    """
+
+    DEFAULT_CSS = """
+    TurnOrder { height: auto; max-height: 9; padding: 0 1; }
+    TurnOrder.-idle { display: none; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self._shown: tuple[Any, ...] = ()
+
+    def show(self, tracker: Tracker, styles: dict[str, str]) -> None:
+        rows = turn_rows(tracker, styles)
+        self.set_class(not rows, "-idle")
+        key = tuple((r.plain, tuple(r.spans), str(r.style)) for r in rows)
+        if key == self._shown:
+            return
+        grew = len(key) != len(self._shown)
+        self._shown = key
+        self.update(Text("\n").join(rows), layout=grew)
+
+    @property
+    def lines(self) -> list[str]:
+        """The rows as shown, in plain text."""
+        return [plain for plain, _, _ in self._shown]
+
+
 class ChallengeQueue(OptionList):
-    """Challenges waiting, the active one and resolved ones; S12 initiative first."""
+    """Challenges waiting, the active one and resolved ones."""
 
     DEFAULT_CSS = """
     ChallengeQueue { height: auto; max-height: 40%; min-height: 3; }
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._rows: dict[tuple[Any, ...], Option] = {}
+        """Each challenge's row by what it shows: a command that changes one challenge builds one row."""
+
+    def _row(self, tracker: Tracker, c: dict[str, Any], styles: dict[str, str]) -> Option:
+        chars = tracker.characters
+
+        def name(x: str) -> str:
+            return chars[x]["name"] if x in chars else "(removed)"
+
+        key = (c["id"], c["status"], c["title"], c.get("outcome", ""),
+               tuple(name(x) for x in c.get("participants", [])), tuple(name(x) for x in c.get("opposition", [])),
+               styles.get("accent", ""), styles.get("muted", ""))
+        row = self._rows.get(key)
+        if row is None:
+            row = self._rows[key] = self._build_row(tracker, c, styles)
+        return row
+
     def show(self, tracker: Tracker, styles: dict[str, str]) -> None:
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        options: list[Option] = turn_options(tracker, styles)
-        for c in tracker.state["challenges"]:
-            t = Text()
-            mark = STATUS_MARK.get(c["status"], "?")
-            style = "bold" if c["status"] == "active" else (styles.get("muted", "") if c["status"] == "resolved" else "")
-            t.append(f"{mark} ", style=styles.get("accent", "") if c["status"] == "active" else "")
-            t.append(c["title"], style=style)
-            if c["status"] == "resolved" and c.get("outcome"):
-                t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
-            elif c.get("participants") or c.get("opposition"):
-                chars = tracker.characters
-                names = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("participants", [])]
-                opp = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("opposition", [])]
-                who = ", ".join(names) + (f" vs {', '.join(opp)}" if opp else "")
-                if who:
-                    t.append(f"  ({who})", style=styles.get("muted", ""))
-            options.append(Option(t, id=f"ch:{c['id']}"))
+        options: list[Option] = [self._row(tracker, c, styles) for c in tracker.state["challenges"]]
+        if len(self._rows) > 4 * len(options) + 64:
+            live = {id(o) for o in options}
+            self._rows = {k: v for k, v in self._rows.items() if id(v) in live}
         if not options:
             options.append(Option(Text("No challenges yet — press a to add one", style=styles.get("muted", "")),
                                   id="empty", disabled=True))
+        self._show_options(tracker, options, keep)
+
+    @staticmethod
+    def _build_row(tracker: Tracker, c: dict[str, Any], styles: dict[str, str]) -> Option:
+        t = Text()
+        mark = STATUS_MARK.get(c["status"], "?")
+        style = "bold" if c["status"] == "active" else (styles.get("muted", "") if c["status"] == "resolved" else "")
+        t.append(f"{mark} ", style=styles.get("accent", "") if c["status"] == "active" else "")
+        t.append(c["title"], style=style)
+        if c["status"] == "resolved" and c.get("outcome"):
+            t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
+        elif c.get("participants") or c.get("opposition"):
+            chars = tracker.characters
+            names = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("participants", [])]
+            opp = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("opposition", [])]
+            who = ", ".join(names) + (f" vs {', '.join(opp)}" if opp else "")
+            if who:
+                t.append(f"  ({who})", style=styles.get("muted", ""))
+        return Option(t, id=f"ch:{c['id']}")
+
+    def _show_options(self, tracker: Tracker, options: list[Option], keep: str | None) -> None:
         if not sync_options(self, options) and self.highlighted is not None:
             return
         if keep is not None:
@@ -109,23 +170,12 @@ class ChallengeQueue(OptionList):
                 self.highlighted = self.get_option_index(keep)
             except Exception:
                 keep = None
-        acting = tracker.combat.acting()
-        if keep is None and acting is not None and any(o.id == f"ini:{acting}" for o in options):
-            self.highlighted = self.get_option_index(f"ini:{acting}")
-            keep = f"ini:{acting}"
         if keep is None and any(not o.disabled for o in options):
             active = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
                            and tracker.challenge(o.id[3:])["status"] == "active"), None)
             waiting = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
                             and tracker.challenge(o.id[3:])["status"] == "waiting"), None)
             self.highlighted = active if active is not None else (waiting if waiting is not None else 0)
-
-    def selected_fighter_id(self) -> str | None:
-        """The character of the highlighted turn-order row, if one is highlighted."""
-        opt = self.highlighted_option
-        if opt is None or not opt.id or not opt.id.startswith("ini:"):
-            return None
-        return opt.id[4:]
 
     def selected_challenge_id(self) -> str | None:
         opt = self.highlighted_option
@@ -138,22 +188,21 @@ TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "o
 """The turn marker and each fighter's place in the pass (a glyph, never colour alone)."""
 
 
-def turn_options(tracker: Tracker, styles: dict[str, str]) -> list[Option]:
+def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
     """The fight: a headline, then the fighters in turn order with the marker on who acts."""
     combat = tracker.combat
     rows = combat.rows()
     if not rows and not combat.active:
         return []
     muted, accent = styles.get("muted", ""), styles.get("accent", "")
-    out: list[Option] = []
     head = Text("» ", style=accent)
     head.append(combat.headline() or "Initiative", style="bold")
     block = combat.block or {}
     if block.get("gm_turn"):
         head.append("  ▶ the GM's turn", style=accent)
-    out.append(Option(head, id="turn-head", disabled=True))
+    out = [head]
     for r in rows:
-        t = Text()
+        t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
         t.append(f"{r.current:>2} ", style="bold")
         t.append(r.name, style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
@@ -166,7 +215,7 @@ def turn_options(tracker: Tracker, styles: dict[str, str]) -> list[Option]:
             extra.append("holding")
         if extra:
             t.append("  " + ", ".join(extra), style=muted)
-        out.append(Option(t, id=f"ini:{r.cid}"))
+        out.append(t)
     return out
 
 
