@@ -60,3 +60,49 @@ class TestEffects:
         """f on the ganger, who carries smoke: add another, or remove the smoke."""
         run = keys("2", "down", "down", "f")
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
+
+
+def _secret_turn_file(tmp_path: Path) -> Path:
+    """The Varjojuoksu demo with the ganger secret and acting (Nyx and Kaneda have acted)."""
+    from polku.session import demo, store
+    from polku.session.files import document
+
+    t = demo.demo_varjojuoksu()
+    t.update_character("ganger", "secret", True)
+    t.combat.next()
+    t.combat.next()
+    assert t.state["combat"]["acting"] == "ganger"
+    path = tmp_path / "fight.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+class TestWatch:
+    def test_the_gm_s_turn(self, snap_compare, tmp_path):
+        """polku watch in a fight: the secret ganger's turn reads "the GM's turn"; no row, no name of his."""
+        from test_watch import watch_app
+
+        assert snap_compare(watch_app(_secret_turn_file(tmp_path)), terminal_size=(80, 24))
+
+
+def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
+    import asyncio
+
+    from test_watch import watch_app
+
+    from polku.tui.widgets.panes import TurnOrder
+
+    async def run() -> list[str]:
+        app = watch_app(_secret_turn_file(tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                if app._shown is not None:
+                    break
+                await pilot.pause(0.02)
+            await pilot.pause()
+            return app.screen.query_one("#turns", TurnOrder).lines
+
+    lines = asyncio.run(run())
+    assert lines[:2] == ["» Combat turn 1 · pass 1", "▶ the GM's turn"]
+    assert [line[:1] for line in lines[2:]] == ["✓", "✓"]  # Nyx and Kaneda have acted; the ganger has no row
+    assert "Ganger" not in " ".join(lines)

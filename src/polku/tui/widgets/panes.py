@@ -197,10 +197,10 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
     muted, accent = styles.get("muted", ""), styles.get("accent", "")
     head = Text("» ", style=accent)
     head.append(combat.headline() or "Initiative", style="bold")
-    block = combat.block or {}
-    if block.get("gm_turn"):
-        head.append("  ▶ the GM's turn", style=accent)
     out = [head]
+    if (combat.block or {}).get("gm_turn"):
+        # The players' view: a secret fighter acts; neither a row nor a name of theirs is shown.
+        out.append(Text.assemble(("▶ ", accent), ("the GM's turn", "bold")))
     for r in rows:
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
