@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--fight needs --system shadowrun")
         if t.settings.sr_initiative != "keep":
             t.set_setting("sr.initiative", "keep")
-        t.roll_initiative([(cid, 2 if ch["kind"] == "pc" else 1) for cid, ch in t.characters.items()])
+        t.rolls.roll_initiative([(cid, 2 if ch["kind"] == "pc" else 1) for cid, ch in t.characters.items()])
     out = args.output or Path(f"/tmp/polku-{args.system}-{args.events}.toml")
     if out.exists():
         out.unlink()

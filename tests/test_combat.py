@@ -21,7 +21,7 @@ def fight(*specs: tuple[str, int, int], setting: str = "reroll", secret: str = "
     if setting != "reroll":
         t.set_setting("sr.initiative", setting)
     faces = [f for _, hits, _ in specs for f in FACES[hits]]
-    t.roll_initiative([(model.slug(n), p) for n, _, p in specs], faces=faces)
+    t.rolls.roll_initiative([(model.slug(n), p) for n, _, p in specs], faces=faces)
     return t
 
 
@@ -41,7 +41,7 @@ def test_S12_next_walks_pass_1_then_pass_2_for_those_with_two_passes():
     assert t.events[-1]["text"] == "Combat turn 1 is over: roll initiative for combat turn 2"
     with pytest.raises(TrackerError, match="roll initiative for combat turn 2"):
         t.combat.next()
-    t.roll_initiative([("ann", 1), ("bo", 1)], faces=FACES[0] + FACES[3])
+    t.rolls.roll_initiative([("ann", 1), ("bo", 1)], faces=FACES[0] + FACES[3])
     assert (t.state["combat"]["turn"], t.state["combat"]["pass"], acting(t)) == (2, 1, "bo")
 
 
@@ -155,7 +155,7 @@ def test_a_shared_group_rolls_once():
         t.state["characters"][cid]["group"] = "g1"
     entries = [("ganger-1", 1), ("ganger-2", 1), ("ann", 1)]
     assert t.combat.initiative_dice(entries) == [("Ganger 1", 6), ("Ann", 6)]
-    t.roll_initiative(entries, faces=FACES[2] + FACES[0])
+    t.rolls.roll_initiative(entries, faces=FACES[2] + FACES[0])
     scores = {e["id"]: e["score"] for e in t.state["initiative"]}
     assert scores == {"ganger-1": 8, "ganger-2": 8, "ann": 6}
 

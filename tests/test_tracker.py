@@ -382,7 +382,7 @@ def _b():
 def _fight(passes: int = 1) -> Tracker:
     """The Varjojuoksu demo in a fresh fight: Kaneda (11), Nyx (9), Ganger (8) by these faces."""
     t = shadowrun()
-    t.roll_initiative([("kaneda", passes), ("nyx", 1), ("ganger", 1)],
+    t.rolls.roll_initiative([("kaneda", passes), ("nyx", 1), ("ganger", 1)],
                       faces=[5, 6, 5, 1, 1, 1, 1, 1] + [5, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 1, 1, 1, 1])
     return t
 

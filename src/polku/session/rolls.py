@@ -685,7 +685,7 @@ class Rolls:
         name = label or ch["name"]
         # The character's effects with a dice modifier are rows of the pool, each on unless turned off.
         spec = replace(spec, modifiers=list(spec.modifiers) + [
-            m for m in self.combat.effect_modifiers(cid) if m[0] not in spec.effects_off])
+            m for m in self.tracker.combat.effect_modifiers(cid) if m[0] not in spec.effects_off])
         if spec.mode == "dice":
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
                           edge_before=spec.edge_before, long_shot=spec.long_shot)
