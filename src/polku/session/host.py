@@ -41,6 +41,8 @@ class RollHost(Protocol):
     state: State
     events: Any
     _recent: dict[int, Any]
+    combat: Any
+    """The fight (:class:`polku.session.combat.Combat`): the initiative roll and a pool's effect rows."""
 
     @property
     def settings(self) -> Settings: ...
