@@ -22,14 +22,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ..rules import turns
 from ..rules.dice import RulesError
 from ..rules.system import System
 
-if TYPE_CHECKING:
-    from .tracker import Tracker, _Txn
+from .host import Txn as _Txn
+
+Tracker = Any
+"""The tracker this is a part of (typed loosely: session.tracker imports this module, never the reverse)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,7 +490,7 @@ def parse_effect(text: str) -> tuple[str, int, str, int]:
 
 
 def _refuse(message: str) -> Exception:
-    from .tracker import TrackerError
+    from .host import TrackerError
 
     return TrackerError(message)
 

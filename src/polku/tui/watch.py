@@ -278,7 +278,8 @@ class WatchApp(ReadOnlyApp):
         if view is None or (view is self._shown and not force):
             return
         # The fight pane compares what it shows itself (the marker, wounds and turn order).
-        screen.query_one("#turns", TurnOrder).show(view, styles)
+        for turns in screen.query("#turns").results(TurnOrder):  # a seat's screen has none
+            turns.show(view, styles)
         old = self._shown
         now, before = view.state, (old.state if old is not None else None)
         # A pane is repainted only when what it shows changed: a players' view is often
