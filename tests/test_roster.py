@@ -276,11 +276,13 @@ def test_undo_restores_and_redo_repeats(name):
 
 def test_the_fallen_leave_the_initiative_and_open_challenges_too():
     t = sr_with_gangers(2)
-    t.set_initiative([{"id": "kaneda", "score": 10, "passes": 1}, {"id": "ganger-1", "score": 8, "passes": 1}])
+    # The demo is in a fight with Nyx acting, so she stays in the order.
+    t.set_initiative([{"id": "kaneda", "score": 10, "passes": 1}, {"id": "nyx", "score": 9, "passes": 1},
+                      {"id": "ganger-1", "score": 8, "passes": 1}])
     c = t.add_challenge("Hold the bridge", ["kaneda"], ["ganger-1", "ganger-2"])
     t.set_condition("ganger-1", "physical", t.condition_monitor("ganger-1", "physical"))
     t.roster.remove_fallen()
-    assert [e["id"] for e in t.state["initiative"]] == ["kaneda"]
+    assert [e["id"] for e in t.state["initiative"]] == ["kaneda", "nyx"]
     assert t.challenge(c["id"])["opposition"] == ["ganger-2"]
 
 

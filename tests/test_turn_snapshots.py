@@ -1,7 +1,7 @@
 """Snapshots of the fight: the turn order in the queue pane, the effects prompts, initiative by physical dice.
 
-The Varjojuoksu demo ends in combat turn 1 with Nyx acting, Kaneda wounded (−1) and
-smoke on the ganger; each picture is taken at 80x24 and 120x40 like the others
+The Varjojuoksu demo ends in combat turn 1 with Nyx acting, Kaneda wounded (−1);
+ each picture is taken at 80x24 and 120x40 like the others
 (fixed clock and seed, pinned theme, no blinking cursors).
 """
 
@@ -27,7 +27,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 class TestTurns:
     @sizes
     def test_a_held_action_and_a_wounded_fighter(self, snap_compare, size):
-        """d: Nyx holds (‖) and Kaneda acts (▶, his 10 lowered to 9 by his wounds); the ganger's smoke is listed."""
+        """d: Nyx holds (‖) and Kaneda acts (▶, his 10 lowered to 9 by his wounds)."""
         assert snap_compare(demo_app("varjojuoksu"), run_before=keys("d"), terminal_size=size)
 
     @sizes
@@ -57,8 +57,8 @@ class TestEffects:
 
     @sizes
     def test_the_effects_chooser(self, snap_compare, size):
-        """f on the ganger, who carries smoke: add another, or remove the smoke."""
-        run = keys("2", "down", "down", "f")
+        """f on the ganger after smoke was put on him: add another, or remove the smoke."""
+        run = keys("2", "down", "down", "f", *typed("Smoke -2 1 pass"), "enter", "f")
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
 
 

@@ -115,7 +115,6 @@ def demo_varjojuoksu(clock: Callable[[], str] | None = None, seed: int | None = 
                       SRSide("Ganger", ["ganger"], attribute_name="Reaction", attribute=3, dice=3),
                       challenge=c2["id"])
     t.set_condition("kaneda", "physical", 4)
-    t.combat.add_effect("ganger", "Smoke", -2, "pass", 2)
     c3 = t.add_challenge("Crack the garage host", ["nyx"])
     t.rolls.roll_sr_extended(SRSide("Nyx", ["nyx"], skill_name="Hacking", skill=5, attribute_name="Logic", attribute=6),
                        c3["id"], threshold=10)
