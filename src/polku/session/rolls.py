@@ -1180,7 +1180,8 @@ class Rolls:
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S12: roll initiative and begin a combat turn (see :meth:`polku.session.combat.Combat.roll_initiative`)."""
-        return self.tracker.combat.roll_initiative(entries, faces=faces)
+        result: dict[str, Any] = self.tracker.combat.roll_initiative(entries, faces=faces)
+        return result
 
 
 _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
