@@ -49,7 +49,7 @@ def test_a_command_marked_gm_only_shows_the_players_only_the_gm_rolls(name):
         # Nothing the command wrote reaches the reports either (its text, its labels).
         shown = _shown(t)
         for e in new:
-            if e["text"] and e["seq"] not in before and e["text"] not in _public_texts(t, e):
+            if e["text"] and e["seq"] not in before and not any(e["text"] in p for p in _public_texts(t, e)):
                 assert e["text"] not in shown, (where, e["text"])
 
     check("made")
@@ -60,7 +60,8 @@ def test_a_command_marked_gm_only_shows_the_players_only_the_gm_rolls(name):
 
 
 def _public_texts(t, ev) -> set[str]:
-    """Lines that may show for other reasons: the same words logged by a public command."""
+    """Lines that may show for other reasons: words logged by a public command (the command's
+    line may be part of one, e.g. an earlier public initiative of the same fighters and more)."""
     own = {e["seq"] for e in t.events if e.get("cmd") == ev.get("cmd")}
     return {e["text"] for e in t.events if e["seq"] not in own and not e.get("secret")
             and e["kind"] not in ("undo", "redo")}
@@ -97,6 +98,11 @@ def test_what_follows_a_gm_only_roll_is_marked_the_gms_in_the_log_too():
 # In the app: G before the roll, on every screen that rolls
 
 
+def _last_roll(tracker):
+    """The last roll event (a fight's turn line follows an initiative roll)."""
+    return next(e for e in reversed(tracker.events) if "roll" in e)
+
+
 def test_g_on_the_initiative_and_narration_screens_makes_the_next_roll_the_gms(tmp_path):
     import asyncio
 
@@ -121,11 +127,18 @@ def test_g_on_the_initiative_and_narration_screens_makes_the_next_roll_the_gms(t
             assert "GM ONLY" in screen_text(app)
             await pilot.press("r")
             await settle(pilot)
-            ev = tracker.events[-1]
+            ev = _last_roll(tracker)
             assert ev["roll"]["test"] == "initiative" and ev["secret"] is True
+            # The players' fight pane keeps the order but shows no score of the GM's dice.
+            view = public_view(tracker)
+            assert all(e.get("hidden") for e in view.state["initiative"])
+            assert [e["id"] for e in view.state["initiative"]] == [r.cid for r in tracker.combat.rows()]
             await pilot.press("G", "r")
             await settle(pilot)
-            assert tracker.events[-1]["roll"]["test"] == "initiative" and "secret" not in tracker.events[-1]
+            again = _last_roll(tracker)
+            assert again["roll"]["test"] == "initiative" and "secret" not in again
+            assert again["seq"] > ev["seq"]
+            assert not any(e.get("hidden") for e in public_view(tracker).state["initiative"])
 
     async def narration() -> None:
         tracker, _ = COMMANDS["narration_harm"]()  # a usurpation with 4 dice: the GM's harm roll is due
@@ -148,3 +161,42 @@ def test_g_on_the_initiative_and_narration_screens_makes_the_next_roll_the_gms(t
 
     asyncio.run(initiative())
     asyncio.run(narration())
+
+
+def test_a_gm_only_initiative_shows_the_players_the_turn_order_and_no_score():
+    """S12 + §4: the players need whose turn it is, not the GM's dice: the order in force
+    (wounds included) with a '?' for each score; undone, the earlier public scores are back."""
+    from test_tracker import shadowrun
+
+    from polku.tui.widgets.panes import turn_rows
+
+    t = shadowrun()
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)],
+                            faces=[5, 6, 5, 1, 1, 1, 1, 1] + [5, 1, 1, 1, 1, 1, 1, 1] + [5, 5, 1, 1, 1, 1])
+    public_scores = {e["id"]: e["score"] for e in public_view(t).state["initiative"]}
+    assert public_scores == {e["id"]: e["score"] for e in t.state["initiative"]}
+    with t.gm_only():
+        t.rolls.roll_initiative([("kaneda", 2), ("nyx", 1), ("ganger", 1)],
+                                faces=[1] * 8 + [6, 6, 6, 6, 1, 1, 1, 1] + [6, 6, 6, 6, 6, 6])
+    real = {e["id"]: e["score"] for e in t.state["initiative"]}
+
+    def shown() -> tuple[list[str], str]:
+        view = public_view(t)
+        lines = "\n".join(line.plain for line in turn_rows(view, {}))
+        return [r.cid for r in view.combat.rows()], lines
+
+    order, lines = shown()
+    assert order == [r.cid for r in t.combat.rows()]
+    assert lines.count(" ? ") == 3
+    for score in real.values():
+        assert f" {score} " not in lines, lines
+    assert "2 passes" in lines  # passes are not dice: still shown
+    # A wound reorders the GM's fight; the players' order follows it, still without a number.
+    first = order[0]
+    t.update_character(first, "physical", 9)
+    order2, lines2 = shown()
+    assert order2 == [r.cid for r in t.combat.rows()] != order and " ? " in lines2
+    t.undo()
+    t.undo()
+    assert {e["id"]: e["score"] for e in public_view(t).state["initiative"]} == public_scores
+    assert not any(e.get("hidden") for e in public_view(t).state["initiative"])

@@ -48,6 +48,8 @@ class TurnRow:
     wound: int
     status: str
     """``acting``, ``held``, ``acted``, ``waiting`` (acts later in this pass) or ``out`` (no action this pass)."""
+    hidden: bool = False
+    """The players' view of a GM-only initiative roll: ``score`` and ``current`` only keep the order."""
 
 
 class Combat:
@@ -88,6 +90,7 @@ class Combat:
         """The turn order as shown: who acts now, who holds, who has acted this pass."""
         b = self.block or {}
         pass_no = b.get("pass", 1)
+        hidden = {e["id"] for e in self._t.state["initiative"] if e.get("hidden")}
         out = []
         for e in self.order():
             if e.cid == b.get("acting"):
@@ -101,7 +104,7 @@ class Combat:
             else:
                 status = "out"
             out.append(TurnRow(e.cid, self._t.characters[e.cid]["name"], e.score, e.current, e.passes,
-                               e.wound, status))
+                               e.wound, status, e.cid in hidden))
         return out
 
     def acting(self) -> str | None:

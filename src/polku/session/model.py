@@ -79,6 +79,9 @@ class InitiativeEntry(TypedDict):
     id: str
     score: int
     passes: int
+    hidden: NotRequired[bool]
+    """Only in the players' view, when the GM rolled this initiative GM-only (§4): ``score``
+    is then a stand-in that keeps the turn order and the dice's numbers are not shown."""
 
 
 class Narration(TypedDict):

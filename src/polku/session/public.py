@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .files import SessionOpenError, load_tracker
-from .model import Campaign, Combat, DiceKey, Narration, State, clone
+from .model import Campaign, Combat, DiceKey, InitiativeEntry, Narration, State, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -58,6 +58,10 @@ GM_ROLL = "the GM rolls"
 
 GM_DECIDED = "decided by the GM's roll"
 """A challenge's public outcome when the roll that decided it is the GM's."""
+
+HIDDEN_SCORE_STEP = 1000
+"""The gap between the stand-in scores of a GM-only initiative order: wider than any wound
+modifier (S12), so the players' panes keep the GM's order while a fighter's wounds show."""
 
 SECRET_CHARACTER_FIELDS = ("notes", "secret")
 """Character fields whose edits never reach the players."""
@@ -455,7 +459,7 @@ class _Projection:
             "structure": clone(st["structure"]),
             "characters": chars,
             "challenges": self._challenges(st["challenges"]),
-            "initiative": [clone(e) for e in st["initiative"] if e["id"] in chars],
+            "initiative": self._initiative_order(chars),
             "narration": self._narration(st["narration"]),
             "next_id": st["next_id"],
         }
@@ -466,6 +470,32 @@ class _Projection:
         if fight is not None:
             out["combat"] = fight
         return out
+
+    def _initiative_order(self, chars: dict[str, Any]) -> list[InitiativeEntry]:
+        """The initiative entries the players see: as rolled, or — when the GM rolled them
+        GM-only — the turn order in force with no score (a stand-in per place keeps the
+        order whatever wound modifier follows; ``hidden`` tells the panes to show none)."""
+        entries = [e for e in self.full.state["initiative"] if e["id"] in chars]
+        if not self._initiative_is_gms():
+            return [clone(e) for e in entries]
+        order = [e.cid for e in self.full.combat.order() if e.cid in chars]
+        passes = {e["id"]: e["passes"] for e in entries}
+        step = HIDDEN_SCORE_STEP
+        return [{"id": cid, "score": step * (len(order) - i), "passes": passes[cid], "hidden": True}
+                for i, cid in enumerate(order)]
+
+    def _initiative_is_gms(self) -> bool:
+        """Whether the initiative in force was set by a GM-only command (the last one not undone)."""
+        for ev in reversed(self.events):
+            seq = ev.get("seq")
+            if ev.get("kind") in ("undo", "redo") or not isinstance(seq, int) or self.full.is_undone(seq):
+                continue
+            changes = ev.get("changes", [])
+            if any(isinstance(ch, dict) and ch.get("path") == ["initiative"]
+                   for ch in (changes if isinstance(changes, list) else [])):
+                cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
+                return cmd in self.secret_cmds
+        return False
 
     @staticmethod
     def _combat(block: Any, chars: dict[str, Any]) -> Combat | None:

@@ -204,7 +204,7 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
     for r in rows:
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
-        t.append(f"{r.current:>2} ", style="bold")
+        t.append(" ? " if r.hidden else f"{r.current:>2} ", style="bold")
         t.append(r.name, style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
         extra = []
         if r.wound:
