@@ -32,7 +32,7 @@ from polku.session.model import clone
 from polku.tui.messages import SaveFailed, SessionSaved
 from polku.tui.render import plain_styles
 from polku.tui.screens.main import MainScreen
-from polku.tui.screens.prompts import ChoicePrompt, TextPrompt
+from polku.tui.screens.prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from polku.tui.screens.roll import HarhaRollScreen, RajaRollScreen, SideList, SRRollScreen
 
 SIZE = (80, 24)
@@ -124,9 +124,9 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
 
         # physical dice: Lena 2,3 and Tuomas 6
         await press(pilot, "f")
-        assert isinstance(app.screen, TextPrompt)
+        assert isinstance(app.screen, FacesPrompt)
         await press(pilot, *typed("2,3"), "enter")
-        assert isinstance(app.screen, TextPrompt)  # now Tuomas's faces
+        assert isinstance(app.screen, FacesPrompt)  # now Tuomas's faces
         await press(pilot, "6", "enter")
         await settle(pilot)
         assert app.screen is roll
@@ -138,13 +138,21 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         assert f"{first['seq']}: Tuomas wins 0–1" in shown
         assert "Lena: 2 3" in shown and "Tuomas: 6" in shown
         # the hint is the result's last line (at 80x24 it is below the fold of the result box)
-        assert "  e: reroll a side's whole pool with an edge (H7)" in roll.result_lines[:4]  # hints come before the explanation
+        # hints come before the explanation; the roll was typed, so the reroll is typed too
+        assert ("  e: reroll a side's whole pool with an edge (H7), typing the new faces"
+                in roll.result_lines[:4])
 
-        # e: Lena rerolls her pool with the edge Cold head (the program rolls the dice)
+        # e: Lena rerolls her pool with the edge Cold head, throwing her two physical d8s again
         await press(pilot, "e")
         assert isinstance(app.screen, ChoicePrompt)
         assert [v.split("\x1f")[2] for v, _ in app.screen.choices] == ["Cold head", "Iron grip"]
         await press(pilot, "1")
+        await settle(pilot)
+        assert isinstance(app.screen, FacesPrompt) and app.screen.count == 2
+        await press(pilot, "5", "space", "9", "enter")  # a d8 cannot show 9: said, the prompt stays
+        await settle(pilot)
+        assert isinstance(app.screen, FacesPrompt) and "die 2 (d8)" in screen_text(app)
+        await press(pilot, "backspace", "4", "enter")
         await settle(pilot)
         assert app.screen is roll
         spent, reroll = tracker.events[-2], tracker.events[-1]
@@ -152,6 +160,7 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         assert reroll["roll"]["rerolls"] == first["seq"]
         lena, tuomas = reroll["roll"]["sides"]
         assert [d["replaced"] for d in lena["dice"]] == [[2], [3]]
+        assert [d["face"] for d in lena["dice"]] == [5, 4] and reroll["roll"]["manual"]
         assert [d["face"] for d in tuomas["dice"]] == [6] and "replaced" not in tuomas["dice"][0]
         assert f"{reroll['seq']}: {reroll['roll']['summary']} (after edge 'Cold head')" in screen_text(app)
 
@@ -265,7 +274,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         assert highlighted_row(roll) == "edge"
         await press(pilot, "enter")
         assert roll.a.edge_before
-        assert "[x] Edge before the roll: +3 dice" in screen_text(app)
+        assert "[x] Edge before (Edge 3/3): +3 dice" in screen_text(app)
         await press(pilot, "r")
         await settle(pilot)
         spent, ev = tracker.events[-2], tracker.events[-1]

@@ -116,10 +116,16 @@ class TestSmallTerminal:
         line shows whole keys only, with ? Keys and ^p Commands on the right."""
         assert snap_compare(demo_app(system), run_before=keys(), terminal_size=(60, 20))
 
-    @pytest.mark.parametrize("system", ["rajapolku", "harhapolku"])
+    @pytest.mark.parametrize("system", ["rajapolku", "harhapolku", "varjojuoksu"])
     def test_roll_screen(self, snap_compare, system):
-        """A roll screen at 60x20: both sides' rows, the pool and the odds; the key line shows whole keys."""
+        """A roll screen at 60x20: both sides' rows one line each (cut with …), the pool and the odds; the
+        result box is 4 rows so the lists keep theirs; the key line shows whole keys."""
         assert snap_compare(demo_app(system), run_before=keys("r"), terminal_size=(60, 20))
+
+    def test_varjojuoksu_result(self, snap_compare):
+        """Kaneda's success test rolled at 60x20: the 4-row result box shows the headline, the dice and
+        the first hint; the pools above have not moved."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "r"), terminal_size=(60, 20))
 
 
 # -- the roll modals ---------------------------------------------------------------------------------
@@ -169,6 +175,32 @@ class TestRollModals:
         """r on "Crack the garage host" opens its extended test: threshold 10, progress 1/10 after
         1 interval, the hurried toggle and the odds of reaching the threshold."""
         assert snap_compare(demo_app("varjojuoksu"), run_before=keys("r"), terminal_size=size)
+
+    @sizes
+    def test_varjojuoksu_edge_before_waves(self, snap_compare, size):
+        """Edge before the roll typed from physical dice: Kaneda's 11 dice with two sixes, the wave of 2
+        with one six, the last wave of 1; the result box (13 rows at 120x40) lists all 14 dice, the hits
+        and what can be done next."""
+        run = keys("1", "end", "r", "down", "down", "down", "enter", "f", *typed("6 6 5 1 2 3 4 2 3 4 3"), "enter",
+                   *typed("6 1"), "enter", "5", "enter")
+        assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
+
+    @pytest.mark.parametrize("system", ["rajapolku", "harhapolku", "varjojuoksu"])
+    def test_long_name(self, snap_compare, system):
+        """A 177-character name on side A at 80x24: cut with … in the side title, the Who row, the pool
+        and the odds; the pools and the odds stay on screen."""
+        long = "Bartholomew " + "Quintessential-" * 9 + "Vanderhuysen the Unconquerable"
+
+        async def run(pilot: Pilot) -> None:
+            await settle(pilot)
+            await pilot.press("r")
+            await pilot.pause()
+            who = pilot.app.screen.a.who  # side A of the roll r opens
+            await pilot.press("escape")
+            pilot.app.tracker.update_character(who, "name", long)
+            await keys("r")(pilot)
+
+        assert snap_compare(demo_app(system), run_before=run, terminal_size=(80, 24))
 
     @sizes
     def test_roll_result_from_entered_faces(self, snap_compare, size):

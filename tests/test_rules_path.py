@@ -116,7 +116,7 @@ def test_R9_wound_takes_the_background_first_so_the_ability_die_is_rolled_and_pa
     t.rolls.roll_raja(RajaSide("Igor", ["igor-bondarenko"], backgrounds=["Boxer"], abilities=["Ape-man strength"]),
                 RajaSide("GM", []), faces=([7, 9], [3]))
     assert t.characters["igor-bondarenko"]["charges"] == 3
-    assert t.events[-2]["text"].startswith("Igor Bondarenko pays 1 charge(s) for Ape-man strength")
+    assert t.events[-2]["text"].startswith("Igor Bondarenko pays 1 charge for Ape-man strength (3/5 left)")
 
 
 # -- settings changed mid-campaign; each roll names the settings it used ---------------------------------

@@ -281,8 +281,14 @@ async def test_H7_roll_screen_edge_reroll_after_an_unopposed_difficult_roll(tmp_
         assert any("e: reroll" in line for line in roll.result_lines)
         await press(pilot, "e", "1")
         await settle(pilot)
+        # The roll was typed from physical dice, so the reroll asks for the new face of the d8 too.
+        assert "1d8" in screen_text(app)
+        await press(pilot, "8", "enter")
+        await settle(pilot)
         after = tracker.events[-1]
         assert after["roll"]["rerolls"] == ev["seq"] and after["roll"]["test"] == "harhapolku-difficult"
+        assert [d["face"] for d in after["roll"]["sides"][0]["dice"]] == [8] and after["roll"]["manual"]
+        assert after["roll"]["outcome"]["success"]
         assert [e["used"] for e in tracker.characters["lena"]["edges"]] == [True, True]
 
 

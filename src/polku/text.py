@@ -134,5 +134,28 @@ def raja_outcome(result: Any, a: str, b: str) -> str:
     return f"{name} wins, {plural(result.degrees, 'degree')}{extra}"
 
 
-__all__ = ["ABILITY_MARK", "SOURCE_MARK", "bar", "die_text", "die_typed", "logged_die_text", "plural", "raja_outcome",
-           "split_bar", "split_cells"]
+def percent(p: float, digits: int = 1) -> str:
+    """A chance as the GM reads it: ``42.3%``; ``> 99.9%`` / ``< 0.1%`` when it only rounds to 100% / 0%.
+
+    Only a certain outcome reads ``100%`` and only an impossible one ``0%``, so a
+    chance that is merely close to 1 never looks like a sure thing.
+
+    Args:
+        p: the probability, 0–1.
+        digits: decimals shown.
+    """
+    if p >= 1 - 1e-12:
+        return "100%"
+    if p <= 1e-12:
+        return "0%"
+    step = 10.0 ** -digits
+    shown = round(p * 100, digits)
+    if shown >= 100:
+        return f"> {100 - step:.{digits}f}%"
+    if shown <= 0:
+        return f"< {step:.{digits}f}%"
+    return f"{p * 100:.{digits}f}%"
+
+
+__all__ = ["ABILITY_MARK", "SOURCE_MARK", "bar", "die_text", "die_typed", "logged_die_text", "percent", "plural",
+           "raja_outcome", "split_bar", "split_cells"]

@@ -43,6 +43,7 @@ from polku.cli.words import (
     pct_line,
     plural,
 )
+from polku.text import percent
 
 if TYPE_CHECKING:
     import argparse
@@ -291,9 +292,9 @@ def _odds_sr(args: argparse.Namespace) -> int:
                  f"  {'':<22} {'success':>9} {'glitch':>9} {'critical':>9} {'mean hits':>10}"]
         for label, v in (("no Edge", worth.none), ("Edge before the roll", worth.before),
                          ("Edge after, if short", worth.after)):
-            lines.append(f"  {label:<22} {100 * v[0]:8.3f}% {100 * v[1]:8.3f}% {100 * v[2]:8.3f}% {v[3]:10.3f}")
+            lines.append(f"  {label:<22} {percent(v[0], 3):>9} {percent(v[1], 3):>9} {percent(v[2], 3):>9} {v[3]:10.3f}")
         lines.append(f"  (after the roll the point is spent only when the roll falls short: "
-                     f"{100 * worth.after_spent:.1f}% of the time)")
+                     f"{percent(worth.after_spent)} of the time)")
         emit_lines(lines)
         return 0
     if args.extended is not None:

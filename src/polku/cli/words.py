@@ -8,6 +8,7 @@ from polku.text import die_typed, raja_outcome, split_bar
 from polku.cli.common import (
     BAR_WIDTH,
 )
+from polku.text import percent
 
 if TYPE_CHECKING:
     from typing import Any
@@ -102,7 +103,7 @@ def bar(p: float, width: int = BAR_WIDTH) -> str:
 
 
 def pct_line(label: str, p: float, width: int = 16) -> str:
-    return f"  {label:<{width}} {100 * p:7.3f}%  {bar(p)}"
+    return f"  {label:<{width}} {percent(p, 3):>9}  {bar(p)}"
 
 
 def harha_pool_text(p: tuple[int, int]) -> str:

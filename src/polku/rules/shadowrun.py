@@ -52,6 +52,8 @@ __all__ = [
     "bought_hits",
     "buy_hits",
     "roll",
+    "explodes",
+    "six_wave",
     "edge_after",
     "negate_glitch",
     "reduce_critical",
@@ -519,6 +521,16 @@ class SRRoll:
         }
 
 
+def explodes(face: int) -> bool:
+    """S7 rule of six: a 6 is rolled again."""
+    return face == SIDES
+
+
+def six_wave(faces: Iterable[int]) -> int:
+    """S7: how many dice the next wave of the rule of six throws after these faces (one per 6)."""
+    return sum(1 for f in faces if explodes(f))
+
+
 def _explode(
     dice: list[Die], parents: list[int | None], wave: list[int], source: DiceSource
 ) -> None:
@@ -527,7 +539,7 @@ def _explode(
     while wave:
         nxt: list[int] = []
         for i in wave:
-            if dice[i].face == 6:
+            if explodes(dice[i].face):
                 added += 1
                 if added > RULE_OF_SIX_GUARD:
                     raise RulesError(

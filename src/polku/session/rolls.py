@@ -19,7 +19,7 @@ from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, Src, roll_specs
 from ..rules.system import System
-from ..text import raja_outcome
+from ..text import plural, raja_outcome
 from .host import TrackerError
 
 if TYPE_CHECKING:
@@ -233,7 +233,7 @@ class Rolls:
 
     def _check_manual_used(self, source: DiceSource) -> None:
         if isinstance(source, ManualSource) and source.remaining:
-            raise RulesError(f"{source.remaining} face(s) more than the pool has dice; check what you entered")
+            raise RulesError(f"{plural(source.remaining, 'face')} more than the pool has dice; check what you entered")
 
     # -- Rajapolku -----------------------------------------------------------------
 
@@ -296,7 +296,7 @@ class Rolls:
                 txn.set(["characters", cid, "charges"], left)
                 if ab["per"] == "scene":
                     txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [name])
-                txn.emit("resource", f"{ch['name']} pays {cost} charge(s) for {name} "
+                txn.emit("resource", f"{ch['name']} pays {plural(cost, 'charge')} for {name} "
                          f"({left}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
 
     def spirit_fight(self, challenge: str) -> raja.SpiritFight | None:
@@ -746,8 +746,46 @@ class Rolls:
         return plan.size + int(self.tracker.character(side.who[0])["edge_rating"])
 
     def sr_group_dice(self, side: SRSide, group: Sequence[int]) -> int:
-        """S9 against a group: the largest pool + 1 die per extra member (at most +5)."""
-        return sr.group_pool([self.sr_plan(side).size, *group])
+        """S9 against a group: the largest pool + 1 die per extra member (at most +5), plus the
+        Edge-before dice (S7) when the side spends Edge, as :meth:`roll_sr_opposed` throws them."""
+        return sr.group_pool([self.sr_plan(side).size, *group]) + self.sr_pool_dice(side) - self.sr_plan(side).size
+
+    @staticmethod
+    def sr_six_wave(faces: Sequence[int]) -> int:
+        """S7: how many dice the next wave of the rule of six throws after these faces were rolled."""
+        return sr.six_wave(faces)
+
+    def sr_teamwork_leader_dice(self, leader: SRSide, helpers: Sequence[SRSide],
+                                helper_faces: Sequence[Sequence[int]]) -> int:
+        """S11: the dice the leader throws (before any rule of six) once the helpers rolled these faces.
+
+        Raises:
+            RulesError: a helper's faces do not fit their pool.
+        """
+        rolls = []
+        for h, faces in zip(helpers, helper_faces):
+            src = ManualSource(list(faces))
+            rolls.append(sr.roll(self.sr_plan(h).size, src, settings=self.tracker.settings))
+            self._check_manual_used(src)
+        extra = sr.teamwork_bonus(rolls, leader.skill, self.tracker.settings)
+        plan = self.sr_plan(leader)
+        if leader.long_shot:
+            return plan.size
+        return 0 if plan.size + extra <= 0 else self.sr_pool_dice(leader) + extra
+
+    def sr_follow_up_dice(self, roll_event: dict[str, Any], what: str, role: str = "a") -> int:
+        """Dice a follow-up throws before any rule of six: Edge after the roll adds the roller's
+        Edge rating in dice (S7); negating or reducing a glitch throws none (S5, S6)."""
+        rec = self.tracker._recent.get(roll_event["seq"])
+        if what != "edge_after" or not isinstance(rec, _SRRecord) or role not in rec.sides:
+            return 0
+        side = rec.sides[role][0]
+        return int(self.tracker.character(side.who[0])["edge_rating"]) if side.who else 0
+
+    def sr_initiative_dice(self, cid: str) -> int:
+        """S12: the dice a character throws for initiative (Reaction + Intuition)."""
+        a = self.tracker.character(cid)["attributes"]
+        return sr.initiative_pool(a["reaction"], a["intuition"])
 
     def sr_rule_of_six(self, side: SRSide) -> bool:
         """S3, S7: the whole pool follows the rule of six (Edge before the roll, or a Long Shot)."""

@@ -828,9 +828,17 @@ class Tracker:
         """Change a [choice] setting mid-campaign: logged and undoable; later rolls use it."""
         from ..rules.system import CHOICE_BY_KEY
 
+        old = self.settings.to_dotted().get(key)
+        try:
+            same = self.settings.with_value(key, value).to_dotted()[key] == old
+        except RulesError as e:
+            raise TrackerError(str(e)) from None
+        if same:
+            # A repeated key press that changes nothing is refused, so it logs nothing.
+            raise TrackerError(f"{key} is already {_show(old)}; nothing changed")
+
         def build(txn: _Txn) -> None:
             new = self.settings.with_value(key, value)
-            old = self.settings.to_dotted().get(key)
             txn.set(["settings", key], new.to_dotted()[key])
             rule = CHOICE_BY_KEY[key].rule
             txn.emit("setting", f"Setting {key} ({rule}): {_show(old)} → {_show(new.to_dotted()[key])}",
@@ -927,6 +935,8 @@ class Tracker:
     def set_initiative(self, entries: list[dict[str, Any]], text: str = "Initiative set") -> None:
         for e in entries:
             self.character(e["id"])
+        if list(entries) == list(self.state["initiative"]):
+            raise TrackerError("the initiative order is already that; nothing changed")
 
         def build(txn: _Txn) -> None:
             txn.set(["initiative"], entries)

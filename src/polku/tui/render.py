@@ -138,7 +138,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
         for i, side in enumerate(sides):
             if i:
                 line.append(" vs ", style=styles.get("muted", ""))
-            line.append(f"{side.get('label', '?')} ", style="bold")
+            line.append(f"{short_name(str(side.get('label', '?')))} ", style="bold")
             line.append_text(dice_text(side.get("dice", []), styles, system=system))
     else:
         line.append(ev.get("text", ""))
@@ -303,6 +303,16 @@ def change_sentences(ev: Mapping[str, Any], *, names: Mapping[str, str] | None =
             continue
         line(path, ch.get("before"), ch.get("after"))
     return out
+
+
+NAME_CELLS = 24
+"""How much of a name a pane, a log line or a roll screen shows before cutting it with an ellipsis."""
+
+
+def short_name(name: str, width: int = NAME_CELLS) -> str:
+    """``name`` cut to ``width`` characters with an ellipsis: a very long name cannot push the
+    rest of its line (the dice, the status, the other side) off the screen."""
+    return name if len(name) <= width else name[: width - 1].rstrip() + "…"
 
 
 def _short(v: Any) -> str:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
+from textual import events, on
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -102,7 +102,7 @@ class ChoicePrompt(ModalScreen[str | None]):
         event.stop()
         self.dismiss(event.option.id)
 
-    def on_key(self, event) -> None:  # digits pick directly
+    def on_key(self, event: events.Key) -> None:  # digits pick directly
         if event.character and event.character.isdigit():
             n = int(event.character)
             if 1 <= n <= len(self.choices):
@@ -134,14 +134,45 @@ class ConfirmPrompt(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-def read_faces(text: str, size: int, *, allow_ability: bool = False) -> list[Die]:
+def read_faces(text: str, size: int | Sequence[int], *, allow_ability: bool = False) -> list[Die]:
     """Faces typed from physical dice, separated by commas or spaces (``7,4 10``).
+
+    ``size`` is every die's sides, or one size per die in the order typed (then the
+    count is checked first, since each face is read against its own die).
 
     Raises:
         FaceError: one line naming the bad face.
     """
     items = [x for x in re.split(r"[,\s]+", text.strip()) if x]
-    return list(parse_faces(",".join(items), size, allow_ability=allow_ability))
+    if isinstance(size, int):
+        return list(parse_faces(",".join(items), size, allow_ability=allow_ability))
+    sizes = list(size)
+    if not items:
+        raise FaceError("no faces given (write them separated by commas or spaces, e.g. 7 4 3)")
+    if len(items) != len(sizes):
+        raise FaceError(_count_error(len(sizes), len(items)))
+    out: list[Die] = []
+    for n, (item, s) in enumerate(zip(items, sizes), 1):
+        try:
+            out.extend(parse_faces(item, s, allow_ability=allow_ability))
+        except FaceError as e:
+            raise FaceError(f"die {n} (d{s}): {e}") from None
+    return out
+
+
+def _count_error(want: int, got: int) -> str:
+    return (f"{want} {'die was' if want == 1 else 'dice were'} rolled; "
+            f"you entered {got} {'face' if got == 1 else 'faces'}")
+
+
+def _dice_text(count: int, size: int | Sequence[int]) -> str:
+    """``3d6``, or ``d8 d8 d10`` when the dice differ."""
+    if isinstance(size, int):
+        return f"{count}d{size}"
+    sizes = list(size)
+    if len(set(sizes)) == 1:
+        return f"{count}d{sizes[0]}"
+    return " ".join(f"d{s}" for s in sizes)
 
 
 class FacesPrompt(_LinePrompt[list[Die]]):
@@ -153,16 +184,20 @@ class FacesPrompt(_LinePrompt[list[Die]]):
     Args:
         title: what is rolled (``"Lena's Thief die"``).
         count: how many dice; the answer must have exactly this many faces.
-        size: the dice's sides.
+        size: the dice's sides, or each die's sides in the order they are typed.
         allow_ability: ``*`` after a face marks an ability die (Rajapolku).
+        hint: the line under the field (default: how to separate the faces).
     """
 
-    def __init__(self, title: str, count: int, size: int, *, allow_ability: bool = False, hint: str = "") -> None:
+    def __init__(self, title: str, count: int, size: int | Sequence[int], *, allow_ability: bool = False,
+                 hint: str = "") -> None:
         self.count = count
-        self.sides = size
+        self.sides = size if isinstance(size, int) else tuple(size)
         self.allow_ability = allow_ability
-        example = " ".join(str(min(size, 3 + i)) for i in range(min(count, 6)))
-        super().__init__(f"{title}: {count}d{size} — the faces of the physical dice", placeholder=f"e.g. {example}",
+        top = size if isinstance(size, int) else max(size, default=6)
+        example = " ".join(str(min(top, 3 + i)) for i in range(min(count, 6)))
+        super().__init__(f"{title}: {_dice_text(count, size)} — the faces of the physical dice",
+                         placeholder=f"e.g. {example}",
                          hint=hint or "separated by commas or spaces; Escape cancels", check=self._check)
 
     def _check(self, text: str) -> str | None:
@@ -171,9 +206,43 @@ class FacesPrompt(_LinePrompt[list[Die]]):
         except FaceError as e:
             return str(e)
         if len(dice) != self.count:
-            return (f"{self.count} {'die was' if self.count == 1 else 'dice were'} rolled; "
-                    f"you entered {len(dice)} {'face' if len(dice) == 1 else 'faces'}")
+            return _count_error(self.count, len(dice))
         return None
 
     def answer(self, text: str) -> list[Die]:
         return read_faces(text, self.sides, allow_ability=self.allow_ability)
+
+
+def ask_faces(app: App[Any], title: str, count: int, size: int | Sequence[int], then: Callable[[list[int]], None],
+              *, wave: Callable[[list[int]], int] | None = None, hint: str = "") -> None:
+    """Ask for the faces of physical dice, then one more prompt per wave of dice the faces add.
+
+    ``wave(faces)`` says how many dice the next wave throws after ``faces`` (the
+    session's ``sr_six_wave`` for the rule of six); 0 ends. ``then`` gets every face
+    in the order typed, which is the order a roll command's ``faces=`` takes; it is
+    not called when the GM cancels a prompt (nothing was rolled). ``count`` 0 calls
+    ``then([])`` at once.
+    """
+    collected: list[int] = []
+
+    def ask(n: int, sizes: int | Sequence[int], k: int) -> None:
+        if n == 0:
+            then(collected)
+            return
+
+        def typed(dice: list[Die] | None) -> None:
+            if dice is None:
+                return
+            faces = [d.face for d in dice]
+            collected.extend(faces)
+            more = wave(faces) if wave is not None else 0
+            if more:
+                die = size if isinstance(size, int) else 6
+                ask(more, die, k + 1)
+            else:
+                then(collected)
+
+        label = title if k == 0 else f"{title}, rule of six wave {k} (one die per six)"
+        app.push_screen(FacesPrompt(label, n, sizes, hint=hint if k == 0 else ""), typed)
+
+    ask(count, size, 0)

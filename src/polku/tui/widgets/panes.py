@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 from ...session.combat import effect_short
 from ...session.model import condition_monitors
 from ...session.tracker import Tracker
-from ..render import boxes, pips
+from ..render import boxes, pips, short_name
 
 STATUS_MARK = {"waiting": "○", "active": "▶", "resolved": "✓"}
 
@@ -205,7 +205,7 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
         t.append(" ? " if r.hidden else f"{r.current:>2} ", style="bold")
-        t.append(r.name, style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
+        t.append(short_name(r.name), style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
         extra = []
         if r.wound:
             extra.append(f"−{-r.wound} wounds")
@@ -257,7 +257,7 @@ def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: di
 
 def _character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
     t = Text()
-    t.append(ch["name"], style="bold")
+    t.append(short_name(ch["name"]), style="bold")
     if ch.get("player"):
         t.append(f" ({ch['player']})", style=styles.get("muted", ""))
     elif ch["kind"] != "pc":

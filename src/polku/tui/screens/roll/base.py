@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from rich.text import Text
 from textual import on
@@ -20,11 +20,13 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ....rules.dice import FaceError, RulesError, parse_faces
+from ....rules.dice import RulesError
 from ....session.rolls import settings_text
 from ....session.tracker import Tracker
+from ....text import percent
+from ...render import short_name
 from ...widgets.keyline import KeyLine
-from ..prompts import ChoicePrompt, TextPrompt
+from ..prompts import ChoicePrompt, ask_faces
 from ...host import AppHost, host
 from ....text import die_text, split_cells
 from ...messages import TrackerChanged
@@ -46,9 +48,9 @@ def odds_line(a_label: str, a_wins: float, tie_word: str, tie: float, b_label: s
     """"Odds  A x%   tie y%   B z%  ███░░▒▒": a two-sided contest's chances, the same on every screen."""
     win, loss = styles.get("win", ""), styles.get("loss", "")
     t = Text("Odds  ")
-    t.append(f"{a_label} {a_wins:.1%}", style=win)
-    t.append(f"   {tie_word} {tie:.1%}   ")
-    t.append(f"{b_label} {b_wins:.1%}", style=loss)
+    t.append(f"{a_label} {percent(a_wins)}", style=win)
+    t.append(f"   {tie_word} {percent(tie)}   ")
+    t.append(f"{b_label} {percent(b_wins)}", style=loss)
     t.append("  ")
     t.append_text(_bar([(a_wins, "█", win), (tie, "░", ""), (b_wins, "▒", loss)], 20))
     return t
@@ -88,6 +90,11 @@ class Side:
     effects_off: set[str] = field(default_factory=set)
     """The character's effect rows (S1 modifiers from effects) turned off for this roll."""
 
+    @property
+    def short(self) -> str:
+        """The label as shown (a long name cut with an ellipsis); the session gets the whole label."""
+        return short_name(self.label)
+
 
 class SideList(OptionList):
     """One side's rows."""
@@ -107,10 +114,16 @@ class SideList(OptionList):
             return  # unchanged: no rebuild, no repaint
         self._shown = key
         keep = self.highlighted
-        self.set_options([Option(Text(label) if isinstance(label, str) else label,
-                                 id=key if key != "info" else f"info-{i}", disabled=key == "info")
-                          for i, (key, label) in enumerate(rows)])
-        if keep is not None and rows:
+        keep_id = self.highlighted_option.id if self.highlighted_option is not None else None
+        options = [Option(Text(label) if isinstance(label, str) else label,
+                          id=key if key != "info" else f"info-{i}", disabled=key == "info")
+                   for i, (key, label) in enumerate(rows)]
+        self.set_options(options)
+        ids = [o.id for o in options]
+        if keep_id in ids and not str(keep_id).startswith("info-"):
+            # The same row stays under the cursor when rows are added or removed above it.
+            self.highlighted = ids.index(keep_id)
+        elif keep is not None and rows:
             self.highlighted = min(keep, len(rows) - 1)
         elif rows:
             self.highlighted = 0
@@ -153,12 +166,16 @@ class RollScreen(ModalScreen[None]):
     RollScreen #roll-title { height: auto; text-style: bold; color: $accent; }
     RollScreen #sides { height: 1fr; min-height: 5; }
     RollScreen .side-box { width: 1fr; height: 1fr; }
+    RollScreen #box-a { padding-right: 1; }
     RollScreen .side-title { height: 1; text-style: bold; background: $boost; padding: 0 1; }
     RollScreen SideList, RollScreen SideList:focus { border: none; background: $surface; padding: 0; }
     RollScreen SideList:focus { background: $boost; }
-    RollScreen #pool { height: auto; }
-    RollScreen #odds { height: auto; }
-    RollScreen #result-box { height: auto; max-height: 7; border-top: solid $primary; scrollbar-gutter: stable; }
+    /* One row per line, cut with an ellipsis: a longer name, pool or percentage never re-wraps
+       these lines, so the rows around them stay put and the pool lists keep their rows. */
+    RollScreen #pool { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    RollScreen #odds { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+    RollScreen SideList { text-wrap: nowrap; text-overflow: ellipsis; }
+    RollScreen #result-box { height: 5; border-top: solid $primary; }
     """
 
     system_name = ""
@@ -224,7 +241,7 @@ class RollScreen(ModalScreen[None]):
         return f"{self.system_name}: " + (c["title"] if c else "free roll (no challenge)")
 
     def side_titles(self) -> tuple[str, str]:
-        return (f"A: {self.a.label}", f"B: {self.b.label}")
+        return (f"A: {self.a.short}", f"B: {self.b.short}")
 
     # -- shared --------------------------------------------------------------------
 
@@ -241,7 +258,7 @@ class RollScreen(ModalScreen[None]):
         with Vertical(id="roll-box"):
             yield Static(self.title_text(), id="roll-title")
             with Horizontal(id="sides"):
-                with Vertical(classes="side-box"):
+                with Vertical(classes="side-box", id="box-a"):
                     yield Static("", id="title-a", classes="side-title")
                     yield SideList("a", id="side-a")
                 with Vertical(classes="side-box", id="box-b"):
@@ -254,6 +271,7 @@ class RollScreen(ModalScreen[None]):
         yield KeyLine()
 
     def on_mount(self) -> None:
+        self.on_resize()
         self.refresh_view()
         self.query_one("#side-a", SideList).focus()
 
@@ -279,11 +297,12 @@ class RollScreen(ModalScreen[None]):
             odds = self.odds_text()
         except RulesError as e:
             pool, odds = Text(f"⚠ {e}", style="bold"), Text("")
+        pool.rstrip()  # no blank row under the pools: at 80x24 every row is the lists'
         self._update("#pool", pool)
         self._update("#odds", odds)
-        self._update("#result", Text("\n".join(self._padded(self.result_lines))) if self.result_lines else
-                     Text("r: roll   f: enter faces from physical dice   "
-                          "Enter: toggle/edit row   w: who   G: GM only   Esc: close", style="dim"))
+        self._update("#result", Text("\n".join(self.result_lines)) if self.result_lines else
+                     Text("r roll · f physical dice · Enter toggle a row · w who · G GM only · ? keys",
+                          style="dim"))
 
     def _update(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changed (an update repaints and re-lays out)."""
@@ -293,13 +312,20 @@ class RollScreen(ModalScreen[None]):
         self._shown[selector] = key
         self.query_one(selector, Static).update(content)
 
-    RESULT_ROWS = 20
-    """A roll's result always takes this many rows (blank-padded) in its scrolling
-    box, so one roll's text never changes the layout and costs a second frame."""
+    def result_rows(self, height: int) -> int:
+        """The result box's height (with its top rule) for a terminal ``height`` rows tall.
 
-    def _padded(self, lines: list[str]) -> list[str]:
-        lines = lines[: self.RESULT_ROWS]
-        return lines + [""] * (self.RESULT_ROWS - len(lines))
+        Fixed for a given terminal, whatever a roll prints, so a result never moves
+        the pools; small terminals leave the rows to the pool lists (the whole
+        explanation is also in the log), a tall one shows more of the result.
+        """
+        return max(4, min(16, 5 + (height - 24) // 2))
+
+    def on_resize(self) -> None:
+        rows = self.result_rows(self.app.size.height)
+        box = self.query_one("#result-box", VerticalScroll)
+        if box.styles.height is None or box.styles.height.value != rows:
+            box.styles.height = rows
 
     def styles_map(self) -> dict[str, str]:
         return self.papp.log_styles()
@@ -324,9 +350,16 @@ class RollScreen(ModalScreen[None]):
         b = self.query_one("#side-b", SideList)
         (b if self.focused is a else a).focus()
 
+    def side_has_who(self, side: Side) -> bool:
+        """Whether the side is a character or the GM now (side B of a threshold, extended or unopposed
+        roll is not: who-keys then act on side A)."""
+        return True
+
     def action_pick_who(self) -> None:
         side = self.focused_side()
-        choices = [(cid, f"{ch['name']} ({ch['kind']})") for cid, ch in self.tracker.characters.items()]
+        if not self.side_has_who(side):
+            side = self.a
+        choices = [(cid, f"{short_name(ch['name'])} ({ch['kind']})") for cid, ch in self.tracker.characters.items()]
         choices.append(("__gm__", "GM / difficulty (no character)"))
 
         def done(value: str | None) -> None:
@@ -417,11 +450,18 @@ class RollScreen(ModalScreen[None]):
         ev = out.get("event") if isinstance(out, dict) else None
         if ev is None:
             return
+        self.show_result(ev)
+
+    def show_result(self, ev: dict[str, Any], note: str = "") -> None:
+        """Show a roll (or a follow-up's new roll) in the result box: the headline, each side's
+        dice, what can be done to it now, the explanation and the settings it was resolved with."""
         self.last_event = ev
         roll = ev.get("roll", {})
-        lines = [f"{ev['seq']}: {roll.get('summary', ev['text'])}"]
+        lines = [f"{ev['seq']}: {roll.get('summary', ev['text'])}{note}"]
         for side in roll.get("sides", []):
-            lines.append(f"  {side['label']}: " + " ".join(
+            if not side["dice"]:
+                continue  # bought hits, an automatic failure: nothing was thrown
+            lines.append(f"  {short_name(side['label'])}: " + " ".join(
                 die_text(d["face"], "ability" if d.get("source") == "ability" else "die", replaced=bool(d.get("replaced")))
                 for d in side["dice"]))
         lines.extend(self.after_roll_hints(ev))
@@ -449,46 +489,24 @@ class RollScreen(ModalScreen[None]):
             self.app.notify(f"{self.a.label}'s player rolls it from their seat (polku play)", title="Roll request sent")
             self.dismiss(None)
 
+    def physical_follow_up(self, ev: dict[str, Any] | None = None) -> bool:
+        """A follow-up (Edge after, an edge reroll) throws physical dice when the roll did."""
+        ev = ev if ev is not None else self.last_event
+        return bool(ev and ev.get("roll", {}).get("manual"))
+
     def action_enter_faces(self) -> None:
         try:
             (na, sa), (nb, sb) = self.face_counts()
         except RulesError as e:
             self.notify(str(e), severity="error")
             return
-        collected: list[list[int]] = []
 
-        def ask(label: str, n: int, size: int, then: Callable[[list[int]], None]) -> None:
-            if n == 0:
-                then([])
-                return
+        def got_a(fa: list[int]) -> None:
+            ask_faces(self.app, f"Faces for {self.b.short}, in the order of the pool shown", nb, sb,
+                      lambda fb: self._roll((fa, fb)), hint=self.faces_hint())
 
-            def check(text: str) -> str | None:
-                try:
-                    faces = parse_faces(text, size)
-                except FaceError as e:
-                    return str(e)
-                if len(faces) != n:
-                    return f"{label} rolls {n} dice; you entered {len(faces)} faces"
-                return None
-
-            def done(text: str | None) -> None:
-                if text is None:
-                    return
-                then([d.face for d in parse_faces(text, size)])
-
-            self.app.push_screen(TextPrompt(f"Faces for {label}: {n}d{size}, in the order of the pool shown",
-                                            placeholder="e.g. " + ",".join(str(min(size, 3 + i)) for i in range(n)),
-                                            hint=self.faces_hint(), check=check), done)
-
-        def got_b(faces: list[int]) -> None:
-            collected.append(faces)
-            self._roll((collected[0], collected[1]))
-
-        def got_a(faces: list[int]) -> None:
-            collected.append(faces)
-            ask(self.b.label, nb, sb, got_b)
-
-        ask(self.a.label, na, sa, got_a)
+        ask_faces(self.app, f"Faces for {self.a.short}, in the order of the pool shown", na, sa, got_a,
+                  hint=self.faces_hint())
 
     def faces_hint(self) -> str:
-        return "comma-separated; checked against the die"
+        return "separated by commas or spaces; each face is checked against its die"

@@ -8,12 +8,14 @@ from rich.text import Text
 from textual.binding import Binding
 
 from ....rules import odds as odds_mod
-from ....rules.dice import FaceError, RulesError, parse_faces
+from ....rules.dice import RulesError
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS
 from ....session import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker
-from ..prompts import ChoicePrompt, TextPrompt
+from ....text import percent
+from ...render import short_name
+from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, _bar, _check, odds_line
 
 
@@ -45,10 +47,13 @@ class HarhaRollScreen(RollScreen):
 
     def side_titles(self) -> tuple[str, str]:
         if self.difficult:
-            return (f"A: {self.a.label} (acts)", "— unopposed —")
+            return (f"A: {self.a.short} (acts)", "— unopposed —")
         if self.variant != "classic":
-            return (f"A (actor): {self.a.label}", f"B (challenger): {self.b.label}")
-        return (f"A: {self.a.label}", f"B: {self.b.label}")
+            return (f"A (actor): {self.a.short}", f"B (challenger): {self.b.short}")
+        return (f"A: {self.a.short}", f"B: {self.b.short}")
+
+    def side_has_who(self, side: Side) -> bool:
+        return side.role == "a" or not self.difficult
 
     def on_who_changed(self, side: Side) -> None:
         side.claims = {}
@@ -68,18 +73,18 @@ class HarhaRollScreen(RollScreen):
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         if side.role == "b" and self.difficult:
             return [("info", "An unopposed action: no challenger.")]
-        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.label}  (Enter to change)")]
+        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
         rows.append(("info", "[x] 1d8 always (H2)"))
         have = self._backgrounds(side)
         for name, tier in have:
             on_ = side.claims.get(tier) == name
             size = "d10" if "special" in tier else "d8"
-            rows.append((f"bg:{tier}:{name}", f"{_check(on_)} {name} — {HARHA_TIER_LABELS[tier]} +1{size}"))
+            rows.append((f"bg:{tier}:{name}", f"{_check(on_)} +1{size} {name} — {HARHA_TIER_LABELS[tier]}"))
         for tier in HARHA_TIERS:
             if not any(t == tier for _, t in have):
                 on_ = side.claims.get(tier) == "(unnamed)"
                 size = "d10" if "special" in tier else "d8"
-                rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} a fitting {HARHA_TIER_LABELS[tier]} +1{size}"))
+                rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} +1{size} a fitting {HARHA_TIER_LABELS[tier]}"))
         rows.append(("gm", f"{_check(side.gm_bonus)} GM: spectacular action +1d10"))
         if side.who:
             edges = self.tracker.character(side.who).get("edges", [])
@@ -143,7 +148,7 @@ class HarhaRollScreen(RollScreen):
         for side in sides:
             pool = self.tracker.rolls.harha_pool(self._harha_side(side), self._variant())
             n8, n10 = self._counts(side)
-            t.append(f"{side.label}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
+            t.append(f"{side.short}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
             if self._variant() == "sum":
                 t.append(f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
             t.append(", ".join(f"d{s.size} {s.label or s.source}" for s in pool.dice))
@@ -153,8 +158,9 @@ class HarhaRollScreen(RollScreen):
         else:
             mode = self.VARIANT_TEXT[self.variant]
             if self.demand:
-                mode += ("; very demanding: the actor also needs two 7+ (H8)" if self.demand == "very_demanding"
-                         else "; difficult: the actor also needs a 7+ (H8)")
+                # its own line: each line is one row, cut at the edge
+                mode += ("\nvery demanding: the actor also needs two 7+ (H8)" if self.demand == "very_demanding"
+                         else "\ndifficult: the actor also needs a 7+ (H8)")
         t.append(mode, style="dim")
         if self.variant != "classic" and not self.difficult:
             # The whole H4 reminder is on the help screen; one line here keeps the pools in view.
@@ -166,61 +172,37 @@ class HarhaRollScreen(RollScreen):
         st = self.styles_map()
         if self.difficult:
             p = odds_mod.harha_difficult(self._counts(self.a), self.demanding)
-            t = Text(f"Odds  success {p:.1%}  ")
+            t = Text(f"Odds  success {percent(p)}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             return t
         o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b), self.variant,
                                         self.tracker.settings.harha_classic_extra, self.demand)
         if isinstance(o, odds_mod.HarhaDifficultOdds):
             need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
-            t = Text(f"Odds  {self.a.label} wins with {need} {o.success:.1%}", style=st.get("win", ""))
-            t.append(f"   wins without {o.won_without:.1%}   tie {o.tie:.1%}   ")
+            t = Text(f"Odds  {self.a.short} wins with {need} {percent(o.success)}", style=st.get("win", ""))
+            t.append(f"   wins without {percent(o.won_without)}   tie {percent(o.tie)}   ")
             t.append_text(_bar([(o.success, "█", st.get("win", "")), (o.won_without, "░", ""),
                                 (1 - o.success - o.won_without, "▒", st.get("loss", ""))], 20))
             return t
-        t = odds_line(self.a.label, o.a_wins, "tie", o.tie, self.b.label, o.b_wins, st)
+        t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         return t
-
-    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        raise RulesError("")  # replaced by action_enter_faces below
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
-        pools = [self.tracker.rolls.harha_dice(self._harha_side(s), self._variant()) for s in sides]
+        pools = [[d.size for d in self.tracker.rolls.harha_dice(self._harha_side(s), self._variant())] for s in sides]
         collected: list[list[int]] = []
 
         def ask(i: int) -> None:
             if i == len(sides):
-                faces = (collected[0], collected[1] if len(collected) > 1 else [])
-                self._roll(faces)
+                self._roll((collected[0], collected[1] if len(collected) > 1 else []))
                 return
-            specs = pools[i]
-            sizes = ",".join(f"d{s.size}" for s in specs)
 
-            def parse(text: str) -> list[int]:
-                items = [x.strip() for x in text.split(",")]
-                if len(items) != len(specs):
-                    raise FaceError(f"{sides[i].label} rolls {len(specs)} dice ({sizes}); you entered {len(items)}")
-                out = []
-                for item, spec in zip(items, specs):
-                    out.extend(d.face for d in parse_faces(item, spec.size))
-                return out
-
-            def check(text: str) -> str | None:
-                try:
-                    parse(text)
-                except FaceError as e:
-                    return str(e)
-                return None
-
-            def done(text: str | None) -> None:
-                if text is None:
-                    return
-                collected.append(parse(text))
+            def typed(faces: list[int]) -> None:
+                collected.append(faces)
                 ask(i + 1)
 
-            self.app.push_screen(TextPrompt(f"Faces for {sides[i].label}: {sizes} (in this order)", check=check,
-                                            hint="comma-separated; each face is checked against its die"), done)
+            ask_faces(self.app, f"Faces for {sides[i].short}, in this order", len(pools[i]), pools[i], typed,
+                      hint="separated by commas or spaces; each face is checked against its die")
 
         ask(0)
 
@@ -265,7 +247,8 @@ class HarhaRollScreen(RollScreen):
         if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
             out.append("  A tie: reroll with r (H3).")
         if any(a.allowed for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"):
-            out.append("  e: reroll a side's whole pool with an edge (H7)")
+            out.append("  e: reroll a side's whole pool with an edge (H7)"
+                       + (", typing the new faces" if self.physical_follow_up(ev) else ""))
             out.extend(self._reroll_values(ev))
         return out
 
@@ -291,7 +274,7 @@ class HarhaRollScreen(RollScreen):
                     self.tracker.settings.harha_classic_extra, side=role)  # type: ignore[arg-type]
             except RulesError:
                 continue
-            lines.append(f"    {sides[role]['label']}: chance to win {now:.0%} now, {after:.1%} after rerolling")
+            lines.append(f"    {short_name(sides[role]['label'])}: chance to win {percent(now, 0)} now, {percent(after)} after rerolling")
         return lines
 
     def action_edge_reroll(self) -> None:
@@ -300,22 +283,29 @@ class HarhaRollScreen(RollScreen):
             self.notify("Roll first; an edge rerolls that roll (H7)", severity="warning")
             return
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"]
-        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{a.label}: edge '{a.edge}' — reroll {a.label}'s whole roll")
+        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{short_name(a.label)}: edge '{a.edge}' — reroll {short_name(a.label)}'s whole roll")
                    for a in acts if a.allowed]
         if not choices:
             reason = next((a.reason for a in acts), "no edge reroll for this roll (H7)")
             self.notify(reason if acts else "No unused edges on either side this session (H7)", severity="warning")
             return
 
+        def reroll(role: str, cid: str, edge: str, faces: list[int] | None) -> None:
+            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(ev, role, cid, edge, faces=faces), origin=self)
+            if out:
+                self.show_result(out["event"], f" (after edge '{edge}')")
+
         def done(value: str | None) -> None:
             if value is None:
                 return
             role, cid, edge = value.split("\x1f")
-            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(self.last_event, role, cid, edge), origin=self)
-            if out:
-                self.last_event = out["event"]
-                self.result_lines = [f"{out['event']['seq']}: {out['event']['roll']['summary']} (after edge '{edge}')"] + [
-                    f"  {x}" for x in out["event"]["roll"]["explain"][:10]]
-                self.refresh_view()
+            if not self.physical_follow_up():
+                reroll(role, cid, edge, None)
+                return
+            # The roll was made with physical dice: the reroll is too, the side's whole pool again.
+            side = next(s for s in ev["roll"]["sides"] if s["role"] == role)
+            sizes = [d["size"] for d in side["dice"]]
+            ask_faces(self.app, f"{short_name(side['label'])} rerolls with edge '{edge}'", len(sizes), sizes,
+                      lambda faces: reroll(role, cid, edge, faces))
 
         self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), done)

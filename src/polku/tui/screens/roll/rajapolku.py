@@ -12,6 +12,7 @@ from ....rules.dice import RulesError
 from ....session import seats
 from ....session.rolls import RajaSide
 from ....session.tracker import Tracker, TrackerError
+from ....text import percent
 from ..prompts import TextPrompt
 from .base import RollScreen, Side, _check, odds_line
 
@@ -71,7 +72,7 @@ class RajaRollScreen(RollScreen):
                         helping=list(side.helping), hindering=list(side.hindering))
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
-        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.label}  (Enter to change)")]
+        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
         if self.spirit:
             if side.who:
                 ch = self.tracker.character(side.who)
@@ -84,7 +85,7 @@ class RajaRollScreen(RollScreen):
                     rows.append(("info", f"charges {ch['charges']} left: rolls "
                                  f"{dice[0 if side.role == 'a' else 1]}d10 (entry paid)"))
                 else:
-                    rows.append(("info", f"charges {ch['charges']}: pays 1 to enter, rolls "
+                    rows.append(("info", f"charges {ch['charges']}: 1 to enter, rolls "
                                  f"{dice[0 if side.role == 'a' else 1]}d10"))
             else:
                 rows.append(("info", "spirit combat needs a character (with charges)"))
@@ -139,7 +140,7 @@ class RajaRollScreen(RollScreen):
                 self.refresh_view()
 
         what = "helps" if which == "help" else "hinders"
-        self.app.push_screen(TextPrompt(f"A circumstance that {what} {side.label}:",
+        self.app.push_screen(TextPrompt(f"A circumstance that {what} {side.short}:",
                                         placeholder="e.g. running shoes" if which == "help" else "e.g. sprained ankle"),
                              done)
 
@@ -151,7 +152,7 @@ class RajaRollScreen(RollScreen):
                 side.backgrounds[text.strip()] = True
                 self.refresh_view()
 
-        self.app.push_screen(TextPrompt(f"Background {side.label} claims:", placeholder="e.g. Street-wise"), done)
+        self.app.push_screen(TextPrompt(f"Background {side.short} claims:", placeholder="e.g. Street-wise"), done)
 
     def _fight(self) -> Any:
         return self.tracker.rolls.spirit_fight(self.challenge_id) if self.challenge_id else None
@@ -178,17 +179,18 @@ class RajaRollScreen(RollScreen):
         if self.spirit:
             fight = self._fight()
             if fight is None:
-                t.append("Spirit combat (R11): each pays 1 charge to enter, once for the fight; the charges "
-                         f"left are the dice; the loser of an exchange loses charges "
-                         f"({self.tracker.settings.raja_spirit_loss}), the winner nothing.")
+                # Two short lines: each line is one row (cut at the edge), so the rule is split where it reads.
+                t.append("Spirit combat (R11): each side pays 1 charge to enter, once per fight;\n"
+                         f"the charges left are the dice; an exchange's loser loses charges "
+                         f"({self.tracker.settings.raja_spirit_loss})")
             else:
-                t.append(f"Spirit combat (R11), exchange {fight.exchanges + 1}: each rolls the charges left; "
+                t.append(f"Spirit combat (R11), exchange {fight.exchanges + 1}: each rolls the charges left;\n"
                          f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}), the winner "
-                         "nothing." + (" The fight is over." if fight.over else ""))
+                         "nothing" + (". The fight is over." if fight.over else ""))
             return t
         pa, pb = self._pools()
         for side, pool in ((self.a, pa), (self.b, pb)):
-            t.append(f"{side.label}: {len(pool)}d10  ", style="bold")
+            t.append(f"{side.short}: {len(pool)}d10  ", style="bold")
             t.append(", ".join(("✦" if s.source == "ability" else "") + (s.label or s.source) for s in pool))
             removed = self.tracker.rolls.raja_plan(self._raja_side(side)).removed
             if removed:
@@ -214,10 +216,10 @@ class RajaRollScreen(RollScreen):
             aa = sum(1 for s in pa if s.source == "ability")
             ba = sum(1 for s in pb if s.source == "ability")
             o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=ex)
-        t = odds_line(self.a.label, o.a_wins, "tie", o.tie, self.b.label, o.b_wins, st)
+        t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         deg = o.degrees_given_win()
         if deg:
-            t.append("\n degrees if someone wins: " + "  ".join(f"{d}:{p:.0%}" for d, p in enumerate(deg) if p >= 0.005))
+            t.append("\n degrees if someone wins: " + "  ".join(f"{d}:{percent(p, 0)}" for d, p in enumerate(deg) if p >= 0.005))
         return t
 
     def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -230,7 +232,7 @@ class RajaRollScreen(RollScreen):
         return (len(pa), 10), (len(pb), 10)
 
     def faces_hint(self) -> str:
-        return "comma-separated faces 1–10 in the pool's order (action die first); ability dice as listed"
+        return "faces 1–10, commas or spaces, in the pool's order (action die first); ability dice as listed"
 
     def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
         if self.spirit:
@@ -260,7 +262,7 @@ class RajaRollScreen(RollScreen):
     def action_end_fight(self) -> None:
         ev = self.last_event
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "end_fight"] if ev else []
-        if not acts:
+        if ev is None or not acts:
             self.notify("No spirit combat under way (R11)", severity="warning")
             return
         if not acts[0].allowed:

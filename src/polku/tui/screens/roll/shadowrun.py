@@ -8,12 +8,14 @@ from rich.text import Text
 from textual.binding import Binding
 
 from ....rules import odds as odds_mod
-from ....rules.dice import FaceError, RulesError, ascii_int, parse_faces
+from ....rules.dice import RulesError, ascii_int
 from ....session.model import SR_ATTRIBUTES
 from ....session import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
-from ..prompts import ChoicePrompt, TextPrompt
+from ....text import percent, plural
+from ...render import short_name
+from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, SideList, _check, odds_line
 
 
@@ -28,6 +30,8 @@ class SRRollScreen(RollScreen):
         Binding("h", "set_threshold", "Threshold", id="sr.threshold", tooltip="Set the threshold (S8, S10)"),
         Binding("H", "toggle_hidden", "Hide thr.", show=False, id="sr.hidden", tooltip="Hide the threshold from players"),
         Binding("plus", "add_modifier", "+Modifier", id="sr.modifier", tooltip="A situational modifier in dice (S1)"),
+        Binding("B", "buy_hits", "Buy hits", show=False, id="sr.buy_hits",
+                tooltip="Buy hits instead of rolling: one hit per four dice, no glitch (S4; the GM's call)"),
         Binding("e", "post('edge_after')", "Edge after", id="sr.edge_after", tooltip="Spend Edge after the roll (S7)"),
         Binding("g", "post('negate_glitch')", "Negate glitch", show=False, id="sr.negate", tooltip="1 Edge negates a glitch (S5)"),
         Binding("c", "post('reduce_critical')", "Reduce crit", show=False, id="sr.reduce",
@@ -84,9 +88,12 @@ class SRRollScreen(RollScreen):
         self.app.push_screen(DamageScreen(self.tracker, self.last_event))
 
     def side_titles(self) -> tuple[str, str]:
-        b = {"success": "— threshold test —", "opposed": f"B (defender): {self.b.label}",
+        b = {"success": "— threshold test —", "opposed": f"B (defender): {self.b.short}",
              "extended": "— extended test —", "teamwork": "Helpers (roll first, S11)"}[self.test]
-        return (f"A: {self.a.label}", b)
+        return (f"A: {self.a.short}", b)
+
+    def side_has_who(self, side: Side) -> bool:
+        return side.role == "a" or self.test == "opposed"
 
     def _spec(self, side: Side) -> SRPool:
         return SRPool(mode=side.mode, skill=side.skill, attribute=side.attribute, second=side.second,
@@ -102,15 +109,16 @@ class SRRollScreen(RollScreen):
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         if side.role == "b":
             if self.test in ("success", "extended"):
+                hidden = self.hidden and self.test == "success"
                 rows: list[tuple[str, Text | str]] = [("thr", f"Threshold: {self.threshold}" +
-                                                       (" (hidden from players)" if self.hidden else "") + "  (h)")]
+                                                       (" (hidden from players)" if hidden else "") + "  (h)")]
                 if self.test == "extended":
                     rows.append(("hurry", f"{_check(self.hurried)} hurried: 2s count as 1s for glitches (S10)"))
                     c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
                     if c and c.get("extended"):
                         e = c["extended"]
-                        rows.append(("info", f"progress {e['accumulated']}/{e['threshold']} after {e['intervals']} "
-                                     f"interval(s)" + (" — ended" if e.get("ended") else "")))
+                        rows.append(("info", f"progress {e['accumulated']}/{e['threshold']} after "
+                                     f"{plural(e['intervals'], 'interval')}" + (" — ended" if e.get("ended") else "")))
                 return rows
             if self.test == "teamwork":
                 rows = []
@@ -119,12 +127,12 @@ class SRRollScreen(RollScreen):
                         continue
                     on_ = side.helpers.get(cid, False)
                     whose = "GM's pool" if cid in side.helper_pools else "own pool"
-                    rows.append((f"helper:{cid}", f"{_check(on_)} {ch['name']} helps ({self._helper_pool(cid)} dice, "
+                    rows.append((f"helper:{cid}", f"{_check(on_)} {short_name(ch['name'])} helps ({plural(self._helper_pool(cid), 'die')}, "
                                  f"{whose})"))
                 if rows:
                     rows.append(("info", "o: the GM sets a helper's pool (S11)"))
                 return rows or [("info", "no other characters to help")]
-        rows = [("who", f"Who: {side.label}  (Enter to change)")]
+        rows = [("who", f"Who: {side.short}  (Enter to change)")]
         if not side.who or side.mode == "dice":
             rows.append(("dice", f"Dice: {side.dice}  (Enter to set)"))
             if side.who:
@@ -145,8 +153,9 @@ class SRRollScreen(RollScreen):
             w = self.tracker.wound_penalty(side.who)
             if w:
                 rows.append(("info", f"wounds −{w} (S12)"))
-            rows.append(("edge", f"{_check(side.edge_before)} Edge before the roll: +{ch['edge_rating']} dice, "
-                         f"rule of six (Edge {ch['edge']}/{ch['edge_rating']})"))
+            # Edge left first: at 80 columns the end of the row is cut.
+            rows.append(("edge", f"{_check(side.edge_before)} Edge before (Edge {ch['edge']}/{ch['edge_rating']}): "
+                         f"+{ch['edge_rating']} dice, rule of six"))
             rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
         if side.who:
             for label, n in self.tracker.combat.effect_modifiers(side.who):
@@ -189,7 +198,7 @@ class SRRollScreen(RollScreen):
         elif kind == "add-grp":
             self._ask_int("A group member's pool (dice):", lambda n: side.group.append(n), 1, 60)
         elif kind == "dice":
-            self._ask_int(f"{side.label} rolls how many dice?", lambda n: setattr(side, "dice", n), 0, 60)
+            self._ask_int(f"{side.short} rolls how many dice?", lambda n: setattr(side, "dice", n), 0, 60)
         elif kind == "mode":
             side.mode = "skill"
         elif kind == "skill":
@@ -262,7 +271,7 @@ class SRRollScreen(RollScreen):
                 side.modifiers.append((label or "modifier", ascii_int(n, 3)))
                 self.refresh_view()
 
-        self.app.push_screen(TextPrompt(f"Modifier for {side.label} (label and dice):", placeholder="snowy road -2",
+        self.app.push_screen(TextPrompt(f"Modifier for {side.short} (label and dice):", placeholder="snowy road -2",
                                         check=check), done)
 
     def action_cycle_test(self) -> None:
@@ -274,6 +283,10 @@ class SRRollScreen(RollScreen):
         self._ask_int("Threshold (hits needed):", lambda n: setattr(self, "threshold", n), 1, 60)
 
     def action_toggle_hidden(self) -> None:
+        if self.test != "success":
+            # Only a success test keeps its threshold from the players (an extended test shows its progress).
+            self.notify("Only a success test's threshold can be hidden (t changes the test)", severity="warning")
+            return
         self.hidden = not self.hidden
         self.refresh_view()
 
@@ -296,7 +309,7 @@ class SRRollScreen(RollScreen):
         for side in sides:
             sr_side = self._sr_side(side)
             plan = self.tracker.rolls.sr_plan(sr_side)
-            t.append(f"{side.label}: ", style="bold")
+            t.append(f"{side.short}: ", style="bold")
             t.append(" ".join(plan.explain()))
             extra = self.tracker.rolls.sr_pool_dice(sr_side) - plan.size
             if extra and not sr_side.long_shot:
@@ -306,7 +319,7 @@ class SRRollScreen(RollScreen):
             t.append("\n")
         if self.test == "teamwork":
             helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
-            t.append("helpers: " + (", ".join(f"{self.tracker.character(c)['name']} {self._helper_pool(c)}"
+            t.append("helpers: " + (", ".join(f"{short_name(self.tracker.character(c)['name'])} {self._helper_pool(c)}"
                                               for c in helpers) or "none"))
             if self.tracker.settings.sr_teamwork_cap == "skill":
                 t.append(" (extra dice at most the leader's skill, S11)", style="dim")
@@ -321,8 +334,8 @@ class SRRollScreen(RollScreen):
         t = Text("Odds  ")
         if self.test == "opposed":
             m = self._dice(self.b)
-            o = odds_mod.sr_opposed(n, max(0, m), self._six(self.a), self._six(self.b))
-            return odds_line(self.a.label, o.a_wins, "stalemate", o.tie, self.b.label, o.b_wins, st)
+            vs = odds_mod.sr_opposed(n, max(0, m), self._six(self.a), self._six(self.b))
+            return odds_line(self.a.short, vs.a_wins, "stalemate", vs.tie, self.b.short, vs.b_wins, st)
         if self.test == "teamwork":
             helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
             o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], rule_of_six=self._six(self.a),
@@ -331,15 +344,15 @@ class SRRollScreen(RollScreen):
             togo = max(1, self.threshold - self._accumulated())
             e = odds_mod.sr_extended(n, togo, 40, self.hurried)
             exp = e.expected_intervals()
-            t.append(f"reach {self.threshold} ({togo} to go): {e.success_by(5):.0%} within 5 intervals, "
-                     f"{e.success:.0%} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
-                     f"; critical glitch ends it first {e.critical_glitch:.1%}")
+            t.append(f"reach {self.threshold} ({togo} to go): {percent(e.success_by(5))} within 5 intervals, "
+                     f"{percent(e.success)} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
+                     f"\n  a critical glitch ends it first: {percent(e.critical_glitch)}")
             return t
         else:
             o = odds_mod.sr_hits(n, rule_of_six=self._six(self.a), glitch_rerolls=rerolls)
         succ = o.success(self.threshold)
-        t.append(f"success (≥{self.threshold}) {succ:.1%}", style=st.get("win", ""))
-        t.append(f"   glitch {o.glitch:.1%}   critical {o.critical_glitch:.2%}", style=st.get("crit", ""))
+        t.append(f"success (≥{self.threshold}) {percent(succ)}", style=st.get("win", ""))
+        t.append(f"   glitch {percent(o.glitch)}   critical {percent(o.critical_glitch, 2)}", style=st.get("crit", ""))
         t.append(f"  mean {o.mean():.2f} hits\n  ")
         peak = max(o.hits[:16]) or 1
         for h, p in enumerate(o.hits[:16]):
@@ -351,47 +364,45 @@ class SRRollScreen(RollScreen):
         c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
         return c["extended"]["accumulated"] if c and c.get("extended") else 0
 
-    def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        raise RulesError("")
+    def _ask_side_faces(self, side: Side, then: Callable[[list[int]], None]) -> None:
+        """The side's pool and Edge dice, then one prompt per wave of sixes when the rule of six applies."""
+        n = max(0, self._dice(side))
+        six = self._six(side)
+        what = "pool and Edge dice" if six and not side.long_shot else "Long Shot dice" if side.long_shot else "pool"
+        ask_faces(self.app, f"{side.short}'s {what}", n, 6, then,
+                  wave=self.tracker.rolls.sr_six_wave if six else None,
+                  hint="rule of six: a prompt follows for the dice the sixes add" if six else "")
 
     def action_enter_faces(self) -> None:
-        if self.a.edge_before or self.a.long_shot or self.b.edge_before:
-            hint = "rule of six: after the pool's faces, enter the faces of the dice the sixes added, in order"
-        else:
-            hint = "comma-separated faces 1–6"
-        n = self._pool_size(self.a)
-
-        def check(text: str) -> str | None:
-            try:
-                parse_faces(text, 6)
-            except FaceError as e:
-                return str(e)
-            return None
-
         if self.test == "opposed":
-            def got_a(text: str | None) -> None:
-                if text is None:
-                    return
-                fa = [d.face for d in parse_faces(text, 6)]
-
-                def got_b(text_b: str | None) -> None:
-                    if text_b is None:
-                        return
-                    self._roll((fa, [d.face for d in parse_faces(text_b, 6)]))
-
-                self.app.push_screen(TextPrompt(f"Faces for {self.b.label} ({self._pool_size(self.b)}d6 + any group/Edge dice)",
-                                                hint=hint, check=check), got_b)
-
-            self.app.push_screen(TextPrompt(f"Faces for {self.a.label} ({n}d6 + any Edge dice)", hint=hint,
-                                            check=check), got_a)
+            self._ask_side_faces(self.a, lambda fa: self._ask_side_faces(self.b, lambda fb: self._roll((fa, fb))))
             return
-        what = "helpers' dice first, then the leader's" if self.test == "teamwork" else f"{n}d6"
+        if self.test != "teamwork":
+            self._ask_side_faces(self.a, lambda fa: self._roll((fa, [])))
+            return
+        cids = [cid for cid, on_ in self.b.helpers.items() if on_]
+        helpers = [self._helper_side(cid) for cid in cids]
+        typed: list[list[int]] = []
 
-        def done(text: str | None) -> None:
-            if text is not None:
-                self._roll(([d.face for d in parse_faces(text, 6)], []))
+        def next_helper(faces: list[int] | None = None) -> None:
+            if faces is not None:
+                typed.append(faces)
+            if len(typed) < len(helpers):
+                h = helpers[len(typed)]
+                ask_faces(self.app, f"{short_name(h.label)} helps (rolls first, S11)", max(0, self._helper_pool(cids[len(typed)])), 6,
+                          next_helper)
+                return
+            try:
+                n = self.tracker.rolls.sr_teamwork_leader_dice(self._sr_side(self.a), helpers, typed)
+            except RulesError as e:
+                self.notify(str(e), severity="error", title="Not rolled")
+                return
+            six = self._six(self.a)
+            ask_faces(self.app, f"{self.a.short} leads (pool + the helpers' dice)", n, 6,
+                      lambda fa: self._roll(([f for h in typed for f in h] + fa, [])),
+                      wave=self.tracker.rolls.sr_six_wave if six else None)
 
-        self.app.push_screen(TextPrompt(f"Faces for {self.a.label}: {what}", hint=hint, check=check), done)
+        next_helper()
 
     def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
         side_a = self._sr_side(self.a)
@@ -433,8 +444,9 @@ class SRRollScreen(RollScreen):
         several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
         hints = []
         for a in acts:
-            who = f"{a.label}: " if several and a.label else ""
-            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}")
+            who = f"{short_name(a.label)}: " if several and a.label else ""
+            typed = " — you type the Edge dice's faces" if a.name == "edge_after" and self.physical_follow_up(ev) else ""
+            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}{typed}")
         return hints
 
     def action_post(self, what: str) -> None:
@@ -450,25 +462,32 @@ class SRRollScreen(RollScreen):
             if mine is not None and what != "spoil" and mine.who:
                 ch = self.tracker.character(mine.who)
                 if ch.get("edge", 1) < 1 and "Edge" in reason:
-                    reason = f"{ch['name']} has no Edge left this session"
+                    reason = f"{short_name(ch['name'])} has no Edge left this session"
                 else:
                     reason = mine.reason
             self.notify(reason, severity="error", title="Not done")
             return
 
-        def run(role: str) -> None:
-            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(self.last_event, what, role=role), origin=self)
+        def post(role: str, faces: list[int] | None) -> None:
+            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(ev, what, role=role, faces=faces), origin=self)
             if out:
-                ev = out["event"]
-                self.last_event = ev
-                self.result_lines = [f"{ev['seq']}: {ev['roll']['summary']}"] + self.after_roll_hints(ev) + [
-                    f"  {x}" for x in ev["roll"]["explain"][:12]]
-                self.refresh_view()
+                self.show_result(out["event"])
+
+        def run(role: str) -> None:
+            n = self.tracker.rolls.sr_follow_up_dice(ev, what, role)
+            if not n or not self.physical_follow_up(ev):
+                post(role, None)
+                return
+            label = next((a.label for a in allowed if a.role == role), "") or "Edge"
+            # The roll was made with physical dice: so are the Edge dice, and the sixes among them.
+            ask_faces(self.app, f"{label}'s Edge dice (after the roll, rule of six)", n, 6,
+                      lambda faces: post(role, faces), wave=self.tracker.rolls.sr_six_wave,
+                      hint="rule of six: a prompt follows for the dice the sixes add")
 
         if len(allowed) == 1:
             run(allowed[0].role)
             return
-        choices = [(a.role, f"{a.label}: {a.reason}") for a in allowed]
+        choices = [(a.role, f"{short_name(a.label)}: {a.reason}") for a in allowed]
 
         def picked(role: str | None) -> None:
             if role is not None:
@@ -476,9 +495,33 @@ class SRRollScreen(RollScreen):
 
         self.app.push_screen(ChoicePrompt("Whose roll?", choices), picked)
 
+    def action_buy_hits(self) -> None:
+        """S4: a success test settled without dice; the session says whether this pool may."""
+        if self.test != "success":
+            self.notify("Hits are bought in a success test (t changes the test)", severity="warning")
+            return
+        if self.a.edge_before or self.a.long_shot:
+            self.notify("Buying hits replaces the roll: untick Edge before / Long Shot first", severity="warning")
+            return
+        side = self._sr_side(self.a)
+        act = next((a for a in self.tracker.rolls.sr_pool_actions(side) if a.name == "buy_hits"), None)
+        if act is None or not act.allowed:
+            self.notify(act.reason if act else "no hits to buy for this pool (S4)", severity="error", title="Not done")
+            return
+
+        def buy(t: Tracker) -> dict[str, Any]:
+            with t.gm_only(self.gm_only):
+                return t.rolls.roll_sr(side, threshold=self.threshold, hidden=self.hidden, challenge=self.challenge_id,
+                                 buy_hits=True)
+
+        out = self.papp.run_command(buy, origin=self)
+        if out:
+            self.show_result(out["event"])
+
     def action_spoil(self) -> None:
-        if self.challenge_id:
-            self.papp.run_command(lambda t: t.rolls.sr_extended_spoil(self.challenge_id))
+        chid = self.challenge_id
+        if chid:
+            self.papp.run_command(lambda t: t.rolls.sr_extended_spoil(chid))
 
     def action_helper_pool(self) -> None:
         """The GM sets (or clears) a highlighted helper's pool (S11)."""
