@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual import on
