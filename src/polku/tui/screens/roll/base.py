@@ -26,7 +26,7 @@ from ....session.tracker import Tracker
 from ....text import percent
 from ...render import short_name
 from ...widgets.keyline import KeyLine
-from ..prompts import ChoicePrompt, ask_faces
+from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from ...host import AppHost, host
 from ....text import die_text, split_cells
 from ...messages import TrackerChanged
