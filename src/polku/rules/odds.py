@@ -690,6 +690,11 @@ def _harha_counts(
     (Without ``needed``, ``h`` is 1 throughout.)
     """
     na, nb = side_a.n, side_b.n
+    high_a: _RandomSide | None = None  # A's dice still to roll, when H8 counts its 7+ dice
+    if needed:
+        if not isinstance(side_a, _RandomSide):
+            raise RulesError("H8's 7+ dice are counted only on dice still to be rolled")
+        high_a = side_a
     ch23 = variant == "ch23"
     # Positions that can score: all of them in classic with extras (a die
     # facing no die counts for its side), else only the shorter roll's.
@@ -704,7 +709,7 @@ def _harha_counts(
         # Per side and dice placed so far: (placed after, ways, ways x rest[, x rest with 7+]).
         opts_a = [
             [(p + c, w, w * side_a.rest(face, p + c),
-              w * side_a.rest_high(face, p + c, needed - p - c) if (needed and face_is_high) else 0)  # type: ignore[union-attr]
+              w * high_a.rest_high(face, p + c, needed - p - c) if (high_a is not None and face_is_high) else 0)
              for c, w in side_a.options(face, p)]
             for p in range(na + 1)
         ]
@@ -796,7 +801,7 @@ def _harha_validate(variant: str) -> None:
         raise RulesError(f"unknown Harhapolku comparison '{variant}' (use ch23 or classic)")
 
 
-def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> str:
+def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> Literal["ch23", "classic"]:
     """The comparison a ``harha.variant`` uses: same_size is chapter 23 on one die size (H5)."""
     if variant == "same_size":
         sizes = {size for size, n in ((8, a[0] + b[0]), (10, a[1] + b[1])) if n}
@@ -806,7 +811,7 @@ def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> str:
     if variant == "sum":
         raise RulesError("the sum variant compares totals: use harha_sum_odds (H6)")
     _harha_validate(variant)
-    return variant
+    return "classic" if variant == "classic" else "ch23"
 
 
 def _harha_special(
@@ -856,7 +861,7 @@ def harha_odds(
     """
     a8, a10 = _check_pool("a", a)
     b8, b10 = _check_pool("b", b)
-    variant = _comparison(variant, (a8, a10), (b8, b10))  # type: ignore[assignment]
+    variant = _comparison(variant, (a8, a10), (b8, b10))
     special = _harha_special(a8 + a10, b8 + b10, variant, classic_extra)
     if special is not None:
         return HarhaOdds(*(float(x) for x in special))
@@ -929,7 +934,7 @@ def harha_reroll_value(
     if side not in ("a", "b"):
         raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     pa, pb = _check_pool("a", a), _check_pool("b", b)
-    variant = _comparison(variant, pa, pb)  # type: ignore[assignment]
+    variant = _comparison(variant, pa, pb)
     fa = _check_faces("current_a_faces", current_a_faces, pa)
     fb = _check_faces("current_b_faces", current_b_faces, pb)
     sign = 1 if side == "a" else -1
