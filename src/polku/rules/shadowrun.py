@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .dice import DiceSource, Die, RulesError, Src
 from .system import Settings
@@ -659,7 +659,11 @@ def edge_after(roll: SRRoll, edge_rating: int, source: DiceSource) -> SRRoll:
                    manual=roll.manual or source.manual)
 
 
-def _on_roll(result: SRRoll | SuccessResult, fn: Callable[[SRRoll], SRRoll]) -> SRRoll | SuccessResult:
+_Judged = TypeVar("_Judged", "SRRoll", "SuccessResult")
+"""A roll, or a roll judged against a threshold: Edge after the roll keeps which it was."""
+
+
+def _on_roll(result: _Judged, fn: Callable[[SRRoll], SRRoll]) -> _Judged:
     if isinstance(result, SRRoll):
         return fn(result)
     if isinstance(result, SuccessResult):
@@ -667,7 +671,7 @@ def _on_roll(result: SRRoll | SuccessResult, fn: Callable[[SRRoll], SRRoll]) -> 
     raise RulesError(f"not a Shadowrun roll: {type(result).__name__}")
 
 
-def negate_glitch(result: SRRoll | SuccessResult) -> SRRoll | SuccessResult:
+def negate_glitch(result: _Judged) -> _Judged:
     """Spend 1 Edge to negate a glitch (S5).
 
     Raises:
@@ -687,7 +691,7 @@ def negate_glitch(result: SRRoll | SuccessResult) -> SRRoll | SuccessResult:
     return _on_roll(result, fn)
 
 
-def reduce_critical(result: SRRoll | SuccessResult) -> SRRoll | SuccessResult:
+def reduce_critical(result: _Judged) -> _Judged:
     """Spend 1 Edge to reduce a critical glitch to a plain glitch (S6).
 
     Raises:
