@@ -162,3 +162,23 @@ def test_resolve_stays_lean(argv):
     assert json.loads(data["out"])  # it did judge the roll
     heavy = [m for m in data["modules"] if m.split(".")[0] in NOT_FOR_RESOLVE or m.startswith(NOT_FOR_RESOLVE)]
     assert heavy == [], f"polku {' '.join(argv)} imports {heavy}"
+
+
+def test_the_first_frame_does_without_the_roll_commands():
+    """The roll commands and the rules modules they use are imported on the first
+    roll (``Tracker.rolls``), not on the way to the app's first frame (~15 ms)."""
+    proc = _fresh("""
+        import json, sys
+        import polku.tui.app, polku.tui.screens.main
+        from polku.session import model
+        from polku.session.tracker import Tracker
+        t = Tracker(model.new_state("rajapolku", "Test", created="2026-01-01T00:00:00Z"))
+        before = sorted(m for m in sys.modules if m.startswith("polku."))
+        t.rolls.raja_pools  # the first roll command asked for
+        print(json.dumps({"before": before, "after": sorted(sys.modules)}))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert "polku.session.rolls" not in data["before"]
+    assert "polku.rules.rajapolku" not in data["before"] and "polku.rules.harhapolku" not in data["before"]
+    assert "polku.session.rolls" in data["after"]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import random as _random
-from typing import Any, Callable, Iterable, Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..rules.dice import DiceSource, RandomSource, RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
@@ -27,9 +28,11 @@ from .damage import Damage
 from .combat import Combat
 from .model import Change, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
-from .rolls import Rolls
 from .roster import Roster
 from .store import EventLog
+
+if TYPE_CHECKING:
+    from .rolls import Rolls
 
 Clock = Callable[[], str]
 
@@ -158,8 +161,6 @@ class Tracker:
         self._redo: list[int] = []
         self.unsaved: list[dict[str, Any]] = []
         self.needs_full_save = False
-        self.rolls = Rolls(self)
-        """The roll commands (:class:`~polku.session.rolls.Rolls`)."""
         self.damage = Damage(self)
         """Damage from a roll and harm proposals (:mod:`polku.session.damage`)."""
         self.roster = Roster(self)
@@ -199,6 +200,18 @@ class Tracker:
 
         state = replay_state(snapshot, snapshot_seq, events)
         return cls(state, events, **kw)
+
+    @cached_property
+    def rolls(self) -> Rolls:
+        """The roll commands (:class:`~polku.session.rolls.Rolls`), made on first use.
+
+        Imported here, not at the top: the roll commands and the three rules
+        modules they use cost ~15 ms to import (their frozen dataclasses), about
+        7% of the app's first frame, which needs none of them.
+        """
+        from .rolls import Rolls
+
+        return Rolls(self)
 
     # -- reading ---------------------------------------------------------
 
