@@ -481,9 +481,9 @@ def bench_autosave(ws: Workspace, commands: int) -> tuple[list[Row], dict[str, A
             save.append((t2 - t1) * 1000)
             full += bool(job.full)
             # the disk's floor: the same bytes appended to a scratch file with fsync
-            from polku.session import store
+            from polku.session.store.format import event_block
 
-            data = store._event_block(job.events[-1], "bench").encode()
+            data = event_block(job.events[-1], "bench").encode()
             t3 = time.perf_counter()
             fd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             try:
