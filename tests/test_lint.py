@@ -1,0 +1,35 @@
+"""ruff and mypy run inside the suite, so `.ci/run` (which runs pytest) runs them.
+
+Their configuration is in pyproject.toml: ruff's rule set catches bugs and dead
+code (not layout), mypy checks all of src/ and the rules core and the session
+layer strictly. A failure shows the tool's own report.
+
+Run alone: ``pytest tests/test_lint.py -n 0``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_ruff_finds_nothing_in_src_and_tests():
+    proc = _run("ruff", "check", "--no-cache", "src", "tests")
+    if proc.returncode != 0:
+        pytest.fail(f"ruff check src tests:\n{proc.stdout}{proc.stderr}", pytrace=False)
+
+
+def test_mypy_finds_no_type_errors_in_src():
+    # mypy reads `files` and the strict sections from pyproject.toml
+    proc = _run("mypy", "--no-incremental", "--cache-dir", "/dev/null")
+    if proc.returncode != 0:
+        pytest.fail(f"mypy:\n{proc.stdout}{proc.stderr}", pytrace=False)
