@@ -79,8 +79,9 @@ class TableHost(Protocol):
 
     state: State
     events: Any
-    rolls: Any
-    """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
+    @property
+    def rolls(self) -> Any:
+        """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
 
     @property
     def system(self) -> System: ...
