@@ -146,6 +146,39 @@ async def test_every_binding_of_every_screen_is_in_its_help_and_palette(tmp_path
 
 
 @pilot_test
+async def test_every_dialog_shows_its_own_keys_not_those_of_the_screen_under_it(tmp_path: Path) -> None:
+    """While a prompt, form or sheet is open, the bottom line names the keys that work there."""
+    from polku.tui.screens.prompts import FacesPrompt
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    cid = next(iter(tracker.characters))
+    dialogs: list[tuple[Callable[[], Screen[Any]], tuple[str, ...]]] = [
+        (lambda: TextPrompt("Note for the log:"), ("Accept", "Cancel")),
+        (lambda: FacesPrompt("Lena's dice", 3, 8), ("Accept", "Cancel")),
+        (lambda: ChoicePrompt("Who?", [("a", "A"), ("b", "B")]), ("Pick", "Cancel")),
+        (lambda: ConfirmPrompt("Sure?"), ("Yes", "No")),
+        (lambda: CharacterForm(tracker), ("Add", "Cancel")),
+        (lambda: CharacterDetail(tracker, cid), ("Remove", "Close")),
+        (lambda: DicePicker("Pick", [Die(8, 5, "background")]), ("Toggle", "Done")),
+        (lambda: HelpScreen(), ("Close",)),
+    ]
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main_line = screen_text(app).splitlines()[-1]
+        assert "Challenge+" in main_line
+        for build, words in dialogs:
+            dialog = build()
+            app.push_screen(dialog)
+            await settle(pilot)
+            line = screen_text(app).splitlines()[-1]
+            assert all(w in line for w in words) and "Challenge+" not in line, (type(dialog).__name__, line)
+            assert "? Keys" in line  # the help works there too
+            app.pop_screen()
+            await settle(pilot)
+
+
+@pilot_test
 async def test_question_mark_opens_the_help_in_a_roll_screen_and_lists_its_keys(tmp_path: Path) -> None:
     tracker, sf = demo_session(tmp_path, "rajapolku")
     app = make_app(tracker, sf, sessions_dir=tmp_path)

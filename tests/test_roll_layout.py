@@ -166,6 +166,33 @@ async def test_at_120x40_the_result_box_shows_the_whole_result(tmp_path: Path) -
         assert roll.query_one("#side-a", SideList).size.height >= 15  # the pools are not squeezed
 
 
+@pilot_test
+async def test_at_80x24_a_long_result_is_read_whole_by_keyboard(tmp_path: Path) -> None:
+    """A result taller than its box says so on its rule, and ] / [ page through it to the last line."""
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "r", "r")
+        await settle(pilot)
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen)
+        box = roll.query_one("#result-box")
+        assert len(roll.result_lines) > box.size.height  # the extended test's result does not fit
+        assert box.scroll_y == 0 and str(box.border_title) == "] more below"
+        last = roll.result_lines[-1].strip()
+        assert last not in screen_text(app)
+        for _ in range(len(roll.result_lines)):
+            if box.scroll_y >= box.max_scroll_y:
+                break
+            await press(pilot, "right_square_bracket")
+        await settle(pilot)
+        assert last in screen_text(app) and str(box.border_title) == "[ up"
+        await press(pilot, *["left_square_bracket"] * len(roll.result_lines))
+        await settle(pilot)
+        assert box.scroll_y == 0 and roll.result_lines[0] in screen_text(app)
+
+
 # -- keys that change nothing log nothing ------------------------------------------------------------------
 
 

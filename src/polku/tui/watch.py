@@ -117,6 +117,7 @@ class PlayerHelp(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(PLAYER_HELP)
+        yield KeyLine()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -24,6 +24,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.keyline import KeyLine
+
 from ...rules.dice import ascii_int
 from ...rules.system import System
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
@@ -311,6 +313,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                 yield CycleField([("no", "no"), ("yes", "yes: GM only")], "no", id="cf-secret")
             yield Static("", id="cf-error", classes="dialog--error")
             yield Static("Tab next field · ←/→ kind, secret · Enter add · Esc cancel", classes="dialog--hint")
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.query_one("#cf-name", Input).focus()
@@ -422,6 +425,7 @@ class CharacterDetail(ModalScreen[None]):
             yield OptionList(id="detail-rows")
             yield Static("Enter edit · +/− adjust · x remove · u undo · ? keys · Esc close",
                          classes="dialog--hint")
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.render_rows()

@@ -13,6 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
+from ..widgets.keyline import KeyLine
+
 from ..keys import grouped
 
 SESSION_TEXT = """\
@@ -70,6 +72,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-body"):
                 yield Static(id="help-keys")
             yield Static("↑/↓ PgUp/PgDn scroll · Esc, q, ? or f1 closes", classes="dialog--hint")
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.query_one("#help-keys", Static).update(self.help_renderable())

@@ -43,6 +43,7 @@ class DicePicker(ModalScreen[list[int] | None]):
             yield OptionList(id="pick-list")
             yield Static("", id="pick-sum")
             yield Static("Enter/space: toggle   d: done   Esc: cancel", classes="dialog--hint")
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self._show()

@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules.dice import Die, FaceError, parse_faces
+from ..widgets.keyline import KeyLine
 
 
 _R = TypeVar("_R")
@@ -29,7 +30,11 @@ class _LinePrompt(ModalScreen[_R | None], Generic[_R]):
         check: returns an error line for a bad answer (shown; the modal stays).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS = [
+        # The field takes Enter itself; this row puts it in the key line, the help and the palette.
+        Binding("enter", "submit", "Accept", id="prompt.accept", tooltip="Accept what is typed"),
+        Binding("escape", "cancel", "Cancel", id="prompt.cancel", tooltip="Close without changing anything"),
+    ]
 
     def __init__(self, title: str, value: str = "", *, placeholder: str = "", hint: str = "",
                  check: Callable[[str], str | None] | None = None) -> None:
@@ -46,11 +51,18 @@ class _LinePrompt(ModalScreen[_R | None], Generic[_R]):
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
             yield Static(Text(self.hint), classes="dialog--hint")
             yield Static("", id="prompt-error", classes="dialog--error")
+        # Its own key line: the screen below's keys do not work while the prompt is open.
+        yield KeyLine()
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value
+        self.action_submit(event.value)
+
+    def action_submit(self, text: str | None = None) -> None:
+        """Accept ``text`` (by default what the field holds), or say under the field what is wrong."""
+        if text is None:
+            text = self.query_one("#prompt-input", Input).value
         if self.check is not None:
             err = self.check(text)
             if err:
@@ -75,7 +87,10 @@ class TextPrompt(_LinePrompt[str]):
 class ChoicePrompt(ModalScreen[str | None]):
     """Pick one option (by arrow keys and Enter, or its number)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choice.cancel")]
+    BINDINGS = [
+        Binding("enter", "pick", "Pick", id="choice.pick", tooltip="Pick the highlighted option (or press its number)"),
+        Binding("escape", "cancel", "Cancel", id="choice.cancel", tooltip="Close without picking"),
+    ]
 
     def __init__(self, title: str, choices: Sequence[tuple[str, str]], *, hint: str = "") -> None:
         super().__init__()
@@ -90,6 +105,7 @@ class ChoicePrompt(ModalScreen[str | None]):
                               for i, (value, label) in enumerate(self.choices, 1)], id="choice-list")
             if self.hint:
                 yield Static(self.hint, classes="dialog--hint")
+        yield KeyLine()
 
     def on_mount(self) -> None:
         ol = self.query_one(OptionList)
@@ -101,6 +117,11 @@ class ChoicePrompt(ModalScreen[str | None]):
     def selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)
+
+    def action_pick(self) -> None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is not None:
+            self.dismiss(ol.get_option_at_index(ol.highlighted).id)
 
     def on_key(self, event: events.Key) -> None:  # digits pick directly
         if event.character and event.character.isdigit():
@@ -117,8 +138,8 @@ class ConfirmPrompt(ModalScreen[bool]):
     """Yes / no. y or Enter confirms, n or Escape declines."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes", tooltip="Yes, do it"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="No, change nothing"),
     ]
 
     def __init__(self, question: str) -> None:
@@ -129,6 +150,7 @@ class ConfirmPrompt(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(Text(self.question), classes="dialog--title")
             yield Static("y / Enter: yes    n / Escape: no", classes="dialog--hint")
+        yield KeyLine()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -141,6 +141,26 @@ def _check(flag: bool) -> str:
     return "[x]" if flag else "[ ]"
 
 
+class ResultBox(VerticalScroll):
+    """The roll's result, scrolled by ``[`` and ``]``; its rule says when more is above or below."""
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._mark_more()
+
+    def watch_virtual_size(self) -> None:
+        self._mark_more()
+
+    def on_resize(self) -> None:
+        self._mark_more()
+
+    def _mark_more(self) -> None:
+        marks = (["[ up"] if self.scroll_y > 0 else []) + (["] more below"] if self.scroll_y < self.max_scroll_y else [])
+        title = " · ".join(marks)
+        if str(self.border_title or "") != title:
+            self.border_title = title
+
+
 class RollScreen(ModalScreen[None]):
     """Base of the three systems' challenge screens."""
 
@@ -157,6 +177,10 @@ class RollScreen(ModalScreen[None]):
                 tooltip="Fill the focused side from its character's saved pools (each press: the next one)"),
         Binding("L", "save_pool", "Save pool", show=False, id="roll.save_pool",
                 tooltip="Keep the focused side's pool on its character under a name"),
+        Binding("right_square_bracket", "scroll_result(1)", "Result down", show=False, id="roll.result_down",
+                tooltip="Scroll the result box down a page (a long result; the whole of it is also in the log)"),
+        Binding("left_square_bracket", "scroll_result(-1)", "Result up", show=False, id="roll.result_up",
+                tooltip="Scroll the result box up a page"),
         Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
     ]
 
@@ -266,7 +290,7 @@ class RollScreen(ModalScreen[None]):
                     yield SideList("b", id="side-b")
             yield Static("", id="pool")
             yield Static("", id="odds")
-            with VerticalScroll(id="result-box"):
+            with ResultBox(id="result-box"):
                 yield Static("", id="result")
         yield KeyLine()
 
@@ -471,6 +495,11 @@ class RollScreen(ModalScreen[None]):
         self.result_lines = lines
         self.refresh_view()
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)
+
+    def action_scroll_result(self, pages: int) -> None:
+        box = self.query_one("#result-box", VerticalScroll)
+        box.scroll_to(y=box.scroll_y + pages * max(1, box.scrollable_content_region.height - 1), animate=False)
+
 
     def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
         return []
