@@ -23,29 +23,41 @@ def _count(obj: Any, name: str, calls: dict[str, int]) -> None:
     setattr(obj, name, counted)
 
 
+def _listen(app: Any) -> list[tuple[str, TrackerChanged]]:
+    """(screen class, message) of every TrackerChanged posted to a screen on the stack from now on."""
+    heard: list[tuple[str, TrackerChanged]] = []
+    for s in app.screen_stack:
+        real = s.post_message
+
+        def spy(message: Any, s: Any = s, real: Any = real) -> bool:
+            if isinstance(message, TrackerChanged):
+                heard.append((type(s).__name__, message))
+            return bool(real(message))
+
+        s.post_message = spy
+    return heard
+
+
+async def _on_the_roll_screen(app: Any, pilot: Any, counted: tuple[str, ...]
+                              ) -> tuple[RollScreen, list[tuple[str, TrackerChanged]], dict[str, int]]:
+    """Open the roll screen (r), then listen to every screen and count the screen's methods named."""
+    await settle(pilot)
+    await pilot.press("r")
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, RollScreen)
+    calls: dict[str, int] = {}
+    for name in counted:
+        _count(screen, name, calls)
+    return screen, _listen(app), calls
+
+
 @pilot_test
 async def test_a_roll_computes_the_odds_once_and_redraws_the_roll_screen_once(tmp_path):
     tracker, sf = demo_session(tmp_path, "rajapolku")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("r")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, RollScreen)
-        heard: list[tuple[str, int]] = []
-        for s in app.screen_stack:
-            real = s.post_message
-
-            def spy(message: Any, s: Any = s, real: Any = real) -> bool:
-                if isinstance(message, TrackerChanged):
-                    heard.append((type(s).__name__, len(message.events)))
-                return bool(real(message))
-
-            s.post_message = spy  # type: ignore[method-assign]
-        calls: dict[str, int] = {}
-        for name in ("odds_text", "refresh_view"):
-            _count(screen, name, calls)
+        screen, heard, calls = await _on_the_roll_screen(app, pilot, ("odds_text", "refresh_view"))
         before = len(tracker.events)
         await pilot.press("r")
         await settle(pilot)
@@ -54,7 +66,8 @@ async def test_a_roll_computes_the_odds_once_and_redraws_the_roll_screen_once(tm
         assert "rolls" in str(screen.query_one("#result-box").render()) or screen.result_lines
         # every screen on the stack heard of the command once, with all its events
         n = len(tracker.events) - before
-        assert sorted(heard) == sorted((type(s).__name__, n) for s in app.screen_stack)
+        assert sorted((name, len(m.events)) for name, m in heard) == sorted((type(s).__name__, n)
+                                                                             for s in app.screen_stack)
 
 
 @pilot_test
@@ -68,3 +81,23 @@ async def test_the_main_screen_shows_a_command_run_from_another_screen(tmp_path)
         app.run_command(lambda t: t.note("The ferryman asks for two coins"))
         await settle(pilot)
         assert any("two coins" in line for line in log_lines(app))
+
+
+@pilot_test
+async def test_a_refused_command_changes_nothing_and_redraws_nothing(tmp_path):
+    """A session turned read-only under an open roll screen (a broken event found by the
+    background check): the roll key says "Not done" in one line, logs nothing, tells no
+    screen, and the screen neither redraws nor shows a result."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, heard, calls = await _on_the_roll_screen(app, pilot, ("odds_text", "refresh_view", "show_result"))
+        tracker.read_only = True
+        before = list(tracker.events)
+        await pilot.press("r")
+        await settle(pilot)
+        assert tracker.events == before
+        assert heard == [] and calls == {}
+        assert screen.last_event is None and not screen.result_lines
+        refusals = [n for n in app._notifications if n.title == "Not done"]
+        assert len(refusals) == 1 and "\n" not in refusals[0].message and refusals[0].severity == "error"

@@ -20,7 +20,7 @@ from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
-from .messages import SaveFailed, SeatRequestsArrived, SessionSaved, TrackerChanged
+from .messages import RunCommand, SaveFailed, SeatRequestsArrived, SessionSaved, TrackerChanged
 from .render import plain_styles, styles_from_theme
 
 
@@ -336,9 +336,32 @@ class PolkuApp(InputLimits, CoveringScreens):
     def run_command(self, command: Callable[[Tracker], Any], origin: Any = None) -> Any:
         """Run a tracker command, tell every screen (one TrackerChanged each), autosave.
 
-        ``origin`` is the screen that asked and redraws from the result itself;
-        errors become one line.
+        The app's own callers (the palette, the seats' requests) use it; a screen posts a
+        :class:`RunCommand` instead. Returns what the command returned (or its last event),
+        None when it failed: errors become one line.
         """
+        done = self._run(command, origin)
+        if done is None:
+            return None
+        result, new = done
+        return result if result is not None else (new[-1] if new else None)
+
+    @on(RunCommand)
+    def _run_requested(self, message: RunCommand[Any]) -> None:
+        done = self._run(message.command, message.origin)
+        then = message.then
+        if done is None or then is None:
+            return
+
+        def reply() -> None:
+            # Whatever the reply returns is dropped: a screen's dismiss() must not be awaited
+            # from the screen's own message handler.
+            then(done[0])
+
+        # Queued behind the origin's TrackerChanged: it replies to a screen that has redrawn.
+        message.origin.call_later(reply)
+
+    def _run(self, command: Callable[[Tracker], Any], origin: Any) -> tuple[Any, list[dict[str, Any]]] | None:
         if self.tracker is None:
             return None
         before = len(self.tracker.events)
@@ -352,7 +375,7 @@ class PolkuApp(InputLimits, CoveringScreens):
             for screen in self.screen_stack:
                 screen.post_message(TrackerChanged(new, origin))
         self.request_save()
-        return result if result is not None else (new[-1] if new else None)
+        return result, new
 
     # -- players' seats ------------------------------------------------------------------
 

@@ -2,14 +2,14 @@
 
 The app (:class:`~polku.tui.app.PolkuApp`) builds the screens, so it imports
 them; a screen that named the app's class would import it back. A screen
-reaches the app through :func:`host` and sees only this protocol: run a
-tracker command, the log's styles, the save state, and (the chooser) open a
-session.
+reaches the app through :func:`host` and sees only this protocol: the log's
+styles, the save state, and (the chooser) open a session. A tracker command
+does not go through it: a screen posts a ``RunCommand`` message to the app
+(``tui/messages.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
@@ -23,10 +23,6 @@ class AppHost(Protocol):
     clock: Clock | None
     seed: int | None
     save_state: str
-
-    def run_command(self, command: Callable[[Tracker], Any], origin: Any = None) -> Any:
-        """Run a tracker command; every screen on the stack then gets one TrackerChanged
-        (``origin``, the screen asking, redraws from the result itself)."""
 
     def log_styles(self) -> dict[str, str]: ...
 

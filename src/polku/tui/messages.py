@@ -2,17 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
+    from ..session.tracker import Tracker
+
+R = TypeVar("R")
+
+
+class RunCommand(Message, Generic[R]):
+    """A screen asks the app to run a tracker command (posted to the app).
+
+    The app is the one place that runs commands: a ``TrackerError`` or ``RulesError``
+    (a read-only session refuses every command) becomes a one-line "Not done"
+    notification and changes nothing. Otherwise every screen on the stack gets one
+    :class:`TrackerChanged` with the command's events, and then ``then`` is called on
+    ``origin`` with what the command returned (after ``origin`` has handled its
+    ``TrackerChanged``: a screen that selects or shows what it made finds it drawn).
+    ``then`` is not called when the command failed.
+
+    Issue one from a screen with
+    ``self.app.post_message(RunCommand(command, origin=self, then=...))``.
+    """
+
+    bubble = False
+
+    def __init__(self, command: Callable[[Tracker], R], *, origin: MessagePump,
+                 then: Callable[[R], object] | None = None) -> None:
+        super().__init__()
+        self.command = command
+        self.origin = origin
+        """The screen asking: it hears the reply, and may skip its own TrackerChanged."""
+        self.then = then
 
 
 class TrackerChanged(Message):
     """A tracker command appended these events.
 
-    The app runs every command (``run_command``) and then posts one of these to
-    each screen on the stack; a screen redraws from it with ``@on(TrackerChanged)``.
-    It does not bubble: the app has already seen the change.
+    The app runs every command (a screen asks with :class:`RunCommand`) and then posts
+    one of these to each screen on the stack; a screen redraws from it with
+    ``@on(TrackerChanged)``. It does not bubble: the app has already seen the change.
     """
 
     bubble = False
@@ -21,7 +55,10 @@ class TrackerChanged(Message):
         super().__init__()
         self.events = events
         self.origin = origin
-        """The screen that ran the command (it has redrawn with the command's result already)."""
+        """The screen that asked for the command (None: the app's own, a seat's request, the palette).
+
+        A screen that redraws from the command's result in its ``then`` skips its own
+        message, so a key press redraws it once."""
 
 
 class SessionSaved(Message):

@@ -2,15 +2,15 @@
 
 Neither screen changes state itself. The form returns the keyword arguments of
 :meth:`Tracker.add_character`; the sheet turns every edit into one tracker
-command through ``app.run_command``, and re-renders when the app reports new
-events (one ``TrackerChanged`` message per command).
+command it asks the app for (a posted ``RunCommand``), and re-renders when the
+app reports new events (one ``TrackerChanged`` message per command).
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from rich.markup import escape
 from rich.text import Text
@@ -32,14 +32,15 @@ from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR
 from ...session.tracker import Tracker
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
-from ..host import AppHost, host
-from ..messages import TrackerChanged
+from ..messages import RunCommand, TrackerChanged
 
 
 
 class FieldError(ValueError):
     """One line saying which field is wrong and how to write it."""
 
+
+R = TypeVar("R")
 
 KIND_LABELS = {"pc": "player character", "npc": "NPC", "opposition": "opposition"}
 """How each character kind reads on screen."""
@@ -412,10 +413,6 @@ class CharacterDetail(ModalScreen[None]):
         self._gone = False
 
     @property
-    def papp(self) -> AppHost:
-        return host(self.app)
-
-    @property
     def ch(self) -> dict[str, Any]:
         return self.tracker.characters[self.cid]
 
@@ -553,8 +550,9 @@ class CharacterDetail(ModalScreen[None]):
 
     # -- running commands -------------------------------------------------------
 
-    def run(self, command: Callable[[Tracker], Any]) -> Any:
-        return self.papp.run_command(command)
+    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+        """Ask the app to run a command; this view redraws from the TrackerChanged that follows."""
+        self.app.post_message(RunCommand(command, origin=self, then=then))
 
     def set_field(self, field: str, value: Any, text: str | None = None) -> None:
         """One ``update_character`` command; ``text`` is its line in the log."""
@@ -790,14 +788,10 @@ class CharacterDetail(ModalScreen[None]):
         self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign?{also} (u undoes it)"), done)
 
     def action_undo(self) -> None:
-        ev = self.run(lambda t: t.undo())
-        if ev:
-            self.notify(ev["text"], title="Undone")
+        self.run(lambda t: t.undo(), lambda ev: self.notify(ev["text"], title="Undone"))
 
     def action_redo(self) -> None:
-        ev = self.run(lambda t: t.redo())
-        if ev:
-            self.notify(ev["text"], title="Redone")
+        self.run(lambda t: t.redo(), lambda ev: self.notify(ev["text"], title="Redone"))
 
     def action_close(self) -> None:
         self._gone = True

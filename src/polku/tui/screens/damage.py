@@ -26,7 +26,7 @@ from textual.widgets.option_list import Option
 from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
 from ...session.tracker import Tracker, TrackerError
-from ..host import AppHost, host
+from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt
 
@@ -50,10 +50,6 @@ class RowsModal(ModalScreen[Any]):
     def __init__(self, tracker: Tracker) -> None:
         super().__init__()
         self.tracker = tracker
-
-    @property
-    def papp(self) -> AppHost:
-        return host(self.app)
 
     def title_line(self) -> str:
         raise NotImplementedError
@@ -240,13 +236,14 @@ class DamageScreen(RowsModal):
             super().edit(key)
 
     def _apply(self, faces: list[int] | None) -> None:
-        out = self.papp.run_command(lambda t: t.damage.apply(
-            self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
-            weapon=self.weapon, edge=self.edge, faces=faces,
-            net_hits=self.net_hits if self.roll_event is None else None))
-        if isinstance(out, dict) and "event" in out:
+        def applied(out: dict[str, Any]) -> None:
             self.notify(out["event"]["text"], title="Damage")
             self.dismiss(out["event"])
+
+        self.app.post_message(RunCommand(lambda t: t.damage.apply(
+            self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
+            weapon=self.weapon, edge=self.edge, faces=faces,
+            net_hits=self.net_hits if self.roll_event is None else None), origin=self, then=applied))
 
     def action_apply(self) -> None:
         self._apply(None)
@@ -330,9 +327,9 @@ class HarmScreen(RowsModal):
             super().edit(key)
 
     def action_confirm(self) -> None:
-        ev = self.papp.run_command(lambda t: t.damage.apply_harm(self.offer, steps=self.steps, note=self.note))
-        if ev:
-            self.dismiss(ev)
+        # The command logs one wound event (a change that changes nothing is refused).
+        self.app.post_message(RunCommand(lambda t: t.damage.apply_harm(self.offer, steps=self.steps, note=self.note),
+                                         origin=self, then=lambda _: self.dismiss(self.tracker.events[-1])))
 
 
 __all__ = ["DamageScreen", "HarmScreen"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -18,8 +18,9 @@ from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 from ..host import AppHost, host
-from ..messages import TrackerChanged
+from ..messages import RunCommand, TrackerChanged
 
+R = TypeVar("R")
 
 # Groups of the help screen and the palette.
 _CHALLENGES = Binding.Group("Challenges")
@@ -123,8 +124,7 @@ class MainScreen(Screen):
 
     @on(TrackerChanged)
     def _tracker_changed(self, message: TrackerChanged) -> None:
-        if message.origin is not self:  # its own commands were redrawn in run()
-            self.refresh_all(message.events)
+        self.refresh_all(message.events)
 
     def refresh_all(self, events: list[dict[str, Any]] | None = None) -> None:
         if self._hidden():
@@ -209,14 +209,10 @@ class MainScreen(Screen):
 
     # -- helpers -----------------------------------------------------------------
 
-    def run(self, command: Callable[[Tracker], Any]) -> Any:
-        """Run a command; this screen redraws at once (the caller may select what it made)."""
-        before = len(self.tracker.events)
-        out = self.papp.run_command(command, origin=self)
-        new = self.tracker.events[before:]
-        if new:
-            self.refresh_all(new)
-        return out
+    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+        """Ask the app to run a command; ``then`` gets its result once this screen has redrawn
+        (so it may select what the command made); not called when the command failed."""
+        self.app.post_message(RunCommand(command, origin=self, then=then))
 
     def selected_character(self, *, quiet: bool = False) -> dict[str, Any] | None:
         cid = self.query_one("#chars", CharacterPane).selected_character_id()
@@ -307,9 +303,11 @@ class MainScreen(Screen):
 
         def done(result: dict[str, Any] | None) -> None:
             if result:
-                ch = self.run(lambda t: t.add_character(**result))
-                if isinstance(ch, dict) and ch.get("id") in self.tracker.characters:
-                    self.select_character(ch["id"])
+                def made(ch: dict[str, Any]) -> None:
+                    if ch.get("id") in self.tracker.characters:
+                        self.select_character(ch["id"])
+
+                self.run(lambda t: t.add_character(**result), made)
 
         self.app.push_screen(CharacterForm(self.tracker), done)
 
@@ -503,10 +501,12 @@ class MainScreen(Screen):
             # The combat turn is over and initiative is rerolled each turn: roll it now.
             self.action_initiative()
             return
-        self.run(lambda t: t.combat.next())
-        b = self.tracker.combat.block
-        if b is not None and b["pass"] == 0:
-            self.action_initiative()
+        def moved(_: object) -> None:
+            b = self.tracker.combat.block
+            if b is not None and b["pass"] == 0:
+                self.action_initiative()
+
+        self.run(lambda t: t.combat.next(), moved)
 
     def action_delay(self) -> None:
         self.run(lambda t: t.combat.delay())
@@ -639,14 +639,10 @@ class MainScreen(Screen):
         self.app.push_screen(TextPrompt("Note for the log:"), done)
 
     def action_undo(self) -> None:
-        ev = self.run(lambda t: t.undo())
-        if ev:
-            self.notify(self.command_text(ev), title="Undone")
+        self.run(lambda t: t.undo(), lambda ev: self.notify(self.command_text(ev), title="Undone"))
 
     def action_redo(self) -> None:
-        ev = self.run(lambda t: t.redo())
-        if ev:
-            self.notify(self.command_text(ev), title="Redone")
+        self.run(lambda t: t.redo(), lambda ev: self.notify(self.command_text(ev), title="Redone"))
 
     def command_text(self, ev: dict[str, Any]) -> str:
         """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""

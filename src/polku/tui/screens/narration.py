@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -19,7 +20,7 @@ from ...session.tracker import Tracker
 from ...text import plural
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
-from ..messages import TrackerChanged
+from ..messages import RunCommand, TrackerChanged
 
 
 class DicePicker(ModalScreen[list[int] | None]):
@@ -173,11 +174,13 @@ class NarrationScreen(ModalScreen[None]):
             t.append(f"\n{self.last_text}\n", style="italic")
         self.query_one("#nar-body", Static).update(t)
 
-    def _run(self, fn: Any) -> None:
-        step = self.app.run_command(fn)  # type: ignore[attr-defined]
-        if step is not None and hasattr(step, "text"):
-            self.last_text = step.text
-        self.show()
+    def _run(self, fn: Callable[[Tracker], object]) -> None:
+        def done(step: object) -> None:
+            if step is not None and hasattr(step, "text"):
+                self.last_text = step.text
+            self.show()
+
+        self.app.post_message(RunCommand(fn, origin=self, then=done))
 
     def _pick_participant(self, title: str, then: Any, *, need_dice: int = 0) -> None:
         c = self.tracker.rolls.narration()

@@ -8,13 +8,14 @@ runs one tracker command through the app; nothing here decides a rule.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Literal, Protocol
+from typing import Any, Callable, Literal, Protocol, TypeVar
 
 from ...rules.system import System
 from ...session.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
 from .prompts import ChoicePrompt, TextPrompt
 
+R = TypeVar("R")
 
 
 class GMScreen(Protocol):
@@ -25,7 +26,7 @@ class GMScreen(Protocol):
     @property
     def app(self) -> Any: ...
 
-    def run(self, command: Callable[[Tracker], Any]) -> Any: ...
+    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None: ...
 
     def notify(self, message: str, *, title: str = "",
                severity: Literal["information", "warning", "error"] = "information",
@@ -70,9 +71,9 @@ def save_template(screen: GMScreen) -> None:
 
     def done(name: str | None) -> None:
         if name is not None and name.strip():
-            tpl = screen.run(lambda t: t.roster.save_template(ch["id"], name.strip()))
-            if tpl:
-                screen.notify(f"+ adds characters from it ({name.strip()} 1, {name.strip()} 2…)", title="Template saved")
+            screen.run(lambda t: t.roster.save_template(ch["id"], name.strip()),
+                       lambda _: screen.notify(f"+ adds characters from it ({name.strip()} 1, {name.strip()} 2…)",
+                                               title="Template saved"))
 
     base = re.sub(r"\s+\d+$", "", ch["name"])
     screen.app.push_screen(TextPrompt(f"Save {ch['name']} as a template named:", base,
@@ -135,8 +136,8 @@ def remove_fallen(screen: GMScreen) -> None:
                       title="Not now")
         return
     names = ", ".join(t.character(c)["name"] for c in gone)
-    if screen.run(lambda tr: tr.roster.remove_fallen()):
-        screen.notify(f"{names} leave the fight; u brings them back", title="The fallen")
+    screen.run(lambda tr: tr.roster.remove_fallen(),
+               lambda _: screen.notify(f"{names} leave the fight; u brings them back", title="The fallen"))
 
 
 def copy_characters(screen: GMScreen) -> None:
@@ -155,10 +156,9 @@ def copy_characters(screen: GMScreen) -> None:
             path = here.parent / path
         from ...session.copying import read_characters
 
-        got = screen.run(lambda tr: read_characters(path, tr.system))
-        if not isinstance(got, tuple):
-            return
-        chars, tpls = got
+        screen.run(lambda tr: read_characters(path, tr.system), lambda got: offer(path, *got))
+
+    def offer(path: Path, chars: list[dict[str, Any]], tpls: list[dict[str, Any]]) -> None:
         if not chars and not tpls:
             screen.notify(f"{path.name} has no characters or templates", severity="warning")
             return

@@ -25,8 +25,7 @@ from ...rules.system import allowed_text, parse_setting
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
-from ..host import AppHost, host
-from ..messages import TrackerChanged
+from ..messages import RunCommand, TrackerChanged
 
 
 
@@ -60,10 +59,6 @@ class SettingsScreen(ModalScreen[None]):
         super().__init__()
         self.tracker = tracker
         self.focus_key = focus_key
-
-    @property
-    def papp(self) -> AppHost:
-        return host(self.app)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="settings-box"):
@@ -127,8 +122,7 @@ class SettingsScreen(ModalScreen[None]):
         if nxt is None:
             self._ask_number(key)
             return
-        self.papp.run_command(lambda t: t.set_setting(key, nxt))
-        self.render_rows()
+        self.app.post_message(RunCommand(lambda t: t.set_setting(key, nxt), origin=self))
 
     def _ask_number(self, key: str) -> None:
         choice = next(c for c in self.tracker.setting_choices() if c.key == key)
@@ -142,20 +136,19 @@ class SettingsScreen(ModalScreen[None]):
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.papp.run_command(lambda t: t.set_setting(key, parse_setting(f"{key}={text.strip()}")[1]))
-                self.render_rows()
+                value = text.strip()
+                self.app.post_message(RunCommand(lambda t: t.set_setting(key, parse_setting(f"{key}={value}")[1]),
+                                                 origin=self))
 
         current = self.tracker.settings.to_dotted()[key]
         self.app.push_screen(TextPrompt(f"{key} ({choice.rule}): {choice.label}", str(current),
                                         hint=allowed_text(choice), check=check), done)
 
     def action_undo(self) -> None:
-        self.papp.run_command(lambda t: t.undo())
-        self.render_rows()
+        self.app.post_message(RunCommand(lambda t: t.undo(), origin=self))
 
     def action_redo(self) -> None:
-        self.papp.run_command(lambda t: t.redo())
-        self.render_rows()
+        self.app.post_message(RunCommand(lambda t: t.redo(), origin=self))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -29,9 +29,10 @@ from ...widgets.keyline import KeyLine
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from ...host import AppHost, host
 from ....text import die_text, split_cells
-from ...messages import TrackerChanged
+from ...messages import RunCommand, TrackerChanged
 
 
+R = TypeVar("R")
 GM = ""
 
 
@@ -441,18 +442,24 @@ class RollScreen(ModalScreen[None]):
 
         def done(name: str | None) -> None:
             if name and name.strip():
-                if self.papp.run_command(lambda t: t.roster.save_pool(side.who, {**pool, "name": name.strip()})):
+                def kept(_: object) -> None:
                     side.pool_name = name.strip()
                     self.refresh_view()
+
+                self.run(lambda t: t.roster.save_pool(side.who, {**pool, "name": name.strip()}), kept)
 
         self.app.push_screen(TextPrompt(f"Keep {side.label}'s pool as:", side.pool_name,
                                         placeholder="e.g. Pistols, Ram the door, Shadows",
                                         check=lambda s: None if s.strip() else "write a name"), done)
 
+    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+        """Ask the app to run a command; ``then`` gets its result (not called when it failed)."""
+        self.app.post_message(RunCommand(command, origin=self, then=then))
+
     @on(TrackerChanged)
     def _tracker_changed(self, message: TrackerChanged) -> None:
-        # A command this screen ran was redrawn with its result at once (one
-        # redraw, one odds computation per key); redraw for the others' commands.
+        # A command this screen asked for is redrawn with its result in its ``then``
+        # (one redraw, one odds computation per key); redraw for the others' commands.
         if self.is_mounted and message.origin is not self:
             self.refresh_view()
 
@@ -468,13 +475,12 @@ class RollScreen(ModalScreen[None]):
             with t.gm_only(self.gm_only):
                 return self.do_roll(faces)
 
-        out = self.papp.run_command(roll, origin=self)
-        if not out:
-            return
-        ev = out.get("event") if isinstance(out, dict) else None
-        if ev is None:
-            return
-        self.show_result(ev)
+        def rolled(out: dict[str, Any] | None) -> None:
+            ev = out.get("event") if out else None
+            if ev is not None:
+                self.show_result(ev)
+
+        self.run(roll, rolled)
 
     def show_result(self, ev: dict[str, Any], note: str = "") -> None:
         """Show a roll (or a follow-up's new roll) in the result box: the headline, each side's
@@ -514,9 +520,11 @@ class RollScreen(ModalScreen[None]):
         command = self.seat_request()
         if command is None:
             return
-        if self.papp.run_command(command):
+        def sent(_: object) -> None:
             self.app.notify(f"{self.a.label}'s player rolls it from their seat (polku play)", title="Roll request sent")
             self.dismiss(None)
+
+        self.run(command, sent)
 
     def physical_follow_up(self, ev: dict[str, Any] | None = None) -> bool:
         """A follow-up (Edge after, an edge reroll) throws physical dice when the roll did."""

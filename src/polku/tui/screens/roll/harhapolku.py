@@ -291,9 +291,8 @@ class HarhaRollScreen(RollScreen):
             return
 
         def reroll(role: str, cid: str, edge: str, faces: list[int] | None) -> None:
-            out = self.papp.run_command(lambda t: t.rolls.harha_edge_reroll(ev, role, cid, edge, faces=faces), origin=self)
-            if out:
-                self.show_result(out["event"], f" (after edge '{edge}')")
+            self.run(lambda t: t.rolls.harha_edge_reroll(ev, role, cid, edge, faces=faces),
+                     lambda out: self.show_result(out["event"], f" (after edge '{edge}')"))
 
         def done(value: str | None) -> None:
             if value is None:

@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ....session.tracker import Tracker
+from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
 
@@ -102,9 +103,10 @@ class InitiativeScreen(ModalScreen[None]):
             with t.gm_only(self.gm_only):
                 return t.rolls.roll_initiative(entries, faces=faces)
 
-        out = self.app.run_command(roll)  # type: ignore[attr-defined]
-        if out:
+        def rolled(out: dict[str, Any]) -> None:
             self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
+
+        self.app.post_message(RunCommand(roll, origin=self, then=rolled))
 
     def action_faces(self) -> None:
         from ..prompts import FacesPrompt

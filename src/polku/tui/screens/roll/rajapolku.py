@@ -268,6 +268,8 @@ class RajaRollScreen(RollScreen):
         if not acts[0].allowed:
             self.notify(acts[0].reason, severity="error", title="Not done")
             return
-        if self.papp.run_command(lambda t: t.rolls.do_roll_action(ev, "end_fight"), origin=self) is not None:
+        def ended(_: object) -> None:
             self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
             self.refresh_view()
+
+        self.run(lambda t: t.rolls.do_roll_action(ev, "end_fight"), ended)

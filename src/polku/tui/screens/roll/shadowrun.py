@@ -469,9 +469,8 @@ class SRRollScreen(RollScreen):
             return
 
         def post(role: str, faces: list[int] | None) -> None:
-            out = self.papp.run_command(lambda t: t.rolls.sr_post_roll(ev, what, role=role, faces=faces), origin=self)
-            if out:
-                self.show_result(out["event"])
+            self.run(lambda t: t.rolls.sr_post_roll(ev, what, role=role, faces=faces),
+                     lambda out: self.show_result(out["event"]))
 
         def run(role: str) -> None:
             n = self.tracker.rolls.sr_follow_up_dice(ev, what, role)
@@ -514,14 +513,12 @@ class SRRollScreen(RollScreen):
                 return t.rolls.roll_sr(side, threshold=self.threshold, hidden=self.hidden, challenge=self.challenge_id,
                                  buy_hits=True)
 
-        out = self.papp.run_command(buy, origin=self)
-        if out:
-            self.show_result(out["event"])
+        self.run(buy, lambda out: self.show_result(out["event"]))
 
     def action_spoil(self) -> None:
         chid = self.challenge_id
         if chid:
-            self.papp.run_command(lambda t: t.rolls.sr_extended_spoil(chid))
+            self.run(lambda t: t.rolls.sr_extended_spoil(chid), lambda _: self.refresh_view())
 
     def action_helper_pool(self) -> None:
         """The GM sets (or clears) a highlighted helper's pool (S11)."""
