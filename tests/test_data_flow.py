@@ -8,7 +8,9 @@ from typing import Any
 
 from app_fixtures import demo_session, log_lines, make_app, pilot_test, settle
 
+from polku.session.rolls import RajaSide
 from polku.tui.messages import TrackerChanged
+from polku.tui.screens.damage import HarmScreen
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.roll import RollScreen
 
@@ -101,3 +103,30 @@ async def test_a_refused_command_changes_nothing_and_redraws_nothing(tmp_path):
         assert screen.last_event is None and not screen.result_lines
         refusals = [n for n in app._notifications if n.title == "Not done"]
         assert len(refusals) == 1 and "\n" not in refusals[0].message and refusals[0].severity == "error"
+
+
+@pilot_test
+async def test_a_refused_command_leaves_its_dialog_open_with_one_line(tmp_path):
+    """The harm prompt's confirm (y) in a session turned read-only while it was open (a broken
+    event found by the background check): refused in one line, the prompt stays open, the log
+    is as it was and no screen hears of a change."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.run_command(lambda t: t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+                                                    RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
+                                                    faces=([10, 8, 7], [6, 5])))  # EX C: 3 degrees
+        await settle(pilot)
+        await pilot.press("D")
+        await pilot.pause()
+        assert isinstance(app.screen, HarmScreen)
+        before = list(tracker.events)
+        heard = _listen(app)
+        tracker.read_only = True
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, HarmScreen), "the prompt closed on a refused command"
+        assert tracker.events == before and heard == []
+        refusals = [n.message for n in app._notifications if n.title == "Not done"]
+        assert refusals == ["this session is open read-only; nothing was changed"]
