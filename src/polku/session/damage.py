@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.dice import RulesError
 from ..rules.system import System
 from .host import TrackerError
+from .model import Event
 
 if TYPE_CHECKING:
     from .host import TableHost, Txn
@@ -101,12 +102,12 @@ class Damage:
         text = mon.state_text()
         return "" if text == "conscious" else text
 
-    def offer(self, roll_event: dict[str, Any] | None) -> DamageOffer:
+    def offer(self, roll_event: Event | None) -> DamageOffer:
         """Can damage be applied from this roll, and what does the session propose?"""
         t = self.t
         if t.system is not System.SHADOWRUN:
             return DamageOffer(False, "damage from a roll is Varjojuoksu's (Rajapolku and Harhapolku propose harm)")
-        roll = (roll_event or {}).get("roll") or {}
+        roll = (roll_event.get("roll") if roll_event else None) or {}
         if not roll_event or roll.get("test") != "shadowrun-opposed":
             return DamageOffer(False, "damage comes from an opposed attack roll (S9)")
         seq = int(roll_event["seq"])
@@ -131,9 +132,9 @@ class Damage:
                            self.weapons(attacker), int(ch.get("armour", 0)),
                            str(roll_event.get("challenge") or ""))
 
-    def _later(self, seq: int) -> list[dict[str, Any]]:
+    def _later(self, seq: int) -> list[Event]:
         t = self.t
-        out = []
+        out: list[Event] = []
         for i in range(len(t.events) - 1, -1, -1):
             ev = t.events[i]
             if ev["seq"] <= seq:
@@ -152,7 +153,7 @@ class Damage:
         except RulesError as e:
             raise TrackerError(str(e)) from None
 
-    def last_event(self) -> dict[str, Any] | None:
+    def last_event(self) -> Event | None:
         """The newest roll (not undone) that damage or harm could come from, or None."""
         t = self.t
         for i in range(len(t.events) - 1, -1, -1):
@@ -162,7 +163,7 @@ class Damage:
             test = (ev.get("roll") or {}).get("test")
             if test in ("shadowrun-opposed", "rajapolku") or (
                     test == "narration" and "harm" in ((ev.get("roll") or {}).get("outcome") or {})):
-                found: dict[str, Any] = ev
+                found: Event = ev
                 return found
         return None
 
@@ -191,7 +192,7 @@ class Damage:
         rating = self.t.character(target)["edge_rating"] if edge else None
         return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
 
-    def apply(self, roll_event: dict[str, Any] | None, *, target: str, dv: int, damage: str = "physical",
+    def apply(self, roll_event: Event | None, *, target: str, dv: int, damage: str = "physical",
               ap: int = 0, armour: int | None = None, weapon: str = "", edge: bool = False,
               faces: Sequence[int] | None = None, net_hits: int | None = None) -> dict[str, Any]:
         """Apply one hit: resistance roll, boxes, overflow, remembered weapon and armour — one command.
@@ -286,7 +287,7 @@ class Damage:
 
     # -- Rajapolku and Harhapolku: harm proposals -----------------------------------
 
-    def harm_offer(self, event: dict[str, Any] | None) -> HarmOffer:
+    def harm_offer(self, event: Event | None) -> HarmOffer:
         """The harm a decided roll proposes for its loser (R8/R9) or a harm roll for its usurper (H9)."""
         t = self.t
         if not event:
@@ -300,7 +301,7 @@ class Damage:
             return self._harha_offer(event, roll)
         return HarmOffer(False, "harm is proposed after a decided Rajapolku challenge or a harm roll (H9)")
 
-    def _raja_offer(self, event: dict[str, Any], roll: dict[str, Any]) -> HarmOffer:
+    def _raja_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
         from ..rules import rajapolku as raja
 
         t = self.t
@@ -330,7 +331,7 @@ class Damage:
                          f"{'s' if steps != 1 else ''} down the wound track (R8, R9)",
                          who, steps, ch["wound"], to, f"{note} ({degrees} degrees)", seq)
 
-    def _harha_offer(self, event: dict[str, Any], roll: dict[str, Any]) -> HarmOffer:
+    def _harha_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
         t = self.t
         harm = (roll.get("outcome") or {}).get("harm")
         if not isinstance(harm, dict):

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 from ..rules.system import System
 from ..text import bar, logged_die_text
 from . import stats as st
-from .model import DiceKey, condition_monitors
+from .model import DiceKey, Event, condition_monitors
 from .public import public_dice, public_view, secret_ids
 from .replay import Scene, scene_sections
 from .tracker import Tracker
@@ -181,7 +181,7 @@ def die_words(d: dict[str, Any], system: System) -> str:
     return face
 
 
-def _roll_runs(ev: dict[str, Any], system: System, challenges: dict[str, str]) -> Inline:
+def _roll_runs(ev: Event, system: System, challenges: dict[str, str]) -> Inline:
     roll = ev["roll"]
     runs: Inline = []
     chal = ev.get("challenge")

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import __version__
 from . import model, store
-from .model import State, StateError, clone
+from .model import Event, State, StateError, clone
 from .tracker import Clock, Tracker
 
 COMPACT_EVERY = 500
@@ -31,10 +31,10 @@ class SessionOpenError(Exception):
 class SaveJob:
     """What one save writes: a snapshot taken on the UI thread."""
 
-    events: list[dict[str, Any]]
+    events: list[Event]
     full: bool
     state: State | None = None
-    all_events: list[dict[str, Any]] | store.EventLog | None = None
+    all_events: list[Event] | store.EventLog | None = None
     """Every event, for a full rewrite (an :class:`~polku.session.store.EventLog` copies its raw blocks)."""
     snapshot_seq: int = 0
 
@@ -175,7 +175,7 @@ class SessionFile:
             self.lock = None
 
 
-def document(state: State, events: list[dict[str, Any]] | store.EventLog, snapshot_seq: int) -> dict[str, Any]:
+def document(state: State, events: list[Event] | store.EventLog, snapshot_seq: int) -> dict[str, Any]:
     return {
         "schema": store.SCHEMA,
         "app": f"polku {__version__}",

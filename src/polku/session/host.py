@@ -3,20 +3,21 @@ command builds, and the few tracker members a family uses.
 
 The families (:class:`~polku.session.rolls.Rolls`, …) are parts of the
 :class:`~polku.session.tracker.Tracker` (composition): the tracker makes them
-and hands itself in as a :class:`RollHost`. Declaring the host here, below
+and hands itself in as a :class:`RollHost` or a :class:`TableHost` (both a
+:class:`CommandHost`, what every family uses). Declaring the host here, below
 both, keeps the import graph a tree: ``tracker`` imports ``rolls``, and
 ``rolls`` never imports ``tracker``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
-from .model import State
+from .model import Event, State
 
 
 class TrackerError(ValueError):
@@ -32,17 +33,15 @@ class Txn(Protocol):
 
     def insert(self, path: list[Any], index: int, value: Any) -> None: ...
 
-    def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]: ...
+    def emit(self, kind: str, text: str, **data: Any) -> Event: ...
 
 
-class RollHost(Protocol):
-    """The tracker as the roll commands use it."""
+class CommandHost(Protocol):
+    """What every command family uses of the tracker: the state and the log, the campaign's
+    settings and characters, and :meth:`_run`, which makes a command of a ``build(txn)``."""
 
     state: State
-    events: Any
-    _recent: dict[int, Any]
-    combat: Any
-    """The fight (:class:`polku.session.combat.Combat`): the initiative roll and a pool's effect rows."""
+    events: Sequence[Event]
 
     @property
     def settings(self) -> Settings: ...
@@ -53,6 +52,18 @@ class RollHost(Protocol):
     def character(self, cid: str) -> dict[str, Any]: ...
 
     def challenge(self, chid: str) -> dict[str, Any]: ...
+
+    def is_undone(self, seq: int) -> bool: ...
+
+    def _run(self, build: Callable[[Any], Any]) -> list[Event]: ...
+
+
+class RollHost(CommandHost, Protocol):
+    """The tracker as the roll commands use it."""
+
+    _recent: dict[int, Any]
+    combat: Any
+    """The fight (:class:`polku.session.combat.Combat`): the initiative roll and a pool's effect rows."""
 
     def challenge_index(self, chid: str) -> int: ...
 
@@ -62,10 +73,6 @@ class RollHost(Protocol):
 
     def wound_penalty(self, cid: str) -> int: ...
 
-    def is_undone(self, seq: int) -> bool: ...
-
-    def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
-
     def program_source(self) -> tuple[DiceSource, dict[str, Any]]: ...
 
     def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
@@ -73,12 +80,10 @@ class RollHost(Protocol):
     def _new_id(self, txn: Any, prefix: str) -> str: ...
 
 
-class TableHost(Protocol):
+class TableHost(CommandHost, Protocol):
     """The tracker as the damage and roster commands use it (:mod:`polku.session.damage`,
     :mod:`polku.session.roster`)."""
 
-    state: State
-    events: Any
     @property
     def rolls(self) -> Any:
         """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
@@ -86,20 +91,6 @@ class TableHost(Protocol):
     @property
     def system(self) -> System: ...
 
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def characters(self) -> dict[str, dict[str, Any]]: ...
-
-    def character(self, cid: str) -> dict[str, Any]: ...
-
-    def challenge(self, chid: str) -> dict[str, Any]: ...
-
     def condition_monitor(self, cid: str, track: str) -> int: ...
-
-    def is_undone(self, seq: int) -> bool: ...
-
-    def _run(self, build: Callable[[Any], Any]) -> list[dict[str, Any]]: ...
 
     def _remove_character_in(self, txn: Any, cid: str) -> None: ...

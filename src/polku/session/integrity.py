@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .model import Change, State, StateError, get_path, validate_event
+from .model import Change, Event, State, StateError, get_path, validate_event
 
 MAX_DEPTH = 24
 """Nesting deeper than this is damage: Polku's own events nest about 7 deep."""
@@ -201,7 +201,7 @@ def _same_shape(value: Any, like: Any) -> bool:
                                                                           None)
 
 
-def check_changes_fit(ev: dict[str, Any], state: dict[str, Any]) -> None:
+def check_changes_fit(ev: Event, state: dict[str, Any]) -> None:
     """Every value an event's changes hold is the kind of value the state keeps at that path.
 
     A key's kind never changes in a session (a scene number stays a whole

@@ -151,6 +151,51 @@ class Change(TypedDict, total=False):
     remove: Any
 
 
+class Event(TypedDict):
+    """One event of the log, as the tracker appends it and a session file holds it.
+
+    Every event has ``seq``, ``kind`` and ``text``; the tracker adds ``t`` (when), ``at``
+    (story, session, scene) and, for an undoable command, ``cmd`` (the first ``seq`` of its
+    command: one undo reverts them all). The rest belong to some kinds: a ``roll`` table
+    for the dice, ``who`` for the character(s) it is about, ``target`` for an undo/redo.
+    """
+
+    seq: int
+    kind: str
+    text: str
+    t: NotRequired[str]
+    at: NotRequired[list[int]]
+    cmd: NotRequired[int]
+    changes: NotRequired[list[Change]]
+    secret: NotRequired[bool]
+    """Logged under the GM-only switch: never shown to the players (RULES §4)."""
+    seat: NotRequired[str]
+    """The character whose players' seat asked for it."""
+    offer: NotRequired[int]
+    """A seat's roll: the ``seq`` of the request it answers."""
+    target: NotRequired[int]
+    """An undo or redo: the ``cmd`` it reverts or restores."""
+    undoable: NotRequired[bool]
+    who: NotRequired[str | list[str]]
+    challenge: NotRequired[str]
+    roll: NotRequired[dict[str, Any]]
+    resource: NotRequired[str]
+    amount: NotRequired[int]
+    bought: NotRequired[str]
+    before: NotRequired[str]
+    after: NotRequired[str]
+    harm_of: NotRequired[int]
+    setting: NotRequired[str]
+    name: NotRequired[str]
+    template: NotRequired[str]
+    group_id: NotRequired[str]
+    ask: NotRequired[dict[str, Any]]
+    withdraw: NotRequired[int]
+    dice_key: NotRequired[int]
+    commitment: NotRequired[str]
+    revealed: NotRequired[str]
+
+
 class StateError(ValueError):
     """The state (or an event) is malformed: one line naming the key."""
 
@@ -568,7 +613,8 @@ def _validate_pool(system: System, pool: Any, p: list[Any]) -> None:
         _strlist(pool, "abilities", p)
 
 
-def validate_event(ev: Any, index: int) -> None:
+def validate_event(ev: Any, index: int) -> Event:
+    """``ev`` if it has an event's shape (raises :class:`StateError` naming the key if not)."""
     p = ["event", index]
     _want(ev, dict, p, "a table")
     _int(ev, "seq", p, 1)
@@ -591,3 +637,4 @@ def validate_event(ev: Any, index: int) -> None:
             _want(side, dict, sp, "a table")
             for di, d in enumerate(_list(side, "dice", sp)):
                 _validate_die(d, sp + ["dice", di])
+    return cast(Event, ev)

@@ -47,10 +47,10 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from .files import SessionOpenError, load_tracker
-from .model import Campaign, Combat, DiceKey, InitiativeEntry, Narration, State, clone
+from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -254,7 +254,7 @@ class _Projection:
                 out.add(self.by_name[v.lower()])
         return out
 
-    def refs(self, ev: dict[str, Any]) -> set[str]:
+    def refs(self, ev: Event) -> set[str]:
         """The characters an event is about: who, the roll's sides, the state it changed."""
         out = self._ids(_strs(ev.get("who")))
         roll = ev.get("roll")
@@ -317,9 +317,10 @@ class _Projection:
                 out.append(pub)
         return out
 
-    def event(self, i: int, ev: dict[str, Any]) -> dict[str, Any] | None:
+    def event(self, i: int, ev: Event) -> dict[str, Any] | None:
         kind = ev.get("kind")
-        base = {k: clone(ev[k]) for k in EVENT_FIELDS if k in ev}
+        fields: Mapping[str, Any] = ev  # copied field by field, by name
+        base = {k: clone(fields[k]) for k in EVENT_FIELDS if k in fields}
         base["changes"] = []
         if kind in ("undo", "redo"):
             return self._undo_line(base, ev)
@@ -356,18 +357,18 @@ class _Projection:
         base["who"] = _strs(ev.get("who"))
         self._seat(base, ev)
         for k in extra:
-            if k in ev:
-                base[k] = clone(ev[k])
+            if k in fields:
+                base[k] = clone(fields[k])
         return base
 
-    def _seat(self, base: dict[str, Any], ev: dict[str, Any]) -> None:
+    def _seat(self, base: dict[str, Any], ev: Event) -> None:
         """Which player's seat asked for the command (a character id; never a secret one)."""
         seat = ev.get("seat")
         if isinstance(seat, str) and seat and seat not in self.unnamed:
             base["seat"] = seat
 
     @staticmethod
-    def _touches_secret_fields(ev: dict[str, Any]) -> bool:
+    def _touches_secret_fields(ev: Event) -> bool:
         changes = ev.get("changes", [])
         for ch in changes if isinstance(changes, list) else []:
             path = ch.get("path") if isinstance(ch, dict) else None
@@ -384,7 +385,7 @@ class _Projection:
         base["who"] = []
         return base
 
-    def _initiative(self, base: dict[str, Any], ev: dict[str, Any], roll: dict[str, Any],
+    def _initiative(self, base: dict[str, Any], ev: Event, roll: dict[str, Any],
                     secret: set[str] | frozenset[str]) -> dict[str, Any]:
         """S12: an initiative roll without the secret characters' dice and places."""
         pub = self._roll(roll, False)
@@ -405,7 +406,7 @@ class _Projection:
             self.mode[base["seq"]] = "full"
         return base
 
-    def _undo_line(self, base: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any] | None:
+    def _undo_line(self, base: dict[str, Any], ev: Event) -> dict[str, Any] | None:
         target = ev.get("target")
         shown = [self.public.get(s) for s in self.cmd_seqs.get(target, [])] if isinstance(target, int) else []
         first = next((p for p in shown if p is not None), None)

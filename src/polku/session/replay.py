@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import model
-from .model import State, StateError, clone
+from .model import Event, State, StateError, clone
 
 
 class ReplayError(ValueError):
@@ -60,7 +60,7 @@ class Scene:
         return self.first_seq <= seq <= self.last_seq
 
 
-def _starting_structure(final: Mapping[str, Any], events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _starting_structure(final: Mapping[str, Any], events: Sequence[Event]) -> dict[str, Any]:
     """The story, session, scene and title before the first event, stepped back from ``final``."""
     struct = dict(final)
     for ev in reversed(events):
@@ -71,7 +71,7 @@ def _starting_structure(final: Mapping[str, Any], events: Sequence[dict[str, Any
     return struct
 
 
-def _title_after(ev: dict[str, Any], title: str) -> str:
+def _title_after(ev: Event, title: str) -> str:
     """The scene title once the scene change ``ev`` stands."""
     for ch in ev.get("changes", []):
         if list(ch.get("path", [])) == ["structure", "scene_title"] and "after" in ch:
@@ -85,7 +85,7 @@ def _title_after(ev: dict[str, Any], title: str) -> str:
     return title
 
 
-def scene_sections(events: Sequence[dict[str, Any]], is_undone: Callable[[int], bool],
+def scene_sections(events: Sequence[Event], is_undone: Callable[[int], bool],
                    final_structure: Mapping[str, Any]) -> list[Scene]:
     """The scenes of a log, from the scene changes (scene, session, story) that stand.
 
@@ -121,7 +121,7 @@ def scene_sections(events: Sequence[dict[str, Any]], is_undone: Callable[[int], 
     return out
 
 
-def _undo(state: State, ev: dict[str, Any]) -> None:
+def _undo(state: State, ev: Event) -> None:
     try:
         model.apply_changes(state, model.invert_changes(list(ev.get("changes", []))))
     except (StateError, KeyError, IndexError, TypeError) as e:
@@ -137,7 +137,7 @@ class History:
         every: keep a copy of the state every this many events.
     """
 
-    def __init__(self, final_state: State, events: Sequence[dict[str, Any]], *, every: int = 64) -> None:
+    def __init__(self, final_state: State, events: Sequence[Event], *, every: int = 64) -> None:
         self.events = list(events)
         self.seqs: list[int] = [ev["seq"] for ev in self.events]
         self.every = max(1, every)
@@ -213,7 +213,7 @@ class History:
 
 
 
-def states_forward(initial: State, events: Iterable[dict[str, Any]]) -> Iterable[tuple[int, State]]:
+def states_forward(initial: State, events: Iterable[Event]) -> Iterable[tuple[int, State]]:
     """Replay forwards from ``initial``: yield ``(seq, state after it)`` (a check for :class:`History`)."""
     state = clone(initial)
     for ev in events:

@@ -21,6 +21,7 @@ from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, Src
 from ..rules.system import System
 from ..text import plural, raja_outcome
 from .host import TrackerError
+from .model import Event
 
 if TYPE_CHECKING:
     from .host import RollHost, Txn
@@ -204,7 +205,7 @@ class Rolls:
 
     def _roll_event(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
                     outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
-                    challenge: str | None, text: str, **extra: Any) -> dict[str, Any]:
+                    challenge: str | None, text: str, **extra: Any) -> Event:
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
                 "explain": list(explain), **origin}
         used = self.roll_settings(test)
@@ -459,7 +460,7 @@ class Rolls:
     def _harha_record(self, txn: "Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
                       dice_b: Sequence[Die], variant: str, challenge: str | None, origin: dict[str, Any],
                       explain: list[str], *, counts: tuple[int, int] | None = None, demand: str = "",
-                      **extra: Any) -> tuple[dict[str, Any], Any]:
+                      **extra: Any) -> tuple[Event, Any]:
         kw: dict[str, Any] = {}
         if variant == "sum":
             assert counts is not None
@@ -482,7 +483,7 @@ class Rolls:
             counts=list(counts) if counts else None, **extra)
         return ev, result
 
-    def harha_edge_reroll(self, roll_event: dict[str, Any], role: str, cid: str, edge: str, *,
+    def harha_edge_reroll(self, roll_event: Event, role: str, cid: str, edge: str, *,
                           faces: Sequence[int] | None = None) -> dict[str, Any]:
         """H7: throw one side's whole roll again with an edge (once per edge per session).
 
@@ -553,7 +554,7 @@ class Rolls:
 
     def _difficult_record(self, txn: "Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
                           challenge: str | None, origin: dict[str, Any], explain: list[str],
-                          **extra: Any) -> dict[str, Any]:
+                          **extra: Any) -> Event:
         result = harha.difficult(dice, very_demanding)
         what = "very demanding" if very_demanding else "difficult"
         summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
@@ -773,7 +774,7 @@ class Rolls:
             return plan.size
         return 0 if plan.size + extra <= 0 else self.sr_pool_dice(leader) + extra
 
-    def sr_follow_up_dice(self, roll_event: dict[str, Any], what: str, role: str = "a") -> int:
+    def sr_follow_up_dice(self, roll_event: Event, what: str, role: str = "a") -> int:
         """Dice a follow-up throws before any rule of six: Edge after the roll adds the roller's
         Edge rating in dice (S7); negating or reducing a glitch throws none (S5, S6)."""
         rec = self.tracker._recent.get(roll_event["seq"])
@@ -855,7 +856,7 @@ class Rolls:
         return out
 
     def _sr_emit(self, txn: "Txn", rec: "_SRRecord", origin: dict[str, Any],
-                 extra_explain: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+                 extra_explain: Sequence[str] = (), **extra: Any) -> Event:
         """Judge and log a Varjojuoksu test from its rolls; used by the roll and by Edge after it."""
         kind, chal = rec.kind, rec.challenge
         if kind == "sr-success":
@@ -937,7 +938,8 @@ class Rolls:
             ev = self._roll_event(txn, "shadowrun-teamwork", sides, summary, outcome,
                                   list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
                                   origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, **extra)
-        ev["_recent"] = rec
+        # Not a field of the event: Tracker._append takes it off and keeps it by seq (never saved).
+        cast("dict[str, Any]", ev)["_recent"] = rec
         return ev
 
     # -- what can be done to a roll now -------------------------------------------------
@@ -949,7 +951,7 @@ class Rolls:
                 return int(ev["seq"])
         return None
 
-    def roll_actions(self, roll_event: dict[str, Any] | None) -> list[RollAction]:
+    def roll_actions(self, roll_event: Event | None) -> list[RollAction]:
         """Everything that can be done to this roll now, for each side, allowed or not with a reason.
 
         Varjojuoksu: Edge after the roll, negating a glitch, reducing a critical glitch
@@ -1016,7 +1018,7 @@ class Rolls:
                         for a in rules_actions("raja-spirit", fight=fight, settings=self.tracker.settings)]
         return out
 
-    def do_roll_action(self, roll_event: dict[str, Any], name: str, *, role: str = "a",
+    def do_roll_action(self, roll_event: Event, name: str, *, role: str = "a",
                        edge: str = "", faces: Sequence[int] | None = None) -> dict[str, Any]:
         """Carry out one of :meth:`roll_actions` (refused in one line when not allowed now)."""
         acts = [a for a in self.roll_actions(roll_event) if a.name == name and a.role == role
@@ -1038,7 +1040,7 @@ class Rolls:
             return {}
         raise self._refuse(f"'{name}' is done by rolling again (r)")
 
-    def sr_post_roll(self, roll_event: dict[str, Any], what: str, *, role: str = "a",
+    def sr_post_roll(self, roll_event: Event, what: str, *, role: str = "a",
                      faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S5–S7 after the roll on any test and either side: ``edge_after``, ``negate_glitch``
         or ``reduce_critical`` (1 Edge each, by the character who rolled)."""

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import ManualSource, RulesError
-from .model import clone
+from .model import Event, clone
 from .rolls import HarhaSide, RajaSide, RollAction, SRPool
 from .tracker import TrackerError
 
@@ -612,7 +612,7 @@ def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
     return types if isinstance(types, tuple) else (types,)
 
 
-def _seat_actions(t: Tracker, cid: str, ev: dict[str, Any] | None) -> list[RollAction]:
+def _seat_actions(t: Tracker, cid: str, ev: Event | None) -> list[RollAction]:
     """The follow-ups of a roll that belong to ``cid`` (its own side) and a seat may ask for."""
     if ev is None:
         return []
@@ -645,7 +645,7 @@ def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
         return _answer(rid, False, str(e), None, t, cid)
 
 
-def _answer(rid: str, ok: bool, text: str, ev: dict[str, Any] | None, t: Tracker, cid: str) -> dict[str, Any]:
+def _answer(rid: str, ok: bool, text: str, ev: Event | None, t: Tracker, cid: str) -> dict[str, Any]:
     out: dict[str, Any] = {"v": 1, "id": rid, "ok": ok, "text": text}
     if ev is not None:
         out["roll"] = ev["seq"]
@@ -653,7 +653,7 @@ def _answer(rid: str, ok: bool, text: str, ev: dict[str, Any] | None, t: Tracker
     return out
 
 
-def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
     offer = _offer(t, cid, int(req["offer"]))
     faces = req.get("faces")
     edge_before = bool(req.get("edge_before", False))
@@ -681,10 +681,11 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
                                         challenge=offer.challenge, faces=faces)["event"]
     finally:
         t.seat_offer = None
-    return dict(ev)
+    rolled: Event = ev
+    return rolled
 
 
-def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
     name = str(req["action"])
     if name not in SEAT_ACTIONS:
         raise SeatError(f"a seat cannot ask for '{name[:30]}'")
@@ -703,10 +704,10 @@ def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
     if not act.allowed:
         raise SeatError(act.reason)
     out = t.rolls.do_roll_action(ev, name, role=act.role, edge=act.edge, faces=req.get("faces"))
-    new: Any = out.get("event")
-    if not isinstance(new, dict):
+    new: Event | None = out.get("event")
+    if new is None:
         raise SeatError("nothing was rolled")
-    return dict(new)
+    return new
 
 
 def write_answer(session_path: str | os.PathLike[str], cid: str, answer: dict[str, Any]) -> Path:

@@ -19,14 +19,14 @@ import contextlib
 import datetime as _dt
 import random as _random
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from ..rules.dice import DiceSource, RandomSource, RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .damage import Damage
 from .combat import Combat
-from .model import Change, State, StateError, clone, get_path
+from .model import Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .roster import Roster
 from .store import EventLog
@@ -58,6 +58,7 @@ class _Txn:
         self.tracker = tracker
         self.changes: list[Change] = []
         self.events: list[dict[str, Any]] = []
+        """The command's events so far, not numbered yet (``Tracker._append`` does it in place)."""
         self._all: list[Change] = []
 
     def set(self, path: list[Any], value: Any) -> None:
@@ -101,7 +102,7 @@ class _Txn:
         self.changes.append(change)
         self._all.append(change)
 
-    def emit(self, kind: str, text: str, **data: Any) -> dict[str, Any]:
+    def emit(self, kind: str, text: str, **data: Any) -> Event:
         ev: dict[str, Any] = {"kind": kind, "text": text}
         ev.update({k: v for k, v in data.items() if v is not None})
         if self.tracker.gm_only_commands:
@@ -113,7 +114,8 @@ class _Txn:
         ev["changes"] = self.changes
         self.changes = []
         self.events.append(ev)
-        return ev
+        # The same dict gets its seq, time and place when the command ends (Tracker._append).
+        return cast(Event, ev)
 
     def rollback(self) -> None:
         model.apply_changes(self.tracker.state, model.invert_changes(self._all))
@@ -135,7 +137,7 @@ class Tracker:
         read_only: refuse every command (review, a second process).
     """
 
-    def __init__(self, state: State, events: Iterable[dict[str, Any]] = (), *,
+    def __init__(self, state: State, events: Iterable[Event] = (), *,
                  clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> None:
         self.state = state
         self.events: Any = events if isinstance(events, EventLog) else list(events)
@@ -159,7 +161,7 @@ class Tracker:
         """seq → position in ``events``."""
         self._undo: list[int] = []
         self._redo: list[int] = []
-        self.unsaved: list[dict[str, Any]] = []
+        self.unsaved: list[Event] = []
         self.needs_full_save = False
         self.damage = Damage(self)
         """Damage from a roll and harm proposals (:mod:`polku.session.damage`)."""
@@ -307,15 +309,15 @@ class Tracker:
 
     # -- the command machinery --------------------------------------------
 
-    def event_by_seq(self, seq: int) -> dict[str, Any]:
-        ev: dict[str, Any] = self.events[self._index[seq]]
+    def event_by_seq(self, seq: int) -> Event:
+        ev: Event = self.events[self._index[seq]]
         return ev
 
     def cmd_seqs(self, cmd: int) -> list[int]:
         """Seqs of the events one command appended."""
         return list(self._cmd_events.get(cmd, []))
 
-    def _track(self, ev: dict[str, Any], index: int) -> None:
+    def _track(self, ev: Event, index: int) -> None:
         self._track_meta(index, ev["seq"], ev["kind"], ev.get("cmd"), ev.get("target"), ev.get("undoable", True))
 
     def _track_meta(self, index: int, seq: int, kind: str, cmd: int | None, target: int | None,
@@ -342,7 +344,7 @@ class Tracker:
                     self._redo.clear()
             self._cmd_events[cmd].append(seq)
 
-    def _run(self, build: Callable[[_Txn], Any]) -> list[dict[str, Any]]:
+    def _run(self, build: Callable[[_Txn], Any]) -> list[Event]:
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         txn = _Txn(self)
@@ -371,29 +373,30 @@ class Tracker:
             return []
         return self._append(txn.events)
 
-    def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _append(self, events: list[dict[str, Any]]) -> list[Event]:
         now = self.clock()
         first = self.last_seq() + 1
         where = self.where
-        out = []
-        for i, ev in enumerate(events):
+        out: list[Event] = []
+        for i, draft in enumerate(events):
             full: dict[str, Any] = {"seq": first + i, "t": now, "at": list(where)}
-            if ev["kind"] not in UNDOABLE_EXCLUDED:
+            if draft["kind"] not in UNDOABLE_EXCLUDED:
                 full["cmd"] = first
-            recent = ev.pop("_recent", None)
-            full.update(ev)
-            ev.clear()
-            ev.update(full)
-            full = ev
+            recent = draft.pop("_recent", None)
+            full.update(draft)
+            # Numbered in place: a command holds on to the dicts emit() gave it.
+            draft.clear()
+            draft.update(full)
+            ev = cast(Event, draft)
             if recent is not None:
-                self._recent[full["seq"]] = recent
-            self.events.append(full)
-            self.unsaved.append(full)
-            self._track(full, len(self.events) - 1)
-            out.append(full)
+                self._recent[ev["seq"]] = recent
+            self.events.append(ev)
+            self.unsaved.append(ev)
+            self._track(ev, len(self.events) - 1)
+            out.append(ev)
         return out
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> Event:
         """Undo the last command (RULES §4: it stays in the log, marked undone)."""
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
@@ -406,7 +409,7 @@ class Tracker:
         text = f"Undid: {evs[0]['text']}"
         return self._append([{"kind": "undo", "text": text, "target": cmd, "changes": changes}])[0]
 
-    def redo(self) -> dict[str, Any]:
+    def redo(self) -> Event:
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         if not self._redo:
@@ -439,7 +442,7 @@ class Tracker:
         finally:
             self.seat = was
 
-    def take_unsaved(self) -> tuple[list[dict[str, Any]], bool]:
+    def take_unsaved(self) -> tuple[list[Event], bool]:
         """Events not yet saved and whether a full rewrite is due; clears both."""
         evs, full = self.unsaved, self.needs_full_save
         self.unsaved, self.needs_full_save = [], False

@@ -10,6 +10,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
+    from ..session.model import Event
     from ..session.tracker import Tracker
 
 R = TypeVar("R")
@@ -51,7 +52,7 @@ class TrackerChanged(Message):
 
     bubble = False
 
-    def __init__(self, events: list[dict[str, Any]], origin: Any = None) -> None:
+    def __init__(self, events: list[Event], origin: Any = None) -> None:
         super().__init__()
         self.events = events
         self.origin = origin

@@ -9,9 +9,10 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ... import tomlread
+from ..model import Event
 from .errors import one_line
 
 _META = {
@@ -85,8 +86,8 @@ class EventLog:
 
     def __init__(self, blocks: "list[bytes] | Blocks | None" = None, path: Path | None = None) -> None:
         self._blocks: Any = blocks if isinstance(blocks, Blocks) else list(blocks or [])
-        self._parsed: dict[int, dict[str, Any]] = {}
-        self._new: list[dict[str, Any]] = []
+        self._parsed: dict[int, Event] = {}
+        self._new: list[Event] = []
         self._meta: list[EventMeta] = []
         self.path = path
         self.problems: list[str] = []
@@ -102,7 +103,7 @@ class EventLog:
         for i, ev in list(self._parsed.items()):
             self._parsed[i] = self._checked(i, ev)
 
-    def _checked(self, i: int, ev: dict[str, Any]) -> dict[str, Any]:
+    def _checked(self, i: int, ev: Event) -> Event:
         if self.check is None or ev.get("kind") == "unreadable":
             return ev
         try:
@@ -111,7 +112,7 @@ class EventLog:
             return self._unreadable(i, one_line(str(e))[:200])
         return ev
 
-    def _unreadable(self, i: int, why: str) -> dict[str, Any]:
+    def _unreadable(self, i: int, why: str) -> Event:
         where = f"{self.path}: " if self.path else ""
         problem = f"{where}event block {i + 1} is unreadable ({why})"
         self.problems.append(problem)
@@ -139,7 +140,7 @@ class EventLog:
     def __len__(self) -> int:
         return len(self._blocks) + len(self._new)
 
-    def _parse_block(self, i: int) -> dict[str, Any]:
+    def _parse_block(self, i: int) -> Event:
         block = self._blocks[i] or b""
         try:
             doc = tomlread.loads(str(block, "utf-8"))
@@ -149,7 +150,8 @@ class EventLog:
         except (tomlread.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, ValueError, TypeError,
                 RecursionError) as e:
             return self._unreadable(i, one_line(str(e))[:120])
-        return self._checked(i, ev)
+        # The loader's check (model.validate_event) looks at its shape before it is handed out.
+        return self._checked(i, cast(Event, ev))
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -174,10 +176,10 @@ class EventLog:
     def __bool__(self) -> bool:
         return len(self) > 0
 
-    def append(self, ev: dict[str, Any]) -> None:
+    def append(self, ev: Event) -> None:
         self._new.append(ev)
 
-    def extend(self, evs: Iterable[dict[str, Any]]) -> None:
+    def extend(self, evs: Iterable[Event]) -> None:
         self._new.extend(evs)
 
     def meta(self, index: int) -> EventMeta:

@@ -11,6 +11,7 @@ from typing import Any
 import tomli_w
 
 from ... import __version__
+from ..model import Event
 from .errors import StoreError
 from .events import EventLog
 
@@ -50,7 +51,7 @@ def dumps(data: dict[str, Any], where: str) -> str:
         raise StoreError(f"could not save {where}: {e} (TOML has no null; use \"\" or leave the key out)") from None
 
 
-def event_block(ev: dict[str, Any], where: str) -> str:
+def event_block(ev: Event, where: str) -> str:
     seq = check_seq(ev, where)
     # tomli_w writes a list of short tables inline (``event = [{…}]``), which
     # cannot be appended to; render the event as the table ``[event]`` (its

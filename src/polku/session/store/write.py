@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..model import Event
 from . import atomic
 from .errors import StoreError, oserror_text
 from .format import event_block, kept_comments, render
@@ -34,7 +35,7 @@ def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
         raise StoreError(f"could not save {path}: {oserror_text(e)}; {tail}", e.errno) from None
 
 
-def append_events(path: str | os.PathLike[str], events: Iterable[dict[str, Any]]) -> None:
+def append_events(path: str | os.PathLike[str], events: Iterable[Event]) -> None:
     """Append ``[[event]]`` blocks to the end of the file, then flush and fsync.
 
     The file must exist (write it once with :func:`write_full`) and must not

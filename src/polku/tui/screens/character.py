@@ -682,22 +682,19 @@ class CharacterDetail(ModalScreen[None]):
             self.run(lambda t: t.restore_charges(cid, n - now, "set on the character sheet"))
 
     def set_charges_max(self, n: int) -> None:
-        cid = self.cid
-
-        def both(t: Tracker) -> None:
-            if t.characters[cid]["charges"] > n:
-                t.update_character(cid, "charges", n)
-            t.update_character(cid, "charges_max", n)
-
-        self.run(both)
+        self._set_most("charges", "charges_max", n)
 
     def set_edge_rating(self, n: int) -> None:
+        self._set_most("edge", "edge_rating", n)
+
+    def _set_most(self, key: str, most_key: str, n: int) -> None:
+        """A new maximum (charges, Edge rating); what is left now comes down to it if it was above."""
         cid = self.cid
 
         def both(t: Tracker) -> None:
-            if t.characters[cid]["edge"] > n:
-                t.update_character(cid, "edge", n)
-            t.update_character(cid, "edge_rating", n)
+            if t.characters[cid][key] > n:
+                t.update_character(cid, key, n)
+            t.update_character(cid, most_key, n)
 
         self.run(both)
 

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
+from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
@@ -150,7 +151,7 @@ class DamageScreen(RowsModal):
         Binding("escape", "cancel", "Cancel", id="damage.cancel", tooltip="Close without applying damage"),
     ]
 
-    def __init__(self, tracker: Tracker, roll_event: dict[str, Any] | None, target: str = "") -> None:
+    def __init__(self, tracker: Tracker, roll_event: Event | None, target: str = "") -> None:
         super().__init__(tracker)
         self.roll_event = roll_event
         d = tracker.damage

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...rules.system import System
+from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
 from ...text import plural
 from ..widgets.dice_log import DiceLog
@@ -97,7 +98,7 @@ class MainScreen(Screen):
         self.tracker = tracker
         self._status_key: Any = None
         self._stale = False
-        self._pending: list[dict[str, Any]] = []
+        self._pending: list[Event] = []
         self._resumed = False
 
     @property
@@ -126,7 +127,7 @@ class MainScreen(Screen):
     def _tracker_changed(self, message: TrackerChanged) -> None:
         self.refresh_all(message.events)
 
-    def refresh_all(self, events: list[dict[str, Any]] | None = None) -> None:
+    def refresh_all(self, events: list[Event] | None = None) -> None:
         if self._hidden():
             # Covered by a screen that paints every cell (the roll screen): catch
             # up when shown again, rather than rebuild panes nobody sees per roll.
@@ -386,20 +387,27 @@ class MainScreen(Screen):
         if ch is not None:
             self.run(lambda t: t.restore_charges(ch["id"], 1))
 
-    def action_story_point(self) -> None:
+    def _spend(self, check: Callable[[Tracker, str], None], spend: Callable[[Tracker, str, str], None],
+               question: Callable[[dict[str, Any]], str], need: str, placeholder: str = "") -> None:
+        """Spend one of the selected character's points on what the GM writes: asked only when
+        the tracker says there is one to spend."""
         from .prompts import TextPrompt
 
         ch = self.selected_character()
-        if ch is None or not self._allowed(lambda t: t.check_spend_story_point(ch["id"])):
+        if ch is None or not self._allowed(lambda t: check(t, ch["id"])):
             return
 
         def done(text: str | None) -> None:
             if text:
-                self.run(lambda t: t.spend_story_point(ch["id"], text))
+                self.run(lambda t: spend(t, ch["id"], text.strip()))
 
-        self.app.push_screen(TextPrompt(f"{ch['name']} spends a story point ({ch['story_points']} left). What does it buy?",
-                                        placeholder="e.g. a sewer hatch full of rats opens",
-                                        check=lambda s: None if s.strip() else "say what it bought"), done)
+        self.app.push_screen(TextPrompt(question(ch), placeholder=placeholder,
+                                        check=lambda s: None if s.strip() else need), done)
+
+    def action_story_point(self) -> None:
+        self._spend(Tracker.check_spend_story_point, Tracker.spend_story_point,
+                    lambda ch: f"{ch['name']} spends a story point ({ch['story_points']} left). What does it buy?",
+                    "say what it bought", placeholder="e.g. a sewer hatch full of rats opens")
 
     def action_award_point(self) -> None:
         from .prompts import TextPrompt
@@ -415,18 +423,8 @@ class MainScreen(Screen):
         self.app.push_screen(TextPrompt(f"Award {ch['name']} a story point for…", "good roleplaying"), done)
 
     def action_spend_edge(self) -> None:
-        from .prompts import TextPrompt
-
-        ch = self.selected_character()
-        if ch is None or not self._allowed(lambda t: t.check_spend_edge(ch["id"])):
-            return
-
-        def done(text: str | None) -> None:
-            if text:
-                self.run(lambda t: t.spend_edge(ch["id"], text.strip()))
-
-        self.app.push_screen(TextPrompt(f"{ch['name']} spends Edge ({ch['edge']}/{ch['edge_rating']}) on…",
-                                        check=lambda s: None if s.strip() else "say what for"), done)
+        self._spend(Tracker.check_spend_edge, Tracker.spend_edge,
+                    lambda ch: f"{ch['name']} spends Edge ({ch['edge']}/{ch['edge_rating']}) on…", "say what for")
 
     # -- rolls and contests ------------------------------------------------------
 
@@ -644,7 +642,7 @@ class MainScreen(Screen):
     def action_redo(self) -> None:
         self.run(lambda t: t.redo(), lambda ev: self.notify(self.command_text(ev), title="Redone"))
 
-    def command_text(self, ev: dict[str, Any]) -> str:
+    def command_text(self, ev: Event) -> str:
         """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""
         seqs = self.tracker.cmd_seqs(ev["target"]) if isinstance(ev.get("target"), int) else []
         texts = [self.tracker.event_by_seq(q)["text"] for q in seqs]

@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ....rules.dice import RulesError
+from ....session.model import Event
 from ....session.rolls import settings_text
 from ....session.tracker import Tracker
 from ....text import percent
@@ -214,7 +215,7 @@ class RollScreen(ModalScreen[None]):
         self.challenge_id = challenge
         self.a = Side("a")
         self.b = Side("b")
-        self.last_event: dict[str, Any] | None = None
+        self.last_event: Event | None = None
         self.gm_only = False
         """The next roll is the GM's only (RULES §4), as the tracker's :meth:`~Tracker.gm_only` logs it."""
         self.result_lines: list[str] = []
@@ -482,7 +483,7 @@ class RollScreen(ModalScreen[None]):
 
         self.run(roll, rolled)
 
-    def show_result(self, ev: dict[str, Any], note: str = "") -> None:
+    def show_result(self, ev: Event, note: str = "") -> None:
         """Show a roll (or a follow-up's new roll) in the result box: the headline, each side's
         dice, what can be done to it now, the explanation and the settings it was resolved with."""
         self.last_event = ev
@@ -506,8 +507,7 @@ class RollScreen(ModalScreen[None]):
         box = self.query_one("#result-box", VerticalScroll)
         box.scroll_to(y=box.scroll_y + pages * max(1, box.scrollable_content_region.height - 1), animate=False)
 
-
-    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+    def after_roll_hints(self, ev: Event) -> list[str]:
         return []
 
     def seat_request(self) -> Callable[[Tracker], Any] | None:
@@ -526,7 +526,7 @@ class RollScreen(ModalScreen[None]):
 
         self.run(command, sent)
 
-    def physical_follow_up(self, ev: dict[str, Any] | None = None) -> bool:
+    def physical_follow_up(self, ev: Event | None = None) -> bool:
         """A follow-up (Edge after, an edge reroll) throws physical dice when the roll did."""
         ev = ev if ev is not None else self.last_event
         return bool(ev and ev.get("roll", {}).get("manual"))

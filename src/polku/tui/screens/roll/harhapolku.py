@@ -9,7 +9,7 @@ from textual.binding import Binding
 
 from ....rules import odds as odds_mod
 from ....rules.dice import RulesError
-from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS
+from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
 from ....session import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker
@@ -242,7 +242,7 @@ class HarhaRollScreen(RollScreen):
         self.demanding = not self.demanding
         self.refresh_view()
 
-    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+    def after_roll_hints(self, ev: Event) -> list[str]:
         out = []
         if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
             out.append("  A tie: reroll with r (H3).")
@@ -252,7 +252,7 @@ class HarhaRollScreen(RollScreen):
             out.extend(self._reroll_values(ev))
         return out
 
-    def _reroll_values(self, ev: dict[str, Any]) -> list[str]:
+    def _reroll_values(self, ev: Event) -> list[str]:
         """What an edge reroll is worth for each side that has an unused edge (exact, H7)."""
         roll = ev.get("roll", {})
         sides = {s["role"]: s for s in roll.get("sides", [])}

@@ -11,6 +11,7 @@ from ....rules import odds as odds_mod
 from ....rules.dice import RulesError
 from ....session import seats
 from ....session.rolls import RajaSide
+from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError
 from ....text import percent
 from ..prompts import TextPrompt
@@ -245,7 +246,7 @@ class RajaRollScreen(RollScreen):
         return self.tracker.rolls.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
                                       challenge=self.challenge_id, faces=faces)
 
-    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+    def after_roll_hints(self, ev: Event) -> list[str]:
         keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
         return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.rolls.roll_actions(ev)
                 if a.allowed and a.name in keys]

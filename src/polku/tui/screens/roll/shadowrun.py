@@ -9,7 +9,7 @@ from textual.binding import Binding
 
 from ....rules import odds as odds_mod
 from ....rules.dice import RulesError, ascii_int
-from ....session.model import SR_ATTRIBUTES
+from ....session.model import SR_ATTRIBUTES, Event
 from ....session import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
@@ -439,7 +439,7 @@ class SRRollScreen(RollScreen):
     POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
                  "next_interval": "r"}
 
-    def after_roll_hints(self, ev: dict[str, Any]) -> list[str]:
+    def after_roll_hints(self, ev: Event) -> list[str]:
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
         several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
         hints = []
