@@ -2,171 +2,106 @@
 
 from __future__ import annotations
 
-import getpass
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
+from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 
 from polku.session import demo, seats, store
 from polku.session.files import document, load_tracker
 from polku.session.rolls import SRPool
 
-SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if os.path.exists("/usr/sbin/sshd") else None)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_for(predicate, timeout: float, what: str, on_fail=lambda: ""):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = predicate()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}\n{on_fail()}")
-
 
 @pytest.mark.slow
-@pytest.mark.skipif(SSHD is None, reason="no sshd: install Debian's openssh-server to run the remote-play test")
-@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None or shutil.which("ssh-keygen") is None,
-                    reason="needs ssh, ssh-keygen and tmux")
+@needs_sshd
+@needs_ssh_tools
 def test_two_seats_roll_into_a_running_gm_app_and_a_key_plays_only_its_character(tmp_path):
-    user = getpass.getuser()
     t = demo.demo_varjojuoksu()
     seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
     seats.ask_sr(t, "nyx", SRPool(skill="Hacking", attribute="logic"), threshold=3, hidden=True)
     session = tmp_path / "night.toml"
     store.write_full(session, document(t.state, t.events, t.last_seq()))
 
-    host_key = tmp_path / "host_ed25519"
-    keys = {name: tmp_path / f"{name}_ed25519" for name in ("kaneda", "nyx")}
-    for key in (host_key, *keys.values()):
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    keys = {name: new_key(tmp_path / f"{name}_ed25519") for name in ("kaneda", "nyx")}
     # One account, one key per player: the forced command fixes the character (docs/remote-play.md).
-    lines = [f'restrict,pty,command="{sys.executable} -m polku.cli play {session} --as {name.capitalize()}" '
-             f'{key.with_suffix(".pub").read_text().strip()}' for name, key in keys.items()]
-    (tmp_path / "authorized_keys").write_text("\n".join(lines) + "\n")
-    port = _free_port()
-    config = tmp_path / "sshd_config"
-    config.write_text(textwrap.dedent(f"""\
-        Port {port}
-        ListenAddress 127.0.0.1
-        HostKey {host_key}
-        PidFile {tmp_path / 'sshd.pid'}
-        AuthorizedKeysFile {tmp_path / 'authorized_keys'}
-        AllowUsers {user}
-        StrictModes no
-        UsePAM no
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        PrintMotd no
-        PrintLastLog no
-        """))
-    if os.geteuid() == 0:
-        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
-    check = subprocess.run([SSHD, "-t", "-f", str(config)], capture_output=True, text=True)
-    if check.returncode != 0:
-        pytest.skip(f"sshd cannot run here: {check.stderr.strip()[:200]}")
-    sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True)
+    forced = {key: f"{sys.executable} -m polku.cli play {session} --as {name.capitalize()}"
+              for name, key in keys.items()}
+    with running_sshd(tmp_path, forced) as sshd:
+        def ssh(name: str, *command: str) -> list[str]:
+            return sshd.ssh(keys[name], *command, tty=True)
 
-    def ssh(name: str, *command: str) -> list[str]:
-        return ["ssh", "-F", "/dev/null", "-i", str(keys[name]), "-p", str(port), "-o", "IdentitiesOnly=yes",
-                "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={os.devnull}",
-                "-o", "LogLevel=ERROR", "-t", f"{user}@127.0.0.1", *command]
+        tmux = ["tmux", "-L", f"polku-seats-{os.getpid()}-{sshd.port}", "-f", os.devnull]
+        env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+               "XDG_DATA_HOME": str(tmp_path / "data")}
 
-    tmux = ["tmux", "-L", f"polku-seats-{os.getpid()}-{port}", "-f", os.devnull]
-    env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_DATA_HOME": str(tmp_path / "data")}
+        def screen(name: str) -> str:
+            return subprocess.run(tmux + ["capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
 
-    def screen(name: str) -> str:
-        return subprocess.run(tmux + ["capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
+        def rolls() -> dict[str, list[dict]]:
+            try:
+                full = load_tracker(session, read_only=True)[0]
+            except Exception:
+                return {}
+            out: dict[str, list[dict]] = {}
+            for ev in full.events:
+                if ev.get("kind") == "roll" and ev.get("seat"):
+                    out.setdefault(ev["seat"], []).append(ev)
+            return out
 
-    def rolls() -> dict[str, list[dict]]:
         try:
-            full = load_tracker(session, read_only=True)[0]
-        except Exception:
-            return {}
-        out: dict[str, list[dict]] = {}
-        for ev in full.events:
-            if ev.get("kind") == "roll" and ev.get("seat"):
-                out.setdefault(ev["seat"], []).append(ev)
-        return out
+            # The GM's app, running: the only writer of the session file.
+            subprocess.run(tmux + ["new-session", "-d", "-s", "gm", "-x", "100", "-y", "30",
+                                   f"{sys.executable} -m polku.cli {session}"], check=True, env=env)
+            wait_for(lambda: "saved" in screen("gm"), 60, "the GM's app", lambda: screen("gm"))
 
-    try:
-        def listening() -> bool:
-            if sshd.poll() is not None:
-                pytest.skip(f"sshd exited: {sshd.stderr.read()[:300]}")
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", port)) == 0
+            # Kaneda's key asks to play Nyx: the forced command plays Kaneda anyway.
+            subprocess.run(tmux + ["new-session", "-d", "-s", "kaneda", "-x", "80", "-y", "24",
+                                   " ".join(ssh("kaneda", "polku", "play", str(session), "--as", "Nyx"))],
+                           check=True, env=env)
+            subprocess.run(tmux + ["new-session", "-d", "-s", "nyx", "-x", "80", "-y", "24", " ".join(ssh("nyx"))],
+                           check=True, env=env)
+            for name in ("kaneda", "nyx"):
+                wait_for(lambda name=name: "The GM asks you to roll" in screen(name), 60, f"{name}'s seat",
+                          lambda name=name: screen(name))
+            assert "You: Kaneda" in screen("kaneda") and "You: Nyx" not in screen("kaneda")
+            assert "the GM keeps the threshold hidden" in screen("nyx")
 
-        _wait_for(listening, 15, "sshd to listen")
-        # The GM's app, running: the only writer of the session file.
-        subprocess.run(tmux + ["new-session", "-d", "-s", "gm", "-x", "100", "-y", "30",
-                               f"{sys.executable} -m polku.cli {session}"], check=True, env=env)
-        _wait_for(lambda: "saved" in screen("gm"), 60, "the GM's app", lambda: screen("gm"))
+            start = time.monotonic()
+            subprocess.run(tmux + ["send-keys", "-t", "kaneda", "r"], check=True)
+            got = wait_for(lambda: "kaneda" in rolls() and rolls(), 10, "Kaneda's roll in the GM's file",
+                            lambda: screen("gm") + screen("kaneda"))
+            took = time.monotonic() - start
+            subprocess.run(tmux + ["send-keys", "-t", "nyx", "r"], check=True)
+            got = wait_for(lambda: "nyx" in rolls() and rolls(), 10, "Nyx's roll in the GM's file",
+                            lambda: screen("gm") + screen("nyx"))
+            assert [e["offer"] for e in got["kaneda"]] == [t.last_seq() - 1]
+            assert [e["offer"] for e in got["nyx"]] == [t.last_seq()]
+            assert got["kaneda"][0]["roll"]["sides"][0]["who"] == ["kaneda"]
+            assert got["nyx"][0]["roll"]["threshold"] == 3, "the GM's log keeps Nyx's hidden threshold"
+            # Each seat shows its own result; Kaneda's seat sees Nyx's roll in the log, without the threshold.
+            wait_for(lambda: "✓ Kaneda:" in screen("kaneda") and "✓ Nyx:" in screen("nyx"), 10,
+                      "the answers", lambda: screen("kaneda") + screen("nyx"))
+            assert "threshold hidden by the GM" in screen("kaneda")
+            assert took < 5, f"Kaneda's request took {took:.1f} s to land"
 
-        # Kaneda's key asks to play Nyx: the forced command plays Kaneda anyway.
-        subprocess.run(tmux + ["new-session", "-d", "-s", "kaneda", "-x", "80", "-y", "24",
-                               " ".join(ssh("kaneda", "polku", "play", str(session), "--as", "Nyx"))],
-                       check=True, env=env)
-        subprocess.run(tmux + ["new-session", "-d", "-s", "nyx", "-x", "80", "-y", "24", " ".join(ssh("nyx"))],
-                       check=True, env=env)
-        for name in ("kaneda", "nyx"):
-            _wait_for(lambda name=name: "The GM asks you to roll" in screen(name), 60, f"{name}'s seat",
-                      lambda name=name: screen(name))
-        assert "You: Kaneda" in screen("kaneda") and "You: Nyx" not in screen("kaneda")
-        assert "the GM keeps the threshold hidden" in screen("nyx")
+            # Kaneda's seat cannot roll for Nyx: no request of Nyx's is open to it, and a file claiming to be
+            # Nyx's in Kaneda's folder is refused by the GM's app.
+            bad = seats.seat_dir(session, "kaneda") / "req-0123456789abcdef.json"
+            bad.write_text('{"v": 1, "id": "0123456789abcdef", "seat": "nyx", "kind": "story_point", "bought": "x"}')
+            wait_for(lambda: seats.read_answer(session, "kaneda", "0123456789abcdef"), 10, "the refusal")
+            assert seats.read_answer(session, "kaneda", "0123456789abcdef")["ok"] is False
 
-        start = time.monotonic()
-        subprocess.run(tmux + ["send-keys", "-t", "kaneda", "r"], check=True)
-        got = _wait_for(lambda: "kaneda" in rolls() and rolls(), 10, "Kaneda's roll in the GM's file",
-                        lambda: screen("gm") + screen("kaneda"))
-        took = time.monotonic() - start
-        subprocess.run(tmux + ["send-keys", "-t", "nyx", "r"], check=True)
-        got = _wait_for(lambda: "nyx" in rolls() and rolls(), 10, "Nyx's roll in the GM's file",
-                        lambda: screen("gm") + screen("nyx"))
-        assert [e["offer"] for e in got["kaneda"]] == [t.last_seq() - 1]
-        assert [e["offer"] for e in got["nyx"]] == [t.last_seq()]
-        assert got["kaneda"][0]["roll"]["sides"][0]["who"] == ["kaneda"]
-        assert got["nyx"][0]["roll"]["threshold"] == 3, "the GM's log keeps Nyx's hidden threshold"
-        # Each seat shows its own result; Kaneda's seat sees Nyx's roll in the log, without the threshold.
-        _wait_for(lambda: "✓ Kaneda:" in screen("kaneda") and "✓ Nyx:" in screen("nyx"), 10,
-                  "the answers", lambda: screen("kaneda") + screen("nyx"))
-        assert "threshold hidden by the GM" in screen("kaneda")
-        assert took < 5, f"Kaneda's request took {took:.1f} s to land"
-
-        # Kaneda's seat cannot roll for Nyx: no request of Nyx's is open to it, and a file claiming to be
-        # Nyx's in Kaneda's folder is refused by the GM's app.
-        bad = seats.seat_dir(session, "kaneda") / "req-0123456789abcdef.json"
-        bad.write_text('{"v": 1, "id": "0123456789abcdef", "seat": "nyx", "kind": "story_point", "bought": "x"}')
-        _wait_for(lambda: seats.read_answer(session, "kaneda", "0123456789abcdef"), 10, "the refusal")
-        assert seats.read_answer(session, "kaneda", "0123456789abcdef")["ok"] is False
-
-        for name in ("kaneda", "nyx", "gm"):
-            subprocess.run(tmux + ["send-keys", "-t", name, "q"], check=True)
-        _wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "gm"], capture_output=True).returncode != 0,
-                  30, "the GM's app to quit")
-        final = rolls()
-        assert len(final["kaneda"]) == 1 and len(final["nyx"]) == 1
-    finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
-        sshd.terminate()
-        try:
-            sshd.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            sshd.kill()
+            for name in ("kaneda", "nyx", "gm"):
+                subprocess.run(tmux + ["send-keys", "-t", name, "q"], check=True)
+            wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "gm"], capture_output=True).returncode != 0,
+                      30, "the GM's app to quit")
+            final = rolls()
+            assert len(final["kaneda"]) == 1 and len(final["nyx"]) == 1
+        finally:
+            subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 def test_a_seat_cannot_write_outside_its_spool_folder(tmp_path):

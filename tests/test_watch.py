@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import getpass
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import textwrap
@@ -15,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app_fixtures import pilot_test
+from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 from polku.session import demo, store, watching
 from polku.session.files import document, load_tracker, open_session
 from polku.session.public import Follower, public_view
@@ -292,111 +290,47 @@ def test_watch_without_a_terminal_is_refused():
 # ---------------------------------------------------------------------------
 # remote play through a real OpenSSH server
 
-SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if os.path.exists("/usr/sbin/sshd") else None)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(SSHD is None, reason="no sshd: install Debian's openssh-server to run the remote-play test")
-@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None or shutil.which("ssh-keygen") is None,
-                    reason="needs ssh, ssh-keygen and tmux")
+@needs_sshd
+@needs_ssh_tools
 def test_remote_play_over_ssh(tmp_path):
     """A player key restricted to ``polku watch FILE`` sees the view change when the GM rolls; no shell."""
-    user = getpass.getuser()
     session = write(tmp_path / "night.toml", demo.demo_rajapolku())
-    host_key, player_key = tmp_path / "host_ed25519", tmp_path / "player_ed25519"
-    for key in (host_key, player_key):
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-    command = f"{sys.executable} -m polku.cli watch {session}"
-    (tmp_path / "authorized_keys").write_text(
-        f'restrict,pty,command="{command}" {player_key.with_suffix(".pub").read_text().strip()}\n')
-    port = _free_port()
-    config = tmp_path / "sshd_config"
-    config.write_text(textwrap.dedent(f"""\
-        Port {port}
-        ListenAddress 127.0.0.1
-        HostKey {host_key}
-        PidFile {tmp_path / 'sshd.pid'}
-        AuthorizedKeysFile {tmp_path / 'authorized_keys'}
-        AllowUsers {user}
-        StrictModes no
-        UsePAM no
-        PubkeyAuthentication yes
-        PasswordAuthentication no
-        KbdInteractiveAuthentication no
-        PermitRootLogin prohibit-password
-        PrintMotd no
-        PrintLastLog no
-        """))
-    if os.geteuid() == 0:
-        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)  # sshd's privilege separation folder
-    check = subprocess.run([SSHD, "-t", "-f", str(config)], capture_output=True, text=True)
-    if check.returncode != 0:
-        pytest.skip(f"sshd cannot run here: {check.stderr.strip()[:200]}")
-    sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.PIPE, text=True)
-    ssh = ["ssh", "-F", "/dev/null", "-i", str(player_key), "-p", str(port), "-o", "IdentitiesOnly=yes",
-           "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={os.devnull}",
-           "-o", "LogLevel=ERROR", f"{user}@127.0.0.1"]
-    tmux = ["tmux", "-L", f"polku-test-{os.getpid()}-{port}", "-f", os.devnull]
-    try:
-        def listening() -> bool:
-            if sshd.poll() is not None:
-                pytest.skip(f"sshd exited: {sshd.stderr.read()[:300]}")
-            with socket.socket() as s:
-                return s.connect_ex(("127.0.0.1", port)) == 0
-
-        _wait_for(listening, 15, "sshd to listen")
-        # The same key cannot run a shell: the forced command runs instead, and without a terminal it refuses.
-        shell = subprocess.run(ssh + ["id"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
-        assert "uid=" not in shell.stdout + shell.stderr
-        assert shell.returncode == 2
-        assert "watch needs a terminal" in shell.stderr
-
-        env = {**os.environ, "TERM": "xterm-256color"}
-        subprocess.run(tmux + ["new-session", "-d", "-s", "player", "-x", "100", "-y", "30",
-                               " ".join(ssh[:1] + ["-t"] + ssh[1:])], check=True, env=env)
-
-        def screen() -> str:
-            out = subprocess.run(tmux + ["capture-pane", "-p", "-t", "player"], capture_output=True, text=True)
-            return out.stdout
-
-        _wait_for(lambda: "Dice log" in screen() and "The old hospital" in screen(), 60, "the watch view over ssh")
-        assert "Ghost of the Nurse" not in screen()
-        assert "uid=" not in screen()
-
-        t, sf = open_session(session, seed=3)
-        t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
-                    RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
-        sf.save_now(t)
-        sf.close()
-        _wait_for(lambda: "Alyosha wins, 2 degrees" in screen(), 30, "the new roll to reach the player")
-
-        subprocess.run(tmux + ["send-keys", "-t", "player", "q"], check=True)
-        _wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "player"],
-                                         capture_output=True).returncode != 0, 30, "the player's view to close")
-    finally:
-        subprocess.run(tmux + ["kill-server"], capture_output=True)
-        sshd.terminate()
+    player_key = new_key(tmp_path / "player_ed25519")
+    with running_sshd(tmp_path, {player_key: f"{sys.executable} -m polku.cli watch {session}"}) as sshd:
+        tmux = ["tmux", "-L", f"polku-test-{os.getpid()}-{sshd.port}", "-f", os.devnull]
         try:
-            sshd.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            sshd.kill()
+            # The same key cannot run a shell: the forced command runs instead, and without a terminal it refuses.
+            shell = subprocess.run(sshd.ssh(player_key, "id"), capture_output=True, text=True, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+            assert "uid=" not in shell.stdout + shell.stderr
+            assert shell.returncode == 2
+            assert "watch needs a terminal" in shell.stderr
+
+            env = {**os.environ, "TERM": "xterm-256color"}
+            subprocess.run(tmux + ["new-session", "-d", "-s", "player", "-x", "100", "-y", "30",
+                                   " ".join(sshd.ssh(player_key, tty=True))], check=True, env=env)
+
+            def screen() -> str:
+                out = subprocess.run(tmux + ["capture-pane", "-p", "-t", "player"], capture_output=True, text=True)
+                return out.stdout
+
+            wait_for(lambda: "Dice log" in screen() and "The old hospital" in screen(), 60, "the watch view over ssh")
+            assert "Ghost of the Nurse" not in screen()
+            assert "uid=" not in screen()
+
+            t, sf = open_session(session, seed=3)
+            t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
+                        RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
+            sf.save_now(t)
+            sf.close()
+            wait_for(lambda: "Alyosha wins, 2 degrees" in screen(), 30, "the new roll to reach the player")
+
+            subprocess.run(tmux + ["send-keys", "-t", "player", "q"], check=True)
+            wait_for(lambda: subprocess.run(tmux + ["has-session", "-t", "player"],
+                                             capture_output=True).returncode != 0, 30, "the player's view to close")
+        finally:
+            subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
