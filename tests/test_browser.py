@@ -9,6 +9,7 @@ Python packages).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,26 @@ class Screen:
         raise AssertionError(f"{text!r} did not reach the browser in {timeout} s")
 
 
+@contextlib.contextmanager
+def opened(url: str, ready: str) -> Iterator[tuple[Any, Screen, float]]:
+    """Chromium showing ``url`` (a page of polku serve) once ``ready`` has reached it and the view
+    went quiet: the page, what it was sent, and when it was opened."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            screen = Screen(page)
+            start = time.monotonic()
+            page.goto(url)
+            screen.wait_for(ready, start, 30)
+            screen.settle()
+            yield page, screen, start
+        finally:
+            browser.close()
+
+
 @pytest.fixture
 def session(tmp_path: Path):
     from polku.session import demo
@@ -171,32 +193,20 @@ def test_no_token_no_page(session):
 
 def test_a_gms_roll_reaches_the_browser_within_a_second(session):
     _need()
-    from playwright.sync_api import sync_playwright
-
     from polku.session.rolls import SRSide
 
     path, tracker, sf = session
     served = Served(path, "--no-seats")
+    commitment = tracker.state["dice"]["commitment"]
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                screen = Screen(page)
-                start = time.monotonic()
-                page.goto(served.urls["Players' view"])
-                commitment = tracker.state["dice"]["commitment"]
-                screen.wait_for(f"dice #1 {commitment[:8]}", start, 30)
-                screen.settle()
-                for label in ("Zyxwv", "Qwvut"):
-                    t0 = time.monotonic()
-                    tracker.rolls.roll_sr(SRSide(label, dice=4))
-                    sf.save_now(tracker)
-                    latency = screen.wait_for(label, t0, 5)
-                    assert latency < 1.0, f"the roll took {latency:.2f} s to reach the browser"
-                assert tracker.state["dice"]["secret"] not in screen.text_since(start)
-            finally:
-                browser.close()
+        with opened(served.urls["Players' view"], f"dice #1 {commitment[:8]}") as (_, screen, start):
+            for label in ("Zyxwv", "Qwvut"):
+                t0 = time.monotonic()
+                tracker.rolls.roll_sr(SRSide(label, dice=4))
+                sf.save_now(tracker)
+                latency = screen.wait_for(label, t0, 5)
+                assert latency < 1.0, f"the roll took {latency:.2f} s to reach the browser"
+            assert tracker.state["dice"]["secret"] not in screen.text_since(start)
     finally:
         served.stop()
 
@@ -280,8 +290,6 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
 
     if "play" not in VERBS:
         pytest.skip("polku play (the seats) is not in this Polku yet")
-    from playwright.sync_api import sync_playwright
-
     from polku.session import demo, seats, store
     from polku.session.files import document, load_tracker
     from polku.session.rolls import SRPool
@@ -294,28 +302,18 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
     gm = GMApp(path)
     served = Served(path, "--seat", "Kaneda")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                screen = Screen(page)
-                start = time.monotonic()
-                page.goto(served.urls["Seat: Kaneda"])
-                screen.wait_for("Kaneda", start, 30)
-                screen.settle()
-                page.click(".textual-terminal")
-                page.keyboard.press("r")
-                deadline = time.monotonic() + 20
-                landed = None
-                while landed is None and time.monotonic() < deadline:
-                    page.wait_for_timeout(100)
-                    loaded, _ = load_tracker(path, read_only=True)
-                    landed = next((e for e in loaded.events if e["seq"] > n and e["kind"] == "roll"
-                                   and e.get("seat") == "kaneda"), None)
-                assert landed is not None, "the seat's roll never reached the GM's file"
-                assert landed["roll"]["dice_key"] == 1, "the GM's app rolled it with the session's dice"
-            finally:
-                browser.close()
+        with opened(served.urls["Seat: Kaneda"], "Kaneda") as (page, _, _):
+            page.click(".textual-terminal")
+            page.keyboard.press("r")
+            deadline = time.monotonic() + 20
+            landed = None
+            while landed is None and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
+                loaded, _ = load_tracker(path, read_only=True)
+                landed = next((e for e in loaded.events if e["seq"] > n and e["kind"] == "roll"
+                               and e.get("seat") == "kaneda"), None)
+            assert landed is not None, "the seat's roll never reached the GM's file"
+            assert landed["roll"]["dice_key"] == 1, "the GM's app rolled it with the session's dice"
     finally:
         served.stop()
         gm.stop()
