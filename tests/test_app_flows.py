@@ -273,7 +273,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         await press(pilot, "down", "down", "down")
         assert highlighted_row(roll) == "edge"
         await press(pilot, "enter")
-        assert roll.a.edge_before
+        assert roll.a.sr.edge_before
         assert "[x] Edge before (Edge 3/3): +3 dice" in screen_text(app)
         await press(pilot, "r")
         await settle(pilot)
@@ -303,7 +303,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         await press(pilot, "w")
         assert isinstance(app.screen, ChoicePrompt)
         await press(pilot, "3")
-        assert roll.a.who == "ganger" and not roll.a.edge_before
+        assert roll.a.who == "ganger" and not roll.a.sr.edge_before
         await press(pilot, "r")
         await settle(pilot)
         assert tracker.events[-1]["roll"]["sides"][0]["label"] == "Ganger"

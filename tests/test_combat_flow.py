@@ -269,7 +269,7 @@ async def test_an_effect_s_dice_are_a_row_of_the_pool_on_by_default(tmp_path: Pa
         side.focus()
         side.highlighted = row
         await press(pilot, "enter")
-        assert roll.a.effects_off == {"effect: Smoke"}
+        assert roll.a.sr.effects_off == ("effect: Smoke",)
         assert "effect: Smoke" not in roll.pool_text().plain
         await press(pilot, "enter")  # on again
         assert "− 2 (effect: Smoke)" in roll.pool_text().plain

@@ -235,12 +235,12 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         assert "l: 1 saved pool" in str(screen.query_one("#title-a").render())
         await pilot.press("l")
         await pilot.pause()
-        assert (screen.a.mode, screen.a.attribute, screen.a.second) == ("attr+attr", "body", "strength")
+        assert (screen.a.sr.mode, screen.a.sr.attribute, screen.a.sr.second) == ("attr+attr", "body", "strength")
         assert "Ram the door" in str(screen.query_one("#title-a").render())
         a = app.tracker.character("kaneda")["attributes"]
         side = app.tracker.rolls.sr_side("kaneda", screen._spec(screen.a))
         assert app.tracker.rolls.sr_plan(side).size == a["body"] + a["strength"] - app.tracker.wound_penalty("kaneda")
-        screen.a.mode, screen.a.skill = "skill", "Pistols"
+        screen.a.pool(mode="skill", skill="Pistols")
         await pilot.press("L", "ctrl+u", *"Pistols", "enter")
         await settle(pilot)
         assert [p["name"] for p in app.tracker.roster.pools("kaneda")] == ["Ram the door", "Pistols"]
@@ -262,8 +262,8 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
         await pilot.press("t")  # success → opposed
         assert screen.test == "opposed"
         screen.set_who(screen.b, "ganger")
-        screen.a.mode, screen.a.dice = "dice", 3
-        screen.b.mode, screen.b.dice = "dice", 2
+        screen.a.pool(mode="dice", dice=3)
+        screen.b.pool(mode="dice", dice=2)
         screen.refresh_view()
         # Kaneda's wounds take a die off his 3 (the session says how many)
         na, nb = (app.tracker.rolls.sr_plan(screen._sr_side(x)).size for x in (screen.a, screen.b))

@@ -289,6 +289,15 @@ def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
     return condition_monitor(attrs["body"]), condition_monitor(attrs["willpower"])
 
 
+def by_name_or_id(table: dict[str, dict[str, Any]], name_or_id: str) -> dict[str, Any] | None:
+    """The entry of ``table`` (characters, templates) with that id, else the first whose name
+    is that text in any case; None if neither."""
+    if name_or_id in table:
+        return table[name_or_id]
+    low = name_or_id.strip().lower()
+    return next((x for x in table.values() if x["name"].lower() == low), None)
+
+
 def clone(value: _T) -> _T:
     return copy.deepcopy(value)
 

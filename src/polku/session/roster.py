@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules.system import System
 from .host import TrackerError
 from . import model
-from .model import clone
+from .model import by_name_or_id, clone
 
 if TYPE_CHECKING:
     from .host import TableHost, Txn
@@ -87,12 +87,9 @@ class Roster:
 
     def template(self, name_or_id: str) -> dict[str, Any]:
         tpls = self.templates
-        if name_or_id in tpls:
-            return tpls[name_or_id]
-        low = name_or_id.strip().lower()
-        for tpl in tpls.values():
-            if tpl["name"].lower() == low:
-                return tpl
+        tpl = by_name_or_id(tpls, name_or_id)
+        if tpl is not None:
+            return tpl
         raise TrackerError(f"no template named '{name_or_id}'" + (
             f" (templates: {', '.join(x['name'] for x in tpls.values())})" if tpls else
             " (save one from a character first)"))

@@ -236,14 +236,10 @@ class Tracker:
             raise TrackerError(f"no character '{cid}'") from None
 
     def find_character(self, name_or_id: str) -> dict[str, Any]:
-        chars = self.characters
-        if name_or_id in chars:
-            return chars[name_or_id]
-        low = name_or_id.strip().lower()
-        for ch in chars.values():
-            if ch["name"].lower() == low:
-                return ch
-        raise TrackerError(f"no character named '{name_or_id}'")
+        ch = model.by_name_or_id(self.characters, name_or_id)
+        if ch is None:
+            raise TrackerError(f"no character named '{name_or_id}'")
+        return ch
 
     @property
     def where(self) -> list[int]:

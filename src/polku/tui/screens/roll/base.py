@@ -8,7 +8,7 @@ result lands in the log and the file like every other change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence, TypeVar
 
 from rich.text import Text
@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 
 from ....rules.dice import RulesError
 from ....session.model import Event
-from ....session.rolls import settings_text
+from ....session.rolls import SRPool, settings_text
 from ....session.tracker import Tracker
 from ....text import percent
 from ...render import short_name
@@ -74,23 +74,19 @@ class Side:
     claims: dict[str, str] = field(default_factory=dict)
     extra_backgrounds: list[tuple[str, str]] = field(default_factory=list)
     gm_bonus: bool = False
-    # Varjojuoksu
-    mode: str = "skill"
-    skill: str = ""
-    attribute: str = "agility"
-    second: str = "strength"
-    dice: int = 6
-    modifiers: list[tuple[str, int]] = field(default_factory=list)
-    edge_before: bool = False
-    long_shot: bool = False
+    # Varjojuoksu: the pool as the session takes it (skill or attributes, modifiers, Edge,
+    # effect rows turned off), replaced whole on each change (``pool``)
+    sr: SRPool = field(default_factory=SRPool)
     group: list[int] = field(default_factory=list)
     helpers: dict[str, bool] = field(default_factory=dict)
     helper_pools: dict[str, int] = field(default_factory=dict)
     """The GM's pool for a helper, replacing the helper's own (S11)."""
     pool_name: str = ""
     """The character's saved pool this side was filled from ("" = none)."""
-    effects_off: set[str] = field(default_factory=set)
-    """The character's effect rows (S1 modifiers from effects) turned off for this roll."""
+
+    def pool(self, **changes: Any) -> None:
+        """Change fields of the Varjojuoksu pool (:class:`SRPool`, frozen: a new value)."""
+        self.sr = replace(self.sr, **changes)
 
     @property
     def short(self) -> str:

@@ -62,21 +62,20 @@ class SRRollScreen(RollScreen):
         if side.who:
             ch = self.tracker.character(side.who)
             skills = ch.get("skills", {})
-            if skills and side.skill not in skills:
-                side.skill = next(iter(skills))
-                side.mode = "skill"
-                side.attribute = self.tracker.rolls.sr_linked_attribute(side.skill, side.attribute)
+            if skills and side.sr.skill not in skills:
+                skill = next(iter(skills))
+                side.pool(mode="skill", skill=skill,
+                          attribute=self.tracker.rolls.sr_linked_attribute(skill, side.sr.attribute))
             elif not skills:
-                side.mode = "default" if side.skill else "attr+attr"
+                side.pool(mode="default" if side.sr.skill else "attr+attr")
 
     def pool_of(self, side: Side) -> dict[str, Any] | None:
-        return {"mode": side.mode, "skill": side.skill, "attribute": side.attribute, "second": side.second,
-                "count": side.dice}
+        p = side.sr
+        return {"mode": p.mode, "skill": p.skill, "attribute": p.attribute, "second": p.second, "count": p.dice}
 
     def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
         spec = self.tracker.roster.sr_pool(pool)
-        side.mode, side.skill, side.attribute, side.second, side.dice = (
-            spec.mode, spec.skill, spec.attribute, spec.second, spec.dice)
+        side.pool(mode=spec.mode, skill=spec.skill, attribute=spec.attribute, second=spec.second, dice=spec.dice)
 
     def action_damage(self) -> None:
         from ..damage import DamageScreen
@@ -96,9 +95,7 @@ class SRRollScreen(RollScreen):
         return side.role == "a" or self.test == "opposed"
 
     def _spec(self, side: Side) -> SRPool:
-        return SRPool(mode=side.mode, skill=side.skill, attribute=side.attribute, second=side.second,
-                      dice=side.dice, modifiers=list(side.modifiers), edge_before=side.edge_before,
-                      long_shot=side.long_shot, effects_off=tuple(sorted(side.effects_off)))
+        return side.sr
 
     def _sr_side(self, side: Side) -> SRSide:
         return self.tracker.rolls.sr_side(side.who or None, self._spec(side), side.label)
@@ -133,35 +130,36 @@ class SRRollScreen(RollScreen):
                     rows.append(("info", "o: the GM sets a helper's pool (S11)"))
                 return rows or [("info", "no other characters to help")]
         rows = [("who", f"Who: {side.short}  (Enter to change)")]
-        if not side.who or side.mode == "dice":
-            rows.append(("dice", f"Dice: {side.dice}  (Enter to set)"))
+        p = side.sr
+        if not side.who or p.mode == "dice":
+            rows.append(("dice", f"Dice: {p.dice}  (Enter to set)"))
             if side.who:
                 rows.append(("mode", "Pool from: a dice count (Enter: skill + attribute)"))
         else:
             ch = self.tracker.character(side.who)
             attrs = ch["attributes"]
-            if side.mode == "skill":
-                rows.append(("skill", f"Skill: {side.skill or '?'} {ch.get('skills', {}).get(side.skill, 0)}"))
-                rows.append(("attr", f"+ {side.attribute.capitalize()} {attrs[side.attribute]}"))
-            elif side.mode == "default":
-                rows.append(("skill", f"No skill: defaulting on {side.attribute.capitalize()} −1 (S2)"))
-                rows.append(("attr", f"Attribute: {side.attribute.capitalize()} {attrs[side.attribute]}"))
+            if p.mode == "skill":
+                rows.append(("skill", f"Skill: {p.skill or '?'} {ch.get('skills', {}).get(p.skill, 0)}"))
+                rows.append(("attr", f"+ {p.attribute.capitalize()} {attrs[p.attribute]}"))
+            elif p.mode == "default":
+                rows.append(("skill", f"No skill: defaulting on {p.attribute.capitalize()} −1 (S2)"))
+                rows.append(("attr", f"Attribute: {p.attribute.capitalize()} {attrs[p.attribute]}"))
             else:
                 rows.append(("skill", "Attribute + attribute (S1)"))
-                rows.append(("attr", f"{side.attribute.capitalize()} {attrs[side.attribute]}"))
-                rows.append(("attr2", f"+ {side.second.capitalize()} {attrs[side.second]}"))
+                rows.append(("attr", f"{p.attribute.capitalize()} {attrs[p.attribute]}"))
+                rows.append(("attr2", f"+ {p.second.capitalize()} {attrs[p.second]}"))
             w = self.tracker.wound_penalty(side.who)
             if w:
                 rows.append(("info", f"wounds −{w} (S12)"))
             # Edge left first: at 80 columns the end of the row is cut.
-            rows.append(("edge", f"{_check(side.edge_before)} Edge before (Edge {ch['edge']}/{ch['edge_rating']}): "
+            rows.append(("edge", f"{_check(p.edge_before)} Edge before (Edge {ch['edge']}/{ch['edge_rating']}): "
                          f"+{ch['edge_rating']} dice, rule of six"))
-            rows.append(("long", f"{_check(side.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
+            rows.append(("long", f"{_check(p.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
         if side.who:
             for label, n in self.tracker.combat.effect_modifiers(side.who):
-                rows.append((f"eff:{label}", f"{_check(label not in side.effects_off)} {label} {n:+d}  "
+                rows.append((f"eff:{label}", f"{_check(label not in p.effects_off)} {label} {n:+d}  "
                              "(Enter toggles)"))
-        for i, (label, n) in enumerate(side.modifiers):
+        for i, (label, n) in enumerate(p.modifiers):
             rows.append((f"mod:{i}", f"[x] {label} {n:+d}  (Enter removes)"))
         rows.append(("add-mod", "  … add a modifier (+)"))
         if side.role == "b" and self.test == "opposed":
@@ -175,6 +173,7 @@ class SRRollScreen(RollScreen):
 
     def handle(self, side: Side, key: str) -> None:
         kind, _, rest = key.partition(":")
+        p = side.sr
         if kind == "thr":
             self.action_set_threshold()
         elif kind == "hurry":
@@ -182,15 +181,15 @@ class SRRollScreen(RollScreen):
         elif kind == "helper":
             side.helpers[rest] = not side.helpers.get(rest, False)
         elif kind == "edge":
-            side.edge_before = not side.edge_before
-            side.long_shot = False if side.edge_before else side.long_shot
+            on = not p.edge_before  # Edge before and Long Shot exclude each other (S3, S7)
+            side.pool(edge_before=on, long_shot=False if on else p.long_shot)
         elif kind == "long":
-            side.long_shot = not side.long_shot
-            side.edge_before = False if side.long_shot else side.edge_before
+            on = not p.long_shot
+            side.pool(long_shot=on, edge_before=False if on else p.edge_before)
         elif kind == "eff":
-            side.effects_off ^= {rest}
+            side.pool(effects_off=tuple(sorted(set(p.effects_off) ^ {rest})))
         elif kind == "mod":
-            del side.modifiers[int(rest)]
+            side.pool(modifiers=[m for i, m in enumerate(p.modifiers) if i != int(rest)])
         elif kind == "add-mod":
             self.action_add_modifier()
         elif kind == "grp":
@@ -198,9 +197,9 @@ class SRRollScreen(RollScreen):
         elif kind == "add-grp":
             self._ask_int("A group member's pool (dice):", lambda n: side.group.append(n), 1, 60)
         elif kind == "dice":
-            self._ask_int(f"{side.short} rolls how many dice?", lambda n: setattr(side, "dice", n), 0, 60)
+            self._ask_int(f"{side.short} rolls how many dice?", lambda n: side.pool(dice=n), 0, 60)
         elif kind == "mode":
-            side.mode = "skill"
+            side.pool(mode="skill")
         elif kind == "skill":
             self._pick_skill(side)
         elif kind == "attr":
@@ -233,10 +232,10 @@ class SRRollScreen(RollScreen):
             if v is None:
                 return
             if v.startswith("s:"):
-                side.mode, side.skill = "skill", v[2:]
-                side.attribute = self.tracker.rolls.sr_linked_attribute(side.skill, side.attribute)
+                side.pool(mode="skill", skill=v[2:],
+                          attribute=self.tracker.rolls.sr_linked_attribute(v[2:], side.sr.attribute))
             else:
-                side.mode = v
+                side.pool(mode=v)
             self.refresh_view()
 
         self.app.push_screen(ChoicePrompt("Pool from", choices), done)
@@ -247,7 +246,7 @@ class SRRollScreen(RollScreen):
 
         def done(v: str | None) -> None:
             if v:
-                setattr(side, which, v)
+                side.pool(**{which: v})
                 self.refresh_view()
 
         self.app.push_screen(ChoicePrompt("Attribute", choices), done)
@@ -268,7 +267,7 @@ class SRRollScreen(RollScreen):
         def done(s: str | None) -> None:
             if s:
                 label, _, n = s.strip().rpartition(" ")
-                side.modifiers.append((label or "modifier", ascii_int(n, 3)))
+                side.pool(modifiers=[*side.sr.modifiers, (label or "modifier", ascii_int(n, 3))])
                 self.refresh_view()
 
         self.app.push_screen(TextPrompt(f"Modifier for {side.short} (label and dice):", placeholder="snowy road -2",
@@ -368,7 +367,8 @@ class SRRollScreen(RollScreen):
         """The side's pool and Edge dice, then one prompt per wave of sixes when the rule of six applies."""
         n = max(0, self._dice(side))
         six = self._six(side)
-        what = "pool and Edge dice" if six and not side.long_shot else "Long Shot dice" if side.long_shot else "pool"
+        long_shot = side.sr.long_shot
+        what = "pool and Edge dice" if six and not long_shot else "Long Shot dice" if long_shot else "pool"
         ask_faces(self.app, f"{side.short}'s {what}", n, 6, then,
                   wave=self.tracker.rolls.sr_six_wave if six else None,
                   hint="rule of six: a prompt follows for the dice the sixes add" if six else "")
@@ -499,7 +499,7 @@ class SRRollScreen(RollScreen):
         if self.test != "success":
             self.notify("Hits are bought in a success test (t changes the test)", severity="warning")
             return
-        if self.a.edge_before or self.a.long_shot:
+        if self.a.sr.edge_before or self.a.sr.long_shot:
             self.notify("Buying hits replaces the roll: untick Edge before / Long Shot first", severity="warning")
             return
         side = self._sr_side(self.a)
