@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import shutil
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -139,11 +140,11 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
 
 
 def check_cli(path: Path) -> list[str]:
-    """Every headless path: export (both formats, players' and GM's), review and watch refusals.
+    """Every headless path: export (both formats, players' and GM's), verify, review and watch refusals.
     Returns what went wrong (empty: all good)."""
     problems = []
     runs = [["export", str(path)], ["export", str(path), "--format", "html"], ["export", str(path), "--gm"],
-            ["review", str(path)], ["watch", str(path)]]
+            ["verify", str(path)], ["review", str(path)], ["watch", str(path)]]
     for argv in runs:
         try:
             status, out, err = run_cli(argv)
@@ -154,11 +155,12 @@ def check_cli(path: Path) -> list[str]:
             problems.append(f"{' '.join(argv[:1])}: {type(e).__name__}: {e} at {Path(where.filename).name}:"
                             f"{where.lineno}"[:300])
             continue
-        if argv[0] == "export":
-            if status not in (0, 2):
-                problems.append(f"export exit {status}")
+        if argv[0] in ("export", "verify"):
+            # verify: 0 all rolls match, 1 a mismatch (a mutated roll), 2 a file it cannot read
+            if status not in ((0, 2) if argv[0] == "export" else (0, 1, 2)):
+                problems.append(f"{argv[0]} exit {status}")
             if status == 2 and (err.count("\n") != 1 or not err.startswith("polku: error: ")):
-                problems.append(f"export: not one line: {err[:200]!r}")
+                problems.append(f"{argv[0]}: not one line: {err[:200]!r}")
         elif status != 2 or err.count("\n") != 1 or out:
             problems.append(f"{argv[0]}: exit {status}, stderr {err[:200]!r}")
     return problems
@@ -233,8 +235,8 @@ def main(n: int, seed: int, app_every: int) -> int:
             tracebacks += 1
             print(f"{i}: {what}: {problems}", flush=True)
         path.unlink()
-        for extra in folder.iterdir():
-            extra.unlink()
+        for extra in folder.iterdir():  # the lock, a seats' spool folder the app made beside it
+            shutil.rmtree(extra) if extra.is_dir() else extra.unlink()
     print(f"{n} mutated files, {app_runs} through the app ({opened} opened), {refused} refused by export;"
           f" files with a problem: {tracebacks}, modified: {modified}")
     return 1 if tracebacks else 0

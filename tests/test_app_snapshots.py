@@ -110,7 +110,7 @@ class TestMainScreen:
 class TestSmallTerminal:
     """60x20, below the 80x24 the app is laid out for: nothing crashes, keys are whole, the panes keep rows."""
 
-    @pytest.mark.parametrize("system", ["rajapolku", "varjojuoksu"])
+    @pytest.mark.parametrize("system", ["rajapolku", "harhapolku", "varjojuoksu"])
     def test_main_screen(self, snap_compare, system):
         """The GM's screen at 60x20: status line, queue, characters and log still share the screen; the key
         line shows whole keys only, with ? Keys and ^p Commands on the right."""
