@@ -327,6 +327,40 @@ async def test_new_campaign_creates_a_file_with_the_chosen_settings(tmp_path: Pa
 
 
 @pilot_test
+async def test_settings_screen_sets_a_number_by_a_typed_value_as_one_undoable_command(tmp_path: Path) -> None:
+    """A number setting (R12's story points): a value the rules refuse is refused inside the prompt,
+    a good one is one logged command that the settings screen shows and u undoes."""
+    from polku.tui.screens.prompts import TextPrompt
+    from polku.tui.screens.settings import SettingsScreen
+
+    tracker, sf = session(tmp_path)
+    try:
+        app = make_app(tmp_path, tracker, sf)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.push_screen(SettingsScreen(tracker, "raja.story_points"))
+            await pilot.pause()
+            before = len(tracker.events)
+            await pilot.press("enter", "ctrl+u", "x", "enter")
+            assert isinstance(app.screen, TextPrompt), "a bad value closed the prompt"
+            assert len(tracker.events) == before
+            await pilot.press("ctrl+u", "5", "enter")
+            await settle(app, pilot)
+            assert isinstance(app.screen, SettingsScreen)
+            assert tracker.settings.raja_story_points == 5
+            assert [e["kind"] for e in tracker.events[before:]] == ["setting"]
+            rows = app.screen.query_one("#settings-rows", OptionList)
+            assert "raja.story_points" in str(rows.get_option("raja.story_points").prompt)
+            assert " 5" in str(rows.get_option("raja.story_points").prompt)
+            await pilot.press("u")
+            await settle(app, pilot)
+            assert tracker.settings.raja_story_points == 3
+            assert " 3" in str(app.screen.query_one("#settings-rows", OptionList).get_option("raja.story_points").prompt)
+    finally:
+        sf.close()
+
+
+@pilot_test
 async def test_new_campaign_system_row_switches_the_settings(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -403,22 +403,20 @@ def face_chart(dist: st.FaceDistribution, styles: dict[str, str], width: int = 4
 def luck_chart(people: list[st.CharacterStats], styles: dict[str, str], half: int = 14) -> Text:
     """Wins above or below the exact expectation, as bars either side of zero."""
     out = Text()
-    judged = [c for c in people if c.judged]
-    hits = [c for c in people if c.hit_rolls]
-    if judged:
-        top = max(max(abs(c.win_luck) for c in judged), 0.5)
-        out.append("Wins against the exact odds (− unlucky │ lucky +)\n", style="bold")
-        for c in judged:
-            _diverging(out, c.name, c.win_luck, top, half, styles,
-                       f" {c.judged_wins:g} won of {c.judged}, {c.expected_wins:.2f} expected")
-        if hits:
+    charts: list[tuple[str, list[st.CharacterStats], Callable[[st.CharacterStats], float],
+                       Callable[[st.CharacterStats], str]]] = [
+        ("Wins against the exact odds (− unlucky │ lucky +)", [c for c in people if c.judged],
+         lambda c: c.win_luck, lambda c: f" {c.judged_wins:g} won of {c.judged}, {c.expected_wins:.2f} expected"),
+        ("Hits against the expected hits", [c for c in people if c.hit_rolls], lambda c: c.hit_luck,
+         lambda c: f" {c.judged_hits} hit{'s' if c.judged_hits != 1 else ''}, {c.expected_hits:.1f} expected"),
+    ]
+    for i, (title, rows, luck, note) in enumerate((x for x in charts if x[1])):
+        if i:
             out.append("\n")
-    if hits:
-        top = max(max(abs(c.hit_luck) for c in hits), 0.5)
-        out.append("Hits against the expected hits\n", style="bold")
-        for c in hits:
-            _diverging(out, c.name, c.hit_luck, top, half, styles,
-                       f" {c.judged_hits} hit{'s' if c.judged_hits != 1 else ''}, {c.expected_hits:.1f} expected")
+        top = max(max(abs(luck(c)) for c in rows), 0.5)
+        out.append(title + "\n", style="bold")
+        for c in rows:
+            _diverging(out, c.name, luck(c), top, half, styles, note(c))
     out.rstrip()
     return out
 

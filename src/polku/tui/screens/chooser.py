@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 import polku
 
 from ...rules.dice import RulesError
-from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text, parse_setting
+from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...config import session_file_name
@@ -495,21 +495,15 @@ class NewCampaignScreen(Screen[None]):
         self.render_rows()
 
     def edit_number(self, choice: Choice) -> None:
-        def check(text: str) -> str | None:
-            try:
-                parse_setting(f"{choice.key}={text.strip()}")
-            except RulesError as e:
-                return str(e)
-            return None
+        from .settings import ask_number_setting
 
-        def done(text: str | None) -> None:
-            if text is not None:
-                self.values[choice.key] = parse_setting(f"{choice.key}={text.strip()}")[1]
-                self.render_rows()
+        def done(value: Any) -> None:
+            self.values[choice.key] = value
+            self.render_rows()
 
-        self.app.push_screen(TextPrompt(f"{choice.rule} {choice.key}: {escape(choice.label)}",
-                                        str(self.values[choice.key]),
-                                        hint=f"{allowed_text(choice)}; default {choice.default}", check=check), done)
+        ask_number_setting(self.app, choice, self.values[choice.key],
+                           f"{choice.rule} {choice.key}: {escape(choice.label)}",
+                           f"{allowed_text(choice)}; default {choice.default}", done)
 
     def edit_wound_track(self) -> None:
         def parse(text: str) -> list[str] | str:

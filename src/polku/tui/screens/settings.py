@@ -9,11 +9,12 @@ undoable and saved like any other (u / U undo and redo here too).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -21,7 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...rules.dice import RulesError
-from ...rules.system import allowed_text, parse_setting
+from ...rules.system import Choice, allowed_text, parse_setting
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
@@ -33,6 +34,25 @@ def show_value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def ask_number_setting(app: App[Any], choice: Choice, current: Any, title: str, hint: str,
+                       then: Callable[[Any], object]) -> None:
+    """Ask for a number setting's new value; ``then`` gets it (the prompt refuses what
+    ``parse_setting`` refuses, in its own words)."""
+
+    def check(text: str) -> str | None:
+        try:
+            parse_setting(f"{choice.key}={text.strip()}")
+        except RulesError as e:
+            return str(e)
+        return None
+
+    def done(text: str | None) -> None:
+        if text is not None:
+            then(parse_setting(f"{choice.key}={text.strip()}")[1])
+
+    app.push_screen(TextPrompt(title, str(current), hint=hint, check=check), done)
 
 
 class SettingsScreen(ModalScreen[None]):
@@ -126,23 +146,10 @@ class SettingsScreen(ModalScreen[None]):
 
     def _ask_number(self, key: str) -> None:
         choice = next(c for c in self.tracker.setting_choices() if c.key == key)
-
-        def check(text: str) -> str | None:
-            try:
-                parse_setting(f"{key}={text.strip()}")
-            except RulesError as e:
-                return str(e)
-            return None
-
-        def done(text: str | None) -> None:
-            if text is not None:
-                value = text.strip()
-                self.app.post_message(RunCommand(lambda t: t.set_setting(key, parse_setting(f"{key}={value}")[1]),
-                                                 origin=self))
-
-        current = self.tracker.settings.to_dotted()[key]
-        self.app.push_screen(TextPrompt(f"{key} ({choice.rule}): {choice.label}", str(current),
-                                        hint=allowed_text(choice), check=check), done)
+        ask_number_setting(self.app, choice, self.tracker.settings.to_dotted()[key],
+                           f"{key} ({choice.rule}): {choice.label}", allowed_text(choice),
+                           lambda value: self.app.post_message(
+                               RunCommand(lambda t: t.set_setting(key, value), origin=self)))
 
     def action_undo(self) -> None:
         self.app.post_message(RunCommand(lambda t: t.undo(), origin=self))
