@@ -260,6 +260,27 @@ async def test_rajapolku_add_start_roll_resolves_the_challenge(tmp_path: Path) -
 
 
 @pilot_test
+async def test_varjojuoksu_long_shot_and_edge_before_exclude_each_other(tmp_path: Path) -> None:
+    """S3 and S7: ticking Long Shot unticks Edge before, and ticking Edge before unticks Long Shot."""
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen)
+        await press(pilot, "down", "down", "down")
+        assert highlighted_row(roll) == "edge"
+        await press(pilot, "enter", "down")
+        assert highlighted_row(roll) == "long"
+        await press(pilot, "enter")
+        assert "[x] Long Shot" in screen_text(app) and "[ ] Edge before" in screen_text(app)
+        await press(pilot, "up", "enter")
+        assert "[x] Edge before" in screen_text(app) and "[ ] Long Shot" in screen_text(app)
+        assert roll.a.sr.edge_before and not roll.a.sr.long_shot
+
+
+@pilot_test
 async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Path) -> None:
     tracker, sf = demo_session(tmp_path, "varjojuoksu")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
