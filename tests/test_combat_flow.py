@@ -1,7 +1,7 @@
 """A whole fight run by keys at 80x24 (S12 turns, effects, holding, wounds), saved and reopened;
 and a Rajapolku scene of three challenges walked with the same "next" key.
 
-The NPCs are made one by one and hurt with the wound key (w): the fight is what this test is about.
+The four gangers come from a template by keys (+), and the damage from an opposed attack (D).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.main import MainScreen
-from polku.tui.screens.prompts import FacesPrompt, TextPrompt
+from polku.tui.screens.prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from polku.tui.screens.roll import InitiativeScreen
 
 SIZE = (80, 24)
@@ -41,13 +41,8 @@ def typed(text: str) -> list[str]:
 
 
 def fight_campaign() -> Tracker:
-    t = Tracker.new("shadowrun", "Night at the docks", clock=demo.fixed_clock(), seed=3)
-    t.add_character("Kaneda", player="Olli", attributes={
-        "body": 4, "agility": 5, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 4, "logic": 3,
-        "willpower": 3}, skills={"Pistols": 4}, edge_rating=3, edge=3)
-    t.add_character("Nyx", player="Sanna", attributes={
-        "body": 2, "agility": 3, "reaction": 3, "strength": 2, "charisma": 3, "intuition": 5, "logic": 6,
-        "willpower": 4}, skills={"Hacking": 5}, edge_rating=4, edge=4)
+    """Kaneda and Nyx, and four gangers made one by one."""
+    t = fight_campaign_pcs()
     for name in GANGERS:
         t.add_character(name, kind="npc", skills={"Clubs": 3}, edge_rating=1, edge=1)
     return t
@@ -100,24 +95,114 @@ async def select_character(pilot: Pilot, name: str) -> None:
     await pilot.pause()
 
 
+def template_campaign() -> Tracker:
+    """Kaneda and Nyx (PCs), and a "Ganger" template kept from an earlier fight (no ganger in play yet)."""
+    t = fight_campaign_pcs()
+    t.add_character("Ganger", kind="npc", skills={"Clubs": 3}, edge_rating=1, edge=1)
+    t.roster.save_template("ganger")
+    t.remove_character("ganger")
+    return t
+
+
+def fight_campaign_pcs() -> Tracker:
+    t = Tracker.new("shadowrun", "Night at the docks", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Kaneda", player="Olli", attributes={
+        "body": 4, "agility": 5, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 4, "logic": 3,
+        "willpower": 3}, skills={"Pistols": 4}, edge_rating=3, edge=3)
+    t.add_character("Nyx", player="Sanna", attributes={
+        "body": 2, "agility": 3, "reaction": 3, "strength": 2, "charisma": 3, "intuition": 5, "logic": 6,
+        "willpower": 4}, skills={"Hacking": 5}, edge_rating=4, edge=4)
+    return t
+
+
+async def roll_group_initiative(pilot: Pilot, kaneda: int, nyx: int, gangers: int) -> None:
+    """On the initiative screen: the faces of three rolls (Kaneda 8 dice, Nyx 8, the gangers' shared 6)."""
+    app = pilot.app
+    assert isinstance(app.screen, InitiativeScreen)
+    await press(pilot, "f")
+    assert isinstance(app.screen, FacesPrompt)
+    await press(pilot, *typed(faces((8, kaneda), (8, nyx), (6, gangers))), "enter")
+    await settle(pilot)
+    assert isinstance(app.screen, InitiativeScreen)
+    await press(pilot, "escape")
+    assert isinstance(app.screen, MainScreen)
+
+
+async def kaneda_shoots_ganger_3(pilot: Pilot) -> None:
+    """r (Kaneda selected), t: opposed, Tab, w 5: Ganger 3 defends; f: 4 hits against 1; D: DV 5 typed,
+    Body 3 resists with 2 hits typed in: 5 + 3 net − 2 = 6 boxes."""
+    from polku.tui.screens.damage import DamageScreen
+    from polku.tui.screens.roll import SRRollScreen
+
+    app = pilot.app
+    await select_character(pilot, "Kaneda")
+    await press(pilot, "r")
+    roll = app.screen
+    assert isinstance(roll, SRRollScreen) and roll.a.who == "kaneda"
+    await press(pilot, "t")
+    assert roll.test == "opposed"
+    await press(pilot, "tab", "w", "5")
+    assert roll.b.who == "ganger-3"
+    # Pistols 4 + Agility 5 = 9 dice against Clubs 3 + Agility 3 = 6
+    await press(pilot, "f", *typed(faces((9, 4))), "enter", *typed(faces((6, 1))), "enter")
+    await settle(pilot)
+    assert roll.result_lines[0].endswith("Kaneda wins 4–1, 3 net"), roll.result_lines
+    await press(pilot, "D")
+    dmg = app.screen
+    assert isinstance(dmg, DamageScreen) and dmg.target == "ganger-3" and dmg.net_hits == 3
+    await press(pilot, "down", "enter", *typed("Predator"), "enter")  # weapon row: name it
+    await press(pilot, "down", "enter", "ctrl+u", "5", "enter")  # DV row: 5
+    preview = str(dmg.query_one("#rows-preview").render())
+    assert "DV 5 + 3 net = 8P" in preview and "= 3 dice" in preview, preview
+    await press(pilot, "f", *typed("5 5 2"), "enter")  # Body 3, no armour: 3 dice, 2 hits
+    await settle(pilot)
+    assert app.screen is roll
+    await press(pilot, "escape")
+    assert isinstance(app.screen, MainScreen)
+
+
 @pilot_test
 async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path: Path) -> None:
-    t = fight_campaign()
+    """S12 by keys at 80x24: 4× Ganger from a template (shared initiative), an effect that expires, a held
+    action stepped back in, damage from an opposed attack (D: resistance roll, boxes fill), the wounded
+    ganger's initiative drops; four combat turns; the file reopens at the same turn, pass and marker."""
+    t = template_campaign()
     sf = files.create_session(tmp_path / "docks.toml", t)
     path = sf.path
     app = make_app(t, sf, sessions_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        # -- combat turn 1: Kaneda gets 2 passes; the faces are typed in
+        # -- "add 4× Ganger" from the template: +, the count proposed (4), shared initiative
+        await press(pilot, "plus")
+        assert isinstance(app.screen, TextPrompt)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, ChoicePrompt)
+        await press(pilot, "enter")  # the first choice: shared
+        await settle(pilot)
+        assert [row.split("  ")[0] for row in panes(app)["chars"] if row.startswith("Ganger")] == [
+            f"{name} [NPC]" for name in GANGERS]
+        (group, members), = t.roster.initiative_groups()
+        assert group["initiative"] == "shared" and members == [f"ganger-{i}" for i in range(1, 5)]
+
+        # -- combat turn 1: Kaneda gets 2 passes; the faces are typed in; the gangers roll once
         await press(pilot, "i")
         assert isinstance(app.screen, InitiativeScreen)
         await press(pilot, "plus")  # the highlighted row is Kaneda's
-        await roll_initiative(pilot, [3, 1, 3, 2, 1, 0])  # 11, 9, 9, 8, 7, 6
+        await roll_group_initiative(pilot, 3, 1, 3)  # 11, 9, and 9 for every ganger
         assert combat(t) == (1, 1, "kaneda")
-        # Nyx and Ganger 1 both have 9: Nyx's Edge 4 beats the ganger's 1 (S12)
-        assert order(app) == ["▶ 11 Kaneda", "·  9 Nyx", "·  9 Ganger 1", "·  8 Ganger 2", "·  7 Ganger 3",
-                              "·  6 Ganger 4"]
+        # Nyx and the gangers all have 9: Nyx's Edge 4 beats their 1 (S12); one roll, one score for the group
+        assert order(app) == ["▶ 11 Kaneda", "·  9 Nyx", "·  9 Ganger 1", "·  9 Ganger 2", "·  9 Ganger 3",
+                              "·  9 Ganger 4"]
         assert turn_lines(app)[0] == "» Combat turn 1 · pass 1"
+
+        # Kaneda acts: he shoots Ganger 3, who takes 6 boxes: −2 wound modifier, 9 → 7, last of all
+        await kaneda_shoots_ganger_3(pilot)
+        g3 = t.character("ganger-3")
+        assert (g3["physical"], g3["stun"]) == (6, 0)
+        g3_row = next(row for row in panes(app)["chars"] if row.startswith("Ganger 3"))
+        assert "wounds −2" in g3_row and "P ■■■■■■□□□□" in g3_row, g3_row
+        assert order(app)[-2:] == ["·  9 Ganger 4", "·  7 Ganger 3"]
+        assert any("Ganger 3 takes Predator 5P" in line for line in panes(app)["log"]), "\n".join(panes(app)["log"])
 
         # an effect that lasts one pass, with a dice modifier, on Nyx (f, typed in one line)
         await select_character(pilot, "Nyx")
@@ -135,44 +220,44 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
         await press(pilot, "space")  # → Ganger 2
         await press(pilot, "j")  # Nyx steps in before Ganger 2 goes
         assert combat(t)[2] == "nyx" and t.state["combat"]["held"] == []
-
-        # Ganger 3 takes 6 boxes (w six times): −2 wound modifier, 7 → 5, behind Ganger 4's 6
-        await select_character(pilot, "Ganger 3")
-        await press(pilot, *["w"] * 6)
-        assert t.character("ganger-3")["physical"] == 6
-        assert order(app)[-2:] == ["·  6 Ganger 4", "·  5 Ganger 3"]
+        assert order(app)[:3] == ["✓ 11 Kaneda", "▶  9 Nyx", "✓  9 Ganger 1"]
 
         await press(pilot, "space")  # Nyx done → Ganger 2 (interrupted) acts
         assert combat(t)[2] == "ganger-2"
-        await press(pilot, "space", "space")  # Ganger 4, then Ganger 3
+        await press(pilot, "space", "space")  # Ganger 4, then the wounded Ganger 3
         assert combat(t)[2] == "ganger-3"
         await press(pilot, "space")  # pass 1 over: the smoke clears; pass 2 is Kaneda's alone
         assert combat(t) == (1, 2, "kaneda")
         assert t.character("nyx")["effects"] == []
-        assert "Smoke wears off Nyx: pass 1 is over" in [e["text"] for e in t.events]
-        assert order(app)[0] == "▶ 11 Kaneda" and "✓  9 Nyx" not in order(app)
+        assert not any("Smoke" in row for row in panes(app)["chars"])
+        assert any("Smoke wears off Nyx" in line for line in panes(app)["log"])
+        assert order(app)[0] == "▶ 11 Kaneda"
 
         # -- combat turns 2 and 3: the turn ends on space and the initiative screen opens by itself
-        for turn, hits in ((2, [0, 2, 1, 1, 0, 2]), (3, [1, 1, 1, 1, 1, 1])):
+        for turn, hits in ((2, (0, 2, 1)), (3, (1, 1, 1))):
             await press(pilot, "space")
-            await roll_initiative(pilot, hits)
+            await roll_group_initiative(pilot, *hits)
             assert combat(t)[:2] == (turn, 1)
+            assert turn_lines(app)[0] == f"» Combat turn {turn} · pass 1"
             steps = 0
             while t.state["combat"]["pass"] != 0 and steps < 20:
                 await press(pilot, "space")
                 steps += 1
             assert steps == 7  # six fighters in pass 1, Kaneda again in pass 2
-        # Ganger 3's wound still counts: 6 + 1 hit − 2 = 5, last in turn 3
-        assert t.state["initiative"][-1]["id"] == "ganger-3"
+            # the wound still counts: Ganger 3 is 2 below the group's shared score, last
+            assert order(app)[-1].endswith("Ganger 3")
 
         # -- combat turn 4: two actions in, then the GM quits
-        await roll_initiative(pilot, [2, 0, 0, 0, 0, 0])  # Kaneda 10, Nyx 8, gangers 6, 6, 6 and 4
+        await roll_group_initiative(pilot, 2, 0, 0)  # Kaneda 10, Nyx 8, gangers 6 (Ganger 3: 4)
         assert combat(t) == (4, 1, "kaneda")
         await press(pilot, "space", "space")
         assert combat(t) == (4, 1, "ganger-1")
         await settle(pilot)
         seen = panes(app)
         seen_turns = turn_lines(app)
+        assert seen_turns[0] == "» Combat turn 4 · pass 1"
+        assert order(app) == ["✓ 10 Kaneda", "✓  8 Nyx", "▶  6 Ganger 1", "·  6 Ganger 2", "·  6 Ganger 4",
+                              "·  4 Ganger 3"]
         await press(pilot, "q")
     assert app.return_code == 0
 
@@ -181,6 +266,12 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
     assert reloaded.state["combat"] == {"turn": 4, "pass": 1, "acting": "ganger-1", "acted": ["kaneda", "nyx"],
                                         "held": []}
     assert reloaded.state == t.state
+    assert reloaded.character("ganger-3")["physical"] == 6
+    assert reloaded.character("kaneda")["weapons"][0]["name"] == "Predator"
+    resist = next(e for e in reloaded.events if e.get("roll", {}).get("test") == "damage-resistance")
+    attack = reloaded.event_by_seq(resist["roll"]["attack"])
+    assert attack["roll"]["test"] == "shadowrun-opposed" and attack["roll"]["manual"]
+    assert [c for _, m in reloaded.roster.initiative_groups() for c in m] == [f"ganger-{i}" for i in range(1, 5)]
 
     # the reopened app shows the same turn, pass and marker
     tracker2, sf2 = files.open_session(path)
@@ -188,10 +279,11 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
     async with app2.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert panes(app2)["queue"] == seen["queue"]
+        assert panes(app2)["chars"] == seen["chars"]
         assert turn_lines(app2) == seen_turns
-        assert "▶  6 Ganger 1" in order(app2)
         await press(pilot, "space")  # and goes on from there
         assert combat(tracker2) == (4, 1, "ganger-2")
+        assert "▶  6 Ganger 2" in order(app2)
         await press(pilot, "q")
 
 

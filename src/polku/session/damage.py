@@ -268,9 +268,11 @@ class Damage:
                 + (f" + {rating} Edge" if rating else "")]
             used = {k: v for k, v in settings.to_dotted().items()
                     if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
+            # The log shows the summary: it names who took the hit, first.
+            text = f"{ch['name']} takes {what}: {summary}"
             ev = t.rolls._roll_event(txn, "damage-resistance", [
                 {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
-                summary, outcome, explain, origin, challenge, f"{ch['name']} takes {what}: {summary}",
+                text, outcome, explain, origin, challenge, text,
                 attack=seq or None, settings=used)
             out["event"], out["result"] = ev, res
 
