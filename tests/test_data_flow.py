@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_fixtures import demo_session, log_lines, make_app, pilot_test, settle
+from app_fixtures import demo_session, log_lines, make_app, panes, pilot_test, settle
 
 from polku.session.rolls import RajaSide
 from polku.tui.messages import TrackerChanged
@@ -130,3 +130,95 @@ async def test_a_refused_command_leaves_its_dialog_open_with_one_line(tmp_path):
         assert tracker.events == before and heard == []
         refusals = [n.message for n in app._notifications if n.title == "Not done"]
         assert refusals == ["this session is open read-only; nothing was changed"]
+
+
+def _fight_app(tmp_path: Any) -> Any:
+    """The Varjojuoksu demo in a fight, with more log lines than the pane has rows (its scrollbar shows)."""
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    for i in range(40):
+        tracker.note(f"the rain keeps falling ({i})")
+    tracker.combat.roll_initiative([(cid, 1) for cid in tracker.characters])
+    sf.save(sf.snapshot(tracker))
+    return tracker, make_app(tracker, sf, sessions_dir=tmp_path)
+
+
+@pilot_test
+async def test_next_redraws_the_fight_pane_and_the_log_alone_without_a_layout_pass(tmp_path):
+    """space moves the marker: the queue and the character pane are not rebuilt, and the dice log takes
+    its new line without asking for a layout pass of the screen (a layout pass re-renders every widget)."""
+    from polku.tui.widgets.dice_log import DiceLog
+    from polku.tui.widgets.panes import ChallengeQueue, CharacterPane, TurnOrder
+
+    tracker, app = _fight_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main = app.main_screen()
+        log = main.query_one(DiceLog)
+        assert log.show_vertical_scrollbar, "the log is longer than its pane"
+        calls: dict[str, int] = {}
+        _count(main.query_one("#queue", ChallengeQueue), "show", calls)
+        _count(main.query_one("#chars", CharacterPane), "show", calls)
+        layouts: list[bool] = []
+        for widget in (log, main.query_one("#turns", TurnOrder)):
+            real = widget.refresh
+
+            def spy(*args: Any, real: Any = real, **kwargs: Any) -> Any:
+                layouts.append(bool(kwargs.get("layout")))
+                return real(*args, **kwargs)
+
+            widget.refresh = spy  # type: ignore[method-assign]
+        acting = tracker.combat.acting()
+        await pilot.press("space")
+        await settle(pilot)
+        assert tracker.combat.acting() != acting, "the marker moved"
+        assert calls == {}, "the queue and the characters were left alone"
+        assert layouts and not any(layouts), "no layout pass for the log's new line or the marker"
+        assert tracker.events[-1]["text"][:20] in log_lines(app)[-1], "the new line is the last one shown"
+        assert log.scroll_offset.y == log.max_scroll_y, "the log follows its newest line"
+        # a command that changes a character redraws the character pane (once)
+        main.query_one("#chars", CharacterPane).focus()
+        await pilot.press("w")
+        await settle(pilot)
+        assert calls.get("show") == 2, calls
+
+
+@pilot_test
+async def test_a_quick_save_keeps_the_status_line_still_and_a_slow_one_says_saving(tmp_path, monkeypatch):
+    import threading
+
+    import polku.tui.app as app_mod
+    from polku.session.files import SessionFile
+
+    tracker, app = _fight_app(tmp_path)
+    states: list[str] = []
+    real_set = app._set_save_state
+
+    def record(text: str) -> None:
+        states.append(text)
+        real_set(text)
+
+    app._set_save_state = record  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        states.clear()
+        await pilot.press("space")
+        await settle(pilot)
+        assert states == ["saved"], "no 'saving…' flash for a save that ends at once"
+        # a save that takes longer than SLOW_SAVE_S says so while it runs
+        monkeypatch.setattr(app_mod, "SLOW_SAVE_S", 0.05)
+        release = threading.Event()
+        real_save = SessionFile.save
+
+        def slow_save(self: Any, job: Any) -> Any:
+            release.wait(5)
+            return real_save(self, job)
+
+        monkeypatch.setattr(SessionFile, "save", slow_save)
+        states.clear()
+        await pilot.press("space")
+        await pilot.pause(0.2)
+        assert panes(app)["status"].startswith("[saving…]")
+        release.set()
+        await settle(pilot)
+        assert panes(app)["status"].startswith("[saved]")
+        assert states == ["saving…", "saved"]

@@ -13,6 +13,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
+from textual.timer import Timer
 
 from ..rules.dice import RulesError
 from ..session import store
@@ -85,6 +86,9 @@ class PolkuCommands(Provider):
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
 
 
+SLOW_SAVE_S = 0.3
+"""The status line says "saving…" only for a save still running after this many seconds."""
+
 SEAT_SAFETY_LOOK = 2.0
 """Seconds between looks into the seats' spool even when the system reports changes."""
 SEAT_POLL = 0.25
@@ -127,6 +131,7 @@ class PolkuApp(InputLimits, CoveringScreens):
         self.seed = seed
         self.save_state = "read-only" if (session_file is not None and session_file.read_only) else "saved"
         self._saving = False
+        self._slow_save: Timer | None = None
         self._dirty = False
         self._replaced = False
         self._start_notices = list(notices)
@@ -456,8 +461,26 @@ class PolkuApp(InputLimits, CoveringScreens):
         if job is None:
             return
         self._saving = True
-        self._set_save_state("saving…")
+        if self.save_state != "saved":
+            self._set_save_state("saving…")
+        elif self._slow_save is None:
+            # A save usually ends within a frame or two. Saying "saving…" and then "saved"
+            # again for each command would paint the status line twice a key press (the
+            # second frame came ~25 ms after the first at 10,000 events), so it is said
+            # only when a save takes longer than this. A failed save always says so.
+            self._slow_save = self.set_timer(SLOW_SAVE_S, self._save_is_slow, name="slow-save")
         self._save_worker(sf, job)
+
+    def _save_is_slow(self) -> None:
+        self._slow_save = None
+        if self._saving:
+            self._set_save_state("saving…")
+
+    def _save_ended(self) -> None:
+        self._saving = False
+        if self._slow_save is not None:
+            self._slow_save.stop()
+            self._slow_save = None
 
     @work(thread=True, group="autosave", exit_on_error=False)
     def _save_worker(self, sf: SessionFile, job: Any) -> None:
@@ -473,7 +496,7 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     @on(SessionSaved)
     def _saved(self, message: SessionSaved) -> None:
-        self._saving = False
+        self._save_ended()
         self._set_save_state("saved")
         self._after_saved()
         if self._dirty:
@@ -490,7 +513,7 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     @on(SaveFailed)
     def _save_failed(self, message: SaveFailed) -> None:
-        self._saving = False
+        self._save_ended()
         self._dirty = False
         if self.tracker is not None and self.session_file is not None:
             self.session_file.give_back(self.tracker, message.job)

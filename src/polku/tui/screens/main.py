@@ -33,6 +33,25 @@ _UNDO = Binding.Group("Undo")
 _PANES = Binding.Group("Panes")
 
 
+_FIGHT_STATE = frozenset({"combat", "initiative"})
+"""State blocks only the fight pane shows (the queue and the characters show none of them)."""
+
+
+def _fight_only(events: list[dict[str, Any]] | None) -> bool:
+    """True when ``events`` changed nothing but the fight's marker and scores ("next", hold, step in):
+    the queue and the character pane stay as they are. An event that does not list its changes
+    (an undo, a redo) or a full refresh (``None``) redraws everything."""
+    if not events:
+        return False
+    for ev in events:
+        changes = ev.get("changes")
+        if ev["kind"] in ("undo", "redo") or not isinstance(changes, list):
+            return False
+        if any(not c.get("path") or c["path"][0] not in _FIGHT_STATE for c in changes):
+            return False
+    return True
+
+
 class StatusLine(Static):
     """Campaign, system, story/session/scene and the save state."""
 
@@ -140,8 +159,9 @@ class MainScreen(Screen):
         self._stale = False
         styles = self.papp.log_styles()
         self.query_one("#turns", TurnOrder).show(self.tracker, styles)
-        self.query_one("#queue", ChallengeQueue).show(self.tracker, styles)
-        self.query_one("#chars", CharacterPane).show(self.tracker, styles)
+        if not _fight_only(events):
+            self.query_one("#queue", ChallengeQueue).show(self.tracker, styles)
+            self.query_one("#chars", CharacterPane).show(self.tracker, styles)
         if events:
             changed = tuple(seq for ev in events if ev["kind"] in ("undo", "redo")
                             for seq in self._cmd_seqs(ev["target"]))

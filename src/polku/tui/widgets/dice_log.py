@@ -167,7 +167,22 @@ class DiceLog(ScrollView, can_focus=True):
         self.refresh()
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width or 1, max(len(self._rows), self._pad_rows))
+        size = Size(self.scrollable_content_region.width or 1, max(len(self._rows), self._pad_rows))
+        old = self.virtual_size
+        if size == old:
+            return
+        height = self.scrollable_content_region.height
+        if (self.is_mounted and size.width == old.width and self.show_vertical_scrollbar
+                and min(size.height, old.height) > height > 0):
+            # The pane's own size is set by the layout, not by its content, and the scrollbar
+            # stays shown: only the scrollbar's range changes. ``virtual_size`` is a layout
+            # reactive, and a layout pass re-renders every widget of the screen (about 13 KB to
+            # a 120x40 terminal per logged line); here the log and its scrollbar repaint alone.
+            self.set_reactive(DiceLog.virtual_size, size)
+            self.vertical_scrollbar.window_virtual_size = size.height
+            self.refresh()
+            return
+        self.virtual_size = size
 
     names: Callable[[], tuple[dict[str, str], dict[str, str]]] | None = None
     """Character names and challenge titles by id, for the expanded lines (else ids are shown)."""
