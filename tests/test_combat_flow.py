@@ -156,6 +156,8 @@ async def kaneda_shoots_ganger_3(pilot: Pilot) -> None:
     assert "DV 5 + 3 net = 8P" in preview and "= 3 dice" in preview, preview
     await press(pilot, "f", *typed("5 5 2"), "enter")  # Body 3, no armour: 3 dice, 2 hits
     await settle(pilot)
+    assert dmg.result is not None and app.screen is dmg, "the ganger could still spend Edge on the roll"
+    await press(pilot, "escape")  # no: done
     assert app.screen is roll
     await press(pilot, "escape")
     assert isinstance(app.screen, MainScreen)

@@ -182,6 +182,82 @@ def test_edge_on_the_resistance_roll_spends_edge_and_explodes_sixes():
     assert out["result"].boxes == 6 + 4 - 3
 
 
+def test_S7_edge_after_the_resistance_roll_takes_boxes_off_for_each_new_hit():
+    """Kaneda 4 hits vs 1: Predator 5P + 3 = 8P; Body 4 + armour 0: 4 dice 5,1,2,3 → 1 hit → 7 boxes.
+    Edge after (Ganger's rating 1): +1 die, a 6, and the six's die 5 → 2 more hits: 3 hits → 5 boxes,
+    filled again from the monitors before the hit, one command that undoes to the 7 boxes."""
+    t = demo.demo_varjojuoksu()
+    g0 = copy.deepcopy(t.character("ganger"))
+    assert (g0["attributes"]["body"], g0["edge_rating"], g0["physical"]) == (4, 1, 0)
+    ev = _attack(t, [5, 5, 5, 5], [5])
+    first = t.damage.apply(ev, target="ganger", dv=5, armour=0, faces=[5, 1, 2, 3])
+    assert first["result"].boxes == 7 and t.character("ganger")["physical"] == 7
+    acts = {a.name: a for a in t.damage.post_roll_actions(first["event"])}
+    assert acts["edge_after"].allowed and acts["edge_after"].who == "ganger"
+    assert not acts["negate_glitch"].allowed, "no glitch on 5,1,2,3"
+    assert t.damage.post_roll_dice(first["event"], "edge_after") == 1
+    out = t.damage.post_roll(first["event"], "edge_after", faces=[6, 5])
+    g = t.character("ganger")
+    assert out["result"].resist_hits == 3 and out["result"].boxes == 5
+    assert (g["physical"], g["edge"]) == (5, g0["edge"] - 1)
+    roll = out["event"]["roll"]
+    assert roll["supersedes"] == first["event"]["seq"] and roll["attack"] == ev["seq"]
+    assert [d["face"] for d in roll["sides"][0]["dice"]] == [5, 1, 2, 3, 6, 5]
+    assert "Ganger takes DV 5P: 8P − 3 hits → 5 boxes physical" in out["event"]["text"]
+    # one Edge point per test for dice (S7): no second Edge after
+    again = {a.name: a for a in t.damage.post_roll_actions(out["event"])}
+    assert not again["edge_after"].allowed and "one Edge point per test" in again["edge_after"].reason
+    with pytest.raises(TrackerError, match="one Edge point per test"):
+        t.damage.post_roll(out["event"], "edge_after", faces=[5])
+    t.undo()
+    assert (t.character("ganger")["physical"], t.character("ganger")["edge"]) == (7, g0["edge"])
+
+
+def test_S5_S6_a_glitch_on_the_resistance_roll_can_be_negated_and_a_critical_one_reduced():
+    """Body 4 + armour 0 = 4 dice. 1,1,5,2: two 1s of four → a glitch, 1 hit; negate it (S5).
+    1,1,2,3: two 1s, no hit → a critical glitch; Edge cannot negate it, but reduces it (S6)."""
+    t = demo.demo_varjojuoksu()
+    ev = _attack(t, [5, 5, 5, 5], [5])
+    out = t.damage.apply(ev, target="ganger", dv=5, armour=0, faces=[1, 1, 5, 2])
+    assert out["event"]["roll"]["outcome"]["glitch"]
+    acts = {a.name: a for a in t.damage.post_roll_actions(out["event"])}
+    assert acts["negate_glitch"].allowed and not acts["reduce_critical"].allowed
+    neg = t.damage.post_roll(out["event"], "negate_glitch")
+    assert not neg["event"]["roll"]["outcome"]["glitch"], "negated"
+    assert t.character("ganger")["physical"] == 7, "negating a glitch changes no hit"
+    t.undo()
+    t.undo()
+    crit = t.damage.apply(ev, target="ganger", dv=5, armour=0, faces=[1, 1, 2, 3])
+    assert crit["event"]["roll"]["outcome"]["critical_glitch"]
+    acts = {a.name: a for a in t.damage.post_roll_actions(crit["event"])}
+    assert not acts["negate_glitch"].allowed and acts["reduce_critical"].allowed
+    red = t.damage.post_roll(crit["event"], "reduce_critical")
+    assert red["event"]["roll"]["outcome"]["glitch"] and not red["event"]["roll"]["outcome"]["critical_glitch"]
+
+
+def test_edge_after_the_resistance_roll_is_refused_once_the_boxes_or_the_log_moved_on():
+    t = demo.demo_varjojuoksu()
+    ev = _attack(t, [5, 5, 5, 5], [5])
+    out = t.damage.apply(ev, target="ganger", dv=5, armour=0, faces=[5, 1, 2, 3])
+    t.set_condition("ganger", "physical", 8)
+    acts = {a.name: a for a in t.damage.post_roll_actions(out["event"])}
+    assert not acts["edge_after"].allowed and "boxes changed" in acts["edge_after"].reason
+    t.undo()
+    _attack(t, [5], [1])  # a newer roll: the resistance roll is history
+    acts = {a.name: a for a in t.damage.post_roll_actions(out["event"])}
+    assert not acts["edge_after"].allowed and "latest" in acts["edge_after"].reason
+    n = len(t.events)
+    with pytest.raises(TrackerError, match="latest"):
+        t.damage.post_roll(out["event"], "edge_after", faces=[5, 5, 5])
+    assert len(t.events) == n, "refused: nothing logged"
+    # a wrong number of faces is refused in one line and changes nothing
+    fresh = t.damage.apply(_attack(t, [5, 5], [1]), target="ganger", dv=2, armour=0, faces=[2, 2, 2, 2])
+    before = copy.deepcopy(t.state)
+    with pytest.raises((TrackerError, RulesError)):
+        t.damage.post_roll(fresh["event"], "edge_after", faces=[5, 5])
+    assert t.state == before
+
+
 def test_damage_refused_when_the_attack_missed_or_the_roll_is_not_an_attack():
     t = demo.demo_varjojuoksu()
     miss = _attack(t, [1, 2], [5])

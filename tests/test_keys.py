@@ -58,7 +58,10 @@ def _screens(system: str, tracker: Any, sessions: Path) -> list[tuple[str, Calla
         out.append(("narration", lambda: NarrationScreen(tracker)))
         out.append(("dice picker", lambda: DicePicker("Pick", [Die(8, 5, "background"), Die(10, 3, "special")])))
     if system == "varjojuoksu":
+        from polku.tui.screens.damage import DamageScreen
+
         out.append(("initiative", lambda: InitiativeScreen(tracker)))
+        out.append(("damage", lambda: DamageScreen(tracker, None, target=cid)))
     return out
 
 

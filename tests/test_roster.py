@@ -211,6 +211,7 @@ CASES: dict[str, Builder] = {
                    "second": "strength", "count": 0})),
     "Roster.remove_pool": lambda: (_with_pool(), lambda t: t.roster.remove_pool("kaneda", "Dodge")),
     "Damage.apply": lambda: _attacked(),
+    "Damage.post_roll": lambda: _resisted(),
     "Damage.apply_harm": lambda: _raja_lost(),
 }
 
@@ -238,6 +239,12 @@ def _attacked():
     ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("Ganger", ["ganger"], dice=1),
                            faces=([5, 6], [1]))["event"]
     return t, lambda t: t.damage.apply(ev, target="ganger", dv=5, weapon="Predator", armour=2, faces=[1] * 6)
+
+
+def _resisted():
+    t, hit = _attacked()
+    ev = hit(t)["event"]
+    return t, lambda t: t.damage.post_roll(ev, "edge_after", faces=[5])
 
 
 def _raja_lost():

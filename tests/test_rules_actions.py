@@ -153,4 +153,4 @@ def test_every_allowed_sr_action_is_accepted_by_the_rules(fs, kind, edge_left):
 
 
 def test_kinds_are_listed():
-    assert len(KINDS) == len(set(KINDS)) == 12
+    assert len(KINDS) == len(set(KINDS)) == 13

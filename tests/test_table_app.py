@@ -81,6 +81,12 @@ async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> Non
         assert "8P" in str(app.screen.query_one("#rows-preview").render())
         await pilot.press("f", *"5 6 1 2 3 5 4 2 1 6".replace(" ", ","), "enter")
         await settle(pilot)
+        # the boxes are filled; the ganger still has Edge to spend on the roll (S7): e, g, c or Esc
+        screen = app.screen
+        assert isinstance(screen, DamageScreen) and screen.result is not None
+        assert "resistance: 5 6 1 2 3 5 4 2 1 6 → 4 hits" in str(screen.query_one("#rows-preview").render())
+        await pilot.press("escape")
+        await settle(pilot)
         assert not isinstance(app.screen, DamageScreen)
         g = app.tracker.character("ganger")
         assert g["physical"] == 4 and g["armour"] == 6
@@ -88,6 +94,44 @@ async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> Non
         assert any("4/" in line and "Ganger" in line for line in chars(app)) or g["physical"] == 4
     reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
     assert reopened.character("kaneda")["weapons"][0]["name"] == "Predator", "the weapon is remembered on disk"
+
+
+@pilot_test
+async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_faces() -> None:
+    """S7 in the damage prompt: Kaneda's 3 net hits, DV 5 → 8P; Body 4 + armour 0 = 4 faces 5 1 2 3 → 1 hit,
+    7 boxes; e: the ganger's Edge 1 adds one die, typed 6, and the six's die 5 → 3 hits, 5 boxes; Esc."""
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        attack(app, [5, 6, 5], [1, 2])
+        await pilot.press("D")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DamageScreen)
+        await pilot.press("f", *"5 1 2 3".replace(" ", ","), "enter")
+        await settle(pilot)
+        assert app.tracker.character("ganger")["physical"] == 7
+        assert app.screen is screen and screen.result is not None
+        rows = [str(o.prompt) for o in screen.query_one("#rows")._options]
+        assert rows[0].startswith("e  Edge after the roll") and "+1 die that follows" in rows[0]
+        assert "no: there is no glitch to negate (S5)" in rows[1]
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press(*"6", "enter")  # the Edge die
+        await pilot.pause()
+        await pilot.press(*"5", "enter")  # the die its six adds
+        await settle(pilot)
+        g = app.tracker.character("ganger")
+        assert (g["physical"], g["edge"]) == (5, 0)
+        # the Edge is spent: nothing more can be done to the roll, so the prompt closed by itself
+        assert not isinstance(app.screen, DamageScreen)
+        assert "8P − 3 hits → 5 boxes physical" in app.tracker.events[-1]["text"]
+        assert app.tracker.events[-1]["roll"]["supersedes"] == app.tracker.events[-3]["seq"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.tracker.character("ganger")["physical"] == 7, "one undo takes the Edge back"
+    reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
+    assert reopened.character("ganger")["physical"] == 7
 
 
 @pilot_test
@@ -206,6 +250,16 @@ class TestDamagePrompts:
         assert snap_compare(demo_app("varjojuoksu"), run_before=_keys("D", before=before), terminal_size=size)
 
     @sizes
+    def test_damage_prompt_after_the_resistance_roll(self, snap_compare, size):
+        """After the resistance roll (faces 5 1 2 3 typed: 1 hit, 7 boxes): the title is the logged line, the
+        dice and hits under it, and what the ganger's Edge can still do, each allowed or why not (S5–S7)."""
+        def before(app: PolkuApp) -> None:
+            attack(app, [5, 6, 5], [1, 2])
+
+        keys = ("D", "f", "5", "comma", "1", "comma", "2", "comma", "3", "enter")
+        assert snap_compare(demo_app("varjojuoksu"), run_before=_keys(*keys, before=before), terminal_size=size)
+
+    @sizes
     def test_harm_prompt(self, snap_compare, size):
         """The harm proposal after EX C (3 degrees): Healthy → Badly wounded and the health note."""
         def before(app: PolkuApp) -> None:
@@ -274,6 +328,8 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
         assert isinstance(app.screen, DamageScreen) and app.screen.net_hits == na
         await pilot.press("r")
         await settle(pilot)
+        await pilot.press("escape")  # done: the ganger keeps their Edge
+        await settle(pilot)
         assert isinstance(app.screen, SRRollScreen)
         assert app.tracker.events[-1]["roll"]["test"] == "damage-resistance"
 
@@ -331,3 +387,35 @@ async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups
         await pilot.press("enter")
         await settle(pilot)
         assert app.tracker.roster.pools("ganger-1") == []
+
+
+@pilot_test
+async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_back() -> None:
+    app = demo_app("varjojuoksu")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("minus")  # none yet: said in one line, nothing logged
+        await pilot.pause()
+        assert any("No templates to delete" in str(m.message) for m in app._notifications)
+        app.run_command(lambda t: t.roster.save_template("ganger"))
+        app.run_command(lambda t: t.roster.save_template("nyx", "Hacker"))
+        app.run_command(lambda t: t.roster.add_from_template("Ganger", 2))
+        await settle(pilot)
+        n = len(app.tracker.events)
+        await pilot.press("minus")
+        await pilot.pause()
+        assert [label for _, label in app.screen.choices] == ["Ganger", "Hacker"]
+        await pilot.press("1")
+        await settle(pilot)
+        assert [x["name"] for x in app.tracker.roster.templates.values()] == ["Hacker"]
+        assert {"ganger-1", "ganger-2"} <= set(app.tracker.characters), "the characters made from it stay"
+        assert app.tracker.events[-1]["text"] == "Template Ganger removed" and len(app.tracker.events) == n + 1
+        assert any("Template Ganger deleted" in str(m.message) for m in app._notifications)
+    reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
+    assert [x["name"] for x in reopened.roster.templates.values()] == ["Hacker"]
+    app2 = PolkuApp(reopened, None, sessions_dir=SESSIONS, remember=False)
+    async with app2.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("u")
+        await settle(pilot)
+        assert sorted(x["name"] for x in reopened.roster.templates.values()) == ["Ganger", "Hacker"]

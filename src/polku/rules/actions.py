@@ -13,8 +13,10 @@ Kinds (:data:`KINDS`):
   in hand, H9).
 * Varjojuoksu: ``sr-success``, ``sr-opposed`` (either side), ``sr-group``
   (the group's roll, S9), ``sr-extended`` (one interval), ``sr-teamwork-leader``,
-  ``sr-teamwork-helper``, ``sr-initiative``. A Long Shot (S3) is any of these
-  rolled as one; the roll says so (``edge_when == "long_shot"``).
+  ``sr-teamwork-helper``, ``sr-initiative``, ``sr-resistance`` (the damage
+  resistance test, Body + armour: Edge may be spent "on any test", S7, so
+  before or after it, and on its glitch, like a success test). A Long Shot
+  (S3) is any of these rolled as one; the roll says so (``edge_when == "long_shot"``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 SR_KINDS = ("sr-success", "sr-opposed", "sr-group", "sr-extended", "sr-teamwork-leader",
-            "sr-teamwork-helper", "sr-initiative")
+            "sr-teamwork-helper", "sr-initiative", "sr-resistance")
 HARHA_KINDS = ("harha", "harha-difficult", "harha-narration")
 RAJA_KINDS = ("raja", "raja-spirit")
 KINDS = RAJA_KINDS + HARHA_KINDS + SR_KINDS
@@ -102,7 +104,8 @@ def _sr_after(roll: SRRoll, has_character: bool, edge_left: int, edge_rating: in
     else:
         why = block
     out.append(Action("edge_after", why is None,
-                      why or f"1 Edge: +{edge_rating} dice that follow the rule of six; the sixes on the table do not explode (S7)", 1))
+                      why or f"1 Edge: +{edge_rating} {'die that follows' if edge_rating == 1 else 'dice that follow'} the rule of "
+                      "six; the sixes on the table do not explode (S7)", 1))
     if roll.critical_glitch:
         out.append(Action("negate_glitch", False, "Edge cannot negate a critical glitch: reduce it (S6)", 1))
         out.append(Action("reduce_critical", block is None,

@@ -7,6 +7,12 @@ Used by :class:`~polku.session.tracker.Tracker` by composition (``tracker.damage
   stun, the defender's damage resistance roll (Body + armour after AP, program
   dice or entered faces, Edge before the roll), each hit takes one box off,
   the rest fills the monitor with overflow (:func:`polku.rules.shadowrun.resolve_damage`).
+  The resistance roll is a test like any other (S7: Edge "on any test"), so the
+  defender may spend Edge after it (:meth:`Damage.post_roll`): Edge dice with
+  the rule of six (unless Edge added dice before the roll), negating a glitch
+  (S5) or reducing a critical glitch (S6). The boxes are then filled again from
+  the monitors as they were before the hit, in one command that supersedes the
+  first roll.
   The damage value and the armour are typed in once and remembered: the
   weapon on the attacker (``weapons``), the armour on the defender (``armour``).
 - Rajapolku: a lost challenge offers a step down the wound track sized by the
@@ -21,11 +27,13 @@ the change (undoable like any other).
 from __future__ import annotations
 
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import RulesError
 from ..rules.system import System
+from ..text import plural
 from .host import TrackerError
 from .model import Event
 
@@ -75,6 +83,28 @@ class HarmOffer:
     level_to: str = ""
     note: str = ""
     source_seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Resisted:
+    """A damage resistance roll of this sitting, kept so Edge can still be spent on it (S5–S7)."""
+
+    target: str
+    roll: Any
+    """The :class:`polku.rules.shadowrun.SRRoll`."""
+    before: Any
+    """The target's :class:`polku.rules.shadowrun.Monitors` before the hit."""
+    after: tuple[int, int, int]
+    """Physical, stun and overflow after it (a later change to them makes Edge too late)."""
+    dv: int
+    net: int
+    damage: str
+    armour: int
+    ap: int
+    what: str
+    size: int
+    attack: int
+    challenge: str | None
 
 
 class Damage:
@@ -240,44 +270,151 @@ class Damage:
             t.rolls._check_manual_used(src)
             phys_max, stun_max = t.condition_monitor(target, "physical"), t.condition_monitor(target, "stun")
             mon = sr.Monitors(ch["physical"], ch["stun"], phys_max, stun_max, int(ch.get("overflow", 0)), body)
-            res = sr.resolve_damage(mon, dv, net, damage, sr.effective_armour(armour, ap), r.hits,
-                                    settings=settings)
-            path = ["characters", target]
-            txn.set(path + ["physical"], res.after.physical)
-            txn.set(path + ["stun"], res.after.stun)
-            if res.after.overflow or "overflow" in ch:
-                txn.set(path + ["overflow"], res.after.overflow)
-            if ch.get("armour") != armour:
-                txn.set(path + ["armour"], armour)
             if weapon and attacker:
                 self._remember(txn, attacker, Weapon(weapon, dv, damage, ap))
             letter = "P" if damage == "physical" else "S"
             what = f"{weapon} {dv}{letter}" if weapon else f"DV {dv}{letter}"
             if ap:
                 what += f" AP {ap}"
-            summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
-                       f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
-                       f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
-                       + (f", overflow {res.after.overflow}" if res.after.overflow else "") + ")"
-                       + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
-                       + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}"))
-            outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
-            explain = [f"{what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
-                f"resistance: Body {body} + armour {sr.effective_armour(armour, ap)}"
-                f"{f' (armour {armour}, AP {ap})' if ap else ''} = {size} dice"
-                + (f" + {rating} Edge" if rating else "")]
-            used = {k: v for k, v in settings.to_dotted().items()
-                    if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
-            # The log shows the summary: it names who took the hit, first.
-            text = f"{ch['name']} takes {what}: {summary}"
-            ev = t.rolls._roll_event(txn, "damage-resistance", [
-                {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
-                text, outcome, explain, origin, challenge, text,
-                attack=seq or None, settings=used)
-            out["event"], out["result"] = ev, res
+            rec = _Resisted(target, r, mon, (0, 0, 0), dv, net, damage, armour, ap, what, size, seq, challenge)
+            out.update(self._resist_in(txn, rec, origin))
 
         t._run(build)
         return out
+
+    def _resist_in(self, txn: Txn, rec: _Resisted, origin: dict[str, Any], *,
+                   lines: Sequence[str] = (), supersedes: int | None = None) -> dict[str, Any]:
+        """Fill the target's boxes from ``rec.before`` with ``rec.roll``'s hits and log the roll event."""
+        from ..rules import shadowrun as sr
+
+        t = self.t
+        settings = t.settings
+        target, r = rec.target, rec.roll
+        ch = t.character(target)
+        res = sr.resolve_damage(rec.before, rec.dv, rec.net, rec.damage, sr.effective_armour(rec.armour, rec.ap),
+                                r.hits, settings=settings)
+        path = ["characters", target]
+        txn.set(path + ["physical"], res.after.physical)
+        txn.set(path + ["stun"], res.after.stun)
+        if res.after.overflow or "overflow" in ch:
+            txn.set(path + ["overflow"], res.after.overflow)
+        if ch.get("armour") != rec.armour:
+            txn.set(path + ["armour"], rec.armour)
+        letter = "P" if rec.damage == "physical" else "S"
+        phys_max, stun_max = rec.before.physical_max, rec.before.stun_max
+        summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
+                   f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
+                   f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
+                   + (f", overflow {res.after.overflow}" if res.after.overflow else "") + ")"
+                   + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
+                   + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}"))
+        outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
+        eff = sr.effective_armour(rec.armour, rec.ap)
+        explain = list(lines) + [f"{rec.what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
+            f"resistance: Body {rec.before.body} + armour {eff}"
+            f"{f' (armour {rec.armour}, AP {rec.ap})' if rec.ap else ''} = {rec.size} dice"
+            + (f" + {r.edge_dice} Edge ({r.edge_when} the roll)" if r.edge_dice else "")]
+        used = {k: v for k, v in settings.to_dotted().items()
+                if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
+        # The log shows the summary: it names who took the hit, first.
+        text = f"{ch['name']} takes {rec.what}: {summary}"
+        extra: dict[str, Any] = {"attack": rec.attack or None, "settings": used}
+        if supersedes is not None:
+            extra["supersedes"] = supersedes
+        ev = t.rolls._roll_event(txn, "damage-resistance", [
+            {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
+            text, outcome, explain, origin, rec.challenge, text, **extra)
+        ev["_recent"] = dataclasses.replace(rec, after=(res.after.physical, res.after.stun, res.after.overflow))
+        return {"event": ev, "result": res}
+
+    # -- Edge after the resistance roll (S5–S7) -------------------------------------
+
+    def post_roll_actions(self, resist_event: dict[str, Any] | None) -> list[Any]:
+        """What the defender may still spend Edge on after a damage resistance roll, each allowed
+        or not with a reason (:class:`polku.session.rolls.RollAction`, role "b").
+
+        The rules answer as for any test (:func:`polku.rules.actions.roll_actions`,
+        kind ``sr-resistance``): Edge after the roll, negating a glitch, reducing a
+        critical glitch. Only the latest roll can take it, and only while the
+        target's boxes are as that roll left them.
+        """
+        from ..rules.actions import roll_actions as rules_actions
+        from .rolls import RollAction
+
+        t = self.t
+        roll = (resist_event or {}).get("roll") or {}
+        if not resist_event or roll.get("test") != "damage-resistance":
+            return []
+        seq = int(resist_event["seq"])
+        rec = t._recent.get(seq)
+        if not isinstance(rec, _Resisted):
+            return [RollAction("edge_after", False, "Edge after the roll works on a resistance roll of this "
+                               "sitting only", 1, "b")]
+        ch = t.characters.get(rec.target)
+        if ch is None:
+            return []
+        latest = seq == t.rolls._latest_roll_seq() and not t.is_undone(seq)
+        acts = rules_actions("sr-resistance", roll=rec.roll, has_character=True, edge_left=ch["edge"],
+                             edge_rating=ch["edge_rating"], latest=latest, settings=t.settings)
+        now = (ch["physical"], ch["stun"], int(ch.get("overflow", 0)))
+        out = []
+        for a in acts:
+            act = RollAction.of(a, "b", rec.target, ch["name"])
+            if act.allowed and now != rec.after:
+                act = dataclasses.replace(act, allowed=False,
+                                          reason=f"{ch['name']}'s boxes changed since that roll: undo it to roll again")
+            out.append(act)
+        return out
+
+    def post_roll(self, resist_event: dict[str, Any], what: str, *,
+                  faces: Sequence[int] | None = None) -> dict[str, Any]:
+        """S5–S7 on a damage resistance roll: ``edge_after`` (Edge-rating dice, rule of six, fewer
+        boxes for each new hit), ``negate_glitch`` or ``reduce_critical`` — 1 Edge each, the
+        defender's. The boxes are filled again from the monitors before the hit; one command,
+        undoable, logging a roll that supersedes the first. Returns ``{"event", "result"}``."""
+        from ..rules import shadowrun as sr
+
+        t = self.t
+        acts = [a for a in self.post_roll_actions(resist_event) if a.name == what]
+        if not acts:
+            raise TrackerError(f"'{what}' cannot be done to this roll")
+        if not acts[0].allowed:
+            raise TrackerError(acts[0].reason)
+        rec: _Resisted = t._recent[int(resist_event["seq"])]
+        ch = t.character(rec.target)
+        out: dict[str, Any] = {}
+
+        def build(txn: Txn) -> None:
+            src, origin = t.rolls._source(faces)
+            if what == "edge_after":
+                new = sr.edge_after(rec.roll, ch["edge_rating"], src)
+                reason = f"Edge after the roll: +{plural(ch['edge_rating'], 'die')}, rule of six on them (S7)"
+            elif what == "negate_glitch":
+                new = sr.negate_glitch(rec.roll)
+                reason = "negate a glitch (S5)"
+            else:
+                new = sr.reduce_critical(rec.roll)
+                reason = "reduce a critical glitch to a glitch (S6)"
+            t.rolls._check_manual_used(src)
+            t.rolls._spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test")
+            if what != "edge_after":
+                origin = {k: v for k, v in resist_event["roll"].items() if k in ("manual", "seed")}
+            out.update(self._resist_in(txn, dataclasses.replace(rec, roll=new), origin,
+                                       lines=[f"{ch['name']}: {reason}"], supersedes=int(resist_event["seq"])))
+
+        with t.gm_only(bool(resist_event.get("secret"))):
+            t._run(build)
+        return out
+
+    def post_roll_dice(self, resist_event: dict[str, Any], what: str) -> int:
+        """How many new dice ``what`` throws first (Edge after: the Edge rating; else 0), for a faces prompt."""
+        if what != "edge_after":
+            return 0
+        rec = self.t._recent.get(int(resist_event["seq"]))
+        if not isinstance(rec, _Resisted):
+            return 0
+        rating: int = self.t.character(rec.target)["edge_rating"]
+        return rating
 
     def _remember(self, txn: Txn, cid: str, w: Weapon) -> None:
         ch = self.t.character(cid)

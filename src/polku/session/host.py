@@ -84,6 +84,9 @@ class TableHost(CommandHost, Protocol):
     """The tracker as the damage and roster commands use it (:mod:`polku.session.damage`,
     :mod:`polku.session.roster`)."""
 
+    _recent: dict[int, Any]
+    """Rolls of this sitting that Edge may still change (a damage resistance roll's record)."""
+
     @property
     def rolls(self) -> Any:
         """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
@@ -94,3 +97,5 @@ class TableHost(CommandHost, Protocol):
     def condition_monitor(self, cid: str, track: str) -> int: ...
 
     def _remove_character_in(self, txn: Any, cid: str) -> None: ...
+
+    def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...

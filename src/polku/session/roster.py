@@ -157,6 +157,7 @@ class Roster:
         return self.templates[out["id"]]
 
     def remove_template(self, name_or_id: str) -> None:
+        """Delete a template (one undoable command); the characters made from it and their group stay."""
         t = self.t
         tpl = self.template(name_or_id)
 

@@ -2,7 +2,10 @@
 
 - :class:`DamageScreen` (Varjojuoksu): target, weapon (remembered ones cycle),
   damage value, physical/stun, AP, armour (remembered), Edge; ``r`` rolls the
-  resistance with the program's dice, ``f`` takes the faces of physical dice.
+  resistance with the program's dice, ``f`` takes the faces of physical dice;
+  then, while the defender may still spend Edge on that roll, ``e`` (Edge
+  after, S7), ``g`` (negate a glitch, S5) or ``c`` (reduce a critical glitch,
+  S6) — the boxes are filled again — and Escape is done.
 - :class:`HarmScreen` (Rajapolku/Harhapolku): the proposed wound step and
   health note; Enter on a row edits it, ``y`` confirms.
 
@@ -27,9 +30,10 @@ from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
+from ...text import die_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
-from .prompts import FacesPrompt, TextPrompt
+from .prompts import FacesPrompt, TextPrompt, ask_faces
 
 _NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "ap": ("Armour Penetration (AP)", -99, 0),
                 "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
@@ -149,7 +153,21 @@ class DamageScreen(RowsModal):
         Binding("left", "change(-1)", "Previous", show=False, id="damage.previous",
                 tooltip="Previous value of the highlighted row"),
         Binding("escape", "cancel", "Cancel", id="damage.cancel", tooltip="Close without applying damage"),
+        Binding("e", "post('edge_after')", "Edge after", id="damage.edge_after",
+                tooltip="After the resistance roll: the defender spends Edge for more dice (S7), fewer boxes"),
+        Binding("g", "post('negate_glitch')", "Negate glitch", id="damage.negate",
+                tooltip="After the resistance roll: 1 Edge negates its glitch (S5)"),
+        Binding("c", "post('reduce_critical')", "Reduce crit", id="damage.reduce",
+                tooltip="After the resistance roll: 1 Edge turns its critical glitch into a glitch (S6)"),
+        Binding("escape", "done", "Done", id="damage.done",
+                tooltip="Close: the boxes the resistance roll filled stay filled (u undoes)"),
     ]
+
+    _BEFORE = frozenset({"apply", "faces", "change", "cancel"})
+    """Keys of the form, before the resistance roll."""
+    _AFTER = frozenset({"post", "done"})
+    """Keys once the roll is made: Edge after it (S5–S7), or done."""
+    POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c"}
 
     def __init__(self, tracker: Tracker, roll_event: Event | None, target: str = "") -> None:
         super().__init__(tracker)
@@ -171,9 +189,20 @@ class DamageScreen(RowsModal):
         self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
         self.armour = int(tracker.character(self.target).get("armour", 0))
         self.edge = False
+        self.result: dict[str, Any] | None = None
+        """The resistance roll once made: the form shows what Edge can still do to it."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self._BEFORE:
+            return self.result is None
+        if action in self._AFTER:
+            return self.result is not None
+        return True
 
     def title_line(self) -> str:
         t = self.tracker
+        if self.result is not None:
+            return str(self.result["text"])
         who = t.character(self.target)["name"]
         if self.roll_event is None:
             return f"Damage to {who}"
@@ -181,15 +210,30 @@ class DamageScreen(RowsModal):
         return f"Apply damage: {by} hits {who} ({self.net_hits} net hit{'s' if self.net_hits != 1 else ''})"
 
     def preview(self) -> str:
+        if self.result is not None:
+            roll = self.result["roll"]
+            faces = " ".join(die_text(d["face"], d.get("source", "die")) for d in roll["sides"][0]["dice"]) or "no dice"
+            out = roll["outcome"]
+            return (f"resistance: {faces} → {out['hits']} hit{'s' if out['hits'] != 1 else ''}"
+                    + (", critical glitch" if out.get("critical_glitch") else ", glitch" if out.get("glitch") else ""))
         return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
                                            self.armour, self.edge)
 
     def hint(self) -> str:
+        if self.result is not None:
+            return ("The boxes are filled. Enter or e/g/c: spend the defender's Edge on this roll · "
+                    "Esc: done (u undoes the hit).")
         return ("←/→: change · Enter: type a value · r: roll resistance · f: physical dice · Esc: cancel.  "
                 "Weapon and armour are remembered for the next hit.")
 
     def rows(self) -> list[tuple[str, str]]:
         t = self.tracker
+        if self.result is not None:
+            labels = {"edge_after": "Edge after the roll", "negate_glitch": "Negate the glitch",
+                      "reduce_critical": "Reduce the critical"}
+            return [(f"post:{a.name}", f"{self.POST_KEYS[a.name]}  {labels[a.name]}\t"
+                     + (a.reason if a.allowed else f"no: {a.reason}"))
+                    for a in t.damage.post_roll_actions(self.result) if a.name in labels]
         ch = t.character(self.target)
         out = [("target", f"Target\t{ch['name']}" + (" (←/→ for another)" if len(self.targets) > 1 else ""))]
         if self.roll_event is None:
@@ -226,6 +270,9 @@ class DamageScreen(RowsModal):
             setattr(self, attr, max(lo, min(hi, getattr(self, attr) + delta)))
 
     def edit(self, key: str) -> None:
+        if key.startswith("post:"):
+            self.action_post(key[5:])
+            return
         if key == "weapon":
             self.ask("Weapon name (remembered with its DV, damage and AP):", self.weapon,
                      lambda v: setattr(self, "weapon", v))
@@ -237,14 +284,54 @@ class DamageScreen(RowsModal):
             super().edit(key)
 
     def _apply(self, faces: list[int] | None) -> None:
-        def applied(out: dict[str, Any]) -> None:
-            self.notify(out["event"]["text"], title="Damage")
-            self.dismiss(out["event"])
-
         self.app.post_message(RunCommand(lambda t: t.damage.apply(
             self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
             weapon=self.weapon, edge=self.edge, faces=faces,
-            net_hits=self.net_hits if self.roll_event is None else None), origin=self, then=applied))
+            net_hits=self.net_hits if self.roll_event is None else None), origin=self,
+            then=lambda out: self._show_result(out["event"])))
+
+    def _show_result(self, ev: dict[str, Any]) -> None:
+        """The roll is made and the boxes filled: close, or, while the defender may still spend
+        Edge on the roll (S5–S7), show what it can do (the session says what is allowed)."""
+        if not any(a.allowed for a in self.tracker.damage.post_roll_actions(ev)):
+            self.notify(ev["text"], title="Damage")
+            self.dismiss(ev)
+            return
+        self.result = ev
+        self.query_one("#rows-title", Static).update(Text(self.title_line()))
+        self.query_one(".rows-hint", Static).update(Text(self.hint()))
+        self.render_rows()
+        self.query_one("#rows", OptionList).highlighted = 0
+        self.refresh_bindings()
+
+    def action_done(self) -> None:
+        if self.result is not None:
+            self.notify(self.result["text"], title="Damage")
+        self.dismiss(self.result)
+
+    def action_post(self, what: str) -> None:
+        """Spend the defender's Edge on the resistance roll; physical dice when the roll was typed in."""
+        ev = self.result
+        if ev is None:
+            return
+        d = self.tracker.damage
+        act = next((a for a in d.post_roll_actions(ev) if a.name == what), None)
+        if act is None or not act.allowed:
+            self.notify(act.reason if act else "that cannot be done to this roll", severity="error", title="Not done")
+            return
+
+        def post(faces: list[int] | None) -> None:
+            self.app.post_message(RunCommand(lambda t: t.damage.post_roll(ev, what, faces=faces), origin=self,
+                                             then=lambda out: self._show_result(out["event"])))
+
+        n = d.post_roll_dice(ev, what)
+        if not n or not ev["roll"].get("manual"):
+            post(None)
+            return
+        # The roll was made with physical dice: so are the Edge dice, and the sixes among them.
+        ask_faces(self.app, f"{self.tracker.character(self.target)['name']}'s Edge dice (rule of six)", n, 6,
+                  post, wave=self.tracker.rolls.sr_six_wave,
+                  hint="rule of six: a prompt follows for the dice the sixes add")
 
     def action_apply(self) -> None:
         self._apply(None)

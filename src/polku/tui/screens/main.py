@@ -87,6 +87,8 @@ class MainScreen(Screen):
                 tooltip="Add several numbered characters from a template, as one group"),
         Binding("t", "save_template", "Template", show=False, group=_CHARACTERS, id="main.save_template",
                 tooltip="Save the selected character's stat block as a template"),
+        Binding("minus", "remove_template", "Template−", show=False, group=_CHARACTERS, id="main.remove_template",
+                tooltip="Delete an NPC template (the characters made from it stay; undoable)"),
         Binding("F", "remove_fallen", "Fallen", show=False, group=_CHARACTERS, id="main.remove_fallen",
                 tooltip="Remove every non-player character out of the fight, in one undoable step"),
         Binding("C", "copy_characters", "Copy", show=False, group=_CHARACTERS, id="main.copy_characters",
@@ -485,6 +487,11 @@ class MainScreen(Screen):
         from .roster import save_template
 
         save_template(self)
+
+    def action_remove_template(self) -> None:
+        from .roster import remove_template
+
+        remove_template(self)
 
     def action_remove_fallen(self) -> None:
         from .roster import remove_fallen

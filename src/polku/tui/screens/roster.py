@@ -127,6 +127,28 @@ def add_from_template(screen: GMScreen) -> None:
                                          for x in tpls]), count_for)
 
 
+def remove_template(screen: GMScreen) -> None:
+    """-: delete an NPC template (the characters made from it stay; u brings it back)."""
+    t = screen.tracker
+    tpls = list(t.roster.templates.values())
+    if not tpls:
+        screen.notify("No templates to delete (t saves the selected character as one)", severity="warning",
+                      title="No templates")
+        return
+
+    def picked(tid: str | None) -> None:
+        if tid is None:
+            return
+        name = t.roster.templates[tid]["name"]
+        if screen.run(lambda tr: tr.roster.remove_template(tid)):
+            screen.notify(f"Template {name} deleted; the characters made from it stay. u brings it back",
+                          title="Template deleted")
+
+    screen.app.push_screen(ChoicePrompt("Delete which template? (the characters made from it stay)",
+                                        [(x["id"], x["name"] + (" (secret)" if x.get("secret") else ""))
+                                         for x in tpls]), picked)
+
+
 def remove_fallen(screen: GMScreen) -> None:
     """F: every non-player character out of the fight leaves at once, one key (u brings them back)."""
     t = screen.tracker
@@ -180,4 +202,5 @@ def copy_characters(screen: GMScreen) -> None:
                                       check=lambda s: None if s.strip() else "give a file"), read)
 
 
-__all__ = ["add_from_template", "copy_characters", "damage_or_harm", "remove_fallen", "save_template"]
+__all__ = ["add_from_template", "copy_characters", "damage_or_harm", "remove_fallen", "remove_template",
+           "save_template"]
