@@ -106,6 +106,35 @@ def build_pool(
     return HarhaPool(tuple(dice), tuple(lines))
 
 
+def with_effects(pool: HarhaPool, own: Sequence[tuple[str, int]] = (),
+                 against: Sequence[tuple[str, int]] = ()) -> HarhaPool:
+    """A pool with the dice of effects (named conditions a character carries) added.
+
+    H2 lists no circumstance dice, so this follows R4, the two path systems'
+    common ground: a circumstance never removes dice. ``own``: the bearer's
+    effects that give dice, ``(label, n)`` with n > 0, each die one more plain
+    die of the pool's size (d8 under H2; the variant's size under H5/H6), so a
+    helping effect counts like a fitting background. ``against``: the *other*
+    side's effects that take dice, ``(label, n)`` with n > 0 dice, given to
+    this pool instead (R4's hindering condition). An unopposed difficult
+    action (H8) has no opposing pool, so an effect that takes dice does not
+    count there.
+
+    Raises:
+        RulesError: a count below 1 or an empty label.
+    """
+    size = pool.dice[0].size if pool.dice else 8
+    dice, lines = list(pool.dice), list(pool.explain)
+    for label, n, whose in [(lb, k, "") for lb, k in own] + [(lb, k, "the other side's ") for lb, k in against]:
+        if not str(label).strip():
+            raise RulesError("an effect needs a name")
+        if n < 1:
+            raise RulesError(f"an effect gives 1 die or more, not {n}")
+        dice += [DieSpec(size, Src.CONDITION, str(label))] * n
+        lines.append(f"+{n}d{size} {whose}{label} (a circumstance never removes dice, R4)")
+    return HarhaPool(tuple(dice), tuple(lines))
+
+
 def build_pool_same_size(
     descriptive: str | bool | None = None,
     special: str | bool | None = None,

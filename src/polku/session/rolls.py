@@ -62,6 +62,8 @@ class RajaSide:
     helping: list[str] = field(default_factory=list)
     hindering: list[str] = field(default_factory=list)
     wound_level: str = "Healthy"
+    effects_off: tuple[str, ...] = ()
+    """Labels of the character's effect rows the GM turned off for this roll (each is on by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,8 @@ class HarhaSide:
     special: str | None = None
     significant_special: str | None = None
     gm_bonus: bool = False
+    effects_off: tuple[str, ...] = ()
+    """Labels of the character's effect rows the GM turned off for this roll (each is on by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +242,25 @@ class Rolls:
 
     # -- Rajapolku -----------------------------------------------------------------
 
+    def effect_dice(self, who: Sequence[str], off: Sequence[str] = ()) -> list[tuple[str, int]]:
+        """``(label, dice)`` of the effects of the side's character that change pools, without those
+        turned off: the pool builder's effect rows, each on by default."""
+        cid = who[0] if who else ""
+        if not cid or cid not in self.tracker.characters:
+            return []
+        return [m for m in self.tracker.combat.effect_modifiers(cid) if m[0] not in off]
+
     def raja_plan(self, side: RajaSide) -> raja.PoolPlan:
+        """R1–R4, R7, R9. The character's effects are conditions (R4): one that gives dice helps this
+        side, one that takes dice gives the opposition as many (circumstances never remove dice)."""
         level = side.wound_level
         if side.who and level == "Healthy":
             level = self.tracker.character(side.who[0])["wound"]
-        return raja.build_pool(side.backgrounds, side.abilities, side.helping, level, self.tracker.settings,
-                               hindering_conditions=side.hindering)
+        helping, hindering = list(side.helping), list(side.hindering)
+        for label, n in self.effect_dice(side.who, side.effects_off):
+            (helping if n > 0 else hindering).extend([label] * abs(n))
+        return raja.build_pool(side.backgrounds, side.abilities, helping, level, self.tracker.settings,
+                               hindering_conditions=hindering)
 
     def raja_pools(self, a: RajaSide, b: RajaSide) -> tuple[tuple[DieSpec, ...], tuple[DieSpec, ...]]:
         return raja.final_pools(self.raja_plan(a), self.raja_plan(b))
@@ -412,25 +429,34 @@ class Rolls:
         """The comparison a roll uses: ``variant`` if given, else ``harha.variant`` (H3–H6)."""
         return harha.check_variant(variant or self.tracker.settings.harha_variant)
 
-    def harha_pool(self, side: HarhaSide, variant: str | None = None) -> harha.HarhaPool:
+    def harha_pool(self, side: HarhaSide, variant: str | None = None, *,
+                   opposing: HarhaSide | None = None) -> harha.HarhaPool:
         """H2 pools of d8/d10; under the same-size (H5) and sum (H6) variants one die size,
-        a d8 tier's claim one die and a d10 tier's claim two."""
+        a d8 tier's claim one die and a d10 tier's claim two. The character's effects
+        (:func:`polku.rules.harhapolku.with_effects`): one that gives dice adds them here, one of
+        the ``opposing`` side's that takes dice gives them to this pool (None: unopposed)."""
         v = self.harha_variant(variant)
         if v in ("same_size", "sum"):
             descriptive = [n for n in (side.general, side.background, side.significant) if n]
             specials = [n for n in (side.special, side.significant_special) if n]
             specs = descriptive[1:] + [n for n in specials[1:] for _ in (0, 1)]
-            return harha.build_pool_same_size(descriptive[0] if descriptive else None,
+            pool = harha.build_pool_same_size(descriptive[0] if descriptive else None,
                                               specials[0] if specials else None, specs,
                                               "GM bonus" if side.gm_bonus else None)
-        return harha.build_pool(general=side.general, background=side.background, significant=side.significant,
-                                special=side.special, significant_special=side.significant_special,
-                                gm_bonus="GM bonus" if side.gm_bonus else None)
+        else:
+            pool = harha.build_pool(general=side.general, background=side.background, significant=side.significant,
+                                    special=side.special, significant_special=side.significant_special,
+                                    gm_bonus="GM bonus" if side.gm_bonus else None)
+        own = [(label, n) for label, n in self.effect_dice(side.who, side.effects_off) if n > 0]
+        against = [] if opposing is None else [
+            (label, -n) for label, n in self.effect_dice(opposing.who, opposing.effects_off) if n < 0]
+        return harha.with_effects(pool, own, against) if own or against else pool
 
-    def harha_dice(self, side: HarhaSide, variant: str | None = None) -> tuple[DieSpec, ...]:
+    def harha_dice(self, side: HarhaSide, variant: str | None = None, *,
+                   opposing: HarhaSide | None = None) -> tuple[DieSpec, ...]:
         """The dice the side throws: its pool, or one die under the sum variant (H6)."""
         v = self.harha_variant(variant)
-        return harha.variant_dice(self.harha_pool(side, v), v)
+        return harha.variant_dice(self.harha_pool(side, v, opposing=opposing), v)
 
     def roll_harha(self, a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
                    challenge: str | None = None, demand: str = "",
@@ -446,7 +472,7 @@ class Rolls:
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            pa, pb = self.harha_pool(a, variant), self.harha_pool(b, variant)
+            pa, pb = self.harha_pool(a, variant, opposing=b), self.harha_pool(b, variant, opposing=a)
             dice_a, dice_b, origin = self._roll_two(harha.variant_dice(pa, variant), harha.variant_dice(pb, variant),
                                                     faces)
             ev, result = self._harha_record(txn, a, b, dice_a, dice_b, variant, challenge, origin,
@@ -685,8 +711,7 @@ class Rolls:
         wounds = -self.tracker.wound_penalty(cid)
         name = label or ch["name"]
         # The character's effects with a dice modifier are rows of the pool, each on unless turned off.
-        spec = replace(spec, modifiers=list(spec.modifiers) + [
-            m for m in self.tracker.combat.effect_modifiers(cid) if m[0] not in spec.effects_off])
+        spec = replace(spec, modifiers=list(spec.modifiers) + self.effect_dice([cid], spec.effects_off))
         if spec.mode == "dice":
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
                           edge_before=spec.edge_before, long_shot=spec.long_shot)

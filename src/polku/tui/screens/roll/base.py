@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Collection, Sequence, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -74,6 +74,9 @@ class Side:
     claims: dict[str, str] = field(default_factory=dict)
     extra_backgrounds: list[tuple[str, str]] = field(default_factory=list)
     gm_bonus: bool = False
+    effects_off: set[str] = field(default_factory=set)
+    """Rajapolku and Harhapolku: the character's effect rows turned off for this roll (Varjojuoksu
+    keeps them in its pool, ``sr.effects_off``)."""
     # Varjojuoksu: the pool as the session takes it (skill or attributes, modifiers, Edge,
     # effect rows turned off), replaced whole on each change (``pool``)
     sr: SRPool = field(default_factory=SRPool)
@@ -157,6 +160,15 @@ class ResultBox(VerticalScroll):
         title = " · ".join(marks)
         if str(self.border_title or "") != title:
             self.border_title = title
+
+
+def effect_rows(tracker: Tracker, side: Side, off: Collection[str]) -> list[tuple[str, Text | str]]:
+    """A row per effect of the side's character that changes pools (the session says which and by how
+    much), ticked unless the GM turned it off for this roll (``off``); Enter toggles it."""
+    if not side.who or side.who not in tracker.characters:
+        return []
+    return [(f"eff:{label}", f"{_check(label not in off)} {label} {n:+d}  (Enter toggles)")
+            for label, n in tracker.combat.effect_modifiers(side.who)]
 
 
 class RollScreen(ModalScreen[None]):

@@ -16,7 +16,7 @@ from ....session.tracker import Tracker
 from ....text import percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
-from .base import RollScreen, Side, _bar, _check, odds_line
+from .base import effect_rows, RollScreen, Side, _bar, _check, odds_line
 
 
 class HarhaRollScreen(RollScreen):
@@ -86,6 +86,7 @@ class HarhaRollScreen(RollScreen):
                 size = "d10" if "special" in tier else "d8"
                 rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} +1{size} a fitting {HARHA_TIER_LABELS[tier]}"))
         rows.append(("gm", f"{_check(side.gm_bonus)} GM: spectacular action +1d10"))
+        rows.extend(effect_rows(self.tracker, side, side.effects_off))
         if side.who:
             edges = self.tracker.character(side.who).get("edges", [])
             if edges:
@@ -93,7 +94,9 @@ class HarhaRollScreen(RollScreen):
         return rows
 
     def handle(self, side: Side, key: str) -> None:
-        if key == "gm":
+        if key.startswith("eff:"):
+            side.effects_off ^= {key[4:]}
+        elif key == "gm":
             side.gm_bonus = not side.gm_bonus
         elif key.startswith("bg:"):
             _, tier, name = key.split(":", 2)
@@ -125,14 +128,20 @@ class HarhaRollScreen(RollScreen):
         c = side.claims
         return HarhaSide(side.label, [side.who] if side.who else [], general=c.get("general"),
                          background=c.get("plain"), significant=c.get("significant"), special=c.get("special"),
-                         significant_special=c.get("significant_special"), gm_bonus=side.gm_bonus)
+                         significant_special=c.get("significant_special"), gm_bonus=side.gm_bonus,
+                         effects_off=tuple(sorted(side.effects_off)))
+
+    def _pool(self, side: Side) -> Any:
+        """The side's pool as the session builds it, the other side's effects that take dice included."""
+        other = None if self.difficult else self._harha_side(self.b if side is self.a else self.a)
+        return self.tracker.rolls.harha_pool(self._harha_side(side), self._variant(), opposing=other)
 
     def _variant(self) -> str:
         """An unopposed difficult action (H8) rolls the H2 pool."""
         return "ch23" if self.difficult else self.variant
 
     def _counts(self, side: Side) -> tuple[int, int]:
-        pool = self.tracker.rolls.harha_pool(self._harha_side(side), self._variant())
+        pool = self._pool(side)
         return (sum(1 for s in pool.dice if s.size == 8), sum(1 for s in pool.dice if s.size == 10))
 
     VARIANT_TEXT = {
@@ -146,7 +155,7 @@ class HarhaRollScreen(RollScreen):
         t = Text()
         sides = (self.a,) if self.difficult else (self.a, self.b)
         for side in sides:
-            pool = self.tracker.rolls.harha_pool(self._harha_side(side), self._variant())
+            pool = self._pool(side)
             n8, n10 = self._counts(side)
             t.append(f"{side.short}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
             if self._variant() == "sum":
@@ -189,7 +198,9 @@ class HarhaRollScreen(RollScreen):
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
-        pools = [[d.size for d in self.tracker.rolls.harha_dice(self._harha_side(s), self._variant())] for s in sides]
+        opposing = [None] if self.difficult else [self._harha_side(self.b), self._harha_side(self.a)]
+        pools = [[d.size for d in self.tracker.rolls.harha_dice(self._harha_side(s), self._variant(), opposing=o)]
+                 for s, o in zip(sides, opposing)]
         collected: list[list[int]] = []
 
         def ask(i: int) -> None:

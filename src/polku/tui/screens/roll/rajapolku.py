@@ -15,7 +15,7 @@ from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError
 from ....text import percent
 from ..prompts import TextPrompt
-from .base import RollScreen, Side, _check, odds_line
+from .base import effect_rows, RollScreen, Side, _check, odds_line
 
 
 class RajaRollScreen(RollScreen):
@@ -70,7 +70,8 @@ class RajaRollScreen(RollScreen):
         return RajaSide(side.label, [side.who] if side.who else [],
                         backgrounds=[k for k, v in side.backgrounds.items() if v],
                         abilities=[k for k, v in side.abilities.items() if v],
-                        helping=list(side.helping), hindering=list(side.hindering))
+                        helping=list(side.helping), hindering=list(side.hindering),
+                        effects_off=tuple(sorted(side.effects_off)))
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
@@ -110,6 +111,7 @@ class RajaRollScreen(RollScreen):
             rows.append((f"help:{c}", f"[x] + {c} (helps)"))
         for c in side.hindering:
             rows.append((f"hinder:{c}", f"[x] − {c} (+1d10 to the other side)"))
+        rows.extend(effect_rows(self.tracker, side, side.effects_off))
         rows.append(("add-bg", "  … claim a background (b)"))
         rows.append(("add-help", "  … helping condition (+)"))
         rows.append(("add-hinder", "  … hindering condition (−)"))
@@ -117,7 +119,9 @@ class RajaRollScreen(RollScreen):
 
     def handle(self, side: Side, key: str) -> None:
         kind, _, name = key.partition(":")
-        if kind == "bg":
+        if kind == "eff":
+            side.effects_off ^= {name}
+        elif kind == "bg":
             side.backgrounds[name] = not side.backgrounds[name]
         elif kind == "ab":
             side.abilities[name] = not side.abilities[name]

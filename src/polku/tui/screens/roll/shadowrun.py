@@ -16,7 +16,7 @@ from ....session.tracker import Tracker
 from ....text import percent, plural
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
-from .base import RollScreen, Side, SideList, _check, odds_line
+from .base import RollScreen, Side, SideList, _check, effect_rows, odds_line
 
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
@@ -155,10 +155,7 @@ class SRRollScreen(RollScreen):
             rows.append(("edge", f"{_check(p.edge_before)} Edge before (Edge {ch['edge']}/{ch['edge_rating']}): "
                          f"+{ch['edge_rating']} dice, rule of six"))
             rows.append(("long", f"{_check(p.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
-        if side.who:
-            for label, n in self.tracker.combat.effect_modifiers(side.who):
-                rows.append((f"eff:{label}", f"{_check(label not in p.effects_off)} {label} {n:+d}  "
-                             "(Enter toggles)"))
+        rows.extend(effect_rows(self.tracker, side, p.effects_off))
         for i, (label, n) in enumerate(p.modifiers):
             rows.append((f"mod:{i}", f"[x] {label} {n:+d}  (Enter removes)"))
         rows.append(("add-mod", "  … add a modifier (+)"))
