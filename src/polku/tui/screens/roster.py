@@ -140,9 +140,9 @@ def remove_template(screen: GMScreen) -> None:
         if tid is None:
             return
         name = t.roster.templates[tid]["name"]
-        if screen.run(lambda tr: tr.roster.remove_template(tid)):
-            screen.notify(f"Template {name} deleted; the characters made from it stay. u brings it back",
-                          title="Template deleted")
+        screen.run(lambda tr: tr.roster.remove_template(tid),
+                   lambda _: screen.notify(f"Template {name} deleted; the characters made from it stay. "
+                                           "u brings it back", title="Template deleted"))
 
     screen.app.push_screen(ChoicePrompt("Delete which template? (the characters made from it stay)",
                                         [(x["id"], x["name"] + (" (secret)" if x.get("secret") else ""))
