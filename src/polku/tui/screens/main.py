@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -37,7 +37,7 @@ _FIGHT_STATE = frozenset({"combat", "initiative"})
 """State blocks only the fight pane shows (the queue and the characters show none of them)."""
 
 
-def _fight_only(events: list[dict[str, Any]] | None) -> bool:
+def _fight_only(events: Sequence[Event] | None) -> bool:
     """True when ``events`` changed nothing but the fight's marker and scores ("next", hold, step in):
     the queue and the character pane stay as they are. An event that does not list its changes
     (an undo, a redo) or a full refresh (``None``) redraws everything."""
