@@ -182,3 +182,20 @@ def test_a_circle_would_be_caught(monkeypatch):
     top, every = IMPORTS["polku.session.host"]
     monkeypatch.setitem(IMPORTS, "polku.session.host", (top, every | {"polku.session.tracker"}))
     assert any("polku.session.host" in c and "polku.session.tracker" in c for c in _cycles())
+
+
+def _commands_run_outside_the_app() -> list[str]:
+    """Calls of ``run_command`` in tui/ outside the app: a screen posts a RunCommand message instead,
+    so that every command goes through the one handler (errors in one line, one TrackerChanged)."""
+    found = []
+    for path in sorted((SRC / "polku" / "tui").rglob("*.py")):
+        if path.name == "app.py" and path.parent.name == "tui":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "run_command":
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    return found
+
+
+def test_screens_ask_the_app_for_commands_with_a_message():
+    assert _commands_run_outside_the_app() == []
