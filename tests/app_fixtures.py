@@ -14,6 +14,7 @@ import io
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
@@ -58,6 +59,29 @@ def pilot_test(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
         asyncio.run(fn(*args, **kwargs))
 
     return run
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Config in tmp_path; colour unless a test asks for NO_COLOR (a module uses it with
+    ``pytestmark = pytest.mark.usefixtures("isolated")`` after importing it)."""
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    """Press keys one at a time, letting each modal open or close before the next key."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+
+
+_KEY_NAMES = {" ": "space", ",": "comma", "-": "minus", "+": "plus", "'": "apostrophe", "/": "slash"}
+
+
+def typed(text: str) -> list[str]:
+    """The keys that type ``text`` into a field."""
+    return [_KEY_NAMES.get(c, c) for c in text]
 
 
 async def settle(pilot: Pilot) -> None:

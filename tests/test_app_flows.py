@@ -16,16 +16,18 @@ from typing import Any
 
 import pytest
 from textual.message import Message
-from textual.pilot import Pilot
 
 from app_fixtures import (
     demo_session,
+    isolated,
     log_lines,
     make_app,
     panes,
     pilot_test,
+    press,
     screen_text,
     settle,
+    typed,
 )
 from polku.session import files, store
 from polku.session.model import clone
@@ -36,25 +38,7 @@ from polku.tui.screens.prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from polku.tui.screens.roll import HarhaRollScreen, RajaRollScreen, SideList, SRRollScreen
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Config in tmp_path; colour unless a test asks for NO_COLOR."""
-    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    """Press keys one at a time, letting each modal open or close before the next key."""
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
-
-
-def typed(text: str) -> list[str]:
-    names = {" ": "space", ",": "comma", "-": "minus", "'": "apostrophe"}
-    return [names.get(c, c) for c in text]
+pytestmark = pytest.mark.usefixtures(isolated.__name__)
 
 
 def notes(app: Any) -> list[tuple[str, str, str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import make_app, panes, pilot_test, settle
+from app_fixtures import isolated, make_app, panes, pilot_test, press, settle, typed
 from textual.pilot import Pilot
 
 from polku.session import demo, files
@@ -20,24 +20,8 @@ from polku.tui.screens.prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from polku.tui.screens.roll import InitiativeScreen
 
 SIZE = (80, 24)
+pytestmark = pytest.mark.usefixtures(isolated.__name__)
 GANGERS = [f"Ganger {i}" for i in range(1, 5)]
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
-
-
-def typed(text: str) -> list[str]:
-    names = {" ": "space", ",": "comma", "-": "minus", "+": "plus"}
-    return [names.get(c, c) for c in text]
 
 
 def fight_campaign() -> Tracker:

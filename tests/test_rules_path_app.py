@@ -13,30 +13,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from app_fixtures import demo_session, make_app, option_texts, pilot_test, screen_text, settle
+from app_fixtures import demo_session, isolated, make_app, option_texts, pilot_test, press, screen_text, settle, typed
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.character import CharacterDetail
 from polku.tui.widgets.panes import CharacterPane
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
-
-
-def typed(text: str) -> list[str]:
-    names = {" ": "space", ",": "comma", "-": "minus", "'": "apostrophe", "/": "slash"}
-    return [names.get(c, c) for c in text]
+pytestmark = pytest.mark.usefixtures(isolated.__name__)
 
 
 def notes(app: Any) -> list[str]:
