@@ -222,3 +222,25 @@ async def test_a_quick_save_keeps_the_status_line_still_and_a_slow_one_says_savi
         await settle(pilot)
         assert panes(app)["status"].startswith("[saved]")
         assert states == ["saving…", "saved"]
+
+
+@pilot_test
+async def test_the_reply_comes_after_the_screen_has_drawn_what_the_command_made(tmp_path):
+    """A new character from the form (c) is highlighted in the character pane at once: the
+    main screen's reply selects it after the screen redrew from its TrackerChanged."""
+    from polku.tui.screens.character import CharacterForm
+    from polku.tui.widgets.panes import CharacterPane
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        pane = app.screen.query_one("#chars", CharacterPane)
+        first = pane.selected_character_id()
+        await pilot.press("c")
+        assert isinstance(app.screen, CharacterForm)
+        await pilot.press(*"Zinaida", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        new = next(cid for cid, ch in tracker.characters.items() if ch["name"] == "Zinaida")
+        assert first != new and pane.selected_character_id() == new
