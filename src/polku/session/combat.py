@@ -134,6 +134,31 @@ class Combat:
         g = groups.get(gid) if isinstance(gid, str) and isinstance(groups, dict) else None
         return gid if isinstance(g, dict) and g.get("initiative") == "shared" else None
 
+    def default_fighters(self) -> dict[str, tuple[bool, int]]:
+        """Who the next initiative roll is for, by default, and with how many passes: ``cid → (in, passes)``.
+
+        Out of a fight, everyone standing. In one, those in the order now, and those who
+        joined the table since it was rolled (reinforcements: "4× Ganger" added mid-fight);
+        a fallen non-player character is left out either way.
+        """
+        t = self._t
+        current = {e["id"]: e["passes"] for e in t.state["initiative"]}
+        fallen = set(t.roster.fallen())
+        joined: set[str] = set()
+        if current:
+            for ev in reversed(t.events):
+                seq = ev.get("seq")
+                if not isinstance(seq, int) or t.is_undone(seq) or ev.get("kind") in ("undo", "redo"):
+                    continue
+                paths = [ch.get("path") for ch in ev.get("changes", []) if isinstance(ch, dict)]
+                if ["initiative"] in paths:
+                    break
+                joined.update(str(p[1]) for ch in ev.get("changes", []) if isinstance(ch, dict)
+                              for p in [ch.get("path")] if isinstance(p, list) and len(p) == 2
+                              and p[0] == "characters" and ch.get("before") is None and ch.get("after") is not None)
+        return {cid: ((cid in current or cid in joined or not current) and cid not in fallen, current.get(cid, 1))
+                for cid in t.characters}
+
     def initiative_dice(self, entries: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
         """``(name, dice)`` of each initiative roll ``entries`` make, in the order faces are entered.
 

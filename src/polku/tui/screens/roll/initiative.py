@@ -35,9 +35,9 @@ class InitiativeScreen(ModalScreen[None]):
     def __init__(self, tracker: Tracker) -> None:
         super().__init__()
         self.tracker = tracker
-        current = {e["id"]: e["passes"] for e in tracker.state["initiative"]}
-        self.chosen = {cid: (cid in current or not current) for cid in tracker.characters}
-        self.passes = {cid: current.get(cid, 1) for cid in tracker.characters}
+        fighters = tracker.combat.default_fighters()
+        self.chosen = {cid: chosen for cid, (chosen, _) in fighters.items()}
+        self.passes = {cid: passes for cid, (_, passes) in fighters.items()}
         self.gm_only = False
         """The next roll is the GM's only (RULES §4)."""
 
