@@ -113,6 +113,88 @@ async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
         assert t.events[-1]["roll"]["manual"] is True and t.characters["kaneda"]["edge"] == 2
 
 
+def raja_offer_session(tmp_path: Path) -> Path:
+    from polku.session.rolls import RajaSide
+
+    t = demo.demo_rajapolku(seed=None)
+    c = t.add_challenge("Over the gate", ["alyosha"])
+    seats.ask_raja(t, "alyosha", RajaSide("Alyosha", backgrounds=["Runner", "Militia"]),
+                   RajaSide("GM: the locked gate", backgrounds=["Heavy"]), challenge=c["id"])
+    return write(tmp_path / "raja.toml", t)
+
+
+def prompt_error(app) -> str:
+    return str(app.screen.query_one("#prompt-error").render())
+
+
+@pilot_test
+async def test_a_rajapolku_seat_types_its_physical_dice_with_inline_errors(tmp_path):
+    from polku.session.verify import verify
+    from polku.tui.screens.prompts import FacesPrompt
+
+    path = raja_offer_session(tmp_path)
+    app = seat_app(path, "alyosha")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        assert "f your own dice" in screen_text(app)
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
+        assert app.screen.count == 3 and app.screen.sides == (10, 10, 10), "the action die and two backgrounds"
+        await pilot.press(*"9 7", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FacesPrompt) and "3" in prompt_error(app), "a wrong count is said inline"
+        await pilot.press("space", "1", "1", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FacesPrompt) and "11" in prompt_error(app), "a d10 cannot show 11"
+        await pilot.press("backspace", "enter")
+        await wait_until(pilot, lambda: seats.waiting(path, "alyosha"), "the request file")
+        [answer] = gm_applies(path)
+        assert answer["ok"], answer
+        await wait_until(pilot, lambda: "✓ Alyosha" in screen_text(app), "the answer")
+    t = load_tracker(path, read_only=True)[0]
+    roll = t.events[-1]["roll"]
+    assert [d["face"] for d in roll["sides"][0]["dice"]] == [9, 7, 1] and roll["hand"] == ["a"]
+    rep = verify(t.events, t.state, t.undone)
+    assert rep.ok and any(h.startswith(f"seq {t.events[-1]['seq']} (side a;") for h in rep.hand)
+
+
+@pilot_test
+async def test_edge_after_a_physical_roll_asks_the_edge_dice_wave_by_wave(tmp_path):
+    from polku.tui.screens.prompts import FacesPrompt
+
+    path = offer_session(tmp_path, threshold=2)
+    gm, sf = open_session(path)  # the GM's app stays open: Edge after works on a roll of this sitting (S7)
+
+    def gm_applies_open() -> list[dict]:
+        answers = [seats.handle(gm, path, cid, p) for cid, p in seats.incoming(path)]
+        sf.save_now(gm)
+        return [a for a in answers if a is not None]
+
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
+        await pilot.press(*"5 6 1 2 3 3 4 2", "enter")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        gm_applies_open()
+        await wait_until(pilot, lambda: "e  Edge after" in screen_text(app), "the follow-ups")
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the Edge dice prompt")
+        assert app.screen.count == 3, "Edge rating 3 (S7)"
+        await pilot.press(*"6 5 1", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt) and app.screen.count == 1, "the six's die")
+        await pilot.press("4", "enter")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the action request")
+        [answer] = gm_applies_open()
+        assert answer["ok"], answer
+    sf.close()
+    t = load_tracker(path, read_only=True)[0]
+    new = next(e for e in reversed(t.events) if e["kind"] == "roll")
+    assert new["roll"]["manual"] is True and new["roll"]["outcome"]["hits"] == 4, "2 hits + the 6 and 5; 4 is no hit"
+    assert t.characters["kaneda"]["edge"] == 2
+
+
 def test_every_seat_key_is_in_its_help():
     from polku.tui.seat import SEAT_HELP, SeatScreen
 

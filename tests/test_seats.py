@@ -155,14 +155,11 @@ def test_edge_before_is_offered_only_while_the_character_has_edge():
 def test_physical_faces_are_asked_wave_by_wave_under_the_rule_of_six():
     t, offer_seq = sr_with_offer()
     offer = seats.pending_offers(t)[0]
-    assert seats.faces_needed(t, offer, []) == (8, 6)
-    assert seats.faces_needed(t, offer, [1] * 8) == (0, 0)
-    # With Edge before, 8 + 3 dice, then one more die for each six (S7).
-    assert seats.faces_needed(t, offer, [], edge_before=True) == (11, 6)
+    assert seats.faces_plan(t, offer) == seats.FacesPlan(8, 6, rule_of_six=False)
+    # With Edge before, 8 + 3 dice, then one more die for each six (S7), wave by wave.
+    assert seats.faces_plan(t, offer, edge_before=True) == seats.FacesPlan(11, 6, rule_of_six=True)
     first = [6, 6, 1, 2, 3, 4, 5, 2, 3, 4, 1]
-    assert seats.faces_needed(t, offer, first, edge_before=True) == (2, 6)
-    assert seats.faces_needed(t, offer, first + [6, 3], edge_before=True) == (1, 6)
-    assert seats.faces_needed(t, offer, first + [6, 3, 2], edge_before=True) == (0, 0)
+    assert t.rolls.sr_six_wave(first) == 2 and t.rolls.sr_six_wave([6, 3]) == 1 and t.rolls.sr_six_wave([2]) == 0
     ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, edge_before=True, faces=first + [6, 3, 2]))
     assert ans["ok"], ans
     out = t.event_by_seq(ans["roll"])["roll"]["outcome"]
@@ -235,8 +232,7 @@ def test_harhapolku_difficult_action_from_a_seat_with_an_edge_reroll():
     odds = seats.offer_odds(t, seats.pending_offers(t)[0])
     # 3 d8 (always, general, background; 7+ on 2 of 8 faces) and 1 d10 (special; 7+ on 4 of 10): H8 needs one 7+.
     assert odds.dice == 4 and odds.success == pytest.approx(1 - (6 / 8) ** 3 * (6 / 10))
-    assert seats.faces_needed(t, seats.pending_offers(t)[0], []) == (3, 8)
-    assert seats.faces_needed(t, seats.pending_offers(t)[0], [3, 4, 2]) == (1, 10)
+    assert seats.faces_plan(t, seats.pending_offers(t)[0]) == seats.FacesPlan(4, (8, 8, 8, 10))
     ans = seats.apply_request(t, "lena", req("roll", seat="lena", offer=offer, faces=[3, 4, 2, 5]))
     assert ans["ok"], ans
     assert t.event_by_seq(ans["roll"])["text"] == "Lena, difficult action: failure (0 of 1 needed 7+)"
@@ -384,10 +380,6 @@ def test_a_rajapolku_challenge_from_a_seat_rolls_both_sides_at_once():
 
     assert odds.dice == 2 and odds.against == 3 and odds.tie == 0.0
     assert odds.success == pytest.approx(raja_odds(2, 0, 3, 0, exhausted=True).a_wins)
-    n = len(t.events)
-    ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=[9, 8]))
-    assert not ans["ok"] and ans["text"].startswith("both sides of a Rajapolku challenge roll at once (R5)")
-    assert len(t.events) == n
     ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer))
     assert ans["ok"], ans
     roll = t.event_by_seq(ans["roll"])
@@ -397,3 +389,76 @@ def test_a_rajapolku_challenge_from_a_seat_rolls_both_sides_at_once():
     # A secret character cannot be in the opposition of a seat's roll.
     with pytest.raises(SeatError, match="secret character is in the opposition"):
         seats.ask_raja(t, "alyosha", RajaSide("Alyosha"), RajaSide("Ghost", ["ghost-of-the-nurse"]))
+
+
+def raja_offer(t: Tracker) -> int:
+    from polku.session.rolls import RajaSide
+
+    c = t.add_challenge("Over the gate", ["alyosha"])
+    return seats.ask_raja(t, "alyosha", RajaSide("Alyosha", backgrounds=["Runner", "Militia"]),
+                          RajaSide("GM: the locked gate", backgrounds=["Heavy"]), challenge=c["id"])["seq"]
+
+
+def test_a_rajapolku_seat_types_its_own_dice_and_the_gms_side_is_the_programs():
+    from polku.session.verify import verify
+
+    t = demo.demo_rajapolku(seed=None)  # a committed dice secret: the program's side can be verified
+    offer = raja_offer(t)
+    plan = seats.faces_plan(t, seats.pending_offers(t)[0])
+    assert plan == seats.FacesPlan(3, (10, 10, 10)), "the action die and two backgrounds (R1, R2): all d10"
+    ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=[9, 7, 2]))
+    assert ans["ok"], ans
+    ev = t.event_by_seq(ans["roll"])
+    roll = ev["roll"]
+    assert [d["face"] for d in roll["sides"][0]["dice"]] == [9, 7, 2], "the player's faces, as typed"
+    assert len(roll["sides"][1]["dice"]) == 2 and len(roll["draws"]) == 2, "the gate's two dice: the program's"
+    assert roll["manual"] is True and roll["hand"] == ["a"] and ev["seat"] == "alyosha"
+    rep = verify(t.events, t.state, t.undone)
+    assert rep.ok and rep.checked == 2, "the demo's first roll and the gate's side, against the dice secret"
+    assert rep.hand[-1].split(":")[0] == f"seq {ev['seq']} (side a; the other side's program dice are checked)"
+    # The GM's side changed in the file: verify sees it; the player's side is theirs to type.
+    roll["sides"][1]["dice"][0]["face"] = roll["sides"][1]["dice"][0]["face"] % 10 + 1
+    assert not verify(t.events, t.state, t.undone).ok
+    roll["sides"][1]["dice"][0]["face"] = int(roll["draws"][0].split(":")[1])
+    roll["sides"][0]["dice"][0]["face"] = 10
+    assert verify(t.events, t.state, t.undone).ok
+
+
+def test_a_rajapolku_seats_faces_are_checked_on_arrival_and_change_nothing():
+    t = demo.demo_rajapolku()
+    offer = raja_offer(t)
+    n, state = len(t.events), json.dumps(t.state, sort_keys=True)
+    for faces, why in (([9, 8], "not enough faces entered"), ([9, 8, 7, 6], "1 face more than the pool has dice"),
+                       ([9, 8, 0], "faces must be at most")):
+        if 0 in faces:
+            with pytest.raises(SeatError, match=why):
+                seats.parse_request(json.dumps(req("roll", seat="alyosha", offer=offer, faces=faces)).encode(),
+                                    "alyosha", "0123456789abcdef")
+            continue
+        ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=faces))
+        assert not ans["ok"] and ans["text"].startswith(why), ans
+    assert len(t.events) == n and json.dumps(t.state, sort_keys=True) == state
+    assert [o.seq for o in seats.pending_offers(t)] == [offer], "the request is still open"
+
+
+def test_follow_ups_of_a_physical_roll_ask_their_dice_from_the_log(tmp_path):
+    """The seat reads the roll from the file (no roll in memory): Edge after = Edge rating dice, rule of six (S7);
+    an edge reroll = the whole roll again, each die's size (H7)."""
+    t, offer = sr_with_offer()
+    ans = seats.apply_request(t, "kaneda", req("roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    loaded = load_tracker(write(tmp_path / "night.toml", t), read_only=True)[0]
+    ev = loaded.event_by_seq(ans["roll"])
+    assert seats.physical(ev)
+    assert seats.follow_up_plan(loaded, ev, "edge_after", "kaneda") == seats.FacesPlan(3, 6, rule_of_six=True)
+    assert seats.follow_up_plan(loaded, ev, "negate_glitch", "kaneda").count == 0
+    h = demo.demo_harhapolku()
+    side = HarhaSide("Lena", general="Island girl", background="Thief", special="Dream-walker")
+    hoffer = seats.ask_harha(h, "lena", side)["seq"]
+    hans = seats.apply_request(h, "lena", req("roll", seat="lena", offer=hoffer, faces=[3, 4, 2, 5]))
+    hev = h.event_by_seq(hans["roll"])
+    assert seats.follow_up_plan(h, hev, "edge_reroll", "lena") == seats.FacesPlan(4, (8, 8, 8, 10))
+    # The GM's app checks the reroll's faces against the roll's own dice: a d8 cannot show 9.
+    bad = seats.apply_request(h, "lena", req("action", seat="lena", roll=hans["roll"], action="edge_reroll",
+                                             edge="Cold head", faces=[9, 1, 2, 3]))
+    assert not bad["ok"] and "d8" in bad["text"], bad
+    assert h.characters["lena"]["edges"][0]["used"] is False, "a refused reroll uses no edge"

@@ -134,6 +134,24 @@ def raja_outcome(result: Any, a: str, b: str) -> str:
     return f"{name} wins, {plural(result.degrees, 'degree')}{extra}"
 
 
+def dice_origin(roll: Any, *, short: bool = False) -> str:
+    """Where a logged roll's dice came from: the program's (its seed), typed in by hand, or both.
+
+    Args:
+        roll: a roll event's ``roll`` table (``manual``, ``hand``: the sides typed in, ``seed``).
+        short: the few words of a report line instead of the dice log's details.
+    """
+    hand = roll.get("hand") if roll.get("manual") else None
+    if isinstance(hand, list) and hand:
+        sides = ", ".join(str(h).upper() for h in hand)
+        if short:
+            return f"side {sides} entered by hand, the other program dice"
+        return f"side {sides} entered by hand from physical dice, the other program dice, seed {roll.get('seed', '?')}"
+    if roll.get("manual"):
+        return "dice entered by hand" if short else "entered by hand from physical dice"
+    return "program dice" if short else f"program dice, seed {roll.get('seed', '?')}"
+
+
 def percent(p: float, digits: int = 1) -> str:
     """A chance as the GM reads it: ``42.3%``; ``> 99.9%`` / ``< 0.1%`` when it only rounds to 100% / 0%.
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..rules.system import System
-from ..text import bar, logged_die_text
+from ..text import bar, dice_origin, logged_die_text
 from . import stats as st
 from .model import DiceKey, Event, condition_monitors
 from .public import public_dice, public_view, secret_ids
@@ -198,7 +198,7 @@ def _roll_runs(ev: Event, system: System, challenges: dict[str, str]) -> Inline:
     if summary:
         runs.append((" → ", ""))
         runs.append((summary, "b"))
-    origin = "dice entered by hand" if roll.get("manual") else "program dice"
+    origin = dice_origin(roll, short=True)
     if ev.get("kind") == "roll" or roll.get("sides"):
         runs.append((f" — {origin}", "i"))
     return runs

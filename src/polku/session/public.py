@@ -76,7 +76,7 @@ PUBLIC_CHARACTER_FIELDS = {
 """The character fields the players see, common ones under ``""``; any other field stays with the GM."""
 
 PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
-PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "seed", "threshold", "hidden",
+PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "hand", "seed", "threshold", "hidden",
                       "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws")
 PUBLIC_SIDE_FIELDS = ("role", "label")
 PUBLIC_DIE_FIELDS = ("size", "face", "source", "label", "replaced")

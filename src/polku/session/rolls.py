@@ -194,12 +194,28 @@ class Rolls:
         return self.tracker.program_source()
 
     def _roll_two(self, specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
-                  faces: tuple[Sequence[int], Sequence[int]] | None
+                  faces: tuple[Sequence[int] | None, Sequence[int] | None] | None
                   ) -> tuple[tuple[Die, ...], tuple[Die, ...], dict[str, Any]]:
-        """Roll both sides' pools: one seeded source, or each side's entered faces (checked, all used)."""
+        """Roll both sides' pools: one seeded source, or each side's entered faces (checked, all used).
+
+        A side whose faces are None is thrown with the program's dice while the
+        other side's faces were entered by hand (a player's seat types its own
+        dice; the GM's opposition is the program's). The log then says which
+        sides were entered by hand (``hand``), so the program's dice of the
+        other side can still be checked (``polku verify``).
+        """
         if faces is not None:
-            src_a, origin = self._source(faces[0])
-            src_b, _ = self._source(faces[1])
+            fa, fb = faces
+            if fa is not None and fb is not None:
+                src_a, origin = self._source(fa)
+                src_b, _ = self._source(fb)
+            else:
+                program, origin = self._source(None)
+                src_a = ManualSource(list(fa)) if fa is not None else program
+                src_b = ManualSource(list(fb)) if fb is not None else program
+                hand = [role for role, f in (("a", fa), ("b", fb)) if f is not None]
+                if hand:
+                    origin.update(manual=True, hand=hand)
             dice_a, dice_b = roll_specs(specs_a, src_a), roll_specs(specs_b, src_b)
             self._check_manual_used(src_a)
             self._check_manual_used(src_b)
@@ -266,8 +282,12 @@ class Rolls:
         return raja.final_pools(self.raja_plan(a), self.raja_plan(b))
 
     def roll_raja(self, a: RajaSide, b: RajaSide, *, challenge: str | None = None,
-                  faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
-        """R1–R7: build both pools, roll, resolve; pay ability costs (R11)."""
+                  faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
+        """R1–R7: build both pools, roll, resolve; pay ability costs (R11).
+
+        ``faces``: each side's faces entered by hand, in the order of its pool; a
+        side given as None is thrown with the program's dice (see :meth:`_roll_two`).
+        """
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
@@ -508,6 +528,13 @@ class Rolls:
             f"{a.label} vs {b.label}: {summary}", variant=variant, demand=demand or None,
             counts=list(counts) if counts else None, **extra)
         return ev, result
+
+    @staticmethod
+    def harha_reroll_dice(roll_event: Event, role: str) -> list[int]:
+        """H7: the die sizes an edge reroll of ``role``'s side throws (its whole roll again), in order."""
+        roll = roll_event.get("roll") or {}
+        side = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
+        return [int(d["size"]) for d in side.get("dice", []) if isinstance(d, dict) and isinstance(d.get("size"), int)]
 
     def harha_edge_reroll(self, roll_event: Event, role: str, cid: str, edge: str, *,
                           faces: Sequence[int] | None = None) -> dict[str, Any]:
@@ -802,11 +829,19 @@ class Rolls:
     def sr_follow_up_dice(self, roll_event: Event, what: str, role: str = "a") -> int:
         """Dice a follow-up throws before any rule of six: Edge after the roll adds the roller's
         Edge rating in dice (S7); negating or reducing a glitch throws none (S5, S6)."""
-        rec = self.tracker._recent.get(roll_event["seq"])
-        if what != "edge_after" or not isinstance(rec, _SRRecord) or role not in rec.sides:
+        if what != "edge_after":
             return 0
-        side = rec.sides[role][0]
-        return int(self.tracker.character(side.who[0])["edge_rating"]) if side.who else 0
+        rec = self.tracker._recent.get(roll_event["seq"])
+        if isinstance(rec, _SRRecord):
+            who = rec.sides[role][0].who if role in rec.sides else []
+        else:
+            # Read from the log (a player's seat sees the roll in the file, not in memory).
+            roll = roll_event.get("roll") or {}
+            side_ev = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
+            who = [w for w in side_ev.get("who", []) if isinstance(w, str)]
+        if not who or who[0] not in self.tracker.characters:
+            return 0
+        return int(self.tracker.character(who[0]).get("edge_rating", 0))
 
     def sr_initiative_dice(self, cid: str) -> int:
         """S12: the dice a character throws for initiative (Reaction + Intuition)."""

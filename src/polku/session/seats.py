@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..rules.dice import ManualSource, RulesError
+from ..rules.dice import RulesError
 from .model import Event, clone
 from .rolls import HarhaSide, RajaSide, RollAction, SRPool
 from .tracker import TrackerError
@@ -442,41 +442,54 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
                     explain=tuple(pool.explain))
 
 
-def faces_needed(t: Tracker, offer: Offer, faces: list[int], *, edge_before: bool = False) -> tuple[int, int]:
-    """(count, die size) of the next group of physical faces to enter, (0, 0) when ``faces`` is enough.
+@dataclass(frozen=True)
+class FacesPlan:
+    """The physical dice a seat's player types for a roll or a follow-up (asked of the session layer).
 
-    Asked of the rules core: the roll is tried with the faces so far and the
-    missing dice filled with a face that never rerolls, so a rule-of-six wave
-    (S7) is asked for once the sixes of the wave before are known.
+    The first prompt asks ``count`` faces of ``sizes`` (one size for all, or each
+    die's size in the order the roll throws them); with ``rule_of_six`` a
+    prompt follows for each wave of sixes (S7: ``Rolls.sr_six_wave``). The GM's
+    app checks the faces again on arrival: the roll itself takes them.
+    """
+
+    count: int
+    sizes: int | tuple[int, ...]
+    rule_of_six: bool = False
+
+
+def faces_plan(t: Tracker, offer: Offer, *, edge_before: bool = False) -> FacesPlan:
+    """What to type for an offer's roll: the player's own pool, in the order the roll throws it.
+
+    Rajapolku: only the player's side (R5: the GM's opposition is thrown with the
+    program's dice in the same roll).
     """
     if offer.test == "raja":
-        raise SeatError("both sides of a Rajapolku challenge roll at once (R5): the program rolls them here; "
-                        "physical dice are rolled at the GM's table")
+        mine, theirs = raja_sides_of(t, offer)
+        specs = t.rolls.raja_pools(mine, theirs)[0]
+        return FacesPlan(len(specs), tuple(s.size for s in specs))
     if offer.test == "harha-difficult":
         specs = t.rolls.harha_dice(harha_side_of(t, offer), "ch23")
-        if len(faces) >= len(specs):
-            return 0, 0
-        size = specs[len(faces)].size
-        n = 0
-        while len(faces) + n < len(specs) and specs[len(faces) + n].size == size:
-            n += 1
-        return n, size
-    from ..rules import shadowrun as sr
-
+        return FacesPlan(len(specs), tuple(s.size for s in specs))
     side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
-    size = t.rolls.sr_plan(side).size
-    edge = t.character(offer.cid)["edge_rating"] if edge_before else None
-    extra = 0
-    while extra <= MAX_FACES:
-        try:
-            sr.roll(size, ManualSource(list(faces) + [2] * extra), edge, settings=t.settings)
-        except RulesError as e:
-            if "not enough faces" not in str(e):
-                raise
-            extra += 1
-            continue
-        return (extra, 6) if extra else (0, 0)
-    raise SeatError("too many dice for one request")
+    return FacesPlan(max(0, t.rolls.sr_pool_dice(side)), 6, t.rolls.sr_rule_of_six(side))
+
+
+def follow_up_plan(t: Tracker, roll_event: Event, name: str, cid: str) -> FacesPlan:
+    """What to type for a follow-up of ``cid``'s own roll: Edge after (S7, its sixes explode), an edge
+    reroll (H7, the whole roll again); nothing for negating or reducing a glitch (S5, S6)."""
+    roll = roll_event.get("roll") or {}
+    role = next((str(s.get("role")) for s in roll.get("sides", [])
+                 if isinstance(s, dict) and cid in (s.get("who") or [])), "a")
+    if name == "edge_reroll":
+        sizes = t.rolls.harha_reroll_dice(roll_event, role)
+        return FacesPlan(len(sizes), tuple(sizes))
+    n = t.rolls.sr_follow_up_dice(roll_event, name, role)
+    return FacesPlan(n, 6, n > 0)
+
+
+def physical(roll_event: Event | None) -> bool:
+    """Were this roll's dice (some of them) entered by hand? Its follow-ups are then typed too."""
+    return bool(roll_event and (roll_event.get("roll") or {}).get("manual"))
 
 
 # ---------------------------------------------------------------------------
@@ -670,10 +683,10 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
         elif offer.test == "raja":
             if edge_before:
                 raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
-            if faces is not None:
-                faces_needed(t, offer, faces)
             mine, theirs = raja_sides_of(t, offer)
-            ev = t.rolls.roll_raja(mine, theirs, challenge=offer.challenge)["event"]
+            # The player's faces for their own pool; the GM's side is the program's, in the same roll (R5).
+            ev = t.rolls.roll_raja(mine, theirs, challenge=offer.challenge,
+                                   faces=None if faces is None else (faces, None))["event"]
         else:
             if edge_before:
                 raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
@@ -756,7 +769,8 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
 
 
 __all__ = [
-    "MAX_REQUEST_BYTES", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr", "faces_needed",
+    "MAX_REQUEST_BYTES", "FacesPlan", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr",
+    "faces_plan", "follow_up_plan", "physical",
     "handle", "incoming", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
 ]

@@ -4,7 +4,8 @@ For each dice secret (:mod:`polku.session.fairdice`): its SHA-256 must be the
 commitment logged for the players, and that commitment must be logged before
 the secret's first roll. For each program roll: its seed must be the one the
 secret and the roll's number give, the seed must give every draw the roll
-logged, and the dice the roll shows must be exactly those draws, in order —
+logged, and the dice the roll shows must be exactly those draws, in order
+(a side entered by hand in the same roll, ``hand``, is skipped) —
 for a follow-up (Edge after the roll, an edge reroll) the dice carried over
 from the roll it replaces must be unchanged and the new ones must be the
 draws. Undone rolls are checked too: they were rolled. Dice entered by hand
@@ -65,15 +66,24 @@ def _shown(side: dict[str, Any]) -> list[dict[str, Any]]:
     return [d for d in dice if isinstance(d, dict)] if isinstance(dice, list) else []
 
 
+def _hand_sides(roll: dict[str, Any]) -> set[str]:
+    """The sides of a roll entered by hand while the others were the program's (a seat's Rajapolku roll)."""
+    hand = roll.get("hand")
+    return {h for h in hand if isinstance(h, str)} if isinstance(hand, list) else set()
+
+
 def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list[tuple[int, int, str]], list[str]]:
-    """The dice this roll threw (size, face, where), in throwing order, and carried dice that changed."""
+    """The program dice this roll threw (size, face, where), in throwing order, and carried dice that changed."""
     prev_sides = {s.get("role"): s for s in (before or {}).get("sides", []) if isinstance(s, dict)}
     new: list[tuple[int, int, str]] = []
     changed: list[str] = []
+    by_hand = _hand_sides(roll)
     for side in roll.get("sides", []) if isinstance(roll.get("sides"), list) else []:
         if not isinstance(side, dict):
             continue
         role = side.get("role", "?")
+        if role in by_hand:
+            continue
         old = _shown(prev_sides.get(role, {})) if before is not None else []
         for i, d in enumerate(_shown(side)):
             where = f"die {i + 1} of side {role}"
@@ -148,8 +158,14 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
         seq = ev.get("seq")
         undone_note = " (undone)" if seq in undone else ""
         if roll.get("manual"):
-            rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
-            continue
+            hand = _hand_sides(roll)
+            if not hand:
+                rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
+                continue
+            # Some sides by hand, the others the program's dice: list the one, check the others.
+            sides = ", ".join(sorted(hand))
+            rep.hand.append(f"seq {seq}{undone_note} (side {sides}; the other side's program dice are checked): "
+                            f"{_label(ev)}")
         key, n = roll.get("dice_key"), roll.get("roll_no")
         prev_seq = roll.get("supersedes", roll.get("rerolls"))
         before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None

@@ -158,7 +158,7 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
     out.append(Text(f"{pad}{ev.get('t', '')}  scene {'.'.join(str(x) for x in ev.get('at', []))}  "
                     f"{ev.get('text', '')}", style=styles.get("muted", "")))
     if roll:
-        origin = "entered by hand from physical dice" if roll.get("manual") else f"program dice, seed {roll.get('seed', '?')}"
+        origin = text.dice_origin(roll)
         out.append(Text(f"{pad}{roll.get('test', '')}: {origin}", style=styles.get("muted", "")))
         if roll.get("settings"):
             from ..session.rolls import settings_text

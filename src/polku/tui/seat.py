@@ -37,8 +37,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..rules.dice import RulesError
 from ..session import seats
+from ..session.model import Event
 from ..session.public import Follower
+from ..text import percent
 from ..session.tracker import Tracker
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
@@ -46,19 +49,6 @@ from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane
 
 ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
-
-
-def percent(p: float) -> str:
-    """A probability for the panel: never "100%" or "0%" unless it is exactly that."""
-    if p >= 1.0:
-        return "100%"
-    if p <= 0.0:
-        return "0%"
-    if p > 0.999:
-        return "> 99.9%"
-    if p < 0.001:
-        return "< 0.1%"
-    return f"{p * 100:.1f}%"
 
 
 class SeatPanel(Static):
@@ -311,8 +301,6 @@ class SeatApp(WatchApp):
             return False
         waiting = self.sent is not None
         offer = self.current_offer()
-        if action == "faces" and offer is not None and offer.test == "raja":
-            return None
         if action in ("roll", "faces"):
             return None if (offer is None or waiting) else True
         if action == "edge":
@@ -370,32 +358,33 @@ class SeatApp(WatchApp):
             return
         self._send("roll", "your roll", offer=offer.seq, edge_before=self.edge_before, faces=faces)
 
-    def ask_faces(self, then: Any = None) -> None:
-        """Ask the faces of physical dice, group by group (a die size, a rule-of-six wave), then send."""
+    def ask_faces(self) -> None:
+        """Ask the faces of physical dice (the pool, then each rule-of-six wave), then send them.
+
+        How many dice of which sizes is the session layer's answer
+        (:func:`polku.session.seats.faces_plan`); the GM's app checks them again.
+        """
         offer = self.current_offer()
         full = self.full()
         if offer is None or full is None or self.sent is not None:
             return
-        self._next_faces(full, offer, [])
-
-    def _next_faces(self, full: Tracker, offer: seats.Offer, faces: list[int]) -> None:
-        from .screens.prompts import FacesPrompt
-
         try:
-            count, size = seats.faces_needed(full, offer, faces, edge_before=self.edge_before)
-        except seats.SeatError as e:
-            self.notify(str(e), severity="error")
+            plan = seats.faces_plan(full, offer, edge_before=self.edge_before)
+        except (seats.SeatError, RulesError) as e:
+            self.notify(str(e), severity="error", title="Not rolled")
             return
-        if count == 0:
-            self.roll(faces)
-            return
-        title = "Your dice" if not faces else "Rule of six: the rerolled sixes" if size == 6 else "Your d10s"
+        what = ("your pool and Edge dice" if self.edge_before else "your pool") if offer.test == "sr-success" \
+            else "your dice" if offer.test == "harha-difficult" else "your dice (the GM's side is the program's, R5)"
+        self._type_faces(full, what, plan, lambda faces: self.roll(faces))
 
-        def got(dice: Any) -> None:
-            if dice:
-                self._next_faces(full, offer, faces + [d.face for d in dice])
+    def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any) -> None:
+        """The GM's roll screens' faces prompts: a wrong count or face is said inline, the prompt stays."""
+        from .screens.prompts import ask_faces
 
-        self.push_screen(FacesPrompt(title, count, size), got)
+        hint = "rule of six: a prompt follows for the dice the sixes add" if plan.rule_of_six else \
+            "in the order of the pool shown; commas or spaces; Escape cancels"
+        ask_faces(self, title[:1].upper() + title[1:], plan.count, plan.sizes, then,
+                  wave=full.rolls.sr_six_wave if plan.rule_of_six else None, hint=hint)
 
     def edge(self) -> None:
         if self.sent is not None:
@@ -418,7 +407,34 @@ class SeatApp(WatchApp):
         ans = self.answer
         if act is None or ans is None or self.sent is not None:
             return
-        self._send("action", act.get("reason", name), roll=ans["roll"], action=name, edge=edge or act.get("edge", ""))
+        what = str(act.get("reason", name))
+        edge = edge or str(act.get("edge", ""))
+
+        def send(faces: list[int] | None) -> None:
+            self._send("action", what, roll=ans["roll"], action=name, edge=edge, faces=faces)
+
+        full = self.full()
+        ev = self._my_roll(full)
+        if full is None or ev is None or not seats.physical(ev):
+            send(None)
+            return
+        # The roll was made with physical dice: so are the dice its follow-up throws.
+        plan = seats.follow_up_plan(full, ev, name, self.cid)
+        if plan.count == 0:
+            send(None)
+            return
+        title = f"Your reroll with edge '{edge}' (H7)" if name == "edge_reroll" else "Your Edge dice (after the roll, S7)"
+        self._type_faces(full, title, plan, send)
+
+    def _my_roll(self, full: Tracker | None) -> Event | None:
+        """The roll the last answer was about, as the file has it."""
+        seq = (self.answer or {}).get("roll")
+        if full is None or not isinstance(seq, int):
+            return None
+        try:
+            return full.event_by_seq(seq)
+        except KeyError:
+            return None
 
     def reroll(self) -> None:
         rerolls = [a for a in self.roll_actions() if a.get("name") == "edge_reroll" and a.get("allowed")]
@@ -608,7 +624,8 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
         label = str(shown.get("opposition", {}).get("label", "the GM"))
         t.append(f"against {label}: {odds.against} dice\n")
         t.append(f"you win {percent(odds.success or 0.0)} · full tie {percent(odds.tie or 0.0)}\n", style="bold")
-        t.append("r roll both sides with the program's dice (R5)", style=styles.get("accent", ""))
+        t.append("r roll (the program's dice) · f your own dice; the GM's side is the program's (R5)",
+                 style=styles.get("accent", ""))
         return t
     else:
         what = "very demanding (two 7+ dice)" if offer.very_demanding else "difficult (one 7+ die)"
@@ -624,4 +641,4 @@ def run_seat(path: Path, cid: str, *, theme: str | None = None) -> int:
     return app.return_code or 0
 
 
-__all__ = ["SeatApp", "SeatPanel", "SeatScreen", "percent", "run_seat"]
+__all__ = ["SeatApp", "SeatPanel", "SeatScreen", "run_seat"]
