@@ -31,12 +31,13 @@ public line of that command, or nothing when that command showed nothing.
 A challenge's outcome is shown only as the public line of the roll that
 decided it.
 
-:class:`Follower` re-reads a session file whenever its identity, size or
-modification time changes. Full saves replace the file atomically and appended
-events end with a ``# end of event N`` mark, so a reader never sees a torn
-file: :func:`polku.session.store.load` drops a last event still being written.
-When the file disappears or breaks, the follower keeps its last good view and
-says so.
+:class:`Follower` reads a session file again whenever its identity, size or
+modification time changes: only the event blocks appended since the last
+reading when the file was only appended to, the whole file when it was
+replaced. Full saves replace the file atomically and appended events end with
+a ``# end of event N`` mark, so a reader never takes a torn block for an
+event: a last block still being written waits for the next reading. When the
+file disappears or breaks, the follower keeps its last good view and says so.
 
 No textual, no rich.
 """
@@ -47,10 +48,11 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
-from .files import SessionOpenError, load_tracker
-from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, clone
+from . import store
+from .files import SessionOpenError, load_followed
+from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
 from .tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -176,7 +178,9 @@ class _Projection:
         self.by_name = {name.lower(): cid for cid, name in self.names.items()}
         self.cmd_seqs: dict[int, list[int]] = {}
         self.secret_cmds: set[int] = set()
-        self._commands()
+        self.cmd_of: dict[int, int] = {}
+        """seq → the command (its first event's seq) that appended it."""
+        self._commands(0)
         public_now = {cid for cid, ch in chars.items() if not ch.get("secret")}
         self.unnamed = (self.secret_now | {c for around in self.around for c in around}) - public_now
         """Characters whose names (and ids, made from names) the players may not learn."""
@@ -221,15 +225,15 @@ class _Projection:
             if isinstance(ch, dict) and isinstance(ch.get("name"), str):
                 self.names.setdefault(str(path[1]), ch["name"])
 
-    def _commands(self) -> None:
-        """Which events each command appended, and which commands are GM-only.
+    def _commands(self, start: int) -> None:
+        """Which events each command appended, and which commands are GM-only (events from ``start`` on).
 
         A command is GM-only when one of its events is marked ``secret`` or
         when it rerolls or replaces a roll of a GM-only command (an edge
         reroll, Edge after the roll).
         """
-        cmd_of: dict[int, int] = {}
-        for ev in self.events:
+        cmd_of = self.cmd_of
+        for ev in self.events[start:]:
             seq = ev.get("seq")
             if not isinstance(seq, int) or ev.get("kind") in ("undo", "redo"):
                 continue
@@ -306,9 +310,11 @@ class _Projection:
 
     # -- events -----------------------------------------------------------------
 
-    def run(self) -> list[dict[str, Any]]:
+    def run(self, start: int = 0) -> list[dict[str, Any]]:
+        """The public events of the log (from ``start`` on), each remembered by its seq."""
         out = []
-        for i, ev in enumerate(self.events):
+        for i in range(start, len(self.events)):
+            ev = self.events[i]
             pub = self.event(i, ev)
             seq = ev.get("seq")
             if isinstance(seq, int):
@@ -316,6 +322,32 @@ class _Projection:
             if pub is not None:
                 out.append(pub)
         return out
+
+    def extend(self, tracker: Tracker, new: list[Event]) -> list[dict[str, Any]] | None:
+        """Project only the events appended to the log (``tracker`` holds them last).
+
+        Who is secret when is worked out from the end of the log backwards, so an
+        append that changes a character's secrecy or name, adds or removes a character,
+        or makes a command already shown GM-only changes what earlier events
+        show: then None, and the whole log must be projected again.
+        """
+        for ev in new:
+            changes = ev.get("changes", [])
+            for ch in changes if isinstance(changes, list) else []:
+                path = ch.get("path") if isinstance(ch, dict) else None
+                if not isinstance(path, list) or not path:
+                    return None
+                if path[0] == "characters" and (len(path) <= 2 or path[2] in ("secret", "name")):
+                    return None
+            cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else ev.get("seq")
+            if ev.get("secret") and cmd in self.cmd_seqs and cmd not in self.secret_cmds:
+                return None
+        start = len(self.events)
+        self.full = tracker
+        self.events.extend(new)
+        self.around.extend([frozenset(self.secret_now)] * len(new))
+        self._commands(start)
+        return self.run(start)
 
     def event(self, i: int, ev: Event) -> dict[str, Any] | None:
         kind = ev.get("kind")
@@ -583,12 +615,41 @@ def public_dice(state: State) -> DiceKey | None:
 
 def public_view(tracker: Tracker) -> Tracker:
     """A read-only tracker holding only what the players may see (see the module docstring)."""
-    p = _Projection(tracker)
-    events = p.run()
-    view = Tracker(p.state(), [], read_only=True)
-    view.events = events
-    view.undone = {seq for seq in tracker.undone if p.public.get(seq) is not None}
-    return view
+    return PublicLog(tracker).view
+
+
+class PublicLog:
+    """The players' view of a tracker, kept up to date as events are appended to its log.
+
+    ``extend`` projects only the appended events when nothing in them changes
+    what the earlier ones show (see :meth:`_Projection.extend`), and the whole
+    log again otherwise; either way ``view`` is what :func:`public_view` gives.
+    """
+
+    def __init__(self, tracker: Tracker) -> None:
+        self._p = _Projection(tracker)
+        self._events = self._p.run()
+        self.view = self._view(tracker)
+        self.incremental = False
+        """Whether the last :meth:`extend` projected only the appended events."""
+
+    def _view(self, tracker: Tracker) -> Tracker:
+        view = Tracker(self._p.state(), [], read_only=True)
+        view.events = list(self._events)  # a new list: the one shown before must not change under a reader
+        view.undone = {seq for seq in tracker.undone if self._p.public.get(seq) is not None}
+        return view
+
+    def extend(self, tracker: Tracker, new: list[Event]) -> Tracker:
+        """The view after ``new`` (the last events of ``tracker``'s log) were appended."""
+        more = self._p.extend(tracker, new) if new else []
+        self.incremental = more is not None
+        if more is None:
+            self._p = _Projection(tracker)
+            self._events = self._p.run()
+        else:
+            self._events.extend(more)
+        self.view = self._view(tracker)
+        return self.view
 
 
 def secret_ids(state: State, events: Any) -> set[str]:
@@ -619,7 +680,15 @@ class View:
 
 
 class Follower:
-    """Re-read a session file when it changes; keep the last good view when it breaks.
+    """Follow a session file as the GM's app saves it; keep the last good view when it breaks.
+
+    Between its full rewrites the GM's app only appends event blocks, so after
+    the first reading the follower reads only the bytes appended since
+    (:func:`polku.session.store.read_appended`), applies those events to its
+    copy of the session (checked as a load checks them) and projects only
+    them for the players (:class:`PublicLog`): the time a roll takes to show
+    does not grow with the session. A file that was replaced (a full save, a
+    compaction), rewritten, or is not this version's format is read whole.
 
     Args:
         path: the session file.
@@ -637,6 +706,13 @@ class Follower:
         self.notices: list[str] = []
         """Notices of the last reading (a last event still being written, dropped)."""
         self._seen: tuple[int, int, int, int] | None = None
+        self._position: store.Position | None = None
+        self._log: PublicLog | None = None
+        self.reads = {"whole": 0, "appended": 0}
+        """How many readings read the whole file and how many only what was appended."""
+        self.last_read = ""
+        """How the last reading went: ``whole``, ``appended`` (only the new events projected) or
+        ``appended, projected whole`` (the new events changed what earlier ones show)."""
 
     def _stat(self) -> tuple[int, int, int, int] | None:
         try:
@@ -653,15 +729,19 @@ class Follower:
         return sig != self._seen
 
     def reload(self) -> bool:
-        """Read the file now. Returns True when the view changed (or a problem appeared)."""
+        """Read the whole file now. Returns True when the view changed (or a problem appeared)."""
         sig = self._stat()
         if sig is None:
             was = self.problem
             self.problem = f"{self.path} is missing"
             self._seen = None
+            self._position = None
             return was != self.problem
+        self._position = None
+        self.reads["whole"] += 1
+        self.last_read = "whole"
         try:
-            full, notices = load_tracker(self.path, read_only=True)
+            full, notices, position = load_followed(self.path)
         except SessionOpenError as e:
             self._seen = sig
             self.problem = str(e)
@@ -673,14 +753,42 @@ class Follower:
         self._seen = sig
         self.problem = None
         self.notices = list(notices)
-        self.view = View(public_view(full), full, self.now())
+        self._log = PublicLog(full)
+        self._position = position
+        self.view = View(self._log.view, full, self.now())
+        return True
+
+    def update(self) -> bool:
+        """Read what changed: only the appended events when the file was only appended to, else the
+        whole file. Returns True when the view changed (or a problem appeared)."""
+        view, position, log = self.view, self._position, self._log
+        sig = self._stat()
+        if view is None or position is None or log is None or self.problem is not None or sig is None:
+            return self.reload()
+        appended = store.read_appended(self.path, position)
+        if appended is None or not (appended.events or appended.torn):
+            # Replaced, rewritten, or changed without growing (edited in place): read it whole.
+            return self.reload()
+        try:
+            full = view.full.with_appended(appended.events) if appended.events else view.full
+        except StateError:
+            return self.reload()  # it says what is wrong with the file, as a first reading would
+        self.reads["appended"] += 1
+        self._seen = sig
+        self._position = appended.position
+        self.notices = [f"{self.path}: the last event is still being written"] if appended.torn else []
+        if not appended.events:
+            return False
+        new = cast("list[Event]", appended.events)  # checked by with_appended
+        self.view = View(log.extend(full, new), full, self.now())
+        self.last_read = "appended" if log.incremental else "appended, projected whole"
         return True
 
     def poll(self) -> bool:
-        """Reload if the file changed. Returns True when there is something new to show."""
+        """Read the file if it changed. Returns True when there is something new to show."""
         if not self.changed():
             return False
-        return self.reload()
+        return self.update()
 
     def status(self) -> str:
         """One line for the players: what is shown and whether it is current."""
@@ -702,5 +810,5 @@ class Follower:
         return f"{what} · last good view from {self.view.loaded_at}"
 
 
-__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "View", "public_dice", "public_events", "public_summary",
+__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "PublicLog", "View", "public_dice", "public_events", "public_summary",
            "public_view", "secret_ids"]

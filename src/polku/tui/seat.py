@@ -195,7 +195,7 @@ class SeatApp(WatchApp):
         self.problem_line = ""
         """Why the seat could not send (the spool cannot be written), or ""."""
         self._panel_shown: dict[str, Text] = {}
-        self._pending_of: Tracker | None = None
+        self._pending_of: object = None
         self._pending_list: list[seats.Offer] = []
         self._title_shown = ""
 
@@ -251,8 +251,8 @@ class SeatApp(WatchApp):
 
     def _pending(self, full: Tracker) -> list[seats.Offer]:
         """The character's open requests, worked out once per reading of the file (every key asks)."""
-        if self._pending_of is not full:
-            self._pending_of = full
+        if self._pending_of is not self.follower.view:
+            self._pending_of = self.follower.view
             self._pending_list = seats.pending_offers(full, self.cid)
         return self._pending_list
 

@@ -229,7 +229,7 @@ class WatchApp(ReadOnlyApp):
     def _reload(self) -> None:
         changed = False
         try:
-            changed = self.follower.reload()
+            changed = self.follower.update()
         finally:
             self.post_message(Reloaded(changed))
 

@@ -56,13 +56,14 @@ from .errors import (
 )
 from .events import EventLog, EventMeta
 from .format import APP, HEADER, SCHEMA, kept_comments, render
-from .load import MAX_TORN_EVENTS, Loaded, load, load_lazy, repair_tail
+from .load import MAX_TORN_EVENTS, Appended, Loaded, Position, load, load_lazy, read_appended, repair_tail
 from .lock import SessionLock, lock_path, remove_orphans
 from .migrate import migrate_v1
 from .write import append_events, write_full
 
 __all__ = [
     "APP",
+    "Appended",
     "HEADER",
     "MAX_TORN_EVENTS",
     "SCHEMA",
@@ -72,6 +73,7 @@ __all__ = [
     "LockedError",
     "Loaded",
     "NewerSchemaError",
+    "Position",
     "ReplacedError",
     "SessionLock",
     "StoreError",
@@ -83,6 +85,7 @@ __all__ = [
     "load_lazy",
     "lock_path",
     "migrate_v1",
+    "read_appended",
     "remove_orphans",
     "render",
     "repair_tail",

@@ -45,6 +45,8 @@ class Loaded:
     doc: dict[str, Any]
     notices: list[str] = field(default_factory=list)
     rewrite_needed: bool = False
+    position: "Position | None" = None
+    """Where :func:`load` stopped reading, for :func:`read_appended` (None: not this version's format)."""
 
 
 class _ParseFail(Exception):
@@ -75,9 +77,14 @@ def _parse(data: bytes) -> dict[str, Any]:
 
 def _read_bytes(path: Path) -> bytes:
     """The file's bytes, or a one-line :class:`StoreError` saying why not."""
+    return _read_bytes_stat(path)[0]
+
+
+def _read_bytes_stat(path: Path) -> tuple[bytes, os.stat_result]:
+    """The file's bytes and the identity of the file they were read from (one open)."""
     try:
         with open(path, "rb") as f:
-            return f.read()
+            return f.read(), os.fstat(f.fileno())
     except FileNotFoundError:
         raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
     except IsADirectoryError:
@@ -224,7 +231,8 @@ def load(path: str | os.PathLike[str]) -> Loaded:
         NewerSchemaError: written by a newer Polku.
     """
     path = Path(path)
-    repaired = repair_tail(_read_bytes(path))
+    raw, st = _read_bytes_stat(path)
+    repaired = repair_tail(raw)
     data = repaired.data
     try:
         doc = _parse(data)
@@ -256,7 +264,8 @@ def load(path: str | os.PathLike[str]) -> Loaded:
 
     _check_head(path, doc)
     _check_events(path, doc, data)
-    return Loaded(doc=doc, notices=notices, rewrite_needed=bool(repaired.dropped) or migrated)
+    return Loaded(doc=doc, notices=notices, rewrite_needed=bool(repaired.dropped) or migrated,
+                  position=None if migrated else _position(data, st))
 
 
 def load_lazy(path: str | os.PathLike[str]) -> Loaded:
@@ -288,6 +297,101 @@ def load_lazy(path: str | os.PathLike[str]) -> Loaded:
     doc["event"] = EventLog(Blocks(data, starts), path)
     notices = [repaired.notice(path)] if repaired.dropped else []
     return Loaded(doc=doc, notices=notices, rewrite_needed=bool(repaired.dropped))
+
+
+# ---------------------------------------------------------------------------
+# Reading only what was appended
+
+
+CHECK_BYTES = 64
+"""How many bytes at the start of the file and before a reader's position must be unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """How far a reader has read a file, and what the file looked like there.
+
+    The writer only appends ``[[event]]`` blocks between its full rewrites, and a
+    full rewrite replaces the file (a new inode). So a file with the same
+    identity, at least as long, whose first bytes and the bytes just before
+    ``end`` are the ones read, holds what was read plus what was appended.
+    """
+
+    dev: int
+    ino: int
+    end: int
+    """Bytes read: the file's events up to here are known."""
+    head: bytes
+    tail: bytes
+    """The :data:`CHECK_BYTES` bytes at the start and just before ``end``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The event blocks appended after a :class:`Position`."""
+
+    events: list[dict[str, Any]]
+    position: Position
+    """The new position (after the last complete block)."""
+    torn: bool = False
+    """A last block still being written was left for the next read."""
+
+
+def _position(data: bytes, st: os.stat_result) -> Position | None:
+    if not data.startswith(HEADER_BYTES):
+        return None  # not this version's own format: no end marks to trust
+    return Position(st.st_dev, st.st_ino, len(data), data[:CHECK_BYTES], data[max(0, len(data) - CHECK_BYTES):])
+
+
+def read_appended(path: str | os.PathLike[str], pos: Position) -> Appended | None:
+    """The complete event blocks appended to ``path`` since ``pos``; None when the
+    file was replaced or rewritten (or anything else changed): read it whole then.
+
+    A last block without its end mark is being written: it is left for the
+    next read (``torn``). A block before it that is not valid TOML, or bytes
+    that are no block, mean the file is not what was read plus appends.
+    """
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if (st.st_dev, st.st_ino) != (pos.dev, pos.ino) or st.st_size < pos.end:
+                return None
+            head = f.read(len(pos.head))
+            f.seek(pos.end - len(pos.tail))
+            data = f.read()
+    except OSError:
+        return None
+    if head != pos.head or data[:len(pos.tail)] != pos.tail:
+        return None
+    new = data[len(pos.tail):]
+    starts = _event_starts(new)
+    if not starts:
+        # Nothing, or the first bytes of a block whose header line is not complete yet.
+        return Appended([], pos, torn=bool(new.strip()))
+    if new[:starts[0]].strip():
+        return None
+    events: list[dict[str, Any]] = []
+    consumed = 0
+    bounds = starts + [len(new)]
+    for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
+        block = new[a:b]
+        last = k == len(starts) - 1
+        try:
+            ev = _parse(block)["event"][0]
+        except (_ParseFail, KeyError, IndexError, TypeError):
+            if last:
+                break
+            return None
+        if not isinstance(ev, dict) or not _has_end_mark(block, ev.get("seq")):
+            if last:
+                break
+            return None
+        events.append(ev)
+        consumed = b
+    end = pos.end + consumed
+    whole = data[:len(pos.tail)] + new[:consumed]
+    tail = whole[max(0, len(whole) - CHECK_BYTES):] if consumed else pos.tail
+    return Appended(events, Position(pos.dev, pos.ino, end, pos.head, tail), torn=consumed < len(new.rstrip()))
 
 
 def _fix_hint(path: Path) -> str:
