@@ -2,7 +2,10 @@
 
 Usage::
 
-    python benchmarks/seats.py [--rolls N] [--json]
+    python benchmarks/seats.py [--rolls N] [--events N] [--json]
+
+``--events 10000`` runs the same figures on a session grown to 10,000 events
+first (the players' views must not slow down as a session grows).
 
 Also run by ``benchmarks/run.py`` (figure ``seats``). Three figures, each in
 real pseudo-terminals at 120x40 (``run.PtyApp``: it answers Textual's
@@ -50,12 +53,22 @@ APPLIED_TARGET_MS = 150.0
 BYTES_TARGET_KB = 3.0
 
 
+EVENTS = 0
+"""Grow the benchmark's session to this many events first (``--events``; 0: the demo as it is)."""
+
+
 def _session(folder: Path, offers: int) -> Path:
+    import random
+
     from polku.session import demo, seats, store
     from polku.session.files import document
     from polku.session.rolls import SRPool
 
     t = demo.demo_varjojuoksu()
+    if EVENTS:
+        import make_session
+
+        make_session.grow(t, EVENTS, random.Random(1))
     for _ in range(offers):
         seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
     folder.mkdir(parents=True, exist_ok=True)
@@ -177,8 +190,12 @@ def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rolls", type=int, default=40)
+    ap.add_argument("--events", type=int, default=0,
+                    help="grow the session to this many events first (make_session.py's mix), e.g. 10000")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    global EVENTS
+    EVENTS = args.events
     root = Path(tempfile.mkdtemp(prefix="polku-seats-"))
     try:
         rows, samples = bench_seats(root, args.rolls)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -75,7 +76,7 @@ def test_undo_gives_the_number_back_so_the_same_pool_rolls_the_same(clock):
     assert check(t).ok
 
 
-def test_a_fixed_test_seed_rolls_the_same_every_time_and_verify_says_it_cannot_check_it(clock):
+def test_a_fixed_test_seed_rolls_the_same_every_time_and_verify_says_it_is_seeded(clock):
     def run() -> Tracker:
         t = Tracker.new("shadowrun", "Dice", clock=demo.fixed_clock(), seed=11)
         for _ in range(3):
@@ -89,7 +90,8 @@ def test_a_fixed_test_seed_rolls_the_same_every_time_and_verify_says_it_cannot_c
     t = run()
     assert "dice" not in t.state and "dice_key" not in t.events[0]["roll"]
     rep = check(t)
-    assert rep.ok and rep.checked == 0 and rep.before == 3
+    assert rep.ok and rep.checked == 0 and rep.before == 0 and rep.seeded == 3 and rep.status == 3
+    assert rep.lines()[0].startswith("deliberately seeded: 3 program rolls came from a fixed seed")
 
 
 def test_a_new_session_reveals_the_secret_and_commits_the_next(clock):
@@ -318,13 +320,52 @@ def test_polku_verify_passes_a_played_file_and_names_a_tampered_roll(tmp_path, c
     assert out[-1].startswith("FAILED: ")
 
 
-def test_polku_verify_on_a_file_from_before_verifiable_dice(tmp_path, capsys):
+DEMOS = sorted((Path(__file__).resolve().parents[1] / "sessions").glob("demo-*.toml"))
+
+
+@pytest.mark.parametrize("shipped", DEMOS, ids=[p.stem for p in DEMOS])
+def test_polku_verify_on_a_shipped_demo_says_in_one_line_that_it_is_seeded(shipped, capsys):
+    """The demos' dice come from a fixed seed (reproducible files): verify checks every die against its
+    seed, says in its first line that this proves nothing, and exits 3 (polku verify --help)."""
     from polku.cli import main
 
-    t = demo.demo_rajapolku()  # a fixed seed: the old kind of program dice
-    assert main(["verify", str(_save(t, tmp_path / "old.toml"))]) == 0
+    assert main(["verify", str(shipped)]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("deliberately seeded: ") and out[0].endswith("(exit status 3)")
+    assert not [line for line in out if line.startswith("MISMATCH")]
+    assert out[-1].startswith("SEEDED: 0 program rolls checked, 0 mismatches")
+
+
+def test_a_seeded_rolls_faces_are_still_checked_against_its_seed(tmp_path, capsys):
+    from polku.cli import main
+    from polku.session.files import load_tracker
+
+    t = demo.demo_varjojuoksu()
+    rep = check(t)
+    assert rep.ok and rep.seeded == 5 and rep.status == 3 and rep.checked == 0 and rep.before == 0
+    path = _save(t, tmp_path / "seeded.toml")
+    loaded = load_tracker(path)[0]
+    events = list(loaded.events)
+    ev = next(e for e in events if e.get("roll", {}).get("fixed_seed"))
+    die = ev["roll"]["sides"][0]["dice"][0]
+    die["face"] = die["face"] % 6 + 1
+    from polku.session import store
+    from polku.session.files import document
+
+    store.write_full(path, document(loaded.state, events, loaded.last_seq()))
+    assert main(["verify", str(path)]) == 1, "a changed face is a mismatch, seeded or not"
+    bad = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MISMATCH")]
+    assert len(bad) == 1 and f"seq {ev['seq']} (fixed seed)" in bad[0] and "die 1 of side a" in bad[0]
+
+
+def test_polku_verify_help_documents_the_exit_statuses(capsys):
+    from polku.cli import main
+
+    assert main(["verify", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "predates verifiable dice" in out and "1 from before verifiable dice" in out
+    for line in ("0  every program roll matches", "1  a roll or a secret does not match", "2  the file cannot be read",
+                 "3  nothing mismatches, but program dice came from a fixed seed"):
+        assert line in out
 
 
 def test_polku_verify_of_a_missing_file_is_one_line(tmp_path, capsys):

@@ -2,7 +2,8 @@
 
 The checks are :mod:`polku.session.verify`'s; the derivation is in
 docs/verifiable-dice.md. Exit status 0 when every roll matches, 1 when any
-does not, 2 when the file cannot be read.
+does not, 2 when the file cannot be read, 3 when none mismatches but program
+dice came from a fixed seed (the shipped demos, ``polku --seed``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,23 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Any) -> None:
+    import argparse as _argparse
+    import textwrap
+
     p = verbs.add_parser(
         "verify", help="check every program roll against its revealed dice secret",
-        description="Recompute every program roll of a session file from its dice secret (HMAC-SHA256 of the "
-                    "secret and the roll's number seeds the dice; docs/verifiable-dice.md) and check each secret "
-                    "against the commitment the players saw. Prints one MISMATCH line per problem, the rolls "
-                    "entered by hand, and a summary; exit status 1 if any roll does not match.")
+        description=textwrap.fill(
+            "Recompute every program roll of a session file from its dice secret (HMAC-SHA256 of the "
+            "secret and the roll's number seeds the dice; docs/verifiable-dice.md) and check each secret "
+            "against the commitment the players saw. Prints one MISMATCH line per problem, the rolls "
+            "entered by hand, and a summary.", 78, break_on_hyphens=False),
+        epilog="exit status:\n"
+               "  0  every program roll matches its committed secret\n"
+               "  1  a roll or a secret does not match (one MISMATCH line each)\n"
+               "  2  the file cannot be read\n"
+               "  3  nothing mismatches, but program dice came from a fixed seed (the shipped demos,\n"
+               "     polku --seed): one line says so; such dice are reproducible, so they prove nothing",
+        formatter_class=_argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", help="a session file")
     p.add_argument("--json", action="store_true", help="print JSON instead of the lines")
     p.set_defaults(handler=run)
@@ -35,10 +47,10 @@ def run(args: argparse.Namespace) -> int:
     print_notices(notices)
     rep = verify(tracker.events, tracker.state, tracker.undone)
     if args.json:
-        emit_json({"ok": rep.ok, "checked": rep.checked, "mismatches": rep.mismatches, "by_hand": rep.hand,
+        emit_json({"ok": rep.ok, "status": rep.status, "seeded": rep.seeded, "checked": rep.checked, "mismatches": rep.mismatches, "by_hand": rep.hand,
                    "before_verifiable_dice": rep.before, "checked_unrevealed": rep.unrevealed,
                    "notes": rep.notes})
     else:
         for line in rep.lines():
             print(line)
-    return 0 if rep.ok else 1
+    return rep.status

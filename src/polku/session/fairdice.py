@@ -113,4 +113,22 @@ class ProgramSource(DiceSource):
         return face
 
 
-__all__ = ["NeedDiceKey", "ProgramSource", "commitment", "new_secret", "parse_draw", "replay_draws", "roll_seed"]
+class FixedSeedSource(DiceSource):
+    """The program's dice from a fixed test seed (a demo, ``polku --seed``): reproducible, and
+    therefore no proof of fairness. Each draw is logged like a committed roll's, so
+    ``polku verify`` can still check that the dice shown are the ones the seed gives."""
+
+    manual = False
+
+    def __init__(self, seed: int, origin: dict[str, Any]) -> None:
+        self._rng = RandomSource(seed)
+        origin.update(seed=seed, fixed_seed=True)
+        self.draws: list[str] = origin.setdefault("draws", [])
+
+    def roll(self, size: int) -> int:
+        face = self._rng.roll(size)
+        self.draws.append(f"{size}:{face}")
+        return face
+
+
+__all__ = ["FixedSeedSource", "NeedDiceKey", "ProgramSource", "commitment", "new_secret", "parse_draw", "replay_draws", "roll_seed"]

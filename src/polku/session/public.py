@@ -78,8 +78,8 @@ PUBLIC_CHARACTER_FIELDS = {
 """The character fields the players see, common ones under ``""``; any other field stays with the GM."""
 
 PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
-PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "hand", "seed", "threshold", "hidden",
-                      "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws")
+PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "hand", "seed", "fixed_seed", "threshold",
+                      "hidden", "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws")
 PUBLIC_SIDE_FIELDS = ("role", "label")
 PUBLIC_DIE_FIELDS = ("size", "face", "source", "label", "replaced")
 HIDDEN_OUTCOME_FIELDS = ("hits", "glitch", "critical_glitch", "glitch_negated", "auto_failed", "edge",
@@ -181,6 +181,11 @@ class _Projection:
         self.cmd_of: dict[int, int] = {}
         """seq → the command (its first event's seq) that appended it."""
         self._commands(0)
+        self.outcome_seqs: dict[str, list[int]] = {}
+        """challenge id → the events that set its outcome, in log order."""
+        self.initiative_seqs: list[int] = []
+        """The events (not undo/redo lines) that set the initiative order, in log order."""
+        self._state_events(0)
         public_now = {cid for cid, ch in chars.items() if not ch.get("secret")}
         self.unnamed = (self.secret_now | {c for around in self.around for c in around}) - public_now
         """Characters whose names (and ids, made from names) the players may not learn."""
@@ -247,6 +252,21 @@ class _Projection:
                 old = roll.get("rerolls", roll.get("supersedes"))
                 if isinstance(old, int) and cmd_of.get(old) in self.secret_cmds:
                     self.secret_cmds.add(cmd)
+
+    def _state_events(self, start: int) -> None:
+        """Note which events (from ``start`` on) decide a challenge or set the initiative order."""
+        for ev in self.events[start:]:
+            seq = ev.get("seq")
+            changes = ev.get("changes", [])
+            if not isinstance(seq, int) or not isinstance(changes, list):
+                continue
+            paths = [ch.get("path") for ch in changes if isinstance(ch, dict) and isinstance(ch.get("path"), list)]
+            chal = ev.get("challenge")
+            if isinstance(chal, str) and any(len(p) == 3 and p[0] == "challenges" and p[2] == "outcome"
+                                             for p in paths):
+                self.outcome_seqs.setdefault(chal, []).append(seq)
+            if ev.get("kind") not in ("undo", "redo") and ["initiative"] in paths:
+                self.initiative_seqs.append(seq)
 
     def _ids(self, values: Iterable[str]) -> set[str]:
         """Character ids of ``values``, which are ids or (narration) names."""
@@ -347,6 +367,7 @@ class _Projection:
         self.events.extend(new)
         self.around.extend([frozenset(self.secret_now)] * len(new))
         self._commands(start)
+        self._state_events(start)
         return self.run(start)
 
     def event(self, i: int, ev: Event) -> dict[str, Any] | None:
@@ -519,15 +540,9 @@ class _Projection:
 
     def _initiative_is_gms(self) -> bool:
         """Whether the initiative in force was set by a GM-only command (the last one not undone)."""
-        for ev in reversed(self.events):
-            seq = ev.get("seq")
-            if ev.get("kind") in ("undo", "redo") or not isinstance(seq, int) or self.full.is_undone(seq):
-                continue
-            changes = ev.get("changes", [])
-            if any(isinstance(ch, dict) and ch.get("path") == ["initiative"]
-                   for ch in (changes if isinstance(changes, list) else [])):
-                cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
-                return cmd in self.secret_cmds
+        for seq in reversed(self.initiative_seqs):
+            if not self.full.is_undone(seq):
+                return self.cmd_of.get(seq, seq) in self.secret_cmds
         return False
 
     @staticmethod
@@ -546,15 +561,10 @@ class _Projection:
 
     def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
         decider: dict[str, int] = {}
-        for ev in self.events:
-            chal, seq = ev.get("challenge"), ev.get("seq")
-            if not isinstance(chal, str) or not isinstance(seq, int) or self.full.is_undone(seq):
-                continue
-            changes = ev.get("changes", [])
-            if any(isinstance(ch, dict) and isinstance(ch.get("path"), list) and len(ch["path"]) == 3
-                   and ch["path"][0] == "challenges" and ch["path"][2] == "outcome"
-                   for ch in (changes if isinstance(changes, list) else [])):
-                decider[chal] = seq
+        for chal, seqs in self.outcome_seqs.items():
+            last = next((seq for seq in reversed(seqs) if not self.full.is_undone(seq)), None)
+            if last is not None:
+                decider[chal] = last
         out = []
         for c in challenges:
             pub = {k: clone(c[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in c}

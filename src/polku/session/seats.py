@@ -335,9 +335,15 @@ def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
     """Roll requests not undone, not withdrawn and not rolled yet (oldest first); of ``cid`` only if given."""
     used: set[int] = set()
     out: list[Offer] = []
-    for i, kind in _kinds(t):
-        if kind not in ("seat", "roll"):
-            continue
+    kinds = [(i, kind) for i, kind in _kinds(t) if kind in ("seat", "roll")]
+    # A roll older than the oldest request cannot have been made from one: in a long session
+    # the requests are recent, and the thousands of rolls before them are never read.
+    oldest = min((i for i, kind in kinds if kind == "seat"), default=None)
+    if oldest is None:
+        return []
+    for i, kind in kinds:
+        if i < oldest:
+            break
         ev = t.events[i]
         seq = ev.get("seq")
         if not isinstance(seq, int) or t.is_undone(seq):

@@ -21,7 +21,7 @@ import random as _random
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
-from ..rules.dice import DiceSource, RandomSource, RulesError
+from ..rules.dice import DiceSource, RulesError
 from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .damage import Damage
@@ -217,7 +217,21 @@ class Tracker:
         """
         from .integrity import apply_checked, check_changes_fit, check_event, check_state_extra
 
-        raw: dict[str, Any] = clone(dict(self.state))
+        # Copy on write: only the tables and lists on the changes' paths are copied (a whole
+        # copy of a long session's state costs more than the rest of a reading).
+        raw: dict[str, Any] = dict(self.state)
+        owned = {id(raw)}
+
+        def own(path: list[Any]) -> None:
+            node: Any = raw
+            for key in path:
+                child = node[key]
+                if isinstance(child, (dict, list)) and id(child) not in owned:
+                    child = dict(child) if isinstance(child, dict) else list(child)
+                    owned.add(id(child))
+                    node[key] = child
+                node = child
+
         new = [cast(Event, ev) for ev in events]  # each is checked below, as a load checks it
         last = self.last_seq()
         for k, ev in enumerate(new):
@@ -225,6 +239,11 @@ class Tracker:
             if ev["seq"] != last + 1:
                 raise StateError(f"event {ev['seq']} follows event {last}: not an append to the log")
             last = ev["seq"]
+            for ch in ev.get("changes", []):
+                try:
+                    own(list(ch["path"])[:-1])
+                except (KeyError, IndexError, TypeError):
+                    pass  # apply_checked names what is wrong with this path
             apply_checked(raw, ev.get("changes", []), ev["seq"])
         state = model.validate_state(raw)
         check_state_extra(raw)
@@ -800,7 +819,8 @@ class Tracker:
         if self._fixed_rng is not None and self.dice_key() is None:
             # A fixed test seed and no dice secret: reproducible, not verifiable.
             seed = self._fixed_rng.getrandbits(32)
-            return RandomSource(seed), {"manual": False, "seed": seed}
+            fixed: dict[str, Any] = {"manual": False}
+            return fairdice.FixedSeedSource(seed, fixed), fixed
         origin: dict[str, Any] = {"manual": False}
         return fairdice.ProgramSource(self._allocate_roll, origin), origin
 

@@ -33,10 +33,17 @@ class Report:
     """Program rolls from before verifiable dice (no secret to check them against)."""
     unrevealed: int = 0
     """Rolls checked with a secret the players have not seen yet."""
+    seeded: int = 0
+    """Program rolls from a fixed seed (a demo, ``polku --seed``): checked against their seed, proving nothing."""
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
+
+    @property
+    def status(self) -> int:
+        """``polku verify``'s exit status: 1 any mismatch, 3 none but deliberately seeded dice, else 0."""
+        return 1 if self.mismatches else 3 if self.seeded else 0
 
     def lines(self) -> list[str]:
         out = list(self.notes)
@@ -53,7 +60,10 @@ class Report:
             parts.append(f"{self.before} from before verifiable dice (not checkable)")
         if self.unrevealed:
             parts.append(f"{self.unrevealed} checked with a secret not revealed yet")
-        return ("OK: " if self.ok else "FAILED: ") + ", ".join(parts)
+        if self.seeded:
+            parts.append(f"{self.seeded} from a fixed seed (not a proof)")
+        head = "FAILED: " if not self.ok else "SEEDED: " if self.seeded else "OK: "
+        return head + ", ".join(parts)
 
 
 def _label(ev: dict[str, Any]) -> str:
@@ -171,6 +181,11 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
         before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
         before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
         where = f"seq {seq}{undone_note}"
+        if roll.get("fixed_seed") and isinstance(roll.get("seed"), int):
+            # Deliberately seeded (a demo, polku --seed): the faces must still be the seed's.
+            rep.seeded += 1
+            _check_draws(rep, f"seq {seq} (fixed seed){undone_note}", roll["seed"], roll, before_roll)
+            continue
         if not isinstance(key, int) or not isinstance(n, int):
             if before_roll is not None and not roll.get("draws"):
                 # A follow-up that threw nothing (negating a glitch): the dice must be the same.
@@ -200,33 +215,45 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
         if roll.get("seed") != want_seed:
             rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
             continue
-        draws_raw = roll.get("draws", [])
-        try:
-            draws = [fairdice.parse_draw(d) for d in (draws_raw if isinstance(draws_raw, list) else [None])]
-        except ValueError as e:
-            rep.mismatches.append(f"{where}: {e}")
-            continue
-        try:
-            faces = fairdice.replay_draws(want_seed, [s for s, _ in draws])
-        except ValueError:  # a die size no dice source knows (randint(1, 0))
-            rep.mismatches.append(f"{where}: a draw has a die size Polku does not roll")
-            continue
-        bad = [(i, s, f, g) for i, ((s, f), g) in enumerate(zip(draws, faces)) if f != g]
-        for i, s, f, g in bad:
-            rep.mismatches.append(f"{where}: draw {i + 1} is d{s}={f}, the seed gives {g}")
-        new, changed = _new_dice(roll, before_roll)
-        rep.mismatches += [f"{where}: {c}" for c in changed]
-        if len(new) != len(draws):
-            rep.mismatches.append(f"{where}: the roll shows {len(new)} new dice but threw {len(draws)}")
-        for (size, face, w), (ds, df) in zip(new, draws):
-            if (size, face) != (ds, df):
-                rep.mismatches.append(f"{where}: {w} shows d{size}={face}, the seed gave d{ds}={df}")
+        _check_draws(rep, where, want_seed, roll, before_roll)
         if dice and key not in revealed:
             rep.unrevealed += 1
-    if not secrets and rep.before:
+    if rep.seeded:
+        rep.notes.insert(0, SEEDED_LINE.format(n=rep.seeded, s="s" * (rep.seeded != 1)))
+    elif not secrets and rep.before:
         rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
                             "secret to check them against")
     return rep
+
+
+SEEDED_LINE = ("deliberately seeded: {n} program roll{s} came from a fixed seed (a demo or polku --seed): "
+               "reproducible, not secret, so no proof of fair dice (exit status 3)")
+"""The one line ``polku verify`` says of a file whose program dice a fixed seed made."""
+
+
+def _check_draws(rep: Report, where: str, seed: int, roll: dict[str, Any], before_roll: dict[str, Any] | None) -> None:
+    """The seed gives every logged draw, and the roll shows exactly those draws as its new dice."""
+    draws_raw = roll.get("draws", [])
+    try:
+        draws = [fairdice.parse_draw(d) for d in (draws_raw if isinstance(draws_raw, list) else [None])]
+    except ValueError as e:
+        rep.mismatches.append(f"{where}: {e}")
+        return
+    try:
+        faces = fairdice.replay_draws(seed, [s for s, _ in draws])
+    except ValueError:  # a die size no dice source knows (randint(1, 0))
+        rep.mismatches.append(f"{where}: a draw has a die size Polku does not roll")
+        return
+    bad = [(i, s, f, g) for i, ((s, f), g) in enumerate(zip(draws, faces)) if f != g]
+    for i, s, f, g in bad:
+        rep.mismatches.append(f"{where}: draw {i + 1} is d{s}={f}, the seed gives {g}")
+    new, changed = _new_dice(roll, before_roll)
+    rep.mismatches += [f"{where}: {c}" for c in changed]
+    if len(new) != len(draws):
+        rep.mismatches.append(f"{where}: the roll shows {len(new)} new dice but threw {len(draws)}")
+    for (size, face, w), (ds, df) in zip(new, draws):
+        if (size, face) != (ds, df):
+            rep.mismatches.append(f"{where}: {w} shows d{size}={face}, the seed gave d{ds}={df}")
 
 
 __all__ = ["Report", "verify"]

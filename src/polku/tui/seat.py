@@ -529,7 +529,7 @@ class SeatApp(WatchApp):
         elif self.answer is not None:
             ok = bool(self.answer.get("ok"))
             seq = self.answer.get("roll")
-            shown_roll = next((e for e in view.tracker.events if e.get("seq") == seq), None) if ok else None
+            shown_roll = next((e for e in reversed(view.tracker.events) if e.get("seq") == seq), None) if ok else None
             if shown_roll is not None:
                 status.append(f"✓ {shown_roll['text']}", style="bold")
             else:
