@@ -260,7 +260,8 @@ class _Projection:
             changes = ev.get("changes", [])
             if not isinstance(seq, int) or not isinstance(changes, list):
                 continue
-            paths = [ch.get("path") for ch in changes if isinstance(ch, dict) and isinstance(ch.get("path"), list)]
+            paths: list[list[Any]] = [ch["path"] for ch in changes
+                                      if isinstance(ch, dict) and isinstance(ch.get("path"), list)]
             chal = ev.get("challenge")
             if isinstance(chal, str) and any(len(p) == 3 and p[0] == "challenges" and p[2] == "outcome"
                                              for p in paths):
