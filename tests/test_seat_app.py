@@ -11,7 +11,7 @@ from typing import Any
 from pathlib import Path
 
 import pytest
-from app_fixtures import demo_session, make_app, pilot_test, screen_text, settle
+from app_fixtures import SIZE_IDS, SIZES, demo_session, make_app, pilot_test, screen_text, settle
 
 from polku.session import demo, seats, store
 from polku.session.files import document, load_tracker, open_session
@@ -392,6 +392,76 @@ class TestSeatSnapshots:
             await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(pilot.app), "the answer")
 
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
+
+
+def harha_offer_session(tmp_path: Path) -> Path:
+    from polku.session.rolls import HarhaSide
+
+    t = demo.demo_harhapolku()
+    seats.ask_harha(t, "lena", HarhaSide("Lena", general="Island girl", background="Thief", special="Dream-walker"))
+    return write(tmp_path / "harha.toml", t)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+class TestPhysicalDiceSnapshots:
+    """The seat's screens for physical dice, at 80x24 and 120x40."""
+
+    def test_rajapolku_request(self, snap_compare, tmp_path, size):
+        """Alyosha's seat: the GM's Rajapolku challenge, her odds against the gate's 2 dice, and both keys
+        (r: the program's dice, f: her own; the GM's side is always the program's, R5)."""
+        path = raja_offer_session(tmp_path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+
+        assert snap_compare(seat_app(path, "alyosha"), run_before=run_before, terminal_size=size)
+
+    def test_rajapolku_faces_with_an_inline_error(self, snap_compare, tmp_path, size):
+        """The GM's faces prompt on the seat: 3d10 in the pool's order (action, Runner, Militia), and a face a
+        d10 cannot show said under the field, the prompt still open with what was typed."""
+        path = raja_offer_session(tmp_path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+            await pilot.press("f")
+            await pilot.pause()
+            await pilot.press(*"9 7 12", "enter")
+            await pilot.pause()
+
+        assert snap_compare(seat_app(path, "alyosha"), run_before=run_before, terminal_size=size)
+
+    def test_harhapolku_faces_one_prompt_for_d8s_and_d10(self, snap_compare, tmp_path, size):
+        """Lena's difficult action: one prompt for 3d8 + 1d10, each die named in order (H2)."""
+        path = harha_offer_session(tmp_path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+            await pilot.press("f")
+            await pilot.pause()
+
+        assert snap_compare(seat_app(path, "lena"), run_before=run_before, terminal_size=size)
+
+    def test_edge_after_a_physical_roll(self, snap_compare, tmp_path, size):
+        """After a roll typed from physical dice, Edge after asks Kaneda for his 3 Edge dice (S7)."""
+        path = offer_session(tmp_path, threshold=2)
+        gm, sf = open_session(path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
+            t = load_tracker(path, read_only=True)[0]
+            rid = seats.write_request(path, "kaneda", "roll", offer=t.last_seq(), faces=[5, 6, 1, 2, 3, 3, 4, 2])
+            pilot.app.sent, pilot.app.sent_what = rid, "your roll"
+            for cid, p in seats.incoming(path):
+                seats.handle(gm, path, cid, p)
+            sf.save_now(gm)
+            await wait_until(pilot, lambda: "e  Edge after" in screen_text(pilot.app), "the follow-ups")
+            await pilot.press("e")
+            await pilot.pause()
+
+        try:
+            assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
+        finally:
+            sf.close()
 
 
 @pytest.fixture(autouse=True)

@@ -232,7 +232,8 @@ def test_harhapolku_difficult_action_from_a_seat_with_an_edge_reroll():
     odds = seats.offer_odds(t, seats.pending_offers(t)[0])
     # 3 d8 (always, general, background; 7+ on 2 of 8 faces) and 1 d10 (special; 7+ on 4 of 10): H8 needs one 7+.
     assert odds.dice == 4 and odds.success == pytest.approx(1 - (6 / 8) ** 3 * (6 / 10))
-    assert seats.faces_plan(t, seats.pending_offers(t)[0]) == seats.FacesPlan(4, (8, 8, 8, 10))
+    assert seats.faces_plan(t, seats.pending_offers(t)[0]) == seats.FacesPlan(
+        4, (8, 8, 8, 10), order=("always", "Island girl", "Thief", "Dream-walker"))
     ans = seats.apply_request(t, "lena", req("roll", seat="lena", offer=offer, faces=[3, 4, 2, 5]))
     assert ans["ok"], ans
     assert t.event_by_seq(ans["roll"])["text"] == "Lena, difficult action: failure (0 of 1 needed 7+)"
@@ -405,7 +406,8 @@ def test_a_rajapolku_seat_types_its_own_dice_and_the_gms_side_is_the_programs():
     t = demo.demo_rajapolku(seed=None)  # a committed dice secret: the program's side can be verified
     offer = raja_offer(t)
     plan = seats.faces_plan(t, seats.pending_offers(t)[0])
-    assert plan == seats.FacesPlan(3, (10, 10, 10)), "the action die and two backgrounds (R1, R2): all d10"
+    assert plan == seats.FacesPlan(3, (10, 10, 10), order=("action", "Runner", "Militia")), \
+        "the action die and two backgrounds (R1, R2): all d10"
     ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=[9, 7, 2]))
     assert ans["ok"], ans
     ev = t.event_by_seq(ans["roll"])
@@ -456,7 +458,8 @@ def test_follow_ups_of_a_physical_roll_ask_their_dice_from_the_log(tmp_path):
     hoffer = seats.ask_harha(h, "lena", side)["seq"]
     hans = seats.apply_request(h, "lena", req("roll", seat="lena", offer=hoffer, faces=[3, 4, 2, 5]))
     hev = h.event_by_seq(hans["roll"])
-    assert seats.follow_up_plan(h, hev, "edge_reroll", "lena") == seats.FacesPlan(4, (8, 8, 8, 10))
+    assert seats.follow_up_plan(h, hev, "edge_reroll", "lena") == seats.FacesPlan(
+        4, (8, 8, 8, 10), order=("always", "Island girl", "Thief", "Dream-walker"))
     # The GM's app checks the reroll's faces against the roll's own dice: a d8 cannot show 9.
     bad = seats.apply_request(h, "lena", req("action", seat="lena", roll=hans["roll"], action="edge_reroll",
                                              edge="Cold head", faces=[9, 1, 2, 3]))

@@ -461,6 +461,15 @@ class FacesPlan:
     count: int
     sizes: int | tuple[int, ...]
     rule_of_six: bool = False
+    order: tuple[str, ...] = ()
+    """What each die is, in the order typed (``action``, a background's or an ability's name; an ability
+    die starts with ``✦``), when the dice differ; empty when they do not."""
+
+
+def _order(specs: Any) -> tuple[str, ...]:
+    from ..text import ABILITY_MARK
+
+    return tuple((ABILITY_MARK if s.source == "ability" else "") + (s.label or str(s.source)) for s in specs)
 
 
 def faces_plan(t: Tracker, offer: Offer, *, edge_before: bool = False) -> FacesPlan:
@@ -472,10 +481,10 @@ def faces_plan(t: Tracker, offer: Offer, *, edge_before: bool = False) -> FacesP
     if offer.test == "raja":
         mine, theirs = raja_sides_of(t, offer)
         specs = t.rolls.raja_pools(mine, theirs)[0]
-        return FacesPlan(len(specs), tuple(s.size for s in specs))
+        return FacesPlan(len(specs), tuple(s.size for s in specs), order=_order(specs))
     if offer.test == "harha-difficult":
         specs = t.rolls.harha_dice(harha_side_of(t, offer), "ch23")
-        return FacesPlan(len(specs), tuple(s.size for s in specs))
+        return FacesPlan(len(specs), tuple(s.size for s in specs), order=_order(specs))
     side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
     return FacesPlan(max(0, t.rolls.sr_pool_dice(side)), 6, t.rolls.sr_rule_of_six(side))
 
@@ -488,7 +497,10 @@ def follow_up_plan(t: Tracker, roll_event: Event, name: str, cid: str) -> FacesP
                  if isinstance(s, dict) and cid in (s.get("who") or [])), "a")
     if name == "edge_reroll":
         sizes = t.rolls.harha_reroll_dice(roll_event, role)
-        return FacesPlan(len(sizes), tuple(sizes))
+        side = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
+        dice = [d for d in side.get("dice", []) if isinstance(d, dict)]
+        order = tuple(str(d.get("label") or d.get("source", "")) for d in dice) if len(dice) == len(sizes) else ()
+        return FacesPlan(len(sizes), tuple(sizes), order=order)
     n = t.rolls.sr_follow_up_dice(roll_event, name, role)
     return FacesPlan(n, 6, n > 0)
 

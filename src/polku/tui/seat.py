@@ -41,7 +41,7 @@ from ..rules.dice import RulesError
 from ..session import seats
 from ..session.model import Event
 from ..session.public import Follower
-from ..text import percent
+from ..text import percent, plural
 from ..session.tracker import Tracker
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
@@ -373,17 +373,21 @@ class SeatApp(WatchApp):
         except (seats.SeatError, RulesError) as e:
             self.notify(str(e), severity="error", title="Not rolled")
             return
-        what = ("your pool and Edge dice" if self.edge_before else "your pool") if offer.test == "sr-success" \
-            else "your dice" if offer.test == "harha-difficult" else "your dice (the GM's side is the program's, R5)"
-        self._type_faces(full, what, plan, lambda faces: self.roll(faces))
+        what = "Your pool and Edge dice" if self.edge_before else "Your pool"
+        after = " (the GM's side: the program's dice, R5)" if offer.test == "raja" else ""
+        self._type_faces(full, what, plan, lambda faces: self.roll(faces), after)
 
-    def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any) -> None:
+    def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any, after: str = "") -> None:
         """The GM's roll screens' faces prompts: a wrong count or face is said inline, the prompt stays."""
         from .screens.prompts import ask_faces
 
-        hint = "rule of six: a prompt follows for the dice the sixes add" if plan.rule_of_six else \
-            "in the order of the pool shown; commas or spaces; Escape cancels"
-        ask_faces(self, title[:1].upper() + title[1:], plan.count, plan.sizes, then,
+        if plan.rule_of_six:
+            hint = "rule of six: a prompt follows for the dice the sixes add"
+        elif plan.order:
+            hint = "in this order: " + ", ".join(plan.order) + after
+        else:
+            hint = "commas or spaces; Escape cancels" + after
+        ask_faces(self, title, plan.count, plan.sizes, then,
                   wave=full.rolls.sr_six_wave if plan.rule_of_six else None, hint=hint)
 
     def edge(self) -> None:
@@ -423,7 +427,7 @@ class SeatApp(WatchApp):
         if plan.count == 0:
             send(None)
             return
-        title = f"Your reroll with edge '{edge}' (H7)" if name == "edge_reroll" else "Your Edge dice (after the roll, S7)"
+        title = f"Your reroll, edge '{edge}'" if name == "edge_reroll" else "Your Edge dice"
         self._type_faces(full, title, plan, send)
 
     def _my_roll(self, full: Tracker | None) -> Event | None:
@@ -622,7 +626,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
                      style="" if a.allowed else muted)
     elif offer.test == "raja":
         label = str(shown.get("opposition", {}).get("label", "the GM"))
-        t.append(f"against {label}: {odds.against} dice\n")
+        t.append(f"against {label}: {plural(odds.against or 0, 'die')}\n")
         t.append(f"you win {percent(odds.success or 0.0)} · full tie {percent(odds.tie or 0.0)}\n", style="bold")
         t.append("r roll (the program's dice) · f your own dice; the GM's side is the program's (R5)",
                  style=styles.get("accent", ""))
