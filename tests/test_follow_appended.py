@@ -63,6 +63,16 @@ def kaneda_rolls(t: Tracker, threshold: int = 2, **kw) -> dict:
                            threshold=threshold, **kw)
 
 
+def followed_demo(tmp_path: Path) -> tuple[Tracker, Path, Follower]:
+    """The Varjojuoksu demo saved, and a follower that has read it whole."""
+    t = demo.demo_varjojuoksu()
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    f = Follower(path)
+    assert f.poll() and f.last_read == "whole"
+    return t, path, f
+
+
 @pytest.fixture(scope="module")
 def long_session(tmp_path_factory) -> Path:
     """A 10,000-event Varjojuoksu session, made with the benchmarks' generator (every kind of event)."""
@@ -119,11 +129,7 @@ def test_a_long_session_is_followed_by_reading_only_what_is_appended(long_sessio
 
 
 def test_a_torn_tail_waits_for_the_rest_and_a_rewrite_is_read_whole(tmp_path):
-    t = demo.demo_varjojuoksu()
-    path = tmp_path / "night.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    f = Follower(path)
-    assert f.poll()
+    t, path, f = followed_demo(tmp_path)
     shown = f.view.tracker
     # The GM's app is cut mid-append: half of the next block is on disk.
     n = len(t.events)
@@ -158,11 +164,7 @@ def test_a_torn_tail_waits_for_the_rest_and_a_rewrite_is_read_whole(tmp_path):
 
 
 def test_appended_events_that_do_not_follow_from_the_state_are_read_whole_and_reported(tmp_path):
-    t = demo.demo_varjojuoksu()
-    path = tmp_path / "night.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    f = Follower(path)
-    assert f.poll()
+    t, path, f = followed_demo(tmp_path)
     good = f.view
     # An appended block whose change does not start from the state (a hand edit, another writer).
     n = len(t.events)
@@ -213,3 +215,50 @@ def test_read_appended_trusts_only_a_file_that_still_starts_and_ends_as_read(tmp
     old = tmp_path / "old.toml"
     old.write_bytes(data.split(b"\n", 1)[1])
     assert store.load(old).position is None
+
+
+SECRET = "Xq7Secret"
+"""On everything the GM keeps: no reading, whole or appended, may let it reach the players."""
+
+
+def test_no_secret_reaches_the_players_through_the_appended_path(tmp_path):
+    t, path, f = followed_demo(tmp_path)
+    gm, sf = open_session(path)
+
+    def appended() -> str:
+        sf.save_now(gm)
+        assert f.poll() and f.last_read.startswith("appended"), f.last_read
+        shown = json.dumps({"events": f.view.tracker.events, "state": f.view.tracker.state}, default=str)
+        assert SECRET.lower() not in shown.lower(), "a secret reached the players"
+        return shown
+
+    try:
+        with gm.gm_only():
+            gm.rolls.roll_sr(SRSide(f"{SECRET} sniper", [], dice=6), threshold=2)
+        assert json.loads(appended())["events"][-1]["text"] == "the GM rolls"
+        gm.undo()
+        appended()
+        gm.note(f"{SECRET}: the Johnson is the sergeant")
+        appended()
+        gm.update_character("kaneda", "notes", f"owes {SECRET} money")
+        appended()
+        from polku.session.seats import ask_sr
+        from polku.session.rolls import SRPool
+
+        ask_sr(gm, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=47, hidden=True)
+        shown = appended()
+        assert "47" not in json.dumps(f.view.tracker.events[-1]), "a hidden threshold stays the GM's"
+        gm.add_character(f"Mr {SECRET}", kind="npc", secret=True)
+        appended()
+        # A public character made secret later: every event about him before is the GM's from now on.
+        gm.add_character("Ghost", kind="npc")
+        gm.note("the Ghost watches")  # a note is the GM's anyway
+        gm.update_character("ghost", "notes", "x")
+        shown = appended()
+        assert "Ghost" in shown
+        gm.update_character("ghost", "secret", True)
+        shown = appended()
+        assert f.last_read == "appended, projected whole" and "Ghost" not in shown
+        same_as_whole(f, path)
+    finally:
+        sf.close()

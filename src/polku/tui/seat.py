@@ -548,7 +548,7 @@ class SeatApp(WatchApp):
             head = "The GM asks you to roll" + (f" ({self.offer_index % n + 1} of {n}, tab: next)" if n > 1 else "")
             body.append(f"{head}\n", style="bold")
             body.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
-        elif self.answer is not None:
+        elif self.answer is not None and self.roll_actions():
             for i, a in enumerate(self.roll_actions()):
                 mark = "•" if a.get("allowed") else "·"
                 name = ACTION_NAMES.get(str(a.get("name")), str(a.get("name")))
