@@ -113,10 +113,11 @@ async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
         assert t.events[-1]["roll"]["manual"] is True and t.characters["kaneda"]["edge"] == 2
 
 
-def raja_offer_session(tmp_path: Path) -> Path:
+def raja_offer_session(tmp_path: Path, *, seed: int | None = 7) -> Path:
+    """Alyosha asked for a Rajapolku challenge; ``seed=None``: a committed dice secret (random: no snapshots)."""
     from polku.session.rolls import RajaSide
 
-    t = demo.demo_rajapolku(seed=None)
+    t = demo.demo_rajapolku(seed=seed)
     c = t.add_challenge("Over the gate", ["alyosha"])
     seats.ask_raja(t, "alyosha", RajaSide("Alyosha", backgrounds=["Runner", "Militia"]),
                    RajaSide("GM: the locked gate", backgrounds=["Heavy"]), challenge=c["id"])
@@ -132,7 +133,7 @@ async def test_a_rajapolku_seat_types_its_physical_dice_with_inline_errors(tmp_p
     from polku.session.verify import verify
     from polku.tui.screens.prompts import FacesPrompt
 
-    path = raja_offer_session(tmp_path)
+    path = raja_offer_session(tmp_path, seed=None)
     app = seat_app(path, "alyosha")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
