@@ -152,6 +152,8 @@ async def test_a_rajapolku_seat_types_its_physical_dice_with_inline_errors(tmp_p
         [answer] = gm_applies(path)
         assert answer["ok"], answer
         await wait_until(pilot, lambda: "✓ Alyosha" in screen_text(app), "the answer")
+        row = next(line for line in screen_text(app).splitlines() if "✓ Alyosha" in line)
+        assert row.rstrip().endswith("…"), "a result longer than the panel is cut with an ellipsis, not clipped"
     t = load_tracker(path, read_only=True)[0]
     roll = t.events[-1]["roll"]
     assert [d["face"] for d in roll["sides"][0]["dice"]] == [9, 7, 1] and roll["hand"] == ["a"]

@@ -56,7 +56,7 @@ class SeatPanel(Static):
 
     DEFAULT_CSS = """
     SeatPanel { height: auto; padding: 0 1; }
-    SeatPanel.-status { height: 1; }
+    SeatPanel.-status { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
 
@@ -523,7 +523,7 @@ class SeatApp(WatchApp):
             return (Text("Your character is not in this session now (the GM removed it or made it secret).",
                          style=bad), Text(), Text())
         offer = self.current_offer()
-        # Short while a roll is asked (it must fit at 80x24); the status line is two rows whatever it says.
+        # Short while a roll is asked (it must fit at 80x24).
         sheet = sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
         if self.problem_line:
             sheet.append(f"\n⚠ {self.problem_line}", style=bad)
@@ -538,6 +538,7 @@ class SeatApp(WatchApp):
                 status.append(f"✓ {shown_roll['text']}", style="bold")
             else:
                 status.append(("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)
+        # One row whatever it says (no layout pass when it changes); cut with an ellipsis.
         status.no_wrap, status.overflow = True, "ellipsis"
         body = Text()
         full = self.full()
