@@ -334,6 +334,21 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
             assert leaks(screen_text(app)) == []
             await pilot.press("escape")
             if size == (80, 24):
+                # While the seat runs, the GM's app appends more secrets: the seat reads only those
+                # events (the appended path) and still shows none of them.
+                gm, sf = open_session(path)
+                with gm.gm_only():
+                    gm.rolls.roll_sr(SRSide(f"{MARK}-second-gmroll", [], dice=3), threshold=1)
+                gm.note(f"{MARK}-second-note")
+                gm.undo()
+                sf.save_now(gm)
+                sf.close()
+                last = gm.last_seq()
+                await wait_until(pilot, lambda app=app: app.full() is not None and app.full().last_seq() == last,
+                                 "the appended events")
+                assert app.follower.last_read.startswith("appended")
+                await pilot.pause()
+                assert leaks(screen_text(app)) == []
                 await pilot.press("r")
                 await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
                 answers = gm_applies(path)
