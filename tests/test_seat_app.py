@@ -344,7 +344,8 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
                 sf.save_now(gm)
                 sf.close()
                 last = gm.last_seq()
-                await wait_until(pilot, lambda app=app: app.full() is not None and app.full().last_seq() == last,
+                await wait_until(pilot, lambda app=app, last=last: app.full() is not None
+                                 and app.full().last_seq() == last,
                                  "the appended events")
                 assert app.follower.last_read.startswith("appended")
                 await pilot.pause()
