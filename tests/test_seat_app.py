@@ -198,6 +198,41 @@ async def test_edge_after_a_physical_roll_asks_the_edge_dice_wave_by_wave(tmp_pa
     assert t.characters["kaneda"]["edge"] == 2
 
 
+@pilot_test
+async def test_a_roll_shown_in_the_seat_asks_no_layout_pass_and_the_long_lived_heap_is_frozen(tmp_path):
+    """Speed measures for the players' views (ARCHITECTURE.md): the one-row status lines change without a
+    layout pass (which re-sent every scrollbar, ~0.9 KB a roll at 120x40), and after a whole reading the
+    objects that live as long as the view are left out of the garbage collector's full passes."""
+    import gc
+
+    from textual.widgets import Static
+
+    path = offer_session(tmp_path, threshold=2)
+    app = seat_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        assert gc.get_freeze_count() > 0, "the whole reading's objects are frozen"
+        layouts: list[bool] = []
+        for widget in (app.screen.query_one("#status-line", Static), app.screen.query_one("#seat-status")):
+            real = widget.refresh
+
+            def spy(*args, real=real, **kwargs):
+                layouts.append(bool(kwargs.get("layout")))
+                return real(*args, **kwargs)
+
+            widget.refresh = spy
+        gm, sf = open_session(path)
+        gm.rolls.roll_sr(gm.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
+        sf.save_now(gm)
+        sf.close()
+        last = gm.last_seq()
+        await wait_until(pilot, lambda: f"· live · {last} events" in screen_text(app) or
+                         f"live · {len(gm.events)} events" in screen_text(app), "the roll")
+        await pilot.pause()
+        assert layouts and not any(layouts), "the status lines changed without a layout pass"
+        assert app.follower.last_read == "appended"
+
+
 def test_every_seat_key_is_in_its_help():
     from polku.tui.seat import SEAT_HELP, SeatScreen
 

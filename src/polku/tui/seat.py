@@ -489,7 +489,7 @@ class SeatApp(WatchApp):
             if force or text != self._panel_shown.get(name):
                 # Only when it changed: each repaint is bytes to a player's terminal.
                 panel = screen.query_one(f"#seat-{name}", SeatPanel)
-                panel.update(text)
+                panel.update(text, layout=name != "status")  # the status line is one row whatever it says
                 self._panel_shown[name] = text
         view = self.follower.view
         if view is not None:

@@ -17,6 +17,7 @@ system commands are not in its palette, and the screenshot actions refuse.
 
 from __future__ import annotations
 
+import gc
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,6 +183,7 @@ class WatchApp(ReadOnlyApp):
     def on_mount(self) -> None:
         self.load_themes()
         self.follower.reload()
+        settle_heap()
         self.push_screen(self.first_screen())
         # A plain thread, not a worker: it runs as long as the app (waiting for the workers must not wait for it).
         threading.Thread(target=self._follow, name="polku-watch", daemon=True).start()
@@ -230,6 +232,8 @@ class WatchApp(ReadOnlyApp):
         changed = False
         try:
             changed = self.follower.update()
+            if changed and self.follower.last_read == "whole":
+                settle_heap()
         finally:
             self.post_message(Reloaded(changed))
 
@@ -274,7 +278,8 @@ class WatchApp(ReadOnlyApp):
         self._told = f.problem
         line = screen.query_one("#status-line", Static)
         if force or status != self._status_text:
-            line.update(status)
+            # One row high whatever it says: no layout pass (which repaints every scrollbar on the wire).
+            line.update(status, layout=False)
             self._status_text = status
         if view is None or (view is self._shown and not force):
             return
@@ -311,6 +316,20 @@ class WatchApp(ReadOnlyApp):
         log.is_undone = view.is_undone
         if count or flipped:
             log.appended(count, changed_seqs=flipped)
+
+
+def settle_heap() -> None:
+    """After reading a whole session: collect once, then leave what is alive out of later collections.
+
+    A 10,000-event session is some 190,000 objects that live as long as the view;
+    every full collection of the garbage collector walked them all (140 ms at a
+    time, at random moments: a roll shown late, a key answered late). Frozen, they
+    are skipped; what a later reading drops is still freed by reference counting,
+    and the next whole reading unfreezes and collects before freezing again.
+    """
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 SAFETY_LOOK = 2.0
