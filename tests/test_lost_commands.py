@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import demo_session, make_app, panes, pilot_test, settle
+from app_fixtures import demo_session, make_app, panes, pilot_test, press, settle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.message import Message
@@ -48,12 +48,6 @@ def notes(app: Any) -> list[tuple[str, str, str]]:
 
 def of_kind(messages: list[Message], kind: type) -> list[Any]:
     return [m for m in messages if isinstance(m, kind)]
-
-
-async def press(pilot: Any, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
 
 
 def texts_on_disk(path: Path) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import demo_session, make_app, pilot_test, screen_text, settle
+from app_fixtures import demo_session, make_app, pilot_test, press, screen_text, settle
 from polku.tui.screens.prompts import FacesPrompt
 from polku.tui.screens.roll import InitiativeScreen, SideList, SRRollScreen
 
@@ -20,12 +20,6 @@ SIZE = (80, 24)
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
 
 
 async def type_faces(pilot: Pilot, text: str) -> None:

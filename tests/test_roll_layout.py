@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from hypothesis import given, strategies as st
-from textual.pilot import Pilot
 from textual.widgets import Static
 
-from app_fixtures import demo_session, make_app, option_texts, pilot_test, screen_text, settle
+from app_fixtures import demo_session, make_app, option_texts, pilot_test, press, screen_text, settle
 from polku.session import demo
 from polku.session.tracker import TrackerError
 from polku.text import percent
@@ -26,12 +25,6 @@ LONG = "Bartholomew " + "Quintessential-" * 9 + "Vanderhuysen the Unconquerable"
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-
-
-async def press(pilot: Pilot, *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-        await pilot.pause()
 
 
 # -- percentages ---------------------------------------------------------------------------------------
