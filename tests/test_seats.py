@@ -465,3 +465,16 @@ def test_follow_ups_of_a_physical_roll_ask_their_dice_from_the_log(tmp_path):
                                              edge="Cold head", faces=[9, 1, 2, 3]))
     assert not bad["ok"] and "d8" in bad["text"], bad
     assert h.characters["lena"]["edges"][0]["used"] is False, "a refused reroll uses no edge"
+
+
+def test_the_luck_report_counts_a_seats_typed_side_as_by_hand_and_the_gms_as_program_dice():
+    from polku.session import stats
+
+    t = demo.demo_rajapolku(seed=None)
+    offer = raja_offer(t)
+    before = {(d.manual, d.size): sum(d.counts) for d in stats.compute(t).faces}
+    ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer, faces=[9, 7, 2]))
+    assert ans["ok"], ans
+    after = {(d.manual, d.size): sum(d.counts) for d in stats.compute(t).faces}
+    assert after[(True, 10)] - before.get((True, 10), 0) == 3, "Alyosha's three typed faces"
+    assert after[(False, 10)] - before.get((False, 10), 0) == 2, "the gate's two program dice"

@@ -652,10 +652,15 @@ def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStat
             old = roll.get("rerolls", roll.get("supersedes"))
             prev = by_seq.get(old, {}).get("roll") if isinstance(old, int) else None
             manual = bool(roll.get("manual"))
+            hand = roll.get("hand") if manual else None
+            # A roll with one side typed in and the other the program's (a seat's Rajapolku roll).
+            by_hand = {id(d) for side in roll.get("sides", []) if side.get("role") in hand
+                       for d in side.get("dice", [])} if isinstance(hand, list) else None
             for d in new_dice(roll, prev):
                 size, face = d.get("size"), d.get("face")
                 if isinstance(size, int) and isinstance(face, int) and 1 <= face <= size:
-                    faces.setdefault((manual, size), [0] * size)[face - 1] += 1
+                    typed = manual if by_hand is None else id(d) in by_hand
+                    faces.setdefault((typed, size), [0] * size)[face - 1] += 1
             if ev.get("kind") == "roll" and ev["seq"] not in replaced:
                 rolls += 1
                 _credit(roll, settings, stat, prev)

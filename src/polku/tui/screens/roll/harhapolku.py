@@ -314,7 +314,7 @@ class HarhaRollScreen(RollScreen):
                 return
             # The roll was made with physical dice: the reroll is too, the side's whole pool again.
             side = next(s for s in ev["roll"]["sides"] if s["role"] == role)
-            sizes = [d["size"] for d in side["dice"]]
+            sizes = self.tracker.rolls.harha_reroll_dice(ev, role)
             ask_faces(self.app, f"{short_name(side['label'])} rerolls with edge '{edge}'", len(sizes), sizes,
                       lambda faces: reroll(role, cid, edge, faces))
 
