@@ -389,3 +389,33 @@ async def test_a_failed_save_is_shown_kept_and_saved_later(tmp_path: Path, monke
         on_disk, _ = files.load_tracker(sf.path)
         assert on_disk.events[-1]["text"] == "Rain on the window"
         assert on_disk.state == tracker.state
+
+
+@pilot_test
+async def test_a_long_log_line_keeps_its_ellipsis_when_the_log_outgrows_its_pane(tmp_path):
+    """The dice log's scrollbar shows up once the log is longer than its pane: the lines already drawn
+    are cut again to the narrower width, still ending in "…", instead of losing it under the scrollbar."""
+    from polku.tui.widgets.dice_log import DiceLog
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        log = app.main_screen().query_one(DiceLog)
+        assert not log.show_vertical_scrollbar
+
+        def cut() -> dict[str, str]:
+            """The visible lines that were cut, by their sequence number."""
+            return {line.split()[0]: line for line in log_lines(app) if line.endswith("…")}
+
+        before = cut()
+        assert before, "the demo has lines longer than the pane"
+        n = 0
+        while not log.show_vertical_scrollbar and n < 40:
+            app.run_command(lambda t, n=n: t.note(f"short {n}"))
+            await settle(pilot)
+            n += 1
+        assert log.show_vertical_scrollbar
+        after = {line.split()[0]: line for line in log_lines(app) if line.split() and line.split()[0] in before}
+        assert after, "some of those lines are still in view"
+        assert all(line.endswith("…") for line in after.values()), after

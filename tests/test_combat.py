@@ -228,3 +228,4 @@ def test_players_see_the_gm_s_turn_not_the_secret_fighter():
     assert view.state["combat"] == {"turn": 1, "pass": 1, "acting": "ann", "acted": [], "held": []}
     assert "Turn 1, pass 1: Ann acts" in [e["text"] for e in view.events]
     assert "Shadow" not in " ".join(e["text"] for e in view.events)
+

@@ -103,6 +103,9 @@ async def roll_group_initiative(pilot: Pilot, kaneda: int, nyx: int, gangers: in
     """On the initiative screen: the faces of three rolls (Kaneda 8 dice, Nyx 8, the gangers' shared 6)."""
     app = pilot.app
     assert isinstance(app.screen, InitiativeScreen)
+    rows = [str(o.prompt) for o in app.screen.query_one("#ini-list")._options]
+    assert all(r.startswith("[x]") for r in rows), "every fighter is proposed"
+    assert [r.endswith("· Ganger: one roll") for r in rows] == [False, False, True, True, True, True]
     await press(pilot, "f")
     assert isinstance(app.screen, FacesPrompt)
     await press(pilot, *typed(faces((8, kaneda), (8, nyx), (6, gangers))), "enter")

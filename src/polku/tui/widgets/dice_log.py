@@ -58,6 +58,7 @@ class DiceLog(ScrollView, can_focus=True):
         self.expanded: set[int] = set()
         self._rows: list[tuple[int, int]] = []
         self._cache: dict[tuple[int, int], Strip] = {}
+        self._cache_width = 0
         self._row_start: list[int] = []
         self.filter: Callable[[dict[str, Any]], bool] | None = None
         self._visible: list[int] = []
@@ -275,6 +276,11 @@ class DiceLog(ScrollView, can_focus=True):
         style = self._line_style if self._line_style is not None else self.rich_style
         if row >= len(self._rows):
             return Strip.blank(width, style)
+        if width != self._cache_width:
+            # Lines are cut to the width they were drawn at (with an ellipsis): the scrollbar
+            # showing up narrows the lines without resizing the widget.
+            self._cache.clear()
+            self._cache_width = width
         index, sub = self._rows[row]
         cur = self._cursor_index()
         selected = cur >= 0 and self._visible[cur] == index and self.has_focus

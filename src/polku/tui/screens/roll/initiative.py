@@ -68,8 +68,10 @@ class InitiativeScreen(ModalScreen[None]):
         opts = []
         for cid, ch in self.tracker.characters.items():
             a = ch["attributes"]
+            group = self.tracker.roster.group_of(cid)
+            shared = f"  · {group['name']}: one roll" if group and group.get("initiative") == "shared" else ""
             opts.append(Option(Text(f"{_check(self.chosen[cid])} {ch['name']}  R{a['reaction']}+I{a['intuition']}  "
-                                    f"passes {self.passes[cid]}  Edge {ch['edge_rating']}"), id=cid))
+                                    f"passes {self.passes[cid]}  Edge {ch['edge_rating']}{shared}"), id=cid))
         ol.set_options(opts)
         if opts:
             ol.highlighted = keep if keep is not None else 0
