@@ -419,3 +419,18 @@ async def test_a_long_log_line_keeps_its_ellipsis_when_the_log_outgrows_its_pane
         after = {line.split()[0]: line for line in log_lines(app) if line.split() and line.split()[0] in before}
         assert after, "some of those lines are still in view"
         assert all(line.endswith("…") for line in after.values()), after
+
+
+@pilot_test
+async def test_commands_run_back_to_back_each_get_their_own_log_line(tmp_path):
+    """Three commands before the GM's screen hears of the first (as a seat's requests are picked up):
+    the log shows each once, in order, not the newest three times."""
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for word in ("first", "second", "third"):
+            app.run_command(lambda t, w=word: t.note(f"note the {w}"))
+        await settle(pilot)
+        notes = [line.split("✎")[-1].strip() for line in log_lines(app) if "note the" in line]
+        assert notes == ["note the first", "note the second", "note the third"], log_lines(app)

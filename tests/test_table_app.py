@@ -123,7 +123,17 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         await settle(pilot)
         g = app.tracker.character("ganger")
         assert (g["physical"], g["edge"]) == (5, 0)
-        # the Edge is spent: nothing more can be done to the roll, so the prompt closed by itself
+        # the new roll is shown; the Edge is spent, so nothing more can be done to it
+        assert app.screen is screen
+        assert "8P − 3 hits → 5 boxes physical" in str(screen.query_one("#rows-title").render())
+        assert "resistance: 5 1 2 3 6ᵉ 5! → 3 hits" in str(screen.query_one("#rows-preview").render())
+        assert "nothing more can be spent" in str(screen.query_one(".rows-hint").render())
+        await pilot.press("e")  # refused in one line, nothing logged
+        await pilot.pause()
+        assert any("one Edge point per test" in str(m.message) or "no Edge left" in str(m.message)
+                   for m in app._notifications)
+        await pilot.press("escape")
+        await settle(pilot)
         assert not isinstance(app.screen, DamageScreen)
         assert "8P − 3 hits → 5 boxes physical" in app.tracker.events[-1]["text"]
         assert app.tracker.events[-1]["roll"]["supersedes"] == app.tracker.events[-3]["seq"]

@@ -329,7 +329,7 @@ class Damage:
 
     # -- Edge after the resistance roll (S5–S7) -------------------------------------
 
-    def post_roll_actions(self, resist_event: dict[str, Any] | None) -> list[Any]:
+    def post_roll_actions(self, resist_event: Event | None) -> list[Any]:
         """What the defender may still spend Edge on after a damage resistance roll, each allowed
         or not with a reason (:class:`polku.session.rolls.RollAction`, role "b").
 
@@ -342,8 +342,10 @@ class Damage:
         from .rolls import RollAction
 
         t = self.t
-        roll = (resist_event or {}).get("roll") or {}
-        if not resist_event or roll.get("test") != "damage-resistance":
+        if resist_event is None:
+            return []
+        roll = resist_event.get("roll") or {}
+        if roll.get("test") != "damage-resistance":
             return []
         seq = int(resist_event["seq"])
         rec = t._recent.get(seq)
@@ -366,7 +368,7 @@ class Damage:
             out.append(act)
         return out
 
-    def post_roll(self, resist_event: dict[str, Any], what: str, *,
+    def post_roll(self, resist_event: Event, what: str, *,
                   faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S5–S7 on a damage resistance roll: ``edge_after`` (Edge-rating dice, rule of six, fewer
         boxes for each new hit), ``negate_glitch`` or ``reduce_critical`` — 1 Edge each, the
@@ -406,7 +408,7 @@ class Damage:
             t._run(build)
         return out
 
-    def post_roll_dice(self, resist_event: dict[str, Any], what: str) -> int:
+    def post_roll_dice(self, resist_event: Event, what: str) -> int:
         """How many new dice ``what`` throws first (Edge after: the Edge rating; else 0), for a faces prompt."""
         if what != "edge_after":
             return 0

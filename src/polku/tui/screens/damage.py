@@ -189,7 +189,7 @@ class DamageScreen(RowsModal):
         self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
         self.armour = int(tracker.character(self.target).get("armour", 0))
         self.edge = False
-        self.result: dict[str, Any] | None = None
+        self.result: Event | None = None
         """The resistance roll once made: the form shows what Edge can still do to it."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -221,6 +221,8 @@ class DamageScreen(RowsModal):
 
     def hint(self) -> str:
         if self.result is not None:
+            if not any(a.allowed for a in self.tracker.damage.post_roll_actions(self.result)):
+                return "The boxes are filled; nothing more can be spent on this roll. Esc: done (u undoes it)."
             return ("The boxes are filled. Enter or e/g/c: spend the defender's Edge on this roll · "
                     "Esc: done (u undoes the hit).")
         return ("←/→: change · Enter: type a value · r: roll resistance · f: physical dice · Esc: cancel.  "
@@ -245,7 +247,8 @@ class DamageScreen(RowsModal):
             ("damage", f"Damage\t{self.damage}"),
             ("ap", f"Armour Penetration (AP)\t{self.ap}"),
             ("armour", f"Armour\t{self.armour}"),
-            ("edge", f"Edge on the resistance\t{'yes' if self.edge else 'no'}  (Edge {ch['edge']}/{ch['edge_rating']})"),
+            ("edge", f"Edge before the roll\t{'yes' if self.edge else 'no'}  (Edge {ch['edge']}/{ch['edge_rating']};"
+                     " after it: e)"),
         ]
         return out
 
@@ -290,10 +293,11 @@ class DamageScreen(RowsModal):
             net_hits=self.net_hits if self.roll_event is None else None), origin=self,
             then=lambda out: self._show_result(out["event"])))
 
-    def _show_result(self, ev: dict[str, Any]) -> None:
+    def _show_result(self, ev: Event, *, stay: bool = False) -> None:
         """The roll is made and the boxes filled: close, or, while the defender may still spend
-        Edge on the roll (S5–S7), show what it can do (the session says what is allowed)."""
-        if not any(a.allowed for a in self.tracker.damage.post_roll_actions(ev)):
+        Edge on the roll (S5–S7), show what it can do (the session says what is allowed). After
+        Edge was spent (``stay``) the new dice are shown until Esc."""
+        if not stay and not any(a.allowed for a in self.tracker.damage.post_roll_actions(ev)):
             self.notify(ev["text"], title="Damage")
             self.dismiss(ev)
             return
@@ -322,7 +326,7 @@ class DamageScreen(RowsModal):
 
         def post(faces: list[int] | None) -> None:
             self.app.post_message(RunCommand(lambda t: t.damage.post_roll(ev, what, faces=faces), origin=self,
-                                             then=lambda out: self._show_result(out["event"])))
+                                             then=lambda out: self._show_result(out["event"], stay=True)))
 
         n = d.post_roll_dice(ev, what)
         if not n or not ev["roll"].get("manual"):

@@ -59,6 +59,8 @@ class DiceLog(ScrollView, can_focus=True):
         self._rows: list[tuple[int, int]] = []
         self._cache: dict[tuple[int, int], Strip] = {}
         self._cache_width = 0
+        self._seen = 0
+        """How many of ``events`` the rows hold (the rest are new)."""
         self._row_start: list[int] = []
         self.filter: Callable[[dict[str, Any]], bool] | None = None
         self._visible: list[int] = []
@@ -91,7 +93,10 @@ class DiceLog(ScrollView, can_focus=True):
         old_rows = len(self._rows)
         cur = self._cursor_index()
         old_cursor_row = self._row_start[cur] if cur >= 0 else old_rows
-        start = len(self.events) - count
+        # From the first event not shown yet: several commands may run before the screen hears of
+        # the first (a seat's requests, a script), and each message's count is its own events only.
+        start = self._seen if self._seen <= len(self.events) else len(self.events) - count
+        self._seen = len(self.events)
         for seq in changed_seqs:
             for key in [k for k in self._cache if k[0] < len(self.events) and self.events[k[0]]["seq"] == seq]:
                 del self._cache[key]
@@ -155,6 +160,7 @@ class DiceLog(ScrollView, can_focus=True):
             self._visible = list(range(len(self.events)))
         else:
             self._visible = [i for i, ev in enumerate(self.events) if self.filter(ev)]
+        self._seen = len(self.events)
         self._rows = []
         self._row_start = []
         for i in self._visible:
