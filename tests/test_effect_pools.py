@@ -141,3 +141,27 @@ async def test_the_rajapolku_and_harhapolku_roll_screens_show_an_effect_row_on_b
             assert "effect: Blessed" in " ".join(ev["roll"]["explain"])
             await pilot.press("escape")
         sf.close()
+
+
+@pilot_test
+async def test_unopposed_the_harhapolku_screen_says_a_penalty_effect_has_no_side_to_go_to(tmp_path: Path):
+    from polku.tui.screens.roll import HarhaRollScreen, SideList
+
+    t = harha_table()
+    t.combat.add_effect("lena", "Soaked", -1, "scene", 1)
+    sf = files.create_session(tmp_path / "h.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = HarhaRollScreen(t, None, actor="lena")
+        app.push_screen(screen)
+        await settle(pilot)
+        screen.set_who(screen.b, "tuomas")
+        screen.refresh_view()
+        assert "d8 effect: Soaked" in screen.pool_text().plain.split("\n")[1], "Tuomas gets Lena's penalty die"
+        await pilot.press("d")  # unopposed difficult action (H8)
+        side = screen.query_one("#side-a", SideList)
+        texts = [str(side.get_option_at_index(i).prompt) for i in range(side.option_count)]
+        assert any("effect: Soaked: no other side to give its dice to" in x for x in texts), texts
+        assert "Soaked" not in screen.pool_text().plain
+        sf.close()

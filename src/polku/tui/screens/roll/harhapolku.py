@@ -86,7 +86,15 @@ class HarhaRollScreen(RollScreen):
                 size = "d10" if "special" in tier else "d8"
                 rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} +1{size} a fitting {HARHA_TIER_LABELS[tier]}"))
         rows.append(("gm", f"{_check(side.gm_bonus)} GM: spectacular action +1d10"))
-        rows.extend(effect_rows(self.tracker, side, side.effects_off))
+        if self.difficult:
+            # Unopposed (H8): an effect that gives the other side dice has no side to give them to.
+            counted = {d.label for d in self._pool(side).dice}
+            for key, text in effect_rows(self.tracker, side, side.effects_off):
+                label = key[len("eff:"):]
+                rows.append((key, text) if label in counted or label in side.effects_off
+                            else ("info", f"    {label}: no other side to give its dice to (unopposed)"))
+        else:
+            rows.extend(effect_rows(self.tracker, side, side.effects_off))
         if side.who:
             edges = self.tracker.character(side.who).get("edges", [])
             if edges:
