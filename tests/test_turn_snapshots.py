@@ -106,3 +106,55 @@ def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
     assert lines[:2] == ["» Combat turn 1 · pass 1", "▶ the GM's turn"]
     assert [line[:1] for line in lines[2:]] == ["✓", "✓"]  # Nyx and Kaneda have acted; the ganger has no row
     assert "Ganger" not in " ".join(lines)
+
+
+def setup_then(setup, *presses: str):
+    """A run_before: run ``setup(tracker)`` as the app runs commands, then press each key, then settle."""
+    from app_fixtures import freeze_cursors, settle
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.run_command(setup)
+        await settle(pilot)
+        for key in presses:
+            await pilot.press(key)
+            await pilot.pause()
+        freeze_cursors(pilot.app)
+        await settle(pilot)
+
+    return run_before
+
+
+def _gangers(t) -> None:
+    t.roster.save_template("ganger")
+    t.roster.add_from_template("Ganger", 3, initiative="shared")
+
+
+def _templates(t) -> None:
+    t.roster.save_template("ganger")
+    t.roster.save_template("nyx", "Hacker")
+
+
+class TestTableInMotion:
+    @sizes
+    def test_initiative_with_a_shared_group(self, snap_compare, size):
+        """3× Ganger added mid-fight (shared initiative): i lists them ticked for the next combat turn, each
+        row saying the group rolls once."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=setup_then(_gangers, "i"), terminal_size=size)
+
+    @sizes
+    def test_delete_a_template(self, snap_compare, size):
+        """-: which template to delete (the characters made from it stay; u brings it back)."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=setup_then(_templates, "minus"), terminal_size=size)
+
+    @sizes
+    def test_a_rajapolku_pool_with_an_effect_row(self, snap_compare, size):
+        """Alyosha is Blessed (+1): her pool has the effect's row, ticked, and its die (R4)."""
+        run = setup_then(lambda t: t.combat.add_effect("alyosha", "Blessed", 1, "scene", 1), "r")
+        assert snap_compare(demo_app("rajapolku"), run_before=run, terminal_size=size)
+
+    @sizes
+    def test_a_harhapolku_pool_with_an_effect_that_takes_dice(self, snap_compare, size):
+        """Lena is Soaked (−1): her row is ticked and Tuomas, the challenger, rolls one more d8."""
+        run = setup_then(lambda t: t.combat.add_effect("lena", "Soaked", -1, "scene", 1), "r")
+        assert snap_compare(demo_app("harhapolku"), run_before=run, terminal_size=size)
