@@ -294,8 +294,8 @@ def test_the_fallen_leave_the_initiative_and_open_challenges_too():
 
 
 def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
-    """A secret NPC as a template, a group from it, damage to one of them, the fallen removed,
-    undo and redo: the marker never shows in the public view or the players' Markdown and HTML."""
+    """A secret NPC as a template, a group from it, damage to one of them (with Edge after the
+    resistance roll), the fallen removed, undo and redo: the marker never shows in the public view or the players' Markdown and HTML."""
     from polku.session import export
 
     mark = "ZQMARK"
@@ -305,7 +305,9 @@ def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
     ids = t.roster.add_from_template(f"{mark} Sniper", 2)
     ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=2), SRSide("x", [ids[0]], dice=1),
                            faces=([5, 6], [1]))["event"]
-    t.damage.apply(ev, target=ids[0], dv=12, weapon=f"{mark} rifle", faces=[1, 1, 1])
+    hit = t.damage.apply(ev, target=ids[0], dv=12, weapon=f"{mark} rifle", faces=[1, 1, 1])
+    n = t.damage.post_roll_dice(hit["event"], "edge_after")
+    t.damage.post_roll(hit["event"], "edge_after", faces=[2] * n)  # the sniper's Edge after the roll, too
     t.roster.remove_fallen()
     t.undo()
     t.redo()
