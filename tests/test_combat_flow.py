@@ -345,7 +345,7 @@ async def test_an_effect_s_dice_are_a_row_of_the_pool_on_by_default(tmp_path: Pa
         assert isinstance(roll, SRRollScreen) and roll.a.who == "nyx"
         side = roll.query_one("#side-a", SideList)
         row = side.get_option_index("eff:effect: Smoke")
-        assert "[x] effect: Smoke -2" in str(side.get_option_at_index(row).prompt)
+        assert "[x] effect: Smoke −2" in str(side.get_option_at_index(row).prompt)
         assert "− 2 (effect: Smoke)" in roll.pool_text().plain
         side.focus()
         side.highlighted = row

@@ -167,7 +167,7 @@ def effect_rows(tracker: Tracker, side: Side, off: Collection[str]) -> list[tupl
     much), ticked unless the GM turned it off for this roll (``off``); Enter toggles it."""
     if not side.who or side.who not in tracker.characters:
         return []
-    return [(f"eff:{label}", f"{_check(label not in off)} {label} {n:+d}  (Enter toggles)")
+    return [(f"eff:{label}", f"{_check(label not in off)} {label} " + f"{n:+d}".replace("-", "−"))
             for label, n in tracker.combat.effect_modifiers(side.who)]
 
 
