@@ -110,19 +110,9 @@ def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
 
 def setup_then(setup, *presses: str):
     """A run_before: run ``setup(tracker)`` as the app runs commands, then press each key, then settle."""
-    from app_fixtures import freeze_cursors, settle
+    from test_table_app import _keys
 
-    async def run_before(pilot) -> None:
-        await settle(pilot)
-        pilot.app.run_command(setup)
-        await settle(pilot)
-        for key in presses:
-            await pilot.press(key)
-            await pilot.pause()
-        freeze_cursors(pilot.app)
-        await settle(pilot)
-
-    return run_before
+    return _keys(*presses, before=lambda app: app.run_command(setup))
 
 
 def _gangers(t) -> None:
