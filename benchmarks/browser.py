@@ -14,7 +14,7 @@ saved (``Tracker.roll_sr`` + ``SessionFile.save_now``, what the app's
 autosave does), and the clock runs from just before the roll to the arrival,
 in the browser, of the websocket frame whose text contains the label (the
 terminal is drawn on a canvas, so the frames are what the page is given to
-draw). The bytes of those frames are counted too. Target (issue 17): p95 ≤ 150 ms.
+draw). The bytes of those frames are counted too. Target: p95 ≤ 150 ms (what a player at the table takes for at once).
 Needs chromium (``apt-get install chromium``), playwright and textual-serve.
 """
 

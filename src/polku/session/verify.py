@@ -16,11 +16,12 @@ No textual.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import fairdice
+from .model import Event, State
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Report:
         return head + ", ".join(parts)
 
 
-def _label(ev: dict[str, Any]) -> str:
+def _label(ev: Event) -> str:
     text = str(ev.get("text", ""))
     return text if len(text) <= 60 else text[:59] + "…"
 
@@ -110,7 +111,7 @@ def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list
     return new, changed
 
 
-def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iterable[int] = ()) -> Report:
+def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) -> Report:
     """Check every program roll of ``events`` (a loaded session's log and state)."""
     rep = Report()
     undone = set(undone)
@@ -120,15 +121,15 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
     """dice key → (seq of its commitment, commitment)."""
     revealed: dict[int, str] = {}
     for ev in events:
-        if ev.get("kind") != "dice" or not isinstance(ev.get("dice_key"), int):
+        dice_key = ev.get("dice_key")
+        if ev.get("kind") != "dice" or not isinstance(dice_key, int):
             continue
-        key = ev["dice_key"]
         if isinstance(ev.get("revealed"), str):
-            revealed[key] = ev["revealed"]
+            revealed[dice_key] = ev["revealed"]
         elif isinstance(ev.get("commitment"), str):
-            committed.setdefault(key, (ev["seq"], ev["commitment"]))
+            committed.setdefault(dice_key, (ev["seq"], ev["commitment"]))
     raw = state.get("dice")
-    dice: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    dice: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
     for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
         if isinstance(r, dict) and isinstance(r.get("key"), int) and isinstance(r.get("secret"), str):
             revealed.setdefault(r["key"], r["secret"])
@@ -176,7 +177,7 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
             sides = ", ".join(sorted(hand))
             rep.hand.append(f"seq {seq}{undone_note} (side {sides}; the other side's program dice are checked): "
                             f"{_label(ev)}")
-        key, n = roll.get("dice_key"), roll.get("roll_no")
+        roll_key, n = roll.get("dice_key"), roll.get("roll_no")
         prev_seq = roll.get("supersedes", roll.get("rerolls"))
         before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
         before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
@@ -186,7 +187,7 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
             rep.seeded += 1
             _check_draws(rep, f"seq {seq} (fixed seed){undone_note}", roll["seed"], roll, before_roll)
             continue
-        if not isinstance(key, int) or not isinstance(n, int):
+        if not isinstance(roll_key, int) or not isinstance(n, int):
             if before_roll is not None and not roll.get("draws"):
                 # A follow-up that threw nothing (negating a glitch): the dice must be the same.
                 new, changed = _new_dice(roll, before_roll)
@@ -196,19 +197,19 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
             if roll.get("draws") or "seed" in roll:
                 rep.before += 1
             continue
-        where = f"seq {seq} (roll #{n} of dice secret #{key}){undone_note}"
+        where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
         rep.checked += 1
-        if (key, n) in used and seq not in undone and used[(key, n)] not in undone:
-            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {used[(key, n)]}")
-        used[(key, n)] = seq if isinstance(seq, int) else -1
-        if key not in secrets:
-            rep.mismatches.append(f"{where}: no dice secret #{key} in this file")
+        if (roll_key, n) in used and seq not in undone and used[(roll_key, n)] not in undone:
+            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {used[(roll_key, n)]}")
+        used[(roll_key, n)] = seq if isinstance(seq, int) else -1
+        if roll_key not in secrets:
+            rep.mismatches.append(f"{where}: no dice secret #{roll_key} in this file")
             continue
-        shown = committed.get(key)
+        shown = committed.get(roll_key)
         if shown is not None and isinstance(seq, int) and shown[0] > seq:
             rep.mismatches.append(f"{where}: its secret was committed only later, at seq {shown[0]}")
         try:
-            want_seed = fairdice.roll_seed(secrets[key], n)
+            want_seed = fairdice.roll_seed(secrets[roll_key], n)
         except ValueError as e:
             rep.mismatches.append(f"{where}: {e}")
             continue
@@ -216,7 +217,7 @@ def verify(events: Iterable[dict[str, Any]], state: dict[str, Any], undone: Iter
             rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
             continue
         _check_draws(rep, where, want_seed, roll, before_roll)
-        if dice and key not in revealed:
+        if dice and roll_key not in revealed:
             rep.unrevealed += 1
     if rep.seeded:
         rep.notes.insert(0, SEEDED_LINE.format(n=rep.seeded, s="s" * (rep.seeded != 1)))
