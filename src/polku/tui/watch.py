@@ -61,6 +61,10 @@ class Reloaded(Message):
 class WatchScreen(Screen):
     """Challenges and characters on the left, the dice log on the right."""
 
+    DEFAULT_CSS = """
+    WatchScreen #status-line { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
     BINDINGS = [
         Binding("1", "focus_pane('queue')", "Queue", show=False, id="watch.focus_queue", tooltip="Scroll the challenges"),
         Binding("2", "focus_pane('chars')", "Characters", show=False, id="watch.focus_chars",
