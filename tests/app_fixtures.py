@@ -69,6 +69,13 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
+@pytest.fixture
+def isolated_here(isolated: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``isolated``, and tmp_path the working folder: the pictures show the same relative
+    session paths on every machine (``pytestmark = pytest.mark.usefixtures("isolated_here")``)."""
+    monkeypatch.chdir(tmp_path)
+
+
 async def press(pilot: Pilot, *keys: str) -> None:
     """Press keys one at a time, letting each modal open or close before the next key."""
     for key in keys:

@@ -21,7 +21,7 @@ from typing import Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import REPO, SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, settle
+from app_fixtures import isolated, isolated_here, REPO, SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, settle
 from polku.tui.app import PolkuApp
 
 SESSIONS = Path("sessions")
@@ -30,12 +30,8 @@ SESSIONS = Path("sessions")
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Config and sessions live in tmp_path; colour is on whatever the developer's shell says."""
-    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.chdir(tmp_path)
+# Config and sessions in tmp_path, which is the working folder; colour on whatever the shell says.
+pytestmark = pytest.mark.usefixtures(isolated.__name__, isolated_here.__name__)
 
 
 def demo_app(system: str, theme: str = "polku-dark") -> PolkuApp:

@@ -11,17 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import SIZE_IDS, SIZES
+from app_fixtures import isolated, isolated_here, SIZE_IDS, SIZES
 from test_app_snapshots import demo_app, keys, typed
 
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.chdir(tmp_path)
+# Config and sessions in tmp_path, which is the working folder; colour on whatever the shell says.
+pytestmark = pytest.mark.usefixtures(isolated.__name__, isolated_here.__name__)
 
 
 class TestTurns:
