@@ -196,6 +196,12 @@ def test_a_gm_only_initiative_shows_the_players_the_turn_order_and_no_score():
     t.update_character(first, "physical", 9)
     order2, lines2 = shown()
     assert order2 == [r.cid for r in t.combat.rows()] != order and " ? " in lines2
+    # Someone leaves the fight (a public command): what the GM rolled stays the GM's.
+    t.remove_character("ganger")
+    left = public_view(t).state["initiative"]
+    assert [e["id"] for e in left] == [r.cid for r in t.combat.rows()] and all(e.get("hidden") for e in left)
+    assert " ? " in "\n".join(line.plain for line in turn_rows(public_view(t), {}))
+    t.undo()
     t.undo()
     t.undo()
     assert {e["id"]: e["score"] for e in public_view(t).state["initiative"]} == public_scores
