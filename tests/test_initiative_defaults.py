@@ -39,6 +39,10 @@ def test_in_a_fight_the_fighters_and_those_who_joined_since_roll_and_the_rest_st
     t.undo()
     assert chosen(t) == {"kaneda", "nyx"}
     t.redo()
+    # A fighter leaving the fight is no new roll: the reinforcements still join the next one.
+    t.remove_character("nyx")
+    assert chosen(t) == {"kaneda", *made}
+    t.undo()
     t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1)])  # the GM left them out on purpose
     assert chosen(t) == {"kaneda", "nyx"}
 

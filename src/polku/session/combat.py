@@ -150,9 +150,8 @@ class Combat:
                 seq = ev.get("seq")
                 if not isinstance(seq, int) or t.is_undone(seq) or ev.get("kind") in ("undo", "redo"):
                     continue
-                paths = [ch.get("path") for ch in ev.get("changes", []) if isinstance(ch, dict)]
-                if ["initiative"] in paths:
-                    break
+                if sets_initiative_scores(ev.get("changes", [])):
+                    break  # the roll now in force (someone leaving the fight since is no new roll)
                 joined.update(str(p[1]) for ch in ev.get("changes", []) if isinstance(ch, dict)
                               for p in [ch.get("path")] if isinstance(p, list) and len(p) == 2
                               and p[0] == "characters" and ch.get("before") is None and ch.get("after") is not None)
@@ -479,6 +478,22 @@ _UNIT_WORDS = {
     "scene": "scene", "scenes": "scene", "s": "scene",
     "session": "session", "sessions": "session",
 }
+
+
+def sets_initiative_scores(changes: Any) -> bool:
+    """Whether an event's ``changes`` put initiative scores in place (a roll, a hand edit).
+
+    Dropping entries (a character removed, the fight's end) or reordering them keeps the
+    scores as they were rolled: the roll in force — who rolled it, GM-only or not, and who
+    joined since — is still the one before.
+    """
+    for ch in changes if isinstance(changes, list) else []:
+        if not isinstance(ch, dict) or ch.get("path") != ["initiative"]:
+            continue
+        before, after = ch.get("before"), ch.get("after")
+        if not (isinstance(before, list) and isinstance(after, list) and all(e in before for e in after)):
+            return True
+    return False
 
 
 def parse_effect(text: str) -> tuple[str, int, str, int]:

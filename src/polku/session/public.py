@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from . import store
+from .combat import sets_initiative_scores
 from .files import SessionOpenError, load_followed
 from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
 from .tracker import Tracker
@@ -266,7 +267,7 @@ class _Projection:
             if isinstance(chal, str) and any(len(p) == 3 and p[0] == "challenges" and p[2] == "outcome"
                                              for p in paths):
                 self.outcome_seqs.setdefault(chal, []).append(seq)
-            if ev.get("kind") not in ("undo", "redo") and _sets_scores(changes):
+            if ev.get("kind") not in ("undo", "redo") and sets_initiative_scores(changes):
                 self.initiative_seqs.append(seq)
 
     def _ids(self, values: Iterable[str]) -> set[str]:
@@ -622,19 +623,6 @@ def public_dice(state: State) -> DiceKey | None:
                                        if k in r} for r in d.get("revealed", []) if isinstance(r, dict)]
     out: DiceKey = {"key": d["key"], "session": d["session"], "commitment": d["commitment"], "revealed": revealed}
     return out
-
-
-def _sets_scores(changes: list[Any]) -> bool:
-    """Whether ``changes`` put initiative scores in place. Dropping entries (a character
-    removed, the fight's end) keeps the scores as they were rolled, so whoever rolled them
-    — the GM, GM-only — still decides whether the players see them."""
-    for ch in changes:
-        if not isinstance(ch, dict) or ch.get("path") != ["initiative"]:
-            continue
-        before, after = ch.get("before"), ch.get("after")
-        if not (isinstance(before, list) and isinstance(after, list) and all(e in before for e in after)):
-            return True
-    return False
 
 
 def public_view(tracker: Tracker) -> Tracker:
