@@ -1,4 +1,4 @@
-"""The ``polku`` command line: every EX of RULES.md through ``resolve --json``,
+"""The ``polku`` command line: every EX of docs/rules.md through ``resolve --json``,
 ``roll`` reproducible by seed, ``odds`` matching :mod:`polku.rules.odds`, and
 bad input ending with status 2 and one stderr line."""
 

@@ -51,7 +51,7 @@ def test_help_lists_settings_and_json_keys(capsys):
         status = main([*argv, "--help"])
         out = capsys.readouterr().out
         assert status == 0
-        assert "settings (--set KEY=VALUE, repeatable):" in out
+        assert "settings (--set KEY=VALUE, repeatable; each explained in docs/rules.md):" in out
         assert "JSON keys:" in out
     out = (main(["odds", "shadowrun", "--help"]), capsys.readouterr().out)[1]
     assert "sr.teamwork_cap       none, skill; default none (S11)" in out

@@ -1,4 +1,4 @@
-"""GM-only rolls (RULES §4): every command a GM can mark before making it shows the
+"""GM-only rolls (docs/rules.md): every command a GM can mark before making it shows the
 players "the GM rolls" and nothing else — in the players' view ``watch`` and the
 seats draw, in both reports, and on the undo and redo lines.
 

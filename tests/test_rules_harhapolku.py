@@ -1,4 +1,4 @@
-"""Harhapolku rules (RULES.md §2): every EX with its exact numbers, plus properties."""
+"""Harhapolku rules (docs/rules.md): every EX with its exact numbers, plus properties."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rajapolku rules (RULES.md §1): every EX with its exact numbers, plus properties."""
+"""Rajapolku rules (docs/rules.md): every EX with its exact numbers, plus properties."""
 
 from __future__ import annotations
 

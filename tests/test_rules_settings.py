@@ -1,4 +1,4 @@
-"""The [choice] settings of RULES.md as typed on a command line (rules/system.py)."""
+"""The [choice] settings of docs/rules.md as typed on a command line (rules/system.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def test_every_choice_of_rules_md_is_a_setting_with_its_default():
     keys = {c.key: c.default for c in CHOICES}
     assert keys["raja.degrees"] == "all" and keys["sr.teamwork_cap"] == "none"
     assert Settings().raja_degrees == "all" and Settings().sr_teamwork_cap == "none"
-    # the two S12 damage readings where printings of the 4th-edition core book differ follow RULES.md's
+    # the two S12 damage readings where printings of the 4th-edition core book differ follow docs/rules.md's
     assert [c.key for c in choices_for("shadowrun")] == ["sr.glitch_rerolls", "sr.teamwork_cap",
                                                          "sr.stun_conversion", "sr.stun_overflow", "sr.initiative"]
     assert Settings().sr_stun_conversion == "below" and Settings().sr_stun_overflow == "box"

@@ -1,4 +1,4 @@
-"""Varjojuoksu / Shadowrun 4e dice (RULES.md §3, S1–S12)."""
+"""Varjojuoksu / Shadowrun 4e dice (docs/rules.md, S1–S12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES §4 secrets: nothing secret reaches ``polku watch`` or the players' report, by any path.
+"""docs/rules.md secrets: nothing secret reaches ``polku watch`` or the players' report, by any path.
 
 The players' view is a projection of the log's structured data
 (:mod:`polku.session.public`). These tests put a marker into every field
@@ -105,7 +105,7 @@ def test_a_secret_characters_name_never_shows_in_rolls_or_outcomes(clock):
 
 
 def test_a_character_made_secret_later_is_gone_from_the_whole_log(clock):
-    """RULES §4: "whether it was made secret at creation or later" — its earlier lines go too."""
+    """docs/rules.md: "whether it was made secret at creation or later" — its earlier lines go too."""
     t = raja_table(clock)
     t.add_character(f"{MARK} Count", kind="npc")
     t.spend_charges("zqmark-count", 1, "a glamour")

@@ -278,7 +278,7 @@ def test_continue_campaign_carries_characters_and_refreshes_edge(tmp_path):
         assert st2["campaign"]["name"] == t.state["campaign"]["name"]
         assert st2["settings"] == t.state["settings"]
         assert set(st2["characters"]) == set(t.characters)
-        assert st2["characters"]["kaneda"]["edge"] == 3  # refreshed (RULES §4)
+        assert st2["characters"]["kaneda"]["edge"] == 3  # refreshed (docs/rules.md)
         assert st2["characters"]["nyx"]["edge"] == 4
         assert st2["characters"]["kaneda"]["physical"] == 4  # wounds carry over
         assert st2["characters"]["kaneda"]["skills"] == t.character("kaneda")["skills"]

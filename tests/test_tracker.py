@@ -1,5 +1,5 @@
-"""The tracker: undo/redo of every command, the resets of RULES §4, rolls with
-literal faces (the EX of RULES.md through the tracker), and refused commands
+"""The tracker: undo/redo of every command, the resets of docs/rules.md, rolls with
+literal faces (the EX of docs/rules.md through the tracker), and refused commands
 that change nothing."""
 
 from __future__ import annotations
@@ -552,7 +552,7 @@ def test_undo_with_nothing_to_undo_is_refused():
 
 
 # ---------------------------------------------------------------------------
-# RULES §4: resets at each boundary, each a logged "reset" event.
+# docs/rules.md: resets at each boundary, each a logged "reset" event.
 
 def _new_events(t: Tracker, n: int) -> list[dict[str, Any]]:
     return t.events[n:]

@@ -72,8 +72,8 @@ headless verbs (never start the app; add --json for JSON):
   polku roll SYSTEM POOL_A [POOL_B] [--seed N]   roll, then judge as resolve does
   polku odds SYSTEM POOL_A [POOL_B]              exact odds (--spirit, --difficult, --edge E,
                                                  --extended T, --helpers N,N, --group N,N)
-  ... --set KEY=VALUE                            any [choice] setting of RULES.md (resolve,
-                                                 roll, odds; see their --help)
+  ... --set KEY=VALUE                            any rule setting (resolve, roll, odds; see
+                                                 their --help; every setting in docs/rules.md)
   polku export FILE --format md|html [-o OUT]    a session report (no app)
   polku verify FILE                              recompute every program roll from its
                                                  revealed dice secret (exit 1 on a mismatch)

@@ -105,7 +105,7 @@ def settings_epilog(prefix: str) -> str:
     """The [choice] settings of one system, for a subparser's --help."""
     from polku.rules.system import CHOICES, allowed_text
 
-    lines = ["settings (--set KEY=VALUE, repeatable):"]
+    lines = ["settings (--set KEY=VALUE, repeatable; each explained in docs/rules.md):"]
     for c in CHOICES:
         if c.key.startswith(prefix):
             default = str(c.default).lower() if isinstance(c.default, bool) else str(c.default)
@@ -115,7 +115,7 @@ def settings_epilog(prefix: str) -> str:
 
 def set_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="a [choice] setting of RULES.md (repeatable; the settings are listed below)")
+                   help="a rule setting (repeatable; the settings are listed below, explained in docs/rules.md)")
 
 
 def sub(parent: Any, name: str, aliases: Sequence[str], help_: str, description: str, epilog: str) -> Parser:

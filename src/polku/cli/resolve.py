@@ -85,8 +85,8 @@ def add_parser(verbs: Any) -> None:
     res = verbs.add_parser(
         "resolve", help="judge faces already rolled",
         description="Judge faces already rolled (physical dice, or any roll). "
-                    "Faces are comma-separated, without spaces or quoted. Every [choice] setting "
-                    "of RULES.md can be given with --set KEY=VALUE.",
+                    "Faces are comma-separated, without spaces or quoted. Every rule setting "
+                    "(docs/rules.md) can be given with --set KEY=VALUE.",
     )
     rsys = res.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
     r = sub(rsys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",

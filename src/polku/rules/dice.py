@@ -1,4 +1,4 @@
-"""Dice, their sources, and injected randomness (RULES.md §4).
+"""Dice, their sources, and injected randomness (docs/rules.md, shared terms).
 
 A :class:`Die` is an immutable value: its size, its face, where it came from
 (action die, a named background, a condition, an ability, an edge, the GM's
@@ -29,7 +29,7 @@ class FaceError(RulesError):
 
 
 class Src(StrEnum):
-    """Where a die in a pool came from (RULES.md §4)."""
+    """Where a die in a pool came from (docs/rules.md, shared terms)."""
 
     ACTION = "action"
     BACKGROUND = "background"

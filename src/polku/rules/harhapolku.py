@@ -1,4 +1,4 @@
-"""Harhapolku: d8/d10 pools, more higher dice wins (RULES.md §2, H1–H9).
+"""Harhapolku: d8/d10 pools, more higher dice wins (docs/rules.md, H1–H9).
 
 Pure functions and small immutable values. In a comparison side **A** and side
 **B** are the two rolls; in the chapter 23 comparison (H4, the default) and the

@@ -1,4 +1,4 @@
-"""Exact odds for the three dice systems (RULES.md R5–R7, R11, H3, H4, H6–H8, S4–S11).
+"""Exact odds for the three dice systems (docs/rules.md R5–R7, R11, H3, H4, H6–H8, S4–S11).
 
 Every answer is computed exactly and returned as floats: the dynamic programmes
 count outcomes as Python integers over a common denominator (``10**n`` for
@@ -1513,7 +1513,7 @@ def sr_teamwork(
         rule_of_six: The leader spent Edge before the roll (S7).
         glitch_rerolls: The ``sr.glitch_rerolls`` setting (S5).
         max_bonus: Cap on the extra dice (SR4 core caps it at the leader's
-            skill rating; RULES.md does not), or None.
+            skill rating; docs/rules.md does not), or None.
 
     Returns:
         The leader's roll, mixed over the helpers' hits; ``dice`` is

@@ -1,4 +1,4 @@
-"""Rajapolku: d10 pools, highest die wins (RULES.md §1, R1–R12).
+"""Rajapolku: d10 pools, highest die wins (docs/rules.md, R1–R12).
 
 Pure functions and small immutable values. Side **A** is the side that acts
 (usually a player character); side **B** is the opposition — another character,
@@ -443,7 +443,7 @@ def degree_weight(dice: Sequence[Die]) -> int:
 def visibly_supernatural(winner: Sequence[Die], loser: Sequence[Die]) -> bool:
     """R7: the winner's highest die is an ability die strictly above every die of the loser.
 
-    EX (RULES.md R7): 8*,7 vs 8,5 is not (the 8* only ties, the 7 decides);
+    EX (docs/rules.md R7): 8*,7 vs 8,5 is not (the 8* only ties, the 7 decides);
     8*,8 vs 5 is.
     """
     win = raja_sorted(winner)

@@ -1,4 +1,4 @@
-"""Varjojuoksu: Shadowrun 4th edition dice (RULES.md §3, S1–S12).
+"""Varjojuoksu: Shadowrun 4th edition dice (docs/rules.md, S1–S12).
 
 All dice are d6. Pools are built from skill + attribute (S1), by defaulting
 (S2), or as a Long Shot when modifiers leave nothing (S3). Each 5 or 6 is a hit

@@ -1,4 +1,4 @@
-"""The three systems and every **[choice]** of RULES.md as a named setting.
+"""The three systems and every **[choice]** of docs/rules.md as a named setting.
 
 A campaign stores its settings by their dotted names (``raja.exhausted``);
 :data:`CHOICES` describes each one (default, allowed values, the rule it
@@ -56,7 +56,7 @@ def parse_system(name: str) -> System:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One [choice] of RULES.md."""
+    """One [choice] of docs/rules.md."""
 
     key: str
     """Dotted name, e.g. ``raja.exhausted``."""
@@ -116,7 +116,7 @@ RAJA_WOUND_PENALTY = {
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Every [choice] of RULES.md with the default given there."""
+    """Every [choice] of docs/rules.md with the default given there."""
 
     raja_exhausted: bool = True
     raja_full_tie: str = "reroll"

@@ -282,7 +282,7 @@ def create_session(path: Path, tracker: Tracker) -> SessionFile:
 
 def continue_campaign(previous: Path, new_path: Path, *, clock: Clock | None = None,
                       seed: int | None = None) -> tuple[Tracker, SessionFile]:
-    """A new session file starting from ``previous``'s end state (RULES §4 resets)."""
+    """A new session file starting from ``previous``'s end state (docs/rules.md resets)."""
     old, _ = load_tracker(previous, read_only=True)
     state = clone(old.state)
     state["campaign"]["continues"] = Path(previous).name

@@ -9,7 +9,7 @@ makes undo, redo and replay from the log one mechanism.
 Layout::
 
     campaign   {name, system, created, continues}
-    settings   {"raja.exhausted": true, …}     every [choice] of RULES.md
+    settings   {"raja.exhausted": true, …}     every [choice] of docs/rules.md
     wound_track [level names]                   R9 levels in use (Rajapolku)
     structure  {story, session, scene, scene_title}
     characters {id: character}
@@ -123,7 +123,7 @@ class State(TypedDict):
 
     campaign: Campaign
     settings: dict[str, Any]
-    """Every [choice] of RULES.md by its dotted key (values: bool, int or str)."""
+    """Every [choice] of docs/rules.md by its dotted key (values: bool, int or str)."""
     wound_track: list[str]
     structure: Structure
     characters: dict[str, Character]
@@ -168,7 +168,7 @@ class Event(TypedDict):
     cmd: NotRequired[int]
     changes: NotRequired[list[Change]]
     secret: NotRequired[bool]
-    """Logged under the GM-only switch: never shown to the players (RULES §4)."""
+    """Logged under the GM-only switch: never shown to the players (docs/rules.md)."""
     seat: NotRequired[str]
     """The character whose players' seat asked for it."""
     offer: NotRequired[int]

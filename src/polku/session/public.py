@@ -1,7 +1,7 @@
 """What the players may see of a session, and following a file as the GM saves it.
 
 :func:`public_view` *projects* a loaded tracker onto what the players may see
-(RULES.md §4, secrets). The projection builds every public event and every
+(docs/rules.md, shared terms, secrets). The projection builds every public event and every
 public table from the structured fields of the GM's log — who an event is
 about, what kind it is, which fields it touches — and copies only fields it
 knows to be public. Nothing is filtered out of finished text, so a new kind

@@ -4,7 +4,7 @@ Each command builds pools with the rules core, rolls them with the program's
 dice (a fresh seed per roll, recorded) or with faces the GM entered from
 physical dice, resolves, and appends one ``roll`` event whose ``roll`` table
 keeps every die (size, face, source, what a reroll replaced), the outcome's
-numbers and the explanation (RULES.md §4). Resources the roll spends (ability
+numbers and the explanation (docs/rules.md, shared terms). Resources the roll spends (ability
 charges, Edge, an edge reroll, spirit-combat charges) change in the same
 command, so one undo reverts all of it.
 """

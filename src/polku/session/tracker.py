@@ -453,7 +453,7 @@ class Tracker:
         return out
 
     def undo(self) -> Event:
-        """Undo the last command (RULES §4: it stays in the log, marked undone)."""
+        """Undo the last command (docs/rules.md: it stays in the log, marked undone)."""
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         if not self._undo:
@@ -479,7 +479,7 @@ class Tracker:
 
     @contextlib.contextmanager
     def gm_only(self, on: bool = True) -> Iterator[None]:
-        """Run commands as the GM's only (RULES §4): every event they log is marked
+        """Run commands as the GM's only (docs/rules.md): every event they log is marked
         ``secret``, so the players see a roll as "the GM rolls" and nothing else of it."""
         was = self.gm_only_commands
         self.gm_only_commands = was or on
@@ -730,7 +730,7 @@ class Tracker:
         else:
             self._run(build)
 
-    # -- structure and the resets of RULES §4 ------------------------------------
+    # -- structure and the resets of docs/rules.md ------------------------------------
 
     def _scene_resets(self, txn: _Txn) -> None:
         for cid, ch in self.characters.items():
@@ -879,7 +879,7 @@ class Tracker:
         self.needs_full_save = True
 
     def setting_choices(self) -> list[Any]:
-        """The [choice] settings of this campaign's system, in RULES.md order."""
+        """The [choice] settings of this campaign's system, in docs/rules.md order."""
         from ..rules.system import CHOICES
 
         prefix = _SETTING_PREFIX[self.system]

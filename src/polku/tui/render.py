@@ -115,7 +115,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     line.append(f"{ev.get('seq', 0):>4} ", style=styles.get("muted", ""))
     line.append(f"{mark} ")
     if ev.get("secret"):
-        # A GM-only command (RULES §4): the players saw "the GM rolls" and nothing more.
+        # A GM-only command (docs/rules.md): the players saw "the GM rolls" and nothing more.
         line.append("[GM only] ", style=styles.get("accent", ""))
     roll = ev.get("roll")
     if roll:

@@ -309,7 +309,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                     yield Label("Skills", classes="form-label")
                     yield Input(placeholder="Pistols 4, Sneaking 3", id="cf-skills", compact=True)
             with Horizontal(classes="form-row"):
-                # Secret from the start, so the players never see a "joins" line (RULES §4).
+                # Secret from the start, so the players never see a "joins" line (docs/rules.md).
                 yield Label("Secret", classes="form-label")
                 yield CycleField([("no", "no"), ("yes", "yes: GM only")], "no", id="cf-secret")
             yield Static("", id="cf-error", classes="dialog--error")

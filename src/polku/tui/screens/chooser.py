@@ -42,7 +42,7 @@ DEMOS: tuple[tuple[str, str], ...] = (
 """(file suffix, title) of each shipped demo: ``demo-<suffix>.toml``."""
 
 SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}
-"""Which of RULES.md's choices belong to which system."""
+"""Which of docs/rules.md's choices belong to which system."""
 
 
 def shipped_sessions_dir() -> Path:
@@ -425,7 +425,7 @@ class NewCampaignScreen(Screen[None]):
     # -- rows -------------------------------------------------------------------
 
     def choices(self) -> list[Choice]:
-        """The settings of the chosen system, in RULES.md order."""
+        """The settings of the chosen system, in docs/rules.md order."""
         prefix = SETTING_PREFIX[self.system]
         return [c for c in CHOICES if c.key.startswith(prefix)]
 

@@ -28,14 +28,14 @@ How a session runs
   4. Wounds, charges, story points and Edge change with the character
      keys (w/W, g/G, p/P, E) or on the sheet; each change is logged.
   5. n starts a scene, N a game session, T a story: each resets what
-     RULES §4 says (per-scene costs, Edge and edge rerolls, story
+     lasts that long (per-scene costs, Edge and edge rerolls, story
      points) and logs the reset.
   6. Nothing needs saving: every command is written at once.
      u undoes the last command, U redoes it; undone lines stay in the
      log, struck through.
-  7. S changes a rule setting of the campaign (RULES.md [choice]) at
-     any time; the change is logged and undoable, and every roll's log
-     entry names the settings it used.
+  7. S changes a rule setting of the campaign at any time (each is
+     explained in docs/rules.md); the change is logged and undoable,
+     and every roll's log entry names the settings it used.
   ctrl+p finds any command by name, e.g. "roll for" or "edit".
 
 Harhapolku, chapter 23 (H4)

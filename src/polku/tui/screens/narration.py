@@ -115,7 +115,7 @@ class NarrationScreen(ModalScreen[None]):
         self.physical = False
         """Background dice and the harm roll take faces typed from physical dice (f toggles)."""
         self.gm_only = False
-        """The GM's harm roll is the GM's only (RULES §4); the dice on the table are everyone's (H9)."""
+        """The GM's harm roll is the GM's only (docs/rules.md); the dice on the table are everyone's (H9)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="nar-box"):

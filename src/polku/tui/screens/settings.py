@@ -1,6 +1,6 @@
 """The campaign's rule settings, changed mid-campaign.
 
-Every **[choice]** of RULES.md for the campaign's system is one row: its key,
+Every **[choice]** of docs/rules.md for the campaign's system is one row: its key,
 rule, value and what it means. Enter (or space) steps a row to its next value,
 or asks for a number; each change is a tracker command, so it is logged,
 undoable and saved like any other (u / U undo and redo here too).

@@ -225,7 +225,7 @@ class RollScreen(ModalScreen[None]):
         self.b = Side("b")
         self.last_event: Event | None = None
         self.gm_only = False
-        """The next roll is the GM's only (RULES §4), as the tracker's :meth:`~Tracker.gm_only` logs it."""
+        """The next roll is the GM's only (docs/rules.md), as the tracker's :meth:`~Tracker.gm_only` logs it."""
         self.result_lines: list[str] = []
         self._shown: dict[str, Any] = {}
         c = tracker.challenge(challenge) if challenge else None

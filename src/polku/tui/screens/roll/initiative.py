@@ -39,7 +39,7 @@ class InitiativeScreen(ModalScreen[None]):
         self.chosen = {cid: chosen for cid, (chosen, _) in fighters.items()}
         self.passes = {cid: passes for cid, (_, passes) in fighters.items()}
         self.gm_only = False
-        """The next roll is the GM's only (RULES §4)."""
+        """The next roll is the GM's only (docs/rules.md)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
