@@ -705,7 +705,10 @@ def raja_outcome_full(a, b, exhausted=True):
     counted = [d for d in win if d[0] > top]
     weight = [2 if ab else 1 for _, ab in counted]
     visible = bool(win) and win[0][1] and win[0][0] > top
-    return res, sum(weight), sum(weight[1:]), visible
+    # beyond: an ordinary die tied with an ability die at the top face is the deciding one (R6)
+    at_top = [ab for f, ab in counted if f == counted[0][0]] if counted else []
+    deciding = 0 if not counted else 1 if not all(at_top) else 2
+    return res, sum(weight), sum(weight) - deciding, visible
 
 
 @lru_cache(maxsize=None)
@@ -720,7 +723,8 @@ def raja_brute_full(an, aa, bn, ba, exhausted=True):
 
 @pytest.mark.parametrize("exhausted", [True, False])
 @pytest.mark.parametrize("a,b", [((2, 0), (1, 0)), ((1, 1), (2, 0)), ((2, 1), (1, 1)), ((0, 2), (1, 0)),
-                                 ((1, 2), (2, 0)), ((0, 1), (0, 1)), ((3, 0), (2, 1))])
+                                 ((1, 2), (2, 0)), ((0, 1), (0, 1)), ((3, 0), (2, 1)), ((1, 1), (1, 0)),
+                                 ((2, 2), (1, 0))])
 def test_raja_degrees_beyond_and_visible_match_brute_force(a, b, exhausted):
     want = raja_brute_full(*a, *b, exhausted)
     got = raja_odds(*a, *b, exhausted=exhausted, degrees_rule="beyond")
@@ -749,6 +753,9 @@ def test_raja_worked_examples_beyond():
     # R7: 8*,7 vs 8,5 is not visible, 8*,8 vs 5 is
     assert not raja_outcome_full(((8, True), (7, False)), ((8, False), (5, False)))[3]
     assert raja_outcome_full(((8, True), (8, False)), ((5, False),))[3]
+    # R6 beyond: 9✦,9 vs 5 = 2 degrees (the ordinary 9 decides, the 9✦ counts two)
+    assert raja_outcome_full(((9, True), (9, False)), ((5, False),))[1:4] == (3, 2, True)
+    assert raja_outcome_full(((9, True), (5, False)), ((3, False),))[1:4] == (3, 1, True)
 
 
 def spirit_fight_oracle(a, b, exhausted=True, loss_rule="degrees", degrees_rule="all"):

@@ -372,6 +372,32 @@ def test_R6_beyond_ability_dice_still_count_two_and_tie_break_wins_stay_narrow()
     assert (r.winner, r.degrees, r.narrow) == ("a", 0, True)
 
 
+def test_R6_beyond_an_ordinary_die_tied_at_the_top_decides_and_the_ability_die_counts():
+    """RULES.md R6 under beyond: 9✦,9 vs 5 = 2 degrees, 1 supernatural feature."""
+    r = resolve(dice("9*,9"), dice("5"), BEYOND)
+    assert (r.winner, r.degrees, r.supernatural) == ("a", 2, 1)
+    assert [(d.face, d.is_ability) for d in r.degree_dice] == [(9, True)]
+    assert r.visibly_supernatural
+    assert "beyond the deciding die 9 (raja.degrees = beyond)" in r.explain()[-3]
+    # the same faces in any order, and on side B
+    assert resolve(dice("9,9*"), dice("5"), BEYOND).degrees == 2
+    r = resolve(dice("5"), dice("9,9*"), BEYOND)
+    assert (r.winner, r.degrees, r.supernatural) == ("b", 2, 1)
+    # two ability dice and an ordinary one at the top: the ordinary decides, both count
+    assert resolve(dice("9*,9*,9"), dice("5"), BEYOND).degrees == 4
+
+
+def test_R6_beyond_a_win_whose_only_ability_die_decides_is_visible_but_adds_no_feature():
+    r = resolve(dice("9*,5"), dice("3"), BEYOND)
+    assert (r.winner, r.degrees, r.supernatural) == ("a", 1, 0)
+    assert r.visibly_supernatural and result_json(r)["visibly_supernatural"] is True
+    assert r.explain()[-1].endswith("it is the deciding die, so it adds no feature (raja.degrees = beyond)")
+    # with every die counted the same roll has its feature
+    full = resolve(dice("9*,5"), dice("3"))
+    assert (full.degrees, full.supernatural) == (3, 1)
+    assert "adds no feature" not in full.explain()[-1]
+
+
 def test_R7_tied_ability_die_is_not_visibly_supernatural():
     r = resolve(dice("8*,7"), dice("8,5"))
     assert r.winner == "a" and r.deciding_position == 2
@@ -397,8 +423,11 @@ def test_R6_beyond_is_the_default_less_the_deciding_die(fa, fb, ab):
     full, beyond = resolve(a, b), resolve(a, b, BEYOND)
     assert full.winner == beyond.winner
     if full.degree_dice:
-        first = full.degree_dice[0]
-        assert beyond.degrees == full.degrees - (2 if first.is_ability else 1)
+        # the deciding die is an ordinary one whenever an ordinary die shows the top face (R6)
+        top = [d for d in full.degree_dice if d.face == full.degree_dice[0].face]
+        ordinary_at_top = any(not d.is_ability for d in top)
+        assert beyond.degrees == full.degrees - (1 if ordinary_at_top else 2)
+        assert beyond.supernatural == full.supernatural - (0 if ordinary_at_top else 1)
     else:
         assert beyond.degrees == 0
     # visibly supernatural only when the winner's top die beats every loser die

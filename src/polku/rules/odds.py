@@ -218,16 +218,17 @@ def _raja_result_counts(na: int, nb: int, exhausted: bool) -> tuple[int, int, in
     return a_win, b_win, tie
 
 
-def _top_is_ability(k: int, j: int, values: int) -> int:
-    """Ways k normal and j ability dice, each on ``values`` faces, put an ability die on top (R6, R7).
+def _ability_decides(k: int, j: int, values: int) -> int:
+    """Ways k normal and j ability dice, each on ``values`` faces, make an ability die the deciding one (R6).
 
-    The top die is an ability die when the highest ability face is at least
-    the highest normal face (ability dice sort first among equal faces):
-    ``sum over v of (v^j - (v-1)^j) * v^k``.
+    Under ``raja.degrees = beyond`` an ordinary die at the top face decides
+    when there is one (RULES.md R6: 9✦,9 vs 5 = 2 degrees), so an ability die
+    decides only when the highest ability face is strictly above every
+    normal face: ``sum over v of (v^j - (v-1)^j) * (v-1)^k``.
     """
     if j == 0:
         return 0
-    return sum((v**j - (v - 1) ** j) * v**k for v in range(1, values + 1))
+    return sum((v**j - (v - 1) ** j) * (v - 1) ** k for v in range(1, values + 1))
 
 
 def _raja_degree_counts(
@@ -242,7 +243,9 @@ def _raja_degree_counts(
     both highest dice are equal. ``l_counts_as_loss`` is False when the loser
     has no dice and the R5 ``exhausted`` choice makes that a tie. With
     ``beyond`` (``raja.degrees = beyond``) the deciding die, the winner's top
-    die, is not counted: its weight (2 when it is an ability die) comes off.
+    die, is not counted: its weight (2 when it is an ability die) comes off;
+    an ordinary die tied with an ability die at the top is the deciding one
+    (:func:`polku.rules.rajapolku.deciding_die`).
     """
     size = w_normal + 2 * w_ability
     counts = [0] * (size + 1)
@@ -268,9 +271,9 @@ def _raja_degree_counts(
                 if not beyond:
                     counts[k + 2 * j] += l_ways * wk * wj
                     continue
-                # the same rolls split by the kind of the top die above `top`
+                # the same rolls split by the kind of the deciding die above `top`
                 lower = row_n[k] * row_a[j] * top ** (w_normal - k + w_ability - j)
-                ab_top = lower * _top_is_ability(k, j, above)
+                ab_top = lower * _ability_decides(k, j, above)
                 if ab_top:
                     counts[k + 2 * j - 2] += l_ways * ab_top
                 counts[k + 2 * j - 1] += l_ways * (wk * wj - ab_top)

@@ -17,9 +17,13 @@ Reading choices made here (each documented where it is implemented):
   it is strictly higher than every die of the loser (8*,7 vs 8,5 is not: the
   8* only ties; 8*,8 vs 5 is). ``deciding_position`` separately tells where
   R5's comparison was decided.
-* R6 ``raja.degrees = beyond``: the *deciding die* left out of the count is
-  the winner's first die in the sort above (so among equal top faces the
-  ability die is the one that decides, and the ordinary die beside it counts).
+* R6 ``raja.degrees = beyond`` (RULES.md R6): the *deciding die* left out of
+  the count is the winner's highest die; when an ability die and an ordinary
+  die tie at the winner's top face, the *ordinary* die is the deciding one and
+  the ability die counts beyond it (the reading most favourable to the
+  winner: 9✦,9 vs 5 = 2 degrees and 1 supernatural feature). A win whose only
+  ability die is the deciding die (9✦,5 vs 3) is still visibly supernatural
+  (R7) but adds no feature (:func:`deciding_die`).
 * An empty pool (possible only outside R1, e.g. hand-entered faces) loses to
   any pool that has dice, whatever ``raja.exhausted`` says; two empty pools tie.
 * Wound penalty ``remove`` (R9) takes dice off in this order unless the
@@ -356,7 +360,10 @@ class RajaResult:
         win = self.winner.upper()
         lose_dice = self.b if self.winner == "a" else self.a
         top = lose_dice[0].face if lose_dice else 0
-        beyond = " beyond the deciding die (raja.degrees = beyond)" if self.degrees_rule == "beyond" else ""
+        beyond = ""
+        win_dice = self.a if self.winner == "a" else self.b
+        if self.degrees_rule == "beyond" and win_dice and win_dice[0].face > top:
+            beyond = f" beyond the deciding die {_glyph(deciding_die(win_dice))} (raja.degrees = beyond)"
         if self.degrees:
             counted = ", ".join(
                 f"{_glyph(d)} (×2)" if d.is_ability else _glyph(d) for d in self.degree_dice
@@ -369,7 +376,9 @@ class RajaResult:
         if self.supernatural:
             lines.append(f"supernatural features: {self.supernatural} (R7)")
         if self.deciding_die_is_ability:
-            lines.append(f"visibly supernatural: {win}'s highest die is an ability die (R7)")
+            plain = "" if self.supernatural or self.degrees_rule != "beyond" else (
+                "; it is the deciding die, so it adds no feature (raja.degrees = beyond)")
+            lines.append(f"visibly supernatural: {win}'s highest die is an ability die (R7){plain}")
         return lines
 
 
@@ -423,8 +432,9 @@ def resolve(a: Sequence[Die], b: Sequence[Die], settings: Settings | None = None
     win, lose = (sa, sb) if winner == "a" else (sb, sa)
     top = lose[0].face if lose else 0
     degree_dice = tuple(d for d in win if d.face > top)
-    if settings.raja_degrees == "beyond":
-        degree_dice = degree_dice[1:]
+    if settings.raja_degrees == "beyond" and degree_dice:
+        skip = degree_dice.index(deciding_die(degree_dice))
+        degree_dice = degree_dice[:skip] + degree_dice[skip + 1:]
     degrees = degree_weight(degree_dice)
     supernatural = sum(1 for d in degree_dice if d.is_ability)
     return RajaResult(
@@ -433,6 +443,25 @@ def resolve(a: Sequence[Die], b: Sequence[Die], settings: Settings | None = None
         deciding_die_is_ability=visibly_supernatural(win, lose), degree_dice=degree_dice,
         tie_action=None, holds=winner, degrees_rule=settings.raja_degrees,
     )
+
+
+def deciding_die(win: Sequence[Die]) -> Die:
+    """R6 ``raja.degrees = beyond``: the winner's deciding die, left out of the degrees.
+
+    ``win`` is the winner's dice sorted (:func:`raja_sorted`). It is the highest
+    die; when an ability die and an ordinary die tie at that face, the ordinary
+    die decides and the ability die counts beyond it (RULES.md R6: 9✦,9 vs 5 =
+    2 degrees, 1 supernatural feature). With only ability dice at the top, an
+    ability die decides: the win is still visibly supernatural (R7) but that
+    die adds no feature.
+
+    Raises:
+        RulesError: no dice.
+    """
+    if not win:
+        raise RulesError("a side without dice has no deciding die (R6)")
+    top = win[0].face
+    return next((d for d in win if d.face == top and not d.is_ability), win[0])
 
 
 def degree_weight(dice: Sequence[Die]) -> int:

@@ -85,10 +85,14 @@ CHOICES: tuple[Choice, ...] = (
            "Charges of a player character or important NPC", (0, 30)),
     Choice("raja.degrees", "raja_degrees", "R6", "all", ("all", "beyond"),
            "Degrees: every winner die above the loser's highest, or only those beyond the deciding die"),
+    Choice("raja.spirit_wounds", "raja_spirit_wounds", "R11", True, (True, False),
+           "Spirit combat: wound penalties (R9) count against the charges rolled (at least 1 die stays)"),
     Choice("harha.variant", "harha_variant", "H3/H4", "ch23", ("ch23", "classic", "same_size", "sum"),
            "Comparison: chapter 23 (default), classic, same-size dice, or sum"),
     Choice("harha.classic_extra", "harha_classic_extra", "H3", True, (True, False),
            "Classic comparison: a die facing no die counts for its side"),
+    Choice("harha.sum_difficult", "harha_sum_difficult", "H8", "one_die", ("one_die", "refuse"),
+           "Sum variant: a difficult action needs its one die to show 7+, or is not offered"),
     Choice("sr.glitch_rerolls", "sr_glitch_rerolls", "S5", True, (True, False),
            "Dice added by the rule of six count toward glitches"),
     Choice("sr.teamwork_cap", "sr_teamwork_cap", "S11", "none", ("none", "skill"),
@@ -123,10 +127,12 @@ class Settings:
     raja_degrees: str = "all"
     raja_wound_penalty: str = "remove"
     raja_spirit_loss: str = "degrees"
+    raja_spirit_wounds: bool = True
     raja_story_points: int = 3
     raja_default_charges: int = 5
     harha_variant: str = "ch23"
     harha_classic_extra: bool = True
+    harha_sum_difficult: str = "one_die"
     sr_glitch_rerolls: bool = True
     sr_teamwork_cap: str = "none"
     sr_stun_conversion: str = "below"

@@ -215,12 +215,14 @@ class RajaRollScreen(RollScreen):
             dice = self._spirit_dice()
             if dice is None or not all(dice):
                 return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
-            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, exhausted=ex)
+            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, exhausted=ex,
+                                   degrees_rule=self.tracker.settings.raja_degrees)
         else:
             pa, pb = self._pools()
             aa = sum(1 for s in pa if s.source == "ability")
             ba = sum(1 for s in pb if s.source == "ability")
-            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=ex)
+            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=ex,
+                                   degrees_rule=self.tracker.settings.raja_degrees)
         t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         deg = o.degrees_given_win()
         if deg:
