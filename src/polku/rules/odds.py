@@ -222,7 +222,7 @@ def _ability_decides(k: int, j: int, values: int) -> int:
     """Ways k normal and j ability dice, each on ``values`` faces, make an ability die the deciding one (R6).
 
     Under ``raja.degrees = beyond`` an ordinary die at the top face decides
-    when there is one (RULES.md R6: 9✦,9 vs 5 = 2 degrees), so an ability die
+    when there is one (R6: 9✦,9 vs 5 = 2 degrees), so an ability die
     decides only when the highest ability face is strictly above every
     normal face: ``sum over v of (v^j - (v-1)^j) * (v-1)^k``.
     """

@@ -17,7 +17,7 @@ Reading choices made here (each documented where it is implemented):
   it is strictly higher than every die of the loser (8*,7 vs 8,5 is not: the
   8* only ties; 8*,8 vs 5 is). ``deciding_position`` separately tells where
   R5's comparison was decided.
-* R6 ``raja.degrees = beyond`` (RULES.md R6): the *deciding die* left out of
+* R6 ``raja.degrees = beyond`` (R6): the *deciding die* left out of
   the count is the winner's highest die; when an ability die and an ordinary
   die tie at the winner's top face, the *ordinary* die is the deciding one and
   the ability die counts beyond it (the reading most favourable to the
@@ -450,7 +450,7 @@ def deciding_die(win: Sequence[Die]) -> Die:
 
     ``win`` is the winner's dice sorted (:func:`raja_sorted`). It is the highest
     die; when an ability die and an ordinary die tie at that face, the ordinary
-    die decides and the ability die counts beyond it (RULES.md R6: 9✦,9 vs 5 =
+    die decides and the ability die counts beyond it (R6: 9✦,9 vs 5 =
     2 degrees, 1 supernatural feature). With only ability dice at the top, an
     ability die decides: the win is still visibly supernatural (R7) but that
     die adds no feature.
