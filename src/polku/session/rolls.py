@@ -129,6 +129,46 @@ class SRPool:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtendedRoller:
+    """Who rolls every interval of an extended test, and the pool last rolled (S10).
+
+    The GM may change the threshold, the pool or hurrying between intervals;
+    the roller stays the one who began the test.
+    """
+
+    who: str
+    """The character's id, or "" for the GM's dice count."""
+    name: str
+    pool: SRPool | None
+    """The pool of the last interval (None: not known, an older file)."""
+
+    @property
+    def reason(self) -> str:
+        """One line: why the roller cannot change."""
+        return f"{self.name} rolls every interval of this extended test (S10): add a new challenge for another roller"
+
+
+def pool_json(pool: SRPool) -> dict[str, Any]:
+    """An :class:`SRPool` as TOML-ready data (Edge before and the Long Shot are each roll's own)."""
+    return {"mode": pool.mode, "skill": pool.skill, "attribute": pool.attribute, "second": pool.second,
+            "dice": pool.dice, "modifiers": [{"label": label, "dice": n} for label, n in pool.modifiers],
+            "effects_off": list(pool.effects_off)}
+
+
+def pool_from(data: Any) -> SRPool | None:
+    """The :class:`SRPool` kept by :func:`pool_json`, or None if ``data`` is not one."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return SRPool(mode=str(data["mode"]), skill=str(data["skill"]), attribute=str(data["attribute"]),
+                      second=str(data["second"]), dice=int(data["dice"]),
+                      modifiers=[(str(m["label"]), int(m["dice"])) for m in data.get("modifiers", [])],
+                      effects_off=tuple(str(x) for x in data.get("effects_off", [])))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class RollAction:
     """One thing that can be done to a roll now (or why not), for one side of it.
 
@@ -1216,17 +1256,53 @@ class Rolls:
         self.tracker._run(build)
         return out
 
+    def sr_extended_roller(self, challenge: str | None) -> ExtendedRoller | None:
+        """Who rolls the extended test of ``challenge`` (S10), or None before its first interval
+        (or when its roller has left the campaign).
+
+        Kept on the challenge (``roller``, never shown to the players); a test begun
+        with an older version is read from its last interval in the log.
+        """
+        if not challenge:
+            return None
+        c = self.tracker.challenge(challenge)
+        if not c.get("extended"):
+            return None
+        kept = c.get("roller")
+        who: str | None = None
+        pool = None
+        if isinstance(kept, dict) and isinstance(kept.get("who"), str):
+            who, pool = kept["who"], pool_from(kept.get("pool"))
+        else:
+            for ev in reversed(self.tracker.events):
+                roll = ev.get("roll") or {}
+                if (ev.get("kind") == "roll" and ev.get("challenge") == challenge
+                        and roll.get("test") == "shadowrun-extended" and not self.tracker.is_undone(ev["seq"])):
+                    sides = roll.get("sides") or [{}]
+                    who = next(iter(sides[0].get("who") or []), "")
+                    break
+        if who is None or (who and who not in self.tracker.characters):
+            return None
+        return ExtendedRoller(who, self.tracker.character(who)["name"] if who else "The GM", pool)
+
     def roll_sr_extended(self, side: SRSide, challenge: str, *, threshold: int | None = None,
                          hurried: bool | None = None, interval: str = "interval",
-                         faces: Sequence[int] | None = None) -> dict[str, Any]:
+                         faces: Sequence[int] | None = None, pool: SRPool | None = None) -> dict[str, Any]:
         """S10: one interval of an extended test; progress is kept on the challenge.
 
-        ``threshold`` and ``hurried`` are what is in force for this interval:
-        the GM may change them between intervals (None keeps the current ones),
-        and the progress is judged against the threshold in force now.
+        ``threshold``, ``hurried`` and the side's pool are what is in force for this
+        interval: the GM may change them between intervals (None keeps the current
+        ones), and the progress is judged against the threshold in force now. The
+        roller stays: the character who rolled the first interval rolls every one
+        (refused in one line otherwise). ``pool``, the GM's choice the side was
+        built from, is kept so the next interval starts from it.
         """
         c = self.tracker.challenge(challenge)
         ext = c.get("extended")
+        who = side.who[0] if side.who else ""
+        roller = self.sr_extended_roller(challenge)
+        if roller is not None and roller.who != who:
+            raise self._refuse(roller.reason)
         changed: list[str] = []
         if ext is None:
             if threshold is None:
@@ -1253,6 +1329,11 @@ class Rolls:
             src, origin = self._source(faces)
             plan, r = self._sr_roll_side(txn, side, src, hurried=ext["hurried"])
             self._check_manual_used(src)
+            kept: dict[str, Any] = {"who": who}
+            if pool is not None:
+                kept["pool"] = pool_json(pool)
+            if c.get("roller") != kept:
+                txn.set(["challenges", self.tracker.challenge_index(challenge), "roller"], kept)
             rec = _SRRecord("sr-extended", {"a": (side, plan, r)}, challenge=challenge, lines=tuple(changed),
                             ext_before=ext, status_before=c["status"])
             out["event"] = self._sr_emit(txn, rec, origin)

@@ -389,10 +389,18 @@ class RollScreen(ModalScreen[None]):
         roll is not: who-keys then act on side A)."""
         return True
 
+    def who_fixed(self, side: Side) -> str | None:
+        """Why this side's character cannot change now (the session's line), or None."""
+        return None
+
     def action_pick_who(self) -> None:
         side = self.focused_side()
         if not self.side_has_who(side):
             side = self.a
+        fixed = self.who_fixed(side)
+        if fixed is not None:
+            self.notify(fixed, severity="warning", title="Not now")
+            return
         choices = [(cid, f"{short_name(ch['name'])} ({ch['kind']})") for cid, ch in self.tracker.characters.items()]
         choices.append(("__gm__", "GM / difficulty (no character)"))
 

@@ -54,6 +54,12 @@ class SRRollScreen(RollScreen):
             self.test = "extended"
             self.threshold = c["extended"]["threshold"]
             self.hurried = c["extended"]["hurried"]
+            # The test goes on with its roller and the pool of its last interval (S10).
+            roller = tracker.rolls.sr_extended_roller(challenge)
+            if roller is not None:
+                self.set_who(self.a, roller.who)
+                if roller.pool is not None:
+                    self.a.sr = roller.pool
         elif c and c.get("opposition"):
             self.test = "opposed"
 
@@ -94,6 +100,12 @@ class SRRollScreen(RollScreen):
     def side_has_who(self, side: Side) -> bool:
         return side.role == "a" or self.test == "opposed"
 
+    def who_fixed(self, side: Side) -> str | None:
+        if side.role != "a" or self.test != "extended":
+            return None
+        roller = self.tracker.rolls.sr_extended_roller(self.challenge_id)
+        return roller.reason if roller is not None else None
+
     def _spec(self, side: Side) -> SRPool:
         return side.sr
 
@@ -129,7 +141,8 @@ class SRRollScreen(RollScreen):
                 if rows:
                     rows.append(("info", "o: the GM sets a helper's pool (S11)"))
                 return rows or [("info", "no other characters to help")]
-        rows = [("who", f"Who: {side.short}  (Enter to change)")]
+        fixed = self.who_fixed(side) is not None
+        rows = [("who", f"Who: {side.short}  " + ("(rolls every interval, S10)" if fixed else "(Enter to change)"))]
         p = side.sr
         if not side.who or p.mode == "dice":
             rows.append(("dice", f"Dice: {p.dice}  (Enter to set)"))
@@ -417,7 +430,7 @@ class SRRollScreen(RollScreen):
                 c = self.tracker.add_challenge(f"Extended test: {self.a.label}")
                 chid = self.challenge_id = c["id"]
             return self.tracker.rolls.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
-                                                 faces=fa)
+                                                       faces=fa, pool=self._spec(self.a))
         return self.tracker.rolls.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
                                     challenge=self.challenge_id, faces=fa)
 

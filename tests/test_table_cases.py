@@ -1,0 +1,117 @@
+"""The table's own answers, by keys at 80x24 (issue 22, "Table"): a command acts on the
+character the rules say, not on whoever happens to be selected.
+
+- S10: an extended test keeps its roller and pool, whoever is selected when it is reopened.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_fixtures import isolated, make_app, pilot_test, press, screen_text, settle, typed
+
+from polku.session import demo, files
+from polku.session.host import TrackerError
+from polku.session.rolls import SRPool, SRSide
+from polku.session.tracker import Tracker
+
+SIZE = (80, 24)
+pytestmark = pytest.mark.usefixtures(isolated.__name__)
+
+ATTRS = {"body": 3, "agility": 3, "reaction": 3, "strength": 3, "charisma": 3, "intuition": 3, "logic": 3,
+         "willpower": 3}
+
+
+def notes(app: Any) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def runners(tmp_path: Path) -> tuple[Tracker, files.SessionFile]:
+    """Byte the hacker (Hacking 5 + Logic 6, Computer 2 listed first) and Razor the gunman (Pistols 6 + Agility 6)."""
+    t = Tracker.new("shadowrun", "Table", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Byte", attributes={**ATTRS, "logic": 6}, skills={"Computer": 2, "Hacking": 5})
+    t.add_character("Razor", attributes={**ATTRS, "agility": 6}, skills={"Pistols": 6})
+    return t, files.create_session(tmp_path / "table.toml", t)
+
+
+async def select(pilot: Any, pane: str, row: int) -> None:
+    """Focus pane 1 (the queue) or 2 (the characters) and put the cursor on its row ``row``."""
+    await press(pilot, pane, "home", *["down"] * row)
+
+
+# -- case 6: S10, the extended test keeps its roller ---------------------------------------------------
+
+
+@pilot_test
+async def test_S10_the_next_interval_is_rolled_by_the_tests_roller_with_its_pool_not_the_selected_one(
+        tmp_path: Path) -> None:
+    from polku.tui.screens.roll import SRRollScreen
+
+    tracker, sf = runners(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # Byte begins an extended Hacking test, a free roll with a modifier: "Extended test: Byte".
+        await select(pilot, "2", 0)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.a.who == "byte"
+        await press(pilot, "down", "enter", "down", "enter")  # Skill: Hacking (the second listed)
+        assert roll.a.sr.skill == "Hacking"
+        await press(pilot, "plus", *typed("noisy host -1"), "enter", "t", "t", "h", "ctrl+u", "1", "5", "enter")
+        await press(pilot, "f", *typed("5,5,1,2,3,4,2,3,4,2"), "enter")
+        await settle(pilot)
+        chid = roll.challenge_id
+        assert chid is not None and tracker.challenge(chid)["title"] == "Extended test: Byte"
+        assert tracker.challenge(chid)["extended"]["accumulated"] == 2
+        await press(pilot, "escape")
+        # Razor is selected; the GM reopens the test from the queue.
+        await select(pilot, "2", 1)
+        await select(pilot, "1", 0)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.test == "extended"
+        assert "Byte: Hacking 5 + Logic 6 − 1 (noisy host) = 10 dice" in screen_text(app)
+        assert "Razor" not in screen_text(app).split("progress")[0]
+        await press(pilot, "w")
+        assert notes(app)[-1].startswith("Byte rolls every interval of this extended test (S10)")
+        await press(pilot, "f", *typed("5,6,1,2,3,4,2,3,4,2"), "enter")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["roll"]["sides"][0]["who"] == ["byte"]
+        assert ev["text"].startswith("Byte, extended test: interval 2: 2 hits, 4/15")
+        assert tracker.challenge(chid)["extended"]["accumulated"] == 4
+
+
+def test_S10_an_interval_for_another_roller_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    t, _ = runners(tmp_path)
+    chid = t.add_challenge("Crack the host")["id"]
+    hack = SRPool(mode="skill", skill="Hacking", attribute="logic")
+    t.rolls.roll_sr_extended(t.rolls.sr_side("byte", hack), chid, threshold=8, faces=[5] + [2] * 10, pool=hack)
+    before = (len(t.events), t.challenge(chid))
+    razor = t.rolls.sr_side("razor", SRPool(mode="skill", skill="Pistols", attribute="agility"))
+    with pytest.raises(TrackerError, match=r"^Byte rolls every interval of this extended test \(S10\)"):
+        t.rolls.roll_sr_extended(razor, chid, faces=[5] * 12)
+    assert (len(t.events), t.challenge(chid)) == before
+    # The GM may change the pool between intervals; the roller stays (and is kept from the players).
+    fewer = SRPool(mode="skill", skill="Hacking", attribute="logic", modifiers=[("noisy host", -2)])
+    t.rolls.roll_sr_extended(t.rolls.sr_side("byte", fewer), chid, faces=[2] * 9, pool=fewer)
+    kept = t.rolls.sr_extended_roller(chid)
+    assert kept is not None and (kept.who, kept.pool) == ("byte", fewer)
+    from polku.session.public import public_view
+
+    assert "roller" not in public_view(t).state["challenges"][0]
+
+
+def test_S10_an_older_files_test_takes_its_roller_from_its_last_interval(tmp_path: Path) -> None:
+    t, _ = runners(tmp_path)
+    chid = t.add_challenge("Crack the host")["id"]
+    t.rolls.roll_sr_extended(SRSide("Byte", ["byte"], dice=3), chid, threshold=8, faces=[5, 1, 1])
+    t.state["challenges"][0].pop("roller")  # as a file written before the roller was kept
+    kept = t.rolls.sr_extended_roller(chid)
+    assert kept is not None and (kept.who, kept.pool) == ("byte", None)
+    with pytest.raises(TrackerError, match="Byte rolls every interval"):
+        t.rolls.roll_sr_extended(SRSide("Razor", ["razor"], dice=3), chid, faces=[5, 5, 5])
+
