@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from polku import __version__
+from polku.rules.system import Settings
 from polku.cli import ALL_SYSTEM_NAMES, VERBS, main
 from polku.rules import odds
 from polku.rules.system import SYSTEM_ALIASES
@@ -282,7 +283,7 @@ def _sums_to_one(data: dict) -> None:
 
 def test_odds_raja_matches_rules(capsys):
     data = run_json(capsys, "odds", "rajapolku", "3+1*", "3")
-    expect = odds.raja_odds(3, 1, 3, 0)
+    expect = odds.raja_odds(3, 1, 3, 0, Settings())
     _sums_to_one(data)
     assert data["a_wins"] == expect.a_wins
     assert data["b_wins"] == expect.b_wins
@@ -294,7 +295,7 @@ def test_odds_raja_matches_rules(capsys):
 def test_odds_harha_matches_rules(capsys):
     for variant in ("ch23", "classic"):
         data = run_json(capsys, "odds", "harhapolku", "2d8+1d10", "3d8", "--variant", variant)
-        expect = odds.harha_odds((2, 1), (3, 0), variant=variant)
+        expect = odds.harha_odds((2, 1), (3, 0), Settings(harha_variant=variant))
         _sums_to_one(data)
         assert (data["a_wins"], data["b_wins"], data["tie"]) == tuple(expect)
     assert run_json(capsys, "odds", "harha", "2d8+1d10", "3d8")["tie"] == 0.0
@@ -302,7 +303,7 @@ def test_odds_harha_matches_rules(capsys):
 
 def test_odds_sr_matches_rules(capsys):
     data = run_json(capsys, "odds", "shadowrun", "6", "--threshold", "2")
-    expect = odds.sr_hits(6)
+    expect = odds.sr_hits(6, Settings())
     assert data["hits"] == expect.to_json()["hits"]
     assert abs(sum(data["hits"].values()) - 1.0) < 1e-12
     assert data["glitch"] == expect.glitch
@@ -313,7 +314,7 @@ def test_odds_sr_matches_rules(capsys):
 
 def test_odds_sr_rule_of_six(capsys):
     data = run_json(capsys, "odds", "shadowrun", "6", "--edge-before")
-    expect = odds.sr_hits(6, rule_of_six=True)
+    expect = odds.sr_hits(6, Settings(), rule_of_six=True)
     assert data["rule_of_six"] is True
     assert data["hits"] == expect.to_json()["hits"]
     assert abs(sum(data["hits"].values()) + data["tail"] - 1.0) < 1e-12
@@ -322,7 +323,7 @@ def test_odds_sr_rule_of_six(capsys):
 
 def test_odds_sr_opposed_matches_rules(capsys):
     data = run_json(capsys, "odds", "shadowrun-opposed", "6", "5")
-    expect = odds.sr_opposed(6, 5)
+    expect = odds.sr_opposed(6, 5, Settings())
     _sums_to_one(data)
     assert (data["a_wins"], data["b_wins"], data["tie"]) == tuple(expect)
     assert data["b_wins_if_needed"] == expect.b_wins_if_needed

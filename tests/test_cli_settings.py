@@ -10,7 +10,7 @@ from test_cli import run_fail, run_json, run_text
 
 from polku.cli import main
 from polku.rules import odds
-from polku.rules.system import CHOICES
+from polku.rules.system import CHOICES, Settings
 
 # ------------------------------------------------------------------ --set
 
@@ -108,18 +108,18 @@ def test_R11_spirit_fight_rolls_to_the_end_and_the_winner_never_pays(capsys):
 
 def test_R11_spirit_odds_from_charges_now_or_left(capsys):
     data = run_json(capsys, "odds", "rajapolku", "5", "4", "--spirit")
-    want = odds.spirit_fight_odds(4, 3)
+    want = odds.spirit_fight_odds(4, 3, Settings())
     assert (data["a_charges"], data["b_charges"]) == (4, 3)
     assert data["a_wins"] == want.a_wins and data["b_wins"] == want.b_wins
     data = run_json(capsys, "odds", "rajapolku", "5", "4", "--in-fight", "--set", "raja.spirit_loss=one")
-    assert data["a_wins"] == odds.spirit_fight_odds(5, 4, spirit_loss="one").a_wins
+    assert data["a_wins"] == odds.spirit_fight_odds(5, 4, Settings(raja_spirit_loss="one")).a_wins
     assert "after the 1-charge entry none would remain" in run_fail(capsys, "odds", "rajapolku", "1", "4", "--spirit")
 
 
 def test_R6_R7_odds_with_settings(capsys):
     data = run_json(capsys, "odds", "rajapolku", "3+1*", "3", "--set", "raja.degrees=beyond",
                     "--set", "raja.exhausted=false")
-    want = odds.raja_odds(3, 1, 3, 0, exhausted=False, degrees_rule="beyond")
+    want = odds.raja_odds(3, 1, 3, 0, Settings(raja_exhausted=False, raja_degrees="beyond"))
     assert data["a_degrees"] == {str(i): p for i, p in enumerate(want.a_degrees)}
     assert data["a_visible"] == want.a_visible > 0
 
@@ -164,14 +164,14 @@ def test_H8_opposed_and_unopposed_through_resolve(capsys):
 
 def test_H8_odds_opposed_and_sum(capsys):
     data = run_json(capsys, "odds", "harhapolku", "2d8+1d10", "3", "--difficult")
-    want = odds.harha_difficult_opposed((2, 1), (3, 0))
+    want = odds.harha_difficult_opposed((2, 1), (3, 0), Settings())
     assert (data["success"], data["won_without"]) == (want.success, want.won_without)
     data = run_json(capsys, "odds", "harhapolku", "4", "3", "--variant", "sum", "--difficult")
     assert data["success"] == odds.harha_sum_difficult(4, 8, 3, 8).success == 0.25
     data = run_json(capsys, "odds", "harhapolku", "3", "--very-demanding")
     assert data["success"] == odds.harha_difficult((3, 0), True)
     data = run_json(capsys, "odds", "harhapolku", "3", "2", "--variant", "same_size")
-    assert data["a_wins"] == odds.harha_odds((3, 0), (2, 0), "ch23").a_wins
+    assert data["a_wins"] == odds.harha_odds((3, 0), (2, 0), Settings()).a_wins
 
 
 def test_H6_roll_throws_one_die_and_adds_the_count(capsys):
@@ -232,7 +232,7 @@ def test_S10_extended_resolve_uses_what_is_in_force_at_each_interval(capsys):
 
 def test_S10_extended_odds_from_a_test_under_way(capsys):
     data = run_json(capsys, "odds", "shadowrun", "6", "--extended", "10", "--intervals", "5", "--progress", "2")
-    want = odds.sr_extended(6, 10, max_intervals=5, progress=2)
+    want = odds.sr_extended(6, 10, Settings(), max_intervals=5, progress=2)
     assert data["success"] == want.success and data["progress"] == 2
     assert "--progress is for an extended test" in run_fail(capsys, "odds", "shadowrun", "6", "--progress", "2")
 
@@ -249,7 +249,7 @@ def test_S11_teamwork_resolve_and_the_cap(capsys):
 def test_S11_teamwork_odds_and_roll(capsys):
     data = run_json(capsys, "odds", "shadowrun", "5", "--helpers", "4,3", "--threshold", "3",
                     "--set", "sr.teamwork_cap=skill", "--leader-skill", "2")
-    assert data["success"] == odds.sr_teamwork(5, [4, 3], max_bonus=2).success(3)
+    assert data["success"] == odds.sr_teamwork(5, [4, 3], Settings(sr_teamwork_cap="skill"), leader_skill=2).success(3)
     assert "give --leader-skill" in run_fail(capsys, "odds", "shadowrun", "5", "--helpers", "4",
                                              "--set", "sr.teamwork_cap=skill")
     data = run_json(capsys, "roll", "shadowrun", "4", "--helpers", "3,5", "--seed", "9")
@@ -259,7 +259,7 @@ def test_S11_teamwork_odds_and_roll(capsys):
 
 def test_S7_what_edge_is_worth(capsys):
     data = run_json(capsys, "odds", "shadowrun", "8", "--edge", "4", "--threshold", "3")
-    want = odds.sr_edge_odds(8, 4, 3)
+    want = odds.sr_edge_odds(8, 4, 3, Settings())
     assert data["before"]["success"] == want.before[0] and data["after"]["success"] == want.after[0]
     assert data["none"]["success"] < data["after"]["success"] < data["before"]["success"]
     text = run_text(capsys, "odds", "shadowrun", "8", "--edge", "4", "--threshold", "3")
@@ -269,7 +269,7 @@ def test_S7_what_edge_is_worth(capsys):
 
 def test_S9_group_odds_and_roll(capsys):
     data = run_json(capsys, "odds", "shadowrun-opposed", "6", "4", "--group", "5,5")
-    assert data["b_dice"] == 7 and data["a_wins"] == odds.sr_opposed(6, 7).a_wins
+    assert data["b_dice"] == 7 and data["a_wins"] == odds.sr_opposed(6, 7, Settings()).a_wins
     data = run_json(capsys, "roll", "shadowrun", "6", "4", "--group", "5,5,5,5,5,5,5", "--seed", "2")
     assert data["group"]["b_dice"] == 10 and len(data["rolled"]["b"]) == 10
 

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polku.rules.dice import RulesError
+from polku.rules.system import Settings
 from polku.rules.odds import (
     SR_TAIL,
     harha_difficult,
@@ -35,6 +36,12 @@ from polku.rules.odds import (
 )
 
 TOL = 1e-12
+DEFAULT = Settings()
+
+
+def H(variant: str, classic_extra: bool = True) -> Settings:
+    """Settings with a Harhapolku comparison (and ``harha.classic_extra``)."""
+    return Settings(harha_variant=variant, harha_classic_extra=classic_extra)
 
 
 def close(x: float, y: float | Fraction, tol: float = TOL) -> bool:
@@ -94,7 +101,7 @@ def raja_brute(an, aa, bn, ba, exhausted=True):
 
 def check_raja(an, aa, bn, ba, exhausted):
     want = raja_brute(an, aa, bn, ba, exhausted)
-    got = raja_odds(an, aa, bn, ba, exhausted=exhausted)
+    got = raja_odds(an, aa, bn, ba, Settings(raja_exhausted=exhausted))
     assert close(got.a_wins, sum(p for (r, _), p in want.items() if r == 1))
     assert close(got.b_wins, sum(p for (r, _), p in want.items() if r == -1))
     assert close(got.tie, want.get((0, 0), 0))
@@ -130,14 +137,14 @@ def test_raja_worked_examples_by_brute_force_helper():
 
 
 def test_raja_simple_closed_forms():
-    one = raja_odds(1, 0, 1, 0)
+    one = raja_odds(1, 0, 1, 0, DEFAULT)
     assert close(one.a_wins, Fraction(45, 100)) and close(one.tie, Fraction(10, 100))
     # 1 die vs nothing: the side with dice wins when exhausted (R5) with 1 degree.
-    lone = raja_odds(1, 0, 0, 0)
+    lone = raja_odds(1, 0, 0, 0, DEFAULT)
     assert lone.a_wins == 1.0 and lone.a_degrees == (0.0, 1.0)
-    assert raja_odds(1, 0, 0, 0, exhausted=False).tie == 1.0
-    assert raja_odds(0, 0, 0, 0).tie == 1.0
-    assert raja_odds(0, 1, 0, 0).a_degrees == (0.0, 0.0, 1.0)
+    assert raja_odds(1, 0, 0, 0, Settings(raja_exhausted=False)).tie == 1.0
+    assert raja_odds(0, 0, 0, 0, DEFAULT).tie == 1.0
+    assert raja_odds(0, 1, 0, 0, DEFAULT).a_degrees == (0.0, 0.0, 1.0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -145,24 +152,24 @@ def test_raja_simple_closed_forms():
     st.integers(0, 7), st.integers(0, 3), st.integers(0, 7), st.integers(0, 3), st.booleans()
 )
 def test_raja_properties(an, aa, bn, ba, exhausted):
-    r = raja_odds(an, aa, bn, ba, exhausted=exhausted)
-    s = raja_odds(bn, ba, an, aa, exhausted=exhausted)
+    r = raja_odds(an, aa, bn, ba, Settings(raja_exhausted=exhausted))
+    s = raja_odds(bn, ba, an, aa, Settings(raja_exhausted=exhausted))
     assert close(r.a_wins + r.b_wins + r.tie, 1)
     assert close(r.a_wins, s.b_wins) and close(r.b_wins, s.a_wins) and close(r.tie, s.tie)
     assert close(sum(r.a_degrees), r.a_wins) and close(sum(r.b_degrees), r.b_wins)
     assert close(sum(r.degrees), 1 - r.tie)
     assert all(p >= 0 for p in r.a_degrees + r.b_degrees)
     assert len(r.a_degrees) == an + 2 * aa + 1
-    bare = raja_odds(an, aa, bn, ba, exhausted=exhausted, degrees=False)
+    bare = raja_odds(an, aa, bn, ba, Settings(raja_exhausted=exhausted), degrees=False)
     assert (bare.a_wins, bare.b_wins, bare.tie) == (r.a_wins, r.b_wins, r.tie)
     # One more die never hurts (inserting a die makes a sorted roll
     # lexicographically no smaller).
-    more = raja_odds(an + 1, aa, bn, ba, exhausted=exhausted)
+    more = raja_odds(an + 1, aa, bn, ba, Settings(raja_exhausted=exhausted))
     assert more.a_wins >= r.a_wins - TOL
 
 
 def test_raja_json():
-    data = raja_odds(2, 1, 2, 0).to_json()
+    data = raja_odds(2, 1, 2, 0, DEFAULT).to_json()
     assert set(data) >= {"a_wins", "b_wins", "tie", "degrees"}
     assert close(data["a_wins"] + data["b_wins"] + data["tie"], 1)
     assert close(sum(data["degrees"].values()), 1 - data["tie"])
@@ -170,23 +177,23 @@ def test_raja_json():
 
 
 def test_raja_conditional_degrees():
-    r = raja_odds(3, 0, 3, 0)
+    r = raja_odds(3, 0, 3, 0, DEFAULT)
     assert close(sum(r.degrees_given_win()), 1)
 
 
 def test_spirit_odds_uses_remaining_charges():
-    s = spirit_odds(5, 3)
-    r = raja_odds(4, 0, 2, 0)
+    s = spirit_odds(5, 3, DEFAULT)
+    r = raja_odds(4, 0, 2, 0, DEFAULT)
     assert (s.a_wins, s.b_wins, s.tie, s.a_degrees) == (r.a_wins, r.b_wins, r.tie, r.a_degrees)
-    assert spirit_odds(1, 1).tie == 1.0
+    assert spirit_odds(1, 1, DEFAULT).tie == 1.0
     with pytest.raises(RulesError):
-        spirit_odds(0, 3)
+        spirit_odds(0, 3, DEFAULT)
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, True, 10_000])
 def test_raja_rejects_bad_counts(bad):
     with pytest.raises(RulesError):
-        raja_odds(bad, 0, 1, 0)
+        raja_odds(bad, 0, 1, 0, DEFAULT)
 
 
 # ---------------------------------------------------------------------------
@@ -248,14 +255,14 @@ HARHA_POOLS = [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (2, 1), (1, 2), (
 def test_harha_matches_brute_force(a, b):
     want = harha_brute(a, b)
     for (variant, extra), exp in want.items():
-        got = harha_odds(a, b, variant, extra)
+        got = harha_odds(a, b, H(variant, extra))
         assert all(close(g, e) for g, e in zip(got, exp)), (variant, extra, tuple(got), exp)
 
 
 @pytest.mark.parametrize("a,b", [((2, 1), (1, 2)), ((3, 0), (0, 3)), ((1, 2), (2, 1))])
 def test_harha_3v3_matches_brute_force(a, b):
     for (variant, extra), exp in harha_brute(a, b).items():
-        got = harha_odds(a, b, variant, extra)
+        got = harha_odds(a, b, H(variant, extra))
         assert all(close(g, e) for g, e in zip(got, exp)), (variant, extra)
 
 
@@ -267,39 +274,39 @@ def test_harha_3v3_matches_brute_force(a, b):
 )
 def test_harha_properties(a, b, extra):
     for variant in ("ch23", "classic"):
-        r = harha_odds(a, b, variant, extra)
+        r = harha_odds(a, b, H(variant, extra))
         assert close(r.a_wins + r.b_wins + r.tie, 1)
         assert min(r) >= 0
-    ch = harha_odds(a, b, "ch23")
+    ch = harha_odds(a, b, H("ch23"))
     assert ch.tie == 0.0
-    cl, lc = harha_odds(a, b, "classic", extra), harha_odds(b, a, "classic", extra)
+    cl, lc = harha_odds(a, b, H("classic", extra)), harha_odds(b, a, H("classic", extra))
     assert close(cl.a_wins, lc.b_wins) and close(cl.tie, lc.tie)
     # H4: B needs strictly more positions, so ch23's actor does at least as
     # well as a classic side that must win outright (positions beyond the
     # smaller pool never help B in ch23).
     if sum(a) and sum(b):
-        assert ch.a_wins >= harha_odds(a, b, "classic", False).a_wins - TOL
+        assert ch.a_wins >= harha_odds(a, b, H("classic", False)).a_wins - TOL
 
 
 def test_harha_empty_pools():
-    assert tuple(harha_odds((0, 0), (2, 1))) == (0.0, 1.0, 0.0)  # H4: actor has no dice
-    assert tuple(harha_odds((1, 0), (0, 0))) == (1.0, 0.0, 0.0)
-    assert tuple(harha_odds((0, 0), (0, 0), "classic")) == (0.0, 0.0, 1.0)
-    assert tuple(harha_odds((2, 0), (0, 0), "classic")) == (1.0, 0.0, 0.0)
-    assert tuple(harha_odds((2, 0), (0, 0), "classic", False)) == (0.0, 0.0, 1.0)
+    assert tuple(harha_odds((0, 0), (2, 1), DEFAULT)) == (0.0, 1.0, 0.0)  # H4: actor has no dice
+    assert tuple(harha_odds((1, 0), (0, 0), DEFAULT)) == (1.0, 0.0, 0.0)
+    assert tuple(harha_odds((0, 0), (0, 0), H("classic"))) == (0.0, 0.0, 1.0)
+    assert tuple(harha_odds((2, 0), (0, 0), H("classic"))) == (1.0, 0.0, 0.0)
+    assert tuple(harha_odds((2, 0), (0, 0), H("classic", False))) == (0.0, 0.0, 1.0)
 
 
 def test_harha_rejects_bad_input():
     with pytest.raises(RulesError):
-        harha_odds((1, 0), (1, 0), "sum")  # type: ignore[arg-type]
+        harha_odds((1, 0), (1, 0), H("sum"))
     with pytest.raises(RulesError):
-        harha_odds((1,), (1, 0))  # type: ignore[arg-type]
+        harha_odds((1,), (1, 0), DEFAULT)  # type: ignore[arg-type]
     with pytest.raises(RulesError):
-        harha_odds((-1, 0), (1, 0))
+        harha_odds((-1, 0), (1, 0), DEFAULT)
 
 
 def test_harha_json():
-    data = harha_odds((2, 1), (1, 2), "classic").to_json()
+    data = harha_odds((2, 1), (1, 2), H("classic")).to_json()
     assert set(data) == {"a_wins", "b_wins", "tie"}
     assert close(sum(data.values()), 1)
 
@@ -324,11 +331,11 @@ def reroll_brute(a, b_faces, variant, extra):
     ],
 )
 def test_harha_reroll_value(variant, a, b, fa, fb):
-    now, after = harha_reroll_value(a, b, fa, fb, variant)
+    now, after = harha_reroll_value(a, b, fa, fb, H(variant))
     assert now == float(harha_outcome(fa, fb, variant, True) == 1)
     assert close(after, reroll_brute(a, fb, variant, True))
     # The other side rerolling: its win probability by brute force.
-    now_b, after_b = harha_reroll_value(a, b, fa, fb, variant, side="b")
+    now_b, after_b = harha_reroll_value(a, b, fa, fb, H(variant), side="b")
     sizes = [8] * b[0] + [10] * b[1]
     outs = [
         harha_outcome(fa, fbb, variant, True)
@@ -339,14 +346,14 @@ def test_harha_reroll_value(variant, a, b, fa, fb):
 
 
 def test_harha_reroll_value_worked_examples():
-    assert harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4])[0] == 0.0  # EX E
-    assert harha_reroll_value((3, 0), (8, 0), [5, 2, 2], [4, 3, 1, 1, 1, 1, 1, 1])[0] == 1.0  # EX F
-    assert harha_reroll_value((1, 0), (4, 0), [8], [8, 8, 8, 3])[0] == 1.0  # EX G
-    assert harha_reroll_value((3, 0), (3, 0), [7, 4, 4], [6, 5, 3], "classic")[0] == 1.0  # EX D
+    assert harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], DEFAULT)[0] == 0.0  # EX E
+    assert harha_reroll_value((3, 0), (8, 0), [5, 2, 2], [4, 3, 1, 1, 1, 1, 1, 1], DEFAULT)[0] == 1.0  # EX F
+    assert harha_reroll_value((1, 0), (4, 0), [8], [8, 8, 8, 3], DEFAULT)[0] == 1.0  # EX G
+    assert harha_reroll_value((3, 0), (3, 0), [7, 4, 4], [6, 5, 3], H("classic"))[0] == 1.0  # EX D
     with pytest.raises(RulesError):
-        harha_reroll_value((1, 0), (1, 0), [9], [3])  # a d8 cannot show 9
+        harha_reroll_value((1, 0), (1, 0), [9], [3], DEFAULT)  # a d8 cannot show 9
     with pytest.raises(RulesError):
-        harha_reroll_value((2, 0), (1, 0), [3], [3])
+        harha_reroll_value((2, 0), (1, 0), [3], [3], DEFAULT)
 
 
 @pytest.mark.parametrize("a_bonus,a_size,b_bonus,b_size", [(4, 6, 3, 6), (0, 8, 0, 10), (2, 10, 5, 8), (0, 6, 9, 6)])
@@ -395,7 +402,7 @@ def sr_brute(n):
 @pytest.mark.parametrize("n", range(1, 7))
 def test_sr_plain_matches_brute_force(n):
     hits, glitch, crit = sr_brute(n)
-    r = sr_hits(n)
+    r = sr_hits(n, DEFAULT)
     assert_seq(r.hits, hits)
     assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
     assert r.tail == 0.0
@@ -443,7 +450,7 @@ def six_oracle(n, glitch_rerolls, depth=24):
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 6])
 def test_sr_rule_of_six_matches_fraction_oracle(n, glitch_rerolls):
     hits, glitch, crit = six_oracle(n, glitch_rerolls)
-    r = sr_hits(n, rule_of_six=True, glitch_rerolls=glitch_rerolls)
+    r = sr_hits(n, Settings(sr_glitch_rerolls=glitch_rerolls), rule_of_six=True)
     assert_seq(r.hits, {h: p for h, p in hits.items() if h < len(r.hits)})
     assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
     # The left-out tail is what the oracle has beyond the last kept entry.
@@ -453,19 +460,19 @@ def test_sr_rule_of_six_matches_fraction_oracle(n, glitch_rerolls):
 
 @pytest.mark.parametrize("n", [1, 5, 12, 30, 50])
 def test_sr_rule_of_six_tail_bound(n):
-    r = sr_hits(n, rule_of_six=True)
+    r = sr_hits(n, DEFAULT, rule_of_six=True)
     assert 0 <= r.tail < SR_TAIL
     assert close(sum(r.hits) + r.tail, 1, 1e-13)
     # Mean hits per die under the rule of six: 2/6 + (1/6)·(mean of a new die) = 0.4.
     assert close(r.mean(), 0.4 * n, 1e-9)
     # The rule of six never lowers the chance of any threshold.
-    plain = sr_hits(n)
+    plain = sr_hits(n, DEFAULT)
     assert all(r.success(t) >= plain.success(t) - TOL for t in range(n + 3))
 
 
 def test_sr_rule_of_six_exact_entries():
     # One die: P(0) = 4/6, P(j) = (10/6)·6^-j for j >= 1.
-    r = sr_hits(1, rule_of_six=True)
+    r = sr_hits(1, DEFAULT, rule_of_six=True)
     assert r.hits[0] == 4 / 6
     for j in range(1, len(r.hits)):
         assert close(r.hits[j], Fraction(10, 6) / 6**j, 1e-18)
@@ -474,7 +481,7 @@ def test_sr_rule_of_six_exact_entries():
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 50), st.booleans(), st.booleans())
 def test_sr_properties(n, ros, gr):
-    r = sr_hits(n, ros, gr)
+    r = sr_hits(n, Settings(sr_glitch_rerolls=gr), ros)
     assert close(sum(r.hits) + r.tail, 1)
     assert 0 <= r.critical_glitch <= r.glitch <= 1
     assert r.critical_glitch <= r.hits[0] + TOL
@@ -485,9 +492,9 @@ def test_sr_properties(n, ros, gr):
 
 def test_sr_glitch_is_half_or_more():
     # S5: 2 dice glitch on a single 1 (half), 3 dice need two.
-    assert close(sr_hits(2).glitch, 1 - Fraction(25, 36))
-    assert close(sr_hits(3).glitch, Fraction(3 * 5 + 1, 216))
-    assert sr_hits(0).hits == (1.0,) and sr_hits(0).glitch == 0.0
+    assert close(sr_hits(2, DEFAULT).glitch, 1 - Fraction(25, 36))
+    assert close(sr_hits(3, DEFAULT).glitch, Fraction(3 * 5 + 1, 216))
+    assert sr_hits(0, DEFAULT).hits == (1.0,) and sr_hits(0, DEFAULT).glitch == 0.0
 
 
 def opposed_oracle(n, m, ros_a, ros_b):
@@ -510,7 +517,7 @@ def opposed_oracle(n, m, ros_a, ros_b):
     [(1, 1, False, False), (3, 2, False, False), (2, 4, False, False), (3, 3, True, False), (2, 3, True, True)],
 )
 def test_sr_opposed(n, m, ros_a, ros_b):
-    got = sr_opposed(n, m, ros_a, ros_b)
+    got = sr_opposed(n, m, DEFAULT, ros_a, ros_b)
     want = opposed_oracle(n, m, ros_a, ros_b)
     assert all(close(g, w) for g, w in zip(got, want)), (tuple(got), want)
     a, b, t = got
@@ -522,7 +529,7 @@ def test_sr_opposed(n, m, ros_a, ros_b):
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 30), st.integers(0, 30), st.booleans(), st.booleans())
 def test_sr_opposed_properties(n, m, ra, rb):
-    r, s = sr_opposed(n, m, ra, rb), sr_opposed(m, n, rb, ra)
+    r, s = sr_opposed(n, m, DEFAULT, ra, rb), sr_opposed(m, n, DEFAULT, rb, ra)
     assert close(r.a_wins + r.b_wins + r.tie, 1)
     assert close(r.a_wins, s.b_wins) and close(r.tie, s.tie)
 
@@ -543,14 +550,14 @@ def test_sr_teamwork(leader, helpers):
             hits[k] += p * q
         glitch += p * g
         crit += p * c
-    r = sr_teamwork(leader, helpers)
+    r = sr_teamwork(leader, helpers, DEFAULT)
     assert_seq(r.hits, hits)
     assert close(r.glitch, glitch) and close(r.critical_glitch, crit)
 
 
 def test_sr_teamwork_cap():
-    capped = sr_teamwork(2, [6, 6], max_bonus=1)
-    one_more = sr_teamwork(2, [6, 6], max_bonus=100)
+    capped = sr_teamwork(2, [6, 6], Settings(sr_teamwork_cap="skill"), leader_skill=1)
+    one_more = sr_teamwork(2, [6, 6], Settings(sr_teamwork_cap="skill"), leader_skill=100)
     assert close(sum(capped.hits), 1) and len(capped.hits) == 4
     assert one_more.success(3) > capped.success(3)
 
@@ -587,7 +594,7 @@ def extended_oracle(n, threshold, intervals, hurried):
 @pytest.mark.parametrize("n,threshold,intervals,hurried", [(2, 3, 6, False), (3, 4, 5, True), (1, 2, 8, False), (4, 6, 4, True)])
 def test_sr_extended(n, threshold, intervals, hurried):
     success_at, crit, glitch, unfinished = extended_oracle(n, threshold, intervals, hurried)
-    r = sr_extended(n, threshold, max_intervals=intervals, hurried=hurried)
+    r = sr_extended(n, threshold, DEFAULT, max_intervals=intervals, hurried=hurried)
     assert len(r.success_at) == intervals
     assert all(close(g, w) for g, w in zip(r.success_at, success_at))
     assert close(r.critical_glitch, crit) and close(r.glitch, glitch)
@@ -598,13 +605,13 @@ def test_sr_extended(n, threshold, intervals, hurried):
 
 
 def test_sr_extended_long_run():
-    r = sr_extended(8, 10)
+    r = sr_extended(8, 10, DEFAULT)
     assert close(r.success + r.critical_glitch + r.unfinished, 1)
     assert r.unfinished < 1e-12
     assert 3 < r.expected_intervals() < 6
-    assert sr_extended(8, 10, hurried=True).critical_glitch > r.critical_glitch
+    assert sr_extended(8, 10, DEFAULT, hurried=True).critical_glitch > r.critical_glitch
     with pytest.raises(RulesError):
-        sr_extended(5, 0)
+        sr_extended(5, 0, DEFAULT)
 
 
 # ---------------------------------------------------------------------------
@@ -651,7 +658,7 @@ def test_icepool_evaluators_agree_with_brute_force():
 def test_raja_matches_icepool(a, b):
     d10 = icepool.d10
     die = _RajaEval().evaluate(d10.pool(a[0]), d10.pool(a[1]), d10.pool(b[0]), d10.pool(b[1]))
-    r = raja_odds(*a, *b)
+    r = raja_odds(*a, *b, DEFAULT)
     for (res, deg), p in zip(die.outcomes(), die.probabilities()):
         if res == 1:
             assert close(r.a_degrees[deg], p)
@@ -669,7 +676,7 @@ def test_harha_matches_icepool(a, b):
     pool = lambda p: icepool.Pool([icepool.d8] * p[0] + [icepool.d10] * p[1])  # noqa: E731
     for variant in ("ch23", "classic"):
         die = _HarhaEval().evaluate(pool(a), pool(b), variant=variant, extra=True)
-        got = harha_odds(a, b, variant)
+        got = harha_odds(a, b, H(variant))
         assert close(got.a_wins, die.probability(1)) and close(got.b_wins, die.probability(-1))
         assert close(got.tie, die.probability(0))
 
@@ -680,7 +687,7 @@ def test_sr_rule_of_six_matches_icepool():
     chain = base.explode(lambda v: v[2] >= 1, depth=22)  # left out: 12·6^-23 < 1e-16
     hits = n @ chain.map(lambda v: v[0])
     margin = n @ chain.map(lambda v: v[1])
-    r = sr_hits(n, rule_of_six=True)
+    r = sr_hits(n, DEFAULT, rule_of_six=True)
     for h in range(len(r.hits)):
         assert close(r.hits[h], hits.probability(h))
     assert close(r.glitch, (margin >= 0).probability(True))
@@ -727,13 +734,13 @@ def raja_brute_full(an, aa, bn, ba, exhausted=True):
                                  ((2, 2), (1, 0))])
 def test_raja_degrees_beyond_and_visible_match_brute_force(a, b, exhausted):
     want = raja_brute_full(*a, *b, exhausted)
-    got = raja_odds(*a, *b, exhausted=exhausted, degrees_rule="beyond")
+    got = raja_odds(*a, *b, Settings(raja_exhausted=exhausted, raja_degrees="beyond"))
     assert close(got.a_wins, sum(p for (r, *_), p in want.items() if r == 1))
     assert_seq(got.a_degrees, _marg(want, 1, 2))
     assert_seq(got.b_degrees, _marg(want, -1, 2))
     assert close(got.a_visible, sum(p for (r, _, _, v), p in want.items() if r == 1 and v))
     assert close(got.b_visible, sum(p for (r, _, _, v), p in want.items() if r == -1 and v))
-    full = raja_odds(*a, *b, exhausted=exhausted)
+    full = raja_odds(*a, *b, Settings(raja_exhausted=exhausted))
     assert_seq(full.a_degrees, _marg(want, 1, 1))
     assert close(full.a_visible, got.a_visible)
 
@@ -794,7 +801,7 @@ def test_spirit_fight_matches_an_exact_recursion(a, b, exhausted, loss, rule):
     from polku.rules.odds import spirit_fight_odds
 
     pa, pb = spirit_fight_oracle(a, b, exhausted, loss, rule)
-    got = spirit_fight_odds(a, b, exhausted=exhausted, degrees_rule=rule, spirit_loss=loss)
+    got = spirit_fight_odds(a, b, Settings(raja_exhausted=exhausted, raja_degrees=rule, raja_spirit_loss=loss))
     assert close(got.a_wins, pa) and close(got.b_wins, pb)
     assert close(sum(got.a_charges_left) , 1) and got.a_charges_left[a] > 0
     # the winner loses nothing in the exchange it wins; it never ends with more than it began
@@ -806,11 +813,11 @@ def test_spirit_fight_expected_exchanges_one_charge_each():
     from polku.rules.odds import spirit_fight_odds
 
     # 1 v 1: every exchange that is not a full tie ends it; ties (1/10) are rolled again
-    got = spirit_fight_odds(1, 1)
+    got = spirit_fight_odds(1, 1, DEFAULT)
     assert close(got.expected_exchanges, Fraction(10, 9))
     assert close(got.a_wins, Fraction(1, 2))
     with pytest.raises(RulesError, match="1 to 30 charges"):
-        spirit_fight_odds(0, 3)
+        spirit_fight_odds(0, 3, DEFAULT)
 
 
 def harha_difficult_opposed_brute(a, b, variant, extra, needed):
@@ -837,18 +844,18 @@ def test_harha_difficult_opposed_matches_brute_force(a, b, variant, extra, very)
     from polku.rules.odds import harha_difficult_opposed
 
     succ, tie = harha_difficult_opposed_brute(a, b, variant, extra, 2 if very else 1)
-    got = harha_difficult_opposed(a, b, variant, extra, very)
+    got = harha_difficult_opposed(a, b, H(variant, extra), very)
     assert close(got.success, succ) and close(got.tie, tie)
     assert close(got.success + got.failure + got.tie, 1)
-    plain = harha_odds(a, b, variant, extra)
+    plain = harha_odds(a, b, H(variant, extra))
     assert close(got.won_without, plain.a_wins - got.success)
 
 
 def test_harha_same_size_is_chapter_23_on_one_die_size():
-    assert harha_odds((3, 0), (2, 0), "same_size") == harha_odds((3, 0), (2, 0), "ch23")
-    assert harha_odds((0, 2), (0, 3), "same_size") == harha_odds((0, 2), (0, 3), "ch23")
+    assert harha_odds((3, 0), (2, 0), H("same_size")) == harha_odds((3, 0), (2, 0), H("ch23"))
+    assert harha_odds((0, 2), (0, 3), H("same_size")) == harha_odds((0, 2), (0, 3), H("ch23"))
     with pytest.raises(RulesError, match="one die size"):
-        harha_odds((1, 1), (2, 0), "same_size")
+        harha_odds((1, 1), (2, 0), H("same_size"))
 
 
 @pytest.mark.parametrize("a_bonus,a_size,b_bonus,b_size,very", [(4, 8, 3, 8, False), (2, 10, 3, 8, False),
@@ -906,11 +913,11 @@ def test_sr_edge_after_matches_an_oracle(n, e, t, gr):
     from polku.rules.odds import sr_edge_odds
 
     succ, glitch, crit = edge_after_oracle(n, e, t, gr)
-    got = sr_edge_odds(n, e, t, gr)
+    got = sr_edge_odds(n, e, t, Settings(sr_glitch_rerolls=gr))
     assert close(got.after[0], succ) and close(got.after[1], glitch) and close(got.after[2], crit)
-    before = sr_hits(n + e, rule_of_six=True, glitch_rerolls=gr)
+    before = sr_hits(n + e, Settings(sr_glitch_rerolls=gr), rule_of_six=True)
     assert got.before[:3] == (before.success(t), before.glitch, before.critical_glitch)
-    assert got.none[0] == sr_hits(n).success(t)
+    assert got.none[0] == sr_hits(n, DEFAULT).success(t)
     # Edge never hurts the chance of success, whenever it is spent
     assert got.before[0] >= got.none[0] and got.after[0] >= got.none[0]
     assert close(got.after_spent, 1 - got.none[0])
@@ -919,31 +926,31 @@ def test_sr_edge_after_matches_an_oracle(n, e, t, gr):
 def test_sr_edge_odds_json_and_bounds():
     from polku.rules.odds import sr_edge_odds
 
-    data = sr_edge_odds(6, 3, 2).to_json()
+    data = sr_edge_odds(6, 3, 2, DEFAULT).to_json()
     assert set(data) == {"dice", "edge_rating", "threshold", "none", "before", "after", "after_spent"}
     assert set(data["after"]) == {"success", "glitch", "critical_glitch", "mean_hits"}
     with pytest.raises(RulesError, match="Edge rating"):
-        sr_edge_odds(6, 0, 2)
+        sr_edge_odds(6, 0, 2, DEFAULT)
 
 
 def test_sr_extended_from_progress_under_way():
     # with progress p the test is the same as a fresh one with threshold - p
     for n, thr, p in ((3, 6, 2), (2, 4, 3), (4, 8, 5)):
-        now = sr_extended(n, thr, max_intervals=6, progress=p)
-        fresh = sr_extended(n, thr - p, max_intervals=6)
+        now = sr_extended(n, thr, DEFAULT, max_intervals=6, progress=p)
+        fresh = sr_extended(n, thr - p, DEFAULT, max_intervals=6)
         assert all(close(x, y) for x, y in zip(now.success_at, fresh.success_at))
         assert close(now.critical_glitch, fresh.critical_glitch)
     with pytest.raises(RulesError, match="below the threshold"):
-        sr_extended(3, 4, progress=4)
+        sr_extended(3, 4, DEFAULT, progress=4)
 
 
 def test_harha_reroll_value_same_size_is_chapter_23():
     # H7 under H5: an edge reroll of the actor's 3d8 against the challenger's 7,4,4
-    same = harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], "same_size")
-    assert same == harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], "ch23")
+    same = harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], H("same_size"))
+    assert same == harha_reroll_value((3, 0), (3, 0), [6, 5, 3], [7, 4, 4], H("ch23"))
     assert same[0] == 0.0 and 0 < same[1] < 1
     with pytest.raises(RulesError, match="one die size"):
-        harha_reroll_value((1, 1), (2, 0), [6, 9], [7, 4], "same_size")
+        harha_reroll_value((1, 1), (2, 0), [6, 9], [7, 4], H("same_size"))
 
 
 def test_H8_contest_odds_literal_one_die_each() -> None:
@@ -952,22 +959,22 @@ def test_H8_contest_odds_literal_one_die_each() -> None:
     P = P(a=7, b<=7) + P(a=8) = 7/64 + 8/64."""
     from polku.rules.odds import HarhaDifficultOdds, harha_contest_odds
 
-    o = harha_contest_odds((1, 0), (1, 0), "ch23", demand="difficult")
+    o = harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="difficult")
     assert isinstance(o, HarhaDifficultOdds)
     assert abs(o.success - 15 / 64) < 1e-12
     # the actor wins the comparison with a 1–6 die too, but that is a failure under H8
     assert abs(o.won_without - sum(a / 64 for a in range(1, 7))) < 1e-12
-    assert harha_contest_odds((1, 0), (1, 0), "ch23", demand="very_demanding").success == 0.0
+    assert harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="very_demanding").success == 0.0
 
 
 def test_H3_to_H6_contest_odds_pick_the_variant_the_campaign_uses() -> None:
     from polku.rules.dice import RulesError
     from polku.rules.odds import harha_contest_odds, harha_odds, harha_sum_odds
 
-    assert harha_contest_odds((2, 1), (1, 2), "classic", True) == harha_odds((2, 1), (1, 2), "classic", True)
-    assert harha_contest_odds((3, 0), (2, 0), "same_size") == harha_odds((3, 0), (2, 0), "ch23")
-    assert harha_contest_odds((0, 3), (2, 0), "sum") == harha_sum_odds(3, 10, 2, 8)
+    assert harha_contest_odds((2, 1), (1, 2), H("classic", True)) == harha_odds((2, 1), (1, 2), H("classic", True))
+    assert harha_contest_odds((3, 0), (2, 0), H("same_size")) == harha_odds((3, 0), (2, 0), H("ch23"))
+    assert harha_contest_odds((0, 3), (2, 0), H("sum")) == harha_sum_odds(3, 10, 2, 8)
     with pytest.raises(RulesError):
-        harha_contest_odds((2, 1), (1, 0), "same_size")
+        harha_contest_odds((2, 1), (1, 0), H("same_size"))
     with pytest.raises(RulesError):
-        harha_contest_odds((1, 0), (1, 0), "ch23", demand="hard")
+        harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="hard")

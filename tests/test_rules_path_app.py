@@ -337,7 +337,7 @@ async def test_H8_roll_screen_opposed_odds_count_the_7_plus_dice(tmp_path: Path)
         from textual.widgets import Static
 
         text = str(roll.query_one("#odds", Static).content)
-        o = harha_difficult_opposed(roll._counts(roll.a), roll._counts(roll.b), roll.variant,
-                                    tracker.settings.harha_classic_extra)
+        o = harha_difficult_opposed(roll._counts(roll.a), roll._counts(roll.b),
+                                    tracker.settings.with_value("harha.variant", roll.variant))
         assert "wins with a 7+ die" in text and f"{o.success:.1%}" in text
         assert f"wins without {o.won_without:.1%}" in text

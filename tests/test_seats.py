@@ -380,7 +380,7 @@ def test_a_rajapolku_challenge_from_a_seat_rolls_both_sides_at_once():
     from polku.rules.odds import raja_odds
 
     assert odds.dice == 2 and odds.against == 3 and odds.tie == 0.0
-    assert odds.success == pytest.approx(raja_odds(2, 0, 3, 0, exhausted=True).a_wins)
+    assert odds.success == pytest.approx(raja_odds(2, 0, 3, 0, t.settings).a_wins)
     ans = seats.apply_request(t, "alyosha", req("roll", seat="alyosha", offer=offer))
     assert ans["ok"], ans
     roll = t.event_by_seq(ans["roll"])

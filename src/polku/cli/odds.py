@@ -139,8 +139,7 @@ def _odds_raja(args: argparse.Namespace) -> int:
         return _odds_spirit(args, settings)
     an, aa = parse_raja_pool(args.a, "A")
     bn, ba = parse_raja_pool(args.b, "B")
-    result = odds.raja_odds(an, aa, bn, ba, exhausted=settings.raja_exhausted,
-                            degrees_rule=settings.raja_degrees)
+    result = odds.raja_odds(an, aa, bn, ba, settings)
     if args.json:
         out = {"system": "rajapolku", "a": {"normal": an, "ability": aa},
                "b": {"normal": bn, "ability": ba}, "settings": settings_json(settings, "rajapolku")}
@@ -186,8 +185,7 @@ def _odds_spirit(args: argparse.Namespace, settings) -> int:
         if left < 1:
             raise CliError(f"side {side}: {normal} charge(s): after the 1-charge entry none would remain (R11)")
         charges.append(left)
-    result = odds.spirit_fight_odds(*charges, exhausted=settings.raja_exhausted,
-                                    degrees_rule=settings.raja_degrees, spirit_loss=settings.raja_spirit_loss)
+    result = odds.spirit_fight_odds(charges[0], charges[1], settings)
     if args.json:
         emit_json({"system": "rajapolku", "test": "spirit", "settings": settings_json(settings, "rajapolku"),
                     **result.to_json()})
@@ -234,9 +232,8 @@ def _odds_harha(args: argparse.Namespace) -> int:
         plain = odds.harha_sum_odds(ac, asz, bc, bsz)
         diff = odds.harha_sum_difficult(ac, asz, bc, bsz, needed == 2) if needed else None
     else:
-        plain = odds.harha_odds(a, b, variant=variant, classic_extra=settings.harha_classic_extra)
-        diff = (odds.harha_difficult_opposed(a, b, variant, settings.harha_classic_extra, needed == 2)
-                if needed else None)
+        plain = odds.harha_odds(a, b, settings)
+        diff = odds.harha_difficult_opposed(a, b, settings, needed == 2) if needed else None
     out.update(plain.to_json())
     if diff is not None:
         out.update(diff.to_json())
@@ -282,7 +279,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
         if args.edge_before:
             raise CliError("--edge already compares Edge before the roll; leave out --edge-before")
         check_rating("--edge", args.edge)
-        worth = odds.sr_edge_odds(n, args.edge, args.threshold, settings.sr_glitch_rerolls)
+        worth = odds.sr_edge_odds(n, args.edge, args.threshold, settings)
         out.update(worth.to_json())
         if args.json:
             emit_json(out)
@@ -301,7 +298,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
         if args.threshold is not None or args.edge_before:
             raise CliError("an extended test takes --extended T (its threshold), not --threshold or --edge-before")
         k = args.intervals if args.intervals is not None else 10
-        ext = odds.sr_extended(n, args.extended, max_intervals=k, hurried=args.hurried, progress=args.progress)
+        ext = odds.sr_extended(n, args.extended, settings, max_intervals=k, hurried=args.hurried, progress=args.progress)
         out.update(ext.to_json(), dice=n, progress=args.progress, intervals=k, hurried=args.hurried)
         if args.json:
             emit_json(out)
@@ -324,14 +321,13 @@ def _odds_sr(args: argparse.Namespace) -> int:
             if args.leader_skill is None:
                 raise CliError("sr.teamwork_cap=skill caps the helpers' dice at the leader's skill: give --leader-skill S")
             cap = args.leader_skill
-        result = odds.sr_teamwork(n, helpers, rule_of_six=args.edge_before,
-                                  glitch_rerolls=settings.sr_glitch_rerolls, max_bonus=cap)
+        result = odds.sr_teamwork(n, helpers, settings, rule_of_six=args.edge_before, leader_skill=args.leader_skill)
         out.update(result.to_json(args.threshold), helpers=helpers, leader_skill=args.leader_skill, cap=cap,
                    rule_of_six=args.edge_before, tail=result.tail)
         head = (f"Shadowrun teamwork odds: leader {n} dice + the hits of helpers "
                 f"{', '.join(map(str, helpers))}" + (f", at most {cap} dice (sr.teamwork_cap)" if cap is not None else ""))
     else:
-        result = odds.sr_hits(n, rule_of_six=args.edge_before, glitch_rerolls=settings.sr_glitch_rerolls)
+        result = odds.sr_hits(n, settings, rule_of_six=args.edge_before)
         out.update(result.to_json(args.threshold), rule_of_six=args.edge_before, tail=result.tail)
         six = ", rule of six (Edge before the roll)" if args.edge_before else ""
         head = f"Shadowrun odds: {plural(n, 'die').replace('dies', 'dice')}{six}"
@@ -359,7 +355,7 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
     m_total = shadowrun.group_pool([m, *group]) if group else m
     if m_total > 200:
         raise CliError(f"{m_total} dice is more than this tracker rolls (200)")
-    result = odds.sr_opposed(n, m_total, args.edge_before, args.b_edge_before)
+    result = odds.sr_opposed(n, m_total, settings, args.edge_before, args.b_edge_before)
     if args.json:
         out = {"system": "shadowrun", "a_dice": n, "b_dice": m_total,
                "group": [m, *group] if group else None, "settings": settings_json(settings, "shadowrun")}

@@ -24,8 +24,9 @@ from functools import lru_cache
 from math import comb, fsum
 from typing import Any, Iterator, Literal, Sequence
 
-from .dice import RulesError
-from .harhapolku import HIGH_FACE
+from .dice import Die, RulesError
+from .harhapolku import HIGH_FACE, check_variant, resolve as harha_resolve
+from .system import Settings
 
 __all__ = [
     "RajaOdds",
@@ -306,17 +307,16 @@ def raja_odds(
     a_ability: int,
     b_normal: int,
     b_ability: int,
+    settings: Settings,
     *,
-    exhausted: bool = True,
     degrees: bool = True,
-    degrees_rule: str = "all",
 ) -> RajaOdds:
     """Exact odds of a Rajapolku challenge of d10 pools (R5, R6, R7).
 
     R5: both sides sort their dice from highest to lowest; the first position
     where they differ decides. If every compared position is equal and one
-    side has dice left, that side wins when ``exhausted`` (the ``raja.exhausted``
-    choice), otherwise it is a tie; identical rolls tie. R6: the winner gets a
+    side has dice left, that side wins under ``raja.exhausted``,
+    otherwise it is a tie; identical rolls tie. R6: the winner gets a
     degree for each of its dice strictly higher than the loser's highest die
     (0 when the loser has no dice); R7: an ability die counts two degrees.
     Ability and normal dice compare by face only.
@@ -326,13 +326,12 @@ def raja_odds(
         a_ability: Side A's ability dice.
         b_normal: Side B's normal dice.
         b_ability: Side B's ability dice.
-        exhausted: The ``raja.exhausted`` setting (R5).
+        settings: The campaign's (or the roll's) settings, whole: ``raja.exhausted``
+            (R5) and ``raja.degrees`` (R6: "all" counts every winner die above
+            the loser's highest, "beyond" leaves out the deciding, top, die).
         degrees: Also compute the degree distributions (R6, R7) and the
             visibly supernatural wins (R7); when False, ``a_degrees`` and
             ``b_degrees`` are empty.
-        degrees_rule: The ``raja.degrees`` setting (R6): "all" counts every
-            winner die above the loser's highest, "beyond" leaves out the
-            deciding (top) die.
 
     Returns:
         The win, loss and tie probabilities and both sides' degree
@@ -348,6 +347,7 @@ def raja_odds(
         _check_count(name, value)
     na, nb = a_normal + a_ability, b_normal + b_ability
     total = 10 ** (na + nb)
+    exhausted, degrees_rule = settings.raja_exhausted, settings.raja_degrees
     a_win, b_win, tie = _raja_result_counts(na, nb, exhausted)
     if not degrees:
         return RajaOdds(a_win / total, b_win / total, tie / total, (), ())
@@ -372,7 +372,7 @@ def raja_odds(
     )
 
 
-def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> RajaOdds:
+def spirit_odds(a_charges: int, b_charges: int, settings: Settings) -> RajaOdds:
     """Odds of one spirit-combat exchange (R11).
 
     Each side spends 1 charge and rolls the charges remaining as normal d10s,
@@ -381,7 +381,7 @@ def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> Ra
     Args:
         a_charges: Side A's charges before spending.
         b_charges: Side B's charges before spending.
-        exhausted: The ``raja.exhausted`` setting (R5).
+        settings: The settings, whole (``raja.exhausted``, R5; ``raja.degrees``, R6).
 
     Raises:
         RulesError: a side has no charge to spend.
@@ -390,7 +390,7 @@ def spirit_odds(a_charges: int, b_charges: int, *, exhausted: bool = True) -> Ra
         _check_count(name, value)
         if value < 1:
             raise RulesError(f"{name}: spirit combat needs a charge to spend (R11)")
-    return raja_odds(a_charges - 1, 0, b_charges - 1, 0, exhausted=exhausted)
+    return raja_odds(a_charges - 1, 0, b_charges - 1, 0, settings)
 
 
 def _raja_plain_table(na: int, nb: int, exhausted: bool) -> list[list[tuple[int, int, int]]]:
@@ -480,10 +480,7 @@ class SpiritFightOdds:
 def spirit_fight_odds(
     a_charges: int,
     b_charges: int,
-    *,
-    exhausted: bool = True,
-    degrees_rule: str = "all",
-    spirit_loss: str = "degrees",
+    settings: Settings,
 ) -> SpiritFightOdds:
     """Odds of a spirit combat fought to the end (R11).
 
@@ -501,6 +498,7 @@ def spirit_fight_odds(
         _check_count(name, value)
         if not 1 <= value <= 30:
             raise RulesError(f"{name}: a spirit combat needs 1 to 30 charges left, not {value} (R11)")
+    exhausted, degrees_rule, spirit_loss = settings.raja_exhausted, settings.raja_degrees, settings.raja_spirit_loss
     if spirit_loss not in ("degrees", "one"):
         raise RulesError(f"raja.spirit_loss must be degrees or one, not {spirit_loss!r}")
     by_degrees = spirit_loss == "degrees"
@@ -554,7 +552,7 @@ def spirit_fight_odds(
     return SpiritFightOdds(
         a_charges=a_charges,
         b_charges=b_charges,
-        exchange=raja_odds(a_charges, 0, b_charges, 0, exhausted=exhausted, degrees_rule=degrees_rule),
+        exchange=raja_odds(a_charges, 0, b_charges, 0, settings),
         a_wins=fsum(p for (a, b), p in ends.items() if b == 0),
         b_wins=fsum(p for (a, b), p in ends.items() if a == 0),
         expected_exchanges=expected,
@@ -582,9 +580,6 @@ class HarhaOdds(_Contest):
 HarhaPool = tuple[int, int]
 """A Harhapolku pool as ``(number of d8, number of d10)`` (H2)."""
 
-Variant = Literal["ch23", "classic", "same_size"]
-_COMPARISONS: dict[str, Variant] = {"ch23": "ch23", "classic": "classic", "same_size": "same_size"}
-"""The variants that compare dice position by position (H3–H5), by setting value."""
 
 
 def _check_pool(name: str, pool: Sequence[int]) -> tuple[int, int]:
@@ -799,11 +794,6 @@ def _harha_counts(
     return a_win, b_win, tie, (a_high if needed else a_win)
 
 
-def _harha_validate(variant: str) -> None:
-    if variant not in ("ch23", "classic"):
-        raise RulesError(f"unknown Harhapolku comparison '{variant}' (use ch23 or classic)")
-
-
 def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> Literal["ch23", "classic"]:
     """The comparison a ``harha.variant`` uses: same_size is chapter 23 on one die size (H5)."""
     if variant == "same_size":
@@ -813,33 +803,32 @@ def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> Literal
         return "ch23"
     if variant == "sum":
         raise RulesError("the sum variant compares totals: use harha_sum_odds (H6)")
-    _harha_validate(variant)
+    check_variant(variant)
     return "classic" if variant == "classic" else "ch23"
 
 
-def _harha_special(
-    na: int, nb: int, variant: str, classic_extra: bool
-) -> tuple[int, int, int] | None:
-    """Outcome (as 0/1 flags) when a side has no dice, else None."""
-    if variant == "ch23":
-        if na == 0:
-            return (0, 1, 0)  # H4: the actor cannot roll, the challenger wins
-        if nb == 0:
-            return (1, 0, 0)
+def _faces_winner(a_faces: Sequence[int], b_faces: Sequence[int], comparison: str, settings: Settings) -> int:
+    """+1 if A wins, -1 if B wins, 0 for a tie, for known faces: the rules' own comparison (H3, H4)."""
+    a_dice = [Die(10, f) for f in a_faces]
+    b_dice = [Die(10, f) for f in b_faces]
+    winner = harha_resolve(a_dice, b_dice, comparison, settings).winner
+    return 1 if winner == "a" else -1 if winner == "b" else 0
+
+
+def _harha_special(na: int, nb: int, comparison: str, settings: Settings) -> tuple[int, int, int] | None:
+    """Outcome (as 0/1 flags) when a side has no dice, else None.
+
+    A side without dice decides the comparison whatever the other side's faces
+    show (H3: a die facing no die; H4: an actor without dice), so any faces
+    give the outcome.
+    """
+    if na and nb:
         return None
-    if na == 0 or nb == 0:
-        if not classic_extra or na == nb:
-            return (0, 0, 1)
-        return (1, 0, 0) if na else (0, 1, 0)
-    return None
+    winner = _faces_winner([1] * na, [1] * nb, comparison, settings)
+    return (int(winner == 1), int(winner == -1), int(winner == 0))
 
 
-def harha_odds(
-    a: HarhaPool,
-    b: HarhaPool,
-    variant: Variant = "ch23",
-    classic_extra: bool = True,
-) -> HarhaOdds:
+def harha_odds(a: HarhaPool, b: HarhaPool, settings: Settings) -> HarhaOdds:
     """Exact odds of a Harhapolku contest of mixed d8/d10 pools (H3, H4).
 
     H3 classic: both rolls sorted from highest to lowest, each position goes to
@@ -852,9 +841,9 @@ def harha_odds(
     Args:
         a: Side A's pool as ``(d8 count, d10 count)``; the actor in ch23.
         b: Side B's pool; the challenger in ch23.
-        variant: ``"ch23"`` (H4, default), ``"classic"`` (H3) or
-            ``"same_size"`` (H5: chapter 23 on pools of one die size).
-        classic_extra: The ``harha.classic_extra`` setting (H3).
+        settings: The settings, whole: ``harha.variant`` ``"ch23"`` (H4),
+            ``"classic"`` (H3) or ``"same_size"`` (H5: chapter 23 on pools of
+            one die size), and ``harha.classic_extra`` (H3).
 
     Returns:
         The exact odds.
@@ -864,31 +853,14 @@ def harha_odds(
     """
     a8, a10 = _check_pool("a", a)
     b8, b10 = _check_pool("b", b)
-    variant = _comparison(variant, (a8, a10), (b8, b10))
-    special = _harha_special(a8 + a10, b8 + b10, variant, classic_extra)
+    comparison = _comparison(settings.harha_variant, (a8, a10), (b8, b10))
+    special = _harha_special(a8 + a10, b8 + b10, comparison, settings)
     if special is not None:
         return HarhaOdds(*(float(x) for x in special))
     side_a, side_b = _RandomSide(a8, a10), _RandomSide(b8, b10)
-    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, variant, classic_extra)
+    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, comparison, settings.harha_classic_extra)
     total = side_a.total * side_b.total
     return HarhaOdds(a_win / total, b_win / total, tie / total)
-
-
-def _harha_faces_winner(
-    a_faces: Sequence[int], b_faces: Sequence[int], variant: str, classic_extra: bool
-) -> int:
-    """+1 if A wins, -1 if B wins, 0 for a tie, for known faces (H3, H4)."""
-    sa, sb = sorted(a_faces, reverse=True), sorted(b_faces, reverse=True)
-    a_pos = sum(1 for x, y in zip(sa, sb) if x > y)
-    b_pos = sum(1 for x, y in zip(sa, sb) if x < y)
-    if variant == "ch23":
-        if not sa:
-            return -1
-        return -1 if b_pos > a_pos else 1
-    if classic_extra:
-        a_pos += max(0, len(sa) - len(sb))
-        b_pos += max(0, len(sb) - len(sa))
-    return (a_pos > b_pos) - (a_pos < b_pos)
 
 
 def _check_faces(name: str, faces: Sequence[int], pool: tuple[int, int]) -> list[int]:
@@ -909,8 +881,7 @@ def harha_reroll_value(
     b: HarhaPool,
     current_a_faces: Sequence[int],
     current_b_faces: Sequence[int],
-    variant: Variant = "ch23",
-    classic_extra: bool = True,
+    settings: Settings,
     *,
     side: Literal["a", "b"] = "a",
 ) -> tuple[float, float]:
@@ -921,8 +892,8 @@ def harha_reroll_value(
         b: Side B's pool; the challenger in ch23.
         current_a_faces: A's faces on the table.
         current_b_faces: B's faces on the table.
-        variant: ``"ch23"``, ``"classic"`` or ``"same_size"`` (H5: ch23 on one die size).
-        classic_extra: The ``harha.classic_extra`` setting (H3).
+        settings: The settings, whole (``harha.variant``: ch23, classic or
+            same_size, H5: ch23 on one die size; ``harha.classic_extra``, H3).
         side: The side that rerolls its whole pool; the probabilities are
             that side's wins (a tie is not a win).
 
@@ -937,12 +908,12 @@ def harha_reroll_value(
     if side not in ("a", "b"):
         raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     pa, pb = _check_pool("a", a), _check_pool("b", b)
-    variant = _comparison(variant, pa, pb)
+    comparison = _comparison(settings.harha_variant, pa, pb)
     fa = _check_faces("current_a_faces", current_a_faces, pa)
     fb = _check_faces("current_b_faces", current_b_faces, pb)
     sign = 1 if side == "a" else -1
-    now = 1.0 if _harha_faces_winner(fa, fb, variant, classic_extra) == sign else 0.0
-    after = harha_reroll_odds(a, b, fb if side == "a" else fa, variant, classic_extra, side=side)
+    now = 1.0 if _faces_winner(fa, fb, comparison, settings) == sign else 0.0
+    after = harha_reroll_odds(a, b, fb if side == "a" else fa, settings, side=side)
     return now, after.a_wins if side == "a" else after.b_wins
 
 
@@ -950,8 +921,7 @@ def harha_reroll_odds(
     a: HarhaPool,
     b: HarhaPool,
     fixed_faces: Sequence[int],
-    variant: Variant = "ch23",
-    classic_extra: bool = True,
+    settings: Settings,
     *,
     side: Literal["a", "b"] = "a",
 ) -> HarhaOdds:
@@ -964,19 +934,19 @@ def harha_reroll_odds(
         a: Side A's pool ``(d8, d10)``; the actor in ch23 (H4).
         b: Side B's pool; the challenger in ch23.
         fixed_faces: the faces of the side that does not reroll.
-        variant: ``"ch23"`` or ``"classic"``.
-        classic_extra: The ``harha.classic_extra`` setting (H3).
+        settings: The settings, whole (``harha.variant``: ch23, classic or
+            same_size; ``harha.classic_extra``, H3).
         side: The side that rerolls.
 
     Raises:
         RulesError: bad pools, faces or variant.
     """
-    _harha_validate(variant)
     if side not in ("a", "b"):
         raise RulesError(f"side must be 'a' or 'b', not {side!r}")
     pa, pb = _check_pool("a", a), _check_pool("b", b)
+    comparison = _comparison(settings.harha_variant, pa, pb)
     fixed = _check_faces("fixed_faces", fixed_faces, pb if side == "a" else pa)
-    special = _harha_special(sum(pa), sum(pb), variant, classic_extra)
+    special = _harha_special(sum(pa), sum(pb), comparison, settings)
     if special is not None:
         return HarhaOdds(*(float(x) for x in special))
     if side == "a":
@@ -984,7 +954,7 @@ def harha_reroll_odds(
         side_b: _RandomSide | _FixedSide = _FixedSide(fixed)
     else:
         side_a, side_b = _FixedSide(fixed), _RandomSide(*pb)
-    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, variant, classic_extra)
+    a_win, b_win, tie, _ = _harha_counts(side_a, side_b, comparison, settings.harha_classic_extra)
     total = side_a.total * side_b.total
     return HarhaOdds(a_win / total, b_win / total, tie / total)
 
@@ -1010,8 +980,7 @@ class HarhaDifficultOdds:
 def harha_difficult_opposed(
     a: HarhaPool,
     b: HarhaPool,
-    variant: Variant = "ch23",
-    classic_extra: bool = True,
+    settings: Settings,
     very_demanding: bool = False,
 ) -> HarhaDifficultOdds:
     """Exact odds of an opposed difficult (or very demanding) action (H8).
@@ -1023,9 +992,10 @@ def harha_difficult_opposed(
     """
     a8, a10 = _check_pool("a", a)
     b8, b10 = _check_pool("b", b)
-    comparison = _comparison(variant, (a8, a10), (b8, b10))
+    comparison = _comparison(settings.harha_variant, (a8, a10), (b8, b10))
+    classic_extra = settings.harha_classic_extra
     needed = 2 if very_demanding else 1
-    special = _harha_special(a8 + a10, b8 + b10, comparison, classic_extra)
+    special = _harha_special(a8 + a10, b8 + b10, comparison, settings)
     if special is not None:
         # an empty pool fixes the comparison; only A's 7+ dice are left to chance
         a_wins, _b, tie = (float(x) for x in special)
@@ -1282,19 +1252,19 @@ def _sr_six_glitch(n: int, glitch_rerolls: bool) -> tuple[float, float]:
     return num / denom, crit / total
 
 
-def sr_hits(n: int, rule_of_six: bool = False, glitch_rerolls: bool = True) -> SROdds:
+def sr_hits(n: int, settings: Settings, rule_of_six: bool = False) -> SROdds:
     """Exact hits, glitch and critical-glitch odds of n Shadowrun dice (S4–S7).
 
     Without the rule of six: hits ~ Binomial(n, 1/3), a glitch when
     ``2·ones >= n`` (S5), a critical glitch is a glitch with no hit (S6).
     With the rule of six (S7, Edge before the roll) every 6 is a hit and is
-    rolled again, without limit. ``glitch_rerolls`` (``sr.glitch_rerolls``)
+    rolled again, without limit. ``sr.glitch_rerolls`` in ``settings``
     makes the extra dice count in both the ones and the total.
 
     Args:
         n: Dice in the pool (0 means no roll: no hits, no glitch).
+        settings: The settings, whole (``sr.glitch_rerolls``, S5).
         rule_of_six: Sixes explode (S7).
-        glitch_rerolls: The ``sr.glitch_rerolls`` setting (S5).
 
     Returns:
         The odds; with the rule of six, ``hits`` stops where the exact tail
@@ -1310,13 +1280,14 @@ def sr_hits(n: int, rule_of_six: bool = False, glitch_rerolls: bool = True) -> S
         hits, glitch, crit, total = _sr_plain_counts(n)
         return SROdds(n, tuple(h / total for h in hits), glitch / total, crit / total)
     probs, tail = _sr_six_hits(n)
-    glitch_p, crit_p = _sr_six_glitch(n, glitch_rerolls)
+    glitch_p, crit_p = _sr_six_glitch(n, settings.sr_glitch_rerolls)
     return SROdds(n, tuple(probs), glitch_p, crit_p, tail)
 
 
 def sr_opposed(
     n: int,
     m: int,
+    settings: Settings,
     rule_of_six_a: bool = False,
     rule_of_six_b: bool = False,
 ) -> SROpposedOdds:
@@ -1330,11 +1301,12 @@ def sr_opposed(
         n: A's pool.
         m: B's pool (for a group: the largest pool plus 1 per extra member,
             at most +5; the caller builds it).
+        settings: The settings, whole.
         rule_of_six_a: A spent Edge before the roll (S7).
         rule_of_six_b: B spent Edge before the roll.
     """
-    a = sr_hits(n, rule_of_six_a).hits
-    b = sr_hits(m, rule_of_six_b).hits
+    a = sr_hits(n, settings, rule_of_six_a).hits
+    b = sr_hits(m, settings, rule_of_six_b).hits
     cdf_b: list[float] = []
     run = 0.0
     for p in b:
@@ -1385,9 +1357,7 @@ def _negbin_cdf(r: int, upto: int) -> list[Fraction]:
     return out
 
 
-def sr_edge_odds(
-    n: int, edge_rating: int, threshold: int, glitch_rerolls: bool = True
-) -> SREdgeOdds:
+def sr_edge_odds(n: int, edge_rating: int, threshold: int, settings: Settings) -> SREdgeOdds:
     """Exact odds of a success test with and without Edge (S4–S8).
 
     *none*: n plain dice. *before*: n + rating dice, all following the rule
@@ -1410,9 +1380,10 @@ def sr_edge_odds(
     if not _whole_in(threshold, 1, 100):
         raise RulesError(f"threshold must be 1 to 100, not {threshold!r}")
     e, t = edge_rating, threshold
-    plain = sr_hits(n)
+    glitch_rerolls = settings.sr_glitch_rerolls
+    plain = sr_hits(n, settings)
     none = (plain.success(t), plain.glitch, plain.critical_glitch, n / 3)
-    six = sr_hits(n + e, rule_of_six=True, glitch_rerolls=glitch_rerolls)
+    six = sr_hits(n + e, settings, rule_of_six=True)
     before = (six.success(t), six.glitch, six.critical_glitch, 0.4 * (n + e))
 
     # Plain roll, exact: P(h hits, o ones) over 6**n.
@@ -1484,11 +1455,11 @@ def _sr_six_hits_exact(r: int, upto: int) -> list[Fraction]:
     return out
 
 
-def _hits_sum(pools: Sequence[int]) -> list[float]:
+def _hits_sum(pools: Sequence[int], settings: Settings) -> list[float]:
     """Distribution of the summed hits of several plain rolls (S11 helpers)."""
     dist = [1.0]
     for n in pools:
-        h = sr_hits(n).hits
+        h = sr_hits(n, settings).hits
         new = [0.0] * (len(dist) + len(h) - 1)
         for i, p in enumerate(dist):
             for j, q in enumerate(h):
@@ -1500,10 +1471,10 @@ def _hits_sum(pools: Sequence[int]) -> list[float]:
 def sr_teamwork(
     leader_n: int,
     helper_ns: Sequence[int],
+    settings: Settings,
     *,
     rule_of_six: bool = False,
-    glitch_rerolls: bool = True,
-    max_bonus: int | None = None,
+    leader_skill: int | None = None,
 ) -> SROdds:
     """Odds of the leader's roll in a teamwork test (S11).
 
@@ -1513,10 +1484,15 @@ def sr_teamwork(
     Args:
         leader_n: The leader's own pool.
         helper_ns: Each helper's pool.
+        settings: The settings, whole: ``sr.glitch_rerolls`` (S5) and
+            ``sr.teamwork_cap`` ("skill": the extra dice are at most the
+            leader's skill rating, as in SR4 core; "none": no cap).
         rule_of_six: The leader spent Edge before the roll (S7).
-        glitch_rerolls: The ``sr.glitch_rerolls`` setting (S5).
-        max_bonus: Cap on the extra dice (SR4 core caps it at the leader's
-            skill rating; docs/rules.md does not), or None.
+        leader_skill: The leader's rating in the skill, the cap under
+            ``sr.teamwork_cap = skill`` (None: no skill, so no extra dice).
+
+    Raises:
+        RulesError: a bad pool or skill rating.
 
     Returns:
         The leader's roll, mixed over the helpers' hits; ``dice`` is
@@ -1525,9 +1501,11 @@ def sr_teamwork(
     _check_count("leader_n", leader_n)
     for i, h in enumerate(helper_ns):
         _check_count(f"helper {i + 1}", h)
-    bonus_dist = _hits_sum(helper_ns)
-    if max_bonus is not None:
-        cap = max(0, max_bonus)
+    bonus_dist = _hits_sum(helper_ns, settings)
+    if settings.sr_teamwork_cap == "skill":
+        cap = leader_skill or 0  # a leader without the skill: no extra dice (as the roll, S11)
+        if not _whole_in(cap, 0, MAX_POOL):
+            raise RulesError(f"the leader's skill rating must be a whole number, not {leader_skill!r} (S11)")
         if len(bonus_dist) > cap + 1:
             bonus_dist = bonus_dist[:cap] + [fsum(bonus_dist[cap:])]
     size = 0
@@ -1535,7 +1513,7 @@ def sr_teamwork(
     for bonus, p in enumerate(bonus_dist):
         if p == 0.0:
             continue
-        roll = sr_hits(min(leader_n + bonus, MAX_POOL), rule_of_six, glitch_rerolls)
+        roll = sr_hits(min(leader_n + bonus, MAX_POOL), settings, rule_of_six)
         parts.append((p, roll))
         size = max(size, len(roll.hits))
     hits = [fsum(p * r.hits[h] for p, r in parts if h < len(r.hits)) for h in range(size)]
@@ -1571,6 +1549,7 @@ def _sr_roll_outcomes(n: int, hurried: bool) -> list[tuple[int, bool, float]]:
 def sr_extended(
     n: int,
     threshold: int,
+    settings: Settings,
     max_intervals: int = 100,
     hurried: bool = False,
     progress: int = 0,
@@ -1585,6 +1564,7 @@ def sr_extended(
     Args:
         n: Dice rolled each interval.
         threshold: Hits to accumulate (at least 1).
+        settings: The settings, whole.
         max_intervals: Intervals to follow.
         hurried: The hurried interval (S10).
         progress: Hits already accumulated (S10: from a test under way, with
@@ -1646,8 +1626,7 @@ def sr_extended(
 def harha_contest_odds(
     a: HarhaPool,
     b: HarhaPool,
-    variant: str = "ch23",
-    classic_extra: bool = True,
+    settings: Settings,
     demand: str = "",
 ) -> HarhaOdds | HarhaDifficultOdds:
     """The odds of one opposed Harhapolku roll under any ``harha.variant`` (H3–H6),
@@ -1659,18 +1638,13 @@ def harha_contest_odds(
     if demand not in ("", "difficult", "very_demanding"):
         raise RulesError(f"unknown demand {demand!r}: difficult or very_demanding (H8)")
     very = demand == "very_demanding"
+    variant = check_variant(settings.harha_variant)
     if variant == "sum":
         (a8, a10), (b8, b10) = _check_pool("a", a), _check_pool("b", b)
         sizes = (8 if a8 else 10, 8 if b8 else 10)
         if demand:
             return harha_sum_difficult(a8 + a10, sizes[0], b8 + b10, sizes[1], very)
         return harha_sum_odds(a8 + a10, sizes[0], b8 + b10, sizes[1])
-    comparison = _COMPARISONS.get(variant)
-    if comparison is None:
-        raise RulesError(f"unknown harha.variant {variant!r} (use one of: ch23, classic, same_size, sum)")
     if demand:
-        return harha_difficult_opposed(a, b, comparison, classic_extra, very)
-    if comparison == "same_size":
-        _comparison(comparison, _check_pool("a", a), _check_pool("b", b))
-        return harha_odds(a, b, "ch23")
-    return harha_odds(a, b, comparison, classic_extra)
+        return harha_difficult_opposed(a, b, settings, very)
+    return harha_odds(a, b, settings)

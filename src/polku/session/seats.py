@@ -429,7 +429,7 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
     if offer.test == "sr-success":
         side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
         n = t.rolls.sr_pool_dice(side)
-        o = odds_mod.sr_hits(n, rule_of_six=t.rolls.sr_rule_of_six(side), glitch_rerolls=t.settings.sr_glitch_rerolls)
+        o = odds_mod.sr_hits(n, t.settings, rule_of_six=t.rolls.sr_rule_of_six(side))
         thr = offer.threshold
         success = None if offer.hidden else (o.success(thr) if thr is not None else None)
         return SeatOdds(n, success, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
@@ -438,7 +438,7 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
         mine, theirs = raja_sides_of(t, offer)
         pa, pb = t.rolls.raja_pools(mine, theirs)
         aa, ba = (sum(1 for d in pool if d.source == "ability") for pool in (pa, pb))
-        ro = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=t.settings.raja_exhausted)
+        ro = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, t.settings)
         return SeatOdds(len(pa), ro.a_wins, tie=ro.tie, against=len(pb),
                         explain=tuple(t.rolls.raja_plan(mine).explain))
     side_h = harha_side_of(t, offer)

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..rules import odds
 from ..rules.dice import RulesError
+from ..rules.system import Settings
 from ..rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
@@ -239,22 +240,21 @@ def _count_sizes(dice: Iterable[Mapping[str, Any]]) -> tuple[int, int]:
     return n8, n10
 
 
-def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any], settings: Any) -> tuple[float | None, Any]:
+def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any], settings: Settings) -> tuple[float | None, Any]:
     """Expected hits and the odds object of a Varjojuoksu roll, or (None, None)."""
     if outcome.get("bought") or outcome.get("auto_failed"):
         return None, None
     base = [d for d in side_dice if d.get("source") != "exploded"]
     n = len(base)
     when = outcome.get("edge")
-    glitch_rerolls = getattr(settings, "sr_glitch_rerolls", True)
     try:
         if _sr_explodes(outcome):
-            o = odds.sr_hits(n, True, glitch_rerolls)
+            o = odds.sr_hits(n, settings, True)
             return o.mean(), o
         if when == "after":
             e = int(outcome.get("edge_dice", 0))
-            return odds.sr_hits(max(n - e, 0)).mean() + odds.sr_hits(e, True, glitch_rerolls).mean(), None
-        o = odds.sr_hits(n)
+            return odds.sr_hits(max(n - e, 0), settings).mean() + odds.sr_hits(e, settings, True).mean(), None
+        o = odds.sr_hits(n, settings)
         return o.mean(), o
     except RulesError:
         return None, None
@@ -277,13 +277,14 @@ def _sr_explodes(sub: Mapping[str, Any]) -> bool:
     return sub.get("edge") in ("before", "long_shot")
 
 
-def judge_roll(roll: Mapping[str, Any], settings: Any = None,
+def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
                previous: Mapping[str, Any] | None = None) -> list[SideResult]:
     """Each side's result, degrees, hits, glitches and exact odds, from a stored roll.
 
     ``previous`` is the roll this one replaced (an edge reroll, H7): the side
     that did not reroll kept its faces, so the odds are conditional on them.
     """
+    settings = campaign or Settings()
     test = str(roll.get("test", ""))
     sides = list(roll.get("sides", []))
     outcome = roll.get("outcome", {}) or {}
@@ -293,7 +294,7 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
         try:
             (an, aa), (bn, ba) = [(sum(1 for d in s.get("dice", []) if d.get("source") != "ability"),
                                    sum(1 for d in s.get("dice", []) if d.get("source") == "ability")) for s in sides]
-            o = odds.raja_odds(an, aa, bn, ba, exhausted=getattr(settings, "raja_exhausted", True), degrees=False)
+            o = odds.raja_odds(an, aa, bn, ba, settings, degrees=False)
             out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
             out[0].p_tie = out[1].p_tie = o.tie
         except RulesError:
@@ -304,15 +305,14 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
     elif test.startswith("harhapolku-") and test != "harhapolku-difficult" and len(sides) == 2:
         winner = outcome.get("winner")
         variant = roll.get("variant", test.split("-", 1)[1])
-        extra = getattr(settings, "harha_classic_extra", True)
         pools = _count_sizes(sides[0].get("dice", [])), _count_sizes(sides[1].get("dice", []))
         again = _rerolled_role(roll, previous) if roll.get("rerolls") is not None else None
         try:
             if again is None:
-                ho = odds.harha_odds(pools[0], pools[1], variant, extra)
+                ho = odds.harha_odds(pools[0], pools[1], replace(settings, harha_variant=variant))
             else:
                 fixed = [d.get("face") for d in sides[1 - again].get("dice", [])]
-                ho = odds.harha_reroll_odds(pools[0], pools[1], fixed, variant, extra,
+                ho = odds.harha_reroll_odds(pools[0], pools[1], fixed, replace(settings, harha_variant=variant),
                                             side="a" if again == 0 else "b")
             out[0].p_win, out[1].p_win = ho.a_wins, ho.b_wins
             out[0].p_tie = out[1].p_tie = ho.tie
@@ -360,7 +360,7 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
-                so = odds.sr_opposed(na, nb, _sr_explodes(sa), _sr_explodes(sb))
+                so = odds.sr_opposed(na, nb, settings, _sr_explodes(sa), _sr_explodes(sb))
                 out[0].p_win, out[1].p_win = so.a_wins, so.b_wins
                 out[0].p_tie = out[1].p_tie = so.tie
         except RulesError:
@@ -369,7 +369,7 @@ def judge_roll(roll: Mapping[str, Any], settings: Any = None,
         for r, s in zip(out, sides):
             dice = s.get("dice", [])
             r.hits = count_hits(d.get("face", 0) for d in dice)
-            r.expected_hits = odds.sr_hits(len(dice)).mean()
+            r.expected_hits = odds.sr_hits(len(dice), settings).mean()
     return out
 
 
@@ -489,7 +489,7 @@ class EventPeople:
         return out
 
 
-def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Any = None) -> set[str]:
+def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Settings | None = None) -> set[str]:
     """Outcome tags of an event (``win``, ``loss``, ``glitch``, ``critical glitch``, ``burn``, ``tie``).
 
     With ``cid``, win / loss / glitches are those of that character's side;
@@ -672,7 +672,7 @@ def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStat
     return SessionStats(people, dists, rolls, len(events), undone)
 
 
-def _credit(roll: Mapping[str, Any], settings: Any, stat: Callable[..., CharacterStats],
+def _credit(roll: Mapping[str, Any], settings: Settings, stat: Callable[..., CharacterStats],
             previous: Mapping[str, Any] | None = None) -> None:
     seen: set[str] = set()
     for side in judge_roll(roll, settings, previous):

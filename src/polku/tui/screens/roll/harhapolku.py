@@ -192,8 +192,8 @@ class HarhaRollScreen(RollScreen):
             t = Text(f"Odds  success {percent(p)}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             return t
-        o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b), self.variant,
-                                        self.tracker.settings.harha_classic_extra, self.demand)
+        o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b),
+                                        self.tracker.settings.with_value("harha.variant", self.variant), self.demand)
         if isinstance(o, odds_mod.HarhaDifficultOdds):
             need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
             t = Text(f"Odds  {self.a.short} wins with {need} {percent(o.success)}", style=st.get("win", ""))
@@ -289,8 +289,8 @@ class HarhaRollScreen(RollScreen):
             try:
                 now, after = odds_mod.harha_reroll_value(
                     pool("a"), pool("b"), [d["face"] for d in sides["a"]["dice"]],
-                    [d["face"] for d in sides["b"]["dice"]], variant,
-                    self.tracker.settings.harha_classic_extra, side=role)  # type: ignore[arg-type]
+                    [d["face"] for d in sides["b"]["dice"]],
+                    self.tracker.settings.with_value("harha.variant", variant), side=role)  # type: ignore[arg-type]
             except RulesError:
                 continue
             lines.append(f"    {short_name(sides[role]['label'])}: chance to win {percent(now, 0)} now, {percent(after)} after rerolling")

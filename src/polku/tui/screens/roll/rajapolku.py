@@ -208,21 +208,18 @@ class RajaRollScreen(RollScreen):
 
     def odds_text(self) -> Text:
         st = self.styles_map()
-        ex = self.tracker.settings.raja_exhausted
         if self.spirit:
             if not (self.a.who and self.b.who):
                 return Text("")
             dice = self._spirit_dice()
             if dice is None or not all(dice):
                 return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
-            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, exhausted=ex,
-                                   degrees_rule=self.tracker.settings.raja_degrees)
+            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, self.tracker.settings)
         else:
             pa, pb = self._pools()
             aa = sum(1 for s in pa if s.source == "ability")
             ba = sum(1 for s in pb if s.source == "ability")
-            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, exhausted=ex,
-                                   degrees_rule=self.tracker.settings.raja_degrees)
+            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, self.tracker.settings)
         t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         deg = o.degrees_given_win()
         if deg:

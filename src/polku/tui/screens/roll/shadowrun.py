@@ -336,29 +336,28 @@ class SRRollScreen(RollScreen):
 
     def odds_text(self) -> Text:
         st = self.styles_map()
-        rerolls = self.tracker.settings.sr_glitch_rerolls
         n = self._dice(self.a)
         if n <= 0:
             return Text("pool 0 or less: automatic failure unless a Long Shot (S3)")
         t = Text("Odds  ")
         if self.test == "opposed":
             m = self._dice(self.b)
-            vs = odds_mod.sr_opposed(n, max(0, m), self._six(self.a), self._six(self.b))
+            vs = odds_mod.sr_opposed(n, max(0, m), self.tracker.settings, self._six(self.a), self._six(self.b))
             return odds_line(self.a.short, vs.a_wins, "stalemate", vs.tie, self.b.short, vs.b_wins, st)
         if self.test == "teamwork":
             helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
-            o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], rule_of_six=self._six(self.a),
-                                     glitch_rerolls=rerolls)
+            o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], self.tracker.settings,
+                                     rule_of_six=self._six(self.a), leader_skill=self._sr_side(self.a).skill)
         elif self.test == "extended":
             togo = max(1, self.threshold - self._accumulated())
-            e = odds_mod.sr_extended(n, togo, 40, self.hurried)
+            e = odds_mod.sr_extended(n, togo, self.tracker.settings, 40, self.hurried)
             exp = e.expected_intervals()
             t.append(f"reach {self.threshold} ({togo} to go): {percent(e.success_by(5))} within 5 intervals, "
                      f"{percent(e.success)} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
                      f"\n  a critical glitch ends it first: {percent(e.critical_glitch)}")
             return t
         else:
-            o = odds_mod.sr_hits(n, rule_of_six=self._six(self.a), glitch_rerolls=rerolls)
+            o = odds_mod.sr_hits(n, self.tracker.settings, rule_of_six=self._six(self.a))
         succ = o.success(self.threshold)
         t.append(f"success (≥{self.threshold}) {percent(succ)}", style=st.get("win", ""))
         t.append(f"   glitch {percent(o.glitch)}   critical {percent(o.critical_glitch, 2)}", style=st.get("crit", ""))
