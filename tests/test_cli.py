@@ -409,8 +409,8 @@ def test_every_verb_has_its_module_and_help(capsys, verb):
 def fake_app(monkeypatch):
     calls: list[tuple] = []
 
-    def run_app(path, *, read_only=False, seed=None):
-        calls.append((path, read_only, seed))
+    def run_app(path, *, read_only=False, seed=None, new=False):
+        calls.append((path, read_only, seed) + (("new",) if new else ()))
         return 0
 
     module = types.ModuleType("polku.tui.run")
@@ -428,7 +428,7 @@ def test_app_routes(fake_app, tmp_path):
     assert fake_app == [
         (f, True, 5),
         (None, False, None),
-        (None, False, 9),
+        (None, False, 9, "new"),
         (Path("./new"), False, None),
     ]
 

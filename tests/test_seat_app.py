@@ -266,12 +266,12 @@ async def test_the_seats_palette_offers_what_works_now(tmp_path):
 async def test_the_gms_app_applies_a_seats_request_and_answers(tmp_path):
     tracker, sf = demo_session(tmp_path, "varjojuoksu")
     offer = seats.ask_sr(tracker, "kaneda", PISTOLS, threshold=2)["seq"]
+    seats.seat_dir(sf.path, "kaneda").mkdir(parents=True)  # as Kaneda's seat makes it when it opens
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         rid = seats.write_request(sf.path, "kaneda", "roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2])
-        await wait_until(pilot, lambda: seats.read_answer(sf.path, "kaneda", rid) is not None, "the answer",
-                         timeout=1.0)
+        await wait_until(pilot, lambda: seats.read_answer(sf.path, "kaneda", rid) is not None, "the answer")
         roll = tracker.events[-1]
         assert roll["seat"] == "kaneda" and roll["offer"] == offer and roll["text"] == "Kaneda: 2 hits, success, 0 net"
         await settle(pilot)

@@ -63,7 +63,6 @@ watch, play, export, verify, serve) is the verb; anything else is a FILE (write
 
 APP_EPILOG = """\
 headless verbs (never start the app; add --json for JSON):
-  polku new [--seed N]                           start the app on a new campaign
   polku resolve rajapolku A B [--spirit]         faces '10,8*,7' (* = ability die)
   polku resolve harhapolku A B [--variant V]     faces '7,4,4' or '10:9,8'; --difficult (H8)
   polku resolve shadowrun FACES [--threshold T]  --edge-before/--edge-after E, --extended T,
@@ -77,7 +76,8 @@ headless verbs (never start the app; add --json for JSON):
   polku export FILE --format md|html [-o OUT]    a session report (no app)
   polku verify FILE                              recompute every program roll from its
                                                  revealed dice secret (exit 1 on a mismatch)
-other verbs: polku review FILE (the past, read-only), polku watch FILE (players' view),
+other verbs: polku new (the app on the new-campaign form),
+  polku review FILE (the past, read-only), polku watch FILE (players' view),
   polku play FILE --as CHARACTER (a player's seat),
   polku serve FILE (the players' view and seats in a browser, one token a page)
 systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)

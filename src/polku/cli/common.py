@@ -320,8 +320,8 @@ def needs_terminal(verb: str) -> None:
                        + (", or write a report with 'polku export FILE'" if verb == "review" else ""))
 
 
-def run_app(path: Path | None, *, read_only: bool, seed: int | None) -> int:
-    """Start the full-screen app (the one place the CLI imports textual)."""
+def run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool = False) -> int:
+    """Start the full-screen app (the one place the CLI imports textual); ``new``: on the new-campaign form."""
     from polku.tui.run import run_app as run
 
-    return int(run(path, read_only=read_only, seed=seed) or 0)
+    return int(run(path, read_only=read_only, seed=seed, new=new) or 0)

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 def add_parser(verbs: Any) -> None:
     new = verbs.add_parser("new", help="start the app on a new campaign",
-                           description="Start the app on a new campaign.")
+                           description="Start the app on its new-campaign form: name, system and rule "
+                                       "settings; Escape leads to the session chooser.")
     new.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N", help="seed the program's dice")
     new.set_defaults(handler=run)
 
@@ -21,4 +22,4 @@ def add_parser(verbs: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from polku.cli.common import run_app
 
-    return run_app(None, read_only=False, seed=args.seed)
+    return run_app(None, read_only=False, seed=args.seed, new=True)

@@ -8,6 +8,7 @@ thread worker with a snapshot taken on the UI thread.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from dataclasses import dataclass
@@ -291,6 +292,45 @@ def continue_campaign(previous: Path, new_path: Path, *, clock: Clock | None = N
     tracker.new_session()
     sf = create_session(new_path, tracker)
     return tracker, sf
+
+
+DEMO_SUFFIXES = ("rajapolku", "harhapolku", "varjojuoksu")
+"""The shipped demos are ``demo-<suffix>.toml``; each is played as a copy, ``demo-<suffix>-play.toml``."""
+
+
+def demo_suffix(path: Path) -> str | None:
+    """The suffix when ``path`` is named as a shipped demo (``demo-rajapolku.toml``), else None."""
+    name = Path(path).name
+    return next((s for s in DEMO_SUFFIXES if name == f"demo-{s}.toml"), None)
+
+
+def play_copy_path(sessions_dir: Path, suffix: str) -> Path:
+    """Where a demo's play copy lives: the sessions folder, whichever folder the demo came from."""
+    return Path(sessions_dir) / f"demo-{suffix}-play.toml"
+
+
+def copy_demo(source: Path, target: Path) -> None:
+    """Copy a demo to its play copy atomically (temp file, rename; any old backup goes).
+
+    Raises:
+        store.LockedError: another Polku has the copy open.
+        store.StoreError: the copy cannot be written (one line naming the folder).
+    """
+    lock = store.SessionLock(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except OSError as e:
+        raise store.StoreError(f"cannot write in {target.parent}: {e.strerror or e}") from None
+    try:
+        tmp = target.with_name(f".{target.name}.copy")
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+        store.backup_path(target).unlink(missing_ok=True)
+    except OSError as e:
+        raise store.StoreError(f"cannot copy the demo to {target}: {e.strerror or e}") from None
+    finally:
+        lock.release()
 
 
 def recent_sessions(folder: Path, limit: int = 20) -> list[Path]:

@@ -118,8 +118,10 @@ class PolkuApp(InputLimits, CoveringScreens):
                  sessions_dir: Path | None = None, theme_dirs: Iterable[Path] | None = None,
                  remember: bool = True, clock: Clock | None = None, seed: int | None = None,
                  notices: Iterable[str] = (), theme: str | None = None,
-                 more_sessions_dirs: Iterable[Path] = ()) -> None:
+                 more_sessions_dirs: Iterable[Path] = (), start_new: bool = False) -> None:
         super().__init__()
+        self.start_new = start_new and tracker is None
+        """Open on the new-campaign form (over the chooser, where Escape leads): ``polku new``."""
         self.tracker = tracker
         self.session_file = session_file
         self.sessions_dir = Path(sessions_dir) if sessions_dir else Path("sessions")
@@ -238,10 +240,12 @@ class PolkuApp(InputLimits, CoveringScreens):
         if self.tracker is not None:
             self._session_shown(self.tracker, self.session_file)  # its screen is the default screen
         else:
-            from .screens.chooser import ChooserScreen
+            from .screens.chooser import ChooserScreen, NewCampaignScreen
 
             self.push_screen(ChooserScreen(self.sessions_dir, recent=self.recent_files(),
                                            also=self.more_sessions_dirs))
+            if self.start_new:
+                self.push_screen(NewCampaignScreen(self.sessions_dir))
 
     def recent_files(self) -> list[Path]:
         """The recently opened files from the preferences (none when nothing is remembered)."""
@@ -394,13 +398,10 @@ class PolkuApp(InputLimits, CoveringScreens):
         self._seats_started = True
         root = seats.spool_dir(sf.path)
         try:
+            # Only the spool folder, which the watch below needs: a seat makes its own
+            # character's folder when it opens (``SeatApp.watched_folders``), long before
+            # its first request, so no folder is left for a character without a seat.
             root.mkdir(exist_ok=True)
-            # Each character's folder exists before its seat writes into it, so the
-            # watch on it is set before the first request (a new folder is watched a moment late).
-            if self.tracker is not None:
-                for cid, ch in self.tracker.characters.items():
-                    if not ch.get("secret") and seats.valid_cid(cid):
-                        seats.seat_dir(sf.path, cid).mkdir(exist_ok=True)
         except OSError as e:
             self.notify(f"Players' seats cannot reach {root}: {e.strerror or e}", severity="warning",
                         title="Seats", timeout=10)

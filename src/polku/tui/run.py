@@ -6,14 +6,34 @@ import gc
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..session.files import SessionFile
+    from ..session.tracker import Tracker
 
 
-def run_app(path: Path | None, *, read_only: bool = False, seed: int | None = None) -> int:
-    """Open ``path`` (or the session chooser) and run until the GM quits.
+NO_TERMINAL = ("polku: error: the GM's app needs a terminal (standard input and output are not one); "
+               "run it in a terminal, or over SSH with 'ssh -t HOST polku FILE'")
+
+
+def has_terminal() -> bool:
+    """Standard input and output are a terminal (or textual-serve runs the app, which needs none)."""
+    import os
+
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def run_app(path: Path | None, *, read_only: bool = False, seed: int | None = None, new: bool = False) -> int:
+    """Open ``path`` (or the session chooser; with ``new``, its new-campaign form) and run until the GM quits.
 
     Returns the process exit status: 0, or 2 with one line on stderr when the
-    file cannot be opened.
+    file cannot be opened or there is no terminal to run in (the app would
+    write escape codes into a pipe and wait for keys that never come).
     """
+    if not has_terminal():
+        print(NO_TERMINAL, file=sys.stderr)
+        return 2
     # Start-up allocates a great many objects and frees few: the cyclic garbage
     # collector, left on, spends ~40 ms scanning them (one full pass alone ~17 ms)
     # before the first frame and finds next to nothing. It is off until the
@@ -22,30 +42,58 @@ def run_app(path: Path | None, *, read_only: bool = False, seed: int | None = No
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run_app(path, read_only=read_only, seed=seed, enable_gc=gc_was_enabled)
+        return _run_app(path, read_only=read_only, seed=seed, new=new, enable_gc=gc_was_enabled)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _run_app(path: Path | None, *, read_only: bool, seed: int | None, enable_gc: bool) -> int:
+def open_for_app(path: Path, *, read_only: bool, seed: int | None,
+                 sessions_dir: Path) -> tuple[Tracker, SessionFile, Path, list[str]]:
+    """Open ``path`` as the app does: ``(tracker, session file, the path opened, notices)``.
+
+    A shipped demo (``demo-rajapolku.toml``, wherever it lies) is played as a copy in
+    ``sessions_dir``, as the chooser plays it, so the demo stays as shipped; with
+    ``read_only``, the demo itself is opened. A file another Polku holds is opened
+    read-only, and a notice says so.
+
+    Raises:
+        SessionOpenError, store.StoreError: one line on what is wrong.
+    """
+    from ..session import files, store
+
+    notices: list[str] = []
+    suffix = files.demo_suffix(path)
+    if suffix is not None and not read_only and path.is_file():
+        copy = files.play_copy_path(sessions_dir, suffix)
+        if copy.exists():
+            notices.append(f"{path} is a shipped demo: you go on with your copy {copy} "
+                           "(the chooser's d starts it again from the demo)")
+        else:
+            files.copy_demo(path, copy)
+            notices.append(f"{path} is a shipped demo: you play a copy, {copy}; the demo stays as shipped")
+        path = copy
+    try:
+        tracker, session_file = files.open_session(path, read_only=read_only, seed=seed)
+    except store.LockedError as e:
+        tracker, session_file = files.open_session(path, read_only=True, seed=seed)
+        notices.append(f"{e.holder_text}: opened read-only here; close the other one to make changes")
+    return tracker, session_file, path, notices
+
+
+def _run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool, enable_gc: bool) -> int:
     from .. import config
     from ..session import store
-    from ..session.files import SessionOpenError, open_session
+    from ..session.files import SessionOpenError
     from .app import PolkuApp
 
     tracker = session_file = None
     notices: list[str] = []
+    sessions_dir = config.sessions_dir()
     if path is not None:
         try:
-            tracker, session_file = open_session(Path(path), read_only=read_only, seed=seed)
-        except store.LockedError as e:
-            notices.append(f"{e} — opened read-only")
-            try:
-                tracker, session_file = open_session(Path(path), read_only=True, seed=seed)
-            except (SessionOpenError, store.StoreError) as e2:
-                print(f"polku: error: {e2}", file=sys.stderr)
-                return 2
+            tracker, session_file, path, notices = open_for_app(Path(path), read_only=read_only, seed=seed,
+                                                                sessions_dir=sessions_dir)
         except (SessionOpenError, store.StoreError) as e:
             print(f"polku: error: {e}", file=sys.stderr)
             return 2
@@ -56,8 +104,8 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, enable_gc:
         remembering = threading.Thread(target=config.remember_recent, args=(str(Path(path).resolve()),),
                                        name="polku-remember-recent")
     local = config.local_sessions_dir()
-    app = PolkuApp(tracker, session_file, sessions_dir=config.sessions_dir(), seed=seed, notices=notices,
-                   more_sessions_dirs=[local] if local is not None else [])
+    app = PolkuApp(tracker, session_file, sessions_dir=sessions_dir, seed=seed, notices=notices,
+                   more_sessions_dirs=[local] if local is not None else [], start_new=new)
     if enable_gc:
         app.after_first_frame.append(gc.enable)
     if remembering is not None:

@@ -41,10 +41,13 @@ class CorruptError(StoreError):
 class LockedError(StoreError):
     """Another Polku holds the session's lock file."""
 
-    def __init__(self, message: str, pid: int | None, host: str) -> None:
+    def __init__(self, message: str, pid: int | None, host: str, holder_text: str = "") -> None:
         super().__init__(message)
         self.pid = pid
         self.host = host
+        self.holder_text = holder_text or message
+        """Who holds the file and nothing more ("FILE is open in another Polku (pid 12 on h)"),
+        for a caller that says itself what happens next (opened read-only, or a question)."""
 
 
 def one_line(text: str) -> str:

@@ -185,18 +185,16 @@ class SessionLock:
         pid = info.get("pid") if isinstance(info.get("pid"), int) else None
         host = str(info.get("host", "?"))
         if pid == os.getpid() and host == socket.gethostname():
-            msg = f"{self.path} is already open in this Polku (pid {pid}); close it first"
+            holder = f"{self.path} is already open in this Polku (pid {pid})"
+            msg = f"{holder}; close it first"
         elif host != socket.gethostname():
-            msg = (
-                f"{self.path} is open in another Polku (pid {pid} on host {host}); open it read-only with"
-                f" --read-only, or if no Polku runs there any more, delete {self.lock_file}"
-            )
+            holder = f"{self.path} is open in another Polku (pid {pid} on host {host})"
+            msg = (f"{holder}; open it read-only with --read-only, or if no Polku runs there any more,"
+                   f" delete {self.lock_file}")
         else:
-            msg = (
-                f"{self.path} is open in another Polku (pid {pid} on {host}); "
-                "open it read-only with --read-only or close the other one"
-            )
-        raise LockedError(msg, pid, host)
+            holder = f"{self.path} is open in another Polku (pid {pid} on {host})"
+            msg = f"{holder}; open it read-only with --read-only or close the other one"
+        raise LockedError(msg, pid, host, holder)
 
     def _remove_if_unchanged(self, raw: bytes) -> bool:
         """Remove the stale lock if it still has the content we judged stale."""

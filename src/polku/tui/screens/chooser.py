@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import textwrap
 from pathlib import Path
 from collections.abc import Sequence
@@ -112,7 +110,7 @@ class _Opener:
                 if yes:
                     self.open_path(path, read_only=True)
 
-            app.push_screen(ConfirmPrompt(f"{escape(str(e))} — open it read-only instead?"), answered)
+            app.push_screen(ConfirmPrompt(f"{escape(e.holder_text)} — open it read-only instead?"), answered)
             return
         except (SessionOpenError, store.StoreError) as e:
             app.notify(str(e), severity="error", title="Cannot open", timeout=12)
@@ -270,7 +268,7 @@ class ChooserScreen(_Opener, Screen[None]):
         if "error" in info:
             self.notify(info["error"], severity="error", title="Cannot open", timeout=12)
             return
-        demo = {f"demo-{suffix}.toml": suffix for suffix, _title in DEMOS}.get(path.name)
+        demo = files.demo_suffix(path)
         if demo is not None:
             # A shipped demo is played as a copy, so the demo itself stays as shipped.
             self.play_demo(demo, path)
@@ -333,7 +331,7 @@ class ChooserScreen(_Opener, Screen[None]):
 
     def play_demo(self, suffix: str, source: Path) -> None:
         """Open ``demo-<suffix>-play.toml``, copying the demo there first if needed."""
-        target = self.sessions_dir / f"demo-{suffix}-play.toml"
+        target = files.play_copy_path(self.sessions_dir, suffix)
         if not target.exists():
             if self.copy_demo(source, target):
                 self.open_path(target)
@@ -351,26 +349,15 @@ class ChooserScreen(_Opener, Screen[None]):
 
     def copy_demo(self, source: Path, target: Path) -> bool:
         """Copy atomically, refusing while another Polku has the copy open."""
-        lock = store.SessionLock(target)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            lock.acquire()
+            files.copy_demo(source, target)
         except store.LockedError as e:
-            self.notify(f"{e} — close it there first", severity="error", title="Demo in use", timeout=12)
+            self.notify(f"{e.holder_text} — close it there first", severity="error", title="Demo in use",
+                        timeout=12)
             return False
-        except OSError as e:
-            self.notify(f"cannot write in {target.parent}: {e.strerror or e}", severity="error", timeout=12)
+        except store.StoreError as e:
+            self.notify(str(e), severity="error", timeout=12)
             return False
-        try:
-            tmp = target.with_name(f".{target.name}.copy")
-            shutil.copyfile(source, tmp)
-            os.replace(tmp, target)
-            store.backup_path(target).unlink(missing_ok=True)
-        except OSError as e:
-            self.notify(f"cannot copy the demo to {target}: {e.strerror or e}", severity="error", timeout=12)
-            return False
-        finally:
-            lock.release()
         return True
 
 
