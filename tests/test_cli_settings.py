@@ -281,3 +281,52 @@ def test_S7_roll_edge_on_both_sides_is_reproducible(capsys):
     assert run_json(capsys, *argv) == first
     text = run_text(capsys, *argv)
     assert "again: polku roll shadowrun 6 4 --seed 11 --edge-after 2 --b-edge-before 3" in text
+
+
+# ------------------------------------------------- H8 under the sum variant (harha.sum_difficult)
+
+SUM = ["--set", "harha.variant=sum"]
+
+
+def test_H8_sum_one_die_odds_roll_and_resolve_agree_on_the_one_die(capsys):
+    """odds, roll and resolve read H8 under the sum variant the same way: one die, 7+ (one_die)."""
+    alone = run_json(capsys, "odds", "harhapolku", "2d8", "--difficult", *SUM)
+    assert alone["success"] == 0.25  # one d8 showing 7+, not 2d8's 43.75%
+    opposed = run_json(capsys, "odds", "harhapolku", "2d8", "1d8", "--difficult", *SUM)
+    assert opposed["success"] == odds.harha_sum_difficult(2, 8, 1, 8).success > 0
+    rolled = run_json(capsys, "roll", "harhapolku", "2d8", "--difficult", "--seed", "3", *SUM)
+    assert len(rolled["a_faces"]) == 1 and rolled["difficult"]["success"] == (rolled["a_faces"][0] >= 7)
+    assert run_json(capsys, "resolve", "harhapolku", "7", "--difficult", *SUM)["difficult"]["success"] is True
+    assert run_json(capsys, "resolve", "harhapolku", "3+6", "--difficult", *SUM)["difficult"]["success"] is False
+    assert run_json(capsys, "resolve", "harhapolku", "0+8", "--difficult", *SUM)["difficult"]["success"] is False
+    line = run_fail(capsys, "resolve", "harhapolku", "7,7", "--difficult", *SUM)
+    assert line == "polku: error: in the sum variant the actor rolls one die, not 2 (H6)"
+    both = run_json(capsys, "resolve", "harhapolku", "2+7", "1+3", "--difficult", *SUM)
+    assert (both["winner"], both["difficult"]["success"]) == ("a", True)
+    assert "notice" not in both
+
+
+def test_H8_sum_very_demanding_is_zero_and_said_before_the_roll(capsys):
+    notice = ("the sum variant rolls one die: a very demanding action (two dice of 7+) cannot succeed "
+              "(H8, harha.sum_difficult = one_die)")
+    for argv in (("2d8",), ("2d8", "1d8")):
+        data = run_json(capsys, "odds", "harhapolku", *argv, "--very-demanding", *SUM)
+        assert data["success"] == 0.0 and data["notice"] == notice
+        text = run_text(capsys, "odds", "harhapolku", *argv, "--very-demanding", *SUM)
+        assert f"  note: {notice}" in text.splitlines()
+    assert run_json(capsys, "roll", "harhapolku", "3d8", "--very-demanding", "--seed", "1", *SUM)["notice"] == notice
+    data = run_json(capsys, "resolve", "harhapolku", "4+8", "1+1", "--very-demanding", *SUM)
+    assert data["notice"] == notice and data["difficult"]["success"] is False
+
+
+@pytest.mark.parametrize("verb, args", [("odds", ("2d8",)), ("odds", ("2d8", "1d8")),
+                                        ("roll", ("2d8", "--seed", "1")), ("roll", ("2d8", "1d8", "--seed", "1")),
+                                        ("resolve", ("7",)), ("resolve", ("2+7", "1+3"))])
+@pytest.mark.parametrize("demand", ["--difficult", "--very-demanding"])
+def test_H8_sum_refuse_refuses_in_one_line(capsys, verb, args, demand):
+    line = run_fail(capsys, verb, "harhapolku", *args, demand, *SUM, "--set", "harha.sum_difficult=refuse")
+    assert line == ("polku: error: difficult actions are not offered under the sum variant "
+                    "(H8, harha.sum_difficult = refuse)")
+    opposed = args[1] not in ("--seed",) if len(args) > 1 else False
+    if opposed:  # the same sum challenge without H8 is answered
+        assert run_json(capsys, verb, "harhapolku", *args, *SUM, "--set", "harha.sum_difficult=refuse")["variant"] == "sum"

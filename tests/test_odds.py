@@ -820,6 +820,18 @@ def test_spirit_fight_expected_exchanges_one_charge_each():
         spirit_fight_odds(0, 3, DEFAULT)
 
 
+@pytest.mark.parametrize("pool, want", [((2, 0), Fraction(2, 8)), ((0, 3), Fraction(4, 10)), ((1, 0), Fraction(1, 4)),
+                                        ((0, 0), Fraction(0))])
+def test_harha_difficult_under_the_sum_variant_rolls_one_die(pool, want):
+    """H8 under H6 (harha.sum_difficult = one_die): the one die of the pool's size must show 7+,
+    however many dice the pool counts; a very demanding action has no chance; no dice fail (H4)."""
+    assert close(harha_difficult(pool, False, "sum"), want)
+    assert harha_difficult(pool, True, "sum") == 0.0
+    # the same pool outside the sum variant rolls every die
+    if pool[0] + pool[1] > 1:
+        assert harha_difficult(pool, False, "ch23") > harha_difficult(pool, False, "sum")
+
+
 def harha_difficult_opposed_brute(a, b, variant, extra, needed):
     """(success, tie) of H8 opposed straight from the faces; A is the actor."""
     sizes_a = [8] * a[0] + [10] * a[1]

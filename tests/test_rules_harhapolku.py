@@ -16,7 +16,11 @@ from polku.rules.harhapolku import (
     build_pool_same_size,
     compare_ch23,
     compare_classic,
+    SUM_REFUSED,
+    SUM_VERY_DEMANDING,
     difficult,
+    difficult_notice,
+    difficult_opposed,
     edge_reroll,
     resolve,
     resolve_sum,
@@ -198,6 +202,54 @@ def test_H8_very_demanding_needs_two_seven_plus():
     assert not difficult(d8(8, 3), very_demanding=True).success
     assert difficult(d8(7, 7), very_demanding=True).success
     assert "very demanding" in difficult(d8(7), True).explain()[0]
+
+
+SUM = "sum"
+REFUSE = Settings(harha_variant="sum", harha_sum_difficult="refuse")
+
+
+def test_H8_sum_one_die_the_one_rolled_die_must_show_seven_plus():
+    """harha.sum_difficult = one_die (default): the sum variant's one die needs 7+ (H6, H8)."""
+    assert difficult(d8(7), variant=SUM).success
+    assert not difficult(d8(6), variant=SUM).success
+    assert difficult(d(10, 9), variant=SUM).success
+    with pytest.raises(RulesError, match="rolls one die, not 2"):
+        difficult(d8(7, 7), variant=SUM)
+    # opposed: win the sum AND show 7+ on the one die
+    won_high = difficult_opposed(resolve(d8(7), d8(3), settings=Settings(harha_variant="sum"), a_count=2, b_count=1))
+    assert (won_high.won_comparison, won_high.high, won_high.success) == (True, 1, True)
+    won_low = difficult_opposed(resolve(d8(5), d8(1), settings=Settings(harha_variant="sum"), a_count=3, b_count=1))
+    assert (won_low.won_comparison, won_low.high, won_low.success) == (True, 0, False)
+    lost_high = difficult_opposed(resolve(d8(7), d8(8), settings=Settings(harha_variant="sum"), a_count=1, b_count=3))
+    assert (lost_high.won_comparison, lost_high.success) == (False, False)
+
+
+def test_H8_sum_very_demanding_cannot_succeed_and_says_so_before_and_after():
+    assert difficult_notice(SUM, 2) == SUM_VERY_DEMANDING
+    assert "cannot succeed" in SUM_VERY_DEMANDING and "\n" not in SUM_VERY_DEMANDING
+    assert difficult_notice(SUM, 1) is None and difficult_notice("ch23", 2) is None
+    r = difficult(d8(8), very_demanding=True, variant=SUM)
+    assert (r.high, r.needed, r.success) == (1, 2, False)
+    assert r.explain()[-1] == SUM_VERY_DEMANDING
+    opp = difficult_opposed(resolve(d8(8), d8(1), settings=Settings(harha_variant="sum"), a_count=4, b_count=1), True)
+    assert opp.won_comparison and not opp.success and opp.explain()[-1] == SUM_VERY_DEMANDING
+    # outside the sum variant two 7+ dice still succeed, with no notice
+    assert difficult(d8(8, 7), very_demanding=True).explain()[-1] != SUM_VERY_DEMANDING
+
+
+def test_H8_sum_refuse_offers_no_difficult_action_under_the_sum_variant():
+    for demand in (1, 2):
+        with pytest.raises(RulesError) as exc:
+            difficult_notice(SUM, demand, REFUSE)
+        assert str(exc.value) == SUM_REFUSED
+    assert difficult_notice("ch23", 1, REFUSE) is None  # only the sum variant is affected
+    assert difficult_notice(SUM, 0, REFUSE) is None  # a plain sum challenge is fine
+
+
+def test_H4_H8_an_actor_with_no_dice_fails_a_difficult_action():
+    r = difficult((), variant="ch23")
+    assert (r.high, r.success) == (0, False)
+    assert "cannot roll a single die" in r.explain()[-1]
 
 
 def test_H7_edge_reroll_whole_pool_remembers_replaced():

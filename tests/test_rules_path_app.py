@@ -341,3 +341,61 @@ async def test_H8_roll_screen_opposed_odds_count_the_7_plus_dice(tmp_path: Path)
                                     tracker.settings.with_value("harha.variant", roll.variant))
         assert "wins with a 7+ die" in text and f"{o.success:.1%}" in text
         assert f"wins without {o.won_without:.1%}" in text
+
+
+def odds_box(screen: Any) -> str:
+    from textual.widgets import Static
+
+    return str(screen.query_one("#odds", Static).content)
+
+
+@pilot_test
+async def test_H8_sum_one_die_roll_screen_rolls_one_die_and_says_very_demanding_cannot_succeed(tmp_path: Path) -> None:
+    """harha.sum_difficult = one_die: under the sum variant an unopposed difficult action rolls one
+    die (odds 25% for a d8, as `polku odds … --difficult --set harha.variant=sum`), and a very
+    demanding one shows 0% with the notice before the roll."""
+    from polku.rules.harhapolku import SUM_VERY_DEMANDING
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "v", "v", "v", "d")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen) and roll.variant == "sum" and roll.difficult
+        assert "Odds  success 25.0%" in odds_box(roll)
+        await press(pilot, "D")
+        assert roll.demanding and "Odds  success 0%" in odds_box(roll)
+        assert SUM_VERY_DEMANDING in odds_box(roll).replace("\n", " ")
+        await press(pilot, "f", "8", "enter")
+        await settle(pilot)
+        out = tracker.events[-1]["roll"]
+        assert out["test"] == "harhapolku-difficult" and out["variant"] == "sum"
+        assert [d["face"] for d in out["sides"][0]["dice"]] == [8] and not out["outcome"]["success"]
+        assert out["explain"][1] == SUM_VERY_DEMANDING
+
+
+@pilot_test
+async def test_H8_sum_refuse_roll_screen_does_not_offer_a_difficult_action(tmp_path: Path) -> None:
+    from polku.rules.harhapolku import SUM_REFUSED
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    tracker.set_setting("harha.sum_difficult", "refuse")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "v", "v", "v")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen) and roll.variant == "sum"
+        await press(pilot, "d", "D", "8")
+        assert not roll.difficult and not roll.demanding and roll.demand == ""
+        assert notes(app).count(SUM_REFUSED) == 3
+        # an unopposed difficult action already chosen is dropped when the variant becomes sum
+        await press(pilot, "v", "d", "v", "v", "v")
+        assert roll.variant == "sum" and not roll.difficult
+        before = len(tracker.events)
+        await press(pilot, "r")
+        await settle(pilot)
+        assert tracker.events[-1]["roll"]["test"] == "harhapolku-sum" and len(tracker.events) > before

@@ -59,7 +59,8 @@ JSON keys: system, a {normal, ability}, b {normal, ability}, settings, a_wins, b
 ODDS_HARHA_JSON = """\
 JSON keys: system, variant, a {d8, d10}, b {d8, d10}, settings, a_wins, b_wins, tie;
   with --difficult / --very-demanding: success, failure, tie, won_without (H8; unopposed:
-  success only)."""
+  success only), and notice when the sum variant leaves a very demanding action no chance
+  (harha.sum_difficult)."""
 
 ODDS_SR_JSON = """\
 JSON keys: system, dice, rule_of_six, settings, hits {h: p}, glitch, critical_glitch, tail,
@@ -206,20 +207,26 @@ def _odds_spirit(args: argparse.Namespace, settings) -> int:
 def _odds_harha(args: argparse.Namespace) -> int:
     from polku.rules import odds
 
+    from polku.rules.harhapolku import difficult_notice
+
     settings = harha_settings(args)
     variant = settings.harha_variant
     needed = h8_demand(args)
+    notice = difficult_notice(variant, needed, settings)
     a = parse_harha_pool(args.a, "A")
     out: dict[str, Any] = {"system": "harhapolku", "variant": variant, "a": {"d8": a[0], "d10": a[1]},
                            "settings": settings_json(settings, "harhapolku")}
+    if notice:
+        out["notice"] = notice
     if args.b is None:
         if not needed:
             raise CliError("harhapolku needs POOL_B, unless the action is --difficult or --very-demanding (H8)")
-        p = odds.harha_difficult(a, needed == 2)
+        p = odds.harha_difficult(a, needed == 2, variant)
         out.update(opposed=False, success=p)
         kind = "very demanding" if needed == 2 else "difficult"
-        return emit(args, out, [f"Harhapolku odds: {kind} action, unopposed, {harha_pool_text(a)} (H8)",
-                                 pct_line("success", p)])
+        one = ", one die (sum variant)" if variant == "sum" else ""
+        return emit(args, out, [f"Harhapolku odds: {kind} action, unopposed, {harha_pool_text(a)}{one} (H8)",
+                                 pct_line("success", p), *([f"  note: {notice}"] if notice else [])])
     b = parse_harha_pool(args.b, "B")
     out["b"] = {"d8": b[0], "d10": b[1]}
     if variant == "sum":
@@ -252,6 +259,8 @@ def _odds_harha(args: argparse.Namespace) -> int:
         kind = "very demanding" if needed == 2 else "difficult"
         lines += [f"{kind}, opposed (H8): the actor must win and show {needed} {'die' if needed == 1 else 'dice'} of 7+",
                   pct_line("success", diff.success), pct_line("won without 7+", diff.won_without)]
+        if notice:
+            lines.append(f"  note: {notice}")
     emit_lines(lines)
     return 0
 

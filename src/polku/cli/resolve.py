@@ -67,7 +67,8 @@ HARHA_RESOLVE_JSON = """\
 JSON keys: system, variant, winner (a|b|tie), a_positions, b_positions, positions, reason,
   tie_action, a_faces, b_faces, a_sizes, b_sizes, settings, explain; sum variant: a_count,
   a_roll, a_total, b_count, b_roll, b_total; with --difficult / --very-demanding also
-  difficult {success, high, needed, won_comparison} (H8; unopposed: success, high, needed)."""
+  difficult {success, high, needed, won_comparison} (H8; unopposed: success, high, needed;
+  under the sum variant the one die, or COUNT+ROLL), notice (harha.sum_difficult)."""
 
 SR_RESOLVE_JSON = """\
 JSON keys: system, hits, glitch, critical_glitch, ones, dice_counted, pool, edge
@@ -182,15 +183,22 @@ def _resolve_harha(args: argparse.Namespace) -> int:
     settings = harha_settings(args)
     variant = settings.harha_variant
     needed = h8_demand(args)
+    notice = harhapolku.difficult_notice(variant, needed, settings)
     if args.b is None:
         if not needed:
             raise CliError("harhapolku needs B's faces, unless the action is --difficult or --very-demanding (H8)")
-        dice = parse_harha_faces(args.a, "A")
-        alone = harhapolku.difficult(dice, needed == 2)
+        if variant == "sum" and "+" in str(args.a):  # COUNT+ROLL: the one die (H6); no dice at all fail (H4)
+            count, die = _sum_side(args.a, "A")
+            dice: tuple[Any, ...] = (die,) if count else ()
+        else:
+            dice = parse_harha_faces(args.a, "A")
+        alone = harhapolku.difficult(dice, needed == 2, variant)
         out = {"system": "harhapolku", "variant": variant, "opposed": False,
                "difficult": {"success": alone.success, "high": alone.high, "needed": alone.needed},
                "a_faces": [d.face for d in dice], "settings": settings_json(settings, "harhapolku"),
                "explain": alone.explain()}
+        if notice:
+            out["notice"] = notice
         head = f"Harhapolku: {'success' if alone.success else 'failure'} ({alone.high} of {alone.needed} needed 7+)"
         return emit(args, out, [head, *("  " + x for x in alone.explain())])
     if variant == "sum":
@@ -206,6 +214,8 @@ def _resolve_harha(args: argparse.Namespace) -> int:
     if needed:
         tail, explain = harha_demand(result, needed, out)
         head += tail
+    if notice:
+        out["notice"] = notice
     return emit(args, out, [head, *("  " + x for x in explain)])
 
 

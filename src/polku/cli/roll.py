@@ -218,6 +218,7 @@ def _roll_harha(args: argparse.Namespace, source):
     settings = harha_settings(args)
     variant = settings.harha_variant
     needed = h8_demand(args)
+    notice = harhapolku.difficult_notice(variant, needed, settings)
     if args.pool_b is None and not needed:
         raise CliError("harhapolku needs two pools unless the action is --difficult or --very-demanding (H8)")
     pools = []
@@ -230,11 +231,14 @@ def _roll_harha(args: argparse.Namespace, source):
         pools.append(harhapolku.HarhaPool(tuple([DieSpec(8, Src.DIE)] * n8 + [DieSpec(10, Src.DIE)] * n10), ()))
     settings_out = settings_json(settings, "harhapolku")
     if args.pool_b is None:
-        dice = roll_specs(pools[0].dice, source)
-        alone = harhapolku.difficult(dice, needed == 2)
+        # under the sum variant the action rolls one die (H6, harha.sum_difficult = one_die)
+        dice = roll_specs(harhapolku.variant_dice(pools[0], variant) if variant == "sum" else pools[0].dice, source)
+        alone = harhapolku.difficult(dice, needed == 2, variant)
         out = {"system": "harhapolku", "variant": variant, "opposed": False, "a_faces": [d.face for d in dice],
                "difficult": {"success": alone.success, "high": alone.high, "needed": alone.needed},
                "settings": settings_out, "explain": alone.explain()}
+        if notice:
+            out["notice"] = notice
         head = f"Harhapolku: {'success' if alone.success else 'failure'} ({alone.high} of {alone.needed} needed 7+)"
         return out, {"a": [f"d{d.size}:{d.face}" for d in dice]}, [head, *("  " + x for x in alone.explain())]
     a = roll_specs(harhapolku.variant_dice(pools[0], variant), source)
@@ -252,6 +256,8 @@ def _roll_harha(args: argparse.Namespace, source):
     if needed:
         tail, explain = harha_demand(result, needed, out)
         head += tail
+    if notice:
+        out["notice"] = notice
     return out, rolled, [head, *("  " + x for x in explain)]
 
 

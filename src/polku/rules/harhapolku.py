@@ -526,6 +526,36 @@ def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
 # ------------------------------------------------------------- difficult, rerolls
 
 
+SUM_VERY_DEMANDING = (
+    "the sum variant rolls one die: a very demanding action (two dice of 7+) cannot succeed "
+    "(H8, harha.sum_difficult = one_die)"
+)
+"""Said before the roll (and in its explanation) when a very demanding action meets the sum variant."""
+
+SUM_REFUSED = (
+    "difficult actions are not offered under the sum variant (H8, harha.sum_difficult = refuse)"
+)
+
+
+def difficult_notice(variant: str, demand: int, settings: Settings | None = None) -> str | None:
+    """What H8 under the campaign's reading of the sum variant (H6) says before a roll.
+
+    ``demand``: 0 (no H8), 1 (difficult) or 2 (very demanding). Under the sum
+    variant ``harha.sum_difficult = one_die`` lets the one rolled die need 7+,
+    so a very demanding action cannot succeed: the notice says so; ``refuse``
+    does not offer difficult actions there at all.
+
+    Raises:
+        RulesError: a difficult action under the sum variant with ``refuse``.
+    """
+    settings = settings or Settings()
+    if variant != "sum" or not demand:
+        return None
+    if settings.harha_sum_difficult == "refuse":
+        raise RulesError(SUM_REFUSED)
+    return SUM_VERY_DEMANDING if demand == 2 else None
+
+
 @dataclass(frozen=True, slots=True)
 class DifficultResult:
     """An unopposed difficult action (H8)."""
@@ -535,6 +565,8 @@ class DifficultResult:
     """Dice of 7 or more."""
     needed: int
     """1, or 2 when very demanding."""
+    variant: str = "ch23"
+    """The comparison in force: under "sum" (H6) the action rolls one die."""
 
     @property
     def success(self) -> bool:
@@ -543,17 +575,30 @@ class DifficultResult:
     def explain(self) -> list[str]:
         kind = "very demanding" if self.needed == 2 else "difficult"
         verdict = "succeeds" if self.success else "fails"
-        return [
+        lines = [
             f"{kind}: needs {self.needed} {'die' if self.needed == 1 else 'dice'} of {HIGH_FACE}+, "
-            f"rolled {self.high} ({','.join(str(d.face) for d in harha_sorted(self.dice))}) → {verdict} (H8)"
+            f"rolled {self.high} ({','.join(str(d.face) for d in harha_sorted(self.dice)) or 'no dice'}) "
+            f"→ {verdict} (H8)"
         ]
+        if not self.dice:
+            lines.append("the actor cannot roll a single die: the action fails (H4)")
+        if self.variant == "sum" and self.needed == 2:
+            lines.append(SUM_VERY_DEMANDING)
+        return lines
 
 
-def difficult(dice: Sequence[Die], very_demanding: bool = False) -> DifficultResult:
-    """A difficult action succeeds with one die of 7+; a very demanding one needs two (H8)."""
+def difficult(dice: Sequence[Die], very_demanding: bool = False, variant: str = "ch23") -> DifficultResult:
+    """A difficult action succeeds with one die of 7+; a very demanding one needs two (H8).
+
+    Under the sum variant (H6, ``harha.sum_difficult = one_die``) the action
+    rolls one die (:func:`variant_dice`), so a very demanding one cannot succeed;
+    check :func:`difficult_notice` before the roll. No dice at all fail (H4).
+    """
     dice = tuple(dice)
+    if variant == "sum" and len(dice) > 1:
+        raise RulesError(f"in the sum variant the actor rolls one die, not {len(dice)} (H6)")
     high = sum(1 for d in dice if d.face >= HIGH_FACE)
-    return DifficultResult(dice, high, 2 if very_demanding else 1)
+    return DifficultResult(dice, high, 2 if very_demanding else 1, variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -599,7 +644,10 @@ class OpposedDifficultResult:
             verdict = f"the actor wins the comparison but shows {self.high} of {self.needed} dice of {HIGH_FACE}+: failure (the GM narrates)"
         else:
             verdict = f"the actor wins the comparison and shows {self.high} {'die' if self.high == 1 else 'dice'} of {HIGH_FACE}+: success"
-        return self.comparison.explain() + [f"{kind} and opposed: {verdict} (H8)"]
+        lines = self.comparison.explain() + [f"{kind} and opposed: {verdict} (H8)"]
+        if isinstance(self.comparison, SumResult) and self.needed == 2:
+            lines.append(SUM_VERY_DEMANDING)
+        return lines
 
 
 def difficult_opposed(

@@ -1056,16 +1056,27 @@ def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> Harh
     return HarhaOdds((total - b_win) / total, b_win / total, 0.0)
 
 
-def harha_difficult(pool: HarhaPool, very_demanding: bool = False) -> float:
+def harha_difficult(pool: HarhaPool, very_demanding: bool = False, variant: str = "ch23") -> float:
     """P(success) of an unopposed difficult action (H8).
 
     A difficult action needs at least one die of 7+; a very demanding one two.
+    Under the sum variant (H6, ``harha.sum_difficult = one_die``) the action
+    rolls one die of the pool's size: a difficult action needs it to show 7+,
+    a very demanding one cannot succeed. A pool of no dice fails (H4).
 
     Args:
         pool: ``(d8 count, d10 count)``.
         very_demanding: Need two dice of 7+.
+        variant: The ``harha.variant`` in force.
     """
     n8, n10 = _check_pool("pool", pool)
+    if variant == "sum":
+        if n8 and n10:
+            raise RulesError("the sum variant uses one die size (H6)")
+        if very_demanding or not n8 + n10:
+            return 0.0
+        size = 10 if n10 else 8
+        return (size - HIGH_FACE + 1) / size
     p8, p10 = Fraction(2, 8), Fraction(4, 10)
     q8, q10 = 1 - p8, 1 - p10
     none = q8**n8 * q10**n10

@@ -518,6 +518,27 @@ class Rolls:
         v = self.harha_variant(variant)
         return harha.variant_dice(self.harha_pool(side, v, opposing=opposing), v)
 
+    def difficult_variant(self, variant: str | None = None) -> str:
+        """The pool an unopposed difficult action (H8) rolls: the H2 pool ("ch23"), or one die under
+        the sum variant ("sum", H6, ``harha.sum_difficult = one_die``)."""
+        return "sum" if self.harha_variant(variant) == "sum" else "ch23"
+
+    def harha_difficult_dice(self, side: HarhaSide, variant: str | None = None) -> tuple[DieSpec, ...]:
+        """The dice an unopposed difficult action (H8) throws (see :meth:`difficult_variant`)."""
+        return self.harha_dice(side, self.difficult_variant(variant))
+
+    def harha_difficult_notice(self, demand: str, variant: str | None = None) -> str | None:
+        """What H8 says before a roll under the sum variant (``harha.sum_difficult``): a very demanding
+        action cannot succeed there (``one_die``). ``demand``: "", "difficult" or "very_demanding".
+
+        Raises:
+            RulesError: a difficult action under the sum variant with ``refuse`` (not offered).
+        """
+        n = {"": 0, "difficult": 1, "very_demanding": 2}.get(demand)
+        if n is None:
+            raise self._refuse(f"unknown demand '{demand}' (use difficult or very_demanding, H8)")
+        return harha.difficult_notice(self.harha_variant(variant), n, self.tracker.settings)
+
     def roll_harha(self, a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
                    challenge: str | None = None, demand: str = "",
                    faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
@@ -527,8 +548,7 @@ class Rolls:
         actor must also show one (two) dice of 7+ in the same roll (H8 opposed).
         """
         variant = self.harha_variant(variant)
-        if demand not in ("", "difficult", "very_demanding"):
-            raise self._refuse(f"unknown demand '{demand}' (use difficult or very_demanding, H8)")
+        self.harha_difficult_notice(demand, variant)
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
@@ -611,7 +631,7 @@ class Rolls:
                 out["event"] = self._difficult_record(
                     txn, HarhaSide(s["label"], list(s.get("who", []))), new,
                     roll.get("outcome", {}).get("very_demanding", False), chal, origin, why,
-                    rerolls=roll_event["seq"])
+                    variant=str(roll.get("variant") or "ch23"), rerolls=roll_event["seq"])
                 return
             a_s, b_s = sides["a"], sides["b"]
             da = new if role == "a" else [die_from(d) for d in a_s["dice"]]
@@ -630,25 +650,34 @@ class Rolls:
         return out
 
     def roll_harha_difficult(self, side: HarhaSide, *, very_demanding: bool = False,
-                             challenge: str | None = None, faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """H8: a difficult action succeeds with one die of 7+, a very demanding one with two."""
+                             challenge: str | None = None, faces: Sequence[int] | None = None,
+                             variant: str | None = None) -> dict[str, Any]:
+        """H8: a difficult action succeeds with one die of 7+, a very demanding one with two.
+
+        ``variant`` (None: ``harha.variant``): under the sum variant the action rolls one die
+        (H6, ``harha.sum_difficult = one_die``) or is refused (``refuse``).
+        """
+        v = self.difficult_variant(variant)
+        self.harha_difficult_notice("very_demanding" if very_demanding else "difficult", v)
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            pool = self.harha_pool(side, "ch23")
+            pool = self.harha_pool(side, v)
             src, origin = self._source(faces)
-            dice = roll_specs(pool.dice, src)
+            dice = roll_specs(harha.variant_dice(pool, v), src)
             self._check_manual_used(src)
             out["event"] = self._difficult_record(txn, side, dice, very_demanding, challenge, origin,
-                                                  list(pool.explain))
+                                                  list(pool.explain), variant=v)
 
         self.tracker._run(build)
         return out
 
     def _difficult_record(self, txn: "Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
                           challenge: str | None, origin: dict[str, Any], explain: list[str],
-                          **extra: Any) -> Event:
-        result = harha.difficult(dice, very_demanding)
+                          variant: str = "ch23", **extra: Any) -> Event:
+        result = harha.difficult(dice, very_demanding, variant)
+        if variant == "sum":
+            extra["variant"] = "sum"
         what = "very demanding" if very_demanding else "difficult"
         summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
         self._resolve_challenge_in(txn, challenge, summary)

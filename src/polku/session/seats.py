@@ -241,13 +241,15 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
         raise SeatError("a Harhapolku roll request needs a Harhapolku campaign")
     if challenge is not None:
         t.challenge(challenge)
-    pool = t.rolls.harha_pool(HarhaSide(ch["name"], [cid], general=side.general, background=side.background,
-                                  significant=side.significant, special=side.special,
-                                  significant_special=side.significant_special, gm_bonus=side.gm_bonus), "ch23")
+    what = "very demanding" if very_demanding else "difficult"
+    t.rolls.harha_difficult_notice(what.replace(" ", "_"))  # refused under sum + harha.sum_difficult = refuse
+    dice = t.rolls.harha_difficult_dice(HarhaSide(ch["name"], [cid], general=side.general,
+                                                  background=side.background, significant=side.significant,
+                                                  special=side.special, significant_special=side.significant_special,
+                                                  gm_bonus=side.gm_bonus))
     claims = {k: getattr(side, k) for k in ("general", "background", "significant", "special",
                                             "significant_special") if getattr(side, k)}
-    what = "very demanding" if very_demanding else "difficult"
-    text = f"The GM asks {ch['name']} to roll a {what} action: {len(pool.dice)} dice"
+    text = f"The GM asks {ch['name']} to roll a {what} action: {len(dice)} dice"
     ask: dict[str, Any] = {"test": "harha-difficult", "spec": {**claims, "gm_bonus": bool(side.gm_bonus)},
                            "very_demanding": bool(very_demanding)}
     if challenge:
@@ -442,9 +444,11 @@ def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOd
         return SeatOdds(len(pa), ro.a_wins, tie=ro.tie, against=len(pb),
                         explain=tuple(t.rolls.raja_plan(mine).explain))
     side_h = harha_side_of(t, offer)
-    pool = t.rolls.harha_pool(side_h, "ch23")
+    variant = t.rolls.difficult_variant()
+    pool = t.rolls.harha_pool(side_h, variant)
     counts = (sum(1 for d in pool.dice if d.size == 8), sum(1 for d in pool.dice if d.size == 10))
-    return SeatOdds(len(pool.dice), odds_mod.harha_difficult(counts, offer.very_demanding),
+    return SeatOdds(len(t.rolls.harha_difficult_dice(side_h)),
+                    odds_mod.harha_difficult(counts, offer.very_demanding, variant),
                     explain=tuple(pool.explain))
 
 

@@ -12,7 +12,7 @@ from ....rules.dice import RulesError
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
 from ....session import seats
 from ....session.rolls import HarhaSide
-from ....session.tracker import Tracker
+from ....session.tracker import Tracker, TrackerError
 from ....text import percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
@@ -145,8 +145,26 @@ class HarhaRollScreen(RollScreen):
         return self.tracker.rolls.harha_pool(self._harha_side(side), self._variant(), opposing=other)
 
     def _variant(self) -> str:
-        """An unopposed difficult action (H8) rolls the H2 pool."""
-        return "ch23" if self.difficult else self.variant
+        """An unopposed difficult action (H8) rolls the H2 pool, or one die under the sum variant (H6)."""
+        return self.tracker.rolls.difficult_variant(self.variant) if self.difficult else self.variant
+
+    def _notice(self) -> str | None:
+        """H8 under the sum variant, said before the roll (``harha.sum_difficult``); None when it is
+        not offered there (the keys refuse it) or nothing needs saying."""
+        demand = ("very_demanding" if self.demanding else "difficult") if self.difficult else self.demand
+        try:
+            return self.tracker.rolls.harha_difficult_notice(demand, self.variant)
+        except (RulesError, TrackerError):
+            return None
+
+    def _refused(self, variant: str, demand: str) -> bool:
+        """H8 not offered under the sum variant (``harha.sum_difficult = refuse``): say so and refuse."""
+        try:
+            self.tracker.rolls.harha_difficult_notice(demand, variant)
+        except (RulesError, TrackerError) as exc:
+            self.notify(str(exc), severity="warning", title="Not offered")
+            return True
+        return False
 
     def _counts(self, side: Side) -> tuple[int, int]:
         pool = self._pool(side)
@@ -166,8 +184,9 @@ class HarhaRollScreen(RollScreen):
             pool = self._pool(side)
             n8, n10 = self._counts(side)
             t.append(f"{side.short}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
-            if self._variant() == "sum":
-                t.append(f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
+            if self._variant() == "sum" and pool.dice:
+                t.append(f"rolls 1d{pool.dice[0].size}: " if self.difficult
+                         else f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
             t.append(", ".join(f"d{s.size} {s.label or s.source}" for s in pool.dice))
             t.append("\n")
         if self.difficult:
@@ -187,10 +206,13 @@ class HarhaRollScreen(RollScreen):
 
     def odds_text(self) -> Text:
         st = self.styles_map()
+        notice = self._notice()
         if self.difficult:
-            p = odds_mod.harha_difficult(self._counts(self.a), self.demanding)
+            p = odds_mod.harha_difficult(self._counts(self.a), self.demanding, self._variant())
             t = Text(f"Odds  success {percent(p)}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
+            if notice:
+                t.append("\n" + notice, style=st.get("loss", ""))
             return t
         o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b),
                                         self.tracker.settings.with_value("harha.variant", self.variant), self.demand)
@@ -200,6 +222,8 @@ class HarhaRollScreen(RollScreen):
             t.append(f"   wins without {percent(o.won_without)}   tie {percent(o.tie)}   ")
             t.append_text(_bar([(o.success, "█", st.get("win", "")), (o.won_without, "░", ""),
                                 (1 - o.success - o.won_without, "▒", st.get("loss", ""))], 20))
+            if notice:
+                t.append("\n" + notice, style=st.get("loss", ""))
             return t
         t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         return t
@@ -209,6 +233,8 @@ class HarhaRollScreen(RollScreen):
         opposing = [None] if self.difficult else [self._harha_side(self.b), self._harha_side(self.a)]
         pools = [[d.size for d in self.tracker.rolls.harha_dice(self._harha_side(s), self._variant(), opposing=o)]
                  for s, o in zip(sides, opposing)]
+        if self.difficult and self._refused(self.variant, "difficult"):
+            return
         collected: list[list[int]] = []
 
         def ask(i: int) -> None:
@@ -229,7 +255,7 @@ class HarhaRollScreen(RollScreen):
         if self.difficult:
             return self.tracker.rolls.roll_harha_difficult(self._harha_side(self.a), very_demanding=self.demanding,
                                                      challenge=self.challenge_id,
-                                                     faces=faces[0] if faces else None)
+                                                     faces=faces[0] if faces else None, variant=self.variant)
         return self.tracker.rolls.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
                                        challenge=self.challenge_id, demand=self.demand, faces=faces)
 
@@ -245,18 +271,28 @@ class HarhaRollScreen(RollScreen):
     def action_toggle_variant(self) -> None:
         variants = ("ch23", "classic", "same_size", "sum")
         self.variant = variants[(variants.index(self.variant) + 1) % len(variants)]
+        if (self.difficult or self.demand) and self._refused(self.variant, "difficult"):
+            # harha.sum_difficult = refuse: the sum variant offers no difficult action (H8)
+            self.difficult = self.demanding = False
+            self.demand = ""
         self.refresh_view()
 
     def action_cycle_demand(self) -> None:
         demands = ("", "difficult", "very_demanding")
+        if not self.demand and self._refused(self.variant, "difficult"):
+            return
         self.demand = demands[(demands.index(self.demand) + 1) % len(demands)]
         self.refresh_view()
 
     def action_toggle_difficult(self) -> None:
+        if not self.difficult and self._refused(self.variant, "difficult"):
+            return
         self.difficult = not self.difficult
         self.refresh_view()
 
     def action_toggle_demanding(self) -> None:
+        if self._refused(self.variant, "very_demanding"):
+            return
         self.difficult = True
         self.demanding = not self.demanding
         self.refresh_view()
