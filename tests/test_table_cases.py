@@ -115,3 +115,100 @@ def test_S10_an_older_files_test_takes_its_roller_from_its_last_interval(tmp_pat
     with pytest.raises(TrackerError, match="Byte rolls every interval"):
         t.rolls.roll_sr_extended(SRSide("Razor", ["razor"], dice=3), chid, faces=[5, 5, 5])
 
+
+
+# -- case 8: R11, the GM ends a spirit combat from a reopened roll screen ---------------------------------
+
+
+def ghost_fight(tmp_path: Path) -> tuple[Tracker, files.SessionFile]:
+    t = Tracker.new("rajapolku", "Table", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Alyosha", charges=5, charges_max=5)
+    t.add_character("Ghost", kind="npc", charges=6, charges_max=6)
+    t.add_challenge("The ghost attacks", ["alyosha"], ["ghost"])
+    return t, files.create_session(tmp_path / "table.toml", t)
+
+
+@pilot_test
+async def test_R11_x_ends_the_spirit_combat_after_the_roll_screen_is_reopened(tmp_path: Path) -> None:
+    from polku.tui.screens.roll import RajaRollScreen
+
+    tracker, sf = ghost_fight(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(pilot, "1", 0)
+        await press(pilot, "r", "k", "f", *typed("7 2 4 5"), "enter", *typed("1 7 9 10 9"), "enter")
+        await settle(pilot)
+        assert tracker.challenge("c1")["spirit"]["exchanges"] == 1
+        await press(pilot, "escape")
+        await select(pilot, "1", 0)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen) and roll.spirit
+        assert "Spirit combat (R11), exchange 2" in screen_text(app)
+        await press(pilot, "x")
+        await settle(pilot)
+        assert tracker.challenge("c1")["spirit"]["ended"] and tracker.challenge("c1")["status"] == "resolved"
+        assert tracker.events[-1]["text"] == "The ghost attacks: the GM ends the spirit combat after 1 exchange (R11)"
+        assert "the GM ends the spirit combat after 1 exchange" in screen_text(app)
+        await press(pilot, "x")
+        assert notes(app)[-1] == "the fight is already over (R11)"
+
+
+@pilot_test
+async def test_R11_a_reopened_spirit_combat_rolls_its_next_exchange_not_a_plain_challenge(tmp_path: Path) -> None:
+    tracker, sf = ghost_fight(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select(pilot, "1", 0)
+        await press(pilot, "r", "k", "f", *typed("7 2 4 5"), "enter", *typed("1 7 9 10 9"), "enter")
+        await settle(pilot)
+        await press(pilot, "escape")
+        await select(pilot, "1", 0)
+        await press(pilot, "r", "f", "8", "enter", *typed("1 2 3 4 5"), "enter")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["roll"]["test"] == "spirit"
+        assert ev["text"].startswith("Spirit combat Alyosha vs Ghost, exchange 2: Alyosha wins")
+        assert tracker.characters["ghost"]["charges"] == 4
+
+
+def test_R11_spirit_actions_answer_for_the_challenge_without_a_roll_of_this_sitting(tmp_path: Path) -> None:
+    t, _ = ghost_fight(tmp_path)
+    assert [(a.name, a.allowed, a.reason) for a in t.rolls.spirit_actions("c1")][1] == (
+        "end_fight", False, "no spirit combat is under way on this challenge (R11)")
+    t.rolls.roll_spirit("alyosha", "ghost", challenge="c1", faces=([7, 2, 4, 5], [1, 7, 9, 10, 9]))
+    assert [(a.name, a.allowed) for a in t.rolls.spirit_actions("c1")] == [("next_exchange", True),
+                                                                           ("end_fight", True)]
+    assert t.rolls.spirit_fighters("c1") == ("alyosha", "ghost")
+
+
+# -- pictures of the screen states these cases changed, at 80x24 and 120x40 ------------------------------
+
+sizes = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+def run_keys(*presses: str) -> Any:
+    """A run_before: settle, press each key (letting modals open), settle; Input cursors do not blink."""
+    from app_fixtures import freeze_cursors
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await press(pilot, *presses)
+        freeze_cursors(pilot.app)
+        await settle(pilot)
+
+    return run_before
+
+
+class TestPictures:
+    @sizes
+    def test_spirit_combat_reopened(self, snap_compare: Any, size: Any, tmp_path: Path) -> None:
+        """The roll screen reopened on a spirit combat under way: spirit mode, exchange 2, Alyosha's
+        1 charge left against the Ghost's 5 (R11); x would end it."""
+        tracker, sf = ghost_fight(tmp_path)
+        tracker.rolls.roll_spirit("alyosha", "ghost", challenge="c1", faces=([7, 2, 4, 5], [1, 7, 9, 10, 9]))
+        sf.save_now(tracker)
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        assert snap_compare(app, run_before=run_keys("1", "home", "r"), terminal_size=size)

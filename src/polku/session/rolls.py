@@ -389,6 +389,25 @@ class Rolls:
         return raja.SpiritFight(self.tracker.character(fight["a"])["charges"], self.tracker.character(fight["b"])["charges"],
                                 exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False))
 
+    def spirit_fighters(self, challenge: str | None) -> tuple[str, str] | None:
+        """The two characters of the spirit combat kept on ``challenge`` (R11), side A first, or None."""
+        kept = self.tracker.challenge(challenge).get("spirit") if challenge else None
+        if not kept or kept["a"] not in self.tracker.characters or kept["b"] not in self.tracker.characters:
+            return None
+        return kept["a"], kept["b"]
+
+    def spirit_actions(self, challenge: str | None) -> list[RollAction]:
+        """What the GM may do to the spirit combat of ``challenge`` now (R11): the next exchange and
+        ending the fight, allowed or not with a reason — whichever screen or roll the GM is on."""
+        from ..rules.actions import roll_actions as rules_actions
+
+        fight = self.spirit_fight(challenge) if challenge else None
+        if fight is None:
+            why = "no spirit combat is under way on this challenge (R11)"
+            return [RollAction("next_exchange", False, why), RollAction("end_fight", False, why)]
+        return [RollAction.of(a, "a", "", "") for a in rules_actions("raja-spirit", fight=fight,
+                                                                      settings=self.tracker.settings)]
+
     def spirit_dice(self, a_cid: str, b_cid: str, challenge: str | None = None) -> tuple[int, int]:
         """How many d10s each side rolls in the next exchange (R11): after the entry charge
         for a new fight, the charges left in a fight under way."""
@@ -1140,11 +1159,8 @@ class Rolls:
         if test == "rajapolku":
             res = _raja_result_from(roll.get("outcome", {}))
             return [RollAction.of(a, "a", "", "") for a in rules_actions("raja", raja=res, settings=self.tracker.settings)]
-        if test == "spirit" and roll_event.get("challenge"):
-            fight = self.spirit_fight(roll_event["challenge"])
-            if fight is not None:
-                return [RollAction.of(a, "a", "", "")
-                        for a in rules_actions("raja-spirit", fight=fight, settings=self.tracker.settings)]
+        if test == "spirit" and roll_event.get("challenge") and self.spirit_fight(roll_event["challenge"]):
+            return self.spirit_actions(roll_event["challenge"])
         return out
 
     def do_roll_action(self, roll_event: Event, name: str, *, role: str = "a",

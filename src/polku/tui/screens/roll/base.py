@@ -335,8 +335,11 @@ class RollScreen(ModalScreen[None]):
         self._update("#pool", pool)
         self._update("#odds", odds)
         self._update("#result", Text("\n".join(self.result_lines)) if self.result_lines else
-                     Text("r roll · f physical dice · Enter toggle a row · w who · G GM only · ? keys",
-                          style="dim"))
+                     Text(self.idle_hint(), style="dim"))
+
+    def idle_hint(self) -> str:
+        """The result box before a roll: the keys to start with."""
+        return "r roll · f physical dice · Enter toggle a row · w who · G GM only · ? keys"
 
     def _update(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changed (an update repaints and re-lays out)."""

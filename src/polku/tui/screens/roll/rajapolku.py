@@ -40,6 +40,12 @@ class RajaRollScreen(RollScreen):
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
         self.spirit = False
         super().__init__(tracker, challenge, actor=actor)
+        # A challenge with a spirit combat under way reopens on it, between its two fighters (R11).
+        fighters = tracker.rolls.spirit_fighters(challenge)
+        if fighters is not None:
+            self.spirit = True
+            self.set_who(self.a, fighters[0])
+            self.set_who(self.b, fighters[1])
 
     def on_who_changed(self, side: Side) -> None:
         side.backgrounds, side.abilities = {}, {}
@@ -263,17 +269,22 @@ class RajaRollScreen(RollScreen):
         mine, theirs, chal = self._raja_side(self.a), self._raja_side(self.b), self.challenge_id
         return lambda t: seats.ask_raja(t, cid, mine, theirs, challenge=chal)
 
+    def idle_hint(self) -> str:
+        if self.spirit and any(a.allowed for a in self.tracker.rolls.spirit_actions(self.challenge_id)
+                               if a.name == "end_fight"):
+            return "r the next exchange · x the GM ends the fight (a side withdraws) · ? keys"
+        return super().idle_hint()
+
     def action_end_fight(self) -> None:
-        ev = self.last_event
-        acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "end_fight"] if ev else []
-        if ev is None or not acts:
-            self.notify("No spirit combat under way (R11)", severity="warning")
+        """x: the GM ends the spirit combat of this challenge (R11), whether or not it was rolled on this screen."""
+        chid = self.challenge_id
+        act = next(a for a in self.tracker.rolls.spirit_actions(chid) if a.name == "end_fight")
+        if not act.allowed:
+            self.notify(act.reason, severity="error", title="Not done")
             return
-        if not acts[0].allowed:
-            self.notify(acts[0].reason, severity="error", title="Not done")
-            return
+
         def ended(_: object) -> None:
             self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
             self.refresh_view()
 
-        self.run(lambda t: t.rolls.do_roll_action(ev, "end_fight"), ended)
+        self.run(lambda t: t.rolls.end_spirit_fight(chid) if chid else None, ended)
