@@ -184,6 +184,58 @@ def test_R11_spirit_actions_answer_for_the_challenge_without_a_roll_of_this_sitt
     assert t.rolls.spirit_fighters("c1") == ("alyosha", "ghost")
 
 
+
+# -- case 9: H9, each background once per scene, whatever its letter case ---------------------------------
+
+
+def villagers(tmp_path: Path) -> tuple[Tracker, files.SessionFile]:
+    t = Tracker.new("harhapolku", "Table", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Lena", backgrounds=[{"name": "Villager", "tier": "plain"},
+                                         {"name": "Dream-walker", "tier": "special"}])
+    return t, files.create_session(tmp_path / "table.toml", t)
+
+
+@pilot_test
+async def test_H9_a_background_typed_in_another_letter_case_is_not_rolled_again_in_the_scene(tmp_path: Path) -> None:
+    from polku.tui.screens.prompts import ChoicePrompt
+
+    tracker, sf = villagers(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # h: the narration contest; b: Lena rolls "another background", typed as " villager ".
+        await press(pilot, "h", "b", "enter", "end", "enter", *typed(" villager "), "enter")
+        await settle(pilot)
+        assert tracker.events[-1]["text"].startswith("Lena rolls villager: ")
+        # The sheet's "Villager" is no longer offered; typing "Villager" is refused in one line.
+        await press(pilot, "b", "enter")
+        assert isinstance(app.screen, ChoicePrompt)
+        from app_fixtures import option_texts
+        from textual.widgets import OptionList
+
+        assert option_texts(app.screen.query_one(OptionList)) == ["1. Dream-walker (d10)", "2. another background… (d8)"]
+        await press(pilot, "end", "enter", *typed("Villager"), "enter")
+        await settle(pilot)
+        assert notes(app)[-1] == "Lena already rolled villager this scene (H9)"
+        assert tracker.events[-1]["text"].startswith("Lena rolls villager: ")
+        assert [d["label"] for d in tracker.state["narration"]["hands"]["Lena"]] == ["villager"]
+        assert "Lena: " in screen_text(app) and "(rolled this scene: villager)" in screen_text(app)
+
+
+def test_H9_one_background_whatever_its_spelling_and_the_first_spelling_is_kept() -> None:
+    from polku.rules.dice import ManualSource
+    from polku.rules.harhapolku import NarrationContest, RulesError, background_key
+
+    assert background_key("  Street   Wise ") == background_key("street wise") == "street wise"
+    c = NarrationContest().roll_background("Lena", "Villager", ManualSource([6])).state
+    for spelling in ("villager", " VILLAGER ", "VillAger"):
+        with pytest.raises(RulesError, match=r"^Lena already rolled Villager this scene \(H9\)$"):
+            c.roll_background("Lena", spelling, ManualSource([3]))
+    assert c.rolled_as("Lena", "villager") == "Villager" and c.rolled_as("Tuomas", "villager") is None
+    c2 = c.roll_background("Tuomas", "villager", ManualSource([3])).state
+    assert c2.rolled_backgrounds("Tuomas") == {"villager"}
+
+
 # -- pictures of the screen states these cases changed, at 80x24 and 120x40 ------------------------------
 
 sizes = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -212,3 +264,14 @@ class TestPictures:
         sf.save_now(tracker)
         app = make_app(tracker, sf, sessions_dir=tmp_path)
         assert snap_compare(app, run_before=run_keys("1", "home", "r"), terminal_size=size)
+
+    @sizes
+    def test_narration_background_choices_after_a_lowercase_roll(self, snap_compare: Any, size: Any,
+                                                                 tmp_path: Path) -> None:
+        """Lena rolled " villager " (typed): b offers only Dream-walker (d10) and "another background"; the sheet's
+        Villager is the same background (H9)."""
+        tracker, sf = villagers(tmp_path)
+        tracker.rolls.narration_roll_background("Lena", "villager", 8, faces=[7])
+        sf.save_now(tracker)
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        assert snap_compare(app, run_before=run_keys("h", "b", "enter"), terminal_size=size)

@@ -814,6 +814,12 @@ class NarrationContest:
     def rolled_backgrounds(self, who: str) -> frozenset[str]:
         return frozenset(bg for w, bg in self.rolled if w == who)
 
+    def rolled_as(self, who: str, background: str) -> str | None:
+        """The spelling ``who`` rolled ``background`` in this scene, or None if its die is still
+        unrolled (H9: one background whatever its letter case or surrounding spaces)."""
+        key = background_key(background)
+        return next((bg for w, bg in sorted(self.rolled) if w == who and background_key(bg) == key), None)
+
     def _with_hand(self, who: str, dice: tuple[Die, ...]) -> tuple[tuple[str, tuple[Die, ...]], ...]:
         hands = dict(self.hands)
         if dice:
@@ -836,8 +842,9 @@ class NarrationContest:
             RulesError: this background's die was already rolled this scene.
         """
         who, background = _name(who, "participant"), _name(background, "background")
-        if (who, background) in self.rolled:
-            raise RulesError(f"{who} already rolled {background} this scene (H9)")
+        earlier = self.rolled_as(who, background)
+        if earlier is not None:
+            raise RulesError(f"{who} already rolled {earlier} this scene (H9)")
         die = DieSpec(size, Src.BACKGROUND, background).with_face(source.roll(size))
         state = replace(
             self,
@@ -983,6 +990,12 @@ def _sizes(dice: Sequence[Die]) -> str:
     if not dice:
         return "no dice"
     return ", ".join(f"d{d.size}" for d in dice)
+
+
+def background_key(name: str) -> str:
+    """H9: what makes two spellings of a background the same background: the words, case folded
+    (``villager``, `` Villager `` and ``VILLAGER`` are one background; the typed spelling is shown)."""
+    return " ".join(name.split()).casefold()
 
 
 def _name(value: str, kind: str) -> str:

@@ -749,6 +749,15 @@ class Rolls:
                 if mine != sorted(ch["rolled_this_scene"]):
                     txn.set(["characters", cid, "rolled_this_scene"], mine)
 
+    def narration_backgrounds(self, who: str) -> list[tuple[str, int]]:
+        """``(background, die size)`` of the sheet of the character named ``who`` whose die may still be
+        rolled in this scene (H2 sizes: d10 for a special tier; H9: each background once per scene,
+        whatever the spelling it was rolled under)."""
+        c = self.narration()
+        ch = next((x for x in self.tracker.characters.values() if x["name"] == who), None)
+        return [(bg["name"], 10 if "special" in bg["tier"] else 8) for bg in (ch or {}).get("backgrounds", [])
+                if c.rolled_as(who, bg["name"]) is None]
+
     def narration_ids(self, names: Sequence[str | None]) -> list[str]:
         """The ids of the characters the narration contest knows by name (H9), in order, each once."""
         out: list[str] = []

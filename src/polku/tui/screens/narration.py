@@ -198,11 +198,7 @@ class NarrationScreen(ModalScreen[None]):
         def who_chosen(name: str | None) -> None:
             if not name:
                 return
-            ch = next(c for c in self.tracker.characters.values() if c["name"] == name)
-            rolled = self.tracker.rolls.narration().rolled_backgrounds(name)
-            choices = [(f"{bg['name']}\x1f{10 if 'special' in bg['tier'] else 8}",
-                        f"{bg['name']} (d{10 if 'special' in bg['tier'] else 8})")
-                       for bg in ch.get("backgrounds", []) if bg["name"] not in rolled]
+            choices = [(f"{bg}\x1f{size}", f"{bg} (d{size})") for bg, size in self.tracker.rolls.narration_backgrounds(name)]
             choices.append(("__other__", "another background… (d8)"))
 
             def bg_chosen(value: str | None) -> None:
