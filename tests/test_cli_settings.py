@@ -330,3 +330,27 @@ def test_H8_sum_refuse_refuses_in_one_line(capsys, verb, args, demand):
     opposed = args[1] not in ("--seed",) if len(args) > 1 else False
     if opposed:  # the same sum challenge without H8 is answered
         assert run_json(capsys, verb, "harhapolku", *args, *SUM, "--set", "harha.sum_difficult=refuse")["variant"] == "sum"
+
+
+# ------------------------------------------------------------ H4: an actor with no dice
+
+
+@pytest.mark.parametrize("variant", ["ch23", "same_size", "sum"])
+def test_H4_zero_dice_odds_roll_and_resolve_agree_the_actor_fails(capsys, variant):
+    """`0d8` in odds and roll, `-` in resolve: a pool of 0 dice is valid and fails (H4)."""
+    assert run_json(capsys, "odds", "harhapolku", "0d8", "2d8", "--variant", variant)["b_wins"] == 1.0
+    rolled = run_json(capsys, "roll", "harhapolku", "0d8", "2d8", "--variant", variant, "--seed", "5")
+    assert rolled["winner"] == "b" and rolled["rolled"]["a"] == []
+    b = "2+6" if variant == "sum" else "6,2"
+    judged = run_json(capsys, "resolve", "harhapolku", "-", b, "--variant", variant)
+    assert judged["winner"] == "b"
+    if variant != "sum":
+        assert judged["reason"] == "actor_no_dice" and judged["a_faces"] == []
+    for demand in ("--difficult",):
+        assert run_json(capsys, "odds", "harhapolku", "0", demand, "--variant", variant)["success"] == 0.0
+        assert run_json(capsys, "roll", "harhapolku", "0", demand, "--variant", variant,
+                        "--seed", "2")["difficult"]["success"] is False
+        assert run_json(capsys, "resolve", "harhapolku", "none", demand,
+                        "--variant", variant)["difficult"]["success"] is False
+    text = run_text(capsys, "resolve", "harhapolku", "-", b, "--variant", variant)
+    assert "the actor cannot roll a single die" in text

@@ -246,6 +246,16 @@ def test_H8_sum_refuse_offers_no_difficult_action_under_the_sum_variant():
     assert difficult_notice(SUM, 0, REFUSE) is None  # a plain sum challenge is fine
 
 
+def test_H4_the_gm_takes_away_the_always_die_and_the_empty_pool_fails():
+    pool = build_pool(special="Sea-touched", always=False)
+    assert [d.size for d in pool.dice] == [10] and "no 1d8 always" in pool.explain[0]
+    empty = build_pool(always=False)
+    assert empty.dice == () and build_pool_same_size(always=False).dice == ()
+    r = resolve((), d8(1, 1))
+    assert (r.winner, r.reason) == ("b", "actor_no_dice")
+    assert "fails with the challenger's reason (H4)" in r.explain()[-1]
+
+
 def test_H4_H8_an_actor_with_no_dice_fails_a_difficult_action():
     r = difficult((), variant="ch23")
     assert (r.high, r.success) == (0, False)

@@ -399,3 +399,37 @@ async def test_H8_sum_refuse_roll_screen_does_not_offer_a_difficult_action(tmp_p
         await press(pilot, "r")
         await settle(pilot)
         assert tracker.events[-1]["roll"]["test"] == "harhapolku-sum" and len(tracker.events) > before
+
+
+@pilot_test
+async def test_H4_roll_screen_the_gm_takes_away_the_always_die_and_the_actor_fails(tmp_path: Path) -> None:
+    """The "1d8 always" row is a toggle (H4): with no die at all the odds are 0% and the roll fails
+    with the challenger's reason, as `polku odds harhapolku 0d8 …` says."""
+    from polku.tui.screens.roll import HarhaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, HarhaRollScreen)
+        side_a = roll.query_one("#side-a", OptionList)
+        assert "[x] 1d8 always (H2)" in option_texts(side_a)
+        for i, r in enumerate(option_texts(side_a)):  # the actor claims nothing: the always die is its only one
+            if r.startswith("[x] +1"):
+                await press(pilot, "home", *["down"] * i, "enter")
+        await press(pilot, "0")
+        assert ("[ ] 1d8 always — taken away (0): with no die the action fails (H4)"
+                in option_texts(side_a))
+        assert "Lena: 0d8" in pool_line(roll)
+        assert f"Odds  {roll.a.short} 0%   tie 0%   {roll.b.short} 100%" in odds_box(roll)
+        await press(pilot, "r")
+        await settle(pilot)
+        out = tracker.events[-1]["roll"]
+        assert out["sides"][0]["dice"] == []
+        assert (out["outcome"]["winner"], out["outcome"]["reason"]) == ("b", "actor_no_dice")
+        assert "the actor cannot roll a single die" in " ".join(out["explain"])
+        # the unopposed difficult action: no die, 0%, a failure
+        await press(pilot, "d")
+        assert "Odds  success 0%" in odds_box(roll)

@@ -40,12 +40,23 @@ def sr_faces(text: str, side: str | None = None):
 _SIZED = re.compile(r"^(?:d?([0-9]{1,4})\s*:)?\s*(.*)$", re.IGNORECASE)
 
 
+NO_DICE = ("-", "none")
+"""How a side with no dice at all is written (H4: a pool of 0 dice is valid and fails)."""
+
+
 def parse_harha_faces(text: str, side: str = "A"):
-    """Harhapolku faces: bare 1-8 → d8, 9-10 → d10; ``d10:7`` / ``10:7`` give the size."""
+    """Harhapolku faces: bare 1-8 → d8, 9-10 → d10; ``d10:7`` / ``10:7`` give the size.
+
+    ``-`` (or ``none``) is a side with no dice at all (H4: an actor who cannot
+    roll a single die fails).
+    """
     from polku.rules.dice import Die, Src, check_face
 
+    if text is not None and str(text).strip().lower() in NO_DICE:
+        return ()
     if text is None or not str(text).strip():
-        raise CliError(f"side {side}: no faces given (write them comma-separated, e.g. 7,4,4)")
+        raise CliError(f"side {side}: no faces given (write them comma-separated, e.g. 7,4,4, "
+                       "or - for no dice at all)")
     dice = []
     for raw in str(text).split(","):
         item = raw.strip()

@@ -36,6 +36,7 @@ from polku.cli.common import (
     whole_number,
 )
 from polku.cli.pools import (
+    NO_DICE,
     parse_harha_faces,
     raja_faces,
     sr_faces,
@@ -106,7 +107,7 @@ def add_parser(verbs: Any) -> None:
              "the actor must also show a die of 7+ (H8); B may then be left out (unopposed).",
              settings_epilog("harha.") + "\n" + HARHA_RESOLVE_JSON)
     h.add_argument("a", metavar="A", help=HARHA_FACES_HELP.format(side="A (actor)")
-                   + "; sum variant: COUNT+ROLL, e.g. 4+2 or 4+d10:7")
+                   + "; sum variant: COUNT+ROLL, e.g. 4+2 or 4+d10:7; - for no dice at all (H4: it fails)")
     h.add_argument("b", metavar="B", nargs="?", help=HARHA_FACES_HELP.format(side="B (challenger)"))
     h.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
     difficult_flags(h)
@@ -167,7 +168,10 @@ def _resolve_raja(args: argparse.Namespace) -> int:
 
 
 def _sum_side(text: str, side: str):
-    """Sum variant (H6) faces ``COUNT+ROLL``: the die count and the one die rolled."""
+    """Sum variant (H6) faces ``COUNT+ROLL``: the die count and the one die rolled; ``-`` or ``0``
+    is a side with no dice at all (count 0, no die: H4)."""
+    if str(text).strip().lower() in (*NO_DICE, "0"):
+        return 0, None
     count_txt, plus, roll_txt = str(text).strip().partition("+")
     if not plus or not count_txt.strip().isascii() or not count_txt.strip().isdigit():
         raise CliError(f"side {side}: the sum variant takes COUNT+ROLL, e.g. 4+2 or 4+d10:7, not '{text}'")
@@ -187,9 +191,9 @@ def _resolve_harha(args: argparse.Namespace) -> int:
     if args.b is None:
         if not needed:
             raise CliError("harhapolku needs B's faces, unless the action is --difficult or --very-demanding (H8)")
-        if variant == "sum" and "+" in str(args.a):  # COUNT+ROLL: the one die (H6); no dice at all fail (H4)
-            count, die = _sum_side(args.a, "A")
-            dice: tuple[Any, ...] = (die,) if count else ()
+        if variant == "sum" and (str(args.a).strip().lower() in (*NO_DICE, "0") or "+" in str(args.a)):
+            count, die = _sum_side(args.a, "A")  # COUNT+ROLL: the one die (H6); no dice at all fail (H4)
+            dice: tuple[Any, ...] = (die,) if count and die is not None else ()
         else:
             dice = parse_harha_faces(args.a, "A")
         alone = harhapolku.difficult(dice, needed == 2, variant)
@@ -203,7 +207,10 @@ def _resolve_harha(args: argparse.Namespace) -> int:
         return emit(args, out, [head, *("  " + x for x in alone.explain())])
     if variant == "sum":
         (ac, ad), (bc, bd) = _sum_side(args.a, "A"), _sum_side(args.b, "B")
-        result: Any = harhapolku.resolve([ad], [bd], settings=settings, a_count=ac, b_count=bc)
+        if bd is None:
+            raise CliError("side B: the challenger rolls one die in the sum variant (H6): write COUNT+ROLL")
+        result: Any = harhapolku.resolve([] if ad is None else [ad], [bd], settings=settings,
+                                         a_count=ac, b_count=bc)
         head = harha_sum_headline(result)
     else:
         result = harhapolku.resolve(parse_harha_faces(args.a, "A"), parse_harha_faces(args.b, "B"),

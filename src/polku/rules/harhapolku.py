@@ -73,6 +73,8 @@ def build_pool(
     special: str | bool | None = None,
     significant_special: str | bool | None = None,
     gm_bonus: str | bool | None = None,
+    *,
+    always: bool = True,
 ) -> HarhaPool:
     """Build a pool of d8s and d10s (H2).
 
@@ -86,6 +88,8 @@ def build_pool(
             name of the claimed background of that tier (its die's label), or
             True for a claim without a name; None/False when not claimed.
         gm_bonus: the GM's reason, True, or None.
+        always: False when the GM takes away the "1d8 always" (H4: the actor
+            cannot roll a single die for the matter; a pool of 0 dice fails).
     """
     tiers = (
         ("general", general, 8, Src.BACKGROUND, "general background"),
@@ -95,8 +99,8 @@ def build_pool(
         ("significant_special", significant_special, 10, Src.BACKGROUND, "significant special background"),
         ("gm_bonus", gm_bonus, 10, Src.GM_BONUS, "GM bonus"),
     )
-    dice = [DieSpec(8, Src.ACTION, "always")]
-    lines = ["1d8 always (H2)"]
+    dice = [DieSpec(8, Src.ACTION, "always")] if always else []
+    lines = ["1d8 always (H2)" if always else NO_ALWAYS]
     for _key, value, size, source, title in tiers:
         name = _claim(value, title)
         if name is None:
@@ -104,6 +108,10 @@ def build_pool(
         dice.append(DieSpec(size, source, name))
         lines.append(f"+1d{size} {title}" + (f": {name}" if name != title else "") + " (H2)")
     return HarhaPool(tuple(dice), tuple(lines))
+
+
+NO_ALWAYS = "no 1d8 always: the GM took it away (H4: with no die at all the action fails)"
+"""The explanation line of a pool whose "1d8 always" the GM removed (H2, H4)."""
 
 
 def with_effects(pool: HarhaPool, own: Sequence[tuple[str, int]] = (),
@@ -141,16 +149,19 @@ def build_pool_same_size(
     specifications: Sequence[str] = (),
     gm_bonus: str | bool | None = None,
     size: int = 8,
+    *,
+    always: bool = True,
 ) -> HarhaPool:
     """Build a pool of one die size (H5).
 
-    One die always; a descriptive background +1 die; a special background +2
-    dice; each specification +1 die (as counted in EX H); the GM's bonus +1.
+    One die always (unless the GM takes it away, ``always=False``, H4); a
+    descriptive background +1 die; a special background +2 dice; each
+    specification +1 die (as counted in EX H); the GM's bonus +1.
     """
     if isinstance(specifications, str):
         specifications = [specifications]
-    dice = [DieSpec(size, Src.ACTION, "always")]
-    lines = [f"1d{size} always (H5)"]
+    dice = [DieSpec(size, Src.ACTION, "always")] if always else []
+    lines = [f"1d{size} always (H5)" if always else NO_ALWAYS]
     d = _claim(descriptive, "descriptive background")
     if d is not None:
         dice.append(DieSpec(size, Src.BACKGROUND, d))

@@ -80,6 +80,8 @@ class HarhaSide:
     gm_bonus: bool = False
     effects_off: tuple[str, ...] = ()
     """Labels of the character's effect rows the GM turned off for this roll (each is on by default)."""
+    always: bool = True
+    """H2's "1d8 always"; False when the GM takes it away (H4: an actor with no die fails)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,11 +523,11 @@ class Rolls:
             specs = descriptive[1:] + [n for n in specials[1:] for _ in (0, 1)]
             pool = harha.build_pool_same_size(descriptive[0] if descriptive else None,
                                               specials[0] if specials else None, specs,
-                                              "GM bonus" if side.gm_bonus else None)
+                                              "GM bonus" if side.gm_bonus else None, always=side.always)
         else:
             pool = harha.build_pool(general=side.general, background=side.background, significant=side.significant,
                                     special=side.special, significant_special=side.significant_special,
-                                    gm_bonus="GM bonus" if side.gm_bonus else None)
+                                    gm_bonus="GM bonus" if side.gm_bonus else None, always=side.always)
         own = [(label, n) for label, n in self.effect_dice(side.who, side.effects_off) if n > 0]
         against = [] if opposing is None else [
             (label, -n) for label, n in self.effect_dice(opposing.who, opposing.effects_off) if n < 0]

@@ -74,6 +74,8 @@ class Side:
     claims: dict[str, str] = field(default_factory=dict)
     extra_backgrounds: list[tuple[str, str]] = field(default_factory=list)
     gm_bonus: bool = False
+    always: bool = True
+    """Harhapolku: H2's "1d8 always"; the GM may take it away (H4: no die at all fails)."""
     effects_off: set[str] = field(default_factory=set)
     """Rajapolku and Harhapolku: the character's effect rows turned off for this roll (Varjojuoksu
     keeps them in its pool, ``sr.effects_off``)."""

@@ -35,6 +35,8 @@ class HarhaRollScreen(RollScreen):
         Binding("e", "edge_reroll", "Edge reroll", id="harha.edge", tooltip="Reroll a side's pool with an edge (H7)"),
         Binding("b", "add_background", "+Background", show=False, id="harha.background",
                 tooltip="Claim an ad-hoc background for this side"),
+        Binding("0", "toggle_always", "No die", show=False, id="harha.always",
+                tooltip="Take away (or give back) this side's 1d8 always: an actor with no die fails (H4)"),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:
@@ -57,6 +59,7 @@ class HarhaRollScreen(RollScreen):
 
     def on_who_changed(self, side: Side) -> None:
         side.claims = {}
+        side.always = True
 
     def pool_of(self, side: Side) -> dict[str, Any] | None:
         return {"tiers": dict(side.claims)}
@@ -74,7 +77,8 @@ class HarhaRollScreen(RollScreen):
         if side.role == "b" and self.difficult:
             return [("info", "An unopposed action: no challenger.")]
         rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
-        rows.append(("info", "[x] 1d8 always (H2)"))
+        rows.append(("info", "[x] 1d8 always (H2)" if side.always else
+                     "[ ] 1d8 always — taken away (0): with no die the action fails (H4)"))
         have = self._backgrounds(side)
         for name, tier in have:
             on_ = side.claims.get(tier) == name
@@ -137,7 +141,7 @@ class HarhaRollScreen(RollScreen):
         return HarhaSide(side.label, [side.who] if side.who else [], general=c.get("general"),
                          background=c.get("plain"), significant=c.get("significant"), special=c.get("special"),
                          significant_special=c.get("significant_special"), gm_bonus=side.gm_bonus,
-                         effects_off=tuple(sorted(side.effects_off)))
+                         effects_off=tuple(sorted(side.effects_off)), always=side.always)
 
     def _pool(self, side: Side) -> Any:
         """The side's pool as the session builds it, the other side's effects that take dice included."""
@@ -267,6 +271,14 @@ class HarhaRollScreen(RollScreen):
             return None
         side, demanding, chal = self._harha_side(self.a), self.demanding, self.challenge_id
         return lambda t: seats.ask_harha(t, cid, side, very_demanding=demanding, challenge=chal)
+
+    def action_toggle_always(self) -> None:
+        """H4: the GM takes away the focused side's "1d8 always" (a pool of 0 dice is valid and fails)."""
+        side = self.focused_side()
+        if side.role == "b" and self.difficult:
+            return
+        side.always = not side.always
+        self.refresh_view()
 
     def action_toggle_variant(self) -> None:
         variants = ("ch23", "classic", "same_size", "sum")
