@@ -245,7 +245,9 @@ def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Bloc
         if view.is_undone(ev["seq"]):
             runs = [(text, "del") for text, _ in runs] + [(" (undone)", "i")]
         word = KIND_WORD.get(str(ev.get("kind")), str(ev.get("kind", "")).title())
-        items.append([(f"{_time(str(ev.get('t', '')))} ", ""), (f"{word}: ", "b")] + runs)
+        # The players' report numbers what the players see (as watch and the seats do), the GM's its own log.
+        number = ev.get("n", ev["seq"])
+        items.append([(f"{number} · {_time(str(ev.get('t', '')))} ", ""), (f"{word}: ", "b")] + runs)
     flush()
     if len(blocks) == 1:
         blocks.append(_p(("The log is empty.", "i")))

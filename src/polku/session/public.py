@@ -26,8 +26,10 @@ Secret are:
 - the current dice secret (:mod:`polku.session.fairdice`): the players see its
   commitment, and a secret only once it is revealed.
 
-An undo or redo line is the projection of what it undoes: "Undid: " and the
-public line of that command, or nothing when that command showed nothing.
+What the GM undid is gone from the players' view, and so are the undo and redo
+lines: the players' log is the session as it stands (a redone command shows
+again in its place). The players' events are numbered on their own (``n``: 1,
+2, 3 … over what the players see), so a gap never counts the GM's secrets.
 A challenge's outcome is shown only as the public line of the roll that
 decided it.
 
@@ -378,7 +380,7 @@ class _Projection:
         base = {k: clone(fields[k]) for k in EVENT_FIELDS if k in fields}
         base["changes"] = []
         if kind in ("undo", "redo"):
-            return self._undo_line(base, ev)
+            return None  # what it undid is gone from the players' view (or shown again, redone)
         seq = ev.get("seq")
         cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
         roll = ev.get("roll") if isinstance(ev.get("roll"), dict) else None
@@ -459,16 +461,6 @@ class _Projection:
         base["who"] = [w for w in _strs(ev.get("who")) if w not in secret]
         if isinstance(base.get("seq"), int):
             self.mode[base["seq"]] = "full"
-        return base
-
-    def _undo_line(self, base: dict[str, Any], ev: Event) -> dict[str, Any] | None:
-        target = ev.get("target")
-        shown = [self.public.get(s) for s in self.cmd_seqs.get(target, [])] if isinstance(target, int) else []
-        first = next((p for p in shown if p is not None), None)
-        if first is None:
-            return None
-        base["target"] = target
-        base["text"] = ("Undid: " if ev.get("kind") == "undo" else "Redid: ") + first["text"]
         return base
 
     @staticmethod
@@ -647,9 +639,23 @@ class PublicLog:
 
     def _view(self, tracker: Tracker) -> Tracker:
         view = Tracker(self._p.state(), [], read_only=True)
-        view.events = list(self._events)  # a new list: the one shown before must not change under a reader
-        view.undone = {seq for seq in tracker.undone if self._p.public.get(seq) is not None}
+        # A new list (the one shown before must not change under a reader) of what stands, numbered.
+        view.events = self._numbered(tracker)
         return view
+
+    def _numbered(self, tracker: Tracker) -> list[dict[str, Any]]:
+        """The public events that stand (none undone), each with its number in the players' log (``n``).
+
+        An event whose number changed is replaced by a copy, so a view shown before keeps its own.
+        """
+        out: list[dict[str, Any]] = []
+        for i, ev in enumerate(self._events):
+            if tracker.is_undone(ev["seq"]):
+                continue
+            if ev.get("n") != len(out) + 1:
+                ev = self._events[i] = {**ev, "n": len(out) + 1}
+            out.append(ev)
+        return out
 
     def extend(self, tracker: Tracker, new: list[Event]) -> Tracker:
         """The view after ``new`` (the last events of ``tracker``'s log) were appended."""
@@ -671,8 +677,9 @@ def secret_ids(state: State, events: Any) -> set[str]:
 
 
 def public_events(tracker: Tracker) -> list[dict[str, Any]]:
-    """The log the players see."""
-    return _Projection(tracker).run()
+    """The log the players see (what stands, numbered on its own)."""
+    log = PublicLog(tracker)
+    return log._numbered(tracker)
 
 
 # ---------------------------------------------------------------------------

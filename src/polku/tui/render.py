@@ -108,11 +108,16 @@ def dice_text(dice: list[Mapping[str, Any]], styles: Mapping[str, str], *, syste
 
 def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", undone: bool = False,
                names: Mapping[str, str] | None = None) -> Text:
-    """The one compact line of an event."""
+    """The one compact line of an event.
+
+    It starts with the event's number: in a players' view the number the projection gave it
+    (``n``, over what the players see: :mod:`polku.session.public`), in the GM's its ``seq``.
+    """
     kind = ev.get("kind", "")
     mark = KIND_MARK.get(kind, "·")
     line = Text()
-    line.append(f"{ev.get('seq', 0):>4} ", style=styles.get("muted", ""))
+    number = f"{ev.get('n', ev.get('seq', 0)):>4} "
+    line.append(number, style=styles.get("muted", ""))
     line.append(f"{mark} ")
     if ev.get("secret"):
         # A GM-only command (docs/rules.md): the players saw "the GM rolls" and nothing more.
@@ -143,7 +148,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     else:
         line.append(ev.get("text", ""))
     if undone:
-        body_start = len(f"{ev.get('seq', 0):>4} {mark} ")
+        body_start = len(f"{number}{mark} ")
         line.stylize(styles.get("undone", "strike"), body_start)
         line = line[:body_start] + Text("(undone) ", style=styles.get("muted", "")) + line[body_start:]
     return line

@@ -534,7 +534,10 @@ class SeatApp(WatchApp):
             ok = bool(self.answer.get("ok"))
             seq = self.answer.get("roll")
             shown_roll = next((e for e in reversed(view.tracker.events) if e.get("seq") == seq), None) if ok else None
-            if shown_roll is not None:
+            if ok and isinstance(seq, int) and view.full.is_undone(seq):
+                # Its result is gone from the players' view with the roll (the answer's words say it).
+                status.append("↶ The GM undid your roll", style=muted)
+            elif shown_roll is not None:
                 status.append(f"✓ {shown_roll['text']}", style="bold")
             else:
                 status.append(("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)

@@ -1,0 +1,229 @@
+"""Issue 22, players' view (secrets and truth): what ``watch``, a seat and the players' export show.
+
+Each case is checked through the view's real output: the screen of ``polku watch`` or
+``polku play`` in the Textual pilot, and ``polku export`` (the players' report, Markdown
+and HTML). The players' lines are projections of the events' facts
+(:mod:`polku.session.public`); the property test in ``tests/test_secrets.py`` covers the
+same cases over generated sessions.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text
+
+from polku.session import demo, seats, store
+from polku.session.files import document, open_session
+from polku.session.public import Follower
+from polku.session.rolls import SRPool
+from polku.session.tracker import Tracker
+
+THEMES = Path(__file__).resolve().parents[1] / "themes"
+
+
+def write(path: Path, t: Tracker) -> Path:
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+def watch_app(path: Path):
+    from polku.tui.watch import WatchApp
+
+    return WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                    theme_dirs=[THEMES], interval=0.05)
+
+
+def seat_app(path: Path, cid: str = "kaneda"):
+    from polku.tui.seat import SeatApp
+
+    return SeatApp(path, cid, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
+                   theme_dirs=[THEMES], interval=0.05)
+
+
+async def wait_until(pilot, predicate, what: str, timeout: float = 5.0) -> None:
+    start = time.monotonic()
+    while not predicate():
+        assert time.monotonic() - start < timeout, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+def log_numbers(app) -> list[int]:
+    """The numbers at the start of every line of the players' dice log (all of it, not only what is in view)."""
+    from polku.tui.render import event_line
+    from polku.tui.widgets.dice_log import DiceLog
+
+    log = app.screen.query_one(DiceLog)
+    lines = [event_line(ev, {}, system=log.system, undone=log.is_undone(ev["seq"])).plain for ev in log.events]
+    return [int(m.group(1)) for m in (re.match(r"\s*(\d+) ", line) for line in lines) if m]
+
+
+def gm_does(path: Path, what) -> Tracker:
+    """The GM's app, headless: open the session, do ``what``, save."""
+    t, sf = open_session(path, seed=1)
+    what(t)
+    sf.save_now(t)
+    sf.close()
+    return t
+
+
+# ---------------------------------------------------------------------------
+# 14. The players' numbers skip nothing: the GM's secrets are not counted
+
+
+def noted_session() -> Tracker:
+    """The Varjojuoksu demo with two of the GM's notes between public events."""
+    t = demo.demo_varjojuoksu()
+    t.note("the Johnson lies")
+    t.spend_edge("kaneda", "a lucky break")
+    t.note("the ganger has a second gun")
+    t.new_scene("The docks")
+    return t
+
+
+@pilot_test
+async def test_watch_numbers_the_players_events_one_by_one(tmp_path):
+    """14: the GM's log numbers its notes; ``watch`` numbers what the players see 1, 2, 3 … without a gap."""
+    t = noted_session()
+    gm_seqs = [e["seq"] for e in t.events]
+    path = write(tmp_path / "s.toml", t)
+    app = watch_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "The docks" in screen_text(app), "the view")
+        numbers = log_numbers(app)
+        assert numbers == list(range(1, len(numbers) + 1)), numbers
+        assert len(numbers) < len(gm_seqs), "the notes are not shown"
+        # Live: the GM notes again and rolls; the next number follows the last one shown.
+        gm_does(path, lambda g: (g.note("a third secret"), g.spend_edge("nyx", "a second wind")))
+        await wait_until(pilot, lambda: "a second wind" in screen_text(app), "the appended events")
+        assert log_numbers(app) == list(range(1, len(numbers) + 2))
+        assert re.search(rf"\b{len(numbers) + 1} \S Nyx spends Edge: a second wind", screen_text(app))
+
+
+def test_the_players_export_numbers_its_lines_as_watch_does(tmp_path, capsys):
+    """14: the players' report (Markdown and HTML) numbers its lines 1, 2, 3 … like ``watch``; the GM's, its log's."""
+    from polku.cli import main
+
+    t = noted_session()
+    path = write(tmp_path / "s.toml", t)
+    assert main(["export", str(path)]) == 0
+    md = capsys.readouterr().out
+    numbers = [int(n) for n in re.findall(r"^- (\d+) · ", md, re.M)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 10, numbers
+    assert f"· {len(numbers)} events" in md
+    assert "Johnson" not in md and "second gun" not in md
+    assert main(["export", str(path), "--format", "html"]) == 0
+    html = capsys.readouterr().out
+    assert [int(n) for n in re.findall(r"<li>(\d+) · ", html)] == numbers
+    assert main(["export", str(path), "--gm"]) == 0
+    gm = [int(n) for n in re.findall(r"^- (\d+) · ", capsys.readouterr().out, re.M)]
+    assert gm == [e["seq"] for e in t.events], "the GM's report numbers the GM's log"
+
+
+# ---------------------------------------------------------------------------
+# 15. What the GM undid is gone from every players' view
+
+
+def asked_session(tmp_path: Path) -> Path:
+    t = demo.demo_varjojuoksu()
+    seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
+    return write(tmp_path / "night.toml", t)
+
+
+def gm_applies(path: Path) -> list[dict]:
+    t, sf = open_session(path, seed=1)
+    answers = [seats.handle(t, path, cid, p) for cid, p in seats.incoming(path)]
+    sf.save_now(t)
+    sf.close()
+    return [a for a in answers if a is not None]
+
+
+@pilot_test
+async def test_a_seat_drops_a_result_the_gm_undid_live_and_on_reopen(tmp_path):
+    """15: the seat rolls, the GM applies it, then undoes it: the result leaves the seat's panel and log."""
+    path = asked_session(tmp_path)
+    app = seat_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        [answer] = gm_applies(path)
+        assert answer["ok"]
+        await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
+        result = gm_does(path, lambda g: None).events[-1]
+        assert result["seat"] == "kaneda"
+        summary = result["roll"]["summary"]
+        assert summary in screen_text(app)
+        undo = gm_does(path, lambda g: g.undo()).events[-1]
+        await wait_until(pilot, lambda: app.full() is not None and app.full().last_seq() == undo["seq"],
+                         "the undo in the file")
+        await wait_until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the panel")
+        text = screen_text(app)
+        assert summary not in text and "✓ Kaneda:" not in text and "Undid" not in text
+        assert "The GM asks you to roll" in text, "the request is open again"
+    again = seat_app(path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(again), "the reopened seat")
+        assert summary not in screen_text(again)
+
+
+@pilot_test
+async def test_watch_drops_what_the_gm_undid_live_and_on_reopen(tmp_path):
+    """15: an undone roll and its undo line are not in ``watch``; a redo brings the roll back in its place."""
+    t = demo.demo_varjojuoksu()
+    path = write(tmp_path / "s.toml", t)
+    app = watch_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app._shown is not None, "the view")
+        before = log_numbers(app)
+        gm_does(path, lambda g: g.spend_edge("nyx", "a desperate dodge"))
+        await wait_until(pilot, lambda: "a desperate dodge" in screen_text(app), "the spending")
+        gm_does(path, lambda g: g.undo())
+        await wait_until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the undo")
+        assert log_numbers(app) == before and "Undid" not in screen_text(app)
+        gm_does(path, lambda g: g.redo())
+        await wait_until(pilot, lambda: "a desperate dodge" in screen_text(app), "the redo")
+        assert "Redid" not in screen_text(app) and log_numbers(app) == before + [len(before) + 1]
+        gm_does(path, lambda g: g.undo())
+        await wait_until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the second undo")
+    again = watch_app(path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: again._shown is not None, "the reopened view")
+        assert "a desperate dodge" not in screen_text(again) and log_numbers(again) == before
+
+
+# ---------------------------------------------------------------------------
+# Pictures (80x24 and 120x40)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+class TestPictures:
+    def test_seat_after_the_gm_undid_its_roll(self, snap_compare, tmp_path, size):
+        """15: Kaneda rolled, the GM undid it: the panel says so and asks again; the roll is not in the log."""
+        path = asked_session(tmp_path)
+
+        async def run_before(pilot):
+            app = pilot.app
+            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+            await pilot.press("r")
+            await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+            gm_applies(path)
+            await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
+            gm_does(path, lambda g: g.undo())
+            await wait_until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the undo")
+            await pilot.wait_for_scheduled_animations()
+
+        assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
+
+    def test_watch_numbers_the_players_lines(self, snap_compare, tmp_path, size):
+        """14: two of the GM's notes between public events; the players' lines are numbered without a gap."""
+        path = write(tmp_path / "s.toml", noted_session())
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "The docks" in screen_text(pilot.app), "the view")
+            await pilot.wait_for_scheduled_animations()
+
+        assert snap_compare(watch_app(path), run_before=run_before, terminal_size=size)
