@@ -151,9 +151,11 @@ def test_apply_damage_from_an_opposed_attack_fills_boxes_and_remembers_weapon_an
     out = t.damage.apply(ev, target="ganger", dv=5, armour=6, weapon="Ares Predator",
                          faces=[5, 6, 1, 2, 3, 5, 4, 2, 1, 6])
     g = t.character("ganger")
-    assert g["physical"] == 4 and g["armour"] == 6
+    assert g["physical"] == 4 and g["armour"] == {"ballistic": 6, "impact": 0}
     assert t.wound_penalty("ganger") == 1
-    assert t.character("kaneda")["weapons"][0] == {"name": "Ares Predator", "dv": 5, "damage": "physical", "ap": 0}
+    assert t.character("kaneda")["weapons"][0] == {"name": "Ares Predator", "dv": 5, "damage": "physical", "ap": 0,
+                                                   "skill": "", "kind": "ranged"}
+    assert t.character("kaneda")["wielded"] == "Ares Predator"
     assert "8P − 4 hits → 4 boxes physical" in out["event"]["text"]
     again = t.damage.offer(ev)
     assert again.weapons[0].name == "Ares Predator" and again.armour == 6, "remembered for the next hit"
@@ -302,7 +304,10 @@ def test_apply_damage_is_one_undoable_command_and_survives_reopening(tmp_path: P
     ("overflow", 99, "overflow: 99 is above"),
     ("armour", -1, "armour: -1 is below"),
     ("weapons", [{"name": "x", "dv": 5, "damage": "fire", "ap": 0}], "damage: 'fire'"),
-    ("weapons", [{"name": "x", "dv": 5, "damage": "physical", "ap": 2}], "ap: 2 is above"),
+    ("weapons", [{"name": "x", "dv": 5, "damage": "physical", "ap": 100}], "ap: AP must be between"),
+    ("weapons", [{"name": "x", "dv": 5, "damage": "physical", "ap": "+2"}], "ap: only '-half'"),
+    ("weapons", [{"name": "x", "dv": 5, "damage": "physical", "ap": 0, "kind": "lobbed"}], "kind: 'lobbed'"),
+    ("armour", {"ballistic": 6}, "armour.impact: missing"),
 ])
 def test_damaged_damage_fields_are_refused_on_load(tmp_path: Path, key, value, message):
     t = demo.demo_varjojuoksu()

@@ -16,6 +16,7 @@ from polku.session import demo, model
 from polku.session.copying import read_characters
 from polku.session.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
+from polku.session.gear import Armour, parse_weapon
 from polku.session.public import public_view
 from polku.session.rolls import SRSide
 from polku.session.roster import Roster, numbered_names
@@ -210,6 +211,11 @@ CASES: dict[str, Builder] = {
         "kaneda", {"name": "Dodge", "mode": "skill", "skill": "Dodge", "attribute": "reaction",
                    "second": "strength", "count": 0})),
     "Roster.remove_pool": lambda: (_with_pool(), lambda t: t.roster.remove_pool("kaneda", "Dodge")),
+    "Roster.set_weapon": lambda: (demo.demo_varjojuoksu(), lambda t: t.roster.set_weapon(
+        "kaneda", None, parse_weapon("Ares Predator IV, 5P, -1, Pistols"))),
+    "Roster.remove_weapon": lambda: (_with_weapon(), lambda t: t.roster.remove_weapon("Ganger", 0, template=True)),
+    "Roster.set_armour": lambda: (_with_template(), lambda t: t.roster.set_armour("Ganger", Armour(6, 4),
+                                                                                  template=True)),
     "Damage.apply": lambda: _attacked(),
     "Damage.post_roll": lambda: _resisted(),
     "Damage.apply_harm": lambda: _raja_lost(),
@@ -219,6 +225,12 @@ CASES: dict[str, Builder] = {
 def _with_template() -> Tracker:
     t = demo.demo_varjojuoksu()
     t.roster.save_template("ganger")
+    return t
+
+
+def _with_weapon() -> Tracker:
+    t = _with_template()
+    t.roster.set_weapon("Ganger", None, parse_weapon("Knife, 2P, -, Blades"), template=True)
     return t
 
 

@@ -76,7 +76,7 @@ async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> Non
         # weapon row: name it; DV row: type 5; armour row: type 6
         await pilot.press("down", "enter", *"Predator", "enter")
         await pilot.press("down", "enter", "ctrl+u", "5", "enter")
-        await pilot.press("down", "down", "down", "enter", "ctrl+u", "6", "enter")
+        await pilot.press("down", "down", "down", "down", "enter", "ctrl+u", "6", "enter")
         assert "8P" in str(app.screen.query_one("#rows-preview").render())
         await pilot.press("f", *"5 6 1 2 3 5 4 2 1 6".replace(" ", ","), "enter")
         await settle(pilot)
@@ -88,7 +88,7 @@ async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> Non
         await settle(pilot)
         assert not isinstance(app.screen, DamageScreen)
         g = app.tracker.character("ganger")
-        assert g["physical"] == 4 and g["armour"] == 6
+        assert g["physical"] == 4 and g["armour"] == {"ballistic": 6, "impact": 0}
         assert "Ganger takes Predator 5P: 8P − 4 hits → 4 boxes physical" in app.tracker.events[-1]["text"]
         assert any("4/" in line and "Ganger" in line for line in chars(app)) or g["physical"] == 4
     reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")

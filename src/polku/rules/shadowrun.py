@@ -76,6 +76,11 @@ __all__ = [
     "DamageResult",
     "modified_damage",
     "effective_armour",
+    "ArmourPenetration",
+    "parse_ap",
+    "WEAPON_KINDS",
+    "weapon_kind",
+    "armour_against",
     "resistance_pool",
     "damage_kind",
     "take_damage",
@@ -1195,15 +1200,102 @@ def modified_damage(base_dv: int, net_hits: int) -> int:
     return _check_int(base_dv, "damage value", 0) + _check_int(net_hits, "net hits", 0)
 
 
-def effective_armour(armour: int, ap: int = 0) -> int:
-    """Armour after the weapon's Armour Penetration (AP is 0 or negative; never below 0).
+@dataclass(frozen=True, slots=True)
+class ArmourPenetration:
+    """A weapon's Armour Penetration as the books print it: a modifier to the defender's
+    armour (−1, +2; 0 where the book prints "—") or −half (the armour is halved)."""
 
-    EX: armour 6 against AP −2 → 4; armour 1 against AP −4 → 0.
+    modifier: int = 0
+    half: bool = False
+
+    @property
+    def text(self) -> str:
+        """As the books print it: "−2", "+2", "−half", "—"."""
+        if self.half:
+            return "−half"
+        if self.modifier == 0:
+            return "—"
+        return f"+{self.modifier}" if self.modifier > 0 else f"−{-self.modifier}"
+
+    def to_json(self) -> int | str:
+        """The stored form: the modifier as a number, or the text "-half"."""
+        return "-half" if self.half else self.modifier
+
+
+_MINUS = "-−–"
+"""Hyphen, minus sign and en dash: the books and Chummer print AP with each."""
+
+
+def parse_ap(value: int | str | ArmourPenetration) -> ArmourPenetration:
+    """A weapon's AP from what the books (or Chummer) print, or from its stored form.
+
+    Takes "−2", "-2", "+2", "0", "−half" / "-half" / "–half", and "—" / "-" / "" for none.
+    EX: "-1" → −1; "+2" → +2; "−half" → half; "-" → 0. Anything else is refused in one line.
     """
-    return max(0, _check_int(armour, "armour", 0) + _check_int(ap, "AP"))
+    if isinstance(value, ArmourPenetration):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not -99 <= value <= 99:
+            raise RulesError(f"AP must be between −99 and +99, not {value}")
+        return ArmourPenetration(value)
+    if not isinstance(value, str):
+        raise RulesError(f"AP must be a number such as −2 or +2, or −half, not {value!r}")
+    text = value.strip().lower()
+    if text in ("", "—", "0") or (len(text) == 1 and text in _MINUS):
+        return ArmourPenetration(0)
+    sign, rest = (text[0], text[1:].strip()) if text[0] in _MINUS + "+" else ("+", text)
+    if rest == "half" and sign in _MINUS:
+        return ArmourPenetration(0, half=True)
+    if rest.isdigit() and len(rest) <= 2:
+        return ArmourPenetration(int(rest) if sign == "+" else -int(rest))
+    raise RulesError(f"AP must be a number such as −2 or +2, or −half (as the books print it), not {value.strip()!r}"[:120])
 
 
-def resistance_pool(body: int, armour: int, ap: int = 0) -> int:
+def effective_armour(armour: int, ap: int | ArmourPenetration = 0) -> int:
+    """Armour after the weapon's Armour Penetration (never below 0).
+
+    A modifier adds to the armour (AP is usually negative; flechettes print +5); −half
+    halves it, rounding up as SR4 rounds unless a rule says otherwise.
+    EX: armour 6 against AP −2 → 4; armour 1 against AP −4 → 0; armour 6, AP +2 → 8;
+    armour 7 against −half → 4.
+    """
+    armour = _check_int(armour, "armour", 0)
+    if isinstance(ap, ArmourPenetration):
+        if ap.half:
+            return math.ceil(armour / 2)
+        ap = ap.modifier
+    return max(0, armour + _check_int(ap, "AP"))
+
+
+WEAPON_KINDS = ("ranged", "melee", "thrown")
+"""How a weapon reaches its target; it decides which armour meets it (:func:`armour_against`)."""
+
+_MELEE_SKILLS = frozenset({"blades", "clubs", "unarmed combat", "exotic melee weapon"})
+_THROWN_SKILLS = frozenset({"throwing weapons"})
+
+
+def weapon_kind(skill: str) -> str:
+    """The kind of a weapon used with ``skill``: melee skills → "melee", Throwing Weapons → "thrown",
+    any other (firearms, archery, gunnery…) → "ranged". EX: "Blades" → melee; "Pistols" → ranged."""
+    low = skill.strip().lower()
+    if low in _MELEE_SKILLS or low.startswith("exotic melee"):
+        return "melee"
+    if low in _THROWN_SKILLS:
+        return "thrown"
+    return "ranged"
+
+
+def armour_against(kind: str) -> str:
+    """SR4 core: ballistic armour meets ranged attacks, impact armour melee and thrown ones.
+
+    EX: "ranged" → "ballistic"; "melee" → "impact"; "thrown" → "impact".
+    """
+    if kind not in WEAPON_KINDS:
+        raise RulesError(f"a weapon is {', '.join(WEAPON_KINDS)}, not {kind!r}")
+    return "ballistic" if kind == "ranged" else "impact"
+
+
+def resistance_pool(body: int, armour: int, ap: int | ArmourPenetration = 0) -> int:
     """Dice of the damage resistance test: Body + armour (after AP).
 
     The wound modifier does not apply to this test (SR4 core: wound modifiers

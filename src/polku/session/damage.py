@@ -13,8 +13,12 @@ Used by :class:`~polku.session.tracker.Tracker` by composition (``tracker.damage
   (S5) or reducing a critical glitch (S6). The boxes are then filled again from
   the monitors as they were before the hit, in one command that supersedes the
   first roll.
-  The damage value and the armour are typed in once and remembered: the
-  weapon on the attacker (``weapons``), the armour on the defender (``armour``).
+  The weapon comes from the attacker's sheet (:mod:`polku.session.gear`: its own, or
+  its template's), the one it last attacked with first (``wielded``, per character);
+  its DV and AP count, and the defender's armour of the kind that meets it (ballistic
+  against ranged weapons, impact against melee and thrown ones). A weapon typed in
+  on the damage prompt is added to the attacker's sheet; an armour value changed
+  there is kept on the defender's.
 - Rajapolku: a lost challenge offers a step down the wound track sized by the
   winner's degrees (R6, R8, R9; :func:`polku.rules.rajapolku.harm_steps`), or a
   health note when the win was narrow.
@@ -34,21 +38,12 @@ from typing import TYPE_CHECKING, Any
 from ..rules.dice import RulesError
 from ..rules.system import System
 from ..text import plural
+from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 from .host import TrackerError
 from .model import Event
 
 if TYPE_CHECKING:
     from .host import TableHost, Txn
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    """A remembered weapon: its Damage Value, physical or stun, and Armour Penetration (0 or less)."""
-
-    name: str = ""
-    dv: int = 0
-    damage: str = "physical"
-    ap: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +60,9 @@ class DamageOffer:
     """Defender character ids (side B), the first proposed."""
     net_hits: int = 0
     weapons: list[Weapon] = field(default_factory=list)
-    """The attacker's remembered weapons, the last used first."""
+    """The weapons on the attacker's sheet, the one it last attacked with first."""
     armour: int = 0
-    """The first target's remembered armour."""
+    """The first target's armour against the first weapon (ballistic or impact)."""
     challenge: str = ""
 
 
@@ -100,11 +95,14 @@ class _Resisted:
     net: int
     damage: str
     armour: int
-    ap: int
+    ap: Any
+    """An ``int`` or a :class:`polku.rules.shadowrun.ArmourPenetration`."""
     what: str
     size: int
     attack: int
     challenge: str | None
+    which: str = "armour"
+    """"ballistic armour" or "impact armour": the one that met the weapon."""
 
 
 class Damage:
@@ -116,9 +114,25 @@ class Damage:
     # -- Varjojuoksu ----------------------------------------------------------------
 
     def weapons(self, cid: str) -> list[Weapon]:
-        """The weapons remembered on a character, the last used first."""
+        """The weapons on a character's sheet (its own or its template's), the last used first."""
         ch = self.t.characters.get(cid) if cid else None
-        return [Weapon(w["name"], w["dv"], w["damage"], w["ap"]) for w in (ch or {}).get("weapons", [])]
+        return wielded(self.t.state, ch) if ch else []
+
+    def armour(self, cid: str) -> Armour:
+        """A character's ballistic and impact armour (its own or its template's)."""
+        return armour_of(self.t.state, self.t.character(cid))
+
+    def armour_against(self, cid: str, weapon_kind: str) -> tuple[int, str]:
+        """The defender's armour that meets a weapon of ``weapon_kind``, and which it is
+        ("ballistic" against ranged weapons, "impact" against melee and thrown ones)."""
+        from ..rules import shadowrun as sr
+
+        try:
+            which = sr.armour_against(weapon_kind)
+        except RulesError as e:
+            raise TrackerError(str(e)) from None
+        a = self.armour(cid)
+        return (a.ballistic if which == "ballistic" else a.impact), which
 
     def condition_text(self, cid: str) -> str:
         """"" while a Varjojuoksu character fights on; else "unconscious", "dying (overflow 2/4)" or "dead"."""
@@ -157,10 +171,10 @@ class Damage:
         reason = f"net hits {out.get('net_hits', 0)} add to the weapon's damage value"
         if done:
             reason += " (damage was already applied once from this roll)"
-        ch = t.character(targets[0])
+        weapons = self.weapons(attacker)
+        armour, _ = self.armour_against(targets[0], weapons[0].kind if weapons else "ranged")
         return DamageOffer(True, reason, seq, attacker, targets, int(out.get("net_hits", 0)),
-                           self.weapons(attacker), int(ch.get("armour", 0)),
-                           str(roll_event.get("challenge") or ""))
+                           weapons, armour, str(roll_event.get("challenge") or ""))
 
     def _later(self, seq: int) -> list[Event]:
         t = self.t
@@ -173,7 +187,7 @@ class Damage:
                 out.append(ev)
         return out
 
-    def resistance_dice(self, target: str, armour: int, ap: int = 0) -> int:
+    def resistance_dice(self, target: str, armour: int, ap: Any = 0) -> int:
         """Dice of the target's damage resistance test: Body + armour after AP (no wound modifier)."""
         from ..rules import shadowrun as sr
 
@@ -197,8 +211,10 @@ class Damage:
                 return found
         return None
 
-    def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: int, armour: int, edge: bool) -> str:
-        """One line before the resistance roll: the DV, the monitor it fills and the dice to roll."""
+    def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: Any, armour: int, edge: bool,
+                which: str = "") -> str:
+        """One line before the resistance roll: the DV, the monitor it fills and the dice to roll
+        (``which``: "ballistic" or "impact", the armour named)."""
         from ..rules import shadowrun as sr
 
         ch = self.t.character(target)
@@ -213,9 +229,9 @@ class Damage:
         conv = " → stun (under the armour)" if kind != damage else ""
         edge_text = f" + {ch['edge_rating']} Edge, sixes explode" if edge else ""
         return (f"DV {dv} + {net_hits} net = {total}{letter}{conv} · resist: Body {ch['attributes']['body']}"
-                f" + armour {eff} = {size} dice{edge_text}")
+                f" + {f'{which} ' if which else ''}armour {eff} = {size} dice{edge_text}")
 
-    def faces_needed(self, target: str, armour: int, ap: int, edge: bool, faces: Sequence[int]) -> int:
+    def faces_needed(self, target: str, armour: int, ap: Any, edge: bool, faces: Sequence[int]) -> int:
         """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
         from ..rules import shadowrun as sr
 
@@ -223,13 +239,17 @@ class Damage:
         return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
 
     def apply(self, roll_event: Event | None, *, target: str, dv: int, damage: str = "physical",
-              ap: int = 0, armour: int | None = None, weapon: str = "", edge: bool = False,
-              faces: Sequence[int] | None = None, net_hits: int | None = None) -> dict[str, Any]:
-        """Apply one hit: resistance roll, boxes, overflow, remembered weapon and armour — one command.
+              ap: Any = 0, armour: int | None = None, weapon: str = "", edge: bool = False,
+              faces: Sequence[int] | None = None, net_hits: int | None = None, skill: str = "",
+              kind: str = "") -> dict[str, Any]:
+        """Apply one hit: resistance roll, boxes, overflow, the weapon used and the armour — one command.
 
         ``roll_event`` is the opposed attack (its net hits count); None applies a hit
-        the GM describes (``net_hits`` given, default 0). ``armour`` None uses the
-        target's remembered armour. Returns ``{"event", "result"}``.
+        the GM describes (``net_hits`` given, default 0). ``ap`` is a number or what the
+        books print ("-half"); ``kind`` (ranged, melee, thrown; default from ``skill``)
+        decides which of the target's armours meets it, and ``armour`` None uses that one.
+        The attacker remembers the weapon (a new one joins its sheet). Returns
+        ``{"event", "result"}``.
         """
         from ..rules import shadowrun as sr
 
@@ -253,8 +273,15 @@ class Damage:
             raise TrackerError(f"{ch['name']} has no condition monitors")
         if damage not in sr.DAMAGE_KINDS:
             raise TrackerError("damage is 'physical' or 'stun'")
-        armour = int(ch.get("armour", 0)) if armour is None else armour
+        try:
+            ap = sr.parse_ap(ap)
+            kind = kind or sr.weapon_kind(skill)
+        except RulesError as e:
+            raise TrackerError(str(e)) from None
+        worn, which = self.armour_against(target, kind)
+        armour = worn if armour is None else armour
         weapon = weapon.strip()
+        used = Weapon(weapon, dv, damage, ap, skill.strip(), kind)
         out: dict[str, Any] = {}
 
         def build(txn: Txn) -> None:
@@ -271,12 +298,15 @@ class Damage:
             phys_max, stun_max = t.condition_monitor(target, "physical"), t.condition_monitor(target, "stun")
             mon = sr.Monitors(ch["physical"], ch["stun"], phys_max, stun_max, int(ch.get("overflow", 0)), body)
             if weapon and attacker:
-                self._remember(txn, attacker, Weapon(weapon, dv, damage, ap))
+                self._remember(txn, attacker, used)
+            if armour != worn:
+                self._keep_armour(txn, target, which, armour)
             letter = "P" if damage == "physical" else "S"
             what = f"{weapon} {dv}{letter}" if weapon else f"DV {dv}{letter}"
-            if ap:
-                what += f" AP {ap}"
-            rec = _Resisted(target, r, mon, (0, 0, 0), dv, net, damage, armour, ap, what, size, seq, challenge)
+            if ap != sr.ArmourPenetration():
+                what += f" AP {ap.text}"
+            rec = _Resisted(target, r, mon, (0, 0, 0), dv, net, damage, armour, ap, what, size, seq, challenge,
+                            f"{which} armour")
             out.update(self._resist_in(txn, rec, origin))
 
         t._run(build)
@@ -298,8 +328,6 @@ class Damage:
         txn.set(path + ["stun"], res.after.stun)
         if res.after.overflow or "overflow" in ch:
             txn.set(path + ["overflow"], res.after.overflow)
-        if ch.get("armour") != rec.armour:
-            txn.set(path + ["armour"], rec.armour)
         letter = "P" if rec.damage == "physical" else "S"
         phys_max, stun_max = rec.before.physical_max, rec.before.stun_max
         summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
@@ -310,9 +338,10 @@ class Damage:
                    + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}"))
         outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
         eff = sr.effective_armour(rec.armour, rec.ap)
+        ap = sr.parse_ap(rec.ap)
         explain = list(lines) + [f"{rec.what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
-            f"resistance: Body {rec.before.body} + armour {eff}"
-            f"{f' (armour {rec.armour}, AP {rec.ap})' if rec.ap else ''} = {rec.size} dice"
+            f"resistance: Body {rec.before.body} + {rec.which} {eff}"
+            f"{f' ({rec.armour}, AP {ap.text})' if ap != sr.ArmourPenetration() else ''} = {rec.size} dice"
             + (f" + {r.edge_dice} Edge ({r.edge_when} the roll)" if r.edge_dice else "")]
         used = {k: v for k, v in settings.to_dotted().items()
                 if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
@@ -419,12 +448,26 @@ class Damage:
         return rating
 
     def _remember(self, txn: Txn, cid: str, w: Weapon) -> None:
-        ch = self.t.character(cid)
+        """The attacker attacked with ``w``: it is the one proposed next time (``wielded``). A weapon
+        not on the sheet as it was used joins the character's own weapons (the template's stay)."""
+        from .gear import MAX_WEAPONS
+
+        t = self.t
+        ch = t.character(cid)
         if "attributes" not in ch:
             return
-        kept = [x for x in ch.get("weapons", []) if x["name"].lower() != w.name.lower()]
-        txn.set(["characters", cid, "weapons"],
-                [{"name": w.name, "dv": w.dv, "damage": w.damage, "ap": w.ap}] + kept[:19])
+        sheet = weapons_of(t.state, ch)
+        if w not in sheet:
+            kept = [x.to_table() for x in sheet if x.name.lower() != w.name.lower()]
+            txn.set(["characters", cid, "weapons"], [w.to_table()] + kept[:MAX_WEAPONS - 1])
+        if ch.get("wielded") != w.name:
+            txn.set(["characters", cid, "wielded"], w.name)
+
+    def _keep_armour(self, txn: Txn, cid: str, which: str, value: int) -> None:
+        """The GM changed the defender's armour on the damage prompt: the sheet keeps it."""
+        a = self.armour(cid)
+        a = Armour(value, a.impact) if which == "ballistic" else Armour(a.ballistic, value)
+        txn.set(["characters", cid, "armour"], a.to_table())
 
     # -- Rajapolku and Harhapolku: harm proposals -----------------------------------
 

@@ -286,7 +286,9 @@ def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
     from ..rules.shadowrun import condition_monitor
 
     attrs = ch["attributes"]
-    return condition_monitor(attrs["body"]), condition_monitor(attrs["willpower"])
+    extra = ch.get("monitor_extra", {})
+    return (condition_monitor(attrs["body"]) + int(extra.get("physical", 0)),
+            condition_monitor(attrs["willpower"]) + int(extra.get("stun", 0)))
 
 
 def by_name_or_id(table: dict[str, dict[str, Any]], name_or_id: str) -> dict[str, Any] | None:
@@ -586,19 +588,56 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
         _int(ch, "stun", p, 0, stun)
         if "overflow" in ch:
             _int(ch, "overflow", p, 0, attrs["body"] + 1)
-        if "armour" in ch:
-            _int(ch, "armour", p, 0, 99)
-        for i, w in enumerate(_list(ch, "weapons", p) if "weapons" in ch else []):
-            wp = p + ["weapons", i]
-            _want(w, dict, wp, "a table")
-            _str(w, "name", wp)
-            _int(w, "dv", wp, 0, 99)
-            _str(w, "damage", wp, ("physical", "stun"))
-            _int(w, "ap", wp, -99, 0)
+        _validate_gear(ch, p)
     if "group" in ch:
         _str(ch, "group", p)
     for i, pool in enumerate(_list(ch, "pools", p) if "pools" in ch else []):
         _validate_pool(system, pool, p + ["pools", i])
+
+
+def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
+    """Varjojuoksu gear (:mod:`polku.session.gear`): weapons, armour, the weapon last used,
+    the template it shares gear with, the imported extras (skill links, monitor boxes, passes)."""
+    from ..rules.shadowrun import WEAPON_KINDS, parse_ap
+
+    if isinstance(ch.get("armour"), dict):
+        for kind in ("ballistic", "impact"):
+            _int(ch["armour"], kind, p + ["armour"], 0, 99)
+    elif "armour" in ch:
+        _int(ch, "armour", p, 0, 99)
+    for i, w in enumerate(_list(ch, "weapons", p) if "weapons" in ch else []):
+        wp = p + ["weapons", i]
+        _want(w, dict, wp, "a table")
+        _str(w, "name", wp)
+        _int(w, "dv", wp, 0, 99)
+        _str(w, "damage", wp, ("physical", "stun"))
+        if "ap" not in w or isinstance(w["ap"], bool) or not isinstance(w["ap"], (int, str)):
+            raise StateError(f"{_where(wp + ['ap'])}: expected a number or '-half'")
+        try:
+            if isinstance(w["ap"], str) and not parse_ap(w["ap"]).half:
+                raise RulesError("only '-half' is stored as text")
+            parse_ap(w["ap"])
+        except RulesError as e:
+            raise StateError(f"{_where(wp + ['ap'])}: {e}") from None
+        if "skill" in w:
+            _str(w, "skill", wp)
+        if "kind" in w:
+            _str(w, "kind", wp, WEAPON_KINDS)
+    for key in ("wielded", "template"):
+        if key in ch:
+            _str(ch, key, p)
+    if "links" in ch:
+        for skill, attr in _table(ch, "links", p).items():
+            _want(attr, str, p + ["links", skill], "an attribute")
+            if attr not in SR_ATTRIBUTES:
+                raise StateError(f"{_where(p + ['links', skill])}: '{attr}' is not one of {', '.join(SR_ATTRIBUTES)}")
+    if "monitor_extra" in ch:
+        for track in _table(ch, "monitor_extra", p):
+            if track not in ("physical", "stun"):
+                raise StateError(f"{_where(p + ['monitor_extra', track])}: physical or stun")
+            _int(ch["monitor_extra"], track, p + ["monitor_extra"], -8, 12)
+    if "initiative_passes" in ch:
+        _int(ch, "initiative_passes", p, 1, MAX_PASSES)
 
 
 def _validate_pool(system: System, pool: Any, p: list[Any]) -> None:

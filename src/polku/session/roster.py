@@ -8,6 +8,11 @@ Every method that changes state is one logged, undoable command.
   remembered weapons, with its per-fight values fresh (no boxes filled, Edge
   and charges full, Healthy). "Add 4× Ganger" makes four characters from it
   with numbered names (Ganger 1…4, numbering on after those already in play).
+  They share the template's gear (``character.template``; :mod:`polku.session.gear`)
+  until one is given gear of its own: the pistol written once on the template is
+  every ganger's.
+- *Gear* (Varjojuoksu): weapons and armour on a character's or a template's sheet
+  (:meth:`Roster.set_weapon`, :meth:`Roster.remove_weapon`, :meth:`Roster.set_armour`).
 - A *group* (``state.groups``) ties those characters together: its
   ``initiative`` is ``"shared"`` (one initiative roll for every member) or
   ``"separate"``; each member names its group in ``character.group``.
@@ -28,10 +33,11 @@ characters; templates and groups are never part of the players' view.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..rules.system import System
+from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
 from .host import TrackerError
 from . import model
 from .model import by_name_or_id, clone
@@ -42,7 +48,7 @@ if TYPE_CHECKING:
 MAX_GROUP_ADD = 20
 """At most this many characters from one "add N×"."""
 
-_FRESH_SKIP = ("id", "name", "player", "health", "group", "effects")
+_FRESH_SKIP = ("id", "name", "player", "health", "group", "effects", "template", "wielded")
 """Character fields a template does not keep (who plays it, its wounds note, its group)."""
 
 
@@ -145,6 +151,8 @@ class Roster:
                 txn.set(["templates"], {})
             tid = old["id"] if old else self._free_id("tpl-" + model.slug(name), self.templates)
             block = _fresh(t.system, {k: v for k, v in ch.items() if k not in _FRESH_SKIP})
+            if t.system is System.SHADOWRUN:
+                block.update(_gear_tables(t.state, ch))
             block.update({"id": tid, "name": name, "player": "", "health": ""})
             txn.set(["templates", tid], block)
             model.validate_state(t.state)
@@ -162,6 +170,12 @@ class Roster:
         tpl = self.template(name_or_id)
 
         def build(txn: Txn) -> None:
+            for cid, ch in t.characters.items():
+                if ch.get("template") == tpl["id"]:
+                    for key, value in _gear_tables(t.state, ch).items():
+                        if key not in ch:
+                            txn.set(["characters", cid, key], value)
+                    txn.delete(["characters", cid, "template"])
             txn.delete(["templates", tpl["id"]])
             txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
 
@@ -200,8 +214,10 @@ class Roster:
                 gid = existing["id"]
             for name in names:
                 cid = self._free_id(model.slug(name), t.characters)
-                ch = {k: clone(v) for k, v in tpl.items()}
+                ch = {k: clone(v) for k, v in tpl.items() if k not in ("weapons", "armour")}
                 ch.update({"id": cid, "name": name, "kind": kind, "group": gid})
+                if t.system is System.SHADOWRUN:
+                    ch["template"] = tpl["id"]
                 txn.set(["characters", cid], ch)
                 made.append(cid)
             model.validate_state(t.state)
@@ -270,6 +286,11 @@ class Roster:
                 ch = clone(src)
                 ch.pop("group", None)
                 ch.pop("effects", None)
+                if "template" in ch:
+                    from_tpl = next((x for x in templates if x["id"] == ch["template"]), None)
+                    ch.update({k: clone(v) for k, v in (from_tpl or {}).items()
+                               if k in ("weapons", "armour") and k not in ch})
+                    del ch["template"]
                 name, n = str(ch.get("name", "")).strip(), 2
                 base = name
                 while name.lower() in taken:
@@ -292,6 +313,66 @@ class Roster:
 
         t._run(build)
         return made
+
+    # -- gear (Varjojuoksu) -------------------------------------------------------------
+
+    def gear_holder(self, owner: str, *, template: bool = False) -> dict[str, Any]:
+        """The character (or, with ``template``, the template) whose sheet holds gear."""
+        if self.t.system is not System.SHADOWRUN:
+            raise TrackerError("weapons and armour are on Varjojuoksu sheets")
+        return self.template(owner) if template else self.t.character(owner)
+
+    def set_weapon(self, owner: str, index: int | None, weapon: Weapon, *, template: bool = False) -> None:
+        """Add a weapon (``index`` None) or replace the one at ``index``, one command. A character
+        sharing its template's weapons gets its own list (the template's and this one)."""
+        t = self.t
+        holder = self.gear_holder(owner, template=template)
+        sheet = weapons_of(t.state, holder)
+        if index is None:
+            if len(sheet) >= MAX_WEAPONS:
+                raise TrackerError(f"{holder['name']} carries {MAX_WEAPONS} weapons already")
+            if any(w.name.lower() == weapon.name.lower() for w in sheet):
+                raise TrackerError(f"{holder['name']} already has a weapon named {weapon.name!r}")
+            new, verb = sheet + [weapon], "gains"
+        else:
+            if not 0 <= index < len(sheet):
+                raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
+            new, verb = sheet[:index] + [weapon] + sheet[index + 1:], "now carries"
+        t._run(self._gear(holder, template, "weapons", [w.to_table() for w in new],
+                          f"{holder['name']} {verb} {weapon.text}"))
+
+    def remove_weapon(self, owner: str, index: int, *, template: bool = False) -> None:
+        t = self.t
+        holder = self.gear_holder(owner, template=template)
+        sheet = weapons_of(t.state, holder)
+        if not 0 <= index < len(sheet):
+            raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
+        t._run(self._gear(holder, template, "weapons", [w.to_table() for i, w in enumerate(sheet) if i != index],
+                          f"{holder['name']} drops {sheet[index].name}"))
+
+    def set_armour(self, owner: str, armour: Armour, *, template: bool = False) -> None:
+        """Ballistic and impact armour on a sheet, one command."""
+        holder = self.gear_holder(owner, template=template)
+        if armour == armour_of(self.t.state, holder) and "armour" in holder:
+            raise TrackerError(f"{holder['name']} already wears {armour.text}; nothing changed")
+        self.t._run(self._gear(holder, template, "armour", armour.to_table(),
+                               f"{holder['name']}: armour {armour.text}"))
+
+    def _gear(self, holder: dict[str, Any], template: bool, key: str, value: Any,
+              text: str) -> Callable[[Txn], None]:
+        """The command that sets a sheet's ``weapons`` or ``armour`` and logs ``text``."""
+        t = self.t
+        table = "templates" if template else "characters"
+
+        def build(txn: Txn) -> None:
+            txn.set([table, holder["id"], key], value)
+            model.validate_state(t.state)
+            if template:
+                txn.emit("template", f"Template {text}", template=holder["id"])
+            else:
+                txn.emit("character", text, who=holder["id"])
+
+        return build
 
     # -- saved pools --------------------------------------------------------------------
 
@@ -365,6 +446,16 @@ class Roster:
         while cid in taken:
             cid, n = f"{base}-{n}", n + 1
         return cid
+
+
+def _gear_tables(state: Any, ch: dict[str, Any]) -> dict[str, Any]:
+    """The gear a character carries (its own or its template's) as tables to store."""
+    out: dict[str, Any] = {}
+    for key in ("weapons", "armour"):
+        owner = gear_owner(state, ch, key)
+        if owner is not None:
+            out[key] = clone(owner[key])
+    return out
 
 
 def _name_key(name: str) -> tuple[str, int]:

@@ -1,7 +1,9 @@
 """Damage and harm from a roll: the session's proposal as rows the GM confirms or edits.
 
-- :class:`DamageScreen` (Varjojuoksu): target, weapon (remembered ones cycle),
-  damage value, physical/stun, AP, armour (remembered), Edge; ``r`` rolls the
+- :class:`DamageScreen` (Varjojuoksu): target, weapon (``w`` takes the next one on the
+  attacker's sheet; the one it last attacked with comes first), damage value,
+  physical/stun, AP, its kind, the defender's armour of the kind that meets it
+  (ballistic or impact, said on the row), Edge; ``r`` rolls the
   resistance with the program's dice, ``f`` takes the faces of physical dice;
   then, while the defender may still spend Edge on that roll, ``e`` (Edge
   after, S7), ``g`` (negate a glitch, S5) or ``c`` (reduce a critical glitch,
@@ -28,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
+from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
 from ...text import die_text
@@ -35,8 +38,7 @@ from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
 
-_NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "ap": ("Armour Penetration (AP)", -99, 0),
-                "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
+_NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
 
 
 class RowsModal(ModalScreen[Any]):
@@ -148,6 +150,8 @@ class DamageScreen(RowsModal):
                 tooltip="Roll the damage resistance test with the program's dice and fill the boxes"),
         Binding("f", "faces", "Faces", id="damage.faces",
                 tooltip="Type the faces of physical dice for the resistance test"),
+        Binding("w", "next_weapon", "Weapon", id="damage.weapon",
+                tooltip="The next weapon on the attacker's sheet (its DV, AP and the armour that meets it)"),
         Binding("right,space", "change(1)", "Next", show=False, id="damage.next",
                 tooltip="Next value of the highlighted row"),
         Binding("left", "change(-1)", "Previous", show=False, id="damage.previous",
@@ -163,7 +167,7 @@ class DamageScreen(RowsModal):
                 tooltip="Close: the boxes the resistance roll filled stay filled (u undoes)"),
     ]
 
-    _BEFORE = frozenset({"apply", "faces", "change", "cancel"})
+    _BEFORE = frozenset({"apply", "faces", "change", "cancel", "next_weapon"})
     """Keys of the form, before the resistance roll."""
     _AFTER = frozenset({"post", "done"})
     """Keys once the roll is made: Edge after it (S5–S7), or done."""
@@ -185,12 +189,28 @@ class DamageScreen(RowsModal):
             self.net_hits = 0
             self.weapons = []
         self.target = self.targets[0]
-        w = self.weapons[0] if self.weapons else Weapon("", 5, "physical", 0)
-        self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
-        self.armour = int(tracker.character(self.target).get("armour", 0))
+        self.take(self.weapons[0] if self.weapons else Weapon("", 5, "physical"))
         self.edge = False
         self.result: Event | None = None
         """The resistance roll once made: the form shows what Edge can still do to it."""
+
+    def take(self, w: Weapon) -> None:
+        """Fill the rows from a weapon: its DV, damage, AP and kind, and the defender's armour that meets it."""
+        self.weapon, self.dv, self.damage, self.ap, self.skill, self.kind = (
+            w.name, w.dv, w.damage, w.ap, w.skill, w.kind)
+        self.wear()
+
+    def wear(self) -> None:
+        """The target's armour of the kind that meets the weapon (ballistic or impact)."""
+        self.armour, self.which = self.tracker.damage.armour_against(self.target, self.kind)
+
+    def action_next_weapon(self) -> None:
+        """``w``: the next weapon on the attacker's sheet."""
+        if not self.weapons:
+            self.notify("no weapon on the attacker's sheet: Enter on the weapon row names one", severity="warning")
+            return
+        self.step("weapon", 1)
+        self.render_rows()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self._BEFORE:
@@ -217,7 +237,7 @@ class DamageScreen(RowsModal):
             return (f"resistance: {faces} → {out['hits']} hit{'s' if out['hits'] != 1 else ''}"
                     + (", critical glitch" if out.get("critical_glitch") else ", glitch" if out.get("glitch") else ""))
         return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
-                                           self.armour, self.edge)
+                                           self.armour, self.edge, self.which)
 
     def hint(self) -> str:
         if self.result is not None:
@@ -225,8 +245,8 @@ class DamageScreen(RowsModal):
                 return "The boxes are filled; nothing more can be spent on this roll. Esc: done (u undoes it)."
             return ("The boxes are filled. Enter or e/g/c: spend the defender's Edge on this roll · "
                     "Esc: done (u undoes the hit).")
-        return ("←/→: change · Enter: type a value · r: roll resistance · f: physical dice · Esc: cancel.  "
-                "Weapon and armour are remembered for the next hit.")
+        return ("←/→: change · Enter: type a value · w: next weapon · r: roll resistance · f: physical dice · "
+                "Esc: cancel.  The weapon is remembered for the attacker's next hit.")
 
     def rows(self) -> list[tuple[str, str]]:
         t = self.tracker
@@ -240,13 +260,16 @@ class DamageScreen(RowsModal):
         out = [("target", f"Target\t{ch['name']}" + (" (←/→ for another)" if len(self.targets) > 1 else ""))]
         if self.roll_event is None:
             out.append(("net", f"Net hits\t{self.net_hits}"))
+        names = [w.name for w in self.weapons]
+        place = f"  ({names.index(self.weapon) + 1}/{len(names)} on the sheet, w: next)" if self.weapon in names else (
+            f"  (not on the sheet: joins it; w: {len(names)} on it)" if names and self.weapon else "")
         out += [
-            ("weapon", f"Weapon\t{self.weapon or '(none: Enter names it)'}"
-             + (f"  ({len(self.weapons)} remembered)" if self.weapons else "")),
+            ("weapon", f"Weapon\t{self.weapon or '(none: Enter names it)'}{place}"),
             ("dv", f"Damage value (DV)\t{self.dv}"),
             ("damage", f"Damage\t{self.damage}"),
-            ("ap", f"Armour Penetration (AP)\t{self.ap}"),
-            ("armour", f"Armour\t{self.armour}"),
+            ("ap", f"Armour Penetration (AP)\t{self.ap.text}"),
+            ("kind", f"Weapon kind\t{self.kind}" + (f" ({self.skill})" if self.skill else "")),
+            ("armour", f"Armour: {self.which}\t{self.armour}  ({self.which} meets a {self.kind} weapon)"),
             ("edge", f"Edge before the roll\t{'yes' if self.edge else 'no'}  (Edge {ch['edge']}/{ch['edge_rating']};"
                      " after it: e)"),
         ]
@@ -256,20 +279,24 @@ class DamageScreen(RowsModal):
         if key == "target" and len(self.targets) > 1:
             i = (self.targets.index(self.target) + delta) % len(self.targets)
             self.target = self.targets[i]
-            self.armour = int(self.tracker.character(self.target).get("armour", 0))
+            self.wear()
             self.query_one("#rows-title", Static).update(Text(self.title_line()))
         elif key == "weapon" and self.weapons:
             names = [w.name for w in self.weapons]
             i = (names.index(self.weapon) + delta) % len(names) if self.weapon in names else 0
-            w = self.weapons[i]
-            self.weapon, self.dv, self.damage, self.ap = w.name, w.dv, w.damage, w.ap
+            self.take(self.weapons[i])
+        elif key == "kind":
+            self.kind = WEAPON_KINDS[(WEAPON_KINDS.index(self.kind) + delta) % len(WEAPON_KINDS)]
+            self.wear()
+        elif key == "ap" and not self.ap.half:
+            self.ap = ArmourPenetration(max(-99, min(99, self.ap.modifier + delta)))
         elif key == "damage":
             self.damage = "stun" if self.damage == "physical" else "physical"
         elif key == "edge":
             self.edge = not self.edge
         elif key in _NUMBER_ROWS:
             _, lo, hi = _NUMBER_ROWS[key]
-            attr = {"dv": "dv", "ap": "ap", "armour": "armour", "net": "net_hits"}[key]
+            attr = {"dv": "dv", "armour": "armour", "net": "net_hits"}[key]
             setattr(self, attr, max(lo, min(hi, getattr(self, attr) + delta)))
 
     def edit(self, key: str) -> None:
@@ -279,17 +306,36 @@ class DamageScreen(RowsModal):
         if key == "weapon":
             self.ask("Weapon name (remembered with its DV, damage and AP):", self.weapon,
                      lambda v: setattr(self, "weapon", v))
+        elif key == "ap":
+            self.ask_ap()
         elif key in _NUMBER_ROWS:
             label, lo, hi = _NUMBER_ROWS[key]
-            attr = {"dv": "dv", "ap": "ap", "armour": "armour", "net": "net_hits"}[key]
+            attr = {"dv": "dv", "armour": "armour", "net": "net_hits"}[key]
             self.ask(f"{label}:", str(getattr(self, attr)), lambda v: setattr(self, attr, v), lo=lo, hi=hi)
         else:
             super().edit(key)
 
+    def ask_ap(self) -> None:
+        """AP as the books print it: −2, +2, −half, — (refused in one line otherwise)."""
+        def check(text: str) -> str | None:
+            try:
+                parse_ap(text)
+            except RulesError as e:
+                return str(e)
+            return None
+
+        def back(text: str | None) -> None:
+            if text is not None:
+                self.ap = parse_ap(text)
+                self.render_rows()
+
+        self.app.push_screen(TextPrompt("Armour Penetration (AP) as the book prints it: −2, +2, −half, —",
+                                        self.ap.text, check=check), back)
+
     def _apply(self, faces: list[int] | None) -> None:
         self.app.post_message(RunCommand(lambda t: t.damage.apply(
             self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
-            weapon=self.weapon, edge=self.edge, faces=faces,
+            weapon=self.weapon, skill=self.skill, kind=self.kind, edge=self.edge, faces=faces,
             net_hits=self.net_hits if self.roll_event is None else None), origin=self,
             then=lambda out: self._show_result(out["event"])))
 
