@@ -142,3 +142,37 @@ async def test_opening_a_session_leaves_no_folder_for_a_character_without_a_seat
         root = seats.spool_dir(sf.path)
         assert root.is_dir(), "the spool folder the seats write into"
         assert list(root.iterdir()) == [], "no character's folder until its seat opens"
+
+
+# -- the same flag means the same thing in every verb --------------------------------------------
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    import json
+
+    from polku.cli import main
+
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_edge_before_E_adds_the_edge_dice_in_odds_as_in_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--edge-before 3` is 3 Edge dice with the rule of six in roll, resolve and odds alike; bare (the older
+    spelling of odds) the pool given already holds them."""
+    with_e = _json(capsys, "odds", "shadowrun", "6", "--edge-before", "3", "--threshold", "2")
+    bare = _json(capsys, "odds", "shadowrun", "9", "--edge-before", "--threshold", "2")
+    plain = _json(capsys, "odds", "shadowrun", "9", "--threshold", "2")
+    assert with_e == bare and with_e["rule_of_six"] is True and with_e != plain
+    rolled = _json(capsys, "roll", "shadowrun", "6", "--edge-before", "3", "--seed", "4")
+    assert (rolled["edge_dice"], rolled["edge"]) == (3, "before"), "6 dice and 3 Edge dice, rule of six"
+    opposed = _json(capsys, "odds", "shadowrun-opposed", "6", "5", "--edge-before", "2", "--b-edge-before", "1")
+    assert (opposed["a_dice"], opposed["b_dice"]) == (8, 6)
+    assert opposed == _json(capsys, "odds", "shadowrun-opposed", "8", "6", "--edge-before", "--b-edge-before")
+
+
+def test_intervals_defaults_to_the_same_number_in_roll_and_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    from polku.cli.common import INTERVALS_DEFAULT
+
+    odds = _json(capsys, "odds", "shadowrun", "12", "--extended", "10000")
+    rolled = _json(capsys, "roll", "shadowrun", "12", "--extended", "10000", "--seed", "1")
+    assert odds["intervals"] == len(odds["success_at"]) == rolled["intervals"] == INTERVALS_DEFAULT == 20

@@ -130,6 +130,18 @@ def difficult_flags(p: argparse.ArgumentParser) -> None:
                    help="a very demanding action: two dice of 7+ (H8)")
 
 
+def sr_edge_before_odds_flag(p: argparse.ArgumentParser, side: str) -> None:
+    """``--edge-before E`` for ``odds``, as ``roll`` and ``resolve`` read it: +E dice, rule of six.
+
+    Written bare (the older spelling, kept working), the pool given already includes the Edge dice.
+    """
+    who = "B" if side else "A"
+    p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
+                   nargs="?", const=0, default=None, metavar="E",
+                   help=f"{who} spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7); "
+                        "bare, the pool given already includes the Edge dice")
+
+
 def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
     who = "side B" if side else "side A"
     p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
@@ -212,6 +224,9 @@ EXTENDED_MAX = 10_000
 
 INTERVALS_MAX = 1000
 """The most intervals of an extended test the headless verbs roll or follow."""
+
+INTERVALS_DEFAULT = 20
+"""``--intervals`` when not given, the same in ``roll`` (roll at most K) and ``odds`` (finish within K)."""
 
 
 def emit_json(data: dict[str, Any]) -> None:

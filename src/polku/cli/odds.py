@@ -10,6 +10,7 @@ from polku.cli.common import (
     HARHA_NAMES,
     HARHA_VARIANT_HELP,
     HARHA_VARIANTS,
+    INTERVALS_DEFAULT,
     INTERVALS_MAX,
     MAX_POOL,
     RAJA_NAMES,
@@ -20,6 +21,7 @@ from polku.cli.common import (
     check_rating,
     check_threshold,
     difficult_flags,
+    sr_edge_before_odds_flag,
     emit,
     emit_json,
     emit_lines,
@@ -99,18 +101,17 @@ def add_parser(verbs: Any) -> None:
                "Odds of a Shadowrun 4e roll (S4-S8); what Edge is worth (S7); an extended test (S10); "
                "teamwork (S11).",
                settings_epilog("sr.") + "\n" + ODDS_SR_JSON)
-    os_.add_argument("n", metavar="N", help="dice in the pool (with --edge-before, include the Edge dice)")
+    os_.add_argument("n", metavar="N", help="dice in the pool (without Edge dice; --edge-before E adds them)")
     os_.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
                      help="also the chance of at least T hits (S8)")
-    os_.add_argument("--edge-before", action="store_true",
-                     help="Edge spent before the roll: the rule of six is on (S7)")
+    sr_edge_before_odds_flag(os_, "")
     os_.add_argument("--edge", type=whole_arg("--edge (the Edge rating)", 1, EDGE_MAX), metavar="E",
                      help="compare no Edge, Edge before and Edge after (spent when the roll falls short) "
                           "for Edge rating E; needs --threshold (S7)")
     os_.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
                      help="an extended test to T hits (S10)")
     os_.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
-                     help="extended: the chance to finish within K intervals (default 10)")
+                     help=f"extended: the chance to finish within K intervals (default {INTERVALS_DEFAULT})")
     os_.add_argument("--progress", type=whole_arg("--progress", 0, EXTENDED_MAX), metavar="P", default=0,
                      help="extended: hits already accumulated (a test under way)")
     os_.add_argument("--hurried", action="store_true", help="extended: 2s count as 1s for glitches (S10)")
@@ -127,8 +128,8 @@ def add_parser(verbs: Any) -> None:
     oso.add_argument("m", metavar="M", help="side B's (the defender's) dice")
     oso.add_argument("--group", metavar="N,N",
                      help="B's companions' pools: B rolls the largest pool + 1 per extra member, at most +5 (S9)")
-    oso.add_argument("--edge-before", action="store_true", help="A spent Edge before the roll (N includes it)")
-    oso.add_argument("--b-edge-before", action="store_true", help="B spent Edge before the roll (M includes it)")
+    sr_edge_before_odds_flag(oso, "")
+    sr_edge_before_odds_flag(oso, "b-")
     finish(oso, _odds_sr_opposed)
 
 
@@ -269,7 +270,8 @@ def _odds_sr(args: argparse.Namespace) -> int:
     from polku.rules import odds
 
     settings, _ = settings_from_args(args, "shadowrun")
-    n = sr_pool(args.n)
+    n = sr_pool(args.n) + (args.edge_before or 0)
+    rule_of_six = args.edge_before is not None
     check_threshold(args.threshold)
     out: dict[str, Any] = {"system": "shadowrun", "settings": settings_json(settings, "shadowrun")}
     modes = [f for f, v in (("--edge", args.edge), ("--extended", args.extended), ("--helpers", args.helpers))
@@ -285,7 +287,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
     if args.edge is not None:
         if args.threshold is None:
             raise CliError("--edge compares Edge before and after the roll for a threshold: give --threshold T")
-        if args.edge_before:
+        if rule_of_six:
             raise CliError("--edge already compares Edge before the roll; leave out --edge-before")
         check_rating("--edge", args.edge)
         worth = odds.sr_edge_odds(n, args.edge, args.threshold, settings)
@@ -304,9 +306,9 @@ def _odds_sr(args: argparse.Namespace) -> int:
         emit_lines(lines)
         return 0
     if args.extended is not None:
-        if args.threshold is not None or args.edge_before:
+        if args.threshold is not None or rule_of_six:
             raise CliError("an extended test takes --extended T (its threshold), not --threshold or --edge-before")
-        k = args.intervals if args.intervals is not None else 10
+        k = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
         ext = odds.sr_extended(n, args.extended, settings, max_intervals=k, hurried=args.hurried, progress=args.progress)
         out.update(ext.to_json(), dice=n, progress=args.progress, intervals=k, hurried=args.hurried)
         if args.json:
@@ -330,15 +332,15 @@ def _odds_sr(args: argparse.Namespace) -> int:
             if args.leader_skill is None:
                 raise CliError("sr.teamwork_cap=skill caps the helpers' dice at the leader's skill: give --leader-skill S")
             cap = args.leader_skill
-        result = odds.sr_teamwork(n, helpers, settings, rule_of_six=args.edge_before, leader_skill=args.leader_skill)
+        result = odds.sr_teamwork(n, helpers, settings, rule_of_six=rule_of_six, leader_skill=args.leader_skill)
         out.update(result.to_json(args.threshold), helpers=helpers, leader_skill=args.leader_skill, cap=cap,
-                   rule_of_six=args.edge_before, tail=result.tail)
+                   rule_of_six=rule_of_six, tail=result.tail)
         head = (f"Shadowrun teamwork odds: leader {n} dice + the hits of helpers "
                 f"{', '.join(map(str, helpers))}" + (f", at most {cap} dice (sr.teamwork_cap)" if cap is not None else ""))
     else:
-        result = odds.sr_hits(n, settings, rule_of_six=args.edge_before)
-        out.update(result.to_json(args.threshold), rule_of_six=args.edge_before, tail=result.tail)
-        six = ", rule of six (Edge before the roll)" if args.edge_before else ""
+        result = odds.sr_hits(n, settings, rule_of_six=rule_of_six)
+        out.update(result.to_json(args.threshold), rule_of_six=rule_of_six, tail=result.tail)
+        six = ", rule of six (Edge before the roll)" if rule_of_six else ""
         head = f"Shadowrun odds: {plural(n, 'die').replace('dies', 'dice')}{six}"
     if args.json:
         emit_json(out)
@@ -359,12 +361,12 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
     from polku.rules import odds, shadowrun
 
     settings, _ = settings_from_args(args, "shadowrun")
-    n, m = sr_pool(args.n, "A"), sr_pool(args.m, "B")
+    n, m = sr_pool(args.n, "A") + (args.edge_before or 0), sr_pool(args.m, "B")
     group = pool_list(args.group, "group member")
-    m_total = shadowrun.group_pool([m, *group]) if group else m
+    m_total = (shadowrun.group_pool([m, *group]) if group else m) + (args.b_edge_before or 0)
     if m_total > 200:
         raise CliError(f"{m_total} dice is more than this tracker rolls (200)")
-    result = odds.sr_opposed(n, m_total, settings, args.edge_before, args.b_edge_before)
+    result = odds.sr_opposed(n, m_total, settings, args.edge_before is not None, args.b_edge_before is not None)
     if args.json:
         out = {"system": "shadowrun", "a_dice": n, "b_dice": m_total,
                "group": [m, *group] if group else None, "settings": settings_json(settings, "shadowrun")}

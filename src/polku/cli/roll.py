@@ -9,6 +9,7 @@ from polku.cli.common import (
     EXTENDED_MAX,
     HARHA_VARIANT_HELP,
     HARHA_VARIANTS,
+    INTERVALS_DEFAULT,
     INTERVALS_MAX,
     MAX_POOL,
     SEED_MAX,
@@ -94,7 +95,7 @@ def add_parser(verbs: Any) -> None:
     roll.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
                       help="shadowrun: an extended test to T hits (S10)")
     roll.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
-                      help="extended: roll at most K intervals (default 20)")
+                      help=f"extended: roll at most K intervals (default {INTERVALS_DEFAULT})")
     finish(roll, run)
 
 
@@ -318,7 +319,7 @@ class _SrRoller:
 def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int):
     from polku.rules import shadowrun
 
-    limit = args.intervals if args.intervals is not None else 20
+    limit = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
     test = shadowrun.ExtendedTest(args.extended, hurried=args.hurried)
     while not test.over and test.intervals < limit:
         test = test.add(one(n, "", hurried=args.hurried))
