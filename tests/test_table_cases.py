@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import isolated, make_app, pilot_test, press, screen_text, settle, typed
+from app_fixtures import isolated, isolated_here, make_app, pilot_test, press, screen_text, settle, typed
 
 from polku.session import demo, files
 from polku.session.host import TrackerError
@@ -236,6 +236,108 @@ def test_H9_one_background_whatever_its_spelling_and_the_first_spelling_is_kept(
     assert c2.rolled_backgrounds("Tuomas") == {"villager"}
 
 
+
+# -- case 7: S12, a fighter who cannot act is skipped, shown as such, everywhere -------------------------
+
+
+def street_fight(tmp_path: Path) -> tuple[Tracker, files.SessionFile]:
+    """The demo's three, and Razor (a player character): initiative Razor 17, Kaneda 10, Nyx 8, Ganger 6."""
+    from app_fixtures import demo_session
+
+    tmp_path.mkdir(exist_ok=True)
+    t, sf = demo_session(tmp_path, "varjojuoksu")
+    t.add_character("Razor", kind="pc", attributes={**ATTRS, "reaction": 5, "intuition": 5})
+    t.set_condition("kaneda", "physical", 0)
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1), ("razor", 1)],
+                            faces=[5, 5, 1, 1, 1, 1, 1, 1] + [1] * 8 + [1] * 6 + [5] * 7 + [1] * 3)
+    sf.save_now(t)
+    return t, sf
+
+
+async def pick(pilot: Any, name: str) -> None:
+    """Focus the characters and put the cursor on ``name``."""
+    from app_fixtures import option_texts
+    from polku.tui.widgets.panes import CharacterPane
+
+    texts = option_texts(pilot.app.main_screen().query_one("#chars", CharacterPane))
+    await select(pilot, "2", next(i for i, t in enumerate(texts) if t.lstrip("▸ ").startswith(name)))
+
+
+@pilot_test
+async def test_S12_the_unconscious_and_the_dying_are_skipped_shown_and_left_out_of_the_next_initiative(
+        tmp_path: Path) -> None:
+    from app_fixtures import option_texts
+    from polku.tui.screens.roll import InitiativeScreen
+    from polku.tui.widgets.panes import TurnOrder
+
+    tracker, sf = street_fight(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        order = app.main_screen().query_one(TurnOrder)
+        assert order.lines[1].startswith("▶ 17 Razor")
+        # Razor (a player character) is knocked out by stun (m), the Ganger is dying (w): physical full.
+        await pick(pilot, "Razor")
+        await press(pilot, *["m"] * 10)
+        await pick(pilot, "Ganger")
+        await press(pilot, *["w"] * 10)
+        await settle(pilot)
+        assert tracker.combat.down("razor") == "unconscious" and tracker.combat.down("ganger").startswith("dying")
+        assert order.lines[1:] == ["✗ 14 Razor  unconscious", "· 10 Kaneda", "·  8 Nyx",
+                                   "✗  3 Ganger  dying"]
+        await press(pilot, "space")
+        await settle(pilot)
+        assert order.lines[2].startswith("▶ 10 Kaneda")
+        await press(pilot, "space")
+        await settle(pilot)
+        assert order.lines[3].startswith("▶  8 Nyx")
+        await press(pilot, "space")  # Nyx is the last who can act: the turn is over, initiative is asked for
+        await settle(pilot)
+        assert tracker.combat.acting() is None and not any(line.startswith("▶") for line in order.lines)
+        assert isinstance(app.screen, InitiativeScreen)
+        rows = option_texts(app.screen.query_one("#ini-list"))  # type: ignore[arg-type]
+        chosen = {r.split("  ")[0][4:]: r.startswith("[x]") for r in rows}
+        assert chosen == {"Kaneda": True, "Nyx": True, "Ganger": False, "Razor": False}
+
+
+def test_S12_the_players_turn_order_skips_the_same_fighters(tmp_path: Path) -> None:
+    from polku.session.public import public_view
+    from polku.tui.widgets.panes import turn_rows
+
+    t, _ = street_fight(tmp_path)
+    t.set_condition("razor", "stun", t.condition_monitor("razor", "stun"))
+    players = public_view(t)
+    assert [(r.name, r.status) for r in players.combat.rows()] == [(r.name, r.status) for r in t.combat.rows()] == [
+        ("Razor", "down"), ("Kaneda", "waiting"), ("Nyx", "waiting"), ("Ganger", "waiting")]
+    assert [x.plain for x in turn_rows(players, {})][1] == "✗ 14 Razor  unconscious"
+    t.combat.next()
+    assert t.combat.acting() == "kaneda" and public_view(t).combat.acting() == "kaneda"
+    with pytest.raises(TrackerError, match="^Razor cannot act: unconscious$"):
+        t.state["combat"]["held"] = ["razor"]
+        t.combat.step_in("razor")
+
+
+@pytest.mark.parametrize("boxes", [(10, 0), (0, 10), (10, 10)], ids=["dying", "unconscious", "both"])
+def test_S12_one_answer_for_can_this_fighter_act(tmp_path: Path, boxes: tuple[int, int]) -> None:
+    """The marker, "next", the next initiative's defaults and "remove the fallen" agree, player character or not."""
+    t, _ = street_fight(tmp_path)
+    for cid in ("razor", "ganger"):
+        for track, n in zip(("physical", "stun"), boxes):
+            if n:
+                t.set_condition(cid, track, min(n, t.condition_monitor(cid, track)))
+    assert t.combat.down("razor") and t.combat.down("ganger")
+    defaults = t.combat.default_fighters()
+    assert {cid for cid, (chosen, _) in defaults.items() if not chosen} == {"razor", "ganger"}
+    acted = []
+    t.state["combat"]["acting"] = ""  # as if the acting fighter had just acted
+    while t.combat.block and t.combat.block["pass"]:
+        t.combat.next()
+        if t.combat.acting():
+            acted.append(t.combat.acting())
+    assert acted == ["kaneda", "nyx"]
+    assert t.roster.fallen() == ["ganger"]  # player characters stay on the sheet; both sit out the fight
+
+
 # -- pictures of the screen states these cases changed, at 80x24 and 120x40 ------------------------------
 
 sizes = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -275,3 +377,15 @@ class TestPictures:
         sf.save_now(tracker)
         app = make_app(tracker, sf, sessions_dir=tmp_path)
         assert snap_compare(app, run_before=run_keys("h", "b", "enter"), terminal_size=size)
+
+    @sizes
+    @pytest.mark.usefixtures(isolated_here.__name__)
+    def test_turn_order_with_fighters_who_cannot_act(self, snap_compare: Any, size: Any) -> None:
+        """Razor unconscious and the Ganger dying keep their places, marked ✗ with why (skipped); Kaneda acts."""
+        tracker, sf = street_fight(Path("sessions"))
+        tracker.set_condition("razor", "stun", tracker.condition_monitor("razor", "stun"))
+        tracker.set_condition("ganger", "physical", tracker.condition_monitor("ganger", "physical"))
+        tracker.combat.next()
+        sf.save_now(tracker)
+        app = make_app(tracker, sf, sessions_dir=Path("sessions"))
+        assert snap_compare(app, run_before=run_keys(), terminal_size=size)

@@ -68,6 +68,8 @@ class TurnEntry:
         reaction: Reaction, the second tie-breaker.
         intuition: Intuition, the third.
         wound: The wound modifier in force (0 or negative, S12).
+        down: Cannot act (unconscious, dying or dead): keeps its place in the order and is
+            skipped by the marker in every pass.
     """
 
     cid: str
@@ -77,6 +79,7 @@ class TurnEntry:
     reaction: int = 0
     intuition: int = 0
     wound: int = 0
+    down: bool = False
 
     @property
     def current(self) -> int:
@@ -104,8 +107,9 @@ def check_passes(passes: int) -> int:
 
 
 def acts_in(entry: TurnEntry, pass_no: int) -> bool:
-    """Whether ``entry`` acts in initiative pass ``pass_no`` (pass 2 needs 2+ passes)."""
-    return entry.passes >= pass_no
+    """Whether ``entry`` acts in initiative pass ``pass_no`` (pass 2 needs 2+ passes; a fighter who is
+    down acts in none)."""
+    return entry.passes >= pass_no and not entry.down
 
 
 def next_to_act(order: Sequence[TurnEntry], pass_no: int, done: Iterable[str]) -> str | None:

@@ -47,9 +47,12 @@ class TurnRow:
     passes: int
     wound: int
     status: str
-    """``acting``, ``held``, ``acted``, ``waiting`` (acts later in this pass) or ``out`` (no action this pass)."""
+    """``acting``, ``held``, ``acted``, ``waiting`` (acts later in this pass), ``out`` (no action this pass)
+    or ``down`` (cannot act: skipped, :meth:`Combat.down`)."""
     hidden: bool = False
     """The players' view of a GM-only initiative roll: ``score`` and ``current`` only keep the order."""
+    condition: str = ""
+    """Why a fighter who is ``down`` cannot act: ``unconscious``, ``dying (overflow 2/4)``, ``dead``."""
 
 
 class Combat:
@@ -74,6 +77,19 @@ class Combat:
         chars = self._t.characters
         return [self._entry(e) for e in self._t.state["initiative"] if e["id"] in chars]
 
+    def down(self, cid: str) -> str:
+        """Why ``cid`` cannot act — ``unconscious``, ``dying (overflow 2/4)`` or ``dead`` (S12 monitors) —
+        or "" when they can.
+
+        The one answer to "can this fighter act": the turn marker and "next" skip a fighter
+        who is down (kept in place, shown as such), the next initiative roll leaves them out
+        by default, player character or not, and the players' turn order shows the same.
+        """
+        t = self._t
+        if t.system is not System.SHADOWRUN or cid not in t.characters:
+            return ""
+        return str(t.damage.condition_text(cid))
+
     def _entry(self, e: Mapping[str, Any]) -> turns.TurnEntry:
         from ..rules.shadowrun import wound_modifier
 
@@ -81,7 +97,7 @@ class Combat:
         a = ch.get("attributes", {})
         wound = wound_modifier(ch["physical"], ch["stun"]) if "physical" in ch else 0
         return turns.TurnEntry(e["id"], e["score"], e["passes"], ch.get("edge_rating", 0),
-                               a.get("reaction", 0), a.get("intuition", 0), wound)
+                               a.get("reaction", 0), a.get("intuition", 0), wound, bool(self.down(e["id"])))
 
     def order(self) -> list[turns.TurnEntry]:
         return turns.turn_order(self.entries())
@@ -93,7 +109,9 @@ class Combat:
         hidden = {e["id"] for e in self._t.state["initiative"] if e.get("hidden")}
         out = []
         for e in self.order():
-            if e.cid == b.get("acting"):
+            if e.down:
+                status = "down"
+            elif e.cid == b.get("acting"):
                 status = "acting"
             elif e.cid in b.get("held", []):
                 status = "held"
@@ -104,7 +122,7 @@ class Combat:
             else:
                 status = "out"
             out.append(TurnRow(e.cid, self._t.characters[e.cid]["name"], e.score, e.current, e.passes,
-                               e.wound, status, e.cid in hidden))
+                               e.wound, status, e.cid in hidden, self.down(e.cid) if e.down else ""))
         return out
 
     def acting(self) -> str | None:
@@ -139,11 +157,11 @@ class Combat:
 
         Out of a fight, everyone standing. In one, those in the order now, and those who
         joined the table since it was rolled (reinforcements: "4× Ganger" added mid-fight);
-        a fallen non-player character is left out either way.
+        a fighter who cannot act (:meth:`down`: unconscious, dying or dead, player character
+        or not) is left out either way.
         """
         t = self._t
         current = {e["id"]: e["passes"] for e in t.state["initiative"]}
-        fallen = set(t.roster.fallen())
         joined: set[str] = set()
         if current:
             for ev in reversed(t.events):
@@ -155,7 +173,7 @@ class Combat:
                 joined.update(str(p[1]) for ch in ev.get("changes", []) if isinstance(ch, dict)
                               for p in [ch.get("path")] if isinstance(p, list) and len(p) == 2
                               and p[0] == "characters" and ch.get("before") is None and ch.get("after") is not None)
-        return {cid: ((cid in current or cid in joined or not current) and cid not in fallen, current.get(cid, 1))
+        return {cid: ((cid in current or cid in joined or not current) and not self.down(cid), current.get(cid, 1))
                 for cid in t.characters}
 
     def initiative_dice(self, entries: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -292,6 +310,8 @@ class Combat:
         name = t.character(cid)["name"]
         if b is None or cid not in b["held"]:
             raise _refuse(f"{name} is not holding an action (d holds the acting fighter's)")
+        if self.down(cid):
+            raise _refuse(f"{name} cannot act: {self.down(cid)}")
 
         def build(txn: _Txn) -> None:
             self._set(txn, acting=cid, held=[x for x in b["held"] if x != cid])

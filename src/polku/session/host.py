@@ -94,6 +94,10 @@ class TableHost(CommandHost, Protocol):
     @property
     def system(self) -> System: ...
 
+    @property
+    def damage(self) -> Any:
+        """The tracker's :class:`~polku.session.damage.Damage` (a character's condition: can they act)."""
+
     def condition_monitor(self, cid: str, track: str) -> int: ...
 
     def _remove_character_in(self, txn: Any, cid: str) -> None: ...

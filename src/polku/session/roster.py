@@ -117,15 +117,11 @@ class Roster:
     def is_fallen(self, cid: str) -> bool:
         """Out of the fight: a full Varjojuoksu monitor (unconscious, dying, dead), or Out of play / Dead (R9)."""
         from ..rules import rajapolku as raja
-        from ..rules import shadowrun as sr
 
         t = self.t
         ch = t.character(cid)
         if t.system is System.SHADOWRUN:
-            phys, stun = model.condition_monitors(ch)
-            mon = sr.Monitors(ch["physical"], ch["stun"], phys, stun, int(ch.get("overflow", 0)),
-                              ch["attributes"]["body"])
-            return mon.unconscious
+            return bool(t.damage.condition_text(cid))  # the fighter who cannot act (Combat.down)
         if t.system is System.RAJAPOLKU:
             return raja.is_fallen(ch["wound"])
         return False

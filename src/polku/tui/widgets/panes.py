@@ -184,7 +184,7 @@ class ChallengeQueue(OptionList):
         return opt.id[3:]
 
 
-TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "out": " "}
+TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "out": " ", "down": "✗"}
 """The turn marker and each fighter's place in the pass (a glyph, never colour alone)."""
 
 
@@ -205,9 +205,10 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
         t.append(" ? " if r.hidden else f"{r.current:>2} ", style="bold")
-        t.append(short_name(r.name), style="bold" if r.status == "acting" else (muted if r.status in ("acted", "out") else ""))
-        extra = []
-        if r.wound:
+        t.append(short_name(r.name), style="bold" if r.status == "acting" else
+                 (muted if r.status in ("acted", "out", "down") else ""))
+        extra = [r.condition.split(' (')[0]] if r.condition else []  # unconscious, dying, dead: skipped
+        if r.wound and not r.condition:
             extra.append(f"−{-r.wound} wounds")
         if r.passes != 1:
             extra.append(f"{r.passes} passes")
