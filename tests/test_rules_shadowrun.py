@@ -179,7 +179,7 @@ def test_S5_glitch_exactly_at_half_and_success_at_once():
     assert r.glitch and not r.critical_glitch
     res = success_test(r, 2)
     assert res.success and res.glitch
-    assert "ones: 2 of 4 → glitch" in r.explain()
+    assert "ones: 2 of 4 → glitch (2 hits): the fewer the hits, the worse the mishap (S5)" in r.explain()
 
 
 def test_S5_no_glitch_below_half():
@@ -191,7 +191,8 @@ def test_S5_no_glitch_below_half():
 
 def test_S5_odd_pool_half_or_more_means_three_of_five():
     assert faces_roll(1, 1, 1, 5, 6).glitch
-    assert "ones: 3 of 5 → glitch" in faces_roll(1, 1, 1, 5, 6).explain()
+    assert "ones: 3 of 5 → glitch (2 hits): the fewer the hits, the worse the mishap (S5)" in faces_roll(
+        1, 1, 1, 5, 6).explain()
 
 
 def test_S5_glitch_rerolls_true_counts_exploded_dice():
@@ -242,7 +243,7 @@ def test_S6_critical_glitch_1_1_2_has_zero_hits():
     r = faces_roll(1, 1, 2)
     assert r.hits == 0
     assert r.glitch and r.critical_glitch
-    assert "ones: 2 of 3 → critical glitch" in r.explain()
+    assert "ones: 2 of 3 → critical glitch (0 hits)" in r.explain()
 
 
 def test_S6_edge_cannot_negate_a_critical_glitch():
@@ -400,7 +401,8 @@ def test_S10_hurried_twos_count_as_ones_for_glitches():
     t = ExtendedTest(10, "1 minute", hurried=True).add(r)
     assert t.history[-1].ones == 2 and t.glitched
     assert t.accumulated == 1
-    assert "ones and twos: 2 of 4 → glitch" in t.history[-1].explain()
+    assert "ones and twos: 2 of 4 → glitch (1 hit): the fewer the hits, the worse the mishap (S5)" in (
+        t.history[-1].explain())
 
 
 def test_S10_glitch_may_spoil_when_the_gm_says_so():
@@ -681,3 +683,15 @@ def test_S10_an_interval_adds_its_hits_unless_it_critically_glitches(fs, thr, hu
         assert t2.ended and t2.accumulated == 0
     else:
         assert t2.accumulated == count_hits(fs) and t2.done == (count_hits(fs) >= thr)
+
+
+def test_S5_a_glitch_shows_its_hits_so_the_gm_can_size_it():
+    """S5: 6 hits and a glitch is a minor mishap, 1 hit and a glitch a serious one: the hits stand
+    beside the glitch in the explanation (and the log line and CLI, tested with them)."""
+    minor = faces_roll(1, 1, 1, 1, 1, 1, 5, 5, 5, 6, 6, 6)
+    assert (minor.glitch, minor.hits) == (True, 6)
+    assert minor.explain()[-1] == "ones: 6 of 12 → glitch (6 hits): the fewer the hits, the worse the mishap (S5)"
+    serious = faces_roll(1, 1, 5)
+    assert serious.explain()[-1] == "ones: 2 of 3 → glitch (1 hit): the fewer the hits, the worse the mishap (S5)"
+    # negated with Edge: no guidance needed, still the hits
+    assert negate_glitch(serious).explain()[-2] == "ones: 2 of 3 → glitch (1 hit)"

@@ -115,6 +115,16 @@ def split_bar(shares: Sequence[tuple[float, str]], width: int) -> str:
 # -- outcomes -------------------------------------------------------------------------
 
 
+def glitch_text(hits: int, critical: bool = False, *, loud: bool = False) -> str:
+    """A glitch worded with its hits beside it, so the GM can size it (S5: with many hits a small
+    embarrassment on the way to success, with one hit a serious one; S6: none, critical).
+
+    ``glitch (1 hit)``, ``GLITCH (6 hits)`` with ``loud``, ``critical glitch (0 hits)``.
+    """
+    word = "critical glitch" if critical else "glitch"
+    return f"{word.upper() if loud else word} ({plural(hits, 'hit')})"
+
+
 def raja_outcome(result: Any, a: str, b: str) -> str:
     """A Rajapolku result (R5-R7) in a few words, with the sides' names.
 

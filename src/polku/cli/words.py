@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.text import die_typed, raja_outcome, split_bar
+from polku.text import die_typed, glitch_text, raja_outcome, split_bar
 from polku.cli.common import (
     BAR_WIDTH,
 )
@@ -40,9 +40,9 @@ def sr_headline(result) -> str:
     roll = getattr(result, "roll", result)
     parts = [plural(roll.hits, "hit")]
     if roll.critical_glitch:
-        parts.append("CRITICAL GLITCH")
+        parts.append(glitch_text(roll.hits, True, loud=True))
     elif roll.glitch:
-        parts.append("glitch")
+        parts.append(glitch_text(roll.hits))
     if hasattr(result, "threshold"):
         verdict = f"success, {plural(result.net_hits, 'net hit')}" if result.success else "failure"
         parts.append(f"threshold {result.threshold}: {verdict}")
@@ -50,9 +50,11 @@ def sr_headline(result) -> str:
 
 
 def sr_opposed_headline(result) -> str:
+    glitches = "".join(f"; {side} {glitch_text(r.hits, r.critical_glitch, loud=r.critical_glitch)}"
+                       for side, r in (("A", result.a), ("B", result.b)) if r.glitch or r.critical_glitch)
     if result.winner == "tie":
-        return "Shadowrun opposed: tie (stalemate); if a winner is needed, B (defender) wins"
-    return f"Shadowrun opposed: {result.winner.upper()} wins with {plural(result.net_hits, 'net hit')}"
+        return "Shadowrun opposed: tie (stalemate); if a winner is needed, B (defender) wins" + glitches
+    return f"Shadowrun opposed: {result.winner.upper()} wins with {plural(result.net_hits, 'net hit')}" + glitches
 
 
 def sr_json(result) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
+from ..text import glitch_text
 from .dice import DiceSource, Die, RulesError, Src
 from .system import Settings
 
@@ -475,9 +476,10 @@ class SRRoll:
         what = "ones and twos" if self.hurried else "ones"
         counted = len(self.glitch_dice)
         if self.rolled_critical:
-            verdict = "critical glitch"
+            verdict = glitch_text(self.hits, True)
         elif self.rolled_glitch:
-            verdict = "glitch"
+            verdict = glitch_text(self.hits) + (": the fewer the hits, the worse the mishap (S5)"
+                                                if not self.glitch_negated else "")
         else:
             verdict = "no glitch"
         note = "" if self.glitch_rerolls or not self.exploded else " (rule-of-six dice not counted)"

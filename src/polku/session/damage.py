@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.dice import RulesError
 from ..rules.system import System
-from ..text import plural
+from ..text import glitch_text, plural
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 from .host import TrackerError
 from .model import Event
@@ -335,7 +335,8 @@ class Damage:
                    f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
                    + (f", overflow {res.after.overflow}" if res.after.overflow else "") + ")"
                    + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
-                   + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}"))
+                   + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}")
+                   + (f", {glitch_text(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
         outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
         eff = sr.effective_armour(rec.armour, rec.ap)
         ap = sr.parse_ap(rec.ap)

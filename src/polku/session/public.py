@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
+from ..text import glitch_text
 from . import store
 from .combat import sets_initiative_scores
 from .files import SessionOpenError, load_followed
@@ -154,9 +155,9 @@ def public_summary(roll: dict[str, Any]) -> str:
     hits = out.get("hits", 0)
     parts = [f"{hits} hit{'s' if hits != 1 else ''}", "threshold hidden by the GM"]
     if out.get("critical_glitch"):
-        parts.append("CRITICAL GLITCH")
+        parts.append(glitch_text(hits, True, loud=True))
     elif out.get("glitch"):
-        parts.append("GLITCH")
+        parts.append(glitch_text(hits, loud=True))
     elif out.get("glitch_negated"):
         parts.append("glitch negated")
     return ", ".join(parts)

@@ -33,7 +33,7 @@ from ...rules.dice import RulesError
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
-from ...text import die_text
+from ...text import die_text, glitch_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
@@ -235,7 +235,8 @@ class DamageScreen(RowsModal):
             faces = " ".join(die_text(d["face"], d.get("source", "die")) for d in roll["sides"][0]["dice"]) or "no dice"
             out = roll["outcome"]
             return (f"resistance: {faces} → {out['hits']} hit{'s' if out['hits'] != 1 else ''}"
-                    + (", critical glitch" if out.get("critical_glitch") else ", glitch" if out.get("glitch") else ""))
+                    + (f", {glitch_text(out['hits'], bool(out.get('critical_glitch')))}"
+                       if out.get("critical_glitch") or out.get("glitch") else ""))
         return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
                                            self.armour, self.edge, self.which)
 
