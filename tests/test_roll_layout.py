@@ -225,6 +225,9 @@ async def test_who_on_side_b_of_a_threshold_test_picks_side_a_and_H_is_refused_i
         await press(pilot, "H")
         assert not roll.hidden and "hidden from players" not in screen_text(app)
         assert "Only a success test's threshold can be hidden" in [n.message for n in app._notifications][-1]
+        await press(pilot, "w")  # the extended test under way keeps its roller (S10)
+        assert app.screen is roll and roll.a.who == "nyx"
+        await press(pilot, "t")  # extended → teamwork: side B is a threshold again
         await press(pilot, "tab", "w")
         assert "Who is side A?" in screen_text(app)  # side B is the threshold here, not a character
         await press(pilot, "1")

@@ -291,7 +291,9 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         app.run_command(lambda t: t.roster.save_pool("kaneda", {
             "name": "Ram the door", "mode": "attr+attr", "skill": "", "attribute": "body",
             "second": "strength", "count": 0}))
-        await pilot.press("r", "w", "1")  # side A: Kaneda (the active challenge is Nyx's)
+        # The active challenge is Nyx's extended test, which keeps its roller (S10): t t makes it a
+        # success test (extended → teamwork → success), then w 1 picks Kaneda for side A.
+        await pilot.press("r", "t", "t", "w", "1")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SRRollScreen) and screen.a.who == "kaneda"
