@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from polku.cli import main
+from polku.rules.system import Settings
 from polku.session import demo, store
 from polku.session.files import document, load_tracker
 from polku.session.model import clone
@@ -152,9 +153,9 @@ def test_undone_rolls_are_left_out():
 def test_outcome_tags():
     t = demo.demo_rajapolku()
     roll = next(e for e in t.events if e["seq"] == 8)
-    assert event_tags(roll) == {"win", "loss"}
-    assert event_tags(roll, "alyosha") == {"win"}
-    assert event_tags(roll, "the-pickpocket") == {"loss"}
+    assert event_tags(roll, Settings()) == {"win", "loss"}
+    assert event_tags(roll, Settings(), "alyosha") == {"win"}
+    assert event_tags(roll, Settings(), "the-pickpocket") == {"loss"}
 
 
 # ---------------------------------------------------------------------------

@@ -247,9 +247,9 @@ def test_S6_a_critical_glitch_is_a_glitch_for_the_filter():
     t = demo.demo_varjojuoksu()
     r = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 2, 3])
     assert r["roll"].critical_glitch
-    assert {"glitch", "critical glitch"} <= event_tags(t.events[-1], "kaneda")
+    assert {"glitch", "critical glitch"} <= event_tags(t.events[-1], t.settings, "kaneda")
     r = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4), faces=[1, 1, 5, 3])
-    tags = event_tags(t.events[-1], "kaneda")
+    tags = event_tags(t.events[-1], t.settings, "kaneda")
     assert "glitch" in tags and "critical glitch" not in tags
 
 

@@ -134,14 +134,14 @@ def add_parser(verbs: Any) -> None:
 
 
 def _odds_raja(args: argparse.Namespace) -> int:
-    from polku.rules import odds
+    from polku.session import odds
 
     settings, _ = settings_from_args(args, "rajapolku")
     if args.spirit or args.in_fight:
         return _odds_spirit(args, settings)
     an, aa = parse_raja_pool(args.a, "A")
     bn, ba = parse_raja_pool(args.b, "B")
-    result = odds.raja_odds(an, aa, bn, ba, settings)
+    result = odds.raja(odds.RajaQuestion((an, aa), (bn, ba)), settings)
     if args.json:
         out = {"system": "rajapolku", "a": {"normal": an, "ability": aa},
                "b": {"normal": bn, "ability": ba}, "settings": settings_json(settings, "rajapolku")}
@@ -176,7 +176,7 @@ def _odds_raja(args: argparse.Namespace) -> int:
 
 
 def _odds_spirit(args: argparse.Namespace, settings) -> int:
-    from polku.rules import odds
+    from polku.session import odds
 
     charges = []
     for side, text in (("A", args.a), ("B", args.b)):
@@ -187,7 +187,7 @@ def _odds_spirit(args: argparse.Namespace, settings) -> int:
         if left < 1:
             raise CliError(f"side {side}: {normal} charge(s): after the 1-charge entry none would remain (R11)")
         charges.append(left)
-    result = odds.spirit_fight_odds(charges[0], charges[1], settings)
+    result = odds.spirit_fight(odds.SpiritFightQuestion(charges[0], charges[1]), settings)
     if args.json:
         emit_json({"system": "rajapolku", "test": "spirit", "settings": settings_json(settings, "rajapolku"),
                     **result.to_json()})
@@ -206,7 +206,7 @@ def _odds_spirit(args: argparse.Namespace, settings) -> int:
 
 
 def _odds_harha(args: argparse.Namespace) -> int:
-    from polku.rules import odds
+    from polku.session import odds
 
     from polku.rules.harhapolku import difficult_notice
 
@@ -214,6 +214,7 @@ def _odds_harha(args: argparse.Namespace) -> int:
     variant = settings.harha_variant
     needed = h8_demand(args)
     notice = difficult_notice(variant, needed, settings)
+    demand = {0: "", 1: "difficult", 2: "very_demanding"}[needed]
     a = parse_harha_pool(args.a, "A")
     out: dict[str, Any] = {"system": "harhapolku", "variant": variant, "a": {"d8": a[0], "d10": a[1]},
                            "settings": settings_json(settings, "harhapolku")}
@@ -222,7 +223,7 @@ def _odds_harha(args: argparse.Namespace) -> int:
     if args.b is None:
         if not needed:
             raise CliError("harhapolku needs POOL_B, unless the action is --difficult or --very-demanding (H8)")
-        p = odds.harha_difficult(a, needed == 2, variant)
+        p = odds.success_of(odds.harha(odds.HarhaQuestion(a, None, demand), settings))[0]
         out.update(opposed=False, success=p)
         kind = "very demanding" if needed == 2 else "difficult"
         one = ", one die (sum variant)" if variant == "sum" else ""
@@ -231,17 +232,12 @@ def _odds_harha(args: argparse.Namespace) -> int:
     b = parse_harha_pool(args.b, "B")
     out["b"] = {"d8": b[0], "d10": b[1]}
     if variant == "sum":
-        sizes = []
         for side, pool in (("A", a), ("B", b)):
             if pool[0] and pool[1]:
                 raise CliError(f"side {side}: the sum variant uses one die size (H6)")
-            sizes.append((pool[0] + pool[1], 10 if pool[1] else 8))
-        (ac, asz), (bc, bsz) = sizes
-        plain = odds.harha_sum_odds(ac, asz, bc, bsz)
-        diff = odds.harha_sum_difficult(ac, asz, bc, bsz, needed == 2) if needed else None
-    else:
-        plain = odds.harha_odds(a, b, settings)
-        diff = odds.harha_difficult_opposed(a, b, settings, needed == 2) if needed else None
+    plain = odds.harha(odds.HarhaQuestion(a, b), settings)
+    diff = odds.harha(odds.HarhaQuestion(a, b, demand), settings) if needed else None
+    assert isinstance(plain, odds.HarhaOdds) and (diff is None or isinstance(diff, odds.HarhaDifficultOdds))
     out.update(plain.to_json())
     if diff is not None:
         out.update(diff.to_json())
@@ -267,7 +263,8 @@ def _odds_harha(args: argparse.Namespace) -> int:
 
 
 def _odds_sr(args: argparse.Namespace) -> int:
-    from polku.rules import odds
+    from polku.rules import odds as core
+    from polku.session import odds
 
     settings, _ = settings_from_args(args, "shadowrun")
     n = sr_pool(args.n) + (args.edge_before or 0)
@@ -290,7 +287,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
         if rule_of_six:
             raise CliError("--edge already compares Edge before the roll; leave out --edge-before")
         check_rating("--edge", args.edge)
-        worth = odds.sr_edge_odds(n, args.edge, args.threshold, settings)
+        worth = core.sr_edge_odds(n, args.edge, args.threshold, settings)
         out.update(worth.to_json())
         if args.json:
             emit_json(out)
@@ -309,7 +306,8 @@ def _odds_sr(args: argparse.Namespace) -> int:
         if args.threshold is not None or rule_of_six:
             raise CliError("an extended test takes --extended T (its threshold), not --threshold or --edge-before")
         k = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
-        ext = odds.sr_extended(n, args.extended, settings, max_intervals=k, hurried=args.hurried, progress=args.progress)
+        ext = odds.sr_extended(odds.SRQuestion(n, "extended", threshold=args.extended, hurried=args.hurried,
+                                               intervals=k, progress=args.progress), settings)
         out.update(ext.to_json(), dice=n, progress=args.progress, intervals=k, hurried=args.hurried)
         if args.json:
             emit_json(out)
@@ -322,7 +320,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
             if p > 0 or i < 3:
                 lines.append(pct_line(f"done by {i + 1}", run))
         lines += [pct_line(f"within {k}", ext.success), pct_line("critical glitch", ext.critical_glitch),
-                  pct_line("some glitch", ext.glitch)]
+                  pct_line("some glitch", ext.any_glitch)]
         emit_lines(lines)
         return 0
     if args.helpers is not None:
@@ -332,13 +330,14 @@ def _odds_sr(args: argparse.Namespace) -> int:
             if args.leader_skill is None:
                 raise CliError("sr.teamwork_cap=skill caps the helpers' dice at the leader's skill: give --leader-skill S")
             cap = args.leader_skill
-        result = odds.sr_teamwork(n, helpers, settings, rule_of_six=rule_of_six, leader_skill=args.leader_skill)
+        result = odds.sr(odds.SRQuestion(n, "teamwork", rule_of_six, helpers=tuple(helpers),
+                                         leader_skill=args.leader_skill), settings)
         out.update(result.to_json(args.threshold), helpers=helpers, leader_skill=args.leader_skill, cap=cap,
                    rule_of_six=rule_of_six, tail=result.tail)
         head = (f"Shadowrun teamwork odds: leader {n} dice + the hits of helpers "
                 f"{', '.join(map(str, helpers))}" + (f", at most {cap} dice (sr.teamwork_cap)" if cap is not None else ""))
     else:
-        result = odds.sr_hits(n, settings, rule_of_six=rule_of_six)
+        result = odds.sr(odds.SRQuestion(n, rule_of_six=rule_of_six), settings)
         out.update(result.to_json(args.threshold), rule_of_six=rule_of_six, tail=result.tail)
         six = ", rule of six (Edge before the roll)" if rule_of_six else ""
         head = f"Shadowrun odds: {plural(n, 'die').replace('dies', 'dice')}{six}"
@@ -358,7 +357,8 @@ def _odds_sr(args: argparse.Namespace) -> int:
 
 
 def _odds_sr_opposed(args: argparse.Namespace) -> int:
-    from polku.rules import odds, shadowrun
+    from polku.rules import shadowrun
+    from polku.session import odds
 
     settings, _ = settings_from_args(args, "shadowrun")
     n, m = sr_pool(args.n, "A") + (args.edge_before or 0), sr_pool(args.m, "B")
@@ -366,7 +366,8 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
     m_total = (shadowrun.group_pool([m, *group]) if group else m) + (args.b_edge_before or 0)
     if m_total > 200:
         raise CliError(f"{m_total} dice is more than this tracker rolls (200)")
-    result = odds.sr_opposed(n, m_total, settings, args.edge_before is not None, args.b_edge_before is not None)
+    result = odds.sr_opposed(odds.SRQuestion(n, "opposed", args.edge_before is not None, m_total,
+                                             args.b_edge_before is not None), settings)
     if args.json:
         out = {"system": "shadowrun", "a_dice": n, "b_dice": m_total,
                "group": [m, *group] if group else None, "settings": settings_json(settings, "shadowrun")}

@@ -25,7 +25,8 @@ from math import comb, fsum
 from typing import Any, Iterator, Literal, Sequence
 
 from .dice import Die, RulesError
-from .harhapolku import HIGH_FACE, check_variant, resolve as harha_resolve
+from .harhapolku import HIGH_FACE, check_variant, difficult_opposed as harha_difficult_opposed_result
+from .harhapolku import resolve as harha_resolve
 from .system import Settings
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "HarhaDifficultOdds",
     "harha_reroll_value",
     "harha_reroll_odds",
+    "harha_reroll_contest",
     "sr_hits",
     "sr_opposed",
     "sr_teamwork",
@@ -1009,6 +1011,83 @@ def harha_difficult_opposed(
     return HarhaDifficultOdds(success, (total - a_high - tie) / total, tie / total, (a_win - a_high) / total)
 
 
+def harha_reroll_contest(
+    a: HarhaPool,
+    b: HarhaPool,
+    fixed_faces: Sequence[int],
+    settings: Settings,
+    demand: str = "",
+    *,
+    side: Literal["a", "b"] = "a",
+) -> HarhaOdds | HarhaDifficultOdds:
+    """Exact odds of an opposed roll after one side threw its whole roll again (H7),
+    under any ``harha.variant``, with H8's demand on the actor A.
+
+    The other side's faces stay on the table. With a demand the actor succeeds
+    only by winning and showing its 7+ dice (H8): when the challenger rerolls,
+    the actor's 7+ dice are already known. Under the sum variant (H6) the
+    rerolling side throws its one die again, and each face it can show is
+    resolved by the rules themselves.
+
+    Raises:
+        RulesError: bad pools, faces, variant or demand.
+    """
+    if demand not in ("", "difficult", "very_demanding"):
+        raise RulesError(f"unknown demand {demand!r}: difficult or very_demanding (H8)")
+    if side not in ("a", "b"):
+        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+    pa, pb = _check_pool("a", a), _check_pool("b", b)
+    very = demand == "very_demanding"
+    if check_variant(settings.harha_variant) == "sum":
+        return _sum_reroll(pa, pb, fixed_faces, settings, demand, side)
+    plain = harha_reroll_odds(a, b, fixed_faces, settings, side=side)
+    if not demand:
+        return plain
+    needed = 2 if very else 1
+    if side == "b":  # the actor's faces stay: its 7+ dice are known
+        high = sum(1 for f in _check_faces("fixed_faces", fixed_faces, pa) if f >= HIGH_FACE)
+        success = plain.a_wins if high >= needed else 0.0
+    elif not (sum(pa) and sum(pb)):  # an empty pool fixes the comparison; only A's 7+ dice are left to chance
+        success = plain.a_wins * harha_difficult(pa, very) if sum(pa) else 0.0
+    else:
+        comparison = _comparison(settings.harha_variant, pa, pb)
+        side_a, side_b = _RandomSide(*pa), _FixedSide(_check_faces("fixed_faces", fixed_faces, pb))
+        a_high = _harha_counts(side_a, side_b, comparison, settings.harha_classic_extra, needed)[3]
+        success = a_high / (side_a.total * side_b.total)
+    return HarhaDifficultOdds(success, 1.0 - success - plain.tie, plain.tie, plain.a_wins - success)
+
+
+def _sum_reroll(
+    pa: tuple[int, int], pb: tuple[int, int], fixed_faces: Sequence[int], settings: Settings,
+    demand: str, side: str,
+) -> HarhaOdds | HarhaDifficultOdds:
+    """H6 after an edge reroll: every face of the rerolling side's one die, resolved by the rules (H7, H8)."""
+    counts = (sum(pa), sum(pb))
+    sizes = (10 if pa[1] else 8, 10 if pb[1] else 8)
+    roller = 0 if side == "a" else 1
+    throws = [bool(counts[0]), True]  # the challenger always throws its die; an actor without dice none (H4)
+    fixed = list(fixed_faces)
+    if len(fixed) != int(throws[1 - roller]):
+        raise RulesError(f"fixed_faces: the sum variant throws one die a side (H6), not {len(fixed)}")
+    faces: list[int | None] = list(range(1, sizes[roller] + 1)) if throws[roller] else [None]
+    tally = {"a": 0, "b": 0, "tie": 0, "won_without": 0}
+    for x in faces:
+        rolled = [Die(sizes[roller], x)] if x is not None else []
+        other = [Die(sizes[1 - roller], f) for f in fixed]
+        dice_a, dice_b = (rolled, other) if roller == 0 else (other, rolled)
+        result = harha_resolve(dice_a, dice_b, "sum", settings, a_count=counts[0], b_count=counts[1])
+        if demand:
+            h8 = harha_difficult_opposed_result(result, demand == "very_demanding")
+            tally[h8.winner] += 1
+            tally["won_without"] += int(h8.won_comparison and not h8.success)
+        else:
+            tally[result.winner] += 1
+    n = len(faces)
+    if demand:
+        return HarhaDifficultOdds(tally["a"] / n, tally["b"] / n, tally["tie"] / n, tally["won_without"] / n)
+    return HarhaOdds(tally["a"] / n, tally["b"] / n, tally["tie"] / n)
+
+
 def harha_sum_difficult(
     a_bonus: int, a_size: int, b_bonus: int, b_size: int, very_demanding: bool = False
 ) -> HarhaDifficultOdds:
@@ -1164,6 +1243,8 @@ class SRExtendedOdds:
     """P(at least one plain glitch among the rolls made before the test ends)."""
     unfinished: float
     """P(neither success nor critical glitch within the intervals computed)."""
+    any_glitch: float = 0.0
+    """P(at least one glitch, a critical glitch included (S6: a glitch with no hits), among the rolls made)."""
 
     @property
     def success(self) -> float:
@@ -1186,6 +1267,7 @@ class SRExtendedOdds:
             "success_at": {str(i + 1): p for i, p in enumerate(self.success_at)},
             "critical_glitch": self.critical_glitch,
             "glitch": self.glitch,
+            "any_glitch": self.any_glitch,
             "unfinished": self.unfinished,
         }
 
@@ -1570,7 +1652,8 @@ def sr_extended(
 
     A critical glitch (no hits, half or more ones) ends the test; a plain
     glitch does not (the GM decides what it spoils), but its probability is
-    reported. Hurried: 2s count as 1s for glitches.
+    reported: ``glitch`` for a plain glitch, ``any_glitch`` for any glitch, the
+    critical one that ends the test included. Hurried: 2s count as 1s for glitches.
 
     Args:
         n: Dice rolled each interval.
@@ -1599,6 +1682,7 @@ def sr_extended(
     success_at: list[float] = []
     crit: list[float] = []
     glitched: list[float] = []  # mass that glitched and then ended
+    crit_first: list[float] = []  # mass whose first glitch is the critical one that ends it
     for _ in range(max_intervals):
         new = [[0.0] * threshold, [0.0] * threshold]
         done: list[float] = []
@@ -1612,8 +1696,7 @@ def sr_extended(
                     q = mass * p
                     if gl and h == 0:  # critical glitch: the test ends (S6, S10)
                         crit.append(q)
-                        if dirty:
-                            glitched.append(q)
+                        (glitched if dirty else crit_first).append(q)
                     elif acc + h >= threshold:
                         done.append(q)
                         if dirty or gl:
@@ -1631,6 +1714,7 @@ def sr_extended(
         critical_glitch=fsum(crit),
         glitch=fsum(glitched) + still_dirty,
         unfinished=fsum(states[0]) + still_dirty,
+        any_glitch=fsum(glitched) + still_dirty + fsum(crit_first),
     )
 
 
@@ -1652,7 +1736,7 @@ def harha_contest_odds(
     variant = check_variant(settings.harha_variant)
     if variant == "sum":
         (a8, a10), (b8, b10) = _check_pool("a", a), _check_pool("b", b)
-        sizes = (8 if a8 else 10, 8 if b8 else 10)
+        sizes = (10 if a10 else 8, 10 if b10 else 8)  # an empty pool: d8 (it throws no die)
         if demand:
             return harha_sum_difficult(a8 + a10, sizes[0], b8 + b10, sizes[1], very)
         return harha_sum_odds(a8 + a10, sizes[0], b8 + b10, sizes[1])

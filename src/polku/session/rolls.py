@@ -18,10 +18,11 @@ from ..rules import harhapolku as harha
 from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, Src, roll_specs
-from ..rules.system import System
+from ..rules.system import Settings, System
 from ..text import glitch_text, plural, raja_outcome
 from .host import TrackerError
 from .model import Event
+from .odds import RajaQuestion
 
 if TYPE_CHECKING:
     from .host import RollHost, Txn
@@ -267,23 +268,40 @@ class Rolls:
 
     def _roll_event(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
                     outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
-                    challenge: str | None, text: str, **extra: Any) -> Event:
+                    challenge: str | None, text: str, settings: Settings | None = None, **extra: Any) -> Event:
+        """Emit the roll; ``settings``: what it was resolved with when not the campaign's (a Harhapolku
+        roll's own comparison, :meth:`settings_for`)."""
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
                 "explain": list(explain), **origin}
-        used = self.roll_settings(test)
+        used = self.roll_settings(test, settings or self.tracker.settings)
         if used:
             roll["settings"] = used
         roll.update(toml_safe(extra))
         who = sorted({w for s in sides for w in s.get("who", [])})
         return txn.emit("roll", text, roll=roll, who=who, challenge=challenge)
 
-    def roll_settings(self, test: str) -> dict[str, Any]:
+    def settings_for(self, variant: str | None = None) -> Settings:
+        """The settings a roll is made with, whole: the campaign's, with a Harhapolku roll's own
+        comparison (``v`` on the roll screen, H3–H6) as ``harha.variant``. The roll is resolved by
+        them and keeps them; its odds (:mod:`polku.session.odds`) are asked with them."""
+        settings = self.tracker.settings
+        return settings if variant is None else settings.with_value("harha.variant", self.harha_variant(variant))
+
+    def raja_question(self, a: RajaSide, b: RajaSide) -> RajaQuestion:
+        """The odds question of a Rajapolku challenge between these sides (their pools' normal
+        and ability dice, R2–R7), for :func:`polku.session.odds.answer`."""
+        pa, pb = self.raja_pools(a, b)
+        ab_a, ab_b = (sum(1 for s in pool if s.source == Src.ABILITY) for pool in (pa, pb))
+        return RajaQuestion((len(pa) - ab_a, ab_a), (len(pb) - ab_b, ab_b))
+
+    @staticmethod
+    def roll_settings(test: str, settings: Settings) -> dict[str, Any]:
         """The [choice] settings a roll of ``test`` is resolved with, to keep in its log entry."""
         if test == "harhapolku-classic":
             keys: tuple[str, ...] = ("harha.variant", "harha.classic_extra")
         else:
             keys = next((k for prefix, k in _ROLL_SETTINGS if test.startswith(prefix)), ())
-        values = self.tracker.settings.to_dotted()
+        values = settings.to_dotted()
         return {k: values[k] for k in keys if k in values}
 
     def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str) -> None:
@@ -592,7 +610,8 @@ class Rolls:
         if variant == "sum":
             assert counts is not None
             kw = {"a_count": counts[0], "b_count": counts[1]}
-        result: Any = harha.resolve(dice_a, dice_b, variant, self.tracker.settings, **kw)
+        used = self.settings_for(variant)
+        result: Any = harha.resolve(dice_a, dice_b, variant, used, **kw)
         if demand:
             result = harha.difficult_opposed(result, demand == "very_demanding")
         summary = _harha_summary(result, a.label, b.label, variant)
@@ -606,7 +625,7 @@ class Rolls:
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
         ], summary, outcome, result.explain() + explain, origin, challenge,
-            f"{a.label} vs {b.label}: {summary}", variant=variant, demand=demand or None,
+            f"{a.label} vs {b.label}: {summary}", settings=used, variant=variant, demand=demand or None,
             counts=list(counts) if counts else None, **extra)
         return ev, result
 

@@ -426,30 +426,30 @@ def offer_choices(t: Tracker, offer: Offer) -> list[RollAction]:
 
 def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
     """The exact odds the seat shows: computed from the pool by the rules core."""
-    from ..rules import odds as odds_mod
+    from . import odds
 
+    settings = t.rolls.settings_for()
     if offer.test == "sr-success":
         side = t.rolls.sr_side(offer.cid, sr_pool_of(offer, edge_before=edge_before))
         n = t.rolls.sr_pool_dice(side)
-        o = odds_mod.sr_hits(n, t.settings, rule_of_six=t.rolls.sr_rule_of_six(side))
+        o = odds.sr(odds.SRQuestion(n, rule_of_six=t.rolls.sr_rule_of_six(side)), settings)
         thr = offer.threshold
         success = None if offer.hidden else (o.success(thr) if thr is not None else None)
         return SeatOdds(n, success, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
                         o.critical_glitch, tuple(t.rolls.sr_plan(side).explain()))
     if offer.test == "raja":
         mine, theirs = raja_sides_of(t, offer)
-        pa, pb = t.rolls.raja_pools(mine, theirs)
-        aa, ba = (sum(1 for d in pool if d.source == "ability") for pool in (pa, pb))
-        ro = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, t.settings)
-        return SeatOdds(len(pa), ro.a_wins, tie=ro.tie, against=len(pb),
+        question = t.rolls.raja_question(mine, theirs)
+        ro = odds.raja(question, settings)
+        return SeatOdds(sum(question.a), ro.a_wins, tie=ro.tie, against=sum(question.b),
                         explain=tuple(t.rolls.raja_plan(mine).explain))
     side_h = harha_side_of(t, offer)
     variant = t.rolls.difficult_variant()
     pool = t.rolls.harha_pool(side_h, variant)
     counts = (sum(1 for d in pool.dice if d.size == 8), sum(1 for d in pool.dice if d.size == 10))
-    return SeatOdds(len(t.rolls.harha_difficult_dice(side_h)),
-                    odds_mod.harha_difficult(counts, offer.very_demanding, variant),
-                    explain=tuple(pool.explain))
+    demand = "very_demanding" if offer.very_demanding else "difficult"
+    success = odds.success_of(odds.harha(odds.HarhaQuestion(counts, None, demand), settings))[0]
+    return SeatOdds(len(t.rolls.harha_difficult_dice(side_h)), success, explain=tuple(pool.explain))
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..rules import odds
 from ..rules.dice import RulesError
-from ..rules.system import Settings
+from ..rules.system import CHOICE_BY_KEY, Settings
+from . import odds
 from ..rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
@@ -249,12 +249,13 @@ def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any
     when = outcome.get("edge")
     try:
         if _sr_explodes(outcome):
-            o = odds.sr_hits(n, settings, True)
+            o = odds.sr(odds.SRQuestion(n, rule_of_six=True), settings)
             return o.mean(), o
         if when == "after":
             e = int(outcome.get("edge_dice", 0))
-            return odds.sr_hits(max(n - e, 0), settings).mean() + odds.sr_hits(e, settings, True).mean(), None
-        o = odds.sr_hits(n, settings)
+            return (odds.sr(odds.SRQuestion(max(n - e, 0)), settings).mean()
+                    + odds.sr(odds.SRQuestion(e, rule_of_six=True), settings).mean()), None
+        o = odds.sr(odds.SRQuestion(n), settings)
         return o.mean(), o
     except RulesError:
         return None, None
@@ -277,14 +278,46 @@ def _sr_explodes(sub: Mapping[str, Any]) -> bool:
     return sub.get("edge") in ("before", "long_shot")
 
 
-def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
+def roll_settings(roll: Mapping[str, Any], campaign: Settings) -> Settings:
+    """The settings a logged roll was made with, whole: the ones it kept (:meth:`Rolls.roll_settings`),
+    the defaults for the rest (a setting it did not keep did not bear on it, or did not exist yet).
+
+    A roll that kept none (a file older than that, or a roll no setting bears on) is judged by
+    ``campaign``, the campaign's settings now: the best left to know.
+    """
+    kept = roll.get("settings")
+    if not isinstance(kept, Mapping) or not kept:
+        return campaign
+    try:
+        return Settings.from_dotted({k: v for k, v in kept.items() if k in CHOICE_BY_KEY})
+    except RulesError:
+        return campaign
+
+
+def _harha_pools(roll: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], variant: str) -> list[tuple[int, int]]:
+    """Each side's pool as (d8, d10); under the sum variant the dice it had, of its die's size (H6)."""
+    pools = [_count_sizes(s.get("dice", [])) for s in sides]
+    counts = roll.get("counts")
+    if variant != "sum" or not isinstance(counts, list) or len(counts) != len(sides):
+        return pools
+    out = []
+    for (_n8, n10), count in zip(pools, counts):
+        out.append((0, int(count)) if n10 else (int(count), 0))
+    return out
+
+
+def judge_roll(roll: Mapping[str, Any], campaign: Settings,
                previous: Mapping[str, Any] | None = None) -> list[SideResult]:
     """Each side's result, degrees, hits, glitches and exact odds, from a stored roll.
 
-    ``previous`` is the roll this one replaced (an edge reroll, H7): the side
-    that did not reroll kept its faces, so the odds are conditional on them.
+    The odds are asked of :mod:`polku.session.odds` with the settings the roll
+    was made with (:func:`roll_settings`; ``campaign``, the campaign's settings
+    now, only for a roll that kept none), so a setting changed later does not
+    change how an old roll is judged. ``previous`` is the roll this one
+    replaced (an edge reroll, H7): the side that did not reroll kept its faces,
+    so the odds are conditional on them.
     """
-    settings = campaign or Settings()
+    settings = roll_settings(roll, campaign)
     test = str(roll.get("test", ""))
     sides = list(roll.get("sides", []))
     outcome = roll.get("outcome", {}) or {}
@@ -294,7 +327,7 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
         try:
             (an, aa), (bn, ba) = [(sum(1 for d in s.get("dice", []) if d.get("source") != "ability"),
                                    sum(1 for d in s.get("dice", []) if d.get("source") == "ability")) for s in sides]
-            o = odds.raja_odds(an, aa, bn, ba, settings, degrees=False)
+            o = odds.raja(odds.RajaQuestion((an, aa), (bn, ba), degrees=False), settings)
             out[0].p_win, out[1].p_win = o.a_wins, o.b_wins
             out[0].p_tie = out[1].p_tie = o.tie
         except RulesError:
@@ -304,26 +337,30 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
             out[0 if winner == "a" else 1].degrees = int(outcome.get("degrees", 0) or 0)
     elif test.startswith("harhapolku-") and test != "harhapolku-difficult" and len(sides) == 2:
         winner = outcome.get("winner")
-        variant = roll.get("variant", test.split("-", 1)[1])
-        pools = _count_sizes(sides[0].get("dice", [])), _count_sizes(sides[1].get("dice", []))
+        variant = str(roll.get("variant", test.split("-", 1)[1]))
+        demand = str(roll.get("demand") or "")
+        pa, pb = _harha_pools(roll, sides, variant)
         again = _rerolled_role(roll, previous) if roll.get("rerolls") is not None else None
+        question: odds.HarhaQuestion | odds.HarhaRerollQuestion
         try:
             if again is None:
-                ho = odds.harha_odds(pools[0], pools[1], replace(settings, harha_variant=variant))
+                question = odds.HarhaQuestion(pa, pb, demand)
             else:
-                fixed = [d.get("face") for d in sides[1 - again].get("dice", [])]
-                ho = odds.harha_reroll_odds(pools[0], pools[1], fixed, replace(settings, harha_variant=variant),
-                                            side="a" if again == 0 else "b")
-            out[0].p_win, out[1].p_win = ho.a_wins, ho.b_wins
-            out[0].p_tie = out[1].p_tie = ho.tie
+                fixed = tuple(int(d.get("face", 0)) for d in sides[1 - again].get("dice", []))
+                question = odds.HarhaRerollQuestion(pa, pb, fixed, "a" if again == 0 else "b", demand)
+            p_a, p_b, p_tie = odds.success_of(odds.harha(question, replace(settings, harha_variant=variant)))
+            out[0].p_win, out[1].p_win = p_a, p_b
+            out[0].p_tie = out[1].p_tie = p_tie
         except (RulesError, ValueError):
             pass
         _two_sided(out, winner)
     elif test == "harhapolku-difficult" and sides:
         out[0].result = "win" if outcome.get("success") else "loss"
         try:
-            out[0].p_win = odds.harha_difficult(_count_sizes(sides[0].get("dice", [])),
-                                                bool(outcome.get("very_demanding")))
+            demand = "very_demanding" if outcome.get("very_demanding") else "difficult"
+            question = odds.HarhaQuestion(_count_sizes(sides[0].get("dice", [])), None, demand)
+            used = replace(settings, harha_variant=str(roll.get("variant", "ch23")))
+            out[0].p_win = odds.success_of(odds.harha(question, used))[0]
         except (RulesError, ValueError):
             pass
     elif test in ("shadowrun", "shadowrun-extended", "shadowrun-teamwork") and sides:
@@ -360,7 +397,7 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
-                so = odds.sr_opposed(na, nb, settings, _sr_explodes(sa), _sr_explodes(sb))
+                so = odds.sr_opposed(odds.SRQuestion(na, "opposed", _sr_explodes(sa), nb, _sr_explodes(sb)), settings)
                 out[0].p_win, out[1].p_win = so.a_wins, so.b_wins
                 out[0].p_tie = out[1].p_tie = so.tie
         except RulesError:
@@ -369,7 +406,7 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings | None = None,
         for r, s in zip(out, sides):
             dice = s.get("dice", [])
             r.hits = count_hits(d.get("face", 0) for d in dice)
-            r.expected_hits = odds.sr_hits(len(dice), settings).mean()
+            r.expected_hits = odds.sr(odds.SRQuestion(len(dice)), settings).mean()
     return out
 
 
@@ -489,7 +526,7 @@ class EventPeople:
         return out
 
 
-def event_tags(ev: Mapping[str, Any], cid: str | None = None, settings: Settings | None = None) -> set[str]:
+def event_tags(ev: Mapping[str, Any], settings: Settings, cid: str | None = None) -> set[str]:
     """Outcome tags of an event (``win``, ``loss``, ``glitch``, ``critical glitch``, ``burn``, ``tie``).
 
     With ``cid``, win / loss / glitches are those of that character's side;
@@ -725,5 +762,5 @@ __all__ = [
     "CharacterStats", "EventPeople", "FaceDistribution", "SessionStats", "SideResult", "OUTCOME_MEANING",
     "OUTCOME_TAGS",
     "character_names", "chi2_sf", "chi_square", "compute", "event_characters", "event_tags", "gamma_q",
-    "judge_roll", "log_names", "new_dice", "superseded",
+    "judge_roll", "log_names", "new_dice", "roll_settings", "superseded",
 ]

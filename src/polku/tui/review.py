@@ -279,7 +279,7 @@ class ReviewScreen(Screen):
             if "outcome" in f:
                 if not self.with_undone and not self.stands(ev):
                     return False
-                if f["outcome"] not in st.event_tags(ev, cid, settings):
+                if f["outcome"] not in st.event_tags(ev, settings, cid):
                     return False
             return True
 

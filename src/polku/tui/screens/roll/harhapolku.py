@@ -7,10 +7,9 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
-from ....rules import odds as odds_mod
 from ....rules.dice import RulesError
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
-from ....session import seats
+from ....session import odds, seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
 from ....text import percent
@@ -212,15 +211,17 @@ class HarhaRollScreen(RollScreen):
         st = self.styles_map()
         notice = self._notice()
         if self.difficult:
-            p = odds_mod.harha_difficult(self._counts(self.a), self.demanding, self._variant())
+            p = odds.success_of(odds.harha(odds.HarhaQuestion(self._counts(self.a), None,
+                                                              "very_demanding" if self.demanding else "difficult"),
+                                           self.tracker.rolls.settings_for(self.variant)))[0]
             t = Text(f"Odds  success {percent(p)}  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             if notice:
                 t.append("\n" + notice, style=st.get("loss", ""))
             return t
-        o = odds_mod.harha_contest_odds(self._counts(self.a), self._counts(self.b),
-                                        self.tracker.settings.with_value("harha.variant", self.variant), self.demand)
-        if isinstance(o, odds_mod.HarhaDifficultOdds):
+        o = odds.harha(odds.HarhaQuestion(self._counts(self.a), self._counts(self.b), self.demand),
+                       self.tracker.rolls.settings_for(self.variant))
+        if isinstance(o, odds.HarhaDifficultOdds):
             need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
             t = Text(f"Odds  {self.a.short} wins with {need} {percent(o.success)}", style=st.get("win", ""))
             t.append(f"   wins without {percent(o.won_without)}   tie {percent(o.tie)}   ")
@@ -229,8 +230,8 @@ class HarhaRollScreen(RollScreen):
             if notice:
                 t.append("\n" + notice, style=st.get("loss", ""))
             return t
-        t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
-        return t
+        a_wins, b_wins, tie = odds.success_of(o)
+        return odds_line(self.a.short, a_wins, "tie", tie, self.b.short, b_wins, st)
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
@@ -335,10 +336,9 @@ class HarhaRollScreen(RollScreen):
         roles = {a.role for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll" and a.allowed}
         for role in sorted(roles):
             try:
-                now, after = odds_mod.harha_reroll_value(
-                    pool("a"), pool("b"), [d["face"] for d in sides["a"]["dice"]],
-                    [d["face"] for d in sides["b"]["dice"]],
-                    self.tracker.settings.with_value("harha.variant", variant), side=role)  # type: ignore[arg-type]
+                faces = (tuple(d["face"] for d in sides["a"]["dice"]), tuple(d["face"] for d in sides["b"]["dice"]))
+                question = odds.HarhaRerollQuestion(pool("a"), pool("b"), faces[1 if role == "a" else 0], role)
+                now, after = odds.harha_reroll_value(question, faces, self.tracker.rolls.settings_for(variant))
             except RulesError:
                 continue
             lines.append(f"    {short_name(sides[role]['label'])}: chance to win {percent(now, 0)} now, {percent(after)} after rerolling")

@@ -7,9 +7,8 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
-from ....rules import odds as odds_mod
 from ....rules.dice import RulesError
-from ....session import seats
+from ....session import odds, seats
 from ....session.rolls import RajaSide
 from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError
@@ -220,12 +219,10 @@ class RajaRollScreen(RollScreen):
             dice = self._spirit_dice()
             if dice is None or not all(dice):
                 return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
-            o = odds_mod.raja_odds(dice[0], 0, dice[1], 0, self.tracker.settings)
+            question = odds.RajaQuestion((dice[0], 0), (dice[1], 0))
         else:
-            pa, pb = self._pools()
-            aa = sum(1 for s in pa if s.source == "ability")
-            ba = sum(1 for s in pb if s.source == "ability")
-            o = odds_mod.raja_odds(len(pa) - aa, aa, len(pb) - ba, ba, self.tracker.settings)
+            question = self.tracker.rolls.raja_question(self._raja_side(self.a), self._raja_side(self.b))
+        o = odds.raja(question, self.tracker.rolls.settings_for())
         t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
         deg = o.degrees_given_win()
         if deg:

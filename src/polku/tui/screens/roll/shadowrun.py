@@ -7,10 +7,9 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
-from ....rules import odds as odds_mod
 from ....rules.dice import RulesError, ascii_int
 from ....session.model import SR_ATTRIBUTES, Event
-from ....session import seats
+from ....session import odds, seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
 from ....text import percent, plural
@@ -336,28 +335,30 @@ class SRRollScreen(RollScreen):
 
     def odds_text(self) -> Text:
         st = self.styles_map()
+        settings = self.tracker.rolls.settings_for()
         n = self._dice(self.a)
         if n <= 0:
             return Text("pool 0 or less: automatic failure unless a Long Shot (S3)")
         t = Text("Odds  ")
         if self.test == "opposed":
             m = self._dice(self.b)
-            vs = odds_mod.sr_opposed(n, max(0, m), self.tracker.settings, self._six(self.a), self._six(self.b))
+            vs = odds.sr_opposed(odds.SRQuestion(n, "opposed", self._six(self.a), max(0, m), self._six(self.b)),
+                                 settings)
             return odds_line(self.a.short, vs.a_wins, "stalemate", vs.tie, self.b.short, vs.b_wins, st)
         if self.test == "teamwork":
             helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
-            o = odds_mod.sr_teamwork(n, [max(0, h) for h in helpers], self.tracker.settings,
-                                     rule_of_six=self._six(self.a), leader_skill=self._sr_side(self.a).skill)
+            o = odds.sr(odds.SRQuestion(n, "teamwork", self._six(self.a), helpers=tuple(max(0, h) for h in helpers),
+                                        leader_skill=self._sr_side(self.a).skill), settings)
         elif self.test == "extended":
             togo = max(1, self.threshold - self._accumulated())
-            e = odds_mod.sr_extended(n, togo, self.tracker.settings, 40, self.hurried)
+            e = odds.sr_extended(odds.SRQuestion(n, "extended", threshold=togo, hurried=self.hurried), settings)
             exp = e.expected_intervals()
             t.append(f"reach {self.threshold} ({togo} to go): {percent(e.success_by(5))} within 5 intervals, "
                      f"{percent(e.success)} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
                      f"\n  a critical glitch ends it first: {percent(e.critical_glitch)}")
             return t
         else:
-            o = odds_mod.sr_hits(n, self.tracker.settings, rule_of_six=self._six(self.a))
+            o = odds.sr(odds.SRQuestion(n, rule_of_six=self._six(self.a)), settings)
         succ = o.success(self.threshold)
         t.append(f"success (≥{self.threshold}) {percent(succ)}", style=st.get("win", ""))
         t.append(f"   glitch {percent(o.glitch)}   critical {percent(o.critical_glitch, 2)}", style=st.get("crit", ""))
