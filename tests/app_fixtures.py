@@ -76,11 +76,40 @@ def isolated_here(isolated: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
 
 
+QUIET_TIMEOUT = 60.0
+"""Seconds an app may take to handle what a key caused before a test says it hung (a loaded machine)."""
+
+
+async def until_quiet(pilot: Pilot, timeout: float = QUIET_TIMEOUT) -> None:
+    """Until the app has handled every message a key caused, however slow the machine.
+
+    ``pilot.pause()`` waits for the messages queued when it is called and then
+    for the process to look idle, judged by wall-clock against CPU time: on a
+    loaded machine a descheduled process looks idle, and a screen that a key
+    pushes (whose mounting is queued later) is not waited for. This waits for
+    the queues of the screen on top, again and again, until two rounds in a row
+    find the same screen stack and the same focus, then lets the screen apply
+    its pending layout and paint (what a picture shows).
+    """
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    stable = 0
+    while stable < 2:
+        before = (tuple(app.screen_stack), app.focused)
+        await pilot._wait_for_screen(timeout)
+        await app.animator.wait_until_complete()
+        await asyncio.sleep(0)
+        stable = stable + 1 if (tuple(app.screen_stack), app.focused) == before else 0
+        assert loop.time() < deadline, f"the app was still busy after {timeout:.0f} s (screen {app.screen!r})"
+    await pilot.pause()
+
+
 async def press(pilot: Pilot, *keys: str) -> None:
     """Press keys one at a time, letting each modal open or close before the next key."""
     for key in keys:
         await pilot.press(key)
-        await pilot.pause()
+        await until_quiet(pilot)
 
 
 _KEY_NAMES = {" ": "space", ",": "comma", "-": "minus", "+": "plus", "'": "apostrophe", "/": "slash"}
@@ -93,9 +122,19 @@ def typed(text: str) -> list[str]:
 
 async def settle(pilot: Pilot) -> None:
     """Let the autosave (and any other) workers finish, so the screen and the file are current."""
-    await pilot.pause()
+    await until_quiet(pilot)
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await until_quiet(pilot)
+    await pilot.wait_for_scheduled_animations()
+
+
+async def until(pilot: Pilot, predicate: Callable[[], object], what: str, timeout: float = QUIET_TIMEOUT) -> None:
+    """Until ``predicate()`` holds (the state a test checks or pictures); a generous timeout names what hung."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, f"timed out after {timeout:.0f} s waiting for {what}"
+        await pilot.pause(0.02)
 
 
 def freeze_cursors(app: PolkuApp) -> None:

@@ -21,7 +21,8 @@ from typing import Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import isolated, isolated_here, REPO, SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, settle
+from app_fixtures import (isolated, isolated_here, REPO, SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, settle,
+                          until_quiet)
 from polku.tui.app import PolkuApp
 
 SESSIONS = Path("sessions")
@@ -46,7 +47,7 @@ def keys(*presses: str, then: Callable[[Pilot], Awaitable[None] | None] | None =
         await settle(pilot)
         for key in presses:
             await pilot.press(key)
-            await pilot.pause()
+            await until_quiet(pilot)
         if then is not None:
             result = then(pilot)
             if result is not None:

@@ -90,17 +90,13 @@ def test_a_long_session_is_followed_by_reading_only_what_is_appended(long_sessio
     path = tmp_path / "night.toml"
     path.write_bytes(long_session.read_bytes())
     f = Follower(path, now=lambda: "20:15:00")
-    t0 = time.perf_counter()
     assert f.poll() and f.reads == {"whole": 1, "appended": 0}
-    first = time.perf_counter() - t0
     gm, sf = open_session(path)
     try:
         # A roll, then the GM's usual commands: an undo, a GM-only roll, a hidden threshold.
         kaneda_rolls(gm)
         sf.save_now(gm)
-        t0 = time.perf_counter()
         assert f.poll()
-        after_roll = time.perf_counter() - t0
         assert f.reads == {"whole": 1, "appended": 1}, "the roll was read from the appended bytes only"
         assert f.last_read == "appended", "and only the roll was projected for the players"
         assert f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
@@ -125,8 +121,7 @@ def test_a_long_session_is_followed_by_reading_only_what_is_appended(long_sessio
         same_as_whole(f, path)
     finally:
         sf.close()
-    # Reading whole took the 10,000 events; reading the appended roll took a small part of it.
-    assert after_roll < first / 5, (after_roll, first)
+    # What reading only the appended bytes saves in time is measured by benchmarks/seats.py, not here.
 
 
 def test_a_torn_tail_waits_for_the_rest_and_a_rewrite_is_read_whole(tmp_path):

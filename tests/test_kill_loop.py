@@ -177,8 +177,9 @@ def _safe_texts(path: Path) -> list[str]:
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
 def test_killing_the_app_while_typing_loses_at_most_the_command_in_flight(tmp_path):
     seed = random.randrange(2**32)
-    counts = kill_loop(tmp_path, rounds=6, seed=seed, budget=60)
-    assert counts["rounds"] >= 3, counts
+    # A number of rounds, not a time budget: a loaded machine makes the test slower, never red.
+    counts = kill_loop(tmp_path, rounds=4, seed=seed)
+    assert counts["rounds"] == 4, counts
     assert counts["crashes"] == 0 and counts["damaged"] == 0, (seed, counts)
     assert counts["in_flight_lost"] <= counts["kills"]
 

@@ -160,6 +160,7 @@ def test_the_shipped_and_generated_sessions_pass_every_check():
             assert all(tracker.events[i]["kind"] != "unreadable" for i in range(len(tracker.events)))
 
 
+@pytest.mark.slow
 def test_mutated_files_through_the_headless_commands():
     """A quick fuzz: 120 mutated files through export (md, html, --gm), review and watch."""
     rng = random.Random(20261201)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app_fixtures import until_quiet
 from polku.cli import main
 from polku.rules.system import Settings
 from polku.session import demo, store
@@ -203,14 +204,27 @@ def review_app(build=demo.demo_varjojuoksu):
     return ReviewApp(build(), Path("demo.toml"), theme="polku-dark", theme_dirs=[THEMES])
 
 
+def pressed(*keys: str):
+    """A run_before: each key once the app has handled the one before (a list a key opens is up), then quiet."""
+
+    async def run_before(pilot) -> None:
+        await until_quiet(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await until_quiet(pilot)
+        await pilot.wait_for_scheduled_animations()
+
+    return run_before
+
+
 class TestReviewSnapshots:
     def test_timeline_late(self, snap_compare):
         """The last event is selected: the state pane shows the session's final state."""
-        assert snap_compare(review_app(), terminal_size=(80, 24))
+        assert snap_compare(review_app(), run_before=pressed(), terminal_size=(80, 24))
 
     def test_timeline_early(self, snap_compare):
         """Event 7: the first roll is selected; nobody has rolled initiative and Kaneda is unhurt."""
-        assert snap_compare(review_app(), press=["home", "down", "down", "down", "down", "down", "down"],
+        assert snap_compare(review_app(), run_before=pressed("home", *["down"] * 6),
                             terminal_size=(80, 24))
 
     def test_timeline_early_rajapolku_undone(self, snap_compare):
@@ -222,20 +236,20 @@ class TestReviewSnapshots:
             t.undo()
             return t
 
-        assert snap_compare(review_app(build), press=["home"] + ["down"] * 10, terminal_size=(80, 24))
+        assert snap_compare(review_app(build), run_before=pressed("home", *["down"] * 10), terminal_size=(80, 24))
 
     def test_filter_character_and_outcome(self, snap_compare):
         """Only Kaneda's wins: c then 2 (Kaneda), o then 2 (win)."""
-        assert snap_compare(review_app(), press=["c", "2", "o", "2"], terminal_size=(80, 24))
+        assert snap_compare(review_app(), run_before=pressed("c", "2", "o", "2"), terminal_size=(80, 24))
 
     def test_filter_kind(self, snap_compare):
         """Only rolls: f picks the kind from a list."""
-        assert snap_compare(review_app(), press=["f", "5"], terminal_size=(80, 24))
+        assert snap_compare(review_app(), run_before=pressed("f", "5"), terminal_size=(80, 24))
 
     def test_statistics(self, snap_compare):
         """S: the per character table, wins and losses, luck against the exact odds."""
-        assert snap_compare(review_app(), press=["S"], terminal_size=(80, 24))
+        assert snap_compare(review_app(), run_before=pressed("S"), terminal_size=(80, 24))
 
     def test_statistics_dice(self, snap_compare):
         """S then End: the d6 faces against the fair expectation, with the chi-square verdict."""
-        assert snap_compare(review_app(), press=["S", "end"], terminal_size=(80, 24))
+        assert snap_compare(review_app(), run_before=pressed("S", "end"), terminal_size=(80, 24))

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as hs
 from rich.console import Console
@@ -289,6 +290,7 @@ def _columns(system: str) -> int:
     return {"rajapolku": 7, "harhapolku": 5, "shadowrun": 9}[system]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(data=hs.data(), system=hs.sampled_from(["rajapolku", "harhapolku", "shadowrun"]),

@@ -6,18 +6,19 @@ import json
 import re
 import subprocess
 import sys
-import time
 from typing import Any
 from pathlib import Path
 
 import pytest
-from app_fixtures import SIZE_IDS, SIZES, demo_session, make_app, pilot_test, screen_text, settle
+from app_fixtures import SIZE_IDS, SIZES, demo_session, make_app, pilot_test, screen_text, settle, until, until_quiet
 
 from polku.session import demo, seats, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.public import Follower
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
+from polku.tui.watch import PlayerHelp
+from polku.tui.screens.prompts import FacesPrompt
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
 PISTOLS = SRPool(skill="Pistols", attribute="agility")
@@ -35,11 +36,10 @@ def seat_app(path: Path, cid: str = "kaneda"):
                    theme_dirs=[THEMES])
 
 
-async def wait_until(pilot, predicate, what: str, timeout: float = 3.0) -> None:
-    start = time.monotonic()
-    while not predicate():
-        assert time.monotonic() - start < timeout, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
+async def wait_until(pilot, predicate, what: str) -> None:
+    """Until ``predicate()`` holds, then until the app has handled what that caused (a picture's state)."""
+    await until(pilot, predicate, what)
+    await until_quiet(pilot)
 
 
 def gm_applies(path: Path) -> list[dict]:
@@ -142,11 +142,11 @@ async def test_a_rajapolku_seat_types_its_physical_dice_with_inline_errors(tmp_p
         await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
         assert app.screen.count == 3 and app.screen.sides == (10, 10, 10), "the action die and two backgrounds"
         await pilot.press(*"9 7", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, FacesPrompt) and "3" in prompt_error(app), "a wrong count is said inline"
+        await wait_until(pilot, lambda: "3" in prompt_error(app), "the count's error")
+        assert isinstance(app.screen, FacesPrompt), "a wrong count is said inline"
         await pilot.press("space", "1", "1", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, FacesPrompt) and "11" in prompt_error(app), "a d10 cannot show 11"
+        await wait_until(pilot, lambda: "11" in prompt_error(app), "the face's error")
+        assert isinstance(app.screen, FacesPrompt), "a d10 cannot show 11"
         await pilot.press("backspace", "enter")
         await wait_until(pilot, lambda: seats.waiting(path, "alyosha"), "the request file")
         [answer] = gm_applies(path)
@@ -228,7 +228,6 @@ async def test_a_roll_shown_in_the_seat_asks_no_layout_pass_and_the_long_lived_h
         last = gm.last_seq()
         await wait_until(pilot, lambda: f"· live · {last} events" in screen_text(app) or
                          f"live · {len(gm.events)} events" in screen_text(app), "the roll")
-        await pilot.pause()
         assert layouts and not any(layouts), "the status lines changed without a layout pass"
         assert app.follower.last_read == "appended"
 
@@ -365,9 +364,10 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
             assert "the GM keeps the threshold hidden" in screen_text(app)
             assert leaks(screen_text(app)) == []
             await pilot.press("question_mark")
-            await pilot.pause()
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, PlayerHelp), "the help")
             assert leaks(screen_text(app)) == []
             await pilot.press("escape")
+            await wait_until(pilot, lambda app=app: not isinstance(app.screen, PlayerHelp), "the seat again")
             if size == (80, 24):
                 # While the seat runs, the GM's app appends more secrets: the seat reads only those
                 # events (the appended path) and still shows none of them.
@@ -383,7 +383,6 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
                                  and app.full().last_seq() == last,
                                  "the appended events")
                 assert app.follower.last_read.startswith("appended")
-                await pilot.pause()
                 assert leaks(screen_text(app)) == []
                 await pilot.press("r")
                 await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
@@ -392,6 +391,7 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
                 assert leaks(screen_text(app)) == []
                 for name in ("1", "2", "3", "4"):
                     await pilot.press(name)
+                    await until_quiet(pilot)
                     assert leaks(screen_text(app)) == []
     full = load_tracker(path, read_only=True)[0]
     assert full.events[-1]["roll"]["threshold"] == 47, "the GM's log keeps the threshold"
@@ -478,9 +478,9 @@ class TestPhysicalDiceSnapshots:
         async def run_before(pilot):
             await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
             await pilot.press("f")
-            await pilot.pause()
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the faces prompt")
             await pilot.press(*"9 7 12", "enter")
-            await pilot.pause()
+            await wait_until(pilot, lambda: "12" in prompt_error(pilot.app), "the error under the field")
 
         assert snap_compare(seat_app(path, "alyosha"), run_before=run_before, terminal_size=size)
 
@@ -491,7 +491,7 @@ class TestPhysicalDiceSnapshots:
         async def run_before(pilot):
             await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
             await pilot.press("f")
-            await pilot.pause()
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the faces prompt")
 
         assert snap_compare(seat_app(path, "lena"), run_before=run_before, terminal_size=size)
 
@@ -510,7 +510,7 @@ class TestPhysicalDiceSnapshots:
             sf.save_now(gm)
             await wait_until(pilot, lambda: "e  Edge after" in screen_text(pilot.app), "the follow-ups")
             await pilot.press("e")
-            await pilot.pause()
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the Edge dice prompt")
 
         try:
             assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)

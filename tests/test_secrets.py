@@ -676,6 +676,7 @@ def test_a_huge_paste_is_cut_and_no_text_field_grows_without_bound(tmp_path):
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_switching_panes_in_the_players_view_does_not_grow_its_memory(tmp_path):
     """S4: "231" typed over and over (a paste without bracketed paste) only moves the focus."""
     import asyncio

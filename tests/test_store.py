@@ -225,9 +225,8 @@ def test_killed_writer_never_loses_more_than_the_command_in_flight(tmp_path):
     seed = random.randrange(2**32)
     rng = random.Random(seed)
     path = tmp_path / "crash.toml"
-    deadline = time.monotonic() + 12
     rounds = torn = 0
-    while rounds < 25 and time.monotonic() < deadline:
+    while rounds < 12:  # a number of rounds, not a time budget: a loaded machine is slower, never red
         proc = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(path)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
@@ -255,7 +254,6 @@ def test_killed_writer_never_loses_more_than_the_command_in_flight(tmp_path):
         last = max([doc["state"]["counter"]] + seqs)
         assert acked <= last <= acked + 1, f"acknowledged {acked}, file has {last} (seed {seed}, round {rounds})"
         rounds += 1
-    assert rounds >= 10
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert all("tmp-" in name or "bak-" in name for name in leftovers)  # only a killed writer's temp files
 

@@ -12,6 +12,7 @@ from app_fixtures import (
     isolated_here,
     SIZE_IDS,
     SIZES,
+    until_quiet,
     demo_session,
     freeze_cursors,
     make_app,
@@ -237,7 +238,7 @@ def _keys(*presses: str, before=None):
             before(pilot.app)
         for key in presses:
             await pilot.press(key)
-            await pilot.pause()
+            await until_quiet(pilot)
         freeze_cursors(pilot.app)
         await settle(pilot)
 

@@ -77,26 +77,26 @@ def _secret_turn_file(tmp_path: Path) -> Path:
 class TestWatch:
     def test_the_gm_s_turn(self, snap_compare, tmp_path):
         """polku watch in a fight: the secret ganger's turn reads "the GM's turn"; no row, no name of his."""
-        from test_watch import watch_app
+        from polku.session.files import load_tracker
+        from test_watch import shown, watch_app
 
-        assert snap_compare(watch_app(_secret_turn_file(tmp_path)), terminal_size=(80, 24))
+        path = _secret_turn_file(tmp_path)
+        last = load_tracker(path, read_only=True)[0].last_seq()
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, last), terminal_size=(80, 24))
 
 
 def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
     import asyncio
 
-    from test_watch import watch_app
+    from test_watch import shown, watch_app
 
+    from polku.session.files import load_tracker
     from polku.tui.widgets.panes import TurnOrder
 
     async def run() -> list[str]:
         app = watch_app(_secret_turn_file(tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(100):
-                if app._shown is not None:
-                    break
-                await pilot.pause(0.02)
-            await pilot.pause()
+            await shown(pilot, load_tracker(app.path, read_only=True)[0].last_seq())
             return app.screen.query_one("#turns", TurnOrder).lines
 
     lines = asyncio.run(run())

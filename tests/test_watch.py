@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import pilot_test
+from app_fixtures import pilot_test, until, until_quiet
 from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 from polku.session import demo, store, watching
 from polku.session.files import document, load_tracker, open_session
@@ -172,16 +172,33 @@ def watch_app(path: Path):
                     theme_dirs=[THEMES], interval=0.05)
 
 
+async def shown(pilot, seq: int) -> None:
+    """Until the view shows the file's events up to ``seq`` (the GM's numbering), painted."""
+    app = pilot.app
+
+    def there() -> bool:
+        view = app.follower.view
+        return view is not None and view.full.last_seq() == seq and app._shown is view.tracker
+
+    await until(pilot, there, f"the view of the file up to event {seq}")
+    await until_quiet(pilot)
+    await pilot.wait_for_scheduled_animations()
+
+
 class TestWatchSnapshots:
     def test_live(self, snap_compare, tmp_path):
         """The players' view: no secret ghost, no notes; the dice log follows the newest event."""
-        path = write(tmp_path / "s.toml", demo.demo_rajapolku())
-        assert snap_compare(watch_app(path), terminal_size=(80, 24))
+        t = demo.demo_rajapolku()
+        path = write(tmp_path / "s.toml", t)
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t.last_seq()),
+                            terminal_size=(80, 24))
 
     def test_hidden_threshold(self, snap_compare, tmp_path):
         """Varjojuoksu with a hidden threshold: hits shown, success and threshold not; Ganger (secret) gone."""
-        path = write(tmp_path / "s.toml", hidden_threshold_session())
-        assert snap_compare(watch_app(path), terminal_size=(80, 24))
+        t = hidden_threshold_session()
+        path = write(tmp_path / "s.toml", t)
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t.last_seq()),
+                            terminal_size=(80, 24))
 
     def test_follows_a_save(self, snap_compare, tmp_path):
         """After the GM rolls and saves, the new roll is at the bottom of the log."""
@@ -193,11 +210,7 @@ class TestWatchSnapshots:
                         RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
             sf.save_now(t)
             sf.close()
-            for _ in range(40):
-                await pilot.pause(0.05)
-                if pilot.app.follower.view.full.last_seq() == 18:
-                    break
-            await pilot.pause()
+            await shown(pilot, t.last_seq())
 
         assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
 
@@ -206,14 +219,13 @@ class TestWatchSnapshots:
         path = write(tmp_path / "s.toml", demo.demo_rajapolku())
 
         async def run_before(pilot):
+            await shown(pilot, demo.demo_rajapolku().last_seq())
             path.write_text("schema = [", encoding="utf-8")
-            for _ in range(40):
-                await pilot.pause(0.05)
-                # Shown, not only read: the warning toast comes with the view, then goes.
-                if pilot.app.follower.problem and pilot.app._told == pilot.app.follower.problem:
-                    break
+            # Shown, not only read: the warning toast comes with the view, then goes.
+            await until(pilot, lambda: pilot.app.follower.problem and pilot.app._told == pilot.app.follower.problem,
+                        "the view to say the file is broken")
             pilot.app.clear_notifications()
-            await pilot.pause()
+            await until_quiet(pilot)
 
         assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
 
@@ -226,22 +238,18 @@ async def test_watch_is_told_of_a_save_instead_of_polling(tmp_path):
 
     path = write(tmp_path / "s.toml", demo.demo_rajapolku())
     app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
-                   theme_dirs=[THEMES], interval=60)
+                   theme_dirs=[THEMES], interval=600)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            if app.watch_mode:
-                break
-            await pilot.pause(0.01)
+        await until(pilot, lambda: app.watch_mode, "the view to start watching")
         assert app.watch_mode == "inotify"
         t, sf = open_session(path, seed=1)
         t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                     RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
         sf.save_now(t)
         sf.close()
-        start = time.monotonic()
-        while app._shown is None or app._shown.last_seq() != t.last_seq():
-            assert time.monotonic() - start < 1.0, "the save did not reach the view within a second"
-            await pilot.pause(0.01)
+        # Polling would look again only after 600 s: inotify told the view (how fast: benchmarks/seats.py).
+        await until(pilot, lambda: app._shown is not None and app._shown.last_seq() == t.last_seq(),
+                    "the save to reach the view")
         assert "Alyosha wins" in app._shown.events[-1]["text"]
 
 
@@ -255,7 +263,7 @@ async def test_the_players_log_pages_instead_of_scrolling_a_line_per_event(tmp_p
     app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
                    theme_dirs=[THEMES], interval=0.05, polling=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await shown(pilot, demo.demo_rajapolku().last_seq())
         log = app.screen.query_one(DiceLog)
         height = log.scrollable_content_region.height
         t, sf = open_session(path, seed=1)
@@ -265,11 +273,7 @@ async def test_the_players_log_pages_instead_of_scrolling_a_line_per_event(tmp_p
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                               RajaSide("GM", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
             sf.save_now(t)
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if app._shown is not None and app._shown.events[-1]["seq"] == t.last_seq():
-                    break
-            await pilot.pause(0.05)
+            await shown(pilot, t.last_seq())
             rows = len(log._rows)
             y = log.scroll_offset.y
             assert y <= rows - 1 < y + height, f"the newest event is out of view after roll {i}"
@@ -355,16 +359,12 @@ def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
         app = WatchApp(path, interval=0.05, theme="polku-dark",
                        theme_dirs=[Path(__file__).resolve().parents[1] / "themes"])
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
+            await until(pilot, lambda: app._shown is not None, "the first view")
             for i in range(14):
                 label = f"Zq{i}x"
                 tracker.rolls.roll_sr(SRSide(label, dice=2), faces=[5, 1])
                 sf.save_now(tracker)
-                for _ in range(60):
-                    await pilot.pause(0.05)
-                    if label in screen_text(app):
-                        break
-                assert label in screen_text(app), f"roll {i} is not on the players' screen"
+                await until(pilot, lambda label=label: label in screen_text(app), f"roll {i} on the players' screen")
 
     try:
         asyncio.run(run())
