@@ -13,6 +13,7 @@ No textual.
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -22,6 +23,8 @@ STEP_MS = 5
 """watchfiles yields once no new change came for this long (it groups a burst of writes)."""
 DEBOUNCE_MS = 50
 """…and at the latest this long after the first change of a burst."""
+LOOK_MS = 500
+"""Without a change, watchfiles still yields this often (an empty set): ``stop`` is looked at."""
 
 MODES = ("inotify", "polling")
 
@@ -51,26 +54,32 @@ def follow(folders: Iterable[str | os.PathLike[str]], changed: Callable[[set[str
     """
     paths = [str(Path(f)) for f in folders]
     if not force_polling and available():
-        from watchfiles._rust_notify import (
-            RustNotify,  # watchfiles.watch without its thread-unsafe signal handling
-        )
+        import watchfiles
 
+        # watchfiles' public generator, every choice spelled out: no filter (a seat's request and the
+        # session's temp files alike), inotify only (never its environment's polling switch), no
+        # KeyboardInterrupt from this thread, and a yield at least every LOOK_MS so ``stop`` is
+        # seen and ``started`` is told once the watches exist (from the first yield on: a change
+        # after ``started`` is never missed, and one before it is in that first yield).
+        changes = watchfiles.watch(*paths, watch_filter=None, debounce=DEBOUNCE_MS, step=STEP_MS,
+                                   stop_event=stop, rust_timeout=LOOK_MS, yield_on_timeout=True, debug=False,
+                                   raise_interrupt=False, force_polling=False, recursive=recursive,
+                                   ignore_permission_denied=True)
         try:
-            # The watches exist once RustNotify is made, so a change after
-            # ``started`` is never missed.
-            watcher = RustNotify(paths, False, False, 0, recursive, True)
+            first: set[tuple[watchfiles.Change, str]] | None = next(changes)
+        except StopIteration:
+            return "inotify"  # stopped before the first look
         except (OSError, RuntimeError):
-            watcher = None  # no inotify here (or its watch limit): look every interval instead
-        if watcher is not None:
-            with watcher:
-                if started is not None:
-                    started("inotify")
-                while not stop.is_set():
-                    raw = watcher.watch(DEBOUNCE_MS, STEP_MS, 500, stop)
-                    if raw == "stop":
-                        break
-                    if isinstance(raw, set) and raw:
-                        changed({p for _, p in raw})
+            first = None  # no inotify here (or its watch limit): look every interval instead
+        if first is not None:
+            if started is not None:
+                started("inotify")
+            for raw in itertools.chain([first], changes):
+                if stop.is_set():
+                    break
+                if raw:
+                    changed({path for _, path in raw})
+            changes.close()
             return "inotify"
     if started is not None:
         started("polling")
