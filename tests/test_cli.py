@@ -16,7 +16,7 @@ import pytest
 
 from polku import __version__
 from polku.rules.system import Settings
-from polku.cli import ALL_SYSTEM_NAMES, VERBS, main
+from polku.cli import ALL_SYSTEM_NAMES, VERB_MODULE, VERBS, main
 from polku.rules import odds
 from polku.rules.system import SYSTEM_ALIASES
 
@@ -396,7 +396,7 @@ def test_help_and_version(capsys):
 @pytest.mark.parametrize("verb", VERBS)
 def test_every_verb_has_its_module_and_help(capsys, verb):
     """A verb is a module of polku.cli with add_parser(); its --help names it."""
-    module = importlib.import_module(f"polku.cli.{verb}")
+    module = importlib.import_module(f"polku.cli.{VERB_MODULE.get(verb, verb)}")
     assert callable(module.add_parser)
     assert main([verb, "--help"]) == 0
     assert f"polku {verb}" in capsys.readouterr().out

@@ -17,6 +17,7 @@ from polku.session.copying import read_characters
 from polku.session.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
 from polku.session.gear import Armour, parse_weapon
+from polku.session.importers.chummer import read_chummer
 from polku.session.public import public_view
 from polku.session.rolls import SRSide
 from polku.session.roster import Roster, numbered_names
@@ -216,6 +217,9 @@ CASES: dict[str, Builder] = {
     "Roster.remove_weapon": lambda: (_with_weapon(), lambda t: t.roster.remove_weapon("Ganger", 0, template=True)),
     "Roster.set_armour": lambda: (_with_template(), lambda t: t.roster.set_armour("Ganger", Armour(6, 4),
                                                                                   template=True)),
+    "Roster.add_imported": lambda: (demo.demo_varjojuoksu(), lambda t: t.roster.add_imported(
+        read_chummer(Path(__file__).parent / "data" / "chummer" / "Street Samurai.chum").character,
+        template=True, source="Street Samurai.chum")),
     "Damage.apply": lambda: _attacked(),
     "Damage.post_roll": lambda: _resisted(),
     "Damage.apply_harm": lambda: _raja_lost(),

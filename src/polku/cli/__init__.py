@@ -13,6 +13,7 @@
     polku export FILE --format md|html        a session report for the group
     polku verify FILE                         recompute the program dice from their secrets
     polku serve FILE [--host H] [--port N]    the players' view and seats in a browser
+    polku import chummer FILE.chum [--into S]  a Varjojuoksu character from a Chummer 4 file
 
 Every headless verb prints a short human explanation, or JSON with ``--json``.
 Bad input ends with exit status 2 and one line on stderr,
@@ -45,11 +46,14 @@ from polku.cli.common import (
     whole_arg,
 )
 
-__all__ = ["ALL_SYSTEM_NAMES", "VERBS", "CliError", "main"]
+__all__ = ["ALL_SYSTEM_NAMES", "VERBS", "VERB_MODULE", "CliError", "main"]
 
-VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export", "verify", "serve")
-"""A first argument naming one of these is a verb, run by the module ``polku.cli.<verb>``;
-anything else is a FILE."""
+VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export", "verify", "serve", "import")
+"""A first argument naming one of these is a verb, run by the module ``polku.cli.<verb>``
+(``import``: ``polku.cli.importer``, as ``import`` is a Python keyword); anything else is a FILE."""
+
+VERB_MODULE = {"import": "importer"}
+"""A verb whose module has another name (a Python keyword cannot name a module one imports)."""
 
 APP_DESCRIPTION = """\
 A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
@@ -57,7 +61,7 @@ A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 
 Without a verb, polku opens the app: with FILE, that session file; without,
 no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
-watch, play, export, verify, serve) is the verb; anything else is a FILE (write
+watch, play, export, verify, serve, import) is the verb; anything else is a FILE (write
 ./new to open a file called 'new').
 """
 
@@ -76,6 +80,8 @@ headless verbs (never start the app; add --json for JSON):
   polku export FILE --format md|html [-o OUT]    a session report (no app)
   polku verify FILE                              recompute every program roll from its
                                                  revealed dice secret (exit 1 on a mismatch)
+  polku import chummer FILE.chum [--json]        a Varjojuoksu character from a Chummer 4 file;
+    [--into SESSION.toml] [--template]           --into adds it to a session (one command)
 other verbs: polku new (the app on the new-campaign form),
   polku review FILE (the past, read-only), polku watch FILE (players' view),
   polku play FILE --as CHARACTER (a player's seat),
@@ -116,7 +122,7 @@ def _verb_parser(only: str | None = None) -> Parser:
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=Parser)
     for verb in VERBS:
         if only is None or only == verb:
-            importlib.import_module(f"polku.cli.{verb}").add_parser(verbs)
+            importlib.import_module(f"polku.cli.{VERB_MODULE.get(verb, verb)}").add_parser(verbs)
     return p
 
 

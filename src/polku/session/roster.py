@@ -310,6 +310,51 @@ class Roster:
         t._run(build)
         return made
 
+    def add_imported(self, block: dict[str, Any], *, template: bool = False, source: str = "") -> str:
+        """A character (or, with ``template``, a template) read from another program's file
+        (:mod:`polku.session.importers`), in one command; validated as this campaign's. A name
+        already in play gets a number ("Street Samurai (2)"); a template's name must be free.
+        Returns the new id."""
+        t = self.t
+        if t.system is not System.SHADOWRUN:
+            raise TrackerError(f"a Chummer character is a Varjojuoksu one; this campaign is {t.system.display_name}")
+        name = str(block.get("name", "")).strip() or "Imported"
+        made: dict[str, str] = {}
+
+        def build(txn: Txn) -> None:
+            if template:
+                if any(x["name"].lower() == name.lower() for x in self.templates.values()):
+                    raise TrackerError(f"a template named {name!r} exists already: remove it first (or import as a"
+                                       " character)")
+                if "templates" not in t.state:
+                    txn.set(["templates"], {})
+                tid = self._free_id("tpl-" + model.slug(name), self.templates)
+                tpl = model.new_character(t.system, name, cid=tid, kind="npc", settings=t.settings)
+                tpl.update({k: clone(v) for k, v in block.items() if k not in ("id", "name", "player")})
+                txn.set(["templates", tid], _fresh(t.system, tpl))
+                made["id"] = tid
+            else:
+                taken = {c["name"].lower() for c in t.characters.values()}
+                final, n = name, 2
+                while final.lower() in taken:
+                    final, n = f"{name} ({n})", n + 1
+                cid = self._free_id(model.slug(final), t.characters)
+                ch = model.new_character(t.system, final, cid=cid, kind="npc", settings=t.settings)
+                ch.update({k: clone(v) for k, v in block.items() if k not in ("id", "name")})
+                txn.set(["characters", cid], ch)
+                made["id"] = cid
+            try:
+                model.validate_state(t.state)
+            except model.StateError as e:
+                raise TrackerError(f"the imported character does not fit the sheet: {e}") from None
+            what = "Template" if template else "Character"
+            txn.emit("template" if template else "character",
+                     f"{what} {name} imported" + (f" from {source}" if source else ""),
+                     **({"template": made["id"]} if template else {"who": made["id"]}))
+
+        t._run(build)
+        return made["id"]
+
     # -- gear (Varjojuoksu) -------------------------------------------------------------
 
     def gear_holder(self, owner: str, *, template: bool = False) -> dict[str, Any]:
