@@ -344,11 +344,9 @@ class Damage:
             f"resistance: Body {rec.before.body} + {rec.which} {eff}"
             f"{f' ({rec.armour}, AP {ap.text})' if ap != sr.ArmourPenetration() else ''} = {rec.size} dice"
             + (f" + {r.edge_dice} Edge ({r.edge_when} the roll)" if r.edge_dice else "")]
-        used = {k: v for k, v in settings.to_dotted().items()
-                if k in ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")}
         # The log shows the summary: it names who took the hit, first.
         text = f"{ch['name']} takes {rec.what}: {summary}"
-        extra: dict[str, Any] = {"attack": rec.attack or None, "settings": used}
+        extra: dict[str, Any] = {"attack": rec.attack or None}
         if supersedes is not None:
             extra["supersedes"] = supersedes
         ev = t.rolls._roll_event(txn, "damage-resistance", [

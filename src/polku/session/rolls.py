@@ -1446,6 +1446,7 @@ _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("harhapolku-difficult", ()),
     ("harhapolku", ("harha.variant",)),
     ("shadowrun-teamwork", ("sr.glitch_rerolls", "sr.teamwork_cap")),
+    ("damage-resistance", ("sr.glitch_rerolls", "sr.stun_conversion", "sr.stun_overflow")),
     ("shadowrun", ("sr.glitch_rerolls",)),
 )
 """Which settings each kind of roll depends on (by test name prefix, first match)."""
