@@ -73,3 +73,32 @@ def test_remote_play_docs_never_install_polku_by_its_bare_name() -> None:
     assert polku, "the docs say how to install Polku"
     # A path (a clone or a wheel), never a name anyone could publish on the index.
     assert all("/" in target for target in polku), polku
+
+
+def test_textual_serve_comes_only_with_the_serve_extra_and_the_tests() -> None:
+    """textual-serve (aiohttp, jinja2 … a dozen packages) serves only `polku serve`: an extra, not a dependency."""
+    project = _project()
+    assert "textual-serve" not in _requirements()
+    extras = {name: {Requirement(r).name for r in reqs} for name, reqs in project["optional-dependencies"].items()}
+    assert "textual-serve" in extras["serve"] and "textual-serve" in extras["test"]
+    assert "pip install -e '.[serve]'" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_serve_without_the_extra_says_how_to_get_it_in_one_line(tmp_path, capsys, monkeypatch) -> None:
+    import sys
+
+    from polku.cli import main
+    from polku.session import demo, store
+    from polku.session.files import document
+
+    t = demo.demo_rajapolku()
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    for name in ("textual_serve", "textual_serve.server"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if textual-serve were not installed
+    assert main(["serve", str(path), "--no-seats"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert re.fullmatch(r"polku: error: polku serve needs the serve extra \(textual_serve\S* is missing\): "
+                        r"pip install 'polku\[serve\]', or in a clone pip install -e '\.\[serve\]'", line), line

@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port,
                              announce=lambda line: print(line, flush=True))
     except ImportError as exc:
-        raise CliError(f"polku serve needs textual-serve ({exc.name} is not installed): "
-                       "pip install textual-serve") from None
+        raise CliError(f"polku serve needs the serve extra ({exc.name} is missing): "
+                       "pip install 'polku[serve]', or in a clone pip install -e '.[serve]'") from None
     try:
         server.serve()
     except OSError as exc:
