@@ -71,6 +71,47 @@ def gm_does(path: Path, what) -> Tracker:
 
 
 # ---------------------------------------------------------------------------
+# 12. The initiative line shows the scores in force, in order, as the turn pane does
+
+
+def wounded_initiative() -> Tracker:
+    """Kaneda (6 boxes: −2) rolls 3 hits (11 as rolled, 9 in force), Nyx 2 hits (10); the secret Ganger rolls too."""
+    t = demo.demo_varjojuoksu()
+    t.set_condition("kaneda", "physical", 6)
+    t.update_character("ganger", "secret", True)
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)],
+                            faces=[5, 5, 6, 2, 2, 2, 2, 2] + [5, 5, 2, 2, 2, 2, 2, 2] + [6, 6, 6, 6, 6, 6])
+    assert t.events[-3]["text"] == "Initiative: Ganger 12, Nyx 10, Kaneda 9", "the GM's line"
+    return t
+
+
+@pilot_test
+async def test_watch_shows_the_initiative_in_force_in_order(tmp_path):
+    """12: the players' log line reads as their turn pane (Nyx 10, Kaneda 9), not the raw 11 out of order."""
+    path = write(tmp_path / "s.toml", wounded_initiative())
+    app = watch_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app._shown is not None, "the view")
+        text = screen_text(app)
+        assert "order: Nyx 10, Kaneda 9 │" in text
+        assert "Kaneda 11" not in text and "Ganger" not in text
+        turns = re.findall(r"^ [·▶✓] +(\d+ \w+)", text, re.M)
+        assert turns == ["10 Nyx", "9 Kaneda"], "the turn pane agrees"
+
+
+def test_the_players_export_shows_the_initiative_in_force_in_order(tmp_path, capsys):
+    """12: the players' report (Markdown and HTML) words the initiative as the GM's log, without the secret Ganger."""
+    from polku.cli import main
+
+    path = write(tmp_path / "s.toml", wounded_initiative())
+    assert main(["export", str(path)]) == 0
+    md = capsys.readouterr().out
+    assert "→ **order: Nyx 10, Kaneda 9**" in md and "Ganger" not in md
+    assert main(["export", str(path), "--format", "html"]) == 0
+    assert "→ <strong>order: Nyx 10, Kaneda 9</strong>" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
 # 14. The players' numbers skip nothing: the GM's secrets are not counted
 
 

@@ -248,8 +248,10 @@ class Combat:
             t.rolls._check_manual_used(src)
             order = turns.turn_order(self._entry(r) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
-            names = ", ".join(f"{t.character(e.cid)['name']} {e.current}" for e in order)
-            out["event"] = t.rolls._roll_event(txn, "initiative", sides, f"order: {names}", {},
+            # The order as a fact (who, the score in force), from which every view words its line.
+            placed = [{"id": e.cid, "current": e.current} for e in order]
+            names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
+            out["event"] = t.rolls._roll_event(txn, "initiative", sides, f"order: {names}", {"order": placed},
                                          ["initiative = Reaction + Intuition + hits (S12)",
                                           "highest first; ties by Edge, then Reaction, then Intuition",
                                           "wound modifiers lower the score (S12)"],
@@ -498,6 +500,12 @@ _UNIT_WORDS = {
     "scene": "scene", "scenes": "scene", "s": "scene",
     "session": "session", "sessions": "session",
 }
+
+
+def order_words(order: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> str:
+    """``Razor 9, Byte 7``: an initiative roll's order (its outcome's ``order``: who, the score in
+    force after wound modifiers, S12), best first, as the GM's log and the players' views word it."""
+    return ", ".join(f"{names.get(str(e.get('id')), str(e.get('id')))} {e.get('current')}" for e in order)
 
 
 def sets_initiative_scores(changes: Any) -> bool:

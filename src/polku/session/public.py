@@ -54,7 +54,7 @@ from typing import Any, Callable, Iterable, Mapping, cast
 
 from ..text import glitch_text
 from . import store
-from .combat import sets_initiative_scores
+from .combat import order_words, sets_initiative_scores
 from .files import SessionOpenError, load_followed
 from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
 from .tracker import Tracker
@@ -445,16 +445,30 @@ class _Projection:
 
     def _initiative(self, base: dict[str, Any], ev: Event, roll: dict[str, Any],
                     secret: set[str] | frozenset[str]) -> dict[str, Any]:
-        """S12: an initiative roll without the secret characters' dice and places."""
+        """S12: an initiative roll without the secret characters' dice and places.
+
+        The line is worded from the roll's facts (its outcome's ``order``: who, the score in
+        force), as the GM's is, so the players read the scores their turn pane shows, in order.
+        An older roll without them shows the order alone (the scores it kept are as rolled).
+        """
         pub = self._roll(roll, False)
         pub["sides"] = [s for s in pub["sides"] if not set(s["who"]) & secret]
-        order: list[Any] = []
-        changes = ev.get("changes", [])
-        for ch in changes if isinstance(changes, list) else []:
-            if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
-                order = ch["after"]
-        names = ", ".join(f"{self.names.get(str(e.get('id')), e.get('id'))} {e.get('score')}" for e in order
-                          if isinstance(e, dict) and e.get("id") not in secret)
+        outcome = roll.get("outcome")
+        order = outcome.get("order") if isinstance(outcome, dict) else None
+        if isinstance(order, list):
+            placed = [{"id": str(e.get("id")), "current": e.get("current")} for e in order
+                      if isinstance(e, dict) and isinstance(e.get("current"), int) and e.get("id") not in secret]
+            names = order_words(placed, self.names)
+            pub["outcome"] = {"order": placed}
+        else:
+            listed: list[Any] = []
+            changes = ev.get("changes", [])
+            for ch in changes if isinstance(changes, list) else []:
+                if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
+                    listed = ch["after"]
+            names = ", ".join(self.names.get(str(e.get("id")), str(e.get("id"))) for e in listed
+                              if isinstance(e, dict) and e.get("id") not in secret)
+            pub["outcome"] = {}
         pub["summary"] = f"order: {names}"
         pub["explain"] = [] if len(pub["sides"]) != len(roll.get("sides", [])) else pub.get("explain", [])
         base["roll"] = pub
