@@ -14,6 +14,7 @@ from polku.config import (
     MAX_RECENT,
     config_dir,
     load_config,
+    load_recent,
     remember_recent,
     remember_theme,
     save_config,
@@ -43,6 +44,29 @@ def test_config_dir_follows_env_then_xdg_then_home(tmp_path: Path, monkeypatch: 
     assert config_dir() == tmp_path / "xdg" / "polku"
     monkeypatch.delenv("XDG_CONFIG_HOME")
     assert config_dir() == tmp_path / "home" / ".config" / "polku"
+
+
+def test_the_recent_files_live_in_the_users_state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert config.state_dir() == tmp_path / "state" / "polku"
+    assert remember_recent("night.toml") is None
+    assert (tmp_path / "state" / "polku" / "recent.toml").is_file()
+    assert load_recent() == [str(tmp_path / "night.toml")]
+    assert "recent" not in load_config(), "the preferences hold what the user chose, not what Polku noticed"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    assert config.state_dir() == tmp_path / "home" / ".local" / "state" / "polku"
+    monkeypatch.setenv("POLKU_STATE_DIR", str(tmp_path / "elsewhere"))
+    assert config.state_dir() == tmp_path / "elsewhere"
+
+
+def test_an_older_polkus_recent_list_is_read_and_moved_to_the_state_folder(isolated: Path) -> None:
+    isolated.mkdir()
+    (isolated / "config.toml").write_text('theme = "high-contrast"\nrecent = ["/games/a.toml", "/games/b.toml"]\n')
+    assert load_recent() == ["/games/a.toml", "/games/b.toml"]
+    assert remember_recent("/games/c.toml") is None
+    assert load_recent() == ["/games/c.toml", "/games/a.toml", "/games/b.toml"]
+    assert load_config() == {"theme": "high-contrast"}, "moved: the theme stays, the list left config.toml"
+    assert "recent" not in (isolated / "config.toml").read_text()
 
 
 def test_sessions_dir_is_the_users_data_folder_wherever_polku_starts(tmp_path: Path,
@@ -85,14 +109,13 @@ def test_themes_dirs_are_shipped_then_user(isolated: Path) -> None:
 
 
 def test_no_config_file_gives_defaults(isolated: Path) -> None:
-    assert load_config() == {"theme": DEFAULT_THEME, "recent": []}
+    assert load_config() == {"theme": DEFAULT_THEME} and load_recent() == []
     assert not isolated.exists(), "reading preferences must not create folders"
 
 
-def test_round_trip_keeps_theme_recent_and_unknown_keys(isolated: Path) -> None:
+def test_round_trip_keeps_theme_and_unknown_keys(isolated: Path) -> None:
     cfg = load_config()
     cfg["theme"] = "varjojuoksu-neon"
-    cfg["recent"] = ["/games/a.toml", "/games/b.toml"]
     cfg["keymap"] = {"roll": "r"}
     assert save_config(cfg) is None
     assert (isolated / "config.toml").is_file()
@@ -113,18 +136,18 @@ def test_round_trip_keeps_theme_recent_and_unknown_keys(isolated: Path) -> None:
 def test_corrupt_config_gives_defaults(isolated: Path, text: str) -> None:
     isolated.mkdir()
     (isolated / "config.toml").write_bytes(text.encode("latin-1"))
-    assert load_config() == {"theme": DEFAULT_THEME, "recent": []}
+    assert load_config()["theme"] == DEFAULT_THEME and load_recent() == []
 
 
 def test_config_that_is_a_folder_gives_defaults(isolated: Path) -> None:
     (isolated / "config.toml").mkdir(parents=True)
-    assert load_config() == {"theme": DEFAULT_THEME, "recent": []}
+    assert load_config() == {"theme": DEFAULT_THEME} and load_recent() == []
 
 
 def test_recent_list_drops_non_strings(isolated: Path) -> None:
     isolated.mkdir()
     (isolated / "config.toml").write_text('theme = "high-contrast"\nrecent = ["a.toml", 3, "b.toml", "a.toml"]\n')
-    assert load_config() == {"theme": "high-contrast", "recent": ["a.toml", "b.toml"]}
+    assert load_config()["theme"] == "high-contrast" and load_recent() == ["a.toml", "b.toml"]
 
 
 def test_remember_theme(isolated: Path) -> None:
@@ -138,7 +161,7 @@ def test_remember_recent_is_most_recent_first_unique_and_limited(tmp_path: Path)
     sessions = tmp_path / "sessions"
     for i in range(12):
         assert remember_recent(sessions / f"s{i}.toml") is None
-    recent = load_config()["recent"]
+    recent = load_recent()
     assert len(recent) == MAX_RECENT
     assert recent[0] == str(sessions / "s11.toml")
     assert recent[-1] == str(sessions / "s2.toml")
@@ -146,7 +169,7 @@ def test_remember_recent_is_most_recent_first_unique_and_limited(tmp_path: Path)
     # Opening an older file again moves it to the top without duplicating it,
     # however the path is spelt.
     assert remember_recent("sessions/s5.toml") is None
-    recent = load_config()["recent"]
+    recent = load_recent()
     assert recent[0] == str(sessions / "s5.toml")
     assert recent.count(str(sessions / "s5.toml")) == 1
     assert len(recent) == MAX_RECENT
@@ -162,12 +185,13 @@ def test_save_into_unwritable_folder_returns_an_error(tmp_path: Path, monkeypatc
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the config folder should be")
     monkeypatch.setenv("POLKU_CONFIG_DIR", str(blocker / "polku"))
-    error = save_config({"theme": "polku-dark", "recent": []})
+    monkeypatch.setenv("POLKU_STATE_DIR", str(blocker / "state"))
+    error = save_config({"theme": "polku-dark"})
     assert isinstance(error, str)
     assert "Could not save preferences" in error
     assert remember_theme("high-contrast") is not None
     assert remember_recent("a.toml") is not None
-    assert load_config() == {"theme": DEFAULT_THEME, "recent": []}
+    assert load_config() == {"theme": DEFAULT_THEME} and load_recent() == []
 
 
 def test_failed_write_keeps_the_previous_file(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +209,7 @@ def test_failed_write_keeps_the_previous_file(isolated: Path, monkeypatch: pytes
 
 
 def test_unserialisable_value_returns_an_error() -> None:
-    assert save_config({"theme": None, "recent": []}) is not None
+    assert save_config({"theme": None}) is not None
 
 
 def test_config_module_does_not_import_textual() -> None:

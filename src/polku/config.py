@@ -5,9 +5,16 @@ This module never imports Textual: the headless CLI uses it too.
 Locations can be redirected with environment variables, which is how the tests
 keep away from the real home folder:
 
-- ``POLKU_CONFIG_DIR`` — the config folder (default ``$XDG_CONFIG_HOME/polku``,
-  else ``~/.config/polku``). It holds ``config.toml`` and a ``themes/`` folder of
+- ``POLKU_CONFIG_DIR`` — the config folder (default: the user's config folder
+  by platformdirs, ``$XDG_CONFIG_HOME/polku``, usually ``~/.config/polku`` on
+  Linux). It holds ``config.toml`` (the preferences) and a ``themes/`` folder of
   the user's own theme files.
+- ``POLKU_STATE_DIR`` — the state folder (default: the user's state folder by
+  platformdirs, ``$XDG_STATE_HOME/polku``, usually ``~/.local/state/polku`` on
+  Linux). It holds ``recent.toml``, the recently opened session files: what
+  Polku noticed, not what the user chose. An older Polku kept that list in
+  ``config.toml``; it is read from there until the next file is remembered,
+  which moves it.
 - ``POLKU_SESSIONS_DIR`` — the sessions folder (default ``sessions/`` in the
   user's data folder: ``$XDG_DATA_HOME/polku/sessions``, usually
   ``~/.local/share/polku/sessions``, by platformdirs; the same place wherever
@@ -39,21 +46,44 @@ DEFAULT_THEME = "polku-dark"
 MAX_RECENT = 10
 """How many recently opened session files are remembered."""
 
+RECENT_FILE_NAME = "recent.toml"
+"""Name of the recent files' list inside :func:`state_dir`."""
+
 
 def config_dir() -> Path:
     """The folder holding ``config.toml`` and the user's ``themes/``.
 
     Returns:
-        ``$POLKU_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/polku``, else
-        ``~/.config/polku``. The folder may not exist yet.
+        ``$POLKU_CONFIG_DIR``, else the user's config folder by platformdirs
+        (``$XDG_CONFIG_HOME/polku``, else ``~/.config/polku`` on Linux). The
+        folder may not exist yet.
     """
     override = os.environ.get("POLKU_CONFIG_DIR")
     if override:
         return Path(override).expanduser()
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    if xdg:
-        return Path(xdg).expanduser() / "polku"
-    return Path.home() / ".config" / "polku"
+    import platformdirs
+
+    return platformdirs.user_config_path("polku", appauthor=False)
+
+
+def state_dir() -> Path:
+    """The folder holding ``recent.toml`` (may not exist yet).
+
+    Returns:
+        ``$POLKU_STATE_DIR``, else the user's state folder by platformdirs
+        (``$XDG_STATE_HOME/polku``, else ``~/.local/state/polku`` on Linux).
+    """
+    override = os.environ.get("POLKU_STATE_DIR")
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return platformdirs.user_state_path("polku", appauthor=False)
+
+
+def recent_path() -> Path:
+    """Path of the recent files' list, ``state_dir() / "recent.toml"``."""
+    return state_dir() / RECENT_FILE_NAME
 
 
 def config_path() -> Path:
@@ -144,7 +174,7 @@ def themes_dirs() -> list[Path]:
 
 def default_config() -> dict[str, Any]:
     """A fresh copy of the default preferences."""
-    return {"theme": DEFAULT_THEME, "recent": []}
+    return {"theme": DEFAULT_THEME}
 
 
 def load_config() -> dict[str, Any]:
@@ -155,13 +185,11 @@ def load_config() -> dict[str, Any]:
     kept so that saving does not drop them.
 
     Returns:
-        A dict with at least ``theme`` (str) and ``recent`` (list of str paths).
+        A dict with at least ``theme`` (str).
     """
     cfg = default_config()
-    try:
-        with config_path().open("rb") as file:
-            data = tomlread.load(file)
-    except (OSError, tomlread.TOMLDecodeError, UnicodeDecodeError, ValueError):
+    data = _read_toml(config_path())
+    if data is None:
         return cfg
     for key, value in data.items():
         if key not in cfg:
@@ -169,10 +197,34 @@ def load_config() -> dict[str, Any]:
     theme = data.get("theme")
     if isinstance(theme, str) and theme.strip():
         cfg["theme"] = theme.strip()
-    recent = data.get("recent")
-    if isinstance(recent, list):
-        cfg["recent"] = _unique([item for item in recent if isinstance(item, str) and item])[:MAX_RECENT]
     return cfg
+
+
+def _read_toml(path: Path) -> dict[str, Any] | None:
+    """A TOML file's table, or None when it is missing, unreadable or malformed."""
+    try:
+        with path.open("rb") as file:
+            return tomlread.load(file)
+    except (OSError, tomlread.TOMLDecodeError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _paths(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return _unique([item for item in value if isinstance(item, str) and item])[:MAX_RECENT]
+
+
+def load_recent() -> list[str]:
+    """The recently opened session files, most recent first; never raises.
+
+    From ``recent.toml`` in :func:`state_dir`; while there is none, from the
+    ``recent`` list an older Polku kept in ``config.toml``.
+    """
+    data = _read_toml(recent_path())
+    if data is None and not recent_path().exists():
+        data = _read_toml(config_path())
+    return _paths((data or {}).get("recent"))
 
 
 def save_config(cfg: dict[str, Any]) -> str | None:
@@ -215,18 +267,28 @@ def remember_theme(name: str) -> str | None:
 
 
 def remember_recent(path: str | os.PathLike[str]) -> str | None:
-    """Put a session file at the top of the recent list.
+    """Put a session file at the top of the recent list (``recent.toml`` in the state folder).
 
     The path is stored absolute; an earlier entry for the same file is removed
-    and only the :data:`MAX_RECENT` most recent files are kept.
+    and only the :data:`MAX_RECENT` most recent files are kept. The file is
+    replaced atomically, as ``config.toml`` is.
 
     Returns:
-        ``None`` on success, else an error message (see :func:`save_config`).
+        ``None`` on success, else an error message.
     """
     entry = str(Path(path).expanduser().resolve())
+    recent = _unique([entry, *load_recent()])[:MAX_RECENT]
+    target = recent_path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(target, tomli_w.dumps({"recent": recent}).encode("utf-8"))
+    except OSError as exc:
+        return f"Could not remember the recent files in {target}: {exc.strerror or exc}"
     cfg = load_config()
-    cfg["recent"] = _unique([entry, *cfg["recent"]])[:MAX_RECENT]
-    return save_config(cfg)
+    if "recent" in cfg:  # an older Polku's list, now moved to the state folder
+        del cfg["recent"]
+        return save_config(cfg)
+    return None
 
 
 def _unique(items: list[str]) -> list[str]:

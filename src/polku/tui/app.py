@@ -253,7 +253,7 @@ class PolkuApp(InputLimits, CoveringScreens):
             return []
         from .. import config
 
-        return [Path(p) for p in config.load_config().get("recent", [])]
+        return [Path(p) for p in config.load_recent()]
 
     def get_default_screen(self) -> Screen:
         """The main screen, when the app starts with a session; else Textual's blank screen.
