@@ -15,7 +15,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from app_fixtures import pilot_test
-from polku.tui.compat import CoveringScreens, action_state, app_bindings, binding_chain, refresh_truecolor_filter
+from polku.tui.compat import (CoveringScreens, action_state, app_bindings, binding_chain, message_pumps, pump_at_rest,
+                              refresh_truecolor_filter)
 
 
 class Cover(ModalScreen[None]):
@@ -105,3 +106,41 @@ async def test_action_state_reads_check_action():
         assert action_state(app, "shown", screen) is True
         assert action_state(app, "greyed", screen) is None
         assert action_state(app, "hidden", screen) is False
+
+
+@pilot_test
+async def test_a_pump_is_at_rest_only_when_it_waits_for_its_next_message():
+    """What the type-ahead (polku/tui/typeahead.py) waits for: every queue empty and every
+    pump waiting for a message, not inside a handler."""
+    import asyncio
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        await app.push_screen(Keys())
+        await pilot.pause()
+        field = app.screen.query_one("#field", Input)
+        pumps = message_pumps(app)
+        assert app in pumps and app.screen in pumps and field in pumps
+        for _ in range(100):
+            if all(pump_at_rest(p) for p in pumps):
+                break
+            await asyncio.sleep(0.01)
+        assert all(pump_at_rest(p) for p in pumps)
+        inside = asyncio.Event()
+        leave = asyncio.Event()
+
+        async def handler() -> None:
+            inside.set()
+            await leave.wait()
+
+        field.call_later(handler)
+        assert not pump_at_rest(field), "a message waiting in its queue"
+        await inside.wait()
+        assert not pump_at_rest(field), "inside a handler, its queue empty"
+        assert pump_at_rest(field, current=True), "asked from inside its own handler"
+        leave.set()
+        for _ in range(100):
+            if pump_at_rest(field):
+                break
+            await asyncio.sleep(0.01)
+        assert pump_at_rest(field)

@@ -13,7 +13,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
-from textual.timer import Timer
 
 from ..rules.dice import RulesError
 from ..session import store
@@ -21,6 +20,7 @@ from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
+from .typeahead import TypeAhead
 from .messages import RunCommand, SaveFailed, SeatRequestsArrived, SessionSaved, TrackerChanged
 from .render import plain_styles, styles_from_theme
 
@@ -86,16 +86,13 @@ class PolkuCommands(Provider):
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
 
 
-SLOW_SAVE_S = 0.3
-"""The status line says "saving…" only for a save still running after this many seconds."""
-
 SEAT_SAFETY_LOOK = 2.0
 """Seconds between looks into the seats' spool even when the system reports changes."""
 SEAT_POLL = 0.25
 """Seconds between looks into the spool where the system cannot report changes."""
 
 
-class PolkuApp(InputLimits, CoveringScreens):
+class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     """Polku: run a tabletop session from one terminal window."""
 
     CSS_PATH = "app.tcss"
@@ -133,7 +130,6 @@ class PolkuApp(InputLimits, CoveringScreens):
         self.seed = seed
         self.save_state = "read-only" if (session_file is not None and session_file.read_only) else "saved"
         self._saving = False
-        self._slow_save: Timer | None = None
         self._dirty = False
         self._replaced = False
         self._start_notices = list(notices)
@@ -451,37 +447,31 @@ class PolkuApp(InputLimits, CoveringScreens):
     # -- autosave ------------------------------------------------------------------------
 
     def request_save(self) -> None:
-        """Save now in a worker; if a save is in flight, save again when it ends."""
+        """Save now in a worker; if a save is in flight, save again when it ends.
+
+        The status line says "saved" only while every event is on disk: from the
+        moment a command's events exist until their save has ended it says
+        "saving…". A save that ends before the screen is next painted shows no
+        "saving…" at all (both changes fall in one frame).
+        """
         sf, t = self.session_file, self.tracker
         if sf is None or t is None or sf.read_only:
             return
         if self._saving:
             self._dirty = True
+            self._set_save_state("saving…")
             return
         job = sf.snapshot(t)
         if job is None:
             return
         self._saving = True
-        if self.save_state != "saved":
-            self._set_save_state("saving…")
-        elif self._slow_save is None:
-            # A save usually ends within a frame or two. Saying "saving…" and then "saved"
-            # again for each command would paint the status line twice a key press (the
-            # second frame came ~25 ms after the first at 10,000 events), so it is said
-            # only when a save takes longer than this. A failed save always says so.
-            self._slow_save = self.set_timer(SLOW_SAVE_S, self._save_is_slow, name="slow-save")
+        self._set_save_state("saving…")
         self._save_worker(sf, job)
 
-    def _save_is_slow(self) -> None:
-        self._slow_save = None
-        if self._saving:
-            self._set_save_state("saving…")
-
-    def _save_ended(self) -> None:
-        self._saving = False
-        if self._slow_save is not None:
-            self._slow_save.stop()
-            self._slow_save = None
+    def all_saved(self) -> bool:
+        """Every event of the session is on disk (no save in flight, nothing pending)."""
+        t = self.tracker
+        return not self._saving and not self._dirty and (t is None or (not t.unsaved and not t.needs_full_save))
 
     @work(thread=True, group="autosave", exit_on_error=False)
     def _save_worker(self, sf: SessionFile, job: Any) -> None:
@@ -497,12 +487,14 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     @on(SessionSaved)
     def _saved(self, message: SessionSaved) -> None:
-        self._save_ended()
-        self._set_save_state("saved")
+        self._saving = False
         self._after_saved()
-        if self._dirty:
-            self._dirty = False
-            self.request_save()
+        self._dirty = False
+        t = self.tracker
+        if t is not None and (t.unsaved or t.needs_full_save):
+            self.request_save()  # events made while that save ran: still "saving…"
+        else:
+            self._set_save_state("saved")
 
     def _after_saved(self) -> None:
         sf = self.session_file
@@ -514,7 +506,7 @@ class PolkuApp(InputLimits, CoveringScreens):
 
     @on(SaveFailed)
     def _save_failed(self, message: SaveFailed) -> None:
-        self._save_ended()
+        self._saving = False
         self._dirty = False
         if self.tracker is not None and self.session_file is not None:
             self.session_file.give_back(self.tracker, message.job)

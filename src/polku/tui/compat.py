@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -74,4 +75,35 @@ def action_state(app: App[Any], action: str, node: DOMNode) -> bool | None:
     return state
 
 
-__all__ = ["CoveringScreens", "action_state", "app_bindings", "binding_chain", "refresh_truecolor_filter"]
+def message_pumps(app: App[Any]) -> list[MessagePump]:
+    """The app and every node it has registered (private ``App._registry``: every screen and
+    widget that can receive messages, the screens under a dialog and a dialog being
+    dismissed included): each has a message queue that a key's effects may pass through."""
+    return [app, *app._registry]
+
+
+def pump_at_rest(pump: MessagePump, *, current: bool = False) -> bool:
+    """Has ``pump`` handled every message it was given, and is it waiting for the next one?
+
+    Reads the private ``MessagePump._message_queue`` (Textual's own ``_queue.Queue``),
+    ``_pending_message``, ``_task``, ``_closing`` and ``_closed`` (Textual 8.2), and the
+    waiters of the queue's ``ready_event`` (asyncio's private ``Event._waiters``: the future of
+    a ``get()`` waiting on an empty queue): a pump with an empty queue is still busy
+    while its loop is inside a handler (awaiting a mount, a pop), and only a pump whose loop is
+    waiting in ``get()`` is at rest. ``current``: the pump is the one asking, from inside its own
+    handler; it is at rest when nothing more waits in its queue. A closing or closed pump will
+    handle nothing more, so it is at rest.
+    """
+    if pump._closing or pump._closed:
+        return True
+    queue: Any = pump._message_queue
+    if pump._pending_message is not None or not queue.empty():
+        return False
+    if current or pump._task is None:
+        return True
+    waiters = queue.ready_event._waiters
+    return any(not waiter.done() for waiter in waiters)
+
+
+__all__ = ["CoveringScreens", "action_state", "app_bindings", "binding_chain", "message_pumps", "pump_at_rest",
+           "refresh_truecolor_filter"]

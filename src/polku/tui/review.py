@@ -31,6 +31,7 @@ from ..session.replay import History, ReplayError
 from ..session.model import State
 from ..session.tracker import Tracker
 from .limits import InputLimits
+from .typeahead import TypeAhead
 from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
@@ -43,7 +44,7 @@ REVIEW_CSS = """
 """
 
 
-class ReadOnlyApp(InputLimits, App):
+class ReadOnlyApp(TypeAhead, InputLimits, App):
     """Base of the read-only viewers: Polku's CSS and themes, nothing saved.
 
     Args:
