@@ -354,3 +354,35 @@ def test_H4_zero_dice_odds_roll_and_resolve_agree_the_actor_fails(capsys, varian
                         "--variant", variant)["difficult"]["success"] is False
     text = run_text(capsys, "resolve", "harhapolku", "-", b, "--variant", variant)
     assert "the actor cannot roll a single die" in text
+
+
+# ------------------------------------------------- R11 spirit combat with R9 wounds (raja.spirit_wounds)
+
+
+def test_R11_spirit_wounds_odds_roll_and_resolve_count_the_wound(capsys):
+    """Badly wounded (−2): A's 5 charges left roll 3 dice; raja.spirit_wounds=false rolls all 5."""
+    hurt = run_json(capsys, "odds", "rajapolku", "6", "5", "--spirit", "--wound", "Badly wounded")
+    plain = run_json(capsys, "odds", "rajapolku", "6", "5", "--spirit")
+    off = run_json(capsys, "odds", "rajapolku", "6", "5", "--spirit", "--wound", "badly wounded",
+                   "--set", "raja.spirit_wounds=false")
+    assert hurt["a_wins"] < plain["a_wins"] == off["a_wins"]
+    assert hurt["exchange"]["a_wins"] == odds.raja_odds(3, 0, 4, 0, odds.Settings()).a_wins
+    rolled = run_json(capsys, "roll", "rajapolku", "6", "5", "--spirit", "--wound", "Badly wounded", "--seed", "4")
+    assert [len(x) for x in rolled["rolled"]["a"]][0] == 3 and len(rolled["rolled"]["b"][0]) == 4
+    judged = run_json(capsys, "resolve", "rajapolku", "9,2,1", "5,3,2,1", "--spirit", "--charges", "5,4",
+                      "--wound", "Badly wounded")
+    assert (judged["loser"], judged["charge_loss"], judged["a_charges_after"], judged["b_charges_after"]) == (
+        "b", 1, 5, 3)
+    line = run_fail(capsys, "resolve", "rajapolku", "9,2,1,1,1", "5,3,2,1", "--spirit", "--charges", "5,4",
+                    "--wound", "Badly wounded")
+    assert line.endswith("with the wound penalties (R9) (3 and 4 dice) (R11)")
+    opp = run_json(capsys, "resolve", "rajapolku", "9,2,1,1,1", "5,3,2,1,1,1", "--spirit", "--charges", "5,4",
+                   "--wound", "Badly wounded", "--set", "raja.wound_penalty=oppose")
+    assert opp["winner"] == "a"
+    assert run_fail(capsys, "odds", "rajapolku", "6", "5", "--spirit", "--wound", "Scratched").startswith(
+        "polku: error: --wound: unknown wound level 'Scratched' (use one of: Healthy, Bruised,")
+
+
+def test_R11_spirit_odds_take_more_than_30_charges(capsys):
+    data = run_json(capsys, "odds", "rajapolku", "45", "3", "--spirit")
+    assert data["a_charges"] == 44 and data["a_wins"] > 0.999

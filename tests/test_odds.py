@@ -765,9 +765,21 @@ def test_raja_worked_examples_beyond():
     assert raja_outcome_full(((9, True), (5, False)), ((3, False),))[1:4] == (3, 1, True)
 
 
-def spirit_fight_oracle(a, b, exhausted=True, loss_rule="degrees", degrees_rule="all"):
-    """R11 to the end, in Fractions, over brute-force exchanges (ties change nothing)."""
+def spirit_fight_oracle(a, b, exhausted=True, loss_rule="degrees", degrees_rule="all", wounds=(0, 0, "")):
+    """R11 to the end, in Fractions, over brute-force exchanges (ties change nothing).
+
+    ``wounds`` = (A's R9 penalty, B's, "remove" | "oppose" | "" for raja.spirit_wounds = false).
+    """
     from polku.rules.rajapolku import SpiritFight
+
+    pa_, pb_, how = wounds
+
+    def dice(x, y):
+        if how == "remove":
+            return max(1, x - pa_), max(1, y - pb_)
+        if how == "oppose":
+            return x + pb_, y + pa_
+        return x, y
 
     @lru_cache(maxsize=None)
     def win(x, y):
@@ -775,7 +787,8 @@ def spirit_fight_oracle(a, b, exhausted=True, loss_rule="degrees", degrees_rule=
             return Fraction(1), Fraction(0)
         if x == 0:
             return Fraction(0), Fraction(1)
-        dist = raja_brute_full(x, 0, y, 0, exhausted)
+        dx, dy = dice(x, y)
+        dist = raja_brute_full(dx, 0, dy, 0, exhausted)
         tie = sum(p for k, p in dist.items() if k[0] == 0)
         pa = pe = Fraction(0)
         for (r, d_all, d_beyond, _), p in dist.items():
@@ -816,8 +829,38 @@ def test_spirit_fight_expected_exchanges_one_charge_each():
     got = spirit_fight_odds(1, 1, DEFAULT)
     assert close(got.expected_exchanges, Fraction(10, 9))
     assert close(got.a_wins, Fraction(1, 2))
-    with pytest.raises(RulesError, match="1 to 30 charges"):
+    with pytest.raises(RulesError, match="at least 1 charge left"):
         spirit_fight_odds(0, 3, DEFAULT)
+
+
+@pytest.mark.parametrize("a,b,wounds,spirit_wounds,penalty", [
+    (3, 2, (1, 0), True, "remove"), (2, 3, (2, 1), True, "remove"), (3, 2, (1, 0), True, "oppose"),
+    (2, 2, (0, 2), True, "oppose"), (3, 2, (2, 0), False, "remove"), (2, 2, (3, 3), True, "remove"),
+])
+def test_spirit_fight_with_wounds_matches_an_exact_recursion(a, b, wounds, spirit_wounds, penalty):
+    """R11 with R9 (raja.spirit_wounds): a wounded side rolls fewer charges (at least 1) under remove,
+    the other side more under oppose; false ignores the wounds. Charges (hit points) are not lost."""
+    from polku.rules.odds import spirit_fight_odds
+
+    how = penalty if spirit_wounds else ""
+    pa, pb = spirit_fight_oracle(a, b, wounds=(*wounds, how))
+    settings = Settings(raja_spirit_wounds=spirit_wounds, raja_wound_penalty=penalty)
+    got = spirit_fight_odds(a, b, settings, a_penalty=wounds[0], b_penalty=wounds[1])
+    assert close(got.a_wins, pa) and close(got.b_wins, pb)
+    if spirit_wounds and wounds[0] != wounds[1]:  # a wound on one side changes the odds
+        plain = spirit_fight_odds(a, b, settings)
+        assert got.a_wins != plain.a_wins
+
+
+def test_spirit_fight_odds_take_more_than_30_charges():
+    """R11: powerful beings have far more charges; odds take any number the sheet allows (0–99)."""
+    from polku.rules.odds import spirit_fight_odds
+
+    got = spirit_fight_odds(40, 2, DEFAULT)
+    assert got.a_wins > 0.999 and close(got.a_wins + got.b_wins, 1)
+    assert len(got.a_charges_left) == 41
+    even = spirit_fight_odds(35, 35, DEFAULT)
+    assert close(even.a_wins, 0.5, 1e-9) and close(sum(even.b_charges_left), 1, 1e-9)
 
 
 @pytest.mark.parametrize("pool, want", [((2, 0), Fraction(2, 8)), ((0, 3), Fraction(4, 10)), ((1, 0), Fraction(1, 4)),

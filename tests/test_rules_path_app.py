@@ -433,3 +433,31 @@ async def test_H4_roll_screen_the_gm_takes_away_the_always_die_and_the_actor_fai
         # the unopposed difficult action: no die, 0%, a failure
         await press(pilot, "d")
         assert "Odds  success 0%" in odds_box(roll)
+
+
+@pilot_test
+async def test_R11_spirit_wounds_the_roll_screen_rolls_a_wounded_fighters_charges_less_the_wound(tmp_path: Path) -> None:
+    """raja.spirit_wounds (default true): Alyosha, Badly wounded (−2), enters with 5 charges and rolls
+    4 − 2 = 2 dice after the entry; the row says why, the faces prompt asks for 2, her charges stay."""
+    from polku.tui.screens.roll import RajaRollScreen
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    tracker.set_wound("alyosha", "Badly wounded")
+    before = tracker.characters["alyosha"]["charges"]
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "up", "r", "k")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen) and roll.spirit and roll.a.who == "alyosha"
+        rows = option_texts(roll.query_one("#side-a", OptionList))
+        left = before - 1
+        assert f"charges {before}: 1 to enter, rolls {left - 2}d10" in rows
+        assert "Badly wounded: −2 dice (R9, raja.spirit_wounds)" in rows
+        await press(pilot, "f", *typed(",".join(["9"] * (left - 2))), "enter", *typed("8,1,1,1,1"), "enter")
+        await settle(pilot)
+        out = tracker.events[-1]["roll"]
+        assert len(out["sides"][0]["dice"]) == left - 2 and out["settings"]["raja.spirit_wounds"] is True
+        assert tracker.characters["alyosha"]["charges"] == left  # the winner loses nothing
+        # the Nurse (6, 5 after the entry) loses Alyosha's degrees: each of her 9s is above the 8
+        assert tracker.characters["ghost-of-the-nurse"]["charges"] == 5 - (left - 2)

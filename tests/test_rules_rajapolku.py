@@ -548,3 +548,29 @@ def test_R11_an_exchange_costs_only_the_loser(a, b, data):
         assert step.fight.b_charges == b and step.fight.a_charges == max(0, a - max(1, r.degrees))
     else:
         assert (step.fight.a_charges, step.fight.b_charges) == (a, b)
+
+
+# ------------------------------------------------ R11 spirit combat and R9 wounds (raja.spirit_wounds)
+
+
+def test_R11_spirit_wounds_remove_dice_from_the_charges_rolled_at_least_one_stays():
+    from polku.rules.rajapolku import begin_spirit_fight, spirit_dice_counts
+
+    # default: yes, as R9 says "all actions"; Badly wounded (−2) with 5 charges left rolls 3
+    assert spirit_dice_counts(5, 4, a_penalty=2) == (3, 4)
+    assert spirit_dice_counts(2, 4, a_penalty=3) == (1, 4)  # at least 1 die stays
+    assert spirit_dice_counts(5, 4, Settings(raja_spirit_wounds=False), a_penalty=2) == (5, 4)
+    # oppose (R9's other reading): the other side rolls the wound's dice
+    assert spirit_dice_counts(5, 4, OPPOSE, a_penalty=2) == (5, 6)
+    fight = begin_spirit_fight(6, 5, a_penalty=2)  # Badly wounded A: 5 charges left, rolls 3
+    assert (fight.a_charges, fight.b_charges) == (5, 4)
+    assert [str(s.source) for s in fight.dice("a")] == ["charge"] * 3 and len(fight.dice("b")) == 4
+    # the exchange: 9,2,1 vs 5,3,2,1 → A wins with 1 degree; B loses 1 charge, A's charges (hit points) stay
+    step = fight.exchange(resolve(dice("9,2,1"), dice("5,3,2,1")))
+    assert (step.loser, step.loss, step.fight.a_charges, step.fight.b_charges) == ("b", 1, 5, 3)
+    with pytest.raises(RulesError, match=r"with the wound penalties \(R9\) \(3 and 4 dice\)"):
+        fight.exchange(resolve(dice("9,2,1,1,1"), dice("5,3,2,1")))
+    # under oppose the wounded side's penalty is the other side's extra dice
+    opp = begin_spirit_fight(6, 5, a_penalty=2)
+    assert [str(s.source) for s in opp.dice("b", OPPOSE)] == ["charge"] * 4 + ["condition"] * 2
+    assert len(opp.dice("a", OPPOSE)) == 5

@@ -142,6 +142,30 @@ def sr_edge_before_odds_flag(p: argparse.ArgumentParser, side: str) -> None:
                         "bare, the pool given already includes the Edge dice")
 
 
+def raja_wound_flags(p: argparse.ArgumentParser) -> None:
+    """--wound / --b-wound: each side's R9 wound level in spirit combat (raja.spirit_wounds)."""
+    for flag, who in (("--wound", "side A"), ("--b-wound", "side B")):
+        p.add_argument(flag, metavar="LEVEL", default=None,
+                       help=f"spirit combat: {who}'s wound level (R9), e.g. 'Badly wounded'; it costs dice "
+                            "as raja.spirit_wounds and raja.wound_penalty say")
+
+
+def raja_wound_penalties(args: argparse.Namespace) -> tuple[int, int]:
+    """The R9 penalties in dice of --wound and --b-wound (0 when not given)."""
+    from polku.rules.system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY
+
+    out = []
+    for flag, value in (("--wound", args.wound), ("--b-wound", args.b_wound)):
+        if value is None:
+            out.append(0)
+            continue
+        level = next((lv for lv in RAJA_WOUND_LEVELS if lv.lower() == str(value).strip().lower()), None)
+        if level is None:
+            raise CliError(f"{flag}: unknown wound level '{quoted(value)}' (use one of: {', '.join(RAJA_WOUND_LEVELS)})")
+        out.append(RAJA_WOUND_PENALTY[level])
+    return out[0], out[1]
+
+
 def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
     who = "side B" if side else "side A"
     p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),

@@ -27,6 +27,8 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
+    raja_wound_flags,
+    raja_wound_penalties,
     finish,
     settings_epilog,
     settings_from_args,
@@ -86,6 +88,7 @@ def add_parser(verbs: Any) -> None:
                    help="spirit combat: the pools are each side's charges now; each pays 1 to enter (R11)")
     o.add_argument("--in-fight", action="store_true",
                    help="spirit combat under way: the pools are the charges left (entry paid)")
+    raja_wound_flags(o)
     finish(o, _odds_raja)
 
     oh = sub(osys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
@@ -139,6 +142,8 @@ def _odds_raja(args: argparse.Namespace) -> int:
     settings, _ = settings_from_args(args, "rajapolku")
     if args.spirit or args.in_fight:
         return _odds_spirit(args, settings)
+    if args.wound is not None or args.b_wound is not None:
+        raise CliError("--wound and --b-wound are for spirit combat (--spirit or --in-fight, R11)")
     an, aa = parse_raja_pool(args.a, "A")
     bn, ba = parse_raja_pool(args.b, "B")
     result = odds.raja(odds.RajaQuestion((an, aa), (bn, ba)), settings)
@@ -187,14 +192,24 @@ def _odds_spirit(args: argparse.Namespace, settings) -> int:
         if left < 1:
             raise CliError(f"side {side}: {normal} charge(s): after the 1-charge entry none would remain (R11)")
         charges.append(left)
-    result = odds.spirit_fight(odds.SpiritFightQuestion(charges[0], charges[1]), settings)
+    a_pen, b_pen = raja_wound_penalties(args)
+    result = odds.spirit_fight(odds.SpiritFightQuestion(charges[0], charges[1], a_pen, b_pen), settings)
     if args.json:
         emit_json({"system": "rajapolku", "test": "spirit", "settings": settings_json(settings, "rajapolku"),
                     **result.to_json()})
         return 0
     entry = "charges left" if args.in_fight else "charges left after each pays 1 to enter"
     ex = result.exchange
-    lines = [f"Spirit combat odds (R11): A {charges[0]} vs B {charges[1]} {entry}",
+    wounds = []
+    if (a_pen or b_pen) and settings.raja_spirit_wounds:
+        from polku.rules.rajapolku import spirit_dice_counts
+
+        da, db = spirit_dice_counts(charges[0], charges[1], settings, a_penalty=a_pen, b_penalty=b_pen)
+        wounds = [f"  wounds (R9, raja.spirit_wounds = true, raja.wound_penalty = {settings.raja_wound_penalty}): "
+                  f"A rolls {da}, B {db} dice now"]
+    elif a_pen or b_pen:
+        wounds = ["  wounds do not count in spirit combat (raja.spirit_wounds = false)"]
+    lines = [f"Spirit combat odds (R11): A {charges[0]} vs B {charges[1]} {entry}", *wounds,
              "the next exchange:",
              pct_line("A wins", ex.a_wins), pct_line("B wins", ex.b_wins),
              pct_line("full tie (free)", ex.tie),

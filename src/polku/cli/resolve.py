@@ -26,6 +26,8 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
+    raja_wound_flags,
+    raja_wound_penalties,
     finish,
     settings_epilog,
     settings_from_args,
@@ -99,6 +101,10 @@ def add_parser(verbs: Any) -> None:
     r.add_argument("b", metavar="B", help=RAJA_FACES_HELP.format(side="B (opposition)"))
     r.add_argument("--spirit", action="store_true",
                    help="a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)")
+    r.add_argument("--charges", metavar="A,B", default=None,
+                   help="spirit combat: each side's charges left before the exchange (default: its faces "
+                        "count; needed when a wound changes the dice, R9)")
+    raja_wound_flags(r)
     finish(r, _resolve_raja)
 
     h = sub(rsys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
@@ -155,8 +161,21 @@ def _resolve_raja(args: argparse.Namespace) -> int:
     result = rajapolku.resolve(a, b, settings)
     out = {**rajapolku.result_json(result), "settings": settings_json(settings, "rajapolku")}
     lines = [raja_headline(result), *("  " + line for line in result.explain())]
+    a_pen, b_pen = raja_wound_penalties(args)
+    if not args.spirit and (args.charges is not None or a_pen or b_pen or args.wound or args.b_wound):
+        raise CliError("--charges, --wound and --b-wound are for a spirit-combat exchange (--spirit, R11)")
     if args.spirit:
-        step = rajapolku.SpiritFight(len(a), len(b)).exchange(result, settings)
+        if args.charges is not None:
+            parts = str(args.charges).split(",")
+            if len(parts) != 2:
+                raise CliError(f"--charges: write A,B (each side's charges left), not '{args.charges}'")
+            ca, cb = (whole_number(x, "--charges", 1, MAX_POOL) for x in parts)
+        elif (a_pen or b_pen) and settings.raja_spirit_wounds:
+            raise CliError("a wound changes the dice of spirit combat (R9, raja.spirit_wounds): "
+                           "give each side's charges left with --charges A,B")
+        else:
+            ca, cb = len(a), len(b)
+        step = rajapolku.SpiritFight(ca, cb, a_penalty=a_pen, b_penalty=b_pen).exchange(result, settings)
         out.update(loser=step.loser, charge_loss=step.loss,
                    a_charges_after=step.fight.a_charges, b_charges_after=step.fight.b_charges)
         lines.append("  " + spirit_line(step))

@@ -21,6 +21,8 @@ from polku.cli.common import (
     emit_lines,
     h8_demand,
     harha_settings,
+    raja_wound_flags,
+    raja_wound_penalties,
     finish,
     settings_epilog,
     settings_from_args,
@@ -83,6 +85,7 @@ def add_parser(verbs: Any) -> None:
     difficult_flags(roll)
     roll.add_argument("--spirit", action="store_true",
                       help="rajapolku only: spirit combat to the end, the pools are charges (R11)")
+    raja_wound_flags(roll)
     sr_edge_flags(roll, "")
     sr_edge_flags(roll, "b-")
     roll.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
@@ -112,7 +115,7 @@ def _new_seed() -> int:
 
 
 ROLL_ONLY = {
-    "rajapolku": ("spirit",),
+    "rajapolku": ("spirit", "wound", "b_wound"),
     "harhapolku": ("variant", "difficult", "very_demanding"),
     "shadowrun": ("edge_before", "edge_after", "b_edge_before", "b_edge_after", "threshold", "hurried",
                   "group", "helpers", "leader_skill", "extended", "intervals"),
@@ -158,6 +161,8 @@ def _roll_raja(args: argparse.Namespace, source) -> tuple[dict[str, Any], dict[s
         raise CliError("rajapolku needs two pools: polku roll rajapolku POOL_A POOL_B")
     if args.spirit:
         return _roll_spirit(args, source, settings)
+    if args.wound is not None or args.b_wound is not None:
+        raise CliError("--wound and --b-wound are for spirit combat (--spirit, R11)")
     pools = []
     for side, text in (("A", args.pool_a), ("B", args.pool_b)):
         normal, ability = parse_raja_pool(text, side)
@@ -184,14 +189,18 @@ def _roll_spirit(args: argparse.Namespace, source, settings):
         if ability:
             raise CliError(f"side {side}: in spirit combat the dice are the charges, no ability dice (R11)")
         charges.append(normal)
-    fight = rajapolku.begin_spirit_fight(*charges)
+    a_pen, b_pen = raja_wound_penalties(args)
+    fight = rajapolku.begin_spirit_fight(*charges, a_penalty=a_pen, b_penalty=b_pen)
     lines = [f"spirit combat: A {charges[0]} and B {charges[1]} charges; each pays 1 to enter, "
              f"once (R11): A {fight.a_charges}, B {fight.b_charges} left"]
+    if fight.dice_counts(settings) != (fight.a_charges, fight.b_charges):
+        da, db = fight.dice_counts(settings)
+        lines.append(f"wounds (R9, raja.spirit_wounds): A rolls {da}, B {db} dice in the first exchange")
     exchanges = []
     rolled: dict[str, list[list[int]]] = {"a": [], "b": []}
     while not fight.over and fight.exchanges < MAX_EXCHANGES:
-        a = roll_specs(fight.dice("a"), source)
-        b = roll_specs(fight.dice("b"), source)
+        a = roll_specs(fight.dice("a", settings), source)
+        b = roll_specs(fight.dice("b", settings), source)
         step = fight.exchange(rajapolku.resolve(a, b, settings), settings)
         rolled["a"].append([d.face for d in a])
         rolled["b"].append([d.face for d in b])
@@ -381,10 +390,10 @@ def _reproduce_args(args: argparse.Namespace, system: str, seed: int) -> list[st
         out.append(args.pool_b)
     out += ["--seed", str(seed)]
     for name in ("variant", "edge_before", "edge_after", "b_edge_before", "b_edge_after", "threshold",
-                 "group", "helpers", "leader_skill", "extended", "intervals"):
+                 "group", "helpers", "leader_skill", "extended", "intervals", "wound", "b_wound"):
         value = getattr(args, name)
         if value is not None:
-            out += ["--" + name.replace("_", "-"), str(value)]
+            out += ["--" + name.replace("_", "-"), repr(str(value)) if " " in str(value) else str(value)]
     for name in ("spirit", "difficult", "very_demanding", "hurried"):
         if getattr(args, name):
             out.append("--" + name.replace("_", "-"))

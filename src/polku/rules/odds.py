@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, fsum
+from operator import mul
 from typing import Any, Iterator, Literal, Sequence
 
 from .dice import Die, RulesError
@@ -395,56 +396,93 @@ def spirit_odds(a_charges: int, b_charges: int, settings: Settings) -> RajaOdds:
     return raja_odds(a_charges - 1, 0, b_charges - 1, 0, settings)
 
 
-def _raja_plain_table(na: int, nb: int, exhausted: bool) -> list[list[tuple[int, int, int]]]:
-    """R5 win / loss / tie counts of every pair of plain d10 pools up to ``na`` v ``nb``.
+def _raja_plain_table(na: int, nb: int, exhausted: bool) -> list[list[tuple[float, float, float]]]:
+    """R5 win / loss / tie probabilities of every pair of plain d10 pools up to ``na`` v ``nb``.
 
-    ``table[a][b]`` counts over ``10**(a+b)`` rolls. Built face by face: with
-    each die uniform on 1..f, either the sides put as many dice on f and the
-    rest is the same question on 1..f-1, or the side with more dice on f wins
-    there (R5; when the other side has no dice left, ``raja.exhausted``
-    decides). One table serves every exchange of a spirit combat (R11).
+    ``table[a][b]`` is ``(P(A wins), P(B wins), P(tie))``. Built face by face:
+    with each die uniform on 1..f, either the sides put as many dice on f and
+    the rest is the same question on 1..f-1, or the side with more dice on f
+    wins there (R5; when the other side has no dice left, ``raja.exhausted``
+    decides). One table serves every exchange of a spirit combat (R11). In
+    floats, each sum over a row one C-level ``sum(map(mul, …))``.
     """
-    prev = [[(0, 0, 1 if a == 0 and b == 0 else 0) for b in range(nb + 1)] for a in range(na + 1)]
+    top = max(na, nb)
+
+    # prev[d][p]: the pair (a, b) with a - b = d - nb and min(a, b) = p (one diagonal, so the
+    # equal-count sum below reads one slice of it).
+    def diag() -> list[list[float]]:
+        return [[0.0] * (min(nb, na - (d - nb)) + 1 if d >= nb else min(na, nb + (d - nb)) + 1)
+                for d in range(na + nb + 1)]
+
+    pa_d, pb_d, pt_d = diag(), diag(), diag()
+    pt_d[nb][0] = 1.0  # no dice against no dice: a tie
     for f in range(1, 11):
-        g = f - 1
-        pw = [g**k for k in range(max(na, nb) + 1)]
-        cur = [[(0, 0, 0)] * (nb + 1) for _ in range(na + 1)]
+        hit, miss = 1.0 / f, (f - 1) / f
+        # W[n][c]: n dice uniform on 1..f, exactly c of them on f; C[n][c] its running sum
+        W = [[comb(n, c) * hit**c * miss ** (n - c) for c in range(n + 1)] for n in range(top + 1)]
+        C = []
+        for row in W:
+            run, acc = 0.0, []
+            for x in row:
+                run += x
+                acc.append(run)
+            C.append(acc)
+        na_d, nb_d, nt_d = diag(), diag(), diag()
         for a in range(na + 1):
-            row_a = _binom_row(a)
-            wa = [row_a[c] * pw[a - c] for c in range(a + 1)]
+            wa, ca_ = W[a], C[a]
             for b in range(nb + 1):
-                row_b = _binom_row(b)
-                wb = [row_b[c] * pw[b - c] for c in range(b + 1)]
-                a_win = b_win = tie = 0
-                run = 0  # sum of wb[cb] for cb < ca
-                for ca in range(a + 1):
-                    if ca and ca - 1 <= b:
-                        run += wb[ca - 1]
-                    if ca:
-                        a_win += wa[ca] * run
-                run = 0
-                for cb in range(b + 1):
-                    if cb and cb - 1 <= a:
-                        run += wa[cb - 1]
-                    if cb:
-                        b_win += wb[cb] * run
+                wb, cb_ = W[b], C[b]
+                # more dice on f than the other side: a win there (R5)
+                a_win = sum(map(mul, wa[1:], cb_[:a] + [1.0] * max(0, a - b - 1))) if a else 0.0
+                b_win = sum(map(mul, wb[1:], ca_[:b] + [1.0] * max(0, b - a - 1))) if b else 0.0
+                tie = 0.0
                 if not exhausted:
                     # more dice on f while the other side has none left: a tie (R5)
-                    out_a = sum(wa[c] for c in range(b + 1, a + 1))
-                    out_b = sum(wb[c] for c in range(a + 1, b + 1))
+                    out_a = wb[b] * (1.0 - ca_[b]) if a > b else 0.0
+                    out_b = wa[a] * (1.0 - cb_[a]) if b > a else 0.0
                     a_win -= out_a
                     b_win -= out_b
                     tie += out_a + out_b
-                for c in range(min(a, b) + 1):
-                    pa, pb, pt = prev[a - c][b - c]
-                    if pa or pb or pt:
-                        w = row_a[c] * row_b[c]
-                        a_win += w * pa
-                        b_win += w * pb
-                        tie += w * pt
-                cur[a][b] = (a_win, b_win, tie)
-        prev = cur
-    return prev
+                m = min(a, b)
+                both = list(map(mul, wa[: m + 1], wb[: m + 1]))
+                d = a - b + nb
+                a_win += sum(map(mul, both, pa_d[d][m::-1]))
+                b_win += sum(map(mul, both, pb_d[d][m::-1]))
+                tie += sum(map(mul, both, pt_d[d][m::-1]))
+                na_d[d][m], nb_d[d][m], nt_d[d][m] = a_win, b_win, tie
+        pa_d, pb_d, pt_d = na_d, nb_d, nt_d
+    return [[(pa_d[a - b + nb][min(a, b)], pb_d[a - b + nb][min(a, b)], pt_d[a - b + nb][min(a, b)])
+             for b in range(nb + 1)] for a in range(na + 1)]
+
+
+@lru_cache(maxsize=256)
+def _binomial_columns(w: int) -> tuple[tuple[float, ...], ...]:
+    """``cols[k][t]``: P(exactly k of w d10s are above t), t = 0..9 (see :func:`_plain_degree_probs`)."""
+    rows = []
+    for t in range(10):
+        up = (10 - t) / 10
+        rows.append([comb(w, k) * up**k * (1 - up) ** (w - k) for k in range(w + 1)])
+    return tuple(tuple(rows[t][k] for t in range(10)) for k in range(w + 1))
+
+
+def _plain_degree_probs(w: int, l_dice: int, beyond: bool) -> list[float]:
+    """P(the winner W of plain d10s has exactly d degrees), d >= 1, over all rolls (R6).
+
+    A roll where k >= 1 of W's ``w`` dice are above the loser's highest is a
+    win with k degrees (k - 1 under ``raja.degrees = beyond``); the float twin
+    of :func:`_raja_degree_counts` for pools without ability dice. Index 0 is
+    left to the caller (the wins by a tie-break).
+    """
+    if l_dice == 0:
+        p_top = [1.0] + [0.0] * 9  # no dice: "highest" 0
+    else:
+        p_top = [0.0] + [(t / 10) ** l_dice - ((t - 1) / 10) ** l_dice for t in range(1, 10)]
+    cols = _binomial_columns(w)
+    out = [0.0] * (w + 1)
+    for k in range(1, w + 1):
+        out[k - 1 if beyond else k] += sum(map(mul, p_top, cols[k]))
+    out[0] = 0.0
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,42 +521,65 @@ def spirit_fight_odds(
     a_charges: int,
     b_charges: int,
     settings: Settings,
+    *,
+    a_penalty: int = 0,
+    b_penalty: int = 0,
 ) -> SpiritFightOdds:
     """Odds of a spirit combat fought to the end (R11).
 
     The entry charge is already paid: ``a_charges`` and ``b_charges`` are the
-    charges left, each side's dice in every exchange. A full tie costs nothing
+    charges left, each side's dice in every exchange (less a wounded side's R9
+    penalty, or plus the other side's, under ``raja.spirit_wounds``:
+    :func:`polku.rules.rajapolku.spirit_dice_counts`). A full tie costs nothing
     and is rolled again (or the defender holds: either way nothing changes),
     the winner of an exchange loses nothing and the loser loses the winner's
     degrees, at least 1 (``raja.spirit_loss = degrees``), or 1 (``one``). The
-    fight ends when a side has no charges.
+    fight ends when a side has no charges. Any number of charges a sheet holds
+    (0–99) is answered; the whole table is floats (exact to rounding).
+
+    Args:
+        a_penalty, b_penalty: each side's R9 wound penalty in dice (0–3).
 
     Raises:
-        RulesError: a side without charges, or more than 30.
+        RulesError: a side without charges, or more than MAX_POOL dice.
     """
+    from .rajapolku import spirit_dice_counts
+
     for name, value in (("a_charges", a_charges), ("b_charges", b_charges)):
         _check_count(name, value)
-        if not 1 <= value <= 30:
-            raise RulesError(f"{name}: a spirit combat needs 1 to 30 charges left, not {value} (R11)")
+        if value < 1:
+            raise RulesError(f"{name}: a spirit combat needs at least 1 charge left, not {value} (R11)")
     exhausted, degrees_rule, spirit_loss = settings.raja_exhausted, settings.raja_degrees, settings.raja_spirit_loss
     if spirit_loss not in ("degrees", "one"):
         raise RulesError(f"raja.spirit_loss must be degrees or one, not {spirit_loss!r}")
     by_degrees = spirit_loss == "degrees"
 
-    table = _raja_plain_table(a_charges, b_charges, exhausted)
+    def counts(a: int, b: int) -> tuple[int, int]:
+        return spirit_dice_counts(a, b, settings, a_penalty=a_penalty, b_penalty=b_penalty)
+
+    top_a, top_b = counts(a_charges, b_charges)
+    most_a = max(top_a, max((counts(a, 1)[0] for a in range(1, a_charges + 1)), default=0))
+    most_b = max(top_b, max((counts(1, b)[1] for b in range(1, b_charges + 1)), default=0))
+    for name, value in (("a", most_a), ("b", most_b)):
+        _check_count(f"{name}'s dice", value)
+    table = _raja_plain_table(most_a, most_b, exhausted)
     beyond = degrees_rule == "beyond"
+    degree_cache: dict[tuple[int, int], list[float]] = {}
 
     def step(a: int, b: int) -> tuple[list[tuple[float, int, int]], float]:
-        """Transitions ``(p, a', b')`` given no full tie, and P(full tie), at (a, b)."""
-        a_win, b_win, tie = table[a][b]
+        """Transitions ``(p, a', b')`` given no full tie, and P(full tie), at (a, b) charges."""
+        da, db = counts(a, b)
+        a_win, b_win, tie = table[da][db]
         won = a_win + b_win
         out: list[tuple[float, int, int]] = []
         if by_degrees:
-            for side_win, winner, loser, lose_a in ((a_win, a, b, False), (b_win, b, a, True)):
-                deg = _raja_degree_counts(winner, 0, loser, True, beyond)
-                deg[0] = side_win - sum(deg[1:])
+            for side_win, winner, loser, lose_a in ((a_win, da, db, False), (b_win, db, da, True)):
+                deg = degree_cache.get((winner, loser))
+                if deg is None:
+                    deg = degree_cache[(winner, loser)] = _plain_degree_probs(winner, loser, beyond)
+                deg = [max(0.0, side_win - fsum(deg[1:]))] + deg[1:]
                 for d, c in enumerate(deg):
-                    if c:
+                    if c > won * 1e-18:  # below float resolution of the rest: no state worth keeping
                         loss = max(1, d)
                         nxt = (max(0, a - loss), b) if lose_a else (a, max(0, b - loss))
                         out.append((c / won, *nxt))
@@ -554,7 +615,7 @@ def spirit_fight_odds(
     return SpiritFightOdds(
         a_charges=a_charges,
         b_charges=b_charges,
-        exchange=raja_odds(a_charges, 0, b_charges, 0, settings),
+        exchange=raja_odds(top_a, 0, top_b, 0, settings),
         a_wins=fsum(p for (a, b), p in ends.items() if b == 0),
         b_wins=fsum(p for (a, b), p in ends.items() if a == 0),
         expected_exchanges=expected,

@@ -565,6 +565,32 @@ def spirit_loss(result: RajaResult, settings: Settings | None = None) -> int:
     return max(1, result.degrees)
 
 
+def spirit_dice_counts(
+    a_charges: int, b_charges: int, settings: Settings | None = None, *, a_penalty: int = 0, b_penalty: int = 0
+) -> tuple[int, int]:
+    """How many d10s each side rolls in a spirit-combat exchange (R11, R9 ``raja.spirit_wounds``).
+
+    The charges left are the dice. Under ``raja.spirit_wounds = true`` (the
+    default: R9 says "all actions") a wounded side's penalty counts the way
+    ``raja.wound_penalty`` says: ``remove`` rolls that many fewer dice, at
+    least 1 (the charges, the fight's hit points, are not lost); ``oppose``
+    gives the other side that many more dice. ``false``: the charges alone.
+    A side without charges rolls nothing (the fight is over).
+
+    Args:
+        a_penalty, b_penalty: each side's R9 penalty in dice (its wound level's).
+    """
+    settings = settings or Settings()
+    for name, value in (("a_penalty", a_penalty), ("b_penalty", b_penalty)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"{name} must be a whole number 0 or more, not {value!r}")
+    if not settings.raja_spirit_wounds or a_charges <= 0 or b_charges <= 0:
+        return a_charges, b_charges
+    if settings.raja_wound_penalty == "oppose":
+        return a_charges + b_penalty, b_charges + a_penalty
+    return max(1, a_charges - a_penalty), max(1, b_charges - b_penalty)
+
+
 @dataclass(frozen=True, slots=True)
 class SpiritFight:
     """A spirit combat in progress (R11), an immutable value.
@@ -588,6 +614,9 @@ class SpiritFight:
     exchanges: int = 0
     """Exchanges resolved so far, ties included."""
     ended_by_gm: bool = False
+    a_penalty: int = 0
+    """Side A's R9 wound penalty in dice now (``raja.spirit_wounds``, :func:`spirit_dice_counts`)."""
+    b_penalty: int = 0
 
     @property
     def over(self) -> bool:
@@ -607,9 +636,18 @@ class SpiritFight:
             raise RulesError(f"side must be 'a' or 'b', not {side!r}")
         return self.a_charges if side == "a" else self.b_charges
 
-    def dice(self, side: str) -> tuple[DieSpec, ...]:
-        """The dice ``side`` rolls in the next exchange: one d10 per charge left (R11)."""
-        return tuple(DieSpec(D10, Src.CHARGE, "charge") for _ in range(self.charges(side)))
+    def dice_counts(self, settings: Settings | None = None) -> tuple[int, int]:
+        """Each side's d10s in the next exchange (R11; wounds by ``raja.spirit_wounds``)."""
+        return spirit_dice_counts(self.a_charges, self.b_charges, settings,
+                                  a_penalty=self.a_penalty, b_penalty=self.b_penalty)
+
+    def dice(self, side: str, settings: Settings | None = None) -> tuple[DieSpec, ...]:
+        """The dice ``side`` rolls in the next exchange: one d10 per charge left (R11), less its
+        wound penalty or plus the other side's (R9, ``raja.spirit_wounds``)."""
+        own = self.charges(side)
+        n = self.dice_counts(settings)[0 if side == "a" else 1]
+        charge = [DieSpec(D10, Src.CHARGE, "charge")] * min(own, n)
+        return tuple(charge + [DieSpec(D10, Src.CONDITION, "the other side's wound (R9)")] * max(0, n - own))
 
     def exchange(self, result: RajaResult, settings: Settings | None = None) -> "SpiritExchange":
         """Apply one exchange's result (R11); the fight is unchanged but for the loser's charges.
@@ -619,10 +657,10 @@ class SpiritFight:
         """
         if self.over:
             raise RulesError("this spirit combat is over (R11)")
-        if len(result.a) != self.a_charges or len(result.b) != self.b_charges:
-            raise RulesError(
-                f"each side rolls its charges left ({self.a_charges} and {self.b_charges} dice) (R11)"
-            )
+        na, nb = self.dice_counts(settings)
+        if len(result.a) != na or len(result.b) != nb:
+            wounds = "" if (na, nb) == (self.a_charges, self.b_charges) else ", with the wound penalties (R9)"
+            raise RulesError(f"each side rolls its charges left{wounds} ({na} and {nb} dice) (R11)")
         loss = spirit_loss(result, settings)
         a, b = self.a_charges, self.b_charges
         if result.winner == "a":
@@ -662,17 +700,18 @@ class SpiritExchange:
     """Charges the loser lost (0 on a tie)."""
 
 
-def begin_spirit_fight(a_charges: int, b_charges: int) -> SpiritFight:
+def begin_spirit_fight(a_charges: int, b_charges: int, *, a_penalty: int = 0, b_penalty: int = 0) -> SpiritFight:
     """Both participants pay the 1-charge entry, once for the whole fight (R11).
 
     Args:
         a_charges, b_charges: each participant's charges now, before paying.
+        a_penalty, b_penalty: their R9 wound penalties in dice (``raja.spirit_wounds``).
 
     Raises:
         RulesError: a participant without a charge to pay, or with none left to roll after it.
     """
     a, b = spirit_pool(a_charges), spirit_pool(b_charges)
-    return SpiritFight(a_charges=a.remaining, b_charges=b.remaining)
+    return SpiritFight(a_charges=a.remaining, b_charges=b.remaining, a_penalty=a_penalty, b_penalty=b_penalty)
 
 
 def apply_charge_loss(charges: int, loss: int) -> int:

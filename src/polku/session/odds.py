@@ -46,6 +46,9 @@ class SpiritFightQuestion:
 
     a_left: int
     b_left: int
+    a_penalty: int = 0
+    """A's R9 wound penalty in dice (``raja.spirit_wounds`` says whether and how it counts)."""
+    b_penalty: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,8 @@ def answer(question: Question, settings: Settings) -> Answer:
     if isinstance(question, RajaQuestion):
         return core.raja_odds(*question.a, *question.b, settings, degrees=question.degrees)
     if isinstance(question, SpiritFightQuestion):
-        return core.spirit_fight_odds(question.a_left, question.b_left, settings)
+        return core.spirit_fight_odds(question.a_left, question.b_left, settings,
+                                      a_penalty=question.a_penalty, b_penalty=question.b_penalty)
     if isinstance(question, HarhaQuestion):
         if question.b is None:
             return core.harha_difficult(question.a, question.demand == "very_demanding", settings.harha_variant)

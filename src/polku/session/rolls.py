@@ -407,7 +407,15 @@ class Rolls:
         if not fight:
             return None
         return raja.SpiritFight(self.tracker.character(fight["a"])["charges"], self.tracker.character(fight["b"])["charges"],
-                                exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False))
+                                exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False),
+                                a_penalty=self.tracker.wound_penalty(fight["a"]),
+                                b_penalty=self.tracker.wound_penalty(fight["b"]))
+
+    def _begin_spirit(self, a_cid: str, b_cid: str) -> raja.SpiritFight:
+        """R11's entry for these two, with their R9 wound penalties now (``raja.spirit_wounds``)."""
+        return raja.begin_spirit_fight(self.tracker.character(a_cid)["charges"], self.tracker.character(b_cid)["charges"],
+                                       a_penalty=self.tracker.wound_penalty(a_cid),
+                                       b_penalty=self.tracker.wound_penalty(b_cid))
 
     def spirit_fighters(self, challenge: str | None) -> tuple[str, str] | None:
         """The two characters of the spirit combat kept on ``challenge`` (R11), side A first, or None."""
@@ -432,10 +440,9 @@ class Rolls:
         """How many d10s each side rolls in the next exchange (R11): after the entry charge
         for a new fight, the charges left in a fight under way."""
         fight = self.spirit_fight(challenge) if challenge else None
-        if fight is not None and not fight.over:
-            return len(fight.dice("a")), len(fight.dice("b"))
-        new = raja.begin_spirit_fight(self.tracker.character(a_cid)["charges"], self.tracker.character(b_cid)["charges"])
-        return len(new.dice("a")), len(new.dice("b"))
+        if fight is None or fight.over:
+            fight = self._begin_spirit(a_cid, b_cid)
+        return fight.dice_counts(self.tracker.settings)
 
     def roll_spirit(self, a_cid: str, b_cid: str, *, challenge: str | None = None,
                     faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
@@ -469,13 +476,17 @@ class Rolls:
             fight = self.spirit_fight(chid)
             lines: list[str] = []
             if fight is None:
-                fight = raja.begin_spirit_fight(ca["charges"], cb["charges"])
+                fight = self._begin_spirit(a_cid, b_cid)
                 txn.set(["characters", a_cid, "charges"], fight.a_charges)
                 txn.set(["characters", b_cid, "charges"], fight.b_charges)
                 txn.emit("resource", f"Spirit combat begins: {ca['name']} and {cb['name']} each pay the "
                          "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1)
                 lines.append("entry: each participant paid 1 charge, once for the whole fight (R11)")
-            dice_a, dice_b, origin = self._roll_two(fight.dice("a"), fight.dice("b"), faces)
+            settings = self.tracker.settings
+            dice_a, dice_b, origin = self._roll_two(fight.dice("a", settings), fight.dice("b", settings), faces)
+            if fight.dice_counts(settings) != (fight.a_charges, fight.b_charges):
+                lines.append(f"wounds (R9, raja.spirit_wounds): {ca['name']} rolls {len(dice_a)}, "
+                             f"{cb['name']} {len(dice_b)} of their charges' dice")
             result = raja.resolve(dice_a, dice_b, self.tracker.settings)
             ex = fight.exchange(result, self.tracker.settings)
             after = ex.fight
@@ -1442,7 +1453,8 @@ class Rolls:
 
 _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rajapolku", ("raja.exhausted", "raja.full_tie", "raja.degrees", "raja.wound_penalty")),
-    ("spirit", ("raja.exhausted", "raja.full_tie", "raja.degrees", "raja.spirit_loss")),
+    ("spirit", ("raja.exhausted", "raja.full_tie", "raja.degrees", "raja.spirit_loss", "raja.spirit_wounds",
+                "raja.wound_penalty")),
     ("harhapolku-difficult", ()),
     ("harhapolku", ("harha.variant",)),
     ("shadowrun-teamwork", ("sr.glitch_rerolls", "sr.teamwork_cap")),

@@ -94,6 +94,11 @@ class RajaRollScreen(RollScreen):
                 else:
                     rows.append(("info", f"charges {ch['charges']}: 1 to enter, rolls "
                                  f"{dice[0 if side.role == 'a' else 1]}d10"))
+                pen = self.tracker.wound_penalty(side.who)
+                if dice is not None and pen and self.tracker.settings.raja_spirit_wounds:
+                    how = (f"−{pen} dice" if self.tracker.settings.raja_wound_penalty == "remove"
+                           else f"+{pen} dice to the other side")
+                    rows.append(("info", f"{ch['wound']}: {how} (R9, raja.spirit_wounds)"))
             else:
                 rows.append(("info", "spirit combat needs a character (with charges)"))
             return rows
