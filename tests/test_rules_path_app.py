@@ -93,7 +93,7 @@ async def test_S10_roll_screen_uses_the_threshold_and_hurry_changed_after_the_fi
         ext = tracker.challenge(chid)["extended"]
         assert (ext["accumulated"], ext["threshold"], ext["hurried"]) == (2, 6, True)
         ev = tracker.events[-1]
-        assert ev["roll"]["summary"] == "interval 2: 1 hit, 2/6 — glitch (GM: spoil?)"
+        assert ev["roll"]["summary"] == "interval 2: 1 hit, 2/6 — glitch (1 hit), GM: spoil?"
         assert "2/6 — glitch" in screen_text(app)
         assert "done" not in ev["roll"]["summary"]
 
