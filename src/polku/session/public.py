@@ -83,7 +83,10 @@ PUBLIC_CHARACTER_FIELDS = {
 
 PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
 PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "hand", "seed", "fixed_seed", "threshold",
-                      "hidden", "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws")
+                      "hidden", "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws",
+                      "settings", "demand", "counts")
+"""``settings`` (the [choice] settings the roll was made with), ``demand`` (H8) and ``counts`` (H6's dice counts):
+the players' review and report judge each roll by them, as the GM's do."""
 PUBLIC_SIDE_FIELDS = ("role", "label")
 PUBLIC_DIE_FIELDS = ("size", "face", "source", "label", "replaced")
 HIDDEN_OUTCOME_FIELDS = ("hits", "glitch", "critical_glitch", "glitch_negated", "auto_failed", "edge",

@@ -268,12 +268,13 @@ class Rolls:
 
     def _roll_event(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
                     outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
-                    challenge: str | None, text: str, settings: Settings | None = None, **extra: Any) -> Event:
-        """Emit the roll; ``settings``: what it was resolved with when not the campaign's (a Harhapolku
-        roll's own comparison, :meth:`settings_for`)."""
+                    challenge: str | None, text: str, resolved_with: Settings | None = None, **extra: Any) -> Event:
+        """Emit the roll; ``resolved_with``: the settings it was resolved with when not the campaign's
+        (a Harhapolku roll's own comparison, :meth:`settings_for`). ``settings`` in ``extra`` replaces the
+        kept settings (a damage resistance roll keeps its own)."""
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
                 "explain": list(explain), **origin}
-        used = self.roll_settings(test, settings or self.tracker.settings)
+        used = self.roll_settings(test, resolved_with or self.tracker.settings)
         if used:
             roll["settings"] = used
         roll.update(toml_safe(extra))
@@ -636,7 +637,7 @@ class Rolls:
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
         ], summary, outcome, result.explain() + explain, origin, challenge,
-            f"{a.label} vs {b.label}: {summary}", settings=used, variant=variant, demand=demand or None,
+            f"{a.label} vs {b.label}: {summary}", resolved_with=used, variant=variant, demand=demand or None,
             counts=list(counts) if counts else None, **extra)
         return ev, result
 
