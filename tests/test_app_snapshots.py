@@ -191,7 +191,7 @@ class TestRollModals:
         async def run(pilot: Pilot) -> None:
             await settle(pilot)
             await pilot.press("r")
-            await pilot.pause()
+            await until_quiet(pilot)
             who = pilot.app.screen.a.who  # side A of the roll r opens
             await pilot.press("escape")
             pilot.app.tracker.update_character(who, "name", long)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import isolated, make_app, panes, pilot_test, press, settle, typed
+from app_fixtures import isolated, make_app, panes, pilot_test, press, settle, typed, until_quiet
 from textual.pilot import Pilot
 
 from polku.session import demo, files
@@ -76,7 +76,7 @@ async def select_character(pilot: Pilot, name: str) -> None:
     await press(pilot, "2")
     chars = app.main_screen().query_one("#chars")
     chars.highlighted = chars.get_option_index(app.tracker.find_character(name)["id"])
-    await pilot.pause()
+    await until_quiet(pilot)
 
 
 def template_campaign() -> Tracker:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_fixtures import demo_session, log_lines, make_app, panes, pilot_test, settle
+from app_fixtures import demo_session, log_lines, make_app, panes, pilot_test, settle, until_quiet
 
 from polku.session.rolls import RajaSide
 from polku.tui.messages import TrackerChanged
@@ -119,7 +119,7 @@ async def test_a_refused_command_leaves_its_dialog_open_with_one_line(tmp_path):
                                                     faces=([10, 8, 7], [6, 5])))  # EX C: 3 degrees
         await settle(pilot)
         await pilot.press("D")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert isinstance(app.screen, HarmScreen)
         before = list(tracker.events)
         heard = _listen(app)

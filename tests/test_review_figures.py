@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import pilot_test
+from app_fixtures import pilot_test, until_quiet
 from polku.rules import harhapolku as harha
 from polku.rules.dice import Die
 from polku.session import demo, store
@@ -275,23 +275,23 @@ async def test_outcome_filters_leave_undone_and_replaced_rolls_out_unless_asked(
     t.undo()
     app = review(t)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until_quiet(pilot)
         await pilot.press("c", "2")  # Lena
-        await pilot.pause()
+        await until_quiet(pilot)
         await pilot.press("o")
-        await pilot.pause()
+        await until_quiet(pilot)
         hint = str(app.screen.query_one(".dialog--hint").render())
         assert "undone and replaced rolls are left out" in hint
         await pilot.press("3")  # loss
-        await pilot.pause()
+        await until_quiet(pilot)
         assert _visible(app) == [], "her only lost roll was replaced by the edge reroll; the other is undone"
         await pilot.press("u")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert _visible(app) == [7, undone_loss]
         title = str(app.screen.query_one("#log-title").render())
         assert "undone too" in title
         await pilot.press("u", "o", "2")  # win, rolls that stand
-        await pilot.pause()
+        await until_quiet(pilot)
         assert _visible(app) == [9]
         assert "rolls that stand" in str(app.screen.query_one("#log-title").render())
 
@@ -353,16 +353,16 @@ async def test_the_scene_chooser_names_and_jumps_to_the_scene_that_stands():
     t, river = _false_lead()
     app = review(t)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await until_quiet(pilot)
         await pilot.press("home", "g")
-        await pilot.pause()
+        await until_quiet(pilot)
         labels = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
         assert labels[-1].startswith("4. scene 1.1.4: The river")
         assert not any("false lead" in x for x in labels)
         await pilot.press("4")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert app.screen.selected_seq == river
         await pilot.press("s", "4")  # only the hospital (scene 3 of the chooser: '4' is 'Every scene' + 3)
-        await pilot.pause()
+        await until_quiet(pilot)
         hospital = History.of(t).scenes(t.is_undone)[2]
         assert _visible(app) == list(range(hospital.first_seq, hospital.last_seq + 1))

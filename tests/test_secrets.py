@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
 from polku.session import demo, export, store
 from polku.session.files import document, load_tracker
@@ -619,10 +620,10 @@ def test_the_players_palette_has_quit_help_and_theme_only_and_nothing_writes(tmp
     async def run() -> None:
         app = _watch_app(tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+            await until_quiet(pilot)
             assert sorted(c.title for c in app.get_system_commands(app.screen)) == ["Help", "Quit", "Theme"]
             await pilot.press("ctrl+p")
-            await pilot.pause()
+            await until_quiet(pilot)
             assert isinstance(app.screen, CommandPalette)
             await pilot.press(*"screenshot")
             await pilot.pause(0.3)
@@ -634,10 +635,10 @@ def test_the_players_palette_has_quit_help_and_theme_only_and_nothing_writes(tmp
                 app.save_screenshot()
             await pilot.press("escape", "escape")
             await pilot.press("question_mark")
-            await pilot.pause()
+            await until_quiet(pilot)
             app.action_help()
             app.action_show_help_panel()
-            await pilot.pause()
+            await until_quiet(pilot)
             assert sum(isinstance(s, PlayerHelp) for s in app.screen_stack) == 1
             assert not app.screen.query("HelpPanel")
         assert list(home.iterdir()) == []
@@ -661,14 +662,14 @@ def test_a_huge_paste_is_cut_and_no_text_field_grows_without_bound(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
             await pilot.press("ctrl+p")
-            await pilot.pause()
+            await until_quiet(pilot)
             field = app.screen.query_one(Input)
             app.post_message(events.Paste("231" * 90_000))
             await pilot.pause(0.3)
             assert 0 < len(field.value) <= min(TEXT_MAX, PASTE_MAX)
             for _ in range(3):
                 app.post_message(events.Paste("x" * PASTE_MAX))
-                await pilot.pause()
+                await until_quiet(pilot)
             assert len(field.value) <= TEXT_MAX
             await pilot.press("escape")
             await settle(pilot)
@@ -686,7 +687,7 @@ def test_switching_panes_in_the_players_view_does_not_grow_its_memory(tmp_path):
     async def run() -> int:
         app = _watch_app(tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+            await until_quiet(pilot)
             for _ in range(10):
                 await pilot.press("2", "3", "1")
             gc.collect()

@@ -10,6 +10,7 @@ from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.widgets import Static
 
+from app_fixtures import until_quiet
 from polku.config import shipped_themes_dir
 from polku.tui.themes import BUNDLED_FALLBACK, POLKU_VARIABLE_DEFAULTS, load_user_themes
 
@@ -80,7 +81,7 @@ def test_shipped_theme_applies_in_an_app(name: str) -> None:
         async with app.run_test() as pilot:
             app.register_theme(theme)
             app.theme = name
-            await pilot.pause()
+            await until_quiet(pilot)
             assert app.theme_variables["dice-crit"] == theme.variables["dice-crit"]
             assert app.query_one("#crit").styles.color == Color.parse(theme.variables["dice-crit"])
             assert app.query_one("#turn").styles.color == Color.parse(theme.variables["turn-active"])
@@ -95,7 +96,7 @@ def test_app_with_a_builtin_theme_still_parses_our_variables() -> None:
         app = ThemedApp()
         async with app.run_test() as pilot:
             app.theme = "textual-dark"
-            await pilot.pause()
+            await until_quiet(pilot)
             assert app.query_one("#crit").styles.color == Color.parse(POLKU_VARIABLE_DEFAULTS["dice-crit"])
 
     asyncio.run(run())

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
+from app_fixtures import until_quiet
 from polku.session import files
 from polku.session.tracker import Tracker
 from polku.tui.app import PolkuApp
@@ -66,9 +67,9 @@ def pane_text(app: PolkuApp) -> str:
 
 async def settle(app: PolkuApp, pilot) -> None:
     """Let the autosave worker finish so the file on disk is current."""
-    await pilot.pause()
+    await until_quiet(pilot)
     await app.workers.wait_for_complete()
-    await pilot.pause()
+    await until_quiet(pilot)
 
 
 async def go_to_row(pilot, screen: CharacterDetail, rid: str) -> None:
@@ -137,7 +138,7 @@ async def test_add_harhapolku_character_with_tiers_and_edges(tmp_path: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", *"Ilmari", "tab", "tab", "tab")
         await pilot.press(*"V:general,Smith,Old:special", "tab", *"Quick,Lucky", "enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         ch = tracker.characters["ilmari"]
         assert ch["backgrounds"] == [{"name": "V", "tier": "general"}, {"name": "Smith", "tier": "plain"},
                                      {"name": "Old", "tier": "special"}]
@@ -152,7 +153,7 @@ async def test_add_shadowrun_character_with_attributes_and_skills(tmp_path: Path
         await pilot.press("c", *"Dodger", "tab", "tab", "right", "right", "tab")
         await pilot.press("backspace", "5", "tab", "backspace", "4")  # body 5, agility 4
         await pilot.press(*["tab"] * 7, "backspace", "3", "tab", *"Pistols 4,Stealth 3", "enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         ch = tracker.characters["dodger"]
         assert ch["kind"] == "opposition"
         assert (ch["attributes"]["body"], ch["attributes"]["agility"], ch["attributes"]["willpower"]) == (5, 4, 3)
@@ -213,7 +214,7 @@ async def test_detail_rejects_a_bad_number_inside_the_prompt(tmp_path: Path) -> 
         await pilot.press("enter", "ctrl+u", *"99", "enter")
         assert "outside 0–10" in str(app.screen.query_one("#prompt-error", Static).render())
         await pilot.press("ctrl+u", "6", "enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert tracker.characters["dodger"]["physical"] == 6
 
 
@@ -225,7 +226,7 @@ async def test_detail_x_removes_after_confirming(tmp_path: Path) -> None:
     app = make_app(tmp_path, tracker, sf)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e", "x", "y")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert "igor" not in tracker.characters
         assert isinstance(app.screen, MainScreen)
         assert "Igor" not in pane_text(app)
@@ -250,7 +251,7 @@ async def test_chooser_lists_a_file_and_enter_opens_it(tmp_path: Path) -> None:
         await pilot.press("home", *["down"] * names.index("broken.toml"), "enter")
         assert isinstance(app.screen, ChooserScreen)  # a broken file does not open
         await pilot.press("home", *["down"] * names.index("night.toml"), "enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.tracker is not None and app.tracker.state["campaign"]["name"] == "Test harhapolku"
         assert app.session_file is not None and app.session_file.path == tmp_path / "night.toml"
@@ -276,7 +277,7 @@ async def test_chooser_lists_recent_files_from_anywhere_and_the_local_sessions_f
         where = str(app.screen.query_one("#chooser-where", Static).content)
         assert where.startswith("Recent files") and str(data) in where and str(local) in where
         await pilot.press("enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert app.session_file is not None and app.session_file.path == away / "played.toml"
 
 
@@ -300,7 +301,7 @@ async def test_chooser_offers_read_only_when_locked(tmp_path: Path) -> None:
             await pilot.press("enter")
             assert not isinstance(app.screen, MainScreen)
             await pilot.press("y")
-            await pilot.pause()
+            await until_quiet(pilot)
             assert isinstance(app.screen, MainScreen)
             assert app.tracker is not None and app.tracker.read_only
     finally:
@@ -337,9 +338,9 @@ async def test_settings_screen_sets_a_number_by_a_typed_value_as_one_undoable_co
     try:
         app = make_app(tmp_path, tracker, sf)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await until_quiet(pilot)
             app.push_screen(SettingsScreen(tracker, "raja.story_points"))
-            await pilot.pause()
+            await until_quiet(pilot)
             before = len(tracker.events)
             await pilot.press("enter", "ctrl+u", "x", "enter")
             assert isinstance(app.screen, TextPrompt), "a bad value closed the prompt"
@@ -402,7 +403,7 @@ async def test_demo_is_played_as_a_copy(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d", "enter")
-        await pilot.pause()
+        await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.session_file is not None and app.session_file.path.name == "demo-rajapolku-play.toml"
         await pilot.press("c", *"Visitor", "enter")
