@@ -343,7 +343,7 @@ def test_odds_human_output_has_percentages_and_bars(capsys):
     "argv, fragment",
     [
         (["resolve", "rajapolku", "11", "3"], "face 11"),
-        (["resolve", "rajapolku", "0", "3"], "face 0"),
+        (["resolve", "shadowrun", "0,5"], "face 0 cannot show on a d6"),  # a d10's 0 is its 10
         (["resolve", "rajapolku", "", "3"], "no faces"),
         (["resolve", "rajapolku", "x", "3"], "'x'"),
         (["resolve", "rajapolku", "7,,3", "3"], "empty face"),
@@ -469,7 +469,7 @@ def test_console_script_exit_status():
     ok = subprocess.run([str(script), "odds", "sr", "3", "--json"], capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["dice"] == 3
-    bad = subprocess.run([str(script), "resolve", "raja", "0", "1"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([str(script), "resolve", "raja", "11", "1"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and bad.stderr.startswith("polku: error: ")
 

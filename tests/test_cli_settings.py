@@ -386,3 +386,18 @@ def test_R11_spirit_wounds_odds_roll_and_resolve_count_the_wound(capsys):
 def test_R11_spirit_odds_take_more_than_30_charges(capsys):
     data = run_json(capsys, "odds", "rajapolku", "45", "3", "--spirit")
     assert data["a_charges"] == 44 and data["a_wins"] > 0.999
+
+
+# ----------------------------------------------------------- a d10's 0 is 10
+
+
+def test_a_d10_face_0_is_10_in_resolve_and_a_d6_or_d8_0_is_one_line(capsys):
+    assert run_json(capsys, "resolve", "rajapolku", "0,8*", "9")["a_faces"] == [10, 8]
+    assert run_json(capsys, "resolve", "rajapolku", "0,8*", "9") == run_json(capsys, "resolve", "rajapolku", "10,8*", "9")
+    harha = run_json(capsys, "resolve", "harhapolku", "0,4", "d10:0,3")
+    assert (harha["a_faces"], harha["a_sizes"], harha["b_faces"]) == ([10, 4], [10, 8], [10, 3])
+    assert run_json(capsys, "resolve", "harhapolku", "3+0", "2+d10:9", "--variant", "sum")["a_total"] == 13
+    assert run_fail(capsys, "resolve", "harhapolku", "d8:0", "3") == (
+        "polku: error: side A: face 0 cannot show on a d8 (1–8; only a d10's 0 means 10)")
+    assert run_fail(capsys, "resolve", "shadowrun", "0,5") == (
+        "polku: error: face 0 cannot show on a d6 (1–6; only a d10's 0 means 10)")

@@ -461,3 +461,35 @@ async def test_R11_spirit_wounds_the_roll_screen_rolls_a_wounded_fighters_charge
         assert tracker.characters["alyosha"]["charges"] == left  # the winner loses nothing
         # the Nurse (6, 5 after the entry) loses Alyosha's degrees: each of her 9s is above the 8
         assert tracker.characters["ghost-of-the-nurse"]["charges"] == 5 - (left - 2)
+
+
+@pilot_test
+async def test_a_d10_face_typed_as_0_is_10_in_the_faces_prompt_and_a_d6_0_is_refused_there(tmp_path: Path) -> None:
+    from polku.tui.screens.prompts import FacesPrompt
+    from polku.tui.screens.roll import RajaRollScreen, SRRollScreen
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "r")
+        roll = app.screen
+        assert isinstance(roll, RajaRollScreen)
+        (na, _), (nb, _) = roll.face_counts()
+        await press(pilot, "f", *typed(",".join(["0"] + ["1"] * (na - 1))), "enter",
+                    *typed(",".join(["9"] * nb)), "enter")
+        await settle(pilot)
+        out = tracker.events[-1]["roll"]
+        assert out["sides"][0]["dice"][0]["face"] == 10 and out["outcome"]["winner"] == "a"
+
+    tracker, sf = demo_session(tmp_path / "sr", "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path / "sr")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "end", "r")
+        assert isinstance(app.screen, SRRollScreen)
+        before = len(tracker.events)
+        await press(pilot, "f", *typed("0"), "enter")
+        assert isinstance(app.screen, FacesPrompt)  # the prompt stays open with the one-line reason
+        assert "face 0 cannot show on a d6 (1–6; only a d10's 0 means 10)" in screen_text(app)
+        assert len(tracker.events) == before

@@ -59,3 +59,17 @@ def test_a_die_reads_like_its_value():
             assert (size, face) == (8, 5)
         case _:
             pytest.fail("a die matches positionally on its fields")
+
+
+def test_a_d10_face_typed_as_0_is_10_and_a_0_on_any_other_die_is_refused_in_one_line():
+    """Many physical d10s print 0 for 10: typed faces read it so (only on a d10)."""
+    from polku.rules.dice import parse_faces, parse_sized_faces, typed_face
+
+    assert [(d.face, d.is_ability) for d in parse_faces("0,7,0*", 10, allow_ability=True)] == [
+        (10, False), (7, False), (10, True)]
+    assert [d.face for d in parse_sized_faces("d10:0,8:7")] == [10, 7]
+    assert typed_face(0, 10) == 10 and typed_face(0, 8) == 0 and typed_face(7, 10) == 7
+    for size in (6, 8):
+        with pytest.raises(FaceError) as exc:
+            parse_faces("5,0", size)
+        assert str(exc.value) == f"face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)"

@@ -86,12 +86,12 @@ def print_error(message: str) -> None:
 
 
 RAJA_FACES_HELP = (
-    "side {side}'s faces, comma-separated d10 faces 1-10, e.g. 10,8*,7; "
+    "side {side}'s faces, comma-separated d10 faces 1-10 (0 = 10, as many d10s print it), e.g. 10,8*,7; "
     "a trailing * marks an ability die (R7)"
 )
 HARHA_FACES_HELP = (
-    "side {side}'s faces, comma-separated: a bare face 1-8 is a d8, 9-10 a d10; "
-    "give the size to be explicit: d10:7 or 10:7 (a 7 on a d10)"
+    "side {side}'s faces, comma-separated: a bare face 1-8 is a d8, 9-10 (or 0) a d10; "
+    "give the size to be explicit: d10:7 or 10:7 (a 7 on a d10); a d10's 0 is its 10"
 )
 HARHA_VARIANTS = ("ch23", "classic", "same_size", "sum")
 HARHA_VARIANT_HELP = (

@@ -50,7 +50,7 @@ def parse_harha_faces(text: str, side: str = "A"):
     ``-`` (or ``none``) is a side with no dice at all (H4: an actor who cannot
     roll a single die fails).
     """
-    from polku.rules.dice import Die, Src, check_face
+    from polku.rules.dice import Die, Src, check_face, typed_face
 
     if text is not None and str(text).strip().lower() in NO_DICE:
         return ()
@@ -72,11 +72,14 @@ def parse_harha_faces(text: str, side: str = "A"):
                            " 1-10 on a d10)")
         face = int(face_txt)
         if size_txt is None:
-            size = 8 if face <= 8 else 10
+            size = 8 if 1 <= face <= 8 else 10  # a bare 0 is a d10's 10 (no d8 shows 0)
         else:
             size = int(size_txt)
             if size not in (8, 10):
                 raise CliError(f"side {side}: '{item}': Harhapolku uses d8s and d10s, not a d{size}")
+        face = typed_face(face, size)
+        if face == 0:
+            raise CliError(f"side {side}: face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)")
         try:
             check_face(face, size)
         except ValueError as exc:

@@ -198,12 +198,23 @@ def parse_faces(text: str, size: int, *, allow_ability: bool = False) -> tuple[D
     return tuple(dice)
 
 
+def typed_face(face: int, size: int) -> int:
+    """A face as typed from a physical die: on a d10 a 0 means 10 (many d10s print 0 for 10).
+
+    Only on a d10; a 0 typed for any other die stays a 0, which :func:`check_face` refuses.
+    """
+    return 10 if size == 10 and face == 0 else face
+
+
 def _face(item: str, raw: str, size: int) -> int:
-    """One typed face (``item``, from ``raw`` as the user wrote it) on a die of ``size``, checked."""
+    """One typed face (``item``, from ``raw`` as the user wrote it) on a die of ``size``, checked;
+    a d10's 0 is its 10 (:func:`typed_face`)."""
     try:
-        face = ascii_int(item)
+        face = typed_face(ascii_int(item), size)
     except ValueError:
         raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
+    if face == 0:
+        raise FaceError(f"face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)")
     check_face(face, size)
     return face
 

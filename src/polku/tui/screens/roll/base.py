@@ -567,4 +567,4 @@ class RollScreen(ModalScreen[None]):
                   hint=self.faces_hint())
 
     def faces_hint(self) -> str:
-        return "separated by commas or spaces; each face is checked against its die"
+        return "separated by commas or spaces; each face is checked against its die (a d10's 0 is 10)"

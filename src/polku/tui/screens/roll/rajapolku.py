@@ -244,7 +244,7 @@ class RajaRollScreen(RollScreen):
         return (len(pa), 10), (len(pb), 10)
 
     def faces_hint(self) -> str:
-        return "faces 1–10, commas or spaces, in the pool's order (action die first); ability dice as listed"
+        return "faces 1–10 (0 is 10), commas or spaces, in the pool's order (action die first); ability dice as listed"
 
     def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
         if self.spirit:
