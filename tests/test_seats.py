@@ -189,7 +189,7 @@ def test_a_seat_cannot_roll_for_another_character():
     assert not ans["ok"] and ans["text"] == "that roll request is no longer open (rolled, taken back or undone)"
     # A file in Nyx's folder that claims to be Kaneda's seat is refused before anything is read from it.
     data = json.dumps(req("roll", seat="kaneda", offer=offer)).encode()
-    with pytest.raises(SeatError, match="a request in nyx's seat folder speaks for 'kaneda'"):
+    with pytest.raises(SeatError, match="a request in nyx's seat folder speaks for another seat"):
         seats.parse_request(data, "nyx", "0123456789abcdef")
     assert len(t.events) == n
 
@@ -204,7 +204,8 @@ def test_a_seat_changes_only_its_own_roll():
         out = seats.apply_request(t, cid, req("action", seat=cid, roll=seq, action="negate_glitch"))
         assert not out["ok"] and out["text"] == "a seat can only change its own roll, made from that seat"
     out = seats.apply_request(t, "kaneda", req("action", roll=ans["roll"], action="next_interval"))
-    assert not out["ok"] and out["text"] == "a seat cannot ask for 'next_interval'"
+    assert not out["ok"] and out["text"] == (
+        "a seat cannot ask for that action (only edge_after, negate_glitch, reduce_critical, edge_reroll)")
     assert len(t.events) == n
 
 
@@ -258,15 +259,15 @@ def test_a_rajapolku_seat_spends_its_own_story_point():
     assert not ans["ok"] and ans["text"].startswith("Alyosha has no story points left")
     assert len(t.events) == n
     ans = seats.apply_request(t, "ghost-of-the-nurse", req("story_point", seat="ghost-of-the-nurse", bought="x"))
-    assert not ans["ok"] and ans["text"] == "Ghost of the Nurse is secret: a secret character has no seat"
+    assert not ans["ok"] and ans["text"] == "no character has a seat in this folder"
 
 
 @pytest.mark.parametrize("data, why", [
     (b"x" * 5000, "request too large (5000 bytes, at most 4096)"),
     (b"\xff\xfe", "the request is not valid JSON"),
     (b"[1, 2]", "the request is not a JSON object"),
-    (json.dumps(req("shell")).encode(), "unknown request kind 'shell'"),
-    (json.dumps(req("roll", offer=3, path="/etc/passwd")).encode(), "unknown field 'path' in a roll request"),
+    (json.dumps(req("shell")).encode(), "unknown request kind"),
+    (json.dumps(req("roll", offer=3, path="/etc/passwd")).encode(), "a field a roll request does not have"),
     (json.dumps(req("roll", offer="3")).encode(), "field 'offer' has the wrong type"),
     (json.dumps(req("roll", offer=True)).encode(), "field 'offer' has the wrong type"),
     (json.dumps(req("roll", offer=3, faces=[7, 99])).encode(), "faces must be at most 60 whole numbers from 1 to 10"),
@@ -329,6 +330,7 @@ def test_junk_in_the_spool_is_ignored_and_stale_temp_files_go(tmp_path):
     fresh.write_text("{")
     (seats.spool_dir(path) / "Bad Name").mkdir()
     assert seats.incoming(path) == []
+    assert seats.take_requests(path) == seats.Look()
     assert not stale.exists() and fresh.exists(), "a seat still writing keeps its temporary file"
     assert (folder / "notes.txt").exists()
 
@@ -344,7 +346,7 @@ def test_a_broken_request_gets_an_answer_saying_why(tmp_path):
     [(cid, file)] = seats.incoming(path)
     ans = seats.handle(t, path, cid, file)
     assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False,
-                   "text": "a request in kaneda's seat folder speaks for 'nyx'"}
+                   "text": "a request in kaneda's seat folder speaks for another seat"}
     assert len(t.events) == n and not file.exists()
 
 

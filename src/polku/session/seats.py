@@ -44,8 +44,10 @@ No textual, no rich.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import re
 import secrets
 import time
@@ -120,24 +122,78 @@ def seat_dir(session_path: str | os.PathLike[str], cid: str) -> Path:
     return spool_dir(session_path) / cid
 
 
-def _write_atomic(folder: Path, name: str, data: bytes) -> Path:
-    """Write ``folder/name`` whole or not at all: a temporary name, fsync, rename."""
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o660)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, folder / name)
-    except BaseException:
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+"""A spool folder is opened as itself: never through a symbolic link, never blocking."""
+
+
+class SpoolError(SeatError):
+    """The spool folder (or a seat's) is not a plain folder: nothing is read or written there."""
+
+
+def _open_dir(name: str | os.PathLike[str], dir_fd: int | None = None, *, create: bool = False) -> int:
+    """Open a folder without following a link (``create``: make it first if missing); a file descriptor."""
+    if create:
         try:
-            os.unlink(tmp)
-        except OSError:
+            os.mkdir(name, dir_fd=dir_fd)
+        except FileExistsError:
             pass
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise SpoolError(f"{os.fspath(name)} is not a plain folder (a symbolic link or a file)") from None
         raise
-    return folder / name
+
+
+def _open_seat_dir(session_path: str | os.PathLike[str], cid: str, *, create: bool = False) -> int:
+    """The seat folder's descriptor, reached through the spool folder's (neither followed as a link)."""
+    if not _CID.fullmatch(cid):
+        raise SeatError(f"'{cid}' is not a character id a seat folder can have")
+    root = _open_dir(spool_dir(session_path), create=create)
+    try:
+        return _open_dir(cid, root, create=create)
+    finally:
+        os.close(root)
+
+
+def _write_atomic(session_path: str | os.PathLike[str], cid: str, name: str, data: bytes) -> Path:
+    """Write ``name`` into ``cid``'s seat folder whole or not at all: a temporary name, fsync, rename.
+
+    Both folders are opened without following links, so a folder replaced by a
+    link never sends the file elsewhere.
+    """
+    folder = _open_seat_dir(session_path, cid, create=True)
+    tmp = f".{name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o660,
+                     dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=folder)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(folder)
+    return seat_dir(session_path, cid) / name
+
+
+def prepare_spool(session_path: str | os.PathLike[str], cids: list[str]) -> Path:
+    """Make the spool folder and these characters' seat folders (none followed as a link); the spool's path.
+
+    Raises :class:`SpoolError` when one of them is a link or a file, OSError when it cannot be made.
+    """
+    for cid in cids:
+        os.close(_open_seat_dir(session_path, cid, create=True))
+    if not cids:
+        os.close(_open_dir(spool_dir(session_path), create=True))
+    return spool_dir(session_path)
 
 
 # ---------------------------------------------------------------------------
@@ -527,7 +583,7 @@ def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **f
     data = json.dumps(body, separators=(",", ":")).encode()
     if len(data) > MAX_REQUEST_BYTES:
         raise SeatError("that request is too large")
-    _write_atomic(seat_dir(session_path, cid), f"req-{rid}.json", data)
+    _write_atomic(session_path, cid, f"req-{rid}.json", data)
     return rid
 
 
@@ -555,42 +611,192 @@ def waiting(session_path: str | os.PathLike[str], cid: str) -> list[str]:
     return sorted(m.group(1) for n in names if (m := _REQUEST_NAME.fullmatch(n)))
 
 
-def incoming(session_path: str | os.PathLike[str]) -> list[tuple[str, Path]]:
-    """Every request file waiting in the spool: (the seat folder's character id, the file), oldest first.
+MAX_PER_SEAT = 16
+"""At most this many requests of one seat are taken in one look into the spool (the rest wait for the
+next look), so a seat that floods its folder neither stalls the GM's app nor holds up the other seats."""
+MAX_SEATS = 200
+"""At most this many seat folders are looked into."""
 
-    Files that are no request (a wrong name) are ignored; a seat's temporary
-    file is removed once it is older than :data:`STALE_TEMP_SECONDS`.
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+"""A request file is opened as itself: never through a link, never waiting on a pipe."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A request taken out of a seat's folder: its checked content, or why it is refused."""
+
+    cid: str
+    """The seat folder it was in (a valid character id; nothing says the character exists)."""
+    rid: str
+    """The id in its file name."""
+    request: dict[str, Any] | None
+    """The request as :func:`parse_request` checked it; None when refused."""
+    refused: str = ""
+    """Why it is refused (one line that repeats nothing of the file)."""
+
+
+@dataclass
+class Look:
+    """What one look into the spool took (:func:`take_requests`)."""
+
+    taken: list[Taken] = field(default_factory=list)
+    more: bool = False
+    """Requests were left for the next look (a seat over :data:`MAX_PER_SEAT`)."""
+    problem: str = ""
+    """The spool folder itself cannot be used (one line), or empty."""
+
+
+def take_requests(session_path: str | os.PathLike[str], *, per_seat: int = MAX_PER_SEAT) -> Look:
+    """Take the waiting requests out of every seat's folder, oldest first, each read and checked.
+
+    Runs off the GM's UI thread: it only touches the spool. The spool folder and
+    each seat folder are opened without following links; a request file is read
+    only when it is a plain file with one name (opened with ``O_NOFOLLOW`` and
+    ``O_NONBLOCK``, checked with ``fstat``), at most :data:`MAX_REQUEST_BYTES`
+    of it, and removed. Whatever else is named like a request is removed and
+    refused with a reason; other names are left alone (a seat's temporary file
+    goes once older than :data:`STALE_TEMP_SECONDS`).
     """
-    root = spool_dir(session_path)
-    found: list[tuple[float, str, Path]] = []
+    look = Look()
     try:
-        seats = list(os.scandir(root))
-    except OSError:
-        return []
-    now = time.time()
-    for seat in seats:
-        if not seat.is_dir(follow_symlinks=False) or not _CID.fullmatch(seat.name):
-            continue
-        try:
-            entries = list(os.scandir(seat.path))
-        except OSError:
-            continue
-        for e in entries:
+        root = _open_dir(spool_dir(session_path))
+    except FileNotFoundError:
+        return look
+    except SpoolError as e:
+        look.problem = str(e)
+        return look
+    except OSError as e:
+        look.problem = f"the seats' folder cannot be opened: {e.strerror or e}"
+        return look
+    try:
+        with os.scandir(root) as it:
+            names = sorted(e.name for e in it if _CID.fullmatch(e.name) and e.is_dir(follow_symlinks=False))
+        for cid in names[:MAX_SEATS]:
             try:
-                st = e.stat(follow_symlinks=False)
+                folder = _open_dir(cid, root)
+            except OSError:
+                continue  # a link, or gone: never looked into
+            try:
+                more = _take_from(folder, cid, per_seat, look.taken)
+            finally:
+                os.close(folder)
+            look.more = look.more or more
+    finally:
+        os.close(root)
+    return look
+
+
+def _take_from(folder: int, cid: str, limit: int, out: list[Taken]) -> bool:
+    """Take up to ``limit`` requests from one seat folder into ``out``; True when more are waiting."""
+    now = time.time()
+    found: list[tuple[float, str]] = []
+    with os.scandir(folder) as it:
+        for e in it:
+            name = e.name
+            if name.startswith(".req-") and ".tmp-" in name:
+                try:
+                    if now - e.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+                        os.unlink(name, dir_fd=folder)
+                except OSError:
+                    pass
+                continue
+            if not _REQUEST_NAME.fullmatch(name) or e.is_dir(follow_symlinks=False):
+                continue
+            try:
+                found.append((e.stat(follow_symlinks=False).st_mtime, name))
             except OSError:
                 continue
-            if e.name.startswith(".req-") and ".tmp-" in e.name:
-                if now - st.st_mtime > STALE_TEMP_SECONDS:
-                    try:
-                        os.unlink(e.path)
-                    except OSError:
-                        pass
-                continue
-            if _REQUEST_NAME.fullmatch(e.name) and e.is_file(follow_symlinks=False):
-                found.append((st.st_mtime, seat.name, Path(e.path)))
     found.sort()
-    return [(cid, p) for _, cid, p in found]
+    for _, name in found[:limit]:
+        rid = name[4:-5]
+        got = _take_one(folder, name)
+        if got is None:
+            continue  # gone already (or not ours to remove): no answer
+        if isinstance(got, str):
+            out.append(Taken(cid, rid, None, got))
+            continue
+        try:
+            out.append(Taken(cid, rid, parse_request(got, cid, rid)))
+        except SeatError as e:
+            out.append(Taken(cid, rid, None, str(e)))
+    return len(found) > limit
+
+
+def _take_one(folder: int, name: str) -> bytes | str | None:
+    """Read and remove one request file: its bytes, why it is refused, or None when it is not there."""
+    refused = ""
+    data = b""
+    try:
+        fd = os.open(name, _FILE_FLAGS, dir_fd=folder)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            refused = "the request is a symbolic link, not a file"
+        elif e.errno in (errno.EACCES, errno.EPERM):
+            refused = "the GM's app may not read the request file (see the seats' folder permissions)"
+        else:
+            refused = "the request file cannot be read"
+    else:
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                refused = "the request is not a plain file"
+            elif st.st_nlink != 1:
+                refused = "the request file has other names (a hard link)"
+            elif st.st_size > MAX_REQUEST_BYTES:
+                refused = f"request too large ({st.st_size} bytes, at most {MAX_REQUEST_BYTES})"
+            else:
+                chunks: list[bytes] = []
+                size = 0
+                while size <= MAX_REQUEST_BYTES:
+                    chunk = os.read(fd, MAX_REQUEST_BYTES + 1 - size)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+                data = b"".join(chunks)
+        except OSError:
+            refused = "the request file cannot be read"
+        finally:
+            os.close(fd)
+    try:
+        os.unlink(name, dir_fd=folder)
+    except OSError:
+        return None  # whoever removes it answers it (a folder named like a request stays, unanswered)
+    return refused or data
+
+
+def incoming(session_path: str | os.PathLike[str]) -> list[tuple[str, Path]]:
+    """The request files waiting in the spool: (the seat folder's character id, the file), oldest first
+    (at most :data:`MAX_PER_SEAT` a seat). Only names are listed: :func:`handle` reads each safely."""
+    root = spool_dir(session_path)
+    out: list[tuple[float, str, Path]] = []
+    try:
+        rfd = _open_dir(root)
+    except OSError:
+        return []
+    try:
+        with os.scandir(rfd) as it:
+            cids = sorted(e.name for e in it if _CID.fullmatch(e.name) and e.is_dir(follow_symlinks=False))
+        for cid in cids[:MAX_SEATS]:
+            try:
+                folder = _open_dir(cid, rfd)
+            except OSError:
+                continue
+            try:
+                with os.scandir(folder) as it:
+                    found = sorted((e.stat(follow_symlinks=False).st_mtime, e.name) for e in it
+                                   if _REQUEST_NAME.fullmatch(e.name) and not e.is_dir(follow_symlinks=False))
+            except OSError:
+                found = []
+            finally:
+                os.close(folder)
+            out.extend((m, cid, root / cid / n) for m, n in found[:MAX_PER_SEAT])
+    finally:
+        os.close(rfd)
+    out.sort()
+    return [(cid, p) for _, cid, p in out]
 
 
 def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
@@ -606,25 +812,27 @@ def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
         req = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise SeatError("the request is not valid JSON") from None
+    except RecursionError:
+        raise SeatError("the request is nested too deep") from None
     if not isinstance(req, dict):
         raise SeatError("the request is not a JSON object")
     kind = req.get("kind")
     if kind not in REQUEST_KINDS:
-        raise SeatError(f"unknown request kind {str(kind)[:20]!r}")
+        raise SeatError("unknown request kind")  # never echoed: a refusal repeats nothing of the file
     allowed: dict[str, type | tuple[type, ...]] = {**_COMMON, **_FIELDS[kind]}
     extra = sorted(set(req) - set(allowed))
     if extra:
-        raise SeatError(f"unknown field {extra[0][:30]!r} in a {kind} request")
+        raise SeatError(f"a field a {kind} request does not have")
     for name, types in allowed.items():
         if name in req and (not isinstance(req[name], types) or (isinstance(req[name], bool)
                                                                   and bool not in _as_tuple(types))):
-            raise SeatError(f"field {name!r} has the wrong type")
+            raise SeatError(f"field '{name}' has the wrong type")
     if req.get("v") != 1:
         raise SeatError("unknown request version")
     if req.get("id") != rid:
         raise SeatError("the request's id does not match its file name")
     if req.get("seat") != cid:
-        raise SeatError(f"a request in {cid}'s seat folder speaks for '{str(req.get('seat'))[:40]}'")
+        raise SeatError(f"a request in {cid}'s seat folder speaks for another seat")
     faces = req.get("faces")
     if faces is not None and (len(faces) > MAX_FACES or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 10 for f in faces)):
@@ -632,14 +840,14 @@ def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
     for name in ("bought", "edge", "action"):
         value = req.get(name)
         if isinstance(value, str) and (len(value) > MAX_TEXT or any(ord(c) < 32 for c in value)):
-            raise SeatError(f"field {name!r} is too long or not one line")
+            raise SeatError(f"field '{name}' is too long or not one line")
     for name in ("offer", "roll"):
         if name in req and req[name] < 1:
-            raise SeatError(f"field {name!r} must be a positive event number")
+            raise SeatError(f"field '{name}' must be a positive event number")
     need = {"roll": ("offer",), "action": ("roll", "action"), "story_point": ("bought",)}[kind]
     missing = [n for n in need if n not in req]
     if missing:
-        raise SeatError(f"a {kind} request needs {missing[0]!r}")
+        raise SeatError(f"a {kind} request needs '{missing[0]}'")
     return req
 
 
@@ -663,7 +871,10 @@ def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
     for a refusal: the answer says why, and nothing changed)."""
     rid = str(req.get("id", ""))
     try:
-        ch = _check_seat_character(t, cid)
+        ch = t.characters.get(cid)
+        if ch is None or ch.get("secret"):
+            # Never named: a folder named after a secret character learns nothing of it.
+            raise SeatError("no character has a seat in this folder")
         kind = req["kind"]
         with t.by_seat(cid):
             if kind == "roll":
@@ -723,14 +934,15 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
 def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
     name = str(req["action"])
     if name not in SEAT_ACTIONS:
-        raise SeatError(f"a seat cannot ask for '{name[:30]}'")
+        raise SeatError(f"a seat cannot ask for that action (only {', '.join(SEAT_ACTIONS)})")
     seq = int(req["roll"])
+    mine = "a seat can only change its own roll, made from that seat"
     try:
         ev = t.event_by_seq(seq)
     except KeyError:
-        raise SeatError(f"no roll {seq} in this session") from None
+        raise SeatError(mine) from None
     if ev.get("kind") != "roll" or ev.get("seat") != cid or t.is_undone(seq):
-        raise SeatError("a seat can only change its own roll, made from that seat")
+        raise SeatError(mine)
     edge = str(req.get("edge", ""))
     acts = [a for a in _seat_actions(t, cid, ev) if a.name == name and (not edge or a.edge == edge)]
     if not acts:
@@ -746,26 +958,21 @@ def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
 
 
 def write_answer(session_path: str | os.PathLike[str], cid: str, answer: dict[str, Any]) -> Path:
-    """Write the GM's app's answer into the seat's folder (atomically)."""
+    """Write the GM's app's answer into the seat's folder (atomically; neither folder followed as a link)."""
     rid = str(answer.get("id", ""))
     if not _ID.fullmatch(rid):
         raise SeatError("an answer needs the request's id")
-    return _write_atomic(seat_dir(session_path, cid), f"ans-{rid}.json",
-                         json.dumps(answer, separators=(",", ":")).encode())
+    return _write_atomic(session_path, cid, f"ans-{rid}.json", json.dumps(answer, separators=(",", ":")).encode())
 
 
-def take(path: Path) -> bytes | None:
-    """Read a request file and remove it (None when it is gone already or cannot be read)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_REQUEST_BYTES + 1)
-    except OSError:
-        return None
-    try:
-        os.unlink(path)
-    except OSError:
-        return None
-    return data
+def refusal(taken: Taken) -> dict[str, Any]:
+    """The answer to a request refused before it was applied."""
+    return {"v": 1, "id": taken.rid, "ok": False, "text": taken.refused}
+
+
+def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
+    """Apply a taken request (a command marked with its seat) or refuse it; the answer to write."""
+    return apply_request(t, taken.cid, taken.request) if taken.request is not None else refusal(taken)
 
 
 def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Path) -> dict[str, Any] | None:
@@ -773,26 +980,35 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
     m = _REQUEST_NAME.fullmatch(path.name)
     if m is None:
         return None
-    data = take(path)
-    if data is None:
+    try:
+        folder = _open_seat_dir(session_path, cid)
+    except (OSError, SeatError):
+        return None
+    try:
+        got = _take_one(folder, path.name)
+    finally:
+        os.close(folder)
+    if got is None:
         return None
     rid = m.group(1)
-    try:
-        req = parse_request(data, cid, rid)
-    except SeatError as e:
-        answer: dict[str, Any] = {"v": 1, "id": rid, "ok": False, "text": str(e)}
+    if isinstance(got, str):
+        taken = Taken(cid, rid, None, got)
     else:
-        answer = apply_request(t, cid, req)
+        try:
+            taken = Taken(cid, rid, parse_request(got, cid, rid))
+        except SeatError as e:
+            taken = Taken(cid, rid, None, str(e))
+    out = answer(t, taken)
     try:
-        write_answer(session_path, cid, answer)
-    except OSError:
+        write_answer(session_path, cid, out)
+    except (OSError, SeatError):
         pass  # the seat keeps waiting; the command itself stands in the log
-    return answer
+    return out
 
 
 __all__ = [
     "MAX_REQUEST_BYTES", "FacesPlan", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr",
     "faces_plan", "follow_up_plan", "physical",
-    "handle", "incoming", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
+    "Look", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
 ]

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.markup import escape
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
@@ -20,8 +21,16 @@ from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
+from .messages import (
+    RunCommand,
+    SaveFailed,
+    SeatRequestsAnswered,
+    SeatRequestsArrived,
+    SeatRequestsTaken,
+    SessionSaved,
+    TrackerChanged,
+)
 from .typeahead import TypeAhead
-from .messages import RunCommand, SaveFailed, SeatRequestsArrived, SessionSaved, TrackerChanged
 from .render import plain_styles, styles_from_theme
 
 
@@ -139,6 +148,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._check_hurry = threading.Event()
         self._seats_stop = threading.Event()
         self._seats_started = False
+        self._spool_busy = False
+        self._spool_again = False
+        self._spool_problem = ""
         self.unsaved_on_exit: str | None = None
         """Set when the app ended (not by q) with a save that failed: ``run_app`` prints it."""
         self.after_first_frame: list[Callable[[], Any]] = []
@@ -392,15 +404,15 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if sf is None or sf.read_only or self._seats_started:
             return
         self._seats_started = True
-        root = seats.spool_dir(sf.path)
         try:
             # Only the spool folder, which the watch below needs: a seat makes its own
             # character's folder when it opens (``SeatApp.watched_folders``), long before
             # its first request, so no folder is left for a character without a seat.
-            root.mkdir(exist_ok=True)
-        except OSError as e:
-            self.notify(f"Players' seats cannot reach {root}: {e.strerror or e}", severity="warning",
-                        title="Seats", timeout=10)
+            root = seats.prepare_spool(sf.path, [])
+        except (OSError, seats.SpoolError) as e:
+            reason = str(e) if isinstance(e, seats.SpoolError) else (e.strerror or str(e))
+            self.notify(f"Players' seats are off: {reason}", severity="warning", title="Seats", timeout=10,
+                        markup=False)
             return
         # A plain thread, not a worker: it runs as long as the app, and waiting for the
         # workers (quitting, the tests' settling) must not wait for it.
@@ -421,28 +433,85 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _seat_requests(self) -> None:
         self.pick_up_requests()
 
-    def pick_up_requests(self) -> int:
-        """Apply every request waiting in the spool as a normal command, and answer each; returns how many."""
+    def pick_up_requests(self) -> None:
+        """Look into the spool in a thread; the requests it took are applied here, on the UI thread.
+
+        One look at a time: a change during a look asks for another once it ends.
+        """
+        sf, t = self.session_file, self.tracker
+        if sf is None or t is None or sf.read_only or t.read_only:
+            return
+        if self._spool_busy:
+            self._spool_again = True
+            return
+        self._spool_busy = True
+        self._spool_again = False
+        path = sf.path
+        self.run_worker(partial(self._look_into_spool, path), thread=True, group="seat-spool",
+                        exit_on_error=False)
+
+    def _look_into_spool(self, path: Path) -> None:
+        """Worker: take the waiting requests (reading nothing outside the spool), hand them to the UI thread."""
         from ..session import seats
 
-        sf, t = self.session_file, self.tracker
-        if sf is None or t is None or sf.read_only or (self.tracker is not None and self.tracker.read_only):
-            return 0
-        done = 0
-        for cid, path in seats.incoming(sf.path):
-            answer = self.run_command(partial(seats.handle, session_path=sf.path, cid=cid, path=path))
+        try:
+            look = seats.take_requests(path)
+        except OSError as e:
+            look = seats.Look(problem=f"the seats' folder cannot be read: {e.strerror or e}")
+        self.post_message(SeatRequestsTaken(path, look))
+
+    @on(SeatRequestsTaken)
+    def _apply_requests(self, message: SeatRequestsTaken) -> None:
+        from ..session import seats
+
+        look: Any = message.look
+        t = self.tracker
+        if look.problem and look.problem != self._spool_problem:
+            self.notify(f"Players' seats: {look.problem}", severity="warning", title="Seats", timeout=10,
+                        markup=False)
+        self._spool_problem = look.problem
+        answers: list[tuple[str, dict[str, Any]]] = []
+        refused: dict[str, list[str]] = {}
+        for taken in look.taken:
+            if taken.request is None or t is None:
+                answer: Any = seats.refusal(taken)
+            else:
+                answer = self.run_command(partial(seats.answer, taken=taken))
             if not isinstance(answer, dict):
                 continue
-            done += 1
-            name = t.characters[cid]["name"] if cid in t.characters else cid
+            answers.append((taken.cid, answer))
+            ch = t.characters.get(taken.cid) if t is not None else None
+            # A folder that is no seat (no such character, or a secret one) is named as the folder.
+            name = ch["name"] + "'s seat" if ch is not None and not ch.get("secret") else f"seat folder {taken.cid}"
             if answer.get("ok"):
                 seq = answer.get("roll")
-                line = t.event_by_seq(seq)["text"] if isinstance(seq, int) else str(answer.get("text", ""))
-                self.notify(line, title=f"{name}'s seat", timeout=6)
+                line = t.event_by_seq(seq)["text"] if t is not None and isinstance(seq, int) else str(answer["text"])
+                self.notify(line, title=escape(name), timeout=6, markup=False)
             else:
-                self.notify(f"Refused: {answer.get('text', '')}", title=f"{name}'s seat", severity="warning",
-                            timeout=8)
-        return done
+                refused.setdefault(name, []).append(str(answer.get("text", "")))
+        for name, why in refused.items():
+            more = f" ({len(why)} requests refused)" if len(why) > 1 else ""
+            self.notify(f"Refused: {why[0]}{more}", title=escape(name), severity="warning",
+                        timeout=8, markup=False)
+        self.run_worker(partial(self._write_answers, message.path, answers, look.more), thread=True,
+                        group="seat-spool", exit_on_error=False)
+
+    def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool) -> None:
+        """Worker: write each answer into its seat's folder, then let the next look begin."""
+        from ..session import seats
+
+        for cid, answer in answers:
+            try:
+                seats.write_answer(path, cid, answer)
+            except (OSError, seats.SeatError):
+                pass  # the seat keeps waiting; the command itself stands in the log
+        self.post_message(SeatRequestsAnswered(more))
+
+    @on(SeatRequestsAnswered)
+    def _requests_answered(self, message: SeatRequestsAnswered) -> None:
+        self._spool_busy = False
+        if message.more or self._spool_again:
+            self.pick_up_requests()
 
     # -- autosave ------------------------------------------------------------------------
 

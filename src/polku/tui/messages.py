@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.message import Message
@@ -82,3 +83,20 @@ class SaveFailed(Message):
 
 class SeatRequestsArrived(Message):
     """Something landed in the players' seats' spool folder (or a polling look is due)."""
+
+
+class SeatRequestsTaken(Message):
+    """A look into the spool (a worker) took these requests (``look``: a ``seats.Look``); apply them."""
+
+    def __init__(self, path: Path, look: Any) -> None:
+        super().__init__()
+        self.path = path
+        self.look = look
+
+
+class SeatRequestsAnswered(Message):
+    """The answers of a look are written; ``more``: requests were left for the next look."""
+
+    def __init__(self, more: bool) -> None:
+        super().__init__()
+        self.more = more
