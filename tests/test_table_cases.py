@@ -25,7 +25,18 @@ ATTRS = {"body": 3, "agility": 3, "reaction": 3, "strength": 3, "charisma": 3, "
 
 
 def notes(app: Any) -> list[str]:
-    return [n.message for n in app._notifications]
+    """Every notification the app has shown, oldest first (kept here: a toast may time out on a busy machine)."""
+    seen: list[str] | None = getattr(app, "_seen_notes", None)
+    if seen is None:
+        seen = app._seen_notes = []
+        shown = app.notify
+
+        def notify(message: str, *args: Any, **kwargs: Any) -> None:
+            seen.append(str(message))
+            shown(message, *args, **kwargs)
+
+        app.notify = notify
+    return seen
 
 
 def runners(tmp_path: Path) -> tuple[Tracker, files.SessionFile]:
@@ -51,6 +62,7 @@ async def test_S10_the_next_interval_is_rolled_by_the_tests_roller_with_its_pool
 
     tracker, sf = runners(tmp_path)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         # Byte begins an extended Hacking test, a free roll with a modifier: "Extended test: Byte".
@@ -134,6 +146,7 @@ async def test_R11_x_ends_the_spirit_combat_after_the_roll_screen_is_reopened(tm
 
     tracker, sf = ghost_fight(tmp_path)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select(pilot, "1", 0)
@@ -159,6 +172,7 @@ async def test_R11_x_ends_the_spirit_combat_after_the_roll_screen_is_reopened(tm
 async def test_R11_a_reopened_spirit_combat_rolls_its_next_exchange_not_a_plain_challenge(tmp_path: Path) -> None:
     tracker, sf = ghost_fight(tmp_path)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select(pilot, "1", 0)
@@ -201,6 +215,7 @@ async def test_H9_a_background_typed_in_another_letter_case_is_not_rolled_again_
 
     tracker, sf = villagers(tmp_path)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         # h: the narration contest; b: Lena rolls "another background", typed as " villager ".
@@ -272,6 +287,7 @@ async def test_S12_the_unconscious_and_the_dying_are_skipped_shown_and_left_out_
 
     tracker, sf = street_fight(tmp_path)
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         order = app.main_screen().query_one(TurnOrder)
@@ -338,6 +354,88 @@ def test_S12_one_answer_for_can_this_fighter_act(tmp_path: Path, boxes: tuple[in
     assert t.roster.fallen() == ["ganger"]  # player characters stay on the sheet; both sit out the fight
 
 
+
+# -- case 10: S9 a stalemate deals no damage; S12 the true overflow; S11 who leads ---------------------------
+
+
+def kaneda_shoots(app: Any, a_faces: list[int], b_faces: list[int]) -> None:
+    """Kaneda shoots the Ganger (an opposed test, S9), as the roll screen would log it."""
+    app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+                                                     SRSide("Ganger", ["ganger"], dice=len(b_faces)),
+                                                     faces=(a_faces, b_faces)))
+
+
+@pytest.mark.parametrize("who", ["Ganger", "Kaneda"])
+@pilot_test
+async def test_S9_D_after_a_stalemate_offers_no_damage_and_says_why(tmp_path: Path, who: str) -> None:
+    from app_fixtures import demo_session
+    from polku.tui.screens.damage import DamageScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        kaneda_shoots(app, [5, 2, 1], [6, 3])
+        await settle(pilot)
+        assert tracker.events[-1]["roll"]["outcome"]["winner"] == "tie"
+        await pick(pilot, who)
+        before = len(tracker.events)
+        await press(pilot, "D")
+        assert not isinstance(app.screen, DamageScreen)
+        assert notes(app)[-1] == "stalemate: no net hits, so no damage (S9)"
+        assert len(tracker.events) == before
+        # On the roll screen, D after an opposed stalemate rolled there says the same.
+        await pick(pilot, "Kaneda")
+        await press(pilot, "r", "t", "f", *typed("5,1,2,3,4,2,3,4"), "enter", *typed("6,1,2,3,4,2"), "enter")
+        await settle(pilot)
+        assert tracker.events[-1]["roll"]["outcome"]["winner"] == "tie"
+        await press(pilot, "D")
+        assert not isinstance(app.screen, DamageScreen)
+        assert notes(app)[-1] == "stalemate: no net hits, so no damage (S9)"
+
+
+
+@pilot_test
+async def test_S12_a_killing_hit_shows_its_true_overflow_while_the_sheet_keeps_body_plus_one(tmp_path: Path) -> None:
+    """Ganger (Body 4) at 9/10 physical; Kaneda's attack (3 net hits) with DV 5 → 8P, resisted with 0 hits:
+    1 box fills the monitor, 7 overflow — shown as 7 (dead), kept on the sheet as 5 (Body + 1)."""
+    from app_fixtures import demo_session
+    from polku.tui.screens.damage import DamageScreen
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pick(pilot, "Ganger")
+        await press(pilot, *["w"] * 9)
+        await settle(pilot)
+        assert tracker.characters["ganger"]["physical"] == 9
+        await press(pilot, "D")
+        assert isinstance(app.screen, DamageScreen) and app.screen.net_hits == 3
+        await press(pilot, "f", *typed("1,2,3,4"), "enter")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["text"] == ("Ganger takes DV 5P: 8P − 0 hits → 8 boxes physical (10/10 physical, 0/9 stun, "
+                              "overflow 7), wound −3, dead")
+        assert "physical 9 → 10/10, stun 0 → 0/9, overflow 0 → 7" in ev["roll"]["explain"]
+        assert "overflow 7), wound −3, dead" in screen_text(app).replace("\n", "")
+        assert tracker.characters["ganger"]["overflow"] == 5 and tracker.damage.condition_text("ganger") == "dead"
+
+
+def test_S12_the_true_overflow_beside_the_kept_one_with_literal_numbers() -> None:
+    from polku.rules import shadowrun as sr
+
+    mon = sr.Monitors(physical=9, stun=0, physical_max=10, stun_max=10, overflow=0, body=4)
+    res = sr.resolve_damage(mon, 9, 3, "physical", 0, 0)
+    assert (res.boxes, res.after.physical, res.after.overflow, res.overflow) == (12, 10, 5, 11)
+    assert res.explain()[2] == "physical 9 → 10/10, stun 0 → 0/10, overflow 0 → 11"
+    assert res.to_json()["overflow"] == 11 and res.after.state_text() == "dead"
+    alive = sr.resolve_damage(mon, 4, 0, "physical", 0, 0)
+    assert (alive.after.overflow, alive.overflow, alive.after.state_text()) == (3, 3, "dying (overflow 3/4)")
+
+
 # -- pictures of the screen states these cases changed, at 80x24 and 120x40 ------------------------------
 
 sizes = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -389,3 +487,15 @@ class TestPictures:
         sf.save_now(tracker)
         app = make_app(tracker, sf, sessions_dir=Path("sessions"))
         assert snap_compare(app, run_before=run_keys(), terminal_size=size)
+
+    @sizes
+    @pytest.mark.usefixtures(isolated_here.__name__)
+    def test_damage_prompt_after_a_killing_hit(self, snap_compare: Any, size: Any) -> None:
+        """Ganger at 9/10 physical takes 8P with 0 hits: the prompt's title shows overflow 7 and dead (S12)."""
+        from app_fixtures import demo_session
+
+        tracker, sf = demo_session(Path("sessions"), "varjojuoksu")
+        tracker.set_condition("ganger", "physical", 9)
+        sf.save_now(tracker)
+        app = make_app(tracker, sf, sessions_dir=Path("sessions"))
+        assert snap_compare(app, run_before=run_keys("D", "f", *typed("1,2,3,4"), "enter"), terminal_size=size)

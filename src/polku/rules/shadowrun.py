@@ -1401,7 +1401,7 @@ class Monitors:
         return "conscious"
 
 
-def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box") -> Monitors:
+def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box", *, capped: bool = True) -> Monitors:
     """Fill ``boxes`` of the ``kind`` monitor, with overflow (SR4 core).
 
     Stun beyond a full stun monitor overflows into the physical monitor;
@@ -1409,7 +1409,8 @@ def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box"
     the 4th-edition reading: one physical box per excess stun box) or
     ``"half"`` (the later edition's reading: one physical box per two excess
     stun boxes, rounded down). Physical beyond a full physical monitor is
-    overflow; overflow is kept up to Body + 1 (more than Body is death).
+    overflow; overflow is kept up to Body + 1 (more than Body is death), or
+    counted whole with ``capped=False`` (the true overflow of a hit, as shown).
 
     EX (Body 4, monitors 10 physical / 10 stun): 8 stun filled + 5 stun →
     stun 10, 3 overflow into physical ("half": 1). 9 physical filled + 4
@@ -1430,8 +1431,8 @@ def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box"
         physical_boxes = excess if overflow_rule == "box" else excess // 2
     room = max(0, mon.physical_max - mon.physical)
     physical = mon.physical + min(room, physical_boxes)
-    overflow = min(mon.body + 1, mon.overflow + physical_boxes - min(room, physical_boxes))
-    return replace(mon, physical=physical, stun=stun, overflow=overflow)
+    overflow = mon.overflow + physical_boxes - min(room, physical_boxes)
+    return replace(mon, physical=physical, stun=stun, overflow=min(mon.body + 1, overflow) if capped else overflow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1445,8 +1446,8 @@ class DamageResult:
         armour: Armour after AP.
         resist_hits: Hits of the damage resistance test.
         kind: The monitor filled, after stun conversion.
-        before, after: The monitors around it.
-        overflow_rule: The ``sr.stun_overflow`` choice used.
+        before, after: The monitors around it (``after.overflow`` as kept: at most Body + 1).
+        overflow: The overflow the hit leaves, counted whole (beyond Body + 1 too): what is shown.
     """
 
     base_dv: int
@@ -1457,6 +1458,7 @@ class DamageResult:
     kind: str
     before: Monitors
     after: Monitors
+    overflow: int = 0
 
     @property
     def dv(self) -> int:
@@ -1480,7 +1482,7 @@ class DamageResult:
                      .replace("boxs", "boxes"))
         b, a = self.before, self.after
         lines.append(f"physical {b.physical} → {a.physical}/{a.physical_max}, stun {b.stun} → {a.stun}/{a.stun_max}"
-                     + (f", overflow {b.overflow} → {a.overflow}" if a.overflow != b.overflow else ""))
+                     + (f", overflow {b.overflow} → {self.overflow}" if self.overflow != b.overflow else ""))
         lines.append(f"wound modifier {str(a.wound_modifier).replace('-', '−')}; {a.state_text()}")
         return lines
 
@@ -1488,7 +1490,7 @@ class DamageResult:
         return {"base_dv": self.base_dv, "net_hits": self.net_hits, "dv": self.dv, "declared": self.declared,
                 "armour": self.armour, "resist_hits": self.resist_hits, "damage_kind": self.kind,
                 "boxes": self.boxes, "physical": self.after.physical, "stun": self.after.stun,
-                "overflow": self.after.overflow, "state": self.after.state_text()}
+                "overflow": self.overflow, "state": self.after.state_text()}
 
 
 def resolve_damage(mon: Monitors, base_dv: int, net_hits: int, declared: str, armour: int, resist_hits: int,
@@ -1506,7 +1508,8 @@ def resolve_damage(mon: Monitors, base_dv: int, net_hits: int, declared: str, ar
     kind = damage_kind(declared, dv, armour, settings.sr_stun_conversion)
     boxes = max(0, dv - resist_hits)
     after = take_damage(mon, boxes, kind, settings.sr_stun_overflow)
-    return DamageResult(base_dv, net_hits, declared, armour, resist_hits, kind, mon, after)
+    whole = take_damage(mon, boxes, kind, settings.sr_stun_overflow, capped=False)
+    return DamageResult(base_dv, net_hits, declared, armour, resist_hits, kind, mon, after, whole.overflow)
 
 
 def spend_edge(current: int, cost: int = 1) -> int:

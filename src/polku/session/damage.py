@@ -64,6 +64,8 @@ class DamageOffer:
     armour: int = 0
     """The first target's armour against the first weapon (ballistic or impact)."""
     challenge: str = ""
+    missed: bool = False
+    """The attack dealt nothing: a stalemate or the defender's win (S9)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +165,10 @@ class Damage:
         sides = {s.get("role"): s for s in roll.get("sides", [])}
         targets = [c for c in sides.get("b", {}).get("who", []) if c in t.characters]
         attacker = next((c for c in sides.get("a", {}).get("who", []) if c in t.characters), "")
+        if out.get("winner") == "tie":
+            return DamageOffer(False, "stalemate: no net hits, so no damage (S9)", seq, attacker, targets, missed=True)
         if out.get("winner") != "a":
-            return DamageOffer(False, "the attack missed: the defender held (S9)", seq, attacker, targets)
+            return DamageOffer(False, "the attack missed: the defender held (S9)", seq, attacker, targets, missed=True)
         if not targets:
             return DamageOffer(False, "the defender is not a character: nobody to take the damage", seq, attacker)
         done = [e for e in self._later(seq) if e.get("roll", {}).get("attack") == seq]
@@ -175,6 +179,26 @@ class Damage:
         armour, _ = self.armour_against(targets[0], weapons[0].kind if weapons else "ranged")
         return DamageOffer(True, reason, seq, attacker, targets, int(out.get("net_hits", 0)),
                            weapons, armour, str(roll_event.get("challenge") or ""))
+
+    def key_offer(self, selected: str | None) -> DamageOffer:
+        """What D on the GM's screen offers (Varjojuoksu): damage from the last opposed attack if it hit.
+
+        When that attack is the newest roll and missed or stalemated, it deals nothing, and
+        neither its attacker nor its defender is offered a hit (refused, saying why). Without
+        an attack roll (or for someone else after a miss) D offers the selected character a
+        hit the GM describes (``attack_seq`` 0).
+        """
+        ev = self.last_event()
+        offer = self.offer(ev) if ev is not None else None
+        if offer is not None and offer.allowed:
+            return offer
+        if (offer is not None and offer.missed and not self._later(offer.attack_seq)
+                and (selected is None or selected in offer.targets or selected == offer.attacker)):
+            return offer
+        if selected is None:
+            why = offer.reason if offer is not None else "no attack roll yet"
+            return DamageOffer(False, f"{why}; select a character (2) to give them a hit")
+        return DamageOffer(True, "a hit the GM describes", targets=[selected])
 
     def _later(self, seq: int) -> list[Event]:
         t = self.t
@@ -333,7 +357,7 @@ class Damage:
         summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
                    f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
                    f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
-                   + (f", overflow {res.after.overflow}" if res.after.overflow else "") + ")"
+                   + (f", overflow {res.overflow}" if res.overflow else "") + ")"
                    + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
                    + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}")
                    + (f", {glitch_text(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))

@@ -37,22 +37,21 @@ class GMScreen(Protocol):
 
 def damage_or_harm(screen: GMScreen) -> None:
     """D: damage from the last opposed attack (Varjojuoksu), harm from the last lost
-    challenge or harm roll (Rajapolku, Harhapolku); without one, a hit to the selected character."""
+    challenge or harm roll (Rajapolku, Harhapolku); without one, a hit to the selected character
+    (the session decides which: ``Damage.key_offer``; none after a stalemate or a miss)."""
     from .damage import DamageScreen, HarmScreen
 
     t = screen.tracker
     ev = t.damage.last_event()
     if t.system is System.SHADOWRUN:
-        offer = t.damage.offer(ev) if ev is not None else None
-        if offer is not None and offer.allowed:
-            screen.app.push_screen(DamageScreen(t, ev))
-            return
         ch = screen.selected_character(quiet=True)
-        if ch is None:
-            why = offer.reason if offer is not None else "no attack roll yet"
-            screen.notify(f"{why}; select a character (2) to give them a hit", severity="warning", title="No damage")
-            return
-        screen.app.push_screen(DamageScreen(t, None, target=ch["id"]))
+        offer = t.damage.key_offer(ch["id"] if ch is not None else None)
+        if not offer.allowed:
+            screen.notify(offer.reason, severity="warning", title="No damage")
+        elif offer.attack_seq:
+            screen.app.push_screen(DamageScreen(t, ev))
+        else:
+            screen.app.push_screen(DamageScreen(t, None, target=offer.targets[0]))
         return
     harm = t.damage.harm_offer(ev)
     if not harm.allowed:
