@@ -1033,3 +1033,107 @@ def test_H3_to_H6_contest_odds_pick_the_variant_the_campaign_uses() -> None:
         harha_contest_odds((2, 1), (1, 0), H("same_size"))
     with pytest.raises(RulesError):
         harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="hard")
+
+
+# ---------------------------------------------------------------------------
+# H7 + H8 + H6: the odds of a contest after an edge reroll, any variant and demand
+
+
+def _reroll_brute(pa, pb, fixed, st, demand, side):
+    """Every roll of the rerolling side against the faces on the table, resolved by the rules (H3–H8)."""
+    from polku.rules import harhapolku as hp
+    from polku.rules.dice import Die
+
+    sum_variant = st.harha_variant == "sum"
+    counts = (pa[0] + pa[1], pb[0] + pb[1])
+    size_of = [10 if p[1] else 8 for p in (pa, pb)]
+    roller = 0 if side == "a" else 1
+    if sum_variant:
+        sizes = [size_of[roller]] if (roller == 1 or counts[0]) else []
+    else:
+        sizes = [8] * (pa, pb)[roller][0] + [10] * (pa, pb)[roller][1]
+    tally = Counter()
+    for faces in itertools.product(*[range(1, s + 1) for s in sizes]):
+        rolled = [Die(s, f) for s, f in zip(sizes, faces)]
+        lying = [Die(size_of[1 - roller] if sum_variant else 10, f) for f in fixed]
+        da, db = (rolled, lying) if roller == 0 else (lying, rolled)
+        kw = {"a_count": counts[0], "b_count": counts[1]} if sum_variant else {}
+        r = hp.resolve(da, db, None, st, **kw)
+        if demand:
+            r = hp.difficult_opposed(r, demand == "very_demanding")
+        tally[r.winner] += 1
+    n = sum(tally.values())
+    return tally["a"] / n, tally["b"] / n, tally["tie"] / n
+
+
+@pytest.mark.parametrize("variant,extra", [("ch23", True), ("classic", True), ("classic", False)])
+@pytest.mark.parametrize("demand", ["", "difficult", "very_demanding"])
+@pytest.mark.parametrize("pa,pb,fa,fb", [((2, 1), (1, 1), (7, 3, 10), (8, 2)), ((1, 0), (2, 0), (7,), (6, 1)),
+                                          ((0, 2), (1, 0), (9, 7), (5,)), ((2, 0), (0, 0), (8, 1), ()),
+                                          ((0, 0), (1, 1), (), (3, 9))])
+def test_harha_reroll_contest_matches_brute_force(variant, extra, demand, pa, pb, fa, fb):
+    from polku.rules.odds import harha_reroll_contest
+
+    st = H(variant, extra)
+    for side, fixed in (("a", fb), ("b", fa)):
+        got = harha_reroll_contest(pa, pb, fixed, st, demand, side=side)
+        g = (got.success, got.failure, got.tie) if demand else (got.a_wins, got.b_wins, got.tie)
+        want = _reroll_brute(pa, pb, fixed, st, demand, side)
+        assert all(close(x, y) for x, y in zip(g, want)), (side, g, want)
+
+
+@pytest.mark.parametrize("demand", ["", "difficult"])
+@pytest.mark.parametrize("pa,pb,fa,fb", [((3, 0), (2, 0), (7,), (4,)), ((0, 2), (1, 0), (3,), (8,)),
+                                          ((0, 0), (0, 3), (), (9,))])
+def test_harha_reroll_contest_under_the_sum_variant_matches_the_rules(demand, pa, pb, fa, fb):
+    from polku.rules.odds import harha_reroll_contest
+
+    st = H("sum")
+    for side, fixed in (("a", fb), ("b", fa)):
+        got = harha_reroll_contest(pa, pb, fixed, st, demand, side=side)
+        g = (got.success, got.failure, got.tie) if demand else (got.a_wins, got.b_wins, got.tie)
+        want = _reroll_brute(pa, pb, fixed, st, demand, side)
+        assert all(close(x, y) for x, y in zip(g, want)), (side, g, want)
+
+
+# ---------------------------------------------------------------------------
+# S10: the chance of any glitch in an extended test, the critical one included
+
+
+def _extended_glitch_brute(n: int, threshold: int, intervals: int) -> tuple[Fraction, Fraction]:
+    """(P(a plain glitch among the rolls made), P(any glitch, a critical one included)), by enumeration."""
+    outcomes = Counter()
+    for faces in itertools.product(range(1, 7), repeat=n):
+        hits = sum(f >= 5 for f in faces)
+        glitch = 2 * sum(f == 1 for f in faces) >= n
+        outcomes[hits, glitch] += 1
+    total = 6**n
+    plain = anyg = Fraction(0)
+    states = {(0, False, False): Fraction(1)}  # (hits so far, plain glitch seen, any glitch seen)
+    for _ in range(intervals):
+        nxt: dict = {}
+        for (acc, pg, ag), p in states.items():
+            for (h, gl), w in outcomes.items():
+                q = p * Fraction(w, total)
+                if gl and h == 0:  # critical glitch: the test ends
+                    plain += q if pg else 0
+                    anyg += q
+                elif acc + h >= threshold:
+                    plain += q if (pg or gl) else 0
+                    anyg += q if (ag or gl) else 0
+                else:
+                    key = (acc + h, pg or gl, ag or gl)
+                    nxt[key] = nxt.get(key, 0) + q
+        states = nxt
+    for (_acc, pg, ag), p in states.items():
+        plain += p if pg else 0
+        anyg += p if ag else 0
+    return plain, anyg
+
+
+@pytest.mark.parametrize("n,threshold,intervals", [(1, 2, 3), (2, 3, 3), (3, 2, 2), (2, 1, 4)])
+def test_sr_extended_any_glitch_counts_the_critical_glitch(n, threshold, intervals):
+    plain, anyg = _extended_glitch_brute(n, threshold, intervals)
+    got = sr_extended(n, threshold, DEFAULT, max_intervals=intervals)
+    assert close(got.glitch, plain) and close(got.any_glitch, anyg)
+    assert got.any_glitch > got.glitch

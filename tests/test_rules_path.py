@@ -322,7 +322,7 @@ def test_H6_sum_variant_rolls_one_die_and_adds_the_die_count():
     out = ev["roll"]["outcome"]
     assert ev["roll"]["test"] == "harhapolku-sum"
     assert (out["a_total"], out["b_total"], out["winner"]) == (6, 8, "b")
-    assert ev["roll"]["settings"] == {"harha.variant": "sum"}
+    assert ev["roll"]["settings"] == {"harha.variant": "sum", "harha.sum_difficult": "one_die"}  # H8 reads it (H6)
 
 
 def test_H5_same_size_variant_uses_one_die_size_and_two_dice_for_a_special_background():

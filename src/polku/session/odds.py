@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..rules import odds as core
+from ..rules.harhapolku import difficult_notice
 from ..rules.odds import HarhaDifficultOdds, HarhaOdds, RajaOdds, SRExtendedOdds, SROdds, SROpposedOdds
 
 if TYPE_CHECKING:
@@ -115,6 +116,9 @@ def answer(question: Question, settings: Settings) -> Answer:
     if isinstance(question, SpiritFightQuestion):
         return core.spirit_fight_odds(question.a_left, question.b_left, settings,
                                       a_penalty=question.a_penalty, b_penalty=question.b_penalty)
+    if isinstance(question, (HarhaQuestion, HarhaRerollQuestion)) and question.demand:
+        # H8 under the sum variant as the campaign reads it (harha.sum_difficult): refused, or one die
+        difficult_notice(settings.harha_variant, 2 if question.demand == "very_demanding" else 1, settings)
     if isinstance(question, HarhaQuestion):
         if question.b is None:
             return core.harha_difficult(question.a, question.demand == "very_demanding", settings.harha_variant)

@@ -300,6 +300,8 @@ class Rolls:
         """The [choice] settings a roll of ``test`` is resolved with, to keep in its log entry."""
         if test == "harhapolku-classic":
             keys: tuple[str, ...] = ("harha.variant", "harha.classic_extra")
+        elif test == "harhapolku-sum":
+            keys = ("harha.variant", "harha.sum_difficult")
         else:
             keys = next((k for prefix, k in _ROLL_SETTINGS if test.startswith(prefix)), ())
         values = settings.to_dotted()
