@@ -158,7 +158,8 @@ class Combat:
         Out of a fight, everyone standing. In one, those in the order now, and those who
         joined the table since it was rolled (reinforcements: "4× Ganger" added mid-fight);
         a fighter who cannot act (:meth:`down`: unconscious, dying or dead, player character
-        or not) is left out either way.
+        or not) is left out either way. Passes: as in the order now, else the sheet's
+        (``initiative_passes``, e.g. imported from Chummer), else 1.
         """
         t = self._t
         current = {e["id"]: e["passes"] for e in t.state["initiative"]}
@@ -173,8 +174,9 @@ class Combat:
                 joined.update(str(p[1]) for ch in ev.get("changes", []) if isinstance(ch, dict)
                               for p in [ch.get("path")] if isinstance(p, list) and len(p) == 2
                               and p[0] == "characters" and ch.get("before") is None and ch.get("after") is not None)
-        return {cid: ((cid in current or cid in joined or not current) and not self.down(cid), current.get(cid, 1))
-                for cid in t.characters}
+        return {cid: ((cid in current or cid in joined or not current) and not self.down(cid),
+                      current.get(cid, int(ch.get("initiative_passes", 1))))
+                for cid, ch in t.characters.items()}
 
     def initiative_dice(self, entries: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
         """``(name, dice)`` of each initiative roll ``entries`` make, in the order faces are entered.

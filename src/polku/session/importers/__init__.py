@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..host import TrackerError
 
-class ImportRefused(ValueError):
-    """The file cannot be imported: one line saying why (nothing was written)."""
+
+class ImportRefused(TrackerError):
+    """The file cannot be imported: one line saying why (nothing was written). A
+    :class:`TrackerError`, so the app says it as it says any refused command."""
 
 
 @dataclass(frozen=True, slots=True)

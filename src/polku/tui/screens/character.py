@@ -509,11 +509,11 @@ class CharacterDetail(ModalScreen[None]):
             down = t.damage.condition_text(self.cid)
             if down:
                 out.append(("info:down", "Condition", down))
-            if "armour" in ch:
-                out.append(("info:armour", "Armour", f"{ch['armour']} (remembered from the last hit)"))
-            for i, w in enumerate(ch.get("weapons", [])):
-                out.append((f"info:weapon:{i}", "Weapon", f"{w['name']} {w['dv']}{'P' if w['damage'] == 'physical' else 'S'}"
-                            + (f" AP {w['ap']}" if w["ap"] else "")))
+            from .gear import gear_rows
+
+            out.extend(gear_rows(t, ch))
+            if ch.get("initiative_passes", 1) != 1:
+                out.append(("info:passes", "Init. passes", f"{ch['initiative_passes']} (imported)"))
         group = t.roster.group_of(self.cid)
         if group is not None:
             out.append(("group", "Group", f"{group['name']}: {group['initiative']} initiative (Enter switches)"))
@@ -668,6 +668,10 @@ class CharacterDetail(ModalScreen[None]):
         elif rid.startswith("pool:"):
             pool = ch.get("pools", [])[int(rid[5:])]
             self.run(lambda t: t.roster.remove_pool(cid, pool["name"]))
+        elif rid.startswith("gear:"):
+            from .gear import edit_gear
+
+            edit_gear(self, self.tracker, ch, rid)
         elif rid in ("physical", "stun"):
             size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,

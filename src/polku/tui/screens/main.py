@@ -89,6 +89,10 @@ class MainScreen(Screen):
                 tooltip="Save the selected character's stat block as a template"),
         Binding("minus", "remove_template", "Template−", show=False, group=_CHARACTERS, id="main.remove_template",
                 tooltip="Delete an NPC template (the characters made from it stay; undoable)"),
+        Binding("K", "template_gear", "Template gear", show=False, group=_CHARACTERS, id="main.template_gear",
+                tooltip="Weapons and armour of an NPC template (Varjojuoksu); the characters made from it share them"),
+        Binding("I", "import_chummer", "Import", show=False, group=_CHARACTERS, id="main.import_chummer",
+                tooltip="Import from Chummer: a Varjojuoksu character or template from a Chummer 4 file (.chum)"),
         Binding("F", "remove_fallen", "Fallen", show=False, group=_CHARACTERS, id="main.remove_fallen",
                 tooltip="Remove every non-player character out of the fight, in one undoable step"),
         Binding("C", "copy_characters", "Copy", show=False, group=_CHARACTERS, id="main.copy_characters",
@@ -487,6 +491,16 @@ class MainScreen(Screen):
         from .roster import save_template
 
         save_template(self)
+
+    def action_template_gear(self) -> None:
+        from .roster import template_gear
+
+        template_gear(self)
+
+    def action_import_chummer(self) -> None:
+        from .roster import import_chummer
+
+        import_chummer(self)
 
     def action_remove_template(self) -> None:
         from .roster import remove_template

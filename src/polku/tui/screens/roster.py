@@ -8,6 +8,7 @@ runs one tracker command through the app; nothing here decides a rule.
 from __future__ import annotations
 
 from pathlib import Path
+from textwrap import shorten
 from typing import Any, Callable, Literal, Protocol, TypeVar
 
 from ...rules.system import System
@@ -201,5 +202,74 @@ def copy_characters(screen: GMScreen) -> None:
                                       check=lambda s: None if s.strip() else "give a file"), read)
 
 
-__all__ = ["add_from_template", "copy_characters", "damage_or_harm", "remove_fallen", "remove_template",
+def template_gear(screen: GMScreen) -> None:
+    """K: the weapons and armour of an NPC template (Varjojuoksu); its characters share them."""
+    t = screen.tracker
+    if t.system is not System.SHADOWRUN:
+        screen.notify("weapons and armour are on Varjojuoksu sheets", severity="warning")
+        return
+    tpls = t.roster.templates
+    if not tpls:
+        screen.notify("no templates yet: t saves the selected character as one", severity="warning")
+        return
+    from .gear import TemplateGearScreen
+
+    def picked(tid: str | None) -> None:
+        if tid is not None:
+            screen.app.push_screen(TemplateGearScreen(t, tid))
+
+    if len(tpls) == 1:
+        picked(next(iter(tpls)))
+        return
+    screen.app.push_screen(ChoicePrompt("Gear of which template?", [(tid, x["name"]) for tid, x in tpls.items()]),
+                           picked)
+
+
+def import_chummer(screen: GMScreen) -> None:
+    """I: a Varjojuoksu character or template from a Chummer 4 file; what it could not map is said once."""
+    t = screen.tracker
+    if t.system is not System.SHADOWRUN:
+        screen.notify("a Chummer character is a Varjojuoksu one", severity="warning")
+        return
+    sf = getattr(screen.app, "session_file", None)
+    here = Path(sf.path) if sf is not None and getattr(sf, "path", None) else None
+
+    def read(path_text: str | None) -> None:
+        if not path_text or not path_text.strip():
+            return
+        path = Path(path_text.strip()).expanduser()
+        if here is not None and not path.is_absolute():
+            path = here.parent / path
+        from ...session.importers.chummer import read_chummer
+
+        screen.run(lambda tr: read_chummer(path), offer)
+
+    def offer(imported: Any) -> None:
+        def picked(how: str | None) -> None:
+            if how is None:
+                return
+
+            def made(_: object) -> None:
+                if imported.unmapped:
+                    screen.notify(shorten(imported.unmapped_text(), 200, placeholder=" …"),
+                                  title=f"Imported {imported.character['name']}")
+
+            screen.run(lambda tr: tr.roster.add_imported(imported.character, template=how == "template",
+                                                         source=imported.source), made)
+
+        ch = imported.character
+        screen.app.push_screen(ChoicePrompt(
+            f"Import {ch['name']} from {imported.source} as…",
+            [("character", "a character (an NPC; Kind changes it on the sheet)"),
+             ("template", "an NPC template (Add N× makes a group sharing its gear)")],
+            hint=shorten(imported.unmapped_text() or "Everything in the file has its place on the sheet.", 400,
+                         placeholder=" … (polku import chummer FILE lists it all)")), picked)
+
+    screen.app.push_screen(TextPrompt("Import from Chummer: which .chum file?", "",
+                                      placeholder="path to a Chummer 4 character file",
+                                      hint="read only; a file with entities, a DTD or over 8 MB is refused",
+                                      check=lambda s: None if s.strip() else "give a file"), read)
+
+
+__all__ = ["add_from_template", "copy_characters", "import_chummer", "template_gear", "damage_or_harm", "remove_fallen", "remove_template",
            "save_template"]
