@@ -5,6 +5,7 @@ recomputing every roll (session/fairdice.py, session/verify.py)."""
 from __future__ import annotations
 
 import copy
+import re
 import hashlib
 import hmac
 from pathlib import Path
@@ -333,7 +334,9 @@ def test_polku_verify_on_a_shipped_demo_says_in_one_line_that_it_is_seeded(shipp
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("deliberately seeded: ") and out[0].endswith("(exit status 3)")
     assert not [line for line in out if line.startswith("MISMATCH")]
-    assert out[-1].startswith("SEEDED: 0 program rolls checked, 0 mismatches")
+    # The seeded rolls are checked (against their seed), and the summary counts them.
+    assert re.match(r"SEEDED: [1-9][0-9]* program rolls? checked, 0 mismatches", out[-1]), out[-1]
+    assert "from a fixed seed (not a proof)" in out[-1]
 
 
 def test_a_seeded_rolls_faces_are_still_checked_against_its_seed(tmp_path, capsys):
@@ -430,3 +433,96 @@ def test_v_on_the_gms_screen_reveals_the_secret_after_asking(tmp_path):
             assert tracker.state["dice"]["revealed"][0]["secret"] == old and tracker.state["dice"]["key"] == 2
 
     asyncio.run(run())
+
+
+# ---------------------------------------------------------------------------
+# verify catches what it claims to
+
+
+def _rewrite(path, change) -> None:
+    """Load the file, let ``change`` edit its events as a hand-editor would, write it back."""
+    from polku.session import store
+    from polku.session.files import document, load_tracker
+
+    loaded, _ = load_tracker(path, read_only=True)
+    events = [copy.deepcopy(e) for e in loaded.events]
+    change(events)
+    store.write_full(path, document(loaded.state, events, loaded.last_seq()))
+
+
+def test_a_program_roll_rewritten_as_entered_by_hand_leaves_its_number_missing(tmp_path, capsys, clock):
+    from polku.cli import main
+
+    t = _played(clock)
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4))
+    path = _save(t, tmp_path / "s.toml")
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    for n in (2, None):  # a roll in the middle, then the last one made
+
+        def as_by_hand(events, n=n):
+            rolls = [e for e in events if isinstance(e.get("roll", {}).get("roll_no"), int)]
+            ev = next(e for e in rolls if e["roll"]["roll_no"] == n) if n else rolls[-1]
+            roll = ev["roll"]
+            for key in ("roll_no", "dice_key", "seed", "draws"):
+                roll.pop(key, None)
+            roll["manual"] = True
+            die = roll["sides"][0]["dice"][0]
+            die["face"] = die["face"] % 6 + 1
+
+        _rewrite(path, as_by_hand)
+        assert main(["verify", str(path)]) == 1
+        out = capsys.readouterr().out.splitlines()
+        bad = [line for line in out if line.startswith("MISMATCH")]
+        made = t.state["dice"]["rolls"]["1"]
+        want = "#2" if n == 2 else f"#2, #{made}"
+        assert any(f"program rolls {want} of {made} made are not in the log" in b for b in bad) if n is None \
+            else any(f"program roll #2 of {made} made is not in the log" in b for b in bad), out
+        assert out[-1].startswith("FAILED: ")
+
+
+def test_an_undone_roll_whose_number_a_bigger_reroll_reuses_is_named_and_checked(tmp_path, capsys, clock):
+    from polku.cli import main
+
+    t = Tracker.new("shadowrun", "Dice", clock=clock)
+    first = t.rolls.roll_sr(SRSide("GM", dice=3))["event"]
+    t.undo()
+    again = t.rolls.roll_sr(SRSide("GM", dice=9))["event"]
+    assert again["roll"]["roll_no"] == first["roll"]["roll_no"] == 1
+    assert again["roll"]["draws"][:3] == first["roll"]["draws"], "the same seed: the first dice come back"
+    path = _save(t, tmp_path / "s.toml")
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert (f"roll #1 of dice secret #1: seq {first['seq']} was undone and seq {again['seq']} rolled with the "
+            "same number (the same seed, so the same first dice); both checked") in out
+    assert out[-1].startswith("OK: 2 program rolls checked")
+
+    def change_undone(events):
+        ev = next(e for e in events if e["seq"] == first["seq"])
+        die = ev["roll"]["sides"][0]["dice"][0]
+        die["face"] = die["face"] % 6 + 1
+
+    _rewrite(path, change_undone)
+    assert main(["verify", str(path)]) == 1
+    bad = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MISMATCH")]
+    assert len(bad) == 1 and f"seq {first['seq']} (roll #1 of dice secret #1) (undone)" in bad[0]
+
+
+def test_verify_on_a_seeded_file_with_a_mismatch_says_one_thing(tmp_path, capsys):
+    """Exit 1 and FAILED: no line promising exit status 3, and the seeded rolls counted as checked."""
+    from polku.cli import main
+
+    t = demo.demo_varjojuoksu()
+    path = _save(t, tmp_path / "seeded.toml")
+
+    def change(events):
+        ev = next(e for e in events if e.get("roll", {}).get("fixed_seed"))
+        die = ev["roll"]["sides"][0]["dice"][0]
+        die["face"] = die["face"] % 6 + 1
+
+    _rewrite(path, change)
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert not any("exit status 3" in line for line in out), out
+    assert out[0].startswith("deliberately seeded: 5 program rolls came from a fixed seed")
+    assert out[-1].startswith("FAILED: 5 program rolls checked, 1 mismatch")

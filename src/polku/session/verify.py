@@ -48,13 +48,18 @@ class Report:
 
     def lines(self) -> list[str]:
         out = list(self.notes)
+        if self.seeded:
+            # Said once, agreeing with the exit status: a mismatch makes it 1, whatever the seed.
+            tail = " (exit status 3)" if self.status == 3 else ""
+            out.insert(0, SEEDED_LINE.format(n=self.seeded, s="s" * (self.seeded != 1), tail=tail))
         out += [f"by hand: {h}" for h in self.hand]
         out += [f"MISMATCH {m}" for m in self.mismatches]
         out.append(self.summary())
         return out
 
     def summary(self) -> str:
-        parts = [f"{self.checked} program roll{'s' * (self.checked != 1)} checked",
+        total = self.checked + self.seeded
+        parts = [f"{total} program roll{'s' * (total != 1)} checked",
                  f"{len(self.mismatches)} mismatch{'es' * (len(self.mismatches) != 1)}",
                  f"{len(self.hand)} entered by hand"]
         if self.before:
@@ -62,7 +67,7 @@ class Report:
         if self.unrevealed:
             parts.append(f"{self.unrevealed} checked with a secret not revealed yet")
         if self.seeded:
-            parts.append(f"{self.seeded} from a fixed seed (not a proof)")
+            parts.append(f"{self.seeded} of them from a fixed seed (not a proof)")
         head = "FAILED: " if not self.ok else "SEEDED: " if self.seeded else "OK: "
         return head + ", ".join(parts)
 
@@ -162,6 +167,8 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
                              "this file holds; the players can check them once it is revealed")
 
     used: dict[tuple[int, int], int] = {}
+    numbers: dict[int, set[int]] = {}
+    """dice key → the roll numbers the log's program rolls carry."""
     for ev in events:
         roll = ev.get("roll")
         if not isinstance(roll, dict):
@@ -199,8 +206,15 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
             continue
         where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
         rep.checked += 1
-        if (roll_key, n) in used and seq not in undone and used[(roll_key, n)] not in undone:
-            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {used[(roll_key, n)]}")
+        numbers.setdefault(roll_key, set()).add(n)
+        earlier = used.get((roll_key, n))
+        if earlier is not None and seq not in undone and earlier not in undone:
+            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {earlier}")
+        elif earlier is not None:
+            # Undo gives a roll's number back: both rolls had the same seed, so the same first dice.
+            first, then = (earlier, seq) if earlier in undone else (seq, earlier)
+            rep.notes.append(f"roll #{n} of dice secret #{roll_key}: seq {first} was undone and seq {then} "
+                             "rolled with the same number (the same seed, so the same first dice); both checked")
         used[(roll_key, n)] = seq if isinstance(seq, int) else -1
         if roll_key not in secrets:
             rep.mismatches.append(f"{where}: no dice secret #{roll_key} in this file")
@@ -219,17 +233,42 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
         _check_draws(rep, where, want_seed, roll, before_roll)
         if dice and roll_key not in revealed:
             rep.unrevealed += 1
-    if rep.seeded:
-        rep.notes.insert(0, SEEDED_LINE.format(n=rep.seeded, s="s" * (rep.seeded != 1)))
-    elif not secrets and rep.before:
+    _check_numbering(rep, numbers, dice)
+    if not rep.seeded and not secrets and rep.before:
         rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
                             "secret to check them against")
     return rep
 
 
 SEEDED_LINE = ("deliberately seeded: {n} program roll{s} came from a fixed seed (a demo or polku --seed): "
-               "reproducible, not secret, so no proof of fair dice (exit status 3)")
+               "reproducible, not secret, so no proof of fair dice{tail}")
 """The one line ``polku verify`` says of a file whose program dice a fixed seed made."""
+
+
+def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any]) -> None:
+    """Every roll number of a secret, 1 up to the last one made, is in the log.
+
+    The count made is the state's (``dice.rolls`` per key, and each revealed secret's
+    ``rolls``): a program roll rewritten as entered by hand, or removed, leaves its number missing.
+    """
+    made: dict[int, int] = {}
+    rolls = dice.get("rolls")
+    if isinstance(rolls, dict):
+        for k, v in rolls.items():
+            if isinstance(k, str) and k.isdigit() and isinstance(v, int) and not isinstance(v, bool):
+                made[int(k)] = v
+    for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
+        if isinstance(r, dict) and isinstance(r.get("key"), int) and isinstance(r.get("rolls"), int):
+            made[r["key"]] = max(made.get(r["key"], 0), r["rolls"])
+    for key in sorted(set(made) | set(numbers)):
+        seen = numbers.get(key, set())
+        last = max([made.get(key, 0), *seen])
+        missing = [n for n in range(1, last + 1) if n not in seen]
+        if missing:
+            shown = ", ".join(f"#{n}" for n in missing[:10]) + (" …" if len(missing) > 10 else "")
+            rep.mismatches.append(f"dice secret #{key}: program roll{'s' * (len(missing) != 1)} {shown} "
+                                  f"of {last} made {'are' if len(missing) != 1 else 'is'} not in the log "
+                                  "(rewritten as entered by hand, or removed)")
 
 
 def _check_draws(rep: Report, where: str, seed: int, roll: dict[str, Any], before_roll: dict[str, Any] | None) -> None:
