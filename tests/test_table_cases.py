@@ -436,6 +436,57 @@ def test_S12_the_true_overflow_beside_the_kept_one_with_literal_numbers() -> Non
     assert (alive.after.overflow, alive.overflow, alive.after.state_text()) == (3, 3, "dying (overflow 3/4)")
 
 
+
+def hackers(tmp_path: Path, razor_hacking: int = 5) -> tuple[Tracker, files.SessionFile]:
+    """Byte (Hacking 2 + Logic 6 = 8 dice) and Razor (Hacking ``razor_hacking`` + Logic 6)."""
+    t = Tracker.new("shadowrun", "Table", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Byte", attributes={**ATTRS, "logic": 6}, skills={"Hacking": 2})
+    t.add_character("Razor", attributes={**ATTRS, "logic": 6}, skills={"Hacking": razor_hacking})
+    return t, files.create_session(tmp_path / "table.toml", t)
+
+
+@pilot_test
+async def test_S11_the_largest_pool_leads_a_teamwork_test_not_side_A(tmp_path: Path) -> None:
+    tracker, sf = hackers(tmp_path)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    notes(app)  # from the start
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # Byte (8 dice) is side A of a teamwork test; Razor (11 dice) helps.
+        await select(pilot, "2", 0)
+        await press(pilot, "r", "t", "t", "t", "tab", "enter")
+        await settle(pilot)
+        assert "⚠ Razor leads (S11): largest pool, 11 dice; Byte 8 — w: Razor as side A" in screen_text(app)
+        before = len(tracker.events)
+        await press(pilot, "r")
+        await settle(pilot)
+        assert notes(app)[-1] == "Razor leads (S11): largest pool, 11 dice; Byte 8 — w: Razor as side A"
+        assert len(tracker.events) == before
+        # w: Razor is side A; Byte helps with 8 dice.
+        await press(pilot, "shift+tab", "w", "2")
+        await press(pilot, "tab", "enter")  # Byte helps
+        await settle(pilot)
+        assert "Razor leads (S11): the largest pool (11 dice; Byte 8)" not in screen_text(app)
+        assert "Razor leads: the largest pool (11 dice; Byte 8) (S11)" in screen_text(app)
+        await press(pilot, "r")
+        await settle(pilot)
+        ev = tracker.events[-1]
+        assert ev["text"].startswith("Razor leads: teamwork")
+        assert [s["label"] for s in ev["roll"]["sides"]] == ["Byte", "Razor"]
+
+
+def test_S11_a_tie_of_pools_keeps_the_gms_choice_and_says_so(tmp_path: Path) -> None:
+    t, _ = hackers(tmp_path, razor_hacking=2)
+    spec = SRPool(mode="skill", skill="Hacking", attribute="logic")
+    byte, razor = t.rolls.sr_side("byte", spec), t.rolls.sr_helper_side("razor", spec)
+    lead = t.rolls.sr_teamwork_lead(byte, [razor])
+    assert (lead.allowed, lead.line) == (True, "Byte leads: tied with Razor at 8 dice, the GM's choice (S11)")
+    ev = t.rolls.roll_sr_teamwork(byte, [razor], threshold=2, faces=[5] + [1] * 7 + [5, 5] + [2] * 7)["event"]
+    assert ev["text"].startswith("Byte leads: teamwork (+1 dice from helpers)")
+    with pytest.raises(TrackerError, match=r"^Razor leads \(S11\): largest pool, 9 dice; Byte 8 — w: Razor as side A$"):
+        t.rolls.roll_sr_teamwork(byte, [t.rolls.sr_helper_side("razor", spec, override=9)], faces=[5] * 17)
+
+
 # -- pictures of the screen states these cases changed, at 80x24 and 120x40 ------------------------------
 
 sizes = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -499,3 +550,11 @@ class TestPictures:
         sf.save_now(tracker)
         app = make_app(tracker, sf, sessions_dir=Path("sessions"))
         assert snap_compare(app, run_before=run_keys("D", "f", *typed("1,2,3,4"), "enter"), terminal_size=size)
+
+    @sizes
+    def test_teamwork_with_a_helper_whose_pool_is_larger(self, snap_compare: Any, size: Any, tmp_path: Path) -> None:
+        """Byte (8 dice) is side A, Razor (11) helps: "⚠ Razor leads (S11): largest pool … w: Razor as side A"."""
+        tracker, sf = hackers(tmp_path)
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        assert snap_compare(app, run_before=run_keys("2", "home", "r", "t", "t", "t", "tab", "enter"),
+                            terminal_size=size)

@@ -172,6 +172,16 @@ def pool_from(data: Any) -> SRPool | None:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamworkLead:
+    """Who leads a teamwork test and why (S11: the character with the largest pool leads)."""
+
+    allowed: bool
+    """Side A may lead: theirs is the largest pool, or ties for it (the GM's choice stands)."""
+    line: str
+    """One line for the GM: who leads and why, or who should lead instead."""
+
+
+@dataclass(frozen=True, slots=True)
 class RollAction:
     """One thing that can be done to a roll now (or why not), for one side of it.
 
@@ -1315,11 +1325,42 @@ class Rolls:
         self.tracker._run(build)
         return out
 
+    def sr_teamwork_lead(self, leader: SRSide, helpers: Sequence[SRSide]) -> TeamworkLead:
+        """S11: whether ``leader`` may lead these helpers — the largest pool leads.
+
+        The pools compared are the ones rolled (each with its own ratings, wounds and
+        modifiers, or the GM's pool for a helper). A tie keeps the GM's choice of leader.
+        """
+        size = self.sr_plan(leader).size
+        sizes = [(self.sr_plan(h).size, h.label) for h in helpers]
+        bigger = [(n, label) for n, label in sizes if n > size]
+        if bigger:
+            top = max(n for n, _ in bigger)
+            names = [label for n, label in bigger if n == top]
+            who = " and ".join(names)
+            return TeamworkLead(False, f"{who} {'leads' if len(names) == 1 else 'tie to lead'} (S11): largest pool, "
+                                f"{top} dice; {leader.label} {size} — w: "
+                                f"{names[0] if len(names) == 1 else 'one of them'} as side A")
+        tied = [label for n, label in sizes if n == size]
+        if tied:
+            return TeamworkLead(True, f"{leader.label} leads: tied with {' and '.join(tied)} at {size} dice, "
+                                "the GM's choice (S11)")
+        others = ", ".join(f"{label} {n}" for n, label in sizes)
+        return TeamworkLead(True, f"{leader.label} leads: the largest pool ({size} dice"
+                            + (f"; {others}" if others else "") + ") (S11)")
+
     def roll_sr_teamwork(self, leader: SRSide, helpers: Sequence[SRSide], *,
                          threshold: int | None = None, challenge: str | None = None,
                          faces: Sequence[int] | None = None) -> dict[str, Any]:
         """S11: each helper rolls their own pool first; their hits are extra dice for the
-        leader (capped per ``sr.teamwork_cap``), whose roll is the official result."""
+        leader (capped per ``sr.teamwork_cap``), whose roll is the official result.
+
+        The leader is the one with the largest pool (:meth:`sr_teamwork_lead`; a tie keeps
+        the GM's choice); another leader is refused in one line naming who leads.
+        """
+        lead = self.sr_teamwork_lead(leader, helpers)
+        if not lead.allowed:
+            raise self._refuse(lead.line)
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:

@@ -64,6 +64,10 @@ class SRRollScreen(RollScreen):
 
     def on_who_changed(self, side: Side) -> None:
         side.helpers = {}
+        if side.role == "a" and side.who:
+            # The new side A leads: they no longer help themselves (S11).
+            self.b.helpers.pop(side.who, None)
+            self.b.helper_pools.pop(side.who, None)
         if side.who:
             ch = self.tracker.character(side.who)
             skills = ch.get("skills", {})
@@ -331,6 +335,9 @@ class SRRollScreen(RollScreen):
                                               for c in helpers) or "none"))
             if self.tracker.settings.sr_teamwork_cap == "skill":
                 t.append(" (extra dice at most the leader's skill, S11)", style="dim")
+            lead = self.tracker.rolls.sr_teamwork_lead(self._sr_side(self.a),
+                                                       [self._helper_side(c) for c in helpers])
+            t.append("\n" + ("" if lead.allowed else "⚠ ") + lead.line, style="" if lead.allowed else "bold")
         return t
 
     def odds_text(self) -> Text:
