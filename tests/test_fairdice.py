@@ -526,3 +526,26 @@ def test_verify_on_a_seeded_file_with_a_mismatch_says_one_thing(tmp_path, capsys
     assert not any("exit status 3" in line for line in out), out
     assert out[0].startswith("deliberately seeded: 5 program rolls came from a fixed seed")
     assert out[-1].startswith("FAILED: 5 program rolls checked, 1 mismatch")
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda ev: ev["roll"]["outcome"].update(hits=ev["roll"]["outcome"]["hits"] + 1), "hits, its dice show"),
+    (lambda ev: ev["roll"]["outcome"].update(success=True, net_hits=3), "the result says success with 3 net hits"),
+    (lambda ev: ev.update(text="Kaneda: 4 hits, success, 2 net"), "its log line does not say its result"),
+], ids=["hits", "success", "text"])
+def test_a_changed_result_or_log_line_is_a_mismatch(tmp_path, capsys, clock, change, says):
+    """The dice untouched, the result edited: verify judges the faces again (S4, S8)."""
+    from polku.cli import main
+
+    t = Tracker.new("shadowrun", "Dice", clock=clock)
+    t.add_character("Kaneda")
+    ev = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3), threshold=5, faces=[5, 1, 3])["event"]
+    assert ev["text"] == "Kaneda: 1 hit, failure"
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=6), threshold=2)
+    path = _save(t, tmp_path / "s.toml")
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    _rewrite(path, lambda events: change(next(e for e in events if e["seq"] == ev["seq"])))
+    assert main(["verify", str(path)]) == 1
+    bad = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MISMATCH")]
+    assert len(bad) == 1 and bad[0].startswith(f"MISMATCH seq {ev['seq']}: ") and says in bad[0], bad

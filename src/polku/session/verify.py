@@ -166,6 +166,8 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
             rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
                              "this file holds; the players can check them once it is revealed")
 
+    for ev in events:
+        _check_outcome(rep, ev, " (undone)" if ev.get("seq") in undone else "")
     used: dict[tuple[int, int], int] = {}
     numbers: dict[int, set[int]] = {}
     """dice key → the roll numbers the log's program rolls carry."""
@@ -243,6 +245,46 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
 SEEDED_LINE = ("deliberately seeded: {n} program roll{s} came from a fixed seed (a demo or polku --seed): "
                "reproducible, not secret, so no proof of fair dice{tail}")
 """The one line ``polku verify`` says of a file whose program dice a fixed seed made."""
+
+
+def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
+    """A Varjojuoksu success test's result, judged again from the faces it shows (S4, S8), and its log line.
+
+    Hits are the faces of 5 or 6 (``rules.shadowrun.count_hits``); success is hits
+    at least the threshold, net hits the hits above it; the log line must say the
+    roll's summary. A result changed by hand in the file is a mismatch, whoever rolled the dice.
+    """
+    from ..rules.shadowrun import count_hits
+
+    roll = ev.get("roll")
+    if not isinstance(roll, dict) or roll.get("test") != "shadowrun":
+        return
+    outcome, sides = roll.get("outcome"), roll.get("sides")
+    if not isinstance(outcome, dict) or not isinstance(sides, list) or len(sides) != 1:
+        return
+    if outcome.get("bought") or outcome.get("auto_failed"):
+        return
+    where = f"seq {ev.get('seq')}{undone_note}"
+    faces = [d.get("face") for d in _shown(sides[0])]
+    hits = count_hits(f for f in faces if isinstance(f, int))
+    if outcome.get("hits") != hits:
+        rep.mismatches.append(f"{where}: the result says {outcome.get('hits')} hits, its dice show {hits} (S4)")
+        return
+    thr = outcome.get("threshold", roll.get("threshold"))
+    if "success" in outcome and isinstance(thr, int):
+        success = hits >= thr
+        net = hits - thr if success else 0
+        if outcome.get("success") is not success or outcome.get("net_hits") != net:
+            said = "success" if outcome.get("success") else "failure"
+            rep.mismatches.append(f"{where}: the result says {said} with {outcome.get('net_hits')} net hits; "
+                                  f"{hits} hits against threshold {thr} are "
+                                  f"{'a success with ' + str(net) + ' net' if success else 'a failure'} (S8)")
+            return
+    summary = roll.get("summary")
+    head = f"{hits} hit{'s' * (hits != 1)}"
+    if not isinstance(summary, str) or not summary.startswith(head) \
+            or not str(ev.get("text", "")).endswith(summary):
+        rep.mismatches.append(f"{where}: its log line does not say its result ({head})")
 
 
 def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any]) -> None:
