@@ -19,7 +19,7 @@ from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text
 from polku.session import demo, seats, store
 from polku.session.files import document, open_session
 from polku.session.public import Follower
-from polku.session.rolls import SRPool
+from polku.session.rolls import RajaSide, SRPool, SRSide
 from polku.session.tracker import Tracker
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
@@ -109,6 +109,64 @@ def test_the_players_export_shows_the_initiative_in_force_in_order(tmp_path, cap
     assert "→ **order: Nyx 10, Kaneda 9**" in md and "Ganger" not in md
     assert main(["export", str(path), "--format", "html"]) == 0
     assert "→ <strong>order: Nyx 10, Kaneda 9</strong>" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# 13. Nothing of a GM-only roll reaches the players through the harm or damage that follows it
+
+
+def harm_after_gm_roll() -> Tracker:
+    """Igor loses a GM-only roll by 2 degrees (R6) and the GM confirms the proposed harm."""
+    t = demo.demo_rajapolku()
+    c = t.add_challenge("Cross the ice", ["igor-bondarenko"])
+    with t.gm_only():
+        ev = t.rolls.roll_raja(RajaSide("Igor Bondarenko", ["igor-bondarenko"]),
+                               RajaSide("GM: the ice", [], backgrounds=["Thin"]), challenge=c["id"],
+                               faces=([2], [9, 8]))["event"]
+    assert ev["roll"]["outcome"]["degrees"] == 2
+    t.damage.apply_harm(t.damage.harm_offer(ev))
+    assert t.events[-1]["text"].startswith("Igor Bondarenko: Wounded → Mortally wounded; health: lost 'Cross the ice'")
+    return t
+
+
+def damage_after_gm_roll() -> Tracker:
+    """The Ganger's GM-only attack hits Kaneda with 3 net hits; Kaneda resists Pistol 5P (8P in all)."""
+    t = demo.demo_varjojuoksu()
+    with t.gm_only():
+        ev = t.rolls.roll_sr_opposed(SRSide("Ganger", ["ganger"], dice=6), SRSide("Kaneda", ["kaneda"], dice=3),
+                                     faces=([5, 5, 6, 6, 1, 2], [5, 2, 3]))["event"]
+    assert ev["roll"]["outcome"]["net_hits"] == 3
+    t.damage.apply(ev, target="kaneda", dv=5, weapon="Pistol", armour=0, faces=[5, 1, 2, 3])
+    assert "8P" in t.events[-1]["text"], "the GM's log keeps the DV with the net hits"
+    return t
+
+
+@pilot_test
+async def test_watch_shows_nothing_of_a_gm_only_roll_through_the_harm_after_it(tmp_path):
+    """13: the GM's harm line and its default note said "lost a challenge (2 degrees)"; the players see the
+    wound in Igor's row and no number of the GM's roll."""
+    path = write(tmp_path / "s.toml", harm_after_gm_roll())
+    app = watch_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "the GM rolls" in screen_text(app), "the view")
+        text = screen_text(app)
+        assert "(2 degrees)" not in text and "Wounded → Mortally wounded" not in text
+        assert "lost 'Cross the ice'" in text, "Igor's health note, in the characters pane"
+
+
+@pytest.mark.parametrize("made,secrets", [
+    (harm_after_gm_roll, ("(2 degrees)", "Wounded → Mortally wounded")),
+    (damage_after_gm_roll, ("8P", "Pistol 5P", "Kaneda takes")),
+], ids=["harm", "damage"])
+def test_the_players_export_shows_nothing_of_a_gm_only_roll_through_harm_or_damage(tmp_path, capsys, made, secrets):
+    """13: neither the harm's degrees nor the damage's DV with the GM's net hits (8P) reach the players' report."""
+    from polku.cli import main
+
+    path = write(tmp_path / "s.toml", made())
+    for fmt in ("md", "html"):
+        assert main(["export", str(path), "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert [w for w in secrets if w in out] == [], fmt
 
 
 # ---------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
 from polku.session import demo, export, store
 from polku.session.files import document, load_tracker
-from polku.session.public import GM_DECIDED, GM_ROLL, Follower, public_view
+from polku.session.combat import sets_initiative_scores
+from polku.session.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, public_view
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
 
@@ -246,6 +247,13 @@ def _side(s: Session, cid: str | None, system: str, label: str | None = None, ed
             "shadowrun": SRSide(name, [cid], dice=4, edge_before=edge)}[system]
 
 
+OP_NAMES = ["secret_pc", "public_pc", "make_secret", "reveal", "note", "notes", "spend", "wound",
+            "challenge", "roll", "gm_roll", "hidden_roll", "undo", "redo", "scene", "unknown", "narration",
+            "initiative", "post_roll", "remove", "dice", "effect", "fight_next", "fight_delay", "fight_end",
+            "template", "from_template", "damage", "pool", "gm_initiative", "harm"]
+"""The commands a generated session is made of (a step's first number picks one)."""
+
+
 def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
     t = s.t
     system = t.system.value
@@ -253,10 +261,7 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
     ca = cids[a % len(cids)] if cids else None
     cb = cids[b % len(cids)] if cids else None
     chals = [c["id"] for c in t.state["challenges"] if c["status"] != "resolved"]
-    name = ["secret_pc", "public_pc", "make_secret", "reveal", "note", "notes", "spend", "wound",
-            "challenge", "roll", "gm_roll", "hidden_roll", "undo", "redo", "scene", "unknown", "narration",
-            "initiative", "post_roll", "remove", "dice", "effect", "fight_next", "fight_delay", "fight_end",
-            "template", "from_template", "damage", "pool"][op]
+    name = OP_NAMES[op]
     try:
         if name == "secret_pc":
             t.add_character(_mark(s, "Mole"), kind="npc", secret=True)
@@ -336,8 +341,12 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
                 s.left_public.add(was["name"])
         elif name == "dice" and t.dice_key() is not None:
             t.new_dice_secret(reveal=a % 2 == 0)
-        elif name == "initiative" and system == "shadowrun" and cids:
-            t.rolls.roll_initiative([(c, 1 + (a + i) % 2) for i, c in enumerate(cids[:4])])
+        elif name in ("initiative", "gm_initiative") and system == "shadowrun" and cids:
+            with t.gm_only(name == "gm_initiative"):
+                t.rolls.roll_initiative([(c, 1 + (a + i) % 2) for i, c in enumerate(cids[:4])])
+        elif name == "harm" and system != "shadowrun":
+            # R8/R9 or H9: the harm the session proposes from the newest roll that can give one.
+            t.damage.apply_harm(t.damage.harm_offer(t.damage.last_event()))
         elif name == "effect" and ca:
             # A secret character's effect is named with a marker; a public one's may show.
             label = _mark(s, "effect") if _secret(s, ca) else "Smoke"
@@ -435,13 +444,57 @@ def check_no_marker_shown(s: Session) -> None:
             assert ev["text"] == GM_ROLL, "nothing else of a GM-only command (the Edge it spent…)"
 
 
-OPS = st.lists(st.tuples(st.integers(0, 28), st.integers(0, 50), st.integers(0, 50)), max_size=40)
+def check_the_players_log_stands_numbered_and_true(s: Session) -> None:
+    """Issue 22's players' cases over a generated session (see tests/test_players_view.py for each
+    through the views): what stands, numbered without a gap; nothing of a roll the players saw as
+    "the GM rolls" through the damage or harm after it; the initiative as in force, in order, and
+    never a GM-only initiative roll's scores."""
+    t = s.t
+    view = public_view(t)
+    # 14, 15: numbered 1, 2, 3 … over what the players see; nothing undone, no undo or redo line.
+    assert [e["n"] for e in view.events] == list(range(1, len(view.events) + 1))
+    assert not [e for e in view.events if t.is_undone(e["seq"]) or e["kind"] in ("undo", "redo")]
+    numbers = [int(n) for n in re.findall(r"^- (\d+) · ", export.export(t, "md"), re.M)]
+    assert numbers == list(range(1, len(view.events) + 1)), "the players' report numbers as watch does"
+    # 13: damage and harm from a roll the players saw as "the GM rolls" show nothing of it.
+    shown = {e["seq"]: e for e in view.events}
+    gm_seen = {q for q, e in shown.items() if e["text"] == GM_ROLL}
+    for ev in t.events:
+        source = ev.get("roll", {}).get("attack") if "roll" in ev else ev.get("harm_of")
+        if source in gm_seen and ev["seq"] in shown:
+            assert shown[ev["seq"]]["text"] == GM_ROLL, (ev["text"], shown[ev["seq"]])
+        if ev.get("harm_of") in gm_seen or (ev.get("harm_of") and t.event_by_seq(ev["harm_of"]).get("secret")):
+            notes = [c.get("after") for c in ev.get("changes", []) if c["path"][-1:] == ["health"]]
+            assert not [n for n in notes if re.search(r"degree|narrow|\d+ > \d+", str(n))], \
+                "the harm's note tells no number of that roll (R6 degrees, H9 totals)"
+    # 12: the initiative lines the players see are the GM's, without the secret fighters, in order.
+    for q, e in shown.items():
+        if e.get("roll", {}).get("test") == "initiative":
+            order = e["roll"]["outcome"]["order"]
+            scores = [x["current"] for x in order]
+            assert scores == sorted(scores, reverse=True), e["text"]
+            gm = t.event_by_seq(q)["roll"]["outcome"]["order"]
+            ids = {x["id"] for x in order}
+            assert order == [x for x in gm if x["id"] in ids], "the GM's order and scores, some left out"
+    # After a GM-only initiative roll, its scores never reach the players' table.
+    setters = [e for e in t.events if e["kind"] not in ("undo", "redo") and not t.is_undone(e["seq"])
+               and sets_initiative_scores(e.get("changes", []))]
+    gm_cmds = {e.get("cmd") for e in t.events if e.get("secret")}
+    if setters and setters[-1].get("cmd") in gm_cmds:
+        entries = view.state["initiative"]
+        assert all(x.get("hidden") and x["score"] % HIDDEN_SCORE_STEP == 0 for x in entries), entries
+
+
+OPS = st.lists(st.tuples(st.integers(0, len(OP_NAMES) - 1), st.integers(0, 50), st.integers(0, 50)),
+               max_size=40)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["rajapolku", "harhapolku", "shadowrun"]), OPS, st.integers(0, 2**16))
 def test_no_secret_marker_reaches_the_players(system, ops, seed):
-    check_no_marker_shown(_session(system, ops, seed))
+    s = _session(system, ops, seed)
+    check_no_marker_shown(s)
+    check_the_players_log_stands_numbered_and_true(s)
 
 
 @pytest.mark.slow
@@ -455,7 +508,8 @@ def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
     sessions = 400
     for i in range(sessions):
         system = ("rajapolku", "harhapolku", "shadowrun")[i % 3]
-        ops = [(rng.randrange(29), rng.randrange(51), rng.randrange(51)) for _ in range(rng.randrange(20, 120))]
+        ops = [(rng.randrange(len(OP_NAMES)), rng.randrange(51), rng.randrange(51))
+               for _ in range(rng.randrange(20, 120))]
         s = _session(system, ops, i)
         for k, v in s.done.items():
             totals[k] = totals.get(k, 0) + v
@@ -464,6 +518,7 @@ def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
         store.write_full(path, document(s.t.state, s.t.events, s.t.last_seq()))
         loaded, _ = load_tracker(path, read_only=True)
         check_no_marker_shown(Session(loaded, s.hidden_rolls, s.left_public))
+        check_the_players_log_stands_numbered_and_true(Session(loaded, s.hidden_rolls, s.left_public))
         for fmt in ("md", "html"):
             assert main(["export", str(path), "--format", fmt]) == 0
             out = capsys.readouterr().out
@@ -475,7 +530,7 @@ def test_no_secret_marker_reaches_the_players_big(tmp_path, capsys):
     assert markers > 5000 and all(totals.get(k, 0) > 20 for k in (
         "secret_pc", "make_secret", "note", "notes", "spend", "roll", "gm_roll", "hidden_roll", "undo", "redo",
         "unknown", "narration", "initiative", "remove", "effect", "fight_next", "template", "from_template",
-        "damage", "pool")), totals
+        "damage", "pool", "gm_initiative", "harm")), totals
     print(f"\n{sessions} sessions, {markers} secret markers, {shown_markers} shown; commands run: {totals}")
 
 

@@ -17,7 +17,10 @@ Secret are:
   wounds and resets never reach the players; a roll with one on a side
   becomes "the GM rolls", with no dice, no names and no numbers;
 - rolls the GM marked GM-only (an event's ``secret``): "the GM rolls", and
-  nothing else of that command (the Edge or charges it spent, a reroll of it);
+  nothing else of that command (the Edge or charges it spent, a reroll of it),
+  nor of what follows from such a roll (or one with a secret character): the
+  damage resisted after it is "the GM rolls" too, the harm proposed from it is
+  withheld;
 - every character's ``notes``, log notes (``note`` events), and any edit of
   a character's notes or secrecy;
 - a hidden threshold (S8, ``hidden``): the roll shows its dice, hits and
@@ -388,6 +391,9 @@ class _Projection:
         seq = ev.get("seq")
         cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
         roll = ev.get("roll") if isinstance(ev.get("roll"), dict) else None
+        if self._follows_gm_roll(ev, roll):
+            # Damage or harm from a roll the players saw as "the GM rolls": its numbers are that roll's.
+            return self._gm_roll(base, seq) if roll is not None else None
         if kind in ("roll", "narration"):
             secret = self.unnamed | self.around[i]
             if roll is not None and roll.get("test") == "initiative" and cmd not in self.secret_cmds:
@@ -421,6 +427,13 @@ class _Projection:
             if k in fields:
                 base[k] = clone(fields[k])
         return base
+
+    def _follows_gm_roll(self, ev: Event, roll: dict[str, Any] | None) -> bool:
+        """Whether the event takes its numbers from a roll the players saw as "the GM rolls" (a
+        GM-only roll or one with a secret character): the damage resisted after that attack (S9,
+        ``attack``) or the harm proposed from it (R8/R9, H9: ``harm_of``)."""
+        source = roll.get("attack") if roll is not None else ev.get("harm_of")
+        return isinstance(source, int) and self.mode.get(source) == "gm"
 
     def _seat(self, base: dict[str, Any], ev: Event) -> None:
         """Which player's seat asked for the command (a character id; never a secret one)."""
