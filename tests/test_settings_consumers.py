@@ -203,7 +203,12 @@ def test_the_cli_the_session_the_roll_and_the_review_agree(capsys, key, value) -
             sc.roll(t)
         return
     roll = sc.roll(t)
-    assert roll["settings"][key] == value, f"the roll does not keep {key}"
+    assert (roll.get("settings") or {}).get(key) == value, f"the roll does not keep {key} in its settings"
+    # the roll's result is one the odds allow (a rule that ignores the setting shows here)
+    winner = (roll.get("outcome") or {}).get("winner")
+    named = {"a": sc.win, "b": "b_wins", "tie": "tie"}.get(str(winner))
+    if named in cli:
+        assert cli[named] > 0, f"the roll's result ({winner}) has no chance under the odds shown for {key}={value}"
     # the campaign's setting changes after the roll: the review still judges it by the roll's own
     other = next(v for v in (CHOICE_BY_KEY[key].allowed or ()) if v != value)
     t.set_setting(key, other)
@@ -297,3 +302,20 @@ def _percent_0(p: float) -> str:
     from polku.text import percent
 
     return percent(p, 0)
+
+
+def test_no_screen_or_seat_computes_odds_and_no_settings_travel_as_any() -> None:
+    """The screens ask the session layer (polku.session.odds); nothing takes the settings as ``Any``."""
+    import re
+
+    import polku
+    from polku.rules import odds as core
+
+    root = Path(polku.__file__).parent
+    core_calls = re.compile(r"\b(" + "|".join(n for n in core.__all__ if n[0].islower()) + r")\(")
+    for path in sorted((root / "tui").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "rules.odds" not in text and "rules import odds" not in text, path
+        assert not core_calls.search(text), (path, core_calls.search(text))
+    for path in sorted(root.rglob("*.py")):
+        assert "settings: Any" not in path.read_text(encoding="utf-8"), path

@@ -321,7 +321,7 @@ def _odds_sr(args: argparse.Namespace) -> int:
         if args.threshold is not None or rule_of_six:
             raise CliError("an extended test takes --extended T (its threshold), not --threshold or --edge-before")
         k = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
-        ext = odds.sr_extended(odds.SRQuestion(n, "extended", threshold=args.extended, hurried=args.hurried,
+        ext = odds.extended(odds.SRQuestion(n, "extended", threshold=args.extended, hurried=args.hurried,
                                                intervals=k, progress=args.progress), settings)
         out.update(ext.to_json(), dice=n, progress=args.progress, intervals=k, hurried=args.hurried)
         if args.json:
@@ -381,7 +381,7 @@ def _odds_sr_opposed(args: argparse.Namespace) -> int:
     m_total = (shadowrun.group_pool([m, *group]) if group else m) + (args.b_edge_before or 0)
     if m_total > 200:
         raise CliError(f"{m_total} dice is more than this tracker rolls (200)")
-    result = odds.sr_opposed(odds.SRQuestion(n, "opposed", args.edge_before is not None, m_total,
+    result = odds.opposed(odds.SRQuestion(n, "opposed", args.edge_before is not None, m_total,
                                              args.b_edge_before is not None), settings)
     if args.json:
         out = {"system": "shadowrun", "a_dice": n, "b_dice": m_total,

@@ -164,19 +164,19 @@ def sr(question: SRQuestion, settings: Settings) -> core.SROdds:
     return out
 
 
-def sr_opposed(question: SRQuestion, settings: Settings) -> core.SROpposedOdds:
+def opposed(question: SRQuestion, settings: Settings) -> core.SROpposedOdds:
     out = answer(question, settings)
     assert isinstance(out, core.SROpposedOdds)
     return out
 
 
-def sr_extended(question: SRQuestion, settings: Settings) -> core.SRExtendedOdds:
+def extended(question: SRQuestion, settings: Settings) -> core.SRExtendedOdds:
     out = answer(question, settings)
     assert isinstance(out, core.SRExtendedOdds)
     return out
 
 
-def harha_reroll_value(question: HarhaRerollQuestion, current: tuple[tuple[int, ...], tuple[int, ...]],
+def reroll_value(question: HarhaRerollQuestion, current: tuple[tuple[int, ...], tuple[int, ...]],
                        settings: Settings) -> tuple[float, float]:
     """H7: the rerolling side's chance to win with the faces on the table, and after rerolling."""
     return core.harha_reroll_value(question.a, question.b, current[0], current[1], settings,
@@ -195,6 +195,6 @@ def success_of(result: core.HarhaOdds | core.HarhaDifficultOdds | float) -> tupl
 __all__ = [
     "HarhaDifficultOdds", "HarhaOdds", "RajaOdds", "SRExtendedOdds", "SROdds", "SROpposedOdds",
     "Answer", "HarhaQuestion", "HarhaRerollQuestion", "Question", "RajaQuestion", "SRQuestion",
-    "SpiritFightQuestion", "answer", "harha", "harha_reroll_value", "raja", "spirit_fight", "sr", "sr_extended",
-    "sr_opposed", "success_of",
+    "SpiritFightQuestion", "answer", "extended", "harha", "opposed", "raja", "reroll_value", "spirit_fight", "sr",
+    "success_of",
 ]

@@ -397,7 +397,7 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings,
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
-                so = odds.sr_opposed(odds.SRQuestion(na, "opposed", _sr_explodes(sa), nb, _sr_explodes(sb)), settings)
+                so = odds.opposed(odds.SRQuestion(na, "opposed", _sr_explodes(sa), nb, _sr_explodes(sb)), settings)
                 out[0].p_win, out[1].p_win = so.a_wins, so.b_wins
                 out[0].p_tie = out[1].p_tie = so.tie
         except RulesError:

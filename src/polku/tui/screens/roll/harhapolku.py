@@ -338,7 +338,7 @@ class HarhaRollScreen(RollScreen):
             try:
                 faces = (tuple(d["face"] for d in sides["a"]["dice"]), tuple(d["face"] for d in sides["b"]["dice"]))
                 question = odds.HarhaRerollQuestion(pool("a"), pool("b"), faces[1 if role == "a" else 0], role)
-                now, after = odds.harha_reroll_value(question, faces, self.tracker.rolls.settings_for(variant))
+                now, after = odds.reroll_value(question, faces, self.tracker.rolls.settings_for(variant))
             except RulesError:
                 continue
             lines.append(f"    {short_name(sides[role]['label'])}: chance to win {percent(now, 0)} now, {percent(after)} after rerolling")

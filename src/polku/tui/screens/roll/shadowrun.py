@@ -349,7 +349,7 @@ class SRRollScreen(RollScreen):
         t = Text("Odds  ")
         if self.test == "opposed":
             m = self._dice(self.b)
-            vs = odds.sr_opposed(odds.SRQuestion(n, "opposed", self._six(self.a), max(0, m), self._six(self.b)),
+            vs = odds.opposed(odds.SRQuestion(n, "opposed", self._six(self.a), max(0, m), self._six(self.b)),
                                  settings)
             return odds_line(self.a.short, vs.a_wins, "stalemate", vs.tie, self.b.short, vs.b_wins, st)
         if self.test == "teamwork":
@@ -358,7 +358,7 @@ class SRRollScreen(RollScreen):
                                         leader_skill=self._sr_side(self.a).skill), settings)
         elif self.test == "extended":
             togo = max(1, self.threshold - self._accumulated())
-            e = odds.sr_extended(odds.SRQuestion(n, "extended", threshold=togo, hurried=self.hurried), settings)
+            e = odds.extended(odds.SRQuestion(n, "extended", threshold=togo, hurried=self.hurried), settings)
             exp = e.expected_intervals()
             t.append(f"reach {self.threshold} ({togo} to go): {percent(e.success_by(5))} within 5 intervals, "
                      f"{percent(e.success)} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
