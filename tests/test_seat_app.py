@@ -10,7 +10,8 @@ from typing import Any
 from pathlib import Path
 
 import pytest
-from app_fixtures import SIZE_IDS, SIZES, demo_session, make_app, pilot_test, screen_text, settle, until, until_quiet
+from app_fixtures import (SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, pilot_test, screen_text, settle,
+                          until, until_quiet)
 
 from polku.session import demo, seats, store
 from polku.session.files import document, load_tracker, open_session
@@ -448,6 +449,12 @@ class TestSeatSnapshots:
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
 
 
+async def still_cursor(pilot) -> None:
+    """The field's cursor stops blinking (shown), so a picture does not depend on when it is taken."""
+    freeze_cursors(pilot.app)
+    await until_quiet(pilot)
+
+
 def harha_offer_session(tmp_path: Path) -> Path:
     from polku.session.rolls import HarhaSide
 
@@ -481,6 +488,7 @@ class TestPhysicalDiceSnapshots:
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the faces prompt")
             await pilot.press(*"9 7 12", "enter")
             await wait_until(pilot, lambda: "12" in prompt_error(pilot.app), "the error under the field")
+            await still_cursor(pilot)
 
         assert snap_compare(seat_app(path, "alyosha"), run_before=run_before, terminal_size=size)
 
@@ -492,6 +500,7 @@ class TestPhysicalDiceSnapshots:
             await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(pilot.app), "the request")
             await pilot.press("f")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the faces prompt")
+            await still_cursor(pilot)
 
         assert snap_compare(seat_app(path, "lena"), run_before=run_before, terminal_size=size)
 
@@ -511,6 +520,7 @@ class TestPhysicalDiceSnapshots:
             await wait_until(pilot, lambda: "e  Edge after" in screen_text(pilot.app), "the follow-ups")
             await pilot.press("e")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the Edge dice prompt")
+            await still_cursor(pilot)
 
         try:
             assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
