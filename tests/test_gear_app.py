@@ -229,3 +229,26 @@ class TestGearScreens:
 
         keys = ("I", "s", "a", "m", "full_stop", "c", "h", "u", "m", "enter")
         assert snap_compare(demo_app(), run_before=_keys(*keys, before=before), terminal_size=size)
+
+
+@pilot_test
+async def test_a_skill_imported_with_its_own_link_builds_its_pool_on_that_attribute() -> None:
+    """Chummer links Swimming to Strength (Polku's usual link is Body): the roll screen for the imported
+    character starts Swimming on Strength (S1's pool default follows the sheet)."""
+    from polku.session.importers.chummer import read_chummer
+    from polku.tui.screens.roll import roll_screen_for
+
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        block = read_chummer(CHUMMER / "Street Samurai.chum").character
+        assert block["links"]["Swimming"] == "strength"
+        block = {**block, "skills": {"Swimming": 3}}
+        cid = app.tracker.roster.add_imported(block, source="x")
+        await settle(pilot)
+        assert app.tracker.rolls.sr_linked_attribute("Swimming", "body", cid) == "strength"
+        assert app.tracker.rolls.sr_linked_attribute("Swimming", "body", "kaneda") == "body"
+        app.push_screen(roll_screen_for(app.tracker, None, actor=cid))
+        await settle(pilot)
+        side = app.screen.a  # type: ignore[attr-defined]
+        assert (side.sr.skill, side.sr.attribute) == ("Swimming", "strength")

@@ -44,6 +44,7 @@ REAL = {
 BROKEN = {
     "entity-bomb.chum": "declares a DTD or entities",
     "external-entity.chum": "declares a DTD or entities",
+    "dtd-only.chum": "declares a DTD or entities",
     "wrong-root.chum": "root element is <chummer>, not <character>",
     "truncated.chum": "not well-formed XML",
     "latin1.chum": "not UTF-16 (with its byte-order mark) or UTF-8",

@@ -912,10 +912,13 @@ class Rolls:
                                         attribute=leader.attribute, second=leader.second), ch["name"])
         return replace(side, skill=None if mode == "default" else side.skill, helper=True)
 
-    @staticmethod
-    def sr_linked_attribute(skill: str, current: str) -> str:
-        """S1: the skill's usual linked attribute (the pool builder's default), else ``current``."""
-        return sr.linked_attribute(skill, current)
+    def sr_linked_attribute(self, skill: str, current: str, who: str = "") -> str:
+        """S1: the skill's linked attribute (the pool builder's default): the one the character's sheet
+        names for it (``links``, e.g. from Chummer: Swimming on Strength), else the usual one, else
+        ``current``."""
+        ch = self.tracker.characters.get(who) if who else None
+        linked = (ch or {}).get("links", {}).get(skill)
+        return str(linked) if linked else sr.linked_attribute(skill, current)
 
     def sr_plan(self, side: SRSide) -> sr.PoolPlan:
         if side.long_shot:

@@ -74,7 +74,7 @@ class SRRollScreen(RollScreen):
             if skills and side.sr.skill not in skills:
                 skill = next(iter(skills))
                 side.pool(mode="skill", skill=skill,
-                          attribute=self.tracker.rolls.sr_linked_attribute(skill, side.sr.attribute))
+                          attribute=self.tracker.rolls.sr_linked_attribute(skill, side.sr.attribute, side.who))
             elif not skills:
                 side.pool(mode="default" if side.sr.skill else "attr+attr")
 
@@ -246,7 +246,7 @@ class SRRollScreen(RollScreen):
                 return
             if v.startswith("s:"):
                 side.pool(mode="skill", skill=v[2:],
-                          attribute=self.tracker.rolls.sr_linked_attribute(v[2:], side.sr.attribute))
+                          attribute=self.tracker.rolls.sr_linked_attribute(v[2:], side.sr.attribute, side.who))
             else:
                 side.pool(mode=v)
             self.refresh_view()
