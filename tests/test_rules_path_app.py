@@ -493,3 +493,25 @@ async def test_a_d10_face_typed_as_0_is_10_in_the_faces_prompt_and_a_d6_0_is_ref
         assert isinstance(app.screen, FacesPrompt)  # the prompt stays open with the one-line reason
         assert "face 0 cannot show on a d6 (1–6; only a d10's 0 means 10)" in screen_text(app)
         assert len(tracker.events) == before
+
+
+@pilot_test
+async def test_R9_sheet_and_wound_prompt_say_badly_wounded_worsens_and_mortally_wounded_dies_without_care(
+        tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    tracker.set_wound("alyosha", "Badly wounded")
+    assert tracker.events[-1]["text"] == "Alyosha: Healthy → Badly wounded (worsens without hospital care)"
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "1", "home", "e")
+        detail = app.screen
+        assert isinstance(detail, CharacterDetail) and detail.cid == "alyosha"
+        rows = detail.query_one("#detail-rows", OptionList)
+        assert "Badly wounded  −2 dice, worsens without hospital care" in str(rows.get_option("wound").prompt)
+        await press(pilot, "home", *["down"] * rows.get_option_index("wound"), "enter")
+        prompt = screen_text(app)
+        assert "Badly wounded — −2 dice, worsens without hospital care" in prompt
+        assert "Mortally wounded — −3 dice, dies without hospital care" in prompt
+    tracker.move_wound("alyosha", 1)
+    assert tracker.events[-1]["text"] == "Alyosha: Badly wounded → Mortally wounded (worse; dies without hospital care)"

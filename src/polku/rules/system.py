@@ -117,6 +117,25 @@ RAJA_WOUND_PENALTY = {
     "Mortally wounded": 3, "Out of play": 3, "Dead": 3,
 }
 
+RAJA_WOUND_CARE = {
+    "Badly wounded": "worsens without hospital care",
+    "Mortally wounded": "dies without hospital care",
+    "Out of play": "mortally wounded and unconscious: dies without hospital care",
+}
+"""R9: what a level does beyond its dice, for the GM to act on."""
+
+
+def raja_wound_effect(level: str) -> str:
+    """R9: a level's effect in words: its dice and what happens without care (``""`` for none).
+
+    ``Badly wounded`` → ``−2 dice, worsens without hospital care``.
+    """
+    pen = RAJA_WOUND_PENALTY.get(level, 0)
+    parts = [f"−{pen} {'die' if pen == 1 else 'dice'}"] if pen and level != "Dead" else []
+    if level in RAJA_WOUND_CARE:
+        parts.append(RAJA_WOUND_CARE[level])
+    return ", ".join(parts)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:

@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from ..rules.dice import DiceSource, RulesError
-from ..rules.system import RAJA_WOUND_PENALTY, Settings, System
+from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .damage import Damage
 from .combat import Combat
@@ -611,14 +611,16 @@ class Tracker:
         if j == i:
             raise TrackerError(f"{ch['name']} is already {track[i]}")
         verb = "worse" if j > i else "better"
+        care = f"; {RAJA_WOUND_CARE[track[j]]}" if track[j] in RAJA_WOUND_CARE else ""
         self._simple(cid, "wound", track[j], "wound",
-                     f"{ch['name']}: {track[i]} → {track[j]} ({verb})", before=track[i], after=track[j])
+                     f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j])
 
     def set_wound(self, cid: str, level: str) -> None:
         ch = self.character(cid)
         if level not in self.state["wound_track"]:
             raise TrackerError(f"'{level}' is not on this campaign's wound track")
-        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}")
+        care = f" ({RAJA_WOUND_CARE[level]})" if level in RAJA_WOUND_CARE else ""
+        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}")
 
     def spend_charges(self, cid: str, n: int, reason: str) -> None:
         """R11: spend charges (an ability, spirit combat…)."""

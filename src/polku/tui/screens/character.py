@@ -27,7 +27,7 @@ from textual.widgets.option_list import Option
 from ..widgets.keyline import KeyLine
 
 from ...rules.dice import ascii_int
-from ...rules.system import System
+from ...rules.system import System, raja_wound_effect
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips
@@ -471,8 +471,8 @@ class CharacterDetail(ModalScreen[None]):
         ]
         system = t.system
         if system is System.RAJAPOLKU:
-            pen = t.wound_penalty(self.cid)
-            out.append(("wound", "Wound (R9)", ch["wound"] + (f"  −{pen} {'die' if pen == 1 else 'dice'}" if pen else "")))
+            effect = raja_wound_effect(ch["wound"])
+            out.append(("wound", "Wound (R9)", ch["wound"] + (f"  {effect}" if effect else "")))
             out.append(("charges", "Charges (R11)",
                         f"{pips(ch['charges'], ch['charges_max'])} {ch['charges']}/{ch['charges_max']}"))
             out.append(("charges_max", "Charges max", str(ch["charges_max"])))
@@ -611,7 +611,9 @@ class CharacterDetail(ModalScreen[None]):
             self.set_field("secret", not ch["secret"])
         elif rid == "wound":
             track = self.tracker.state["wound_track"]
-            self.ask_choice(f"{name}: wound level (now {ch['wound']})", [(lvl, lvl) for lvl in track],
+            self.ask_choice(f"{name}: wound level (now {ch['wound']})",
+                            [(lvl, lvl + (f" — {raja_wound_effect(lvl)}" if raja_wound_effect(lvl) else ""))
+                             for lvl in track],
                             lambda v: self.run(lambda t: t.set_wound(cid, v)))
         elif rid == "charges":
             self.ask_int(f"{name}: charges (max {ch['charges_max']})", ch["charges"], 0, ch["charges_max"],

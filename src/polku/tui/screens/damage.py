@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ...session.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
+from ...rules.system import raja_wound_effect
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
@@ -442,7 +443,8 @@ class HarmScreen(RowsModal):
     def preview(self) -> str:
         ch = self.tracker.character(self.offer.who)
         if "wound" in ch:
-            return f"{ch['wound']} → {self._level()}"
+            effect = raja_wound_effect(self._level())
+            return f"{ch['wound']} → {self._level()}" + (f" ({effect})" if effect else "")
         return "Harhapolku keeps no wound track: the note is the harm"
 
     def hint(self) -> str:
