@@ -269,6 +269,33 @@ def _b():
     return harha(), lambda t: t.rolls.narration_roll_background("Lena", "Island girl", 8, faces=[5])
 
 
+@command("narration_edge_reroll")
+def _b():
+    t = harha()
+    t.new_scene("The shore")
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[2])
+    return t, lambda t: t.rolls.narration_edge_reroll("Lena", "lena", "Cold head", faces=[7])
+
+
+def test_H7_an_edge_rerolls_the_narration_contests_background_dice_in_hand_once_a_session():
+    """H7: the reroll applies to the narration contest's background dice too (H9), counted per
+    session as every other edge reroll; the rerolled die remembers what it replaced."""
+    t = harha()
+    t.new_scene("The shore")
+    t.rolls.narration_roll_background("Lena", "Thief", 8, faces=[2])
+    step = t.rolls.narration_edge_reroll("Lena", "lena", "Cold head", faces=[7])
+    hand = t.rolls.narration().hand("Lena")
+    assert [(d.face, d.replaced) for d in hand] == [(7, (2,))]
+    assert step.text == "Lena rerolls with an edge: 2 → 7 (H7)"
+    assert t.events[-1]["text"] == "Lena rerolls with an edge: 2 → 7 with edge 'Cold head' (H7)"
+    assert [e["used"] for e in t.characters["lena"]["edges"]] == [True, True]
+    with pytest.raises(TrackerError, match="already used this session"):
+        t.rolls.narration_edge_reroll("Lena", "lena", "Cold head", faces=[8])
+    t.undo()
+    assert [d.face for d in t.rolls.narration().hand("Lena")] == [2]
+    assert [e["used"] for e in t.characters["lena"]["edges"]] == [False, True]
+
+
 @command("narration_open")
 def _b():
     t = harha()

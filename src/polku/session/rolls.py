@@ -847,6 +847,32 @@ class Rolls:
                                                                  "dice": [die_dict(cast(Die, st.detail))]}],
                                     names=lambda c: [who])
 
+    def narration_edge_reroll(self, who: str, cid: str, edge: str,
+                              faces: Sequence[int] | None = None) -> harha.Step:
+        """H7 in the narration contest (H9): an edge throws ``who``'s rolled background dice still in
+        hand again (the whole hand), once per edge per session like every edge reroll; the dice on
+        the table or burned stay. One command: the edge's use and the new dice, undone together.
+        """
+        out: dict[str, Any] = {}
+
+        def build(txn: "Txn") -> None:
+            self.tracker.use_edge_reroll(cid, edge, txn)
+            src, origin = self._source(faces)
+            before = self.narration()
+            step = before.reroll_hand(who, src)
+            self._check_manual_used(src)
+            self._store_narration(txn, step.state)
+            new = step.state.hand(who)
+            txn.emit("narration", f"{step.text[:-len(' (H7)')]} with edge '{edge}' (H7)", who=[cid],
+                     roll={"test": "narration", "sides": [{"role": "a", "label": who, "who": [cid],
+                                                            "dice": [die_dict(d) for d in new]}],
+                           "summary": step.text, "outcome": {}, "explain": [step.text], **origin})
+            out["step"] = step
+
+        self.tracker._run(build)
+        step: harha.Step = out["step"]
+        return step
+
     def narration_open(self, narrator: str, dice: Sequence[Die]) -> harha.Step:
         return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator])
 
