@@ -215,3 +215,35 @@ async def test_a_burst_to_the_chooser_opens_the_file_and_goes_on_in_it(tmp_path:
         assert app.tracker is not None and app.tracker.events[-1]["text"] == "From the chooser"
     reloaded, _ = files.load_tracker(tmp_path / "camp.toml")
     assert reloaded.events[len(reloaded.events) - 1]["text"] == "From the chooser"
+
+
+@pilot_test
+async def test_a_dialog_dismissed_twice_leaves_the_session_open(tmp_path: Path) -> None:
+    """Whatever dismisses a dialog a second time, the main screen stays and the app runs."""
+    from polku.tui.screens.prompts import ConfirmPrompt
+
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        dialog = ConfirmPrompt("Sure?")
+        await app.push_screen(dialog)
+        dialog.dismiss(True)
+        dialog.dismiss(True)
+        await settle(pilot)
+        assert app.is_running and [type(s).__name__ for s in app.screen_stack] == ["MainScreen"]
+
+
+@pilot_test
+async def test_the_pilot_waiting_for_the_app_waits_for_held_keys_too(tmp_path: Path) -> None:
+    """A test's pilot.press returns once the app has handled its keys, held ones included (the
+    pilot's wait is a callback after every queued message; held keys count as queued)."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in keys_of("oClue\roRats\r"):
+            app.post_message(key)
+        await pilot.press("2")  # after the burst, as the pilot presses: its wait covers the burst
+        assert held_keys(app) == 0
+        assert [e["text"] for e in tracker.events[-2:]] == ["Clue", "Rats"]

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from textual import on, work
-from textual.app import App
+from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.markup import escape
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -117,6 +118,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette",
                 tooltip="Find any action of this screen by name"),
         Binding("q", "quit_app", "Quit", id="app.quit", tooltip="Save and quit"),
+        # Textual's ctrl+q (priority: it works in a text field too), made the same command as q.
+        Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True, id="app.quit_anywhere",
+                tooltip="Save and quit"),
         Binding("ctrl+t", "pick_theme", "Theme", show=False, id="app.theme", tooltip="Switch the colour theme"),
     ]
 
@@ -238,6 +242,40 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def action_pick_theme(self) -> None:
         self.action_change_theme()
 
+    # -- the palette's system commands ------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own palette commands, as far as they serve a GM, each working.
+
+        The theme, the keys (help) and quit are Polku's own keys, which the palette
+        lists already (:class:`PolkuCommands`); Textual's versions of them would be
+        listed twice (the theme) or do something else (its "Keys" panel, which
+        Escape does not close). Kept: maximizing the focused pane (Escape restores
+        it) and a screenshot, saved where a folder exists.
+        """
+        if screen.maximized is not None:
+            yield SystemCommand("Minimize", "Back to every pane (Escape does the same)", screen.action_minimize)
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            yield SystemCommand("Maximize", "The focused pane fills the screen; Escape restores it",
+                                screen.action_maximize)
+        yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in Downloads, else the working folder)",
+                            partial(self.call_after_refresh, self.action_save_screenshot))
+
+    def action_save_screenshot(self) -> None:
+        """Save an SVG picture of the screen in the user's Downloads folder, or else the working folder."""
+        import platformdirs
+
+        folder = platformdirs.user_downloads_path()
+        if not folder.is_dir():
+            folder = Path.cwd()
+        try:
+            saved = self.save_screenshot(path=str(folder))
+        except OSError as e:
+            self.notify(f"No screenshot: cannot write in {folder}: {e.strerror or e}", severity="error",
+                        title="Screenshot", timeout=10)
+            return
+        self.notify(f"Saved {saved}", title="Screenshot", timeout=8)
+
     # -- lifecycle -----------------------------------------------------------------
 
     def on_mount(self) -> None:
@@ -339,6 +377,18 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             self._set_save_state("read-only: broken event in file")
         self.notify(f"{problems[0]}{more}; opened read-only so nothing is written{hint}",
                     severity="error", title="Damaged session file", timeout=30)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Pop the top screen, never the last one.
+
+        Keys reach a dialog in turn (:mod:`.typeahead`), so a dialog is dismissed once; should
+        anything dismiss one a second time, that must not take the session's own screen with it
+        (it ended the app with ``ScreenStackError: Can't pop screen``).
+        """
+        if len(self.screen_stack) <= 1:
+            self.log.warning("pop_screen with one screen left: ignored")
+            return AwaitComplete.nothing()
+        return super().pop_screen()
 
     def main_screen(self) -> Any:
         from .screens.main import MainScreen

@@ -105,5 +105,14 @@ def pump_at_rest(pump: MessagePump, *, current: bool = False) -> bool:
     return any(not waiter.done() for waiter in waiters)
 
 
-__all__ = ["CoveringScreens", "action_state", "app_bindings", "binding_chain", "message_pumps", "pump_at_rest",
+def in_a_message_pump(app: App[Any]) -> bool:
+    """Is the running task one of the app's message pumps (private ``MessagePump._task``), as in
+    a handler, rather than a caller from outside (a test's pilot, a timer)?"""
+    import asyncio
+
+    task = asyncio.current_task()
+    return task is not None and any(pump._task is task for pump in message_pumps(app))
+
+
+__all__ = ["CoveringScreens", "in_a_message_pump", "action_state", "app_bindings", "binding_chain", "message_pumps", "pump_at_rest",
            "refresh_truecolor_filter"]

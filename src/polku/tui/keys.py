@@ -132,8 +132,12 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
                     enabled=bool(state), show=binding.show, group=_group(node, binding, screen),
                     binding_id=binding.id)
             if key not in row.keys:
-                row.keys.append(key)
-                row.displays.append(display)
+                if binding.show and not row.show:  # the key line shows the first key: a shown one
+                    row.keys.insert(0, key)
+                    row.displays.insert(0, display)
+                else:
+                    row.keys.append(key)
+                    row.displays.append(display)
             row.show = row.show or binding.show
     unique: list[KeyRow] = []
     for row in rows.values():

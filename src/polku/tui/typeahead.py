@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from textual import events
 from textual.app import App
 
-from .compat import message_pumps, pump_at_rest
+from .compat import in_a_message_pump, message_pumps, pump_at_rest
 
 LOOK_AGAIN_S = 0.25
 """While held keys wait, the app's queues are looked at again at least this often (a queue that
@@ -58,6 +59,17 @@ class TypeAhead:
         super().__init__(*args, **kwargs)
         self._held_keys: deque[events.Key] = deque()
         self._releasing: asyncio.Task[None] | None = None
+        self._after_keys: list[Callable[[], Any]] = []
+
+    def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """As ``App.call_later`` ("after all messages are processed"), where held keys count as
+        messages not yet processed: a callback asked for from outside the app's message queues
+        (a test's pilot waiting for the app to settle) runs once the held keys are handled too."""
+        if self._held_keys and not in_a_message_pump(self._app()):
+            self._after_keys.append(partial(callback, *args, **kwargs))
+            return True
+        result: bool = super().call_later(callback, *args, **kwargs)  # type: ignore[misc]
+        return result
 
     def _app(self) -> App[Any]:
         assert isinstance(self, App)
@@ -86,7 +98,7 @@ class TypeAhead:
         return all(pump_at_rest(p, current=dispatching and p is self) for p in message_pumps(self._app()))
 
     async def _release_held_keys(self) -> None:
-        while self._held_keys:
+        while True:
             await self._until_at_rest()
             if not self._held_keys:
                 break
@@ -95,6 +107,9 @@ class TypeAhead:
                 self._held_keys.clear()  # the app is closing
                 break
             # The app's queue now holds the key, so the next wait covers what it sets off.
+        later, self._after_keys = self._after_keys, []
+        for callback in later:
+            self.call_later(callback)
 
     async def _until_at_rest(self) -> None:
         """Wait until every message queue of the app has handled what it holds, and what that set off."""

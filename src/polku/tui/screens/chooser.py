@@ -140,8 +140,8 @@ class ChooserScreen(_Opener, Screen[None]):
     BINDINGS = [
         Binding("enter", "open", "Open", id="chooser.open", tooltip="Open the highlighted session file"),
         Binding("n", "new_campaign", "New campaign", id="chooser.new", tooltip="Start a new campaign file"),
-        Binding("c", "continue_campaign", "Continue", id="chooser.continue",
-                tooltip="Next game session in a new file, from the highlighted file's end state"),
+        Binding("c", "continue_campaign", "Next session", id="chooser.continue",
+                tooltip="The highlighted campaign's next game session, in a new file (that file stays as it is)"),
         Binding("d", "demo", "Demo", id="chooser.demo", tooltip="Play a copy of a demo session"),
         Binding("q", "app.quit_app", "Quit", id="chooser.quit", tooltip="Quit Polku"),
     ]
@@ -187,6 +187,8 @@ class ChooserScreen(_Opener, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("Polku · choose a session", id="chooser-title", classes="screen-title")
         yield Static(self.where_text(), id="chooser-where", markup=False)
+        yield Static("Enter: open · c: the next session, in a new file (this one stays as it is)",
+                     classes="form-hint", id="chooser-hint")
         yield OptionList(id="sessions")
         yield KeyLine()
 
@@ -203,8 +205,10 @@ class ChooserScreen(_Opener, Screen[None]):
         ol = self.query_one("#sessions", OptionList)
         keep = ol.highlighted
         options: list[Option] = []
+        names = [info.get("name") for _, info in self.entries]
         for i, (path, info) in enumerate(self.entries):
-            options.append(Option(self.entry_text(path, info), id=f"file:{i}"))
+            shared = "error" not in info and names.count(info["name"]) > 1
+            options.append(Option(self.entry_text(path, info, shared=shared), id=f"file:{i}"))
         if not options:
             options.append(Option(Text("No session files here yet.", style="dim"), id="empty", disabled=True))
         options.append(Option(Text("+ New campaign…  (n)"), id="action:new"))
@@ -215,7 +219,9 @@ class ChooserScreen(_Opener, Screen[None]):
         else:
             ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
-    def entry_text(self, path: Path, info: dict[str, Any]) -> Text:
+    def entry_text(self, path: Path, info: dict[str, Any], *, shared: bool = False) -> Text:
+        """Two lines: name and system; file, position, size. ``shared``: another listed file has
+        the same campaign name (a continued campaign, a copy), so the first line names the file too."""
         width = max(40, self.size.width - 4)
 
         def indented(text: str) -> str:
@@ -234,6 +240,8 @@ class ChooserScreen(_Opener, Screen[None]):
         except ValueError:
             system = info["system"]
         t.append(info["name"], style="bold")
+        if shared:
+            t.append(f" · {path.name} · session {session}", style="bold")
         t.append(f" · {system}\n")
         t.append(indented(f"{self.shown_path(path)} · story {story}, session {session}, scene {scene} · "
                           f"{plural(info['events'], 'event')} · {plural(info['characters'], 'character')}"), style="dim")
@@ -398,7 +406,7 @@ class NewCampaignScreen(Screen[None]):
         with Horizontal(classes="form-row"):
             yield Label("File", classes="form-label")
             yield Input(placeholder=f"name.toml, created in {self.sessions_dir}", id="nc-file", compact=True)
-        yield Static("Tab: to the settings · Enter/space/←→: change one · ctrl+s: create",
+        yield Static("Enter: next field, then create · Tab: settings · Enter/space/←→: change one",
                      classes="form-hint")
         yield OptionList(id="nc-settings")
         yield Static("", id="nc-error", classes="dialog--error")
@@ -534,8 +542,14 @@ class NewCampaignScreen(Screen[None]):
 
     @on(Input.Submitted)
     def field_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the name goes on to the file name; Enter there creates the campaign with the
+        settings shown (Tab goes to them). Before, it went on to the settings, and a third Enter
+        changed the system without a word."""
         event.stop()
-        self.focus_next()
+        if event.input.id == "nc-file":
+            self.action_create()
+        else:
+            self.focus_next()
 
     # -- creating -------------------------------------------------------------------
 

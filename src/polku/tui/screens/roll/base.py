@@ -194,6 +194,7 @@ class RollScreen(ModalScreen[None]):
         Binding("left_square_bracket", "scroll_result(-1)", "Result up", show=False, id="roll.result_up",
                 tooltip="Scroll the result box up a page"),
         Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
+        Binding("q", "app.quit_app", "Quit", id="roll.quit", tooltip="Save and quit Polku"),
     ]
 
     DEFAULT_CSS = """

@@ -30,6 +30,7 @@ class InitiativeScreen(ModalScreen[None]):
         Binding("G", "toggle_gm_only", "GM only", id="ini.gm_only",
                 tooltip="Make the next initiative roll the GM's only: the players see \"the GM rolls\""),
         Binding("escape", "close", "Close", id="ini.close", tooltip="Close"),
+        Binding("q", "app.quit_app", "Quit", id="ini.quit", tooltip="Save and quit Polku"),
     ]
 
     def __init__(self, tracker: Tracker) -> None:
