@@ -664,6 +664,9 @@ class PublicLog:
     def __init__(self, tracker: Tracker) -> None:
         self._p = _Projection(tracker)
         self._events = self._p.run()
+        self._standing: list[dict[str, Any]] = []
+        self._standing_of: tuple[list[dict[str, Any]], int, frozenset[int]] | None = None
+        """What :meth:`_numbered` last gave was made of: the projected events, how many, what was undone."""
         self.view = self._view(tracker)
         self.incremental = False
         """Whether the last :meth:`extend` projected only the appended events."""
@@ -678,15 +681,24 @@ class PublicLog:
         """The public events that stand (none undone), each with its number in the players' log (``n``).
 
         An event whose number changed is replaced by a copy, so a view shown before keeps its own.
+        When only events were appended since the last call (the same projection, nothing undone or
+        redone), only those are numbered: a roll's cost does not grow with the session.
         """
-        out: list[dict[str, Any]] = []
-        for i, ev in enumerate(self._events):
-            if tracker.is_undone(ev["seq"]):
+        undone = frozenset(tracker.undone)
+        done = self._standing_of
+        if done is not None and done[0] is self._events and done[1] <= len(self._events) and done[2] == undone:
+            out, start = list(self._standing), done[1]
+        else:
+            out, start = [], 0
+        for i in range(start, len(self._events)):
+            ev = self._events[i]
+            if ev["seq"] in undone:
                 continue
             if ev.get("n") != len(out) + 1:
                 ev = self._events[i] = {**ev, "n": len(out) + 1}
             out.append(ev)
-        return out
+        self._standing, self._standing_of = out, (self._events, len(self._events), undone)
+        return list(out)
 
     def extend(self, tracker: Tracker, new: list[Event]) -> Tracker:
         """The view after ``new`` (the last events of ``tracker``'s log) were appended."""
