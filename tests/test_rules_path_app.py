@@ -515,3 +515,21 @@ async def test_R9_sheet_and_wound_prompt_say_badly_wounded_worsens_and_mortally_
         assert "Mortally wounded — −3 dice, dies without hospital care" in prompt
     tracker.move_wound("alyosha", 1)
     assert tracker.events[-1]["text"] == "Alyosha: Badly wounded → Mortally wounded (worse; dies without hospital care)"
+
+
+@pilot_test
+async def test_H7_the_narration_screen_offers_an_edge_reroll_of_the_dice_in_hand(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "harhapolku")
+    before = [d.face for d in tracker.rolls.narration().hand("Tuomas")]
+    assert before and not tracker.characters["tuomas"]["edges"][0]["used"]
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "h", "e")
+        assert "Tuomas: edge 'Iron grip' — reroll 3 dice in hand" in screen_text(app)
+        await press(pilot, "enter")
+        await settle(pilot)
+    assert tracker.characters["tuomas"]["edges"][0]["used"]
+    after = tracker.rolls.narration().hand("Tuomas")
+    assert [d.replaced for d in after] == [(f,) for f in before]
+    assert tracker.events[-1]["text"].endswith("with edge 'Iron grip' (H7)")

@@ -94,6 +94,8 @@ class NarrationScreen(ModalScreen[None]):
                 tooltip="After a harm roll that harmed: the usurper's health note, proposed for the GM to word (H9)"),
         Binding("G", "toggle_gm_only", "GM only", show=False, id="nar.gm_only",
                 tooltip="Make the GM's harm roll the GM's only: the players see \"the GM rolls\""),
+        Binding("e", "edge_reroll", "Edge reroll", show=False, id="nar.edge",
+                tooltip="Reroll a participant's background dice in hand with an unused edge (H7, once a session)"),
         Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
         Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
                 tooltip="A fight with abilities: the GM wins harm rolls"),
@@ -264,6 +266,39 @@ class NarrationScreen(ModalScreen[None]):
                 self._run(lambda t: t.rolls.narration_roll_background(name, background, size, faces=faces))
 
         self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
+
+    def action_edge_reroll(self) -> None:
+        """H7: an unused edge throws a participant's background dice still in hand again (H9's hand)."""
+        contest = self.tracker.rolls.narration()
+        choices = []
+        for name, hand in contest.hands:
+            for cid in self.tracker.rolls.narration_ids([name]):
+                for edge in self.tracker.character(cid).get("edges", []):
+                    if not edge["used"]:
+                        choices.append((f"{name}\x1f{cid}\x1f{edge['name']}",
+                                        f"{name}: edge '{edge['name']}' — reroll {plural(len(hand), 'die', 'dice')} in hand"))
+        if not choices:
+            self.notify("Nobody with dice in hand has an unused edge this session (H7)", severity="warning")
+            return
+
+        def chosen(value: str | None) -> None:
+            if value is None:
+                return
+            name, cid, edge = value.split("\x1f")
+            hand = contest.hand(name)
+            if not self.physical:
+                self._run(lambda t: t.rolls.narration_edge_reroll(name, cid, edge))
+                return
+
+            def typed(dice: list[Die] | None) -> None:
+                if dice:
+                    faces = [d.face for d in dice]
+                    self._run(lambda t: t.rolls.narration_edge_reroll(name, cid, edge, faces=faces))
+
+            self.app.push_screen(FacesPrompt(f"{name} rerolls with edge '{edge}'", len(hand),
+                                             [d.size for d in hand]), typed)
+
+        self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), chosen)
 
     def action_toggle_gm_only(self) -> None:
         self.gm_only = not self.gm_only
