@@ -377,7 +377,9 @@ def test_H9_harm_roll_above_the_usurper_proposes_a_harm_note():
     _usurp_with_four(t)
     t.rolls.narration_harm(faces=[10, 10, 9, 1])
     offer = t.damage.harm_offer(t.events[-1])
-    assert offer.allowed and offer.who == "tuomas" and "GM 30 > 26" in offer.note
+    # The totals are in the offer's reason; the note, which outlives the roll, tells none of them.
+    assert offer.allowed and offer.who == "tuomas" and "GM 30 > 26" in offer.reason
+    assert offer.note == "harmed in the narration contest"
     t.damage.apply_harm(offer, note="grazed by a bullet")
     assert t.character("tuomas")["health"] == "grazed by a bullet"
 

@@ -528,26 +528,18 @@ class Damage:
         title = t.challenge(event["challenge"])["title"] if event.get("challenge") and any(
             c["id"] == event["challenge"] for c in t.state["challenges"]) else ""
         note = f"lost {title!r}" if title else "lost a challenge"
-        # The health note is the players' to read: of a roll they saw as "the GM rolls", it tells no number.
-        shown = self._players_saw(event)
+        # The health note is the players' to read and outlives the roll: a character on a side made
+        # secret later turns the roll into "the GM rolls" for the players, so the note never carries
+        # the roll's numbers (R6 degrees); the offer's reason and the roll's own line say them.
         if degrees == 0:
             return HarmOffer(True, "a narrow win (0 degrees): no wound step; a health note instead (R8)",
-                             who, 0, ch["wound"], ch["wound"], f"{note}: narrow" if shown else note, seq)
+                             who, 0, ch["wound"], ch["wound"], note, seq)
         if steps == 0:
             return HarmOffer(True, f"{ch['name']} is already {ch['wound']}: a health note (R8)",
-                             who, 0, ch["wound"], ch["wound"], f"{note} ({degrees} degrees)" if shown else note, seq)
+                             who, 0, ch["wound"], ch["wound"], note, seq)
         return HarmOffer(True, f"{degrees} degree{'s' if degrees != 1 else ''}: {steps} step"
                          f"{'s' if steps != 1 else ''} down the wound track (R8, R9)",
-                         who, steps, ch["wound"], to, f"{note} ({degrees} degrees)" if shown else note, seq)
-
-    def _players_saw(self, event: Event) -> bool:
-        """Whether the players saw this roll's numbers: not a GM-only roll (RULES §4), and no
-        character secret now on a side of it (the players' view shows either as "the GM rolls")."""
-        if event.get("secret"):
-            return False
-        roll = event.get("roll") or {}
-        chars = self.t.characters
-        return not any(chars.get(c, {}).get("secret") for s in roll.get("sides", []) for c in s.get("who", []))
+                         who, steps, ch["wound"], to, note, seq)
 
     def _harha_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
         t = self.t
@@ -563,10 +555,9 @@ class Damage:
             how = "a fight with abilities, the GM wins"
         else:
             how = f"GM {harm.get('gm_total')} > {harm.get('usurper_total')}"
-        note = f"harmed in the narration contest ({how})" if self._players_saw(event) else \
-            "harmed in the narration contest"
-        return HarmOffer(True, "harmed in the narration contest: a health note the GM words (H9)", who,
-                         note=note, source_seq=int(event["seq"]))
+        # The note outlives the roll (see _raja_offer): it tells none of the contest's totals.
+        return HarmOffer(True, f"harmed in the narration contest ({how}): a health note the GM words (H9)", who,
+                         note="harmed in the narration contest", source_seq=int(event["seq"]))
 
     def apply_harm(self, offer: HarmOffer, *, steps: int | None = None, note: str | None = None) -> None:
         """Confirm (or edit) a harm proposal: the wound step and/or the health note, one command."""
