@@ -10,11 +10,10 @@ same cases over generated sessions.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
-from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text
+from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text, until
 
 from polku.session import demo, seats, store
 from polku.session.files import document, open_session
@@ -42,13 +41,6 @@ def seat_app(path: Path, cid: str = "kaneda"):
 
     return SeatApp(path, cid, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
                    theme_dirs=[THEMES], interval=0.05)
-
-
-async def wait_until(pilot, predicate, what: str, timeout: float = 5.0) -> None:
-    start = time.monotonic()
-    while not predicate():
-        assert time.monotonic() - start < timeout, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
 
 
 def log_numbers(app) -> list[int]:
@@ -91,7 +83,7 @@ async def test_watch_shows_the_initiative_in_force_in_order(tmp_path):
     path = write(tmp_path / "s.toml", wounded_initiative())
     app = watch_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app._shown is not None, "the view")
+        await until(pilot, lambda: app._shown is not None, "the view")
         text = screen_text(app)
         assert "order: Nyx 10, Kaneda 9 │" in text
         assert "Kaneda 11" not in text and "Ganger" not in text
@@ -148,7 +140,7 @@ async def test_watch_shows_nothing_of_a_gm_only_roll_through_the_harm_after_it(t
     path = write(tmp_path / "s.toml", harm_after_gm_roll())
     app = watch_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "the GM rolls" in screen_text(app), "the view")
+        await until(pilot, lambda: "the GM rolls" in screen_text(app), "the view")
         text = screen_text(app)
         assert "(2 degrees)" not in text and "Wounded → Mortally wounded" not in text
         assert "lost 'Cross the ice'" in text, "Igor's health note, in the characters pane"
@@ -191,13 +183,13 @@ async def test_watch_numbers_the_players_events_one_by_one(tmp_path):
     path = write(tmp_path / "s.toml", t)
     app = watch_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "The docks" in screen_text(app), "the view")
+        await until(pilot, lambda: "The docks" in screen_text(app), "the view")
         numbers = log_numbers(app)
         assert numbers == list(range(1, len(numbers) + 1)), numbers
         assert len(numbers) < len(gm_seqs), "the notes are not shown"
         # Live: the GM notes again and rolls; the next number follows the last one shown.
         gm_does(path, lambda g: (g.note("a third secret"), g.spend_edge("nyx", "a second wind")))
-        await wait_until(pilot, lambda: "a second wind" in screen_text(app), "the appended events")
+        await until(pilot, lambda: "a second wind" in screen_text(app), "the appended events")
         assert log_numbers(app) == list(range(1, len(numbers) + 2))
         assert re.search(rf"\b{len(numbers) + 1} \S Nyx spends Edge: a second wind", screen_text(app))
 
@@ -246,26 +238,26 @@ async def test_a_seat_drops_a_result_the_gm_undid_live_and_on_reopen(tmp_path):
     path = asked_session(tmp_path)
     app = seat_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        await until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
         await pilot.press("r")
-        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        await until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
         [answer] = gm_applies(path)
         assert answer["ok"]
-        await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
+        await until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
         result = gm_does(path, lambda g: None).events[-1]
         assert result["seat"] == "kaneda"
         summary = result["roll"]["summary"]
         assert summary in screen_text(app)
         undo = gm_does(path, lambda g: g.undo()).events[-1]
-        await wait_until(pilot, lambda: app.full() is not None and app.full().last_seq() == undo["seq"],
+        await until(pilot, lambda: app.full() is not None and app.full().last_seq() == undo["seq"],
                          "the undo in the file")
-        await wait_until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the panel")
+        await until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the panel")
         text = screen_text(app)
         assert summary not in text and "✓ Kaneda:" not in text and "Undid" not in text
         assert "The GM asks you to roll" in text, "the request is open again"
     again = seat_app(path)
     async with again.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(again), "the reopened seat")
+        await until(pilot, lambda: "The GM asks you to roll" in screen_text(again), "the reopened seat")
         assert summary not in screen_text(again)
 
 
@@ -276,21 +268,21 @@ async def test_watch_drops_what_the_gm_undid_live_and_on_reopen(tmp_path):
     path = write(tmp_path / "s.toml", t)
     app = watch_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app._shown is not None, "the view")
+        await until(pilot, lambda: app._shown is not None, "the view")
         before = log_numbers(app)
         gm_does(path, lambda g: g.spend_edge("nyx", "a desperate dodge"))
-        await wait_until(pilot, lambda: "a desperate dodge" in screen_text(app), "the spending")
+        await until(pilot, lambda: "a desperate dodge" in screen_text(app), "the spending")
         gm_does(path, lambda g: g.undo())
-        await wait_until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the undo")
+        await until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the undo")
         assert log_numbers(app) == before and "Undid" not in screen_text(app)
         gm_does(path, lambda g: g.redo())
-        await wait_until(pilot, lambda: "a desperate dodge" in screen_text(app), "the redo")
+        await until(pilot, lambda: "a desperate dodge" in screen_text(app), "the redo")
         assert "Redid" not in screen_text(app) and log_numbers(app) == before + [len(before) + 1]
         gm_does(path, lambda g: g.undo())
-        await wait_until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the second undo")
+        await until(pilot, lambda: "a desperate dodge" not in screen_text(app), "the second undo")
     again = watch_app(path)
     async with again.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: again._shown is not None, "the reopened view")
+        await until(pilot, lambda: again._shown is not None, "the reopened view")
         assert "a desperate dodge" not in screen_text(again) and log_numbers(again) == before
 
 
@@ -306,13 +298,13 @@ class TestPictures:
 
         async def run_before(pilot):
             app = pilot.app
-            await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+            await until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
             await pilot.press("r")
-            await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+            await until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
             gm_applies(path)
-            await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
+            await until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
             gm_does(path, lambda g: g.undo())
-            await wait_until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the undo")
+            await until(pilot, lambda: "The GM undid your roll" in screen_text(app), "the undo")
             await pilot.wait_for_scheduled_animations()
 
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
@@ -322,7 +314,7 @@ class TestPictures:
         path = write(tmp_path / "s.toml", noted_session())
 
         async def run_before(pilot):
-            await wait_until(pilot, lambda: "The docks" in screen_text(pilot.app), "the view")
+            await until(pilot, lambda: "The docks" in screen_text(pilot.app), "the view")
             await pilot.wait_for_scheduled_animations()
 
         assert snap_compare(watch_app(path), run_before=run_before, terminal_size=size)

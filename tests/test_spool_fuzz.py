@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import SYSTEMS, make_app, pilot_test, settle
+from app_fixtures import SYSTEMS, make_app, pilot_test, settle, until
 
 from polku.session import demo, files, seats
 from polku.session.rolls import HarhaSide, RajaSide, SRPool
@@ -101,10 +101,8 @@ def put(folder: Path, name: str, data: bytes) -> None:
 
 
 async def wait_until(pilot: Any, predicate: Callable[[], bool], what: str) -> None:
-    start = time.monotonic()
-    while not predicate():
-        assert time.monotonic() - start < HANG_GUARD, f"the GM's app froze: no {what}"
-        await pilot.pause(0.05)
+    """Until ``predicate()`` holds; a guard of HANG_GUARD seconds says the app froze."""
+    await until(pilot, predicate, f"the GM's app (frozen?): {what}", timeout=HANG_GUARD)
 
 
 def notes(app: Any) -> list[str]:
