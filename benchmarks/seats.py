@@ -60,7 +60,8 @@ EVENTS = 0
 def _session(folder: Path, offers: int) -> Path:
     import random
 
-    from polku.session import demo, seats, store
+    from polku.session import demo, store
+    from polku.session.players import seats
     from polku.session.files import document
     from polku.session.rolls import SRPool
 
@@ -116,7 +117,7 @@ def _env(root: Path) -> dict[str, str]:
 
 
 def _seat_requests(root: Path, rolls: int) -> tuple[list[float], list[int]]:
-    from polku.session import seats
+    from polku.session.players import seats
 
     path = _session(root, rolls)
     cmd = harness.polku_cmd()

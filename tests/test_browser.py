@@ -291,7 +291,8 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
 
     if "play" not in VERBS:
         pytest.skip("polku play (the seats) is not in this Polku yet")
-    from polku.session import demo, seats, store
+    from polku.session import demo, store
+    from polku.session.players import seats
     from polku.session.files import document, load_tracker
     from polku.session.rolls import SRPool
 

@@ -6,7 +6,7 @@ import pytest
 
 from polku.session import demo, model
 from polku.session.files import SessionOpenError, create_session, load_tracker
-from polku.session.public import public_view
+from polku.session.players.public import public_view
 from polku.session.tracker import Tracker, TrackerError
 
 # Reaction + Intuition = 6 dice each (every attribute 3); one hit per 5 below.

@@ -317,7 +317,7 @@ def test_damaged_damage_fields_are_refused_on_load(tmp_path: Path, key, value, m
 
 
 def test_secret_defenders_damage_stays_with_the_gm():
-    from polku.session.public import public_events
+    from polku.session.players.public import public_events
 
     t = demo.demo_varjojuoksu()
     t.update_character("ganger", "secret", True)

@@ -17,7 +17,7 @@ import pytest
 
 from polku.cli import main
 from polku.session import demo, store
-from polku.session.export import export
+from polku.session.review.export import export
 from polku.session.files import document
 from polku.session.rolls import SRSide
 

@@ -1,6 +1,6 @@
 """Program dice anyone can verify: a committed secret per game session, a seed per
 numbered roll, the secret revealed when the session ends, and ``polku verify``
-recomputing every roll (session/fairdice.py, session/verify.py)."""
+recomputing every roll (session/fairdice.py, session/players/verify.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from polku.session import demo, export, fairdice
-from polku.session.public import public_view
+from polku.session import demo, fairdice
+from polku.session.review import export
+from polku.session.players.public import public_view
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
-from polku.session.verify import verify
+from polku.session.players.verify import verify
 
 SECRET = "00" * 31 + "01"
 

@@ -22,7 +22,7 @@ import pytest
 
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
-from polku.session.public import Follower, public_view
+from polku.session.players.public import Follower, public_view
 from polku.session.rolls import SRSide
 from polku.session.store.format import event_block
 from polku.session.tracker import Tracker
@@ -238,7 +238,7 @@ def test_no_secret_reaches_the_players_through_the_appended_path(tmp_path):
         appended()
         gm.update_character("kaneda", "notes", f"owes {SECRET} money")
         appended()
-        from polku.session.seats import ask_sr
+        from polku.session.players.seats import ask_sr
         from polku.session.rolls import SRPool
 
         ask_sr(gm, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=47, hidden=True)

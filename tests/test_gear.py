@@ -12,7 +12,7 @@ from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
 from polku.session import demo, model
 from polku.session.files import create_session, load_tracker
-from polku.session.gear import Armour, Weapon, format_weapon, parse_armour, parse_weapon
+from polku.session.table.gear import Armour, Weapon, format_weapon, parse_armour, parse_weapon
 from polku.session.rolls import SRSide
 from polku.session.tracker import TrackerError
 
@@ -173,7 +173,7 @@ def test_gear_is_saved_and_read_back(tmp_path: Path):
 
 
 def test_gear_of_a_secret_character_never_reaches_the_players():
-    from polku.session.public import public_view
+    from polku.session.players.public import public_view
 
     t = demo.demo_varjojuoksu()
     t.update_character("ganger", "secret", True)

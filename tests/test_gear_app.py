@@ -23,7 +23,7 @@ from app_fixtures import (
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from polku.session.gear import Armour, parse_weapon
+from polku.session.table.gear import Armour, parse_weapon
 from polku.session.rolls import SRSide
 from polku.tui.app import PolkuApp
 from polku.tui.screens.character import CharacterDetail

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from test_tracker import COMMANDS
 
-from polku.session import export
-from polku.session.public import GM_ROLL, public_view
+from polku.session.review import export
+from polku.session.players.public import GM_ROLL, public_view
 
 ROLL_KINDS = ("roll", "narration")
 

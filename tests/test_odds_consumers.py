@@ -25,7 +25,7 @@ from polku.rules.system import Settings
 from polku.session import demo, files, store
 from polku.session.files import document
 from polku.session.rolls import HarhaSide, RajaSide
-from polku.session.stats import compute
+from polku.session.review.stats import compute
 from polku.session.tracker import Tracker
 from test_rules_path_app import to_row
 

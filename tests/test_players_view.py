@@ -3,7 +3,7 @@
 Each case is checked through the view's real output: the screen of ``polku watch`` or
 ``polku play`` in the Textual pilot, and ``polku export`` (the players' report, Markdown
 and HTML). The players' lines are projections of the events' facts
-(:mod:`polku.session.public`); the property test in ``tests/test_secrets.py`` covers the
+(:mod:`polku.session.players.public`); the property test in ``tests/test_secrets.py`` covers the
 same cases over generated sessions.
 """
 
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text, until
 
-from polku.session import demo, seats, store
+from polku.session import demo, store
+from polku.session.players import seats
 from polku.session.files import document, open_session
-from polku.session.public import Follower
+from polku.session.players.public import Follower
 from polku.session.rolls import RajaSide, SRPool, SRSide
 from polku.session.tracker import Tracker
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polku.session import demo, files, store
-from polku.session.export import export
+from polku.session.review.export import export
 from polku.session.files import load_tracker, open_session
 from polku.session.model import clone
 from polku.session.tracker import TrackerError

@@ -16,9 +16,9 @@ from polku.rules.system import Settings
 from polku.session import demo, store
 from polku.session.files import document, load_tracker
 from polku.session.model import clone
-from polku.session.replay import History, ReplayError, states_forward
+from polku.session.review.replay import History, ReplayError, states_forward
 from polku.session.rolls import RajaSide
-from polku.session.stats import chi2_sf, chi_square, compute, event_tags, gamma_q
+from polku.session.review.stats import chi2_sf, chi_square, compute, event_tags, gamma_q
 from polku.session.tracker import Tracker
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
@@ -184,8 +184,8 @@ def test_review_error_path_does_not_import_textual(tmp_path):
     assert data == {"status": 2, "ui": []}
 
 
-@pytest.mark.parametrize("module", ["polku.session.replay", "polku.session.stats", "polku.session.export",
-                                    "polku.session.public"])
+@pytest.mark.parametrize("module", ["polku.session.review.replay", "polku.session.review.stats", "polku.session.review.export",
+                                    "polku.session.players.public"])
 def test_pure_modules_never_import_the_ui(module):
     proc = subprocess.run([sys.executable, "-c", f"import {module}, sys, json; "
                            "print(json.dumps([m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]))"],

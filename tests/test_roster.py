@@ -14,13 +14,13 @@ import pytest
 
 from polku.session import demo, model
 from polku.session.copying import read_characters
-from polku.session.damage import Damage, HarmOffer
+from polku.session.table.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
-from polku.session.gear import Armour, parse_weapon
+from polku.session.table.gear import Armour, parse_weapon
 from polku.session.importers.chummer import read_chummer
-from polku.session.public import public_view
+from polku.session.players.public import public_view
 from polku.session.rolls import SRSide
-from polku.session.roster import Roster, numbered_names
+from polku.session.table.roster import Roster, numbered_names
 from polku.session.tracker import Tracker, TrackerError
 
 
@@ -312,7 +312,7 @@ def test_the_fallen_leave_the_initiative_and_open_challenges_too():
 def test_no_secret_template_npc_or_damage_reaches_watch_or_the_players_report():
     """A secret NPC as a template, a group from it, damage to one of them (with Edge after the
     resistance roll), the fallen removed, undo and redo: the marker never shows in the public view or the players' Markdown and HTML."""
-    from polku.session import export
+    from polku.session.review import export
 
     mark = "ZQMARK"
     t = demo.demo_varjojuoksu()

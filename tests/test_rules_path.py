@@ -365,7 +365,7 @@ def test_R11_entry_paid_once_winner_loses_nothing_and_a_third_exchange_works():
 
 def test_S5_the_log_line_the_players_line_and_the_cli_put_the_hits_beside_the_glitch(capsys):
     from polku.cli import main
-    from polku.session.public import public_summary
+    from polku.session.players.public import public_summary
     from polku.session.rolls import SRSide
 
     t = sr_tracker()

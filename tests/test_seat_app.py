@@ -13,9 +13,10 @@ import pytest
 from app_fixtures import (SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, pilot_test, screen_text, settle,
                           until, until_quiet)
 
-from polku.session import demo, seats, store
+from polku.session import demo, store
+from polku.session.players import seats
 from polku.session.files import document, load_tracker, open_session
-from polku.session.public import Follower
+from polku.session.players.public import Follower
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
 from polku.tui.watch import PlayerHelp
@@ -131,7 +132,7 @@ def prompt_error(app) -> str:
 
 @pilot_test
 async def test_a_rajapolku_seat_types_its_physical_dice_with_inline_errors(tmp_path):
-    from polku.session.verify import verify
+    from polku.session.players.verify import verify
     from polku.tui.screens.prompts import FacesPrompt
 
     path = raja_offer_session(tmp_path, seed=None)

@@ -9,7 +9,8 @@ import sys
 import pytest
 from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 
-from polku.session import demo, seats, store
+from polku.session import demo, store
+from polku.session.players import seats
 from polku.session.files import document, load_tracker
 from polku.session.rolls import SRPool
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from polku.session import demo, seats, store
+from polku.session import demo, store
+from polku.session.players import seats
 from polku.session.files import document, load_tracker
-from polku.session.public import public_view
+from polku.session.players.public import public_view
 from polku.session.rolls import HarhaSide, SRPool
-from polku.session.seats import SeatError
+from polku.session.players.seats import SeatError
 from polku.session.tracker import Tracker, TrackerError
 
 PISTOLS = SRPool(skill="Pistols", attribute="agility")
@@ -403,7 +404,7 @@ def raja_offer(t: Tracker) -> int:
 
 
 def test_a_rajapolku_seat_types_its_own_dice_and_the_gms_side_is_the_programs():
-    from polku.session.verify import verify
+    from polku.session.players.verify import verify
 
     t = demo.demo_rajapolku(seed=None)  # a committed dice secret: the program's side can be verified
     offer = raja_offer(t)
@@ -470,7 +471,7 @@ def test_follow_ups_of_a_physical_roll_ask_their_dice_from_the_log(tmp_path):
 
 
 def test_the_luck_report_counts_a_seats_typed_side_as_by_hand_and_the_gms_as_program_dice():
-    from polku.session import stats
+    from polku.session.review import stats
 
     t = demo.demo_rajapolku(seed=None)
     offer = raja_offer(t)

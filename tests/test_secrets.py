@@ -1,7 +1,7 @@
 """docs/rules.md secrets: nothing secret reaches ``polku watch`` or the players' report, by any path.
 
 The players' view is a projection of the log's structured data
-(:mod:`polku.session.public`). These tests put a marker into every field
+(:mod:`polku.session.players.public`). These tests put a marker into every field
 that can be secret — a secret character's name (secret from the start or made
 secret later), notes, log notes, the reasons of a secret character's
 spending, the labels of a GM-only roll, an event kind the projection does not
@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 
 from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
-from polku.session import demo, export, store
+from polku.session import demo, store
+from polku.session.review import export
 from polku.session.files import document, load_tracker
-from polku.session.combat import sets_initiative_scores
-from polku.session.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, public_view
+from polku.session.table.combat import sets_initiative_scores
+from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, public_view
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
 

@@ -112,7 +112,7 @@ def test_S10_an_interval_for_another_roller_is_refused_and_changes_nothing(tmp_p
     t.rolls.roll_sr_extended(t.rolls.sr_side("byte", fewer), chid, faces=[2] * 9, pool=fewer)
     kept = t.rolls.sr_extended_roller(chid)
     assert kept is not None and (kept.who, kept.pool) == ("byte", fewer)
-    from polku.session.public import public_view
+    from polku.session.players.public import public_view
 
     assert "roller" not in public_view(t).state["challenges"][0]
 
@@ -317,7 +317,7 @@ async def test_S12_the_unconscious_and_the_dying_are_skipped_shown_and_left_out_
 
 
 def test_S12_the_players_turn_order_skips_the_same_fighters(tmp_path: Path) -> None:
-    from polku.session.public import public_view
+    from polku.session.players.public import public_view
     from polku.tui.widgets.panes import turn_rows
 
     t, _ = street_fight(tmp_path)

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from polku.session import demo, model
-from polku.session.combat import Combat
+from polku.session.table.combat import Combat
 from polku.session.rolls import HarhaSide, RajaSide, Rolls, SRSide
 from polku.session.tracker import Tracker, TrackerError
 

@@ -13,9 +13,10 @@ import pytest
 
 from app_fixtures import pilot_test, until, until_quiet
 from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
-from polku.session import demo, store, watching
+from polku.session import demo, store
+from polku.session.players import watching
 from polku.session.files import document, load_tracker, open_session
-from polku.session.public import Follower, public_view
+from polku.session.players.public import Follower, public_view
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import Tracker
 

@@ -1,4 +1,4 @@
-"""session/watching.follow through watchfiles' public API: told once the watches exist, every change after
+"""session/players/watching.follow through watchfiles' public API: told once the watches exist, every change after
 that reported with its path (subfolders too when recursive), stopped by its event."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polku.session import watching
+from polku.session.players import watching
 
 WAIT = 60
 """Seconds before a test says the watch hung (a loaded machine)."""

@@ -26,7 +26,7 @@ def add_parser(verbs: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from polku.session.export import export
+    from polku.session.review.export import export
 
     tracker, notices = load_read_only(args.file)
     print_notices(notices)

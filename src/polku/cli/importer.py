@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
              f"  {attrs}, Edge {ch['edge_rating']}",
              "  skills: " + (", ".join(f"{k} {v}" for k, v in ch["skills"].items()) or "none")]
     if "weapons" in ch:
-        from polku.session.gear import Weapon
+        from polku.session.table.gear import Weapon
 
         lines.append("  weapons: " + "; ".join(Weapon.from_table(w).text for w in ch["weapons"]))
     if "armour" in ch:

@@ -1,6 +1,6 @@
 """``polku verify FILE``: recompute every program roll from its revealed dice secret (no app).
 
-The checks are :mod:`polku.session.verify`'s; the derivation is in
+The checks are :mod:`polku.session.players.verify`'s; the derivation is in
 docs/verifiable-dice.md. Exit status 0 when every roll matches, 1 when any
 does not, 2 when the file cannot be read, 3 when none mismatches but program
 dice came from a fixed seed (the shipped demos, ``polku --seed``).
@@ -41,7 +41,7 @@ def add_parser(verbs: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from polku.session.verify import verify
+    from polku.session.players.verify import verify
 
     tracker, notices = load_read_only(args.file)
     print_notices(notices)

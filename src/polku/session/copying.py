@@ -1,7 +1,7 @@
 """Characters and templates read from another session file, to copy into this campaign.
 
 The file is read through :func:`polku.session.files.load_tracker` (validated like
-any file that is opened, never written); :meth:`polku.session.roster.Roster.copy_characters`
+any file that is opened, never written); :meth:`polku.session.table.roster.Roster.copy_characters`
 adds the copies as one command. A module of its own so that the roster (a part of
 the tracker) never imports the file layer, which imports the tracker.
 """

@@ -63,7 +63,7 @@ class RollHost(CommandHost, Protocol):
 
     _recent: dict[int, Any]
     combat: Any
-    """The fight (:class:`polku.session.combat.Combat`): the initiative roll and a pool's effect rows."""
+    """The fight (:class:`polku.session.table.combat.Combat`): the initiative roll and a pool's effect rows."""
 
     def challenge_index(self, chid: str) -> int: ...
 
@@ -81,8 +81,8 @@ class RollHost(CommandHost, Protocol):
 
 
 class TableHost(CommandHost, Protocol):
-    """The tracker as the damage and roster commands use it (:mod:`polku.session.damage`,
-    :mod:`polku.session.roster`)."""
+    """The tracker as the damage and roster commands use it (:mod:`polku.session.table.damage`,
+    :mod:`polku.session.table.roster`)."""
 
     _recent: dict[int, Any]
     """Rolls of this sitting that Edge may still change (a damage resistance roll's record)."""
@@ -96,7 +96,7 @@ class TableHost(CommandHost, Protocol):
 
     @property
     def damage(self) -> Any:
-        """The tracker's :class:`~polku.session.damage.Damage` (a character's condition: can they act)."""
+        """The tracker's :class:`~polku.session.table.damage.Damage` (a character's condition: can they act)."""
 
     def condition_monitor(self, cid: str, track: str) -> int: ...
 

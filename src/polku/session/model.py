@@ -24,7 +24,7 @@ Layout::
 A character may also carry (all optional, absent = none): ``pools`` (saved
 pools), ``group`` (its group's id), Varjojuoksu ``weapons`` (remembered
 damage values), ``armour`` and ``overflow`` (physical boxes beyond the
-monitor). See :mod:`polku.session.roster` and :mod:`polku.session.damage`.
+monitor). See :mod:`polku.session.table.roster` and :mod:`polku.session.table.damage`.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class State(TypedDict):
     narration: Narration
     next_id: int
     templates: NotRequired[dict[str, Character]]
-    """NPC stat blocks by template id (:mod:`polku.session.roster`)."""
+    """NPC stat blocks by template id (:mod:`polku.session.table.roster`)."""
     groups: NotRequired[dict[str, dict[str, Any]]]
     """NPC groups by id: ``{id, name, initiative: "shared"|"separate", template}``."""
     dice: NotRequired[DiceKey]
@@ -596,7 +596,7 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
 
 
 def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
-    """Varjojuoksu gear (:mod:`polku.session.gear`): weapons, armour, the weapon last used,
+    """Varjojuoksu gear (:mod:`polku.session.table.gear`): weapons, armour, the weapon last used,
     the template it shares gear with, the imported extras (skill links, monitor boxes, passes)."""
     from ..rules.shadowrun import WEAPON_KINDS, parse_ap
 

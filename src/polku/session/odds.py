@@ -5,7 +5,7 @@ test they mean as a question (the dice each side throws, the test's own facts:
 a threshold, the helpers, an edge reroll's faces on the table) and ask
 :func:`answer` with the one :class:`~polku.rules.system.Settings` value: the
 campaign's for a roll still to be made, the roll's own stored settings
-(:func:`polku.session.stats.roll_settings`) for a roll in the log. So a
+(:func:`polku.session.review.stats.roll_settings`) for a roll in the log. So a
 setting reaches every consumer through this one door, and the numbers a
 screen shows before a roll are the numbers the review judges it by.
 

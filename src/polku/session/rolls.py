@@ -1519,7 +1519,7 @@ class Rolls:
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S12: roll initiative and begin a combat turn (see :meth:`polku.session.combat.Combat.roll_initiative`)."""
+        """S12: roll initiative and begin a combat turn (see :meth:`polku.session.table.combat.Combat.roll_initiative`)."""
         result: dict[str, Any] = self.tracker.combat.roll_initiative(entries, faces=faces)
         return result
 

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 from ..rules.dice import DiceSource, RulesError
 from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
-from .damage import Damage
-from .combat import Combat
+from .table.damage import Damage
+from .table.combat import Combat
 from .model import Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
-from .roster import Roster
+from .table.roster import Roster
 from .store import EventLog
 
 if TYPE_CHECKING:
@@ -164,11 +164,11 @@ class Tracker:
         self.unsaved: list[Event] = []
         self.needs_full_save = False
         self.damage = Damage(self)
-        """Damage from a roll and harm proposals (:mod:`polku.session.damage`)."""
+        """Damage from a roll and harm proposals (:mod:`polku.session.table.damage`)."""
         self.roster = Roster(self)
-        """NPC templates, groups, copied characters, saved pools (:mod:`polku.session.roster`)."""
+        """NPC templates, groups, copied characters, saved pools (:mod:`polku.session.table.roster`)."""
         self.combat = Combat(self)
-        """The fight: turn order, the marker, effects (:mod:`polku.session.combat`)."""
+        """The fight: turn order, the marker, effects (:mod:`polku.session.table.combat`)."""
         if isinstance(self.events, EventLog):
             for i in range(len(self.events)):
                 m = self.events.meta(i)

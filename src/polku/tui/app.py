@@ -61,7 +61,7 @@ class PolkuCommands(Provider):
                             f"Build a pool for {ch['name']} and roll"))
                 out.append((f"Character: edit {ch['name']}", partial(screen.open_detail, cid),
                             "Open the detail view"))
-            from ..session import seats
+            from ..session.players import seats
 
             for offer in seats.pending_offers(t):
                 who = t.characters.get(offer.cid, {}).get("name", offer.cid)
@@ -448,7 +448,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     def _start_seats(self) -> None:
         """Pick up the seats' requests: at once, whenever the spool changes, and every few seconds."""
-        from ..session import seats
+        from ..session.players import seats
 
         sf = self.session_file
         if sf is None or sf.read_only or self._seats_started:
@@ -471,7 +471,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.pick_up_requests()
 
     def _follow_seats(self, root: Path) -> None:
-        from ..session.watching import follow
+        from ..session.players.watching import follow
 
         def changed(paths: set[str]) -> None:
             if not paths or any(Path(p).name.startswith("req-") or Path(p).parent == root for p in paths):
@@ -502,7 +502,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     def _look_into_spool(self, path: Path) -> None:
         """Worker: take the waiting requests (reading nothing outside the spool), hand them to the UI thread."""
-        from ..session import seats
+        from ..session.players import seats
 
         try:
             look = seats.take_requests(path)
@@ -512,7 +512,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     @on(SeatRequestsTaken)
     def _apply_requests(self, message: SeatRequestsTaken) -> None:
-        from ..session import seats
+        from ..session.players import seats
 
         look: Any = message.look
         t = self.tracker
@@ -548,7 +548,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool) -> None:
         """Worker: write each answer into its seat's folder, then let the next look begin."""
-        from ..session import seats
+        from ..session.players import seats
 
         for cid, answer in answers:
             try:

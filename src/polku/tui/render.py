@@ -111,7 +111,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     """The one compact line of an event.
 
     It starts with the event's number: in a players' view the number the projection gave it
-    (``n``, over what the players see: :mod:`polku.session.public`), in the GM's its ``seq``.
+    (``n``, over what the players see: :mod:`polku.session.players.public`), in the GM's its ``seq``.
     """
     kind = ev.get("kind", "")
     mark = KIND_MARK.get(kind, "·")

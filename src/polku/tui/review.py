@@ -2,9 +2,9 @@
 
 The timeline is every event of the log (undone ones struck through); moving
 the cursor shows the challenge queue and the characters *as they were right
-after that event*, rebuilt from the log (:class:`polku.session.replay.History`).
+after that event*, rebuilt from the log (:class:`polku.session.review.replay.History`).
 Filters narrow the timeline by character, scene, kind and outcome; ``S``
-opens the statistics with terminal bar charts (:mod:`polku.session.stats`).
+opens the statistics with terminal bar charts (:mod:`polku.session.review.stats`).
 
 The file is opened without a lock and never written.
 """
@@ -25,9 +25,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..session import stats as st
+from ..session.review import stats as st
 from ..text import bar
-from ..session.replay import History, ReplayError
+from ..session.review.replay import History, ReplayError
 from ..session.model import State
 from ..session.tracker import Tracker
 from .limits import InputLimits

@@ -3,7 +3,7 @@
 Everything the players' view shows (:mod:`polku.tui.watch`: the challenges,
 the characters' public status, the dice log, all without the GM's secrets),
 plus the player's own character and a roll panel. When the GM asks this
-character for a roll (a ``seat`` event, :mod:`polku.session.seats`), the panel
+character for a roll (a ``seat`` event, :mod:`polku.session.players.seats`), the panel
 shows the pool, how it is built and its exact odds; the player may add Edge
 before the roll when the rules allow it (S7), then rolls with the program's
 dice (``r``) or types the faces of physical dice (``f``). After the roll the
@@ -14,11 +14,11 @@ point (``s``, R12).
 The seat never writes the session file: every request is one small file in the
 seat's spool folder, which the GM's app picks up, checks, applies and answers.
 Both the session file and the answers are waited for with inotify
-(:func:`polku.session.watching.follow`).
+(:func:`polku.session.players.watching.follow`).
 
 What the panel shows comes from structured data only: the players' projection
-of the character (:func:`polku.session.public.public_view`, no notes), the
-public side of the GM's request (:func:`polku.session.seats.seat_offers`, no
+of the character (:func:`polku.session.players.public.public_view`, no notes), the
+public side of the GM's request (:func:`polku.session.players.seats.seat_offers`, no
 hidden threshold), the odds of the pool, and the GM's app's answers.
 """
 
@@ -38,9 +38,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..rules.dice import RulesError
-from ..session import seats
+from ..session.players import seats
 from ..session.model import Event
-from ..session.public import Follower
+from ..session.players.public import Follower
 from ..text import percent, plural
 from ..session.tracker import Tracker
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
@@ -362,7 +362,7 @@ class SeatApp(WatchApp):
         """Ask the faces of physical dice (the pool, then each rule-of-six wave), then send them.
 
         How many dice of which sizes is the session layer's answer
-        (:func:`polku.session.seats.faces_plan`); the GM's app checks them again.
+        (:func:`polku.session.players.seats.faces_plan`); the GM's app checks them again.
         """
         offer = self.current_offer()
         full = self.full()

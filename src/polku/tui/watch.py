@@ -1,11 +1,11 @@
 """``polku watch FILE``: the players' read-only live view of a session.
 
-It follows the file the GM's app autosaves (:class:`polku.session.public.Follower`):
+It follows the file the GM's app autosaves (:class:`polku.session.players.public.Follower`):
 the operating system tells it when the file's folder changes (inotify, through
-watchfiles: :func:`polku.session.watching.follow`; where that cannot work it
+watchfiles: :func:`polku.session.players.watching.follow`; where that cannot work it
 looks every ``interval`` seconds instead); when the file's identity, size or
 modification time changed it reloads the file in a thread worker and shows the challenge queue, the characters' public status and the
-dice log, without the GM's secrets (:func:`polku.session.public.public_view`).
+dice log, without the GM's secrets (:func:`polku.session.players.public.public_view`).
 When the file disappears or breaks, the last good view stays on screen and
 the status line says so.
 
@@ -33,7 +33,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 from textual.widgets.option_list import Option
 
-from ..session.public import Follower
+from ..session.players.public import Follower
 from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
@@ -208,7 +208,7 @@ class WatchApp(ReadOnlyApp):
             self.post_message(FileChanged())
 
     def _follow(self) -> None:
-        from ..session.watching import follow
+        from ..session.players.watching import follow
 
         def started(mode: str) -> None:
             self.watch_mode = mode

@@ -36,7 +36,7 @@ from defusedxml.ElementTree import fromstring
 from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from ...rules.turns import MAX_PASSES
-from ..gear import MAX_WEAPONS, Armour, Weapon
+from ..table.gear import MAX_WEAPONS, Armour, Weapon
 from . import ImportRefused, Imported
 
 MAX_BYTES = 8 * 1024 * 1024

@@ -12,7 +12,7 @@
   health note; Enter on a row edits it, ``y`` confirms.
 
 The screens compute nothing: the numbers, the preview line and the change come
-from ``tracker.damage`` (:mod:`polku.session.damage`).
+from ``tracker.damage`` (:mod:`polku.session.table.damage`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...session.damage import HarmOffer, Weapon
+from ...session.table.damage import HarmOffer, Weapon
 from ...rules.dice import RulesError
 from ...rules.system import raja_wound_effect
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap

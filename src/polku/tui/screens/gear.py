@@ -2,7 +2,7 @@
 and their editors (a weapon as one line, armour as ballistic/impact).
 
 Nothing here decides a rule: the weapons, the armour and whose they are (a character's own,
-or its template's) come from :mod:`polku.session.gear`; every change is one
+or its template's) come from :mod:`polku.session.table.gear`; every change is one
 ``tracker.roster`` command posted to the app. :class:`TemplateGearScreen` is the template's
 form (key ``K`` on the GM's screen, or the palette).
 """
@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...session.gear import armour_of, format_weapon, gear_owner, parse_armour, parse_weapon, shared_from, weapons_of
+from ...session.table.gear import armour_of, format_weapon, gear_owner, parse_armour, parse_weapon, shared_from, weapons_of
 from ...session.host import TrackerError
 from ...session.tracker import Tracker
 from ..messages import RunCommand, TrackerChanged

@@ -583,7 +583,7 @@ class MainScreen(Screen):
 
     def action_effects(self) -> None:
         """Add an effect to the selected character, or (when it carries some) pick one to remove."""
-        from ...session.combat import effect_text
+        from ...session.table.combat import effect_text
         from .prompts import ChoicePrompt
 
         ch = self.selected_character()
@@ -604,7 +604,7 @@ class MainScreen(Screen):
         self.app.push_screen(ChoicePrompt(f"Effects on {ch['name']}", choices), done)
 
     def _add_effect(self, ch: dict[str, Any]) -> None:
-        from ...session.combat import parse_effect
+        from ...session.table.combat import parse_effect
         from .prompts import TextPrompt
 
         def check(text: str) -> str | None:

@@ -12,7 +12,7 @@ from textwrap import shorten
 from typing import Any, Callable, Literal, Protocol, TypeVar
 
 from ...rules.system import System
-from ...session.roster import MAX_GROUP_ADD
+from ...session.table.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
 from .prompts import ChoicePrompt, TextPrompt
 

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...session.combat import effect_short
+from ...session.table.combat import effect_short
 from ...session.model import condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips, short_name

@@ -9,7 +9,8 @@ from textual.binding import Binding
 
 from ....rules.dice import RulesError
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
-from ....session import odds, seats
+from ....session import odds
+from ....session.players import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
 from ....text import percent

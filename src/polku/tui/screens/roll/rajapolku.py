@@ -8,7 +8,8 @@ from rich.text import Text
 from textual.binding import Binding
 
 from ....rules.dice import RulesError
-from ....session import odds, seats
+from ....session import odds
+from ....session.players import seats
 from ....session.rolls import RajaSide
 from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError

@@ -9,7 +9,8 @@ from textual.binding import Binding
 
 from ....rules.dice import RulesError, ascii_int
 from ....session.model import SR_ATTRIBUTES, Event
-from ....session import odds, seats
+from ....session import odds
+from ....session.players import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
 from ....text import percent, plural

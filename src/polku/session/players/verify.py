@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import fairdice
-from .model import Event, State
+from .. import fairdice
+from ..model import Event, State
 
 
 @dataclass
@@ -254,7 +254,7 @@ def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
     at least the threshold, net hits the hits above it; the log line must say the
     roll's summary. A result changed by hand in the file is a mismatch, whoever rolled the dice.
     """
-    from ..rules.shadowrun import count_hits
+    from ...rules.shadowrun import count_hits
 
     roll = ev.get("roll")
     if not isinstance(roll, dict) or roll.get("test") != "shadowrun":

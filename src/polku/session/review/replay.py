@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import model
-from .model import Event, State, StateError, clone
+from .. import model
+from ..model import Event, State, StateError, clone
 
 
 class ReplayError(ValueError):

@@ -56,13 +56,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..rules.dice import RulesError
-from .model import Event, clone
-from .rolls import HarhaSide, RajaSide, RollAction, SRPool
-from .tracker import TrackerError
+from ...rules.dice import RulesError
+from ..model import Event, clone
+from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
+from ..tracker import TrackerError
 
 if TYPE_CHECKING:
-    from .tracker import Tracker
+    from ..tracker import Tracker
 
 SPOOL_SUFFIX = ".seats"
 """The spool folder is the session file's name without ``.toml`` plus this."""
@@ -482,7 +482,7 @@ def offer_choices(t: Tracker, offer: Offer) -> list[RollAction]:
 
 def offer_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
     """The exact odds the seat shows: computed from the pool by the rules core."""
-    from . import odds
+    from .. import odds
 
     settings = t.rolls.settings_for()
     if offer.test == "sr-success":
@@ -527,7 +527,7 @@ class FacesPlan:
 
 
 def _order(specs: Any) -> tuple[str, ...]:
-    from ..text import ABILITY_MARK
+    from ...text import ABILITY_MARK
 
     return tuple((ABILITY_MARK if s.source == "ability" else "") + (s.label or str(s.source)) for s in specs)
 

@@ -3,10 +3,10 @@
 The report holds the characters at the end, the scenes in order with every
 event (each roll with its challenge, pools, faces and outcome; resources
 spent; story points and what they bought; wound changes), the challenges,
-and the statistics summary (:mod:`polku.session.stats`).
+and the statistics summary (:mod:`polku.session.review.stats`).
 
 By default the report is for the players and keeps the GM's secrets
-(:mod:`polku.session.public`: secret characters, notes, hidden thresholds);
+(:mod:`polku.session.players.public`: secret characters, notes, hidden thresholds);
 ``gm=True`` shows everything.
 
 The report is built once as a list of blocks (headings, paragraphs, lists,
@@ -24,13 +24,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..rules.system import System
-from ..text import bar, dice_origin, logged_die_text
+from ...rules.system import System
+from ...text import bar, dice_origin, logged_die_text
 from . import stats as st
-from .model import DiceKey, Event, condition_monitors
-from .public import public_dice, public_view, secret_ids
+from ..model import DiceKey, Event, condition_monitors
+from ..players.public import public_dice, public_view, secret_ids
 from .replay import Scene, scene_sections
-from .tracker import Tracker
+from ..tracker import Tracker
 
 Run = tuple[str, str]
 """A run of text and its style: ``""``, ``"b"`` (bold), ``"i"`` (italic) or ``"del"`` (undone)."""

@@ -8,7 +8,7 @@ Every method that changes state is one logged, undoable command.
   remembered weapons, with its per-fight values fresh (no boxes filled, Edge
   and charges full, Healthy). "Add 4× Ganger" makes four characters from it
   with numbered names (Ganger 1…4, numbering on after those already in play).
-  They share the template's gear (``character.template``; :mod:`polku.session.gear`)
+  They share the template's gear (``character.template``; :mod:`polku.session.table.gear`)
   until one is given gear of its own: the pistol written once on the template is
   every ganger's.
 - *Gear* (Varjojuoksu): weapons and armour on a character's or a template's sheet
@@ -36,14 +36,14 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..rules.system import System
+from ...rules.system import System
 from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
-from .host import TrackerError
-from . import model
-from .model import by_name_or_id, clone
+from ..host import TrackerError
+from .. import model
+from ..model import by_name_or_id, clone
 
 if TYPE_CHECKING:
-    from .host import TableHost, Txn
+    from ..host import TableHost, Txn
 
 MAX_GROUP_ADD = 20
 """At most this many characters from one "add N×"."""
@@ -116,7 +116,7 @@ class Roster:
 
     def is_fallen(self, cid: str) -> bool:
         """Out of the fight: a full Varjojuoksu monitor (unconscious, dying, dead), or Out of play / Dead (R9)."""
-        from ..rules import rajapolku as raja
+        from ...rules import rajapolku as raja
 
         t = self.t
         ch = t.character(cid)
@@ -453,7 +453,7 @@ class Roster:
 
     def sr_pool(self, pool: dict[str, Any]) -> Any:
         """A saved Varjojuoksu pool as the roll screen's :class:`~polku.session.rolls.SRPool`."""
-        from .rolls import SRPool
+        from ..rolls import SRPool
 
         return SRPool(mode=pool["mode"], skill=pool["skill"], attribute=pool["attribute"],
                       second=pool["second"], dice=pool["count"])

@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..rules import shadowrun as sr
-from ..rules.dice import RulesError
-from .host import TrackerError
+from ...rules import shadowrun as sr
+from ...rules.dice import RulesError
+from ..host import TrackerError
 
 MAX_WEAPONS = 20
 """At most this many weapons on one sheet."""

@@ -55,12 +55,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
-from ..text import glitch_text
-from . import store
-from .combat import order_words, sets_initiative_scores
-from .files import SessionOpenError, load_followed
-from .model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
-from .tracker import Tracker
+from ...text import glitch_text
+from .. import store
+from ..table.combat import order_words, sets_initiative_scores
+from ..files import SessionOpenError, load_followed
+from ..model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
+from ..tracker import Tracker
 
 GM_ROLL = "the GM rolls"
 """The whole public line of a roll the players may not see."""

@@ -13,7 +13,7 @@ Used by :class:`~polku.session.tracker.Tracker` by composition (``tracker.damage
   (S5) or reducing a critical glitch (S6). The boxes are then filled again from
   the monitors as they were before the hit, in one command that supersedes the
   first roll.
-  The weapon comes from the attacker's sheet (:mod:`polku.session.gear`: its own, or
+  The weapon comes from the attacker's sheet (:mod:`polku.session.table.gear`: its own, or
   its template's), the one it last attacked with first (``wielded``, per character);
   its DV and AP count, and the defender's armour of the kind that meets it (ballistic
   against ranged weapons, impact against melee and thrown ones). A weapon typed in
@@ -35,15 +35,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..rules.dice import RulesError
-from ..rules.system import System
-from ..text import glitch_text, plural
+from ...rules.dice import RulesError
+from ...rules.system import System
+from ...text import glitch_text, plural
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
-from .host import TrackerError
-from .model import Event
+from ..host import TrackerError
+from ..model import Event
 
 if TYPE_CHECKING:
-    from .host import TableHost, Txn
+    from ..host import TableHost, Txn
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ class Damage:
     def armour_against(self, cid: str, weapon_kind: str) -> tuple[int, str]:
         """The defender's armour that meets a weapon of ``weapon_kind``, and which it is
         ("ballistic" against ranged weapons, "impact" against melee and thrown ones)."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         try:
             which = sr.armour_against(weapon_kind)
@@ -138,7 +138,7 @@ class Damage:
 
     def condition_text(self, cid: str) -> str:
         """"" while a Varjojuoksu character fights on; else "unconscious", "dying (overflow 2/4)" or "dead"."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         ch = self.t.character(cid)
         if "attributes" not in ch:
@@ -213,7 +213,7 @@ class Damage:
 
     def resistance_dice(self, target: str, armour: int, ap: Any = 0) -> int:
         """Dice of the target's damage resistance test: Body + armour after AP (no wound modifier)."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         ch = self.t.character(target)
         try:
@@ -239,7 +239,7 @@ class Damage:
                 which: str = "") -> str:
         """One line before the resistance roll: the DV, the monitor it fills and the dice to roll
         (``which``: "ballistic" or "impact", the armour named)."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         ch = self.t.character(target)
         try:
@@ -257,7 +257,7 @@ class Damage:
 
     def faces_needed(self, target: str, armour: int, ap: Any, edge: bool, faces: Sequence[int]) -> int:
         """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         rating = self.t.character(target)["edge_rating"] if edge else None
         return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
@@ -275,7 +275,7 @@ class Damage:
         The attacker remembers the weapon (a new one joins its sheet). Returns
         ``{"event", "result"}``.
         """
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         t = self.t
         if t.system is not System.SHADOWRUN:
@@ -339,7 +339,7 @@ class Damage:
     def _resist_in(self, txn: Txn, rec: _Resisted, origin: dict[str, Any], *,
                    lines: Sequence[str] = (), supersedes: int | None = None) -> dict[str, Any]:
         """Fill the target's boxes from ``rec.before`` with ``rec.roll``'s hits and log the roll event."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         t = self.t
         settings = t.settings
@@ -390,8 +390,8 @@ class Damage:
         critical glitch. Only the latest roll can take it, and only while the
         target's boxes are as that roll left them.
         """
-        from ..rules.actions import roll_actions as rules_actions
-        from .rolls import RollAction
+        from ...rules.actions import roll_actions as rules_actions
+        from ..rolls import RollAction
 
         t = self.t
         if resist_event is None:
@@ -426,7 +426,7 @@ class Damage:
         boxes for each new hit), ``negate_glitch`` or ``reduce_critical`` — 1 Edge each, the
         defender's. The boxes are filled again from the monitors before the hit; one command,
         undoable, logging a roll that supersedes the first. Returns ``{"event", "result"}``."""
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         t = self.t
         acts = [a for a in self.post_roll_actions(resist_event) if a.name == what]
@@ -509,7 +509,7 @@ class Damage:
         return HarmOffer(False, "harm is proposed after a decided Rajapolku challenge or a harm roll (H9)")
 
     def _raja_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
-        from ..rules import rajapolku as raja
+        from ...rules import rajapolku as raja
 
         t = self.t
         out = roll.get("outcome") or {}
@@ -595,7 +595,7 @@ class Damage:
 
 
 def _die(d: Any) -> dict[str, Any]:
-    from .rolls import die_dict
+    from ..rolls import die_dict
 
     return die_dict(d)
 

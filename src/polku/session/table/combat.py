@@ -24,11 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ..rules import turns
-from ..rules.dice import RulesError
-from ..rules.system import System
+from ...rules import turns
+from ...rules.dice import RulesError
+from ...rules.system import System
 
-from .host import Txn as _Txn
+from ..host import Txn as _Txn
 
 Tracker = Any
 """The tracker this is a part of (typed loosely: session.tracker imports this module, never the reverse)."""
@@ -91,7 +91,7 @@ class Combat:
         return str(t.damage.condition_text(cid))
 
     def _entry(self, e: Mapping[str, Any]) -> turns.TurnEntry:
-        from ..rules.shadowrun import wound_modifier
+        from ...rules.shadowrun import wound_modifier
 
         ch = self._t.character(e["id"])
         a = ch.get("attributes", {})
@@ -184,7 +184,7 @@ class Combat:
         Reaction + Intuition dice per fighter (S12); a group sharing its initiative rolls
         once, for the first of its members listed.
         """
-        from ..rules import shadowrun as sr
+        from ...rules import shadowrun as sr
 
         out, seen = [], set()
         for cid, _ in entries:
@@ -208,8 +208,8 @@ class Combat:
         ``faces``: physical dice for every roll in order, each fighter's
         Reaction + Intuition dice (a shared group's once).
         """
-        from ..rules import shadowrun as sr
-        from .rolls import die_dict
+        from ...rules import shadowrun as sr
+        from ..rolls import die_dict
 
         t = self._t
         if t.system is not System.SHADOWRUN:
@@ -563,7 +563,7 @@ def parse_effect(text: str) -> tuple[str, int, str, int]:
 
 
 def _refuse(message: str) -> Exception:
-    from .host import TrackerError
+    from ..host import TrackerError
 
     return TrackerError(message)
 

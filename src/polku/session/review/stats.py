@@ -26,10 +26,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..rules.dice import RulesError
-from ..rules.system import CHOICE_BY_KEY, Settings
-from . import odds
-from ..rules.shadowrun import count_hits
+from ...rules.dice import RulesError
+from ...rules.system import CHOICE_BY_KEY, Settings
+from .. import odds
+from ...rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
 # Chi-square
