@@ -26,3 +26,15 @@ def _user_folders_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
         monkeypatch.setenv(var, str(home / sub))
     for var in ("POLKU_SESSIONS_DIR", "POLKU_CONFIG_DIR"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch):
+    """Every test speaks English unless it asks for Finnish (whatever the machine's locale),
+    child processes too; a test that switches the language leaves English behind it."""
+    from polku import i18n
+
+    monkeypatch.setenv("POLKU_LANG", "en")
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")

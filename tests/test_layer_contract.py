@@ -20,7 +20,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "polku"
 
-BASE = ("polku", "polku.text", "polku.tomlread")
+BASE = ("polku", "polku.text", "polku.tomlread", "polku.i18n")
 LAYERS = {"rules": 1, "session": 2, "config": 3, "tui": 4, "cli": 4, "__main__": 5}
 """``polku.__main__`` (``python -m polku``) is the entry point: it only calls the command line."""
 FORBIDDEN_SIDEWAYS = {("tui", "cli")}

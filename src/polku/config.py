@@ -32,10 +32,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from . import tomlread
-from .session.store.atomic import replace_file
+
+# tomli_w and the session store's atomic replace are imported where a file is written: reading
+# the preferences (every start, ``polku --help`` too, for the language) must stay cheap.
 
 CONFIG_FILE_NAME = "config.toml"
 """Name of the preferences file inside :func:`config_dir`."""
@@ -197,7 +197,35 @@ def load_config() -> dict[str, Any]:
     theme = data.get("theme")
     if isinstance(theme, str) and theme.strip():
         cfg["theme"] = theme.strip()
+    if "language" in cfg and not isinstance(cfg["language"], str):
+        del cfg["language"]
     return cfg
+
+
+def configured_language() -> str | None:
+    """The language chosen in the app and remembered (``language`` in ``config.toml``), if any."""
+    value = load_config().get("language")
+    return value if isinstance(value, str) else None
+
+
+def use_language() -> str:
+    """Speak the user's language from now on: the preference, ``POLKU_LANG``, the locale (:func:`i18n.choose`)."""
+    from . import i18n
+
+    return i18n.set_language(i18n.choose(configured_language()))
+
+
+def remember_language(lang: str) -> str | None:
+    """Save ``lang`` (``en``, ``fi``) as the language to speak from now on.
+
+    Returns:
+        ``None`` on success, else an error message (see :func:`save_config`).
+    """
+    cfg = load_config()
+    if cfg.get("language") == lang:
+        return None
+    cfg["language"] = lang
+    return save_config(cfg)
 
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
@@ -240,6 +268,10 @@ def save_config(cfg: dict[str, Any]) -> str | None:
     Returns:
         ``None`` on success, else a message saying what went wrong.
     """
+    import tomli_w
+
+    from .session.store.atomic import replace_file
+
     path = config_path()
     try:
         text = tomli_w.dumps(cfg)
@@ -276,6 +308,10 @@ def remember_recent(path: str | os.PathLike[str]) -> str | None:
     Returns:
         ``None`` on success, else an error message.
     """
+    import tomli_w
+
+    from .session.store.atomic import replace_file
+
     entry = str(Path(path).expanduser().resolve())
     recent = _unique([entry, *load_recent()])[:MAX_RECENT]
     target = recent_path()

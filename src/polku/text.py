@@ -8,6 +8,8 @@ nothing of Polku, and reads a result by its attributes), so the rules core can u
 
 from __future__ import annotations
 
+from .i18n import N_, _
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -187,3 +189,24 @@ def percent(p: float, digits: int = 1) -> str:
 
 __all__ = ["ABILITY_MARK", "SOURCE_MARK", "bar", "die_text", "die_typed", "logged_die_text", "percent", "plural",
            "raja_outcome", "split_bar", "split_cells"]
+
+
+# -- built-in labels ------------------------------------------------------------------
+
+WOUND_LEVEL_WORDS = (N_("Healthy"), N_("Bruised"), N_("Wounded"), N_("Badly wounded"), N_("Mortally wounded"),
+                     N_("Out of play"), N_("Dead"))
+"""R9's levels as Polku names them (``rules.system.RAJA_WOUND_LEVELS``), marked for the catalogue."""
+
+KIND_WORDS = {"pc": N_("PC"), "npc": N_("NPC"), "opposition": N_("opposition")}
+"""A character's kind (``session.model.CHARACTER_KINDS``) in words."""
+
+
+def wound_label(level: str) -> str:
+    """A wound level in the language in use: R9's own names translated, a campaign's own name as written."""
+    return _(level) if level in WOUND_LEVEL_WORDS else level
+
+
+def kind_label(kind: str) -> str:
+    """``npc`` → ``NPC`` (``SH`` in Finnish: sivuhahmo)."""
+    word = KIND_WORDS.get(kind)
+    return _(word) if word is not None else kind

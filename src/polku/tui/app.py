@@ -23,6 +23,7 @@ from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
 from .messages import (
+    LanguageChanged,
     RunCommand,
     SaveFailed,
     SeatRequestsAnswered,
@@ -33,6 +34,7 @@ from .messages import (
 )
 from .typeahead import TypeAhead
 from .render import plain_styles, styles_from_theme
+from ..i18n import N_, _, ngettext
 
 
 class PolkuCommands(Provider):
@@ -57,31 +59,32 @@ class PolkuCommands(Provider):
                 return tracker.start_challenge(chid)
 
             for cid, ch in t.characters.items():
-                out.append((f"Roll: for {ch['name']}", partial(roll_for, t, cid),
-                            f"Build a pool for {ch['name']} and roll"))
-                out.append((f"Character: edit {ch['name']}", partial(screen.open_detail, cid),
-                            "Open the detail view"))
+                out.append((_("Roll: for {name}", name=ch['name']), partial(roll_for, t, cid),
+                            _("Build a pool for {name} and roll", name=ch['name'])))
+                out.append((_("Character: edit {name}", name=ch['name']), partial(screen.open_detail, cid),
+                            _("Open the detail view")))
             from ..session.players import seats
 
             for offer in seats.pending_offers(t):
                 who = t.characters.get(offer.cid, {}).get("name", offer.cid)
-                out.append((f"Seat: take back the roll request to {who}",
+                out.append((_("Seat: take back the roll request to {name}", name=who),
                             partial(app.run_command, partial(seats.withdraw, offer_seq=offer.seq)), offer.text))
             for c in t.state["challenges"]:
                 if c["status"] != "resolved":
-                    out.append((f"Challenge: start {c['title']}", partial(app.run_command, partial(start, c["id"])),
-                                "Make it the active challenge"))
+                    out.append((_("Challenge: start {title}", title=c['title']),
+                                partial(app.run_command, partial(start, c["id"])), _("Make it the active challenge")))
             values = t.settings.to_dotted()
             for c in t.setting_choices():
-                shown = "yes" if values[c.key] is True else "no" if values[c.key] is False else str(values[c.key])
-                out.append((f"Setting: {c.key} = {shown} ({c.rule})",
-                            partial(screen.action_settings, c.key), f"{c.label} — key: S"))
+                shown = _("yes") if values[c.key] is True else _("no") if values[c.key] is False else str(values[c.key])
+                out.append((_("Setting: {key} = {value} ({rule})", key=c.key, value=shown, rule=c.rule),
+                            partial(screen.action_settings, c.key), _("{label} — key: S", label=c.label)))
+        out.extend(language_commands(app))
         for row in screen_keys(screen):
             if row.action in ("command_palette", "app.command_palette"):
                 continue
-            note = "" if row.enabled else " (not now)"
-            out.append((f"{row.group}: {row.title}{note}", partial(app.call_later, run_row, row),
-                        f"key: {row.key_text}"))
+            title = f"{row.group}: {row.title}"
+            out.append((title if row.enabled else _("{what} (not now)", what=title),
+                        partial(app.call_later, run_row, row), _("key: {keys}", keys=row.key_text)))
         return out
 
     async def discover(self) -> Hits:
@@ -94,6 +97,44 @@ class PolkuCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), cb, help=help_text)
+
+
+def language_commands(app: App[Any]) -> list[tuple[str, Callable[[], Any], str]]:
+    """The palette's "Language / Kieli: suomi" for every language but the one in use.
+
+    Named in both languages (and the language in its own name), so that whoever cannot
+    read the one in use finds it: typing "kieli", "language", "suomi" or "english" does.
+    """
+    from .. import i18n
+
+    in_use = i18n.language()
+    switch = getattr(app, "switch_language", None)
+    if switch is None:
+        return []
+    return [(f"Language / Kieli: {name}", partial(switch, lang), _("Speak {language} from now on (remembered)",
+                                                                  language=name))
+            for lang, name in i18n.LANGUAGES.items() if lang != in_use]
+
+
+def switch_language(app: App[Any], lang: str, *, remember: bool) -> None:
+    """Speak ``lang`` in ``app`` from now on: every screen redraws its words, and (``remember``) the
+    preference is saved for the next start."""
+    from .. import i18n
+
+    code = i18n.set_language(lang)
+    if remember:
+        from .. import config
+
+        problem = config.remember_language(code)
+        if problem is not None:
+            app.notify(problem, severity="warning", markup=False)
+    from .widgets.keyline import KeyLine
+
+    for screen in app.screen_stack:
+        screen.post_message(LanguageChanged())
+        for line in screen.query(KeyLine):
+            line.refresh()
+        screen.refresh_bindings()
 
 
 SEAT_SAFETY_LOOK = 2.0
@@ -113,15 +154,15 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     BINDINGS = [
         # Priority, so that they work above the dialogs and the roll screens too; a text field
         # still takes a typed ``?`` (Textual gives it the keys it consumes), f1 works there too.
-        Binding("question_mark,f1", "help", "Keys", priority=True, id="app.help",
-                tooltip="Every key of this screen, and how a session runs"),
-        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette",
-                tooltip="Find any action of this screen by name"),
-        Binding("q", "quit_app", "Quit", id="app.quit", tooltip="Save and quit"),
+        Binding("question_mark,f1", "help", N_("Keys"), priority=True, id="app.help",
+                tooltip=N_("Every key of this screen, and how a session runs")),
+        Binding("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True, id="app.palette",
+                tooltip=N_("Find any action of this screen by name")),
+        Binding("q", "quit_app", N_("Quit"), id="app.quit", tooltip=N_("Save and quit")),
         # Textual's ctrl+q (priority: it works in a text field too), made the same command as q.
-        Binding("ctrl+q", "quit_app", "Quit", show=False, priority=True, id="app.quit_anywhere",
-                tooltip="Save and quit"),
-        Binding("ctrl+t", "pick_theme", "Theme", show=False, id="app.theme", tooltip="Switch the colour theme"),
+        Binding("ctrl+q", "quit_app", N_("Quit"), show=False, priority=True, id="app.quit_anywhere",
+                tooltip=N_("Save and quit")),
+        Binding("ctrl+t", "pick_theme", N_("Theme"), show=False, id="app.theme", tooltip=N_("Switch the colour theme")),
     ]
 
     def __init__(self, tracker: Tracker | None = None, session_file: SessionFile | None = None, *,
@@ -141,7 +182,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.remember = remember
         self.clock = clock
         self.seed = seed
-        self.save_state = "read-only" if (session_file is not None and session_file.read_only) else "saved"
+        self.save_state = N_("read-only") if (session_file is not None and session_file.read_only) else N_("saved")
         self._saving = False
         self._dirty = False
         self._replaced = False
@@ -218,8 +259,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 self.register_theme(theme)
         if errors:
             names = "; ".join(f"{p.name}: {msg}" for p, msg in errors)
-            files = "file" if len(errors) == 1 else "files"
-            self.notify(f"Skipped broken theme {files}: {names}", severity="warning", timeout=10)
+            self.notify(ngettext("Skipped a broken theme file: {names}", "Skipped broken theme files: {names}",
+                                 len(errors), names=names), severity="warning", timeout=10)
 
     def watch_theme(self, name: str) -> None:
         if self._theme_ready and self.remember:
@@ -242,6 +283,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def action_pick_theme(self) -> None:
         self.action_change_theme()
 
+    def switch_language(self, lang: str) -> None:
+        """The palette's and the settings' language switch: at once, and remembered (unless the app
+        remembers nothing, as in the tests)."""
+        switch_language(self, lang, remember=self.remember)
+
     # -- the palette's system commands ------------------------------------------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -254,11 +300,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         it) and a screenshot, saved where a folder exists.
         """
         if screen.maximized is not None:
-            yield SystemCommand("Minimize", "Back to every pane (Escape does the same)", screen.action_minimize)
+            yield SystemCommand(_("Minimize"), _("Back to every pane (Escape does the same)"), screen.action_minimize)
         elif screen.focused is not None and screen.focused.allow_maximize:
-            yield SystemCommand("Maximize", "The focused pane fills the screen; Escape restores it",
+            yield SystemCommand(_("Maximize"), _("The focused pane fills the screen; Escape restores it"),
                                 screen.action_maximize)
-        yield SystemCommand("Screenshot", "Save an SVG picture of the screen (in Downloads, else the working folder)",
+        yield SystemCommand(_("Screenshot"), _("Save an SVG picture of the screen (in Downloads, else the working folder)"),
                             partial(self.call_after_refresh, self.action_save_screenshot))
 
     def action_save_screenshot(self) -> None:
@@ -271,10 +317,10 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         try:
             saved = self.save_screenshot(path=str(folder))
         except OSError as e:
-            self.notify(f"No screenshot: cannot write in {folder}: {e.strerror or e}", severity="error",
-                        title="Screenshot", timeout=10)
+            self.notify(_("No screenshot: cannot write in {folder}: {reason}", folder=folder, reason=e.strerror or e), severity="error",
+                        title=_("Screenshot"), timeout=10)
             return
-        self.notify(f"Saved {saved}", title="Screenshot", timeout=8)
+        self.notify(_("Saved {saved}", saved=saved), title=_("Screenshot"), timeout=8)
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -324,7 +370,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _set_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
         self.tracker = tracker
         self.session_file = session_file
-        self.save_state = "read-only" if (session_file is None or session_file.read_only) else "saved"
+        self.save_state = N_("read-only") if (session_file is None or session_file.read_only) else N_("saved")
 
     def show_session(self, tracker: Tracker, session_file: SessionFile | None) -> None:
         from .screens.main import MainScreen
@@ -368,15 +414,15 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _log_broken(self, problems: list[str]) -> None:
         sf = self.session_file
         bak = store.backup_path(sf.path) if sf is not None else None
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        hint = f"; the previous good file is {bak}" if bak is not None and bak.exists() else ""
+        more = " " + ngettext("(and {n} more)", "(and {n} more)", len(problems) - 1) if len(problems) > 1 else ""
+        hint = "; " + _("the previous good file is {path}", path=bak) if bak is not None and bak.exists() else ""
         if sf is not None and not sf.read_only:
             sf.read_only = True
             if self.tracker is not None:
                 self.tracker.read_only = True
-            self._set_save_state("read-only: broken event in file")
-        self.notify(f"{problems[0]}{more}; opened read-only so nothing is written{hint}",
-                    severity="error", title="Damaged session file", timeout=30)
+            self._set_save_state(N_("read-only: broken event in file"))
+        self.notify(_("{problem}{more}; opened read-only so nothing is written{hint}", problem=problems[0], more=more, hint=hint),
+                    severity="error", title=_("Damaged session file"), timeout=30)
 
     def pop_screen(self) -> AwaitComplete:
         """Pop the top screen, never the last one.
@@ -435,7 +481,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         try:
             result = command(self.tracker)
         except (TrackerError, RulesError) as e:
-            self.notify(str(e), severity="error", title="Not done")
+            self.notify(str(e), severity="error", title=_("Not done"))
             return None
         new = self.tracker.events[before:]
         if new:
@@ -461,7 +507,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             root = seats.prepare_spool(sf.path, [])
         except (OSError, seats.SpoolError) as e:
             reason = str(e) if isinstance(e, seats.SpoolError) else (e.strerror or str(e))
-            self.notify(f"Players' seats are off: {reason}", severity="warning", title="Seats", timeout=10,
+            self.notify(_("Players' seats are off: {reason}", reason=reason), severity="warning", title=_("Seats"), timeout=10,
                         markup=False)
             return
         # A plain thread, not a worker: it runs as long as the app, and waiting for the
@@ -517,7 +563,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         look: Any = message.look
         t = self.tracker
         if look.problem and look.problem != self._spool_problem:
-            self.notify(f"Players' seats: {look.problem}", severity="warning", title="Seats", timeout=10,
+            self.notify(_("Players' seats: {problem}", problem=look.problem), severity="warning", title=_("Seats"), timeout=10,
                         markup=False)
         self._spool_problem = look.problem
         answers: list[tuple[str, dict[str, Any]]] = []
@@ -532,7 +578,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             answers.append((taken.cid, answer))
             ch = t.characters.get(taken.cid) if t is not None else None
             # A folder that is no seat (no such character, or a secret one) is named as the folder.
-            name = ch["name"] + "'s seat" if ch is not None and not ch.get("secret") else f"seat folder {taken.cid}"
+            name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
+                    else _("seat folder {folder}", folder=taken.cid))
             if answer.get("ok"):
                 seq = answer.get("roll")
                 line = t.event_by_seq(seq)["text"] if t is not None and isinstance(seq, int) else str(answer["text"])
@@ -540,8 +587,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             else:
                 refused.setdefault(name, []).append(str(answer.get("text", "")))
         for name, why in refused.items():
-            more = f" ({len(why)} requests refused)" if len(why) > 1 else ""
-            self.notify(f"Refused: {why[0]}{more}", title=escape(name), severity="warning",
+            more = " " + ngettext("({n} request refused)", "({n} requests refused)", len(why)) if len(why) > 1 else ""
+            self.notify(_("Refused: {reason}{more}", reason=why[0], more=more), title=escape(name), severity="warning",
                         timeout=8, markup=False)
         self.run_worker(partial(self._write_answers, message.path, answers, look.more), thread=True,
                         group="seat-spool", exit_on_error=False)
@@ -578,13 +625,13 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             return
         if self._saving:
             self._dirty = True
-            self._set_save_state("saving…")
+            self._set_save_state(N_("saving…"))
             return
         job = sf.snapshot(t)
         if job is None:
             return
         self._saving = True
-        self._set_save_state("saving…")
+        self._set_save_state(N_("saving…"))
         self._save_worker(sf, job)
 
     def all_saved(self) -> bool:
@@ -613,14 +660,14 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if t is not None and (t.unsaved or t.needs_full_save):
             self.request_save()  # events made while that save ran: still "saving…"
         else:
-            self._set_save_state("saved")
+            self._set_save_state(N_("saved"))
 
     def _after_saved(self) -> None:
         sf = self.session_file
         self._replaced = False
         if sf is not None and sf.kept_aside is not None:
-            self.notify(f"Saved your session as {sf.path.name}; the other file is kept as {sf.kept_aside.name}",
-                        title="Saved", timeout=15)
+            self.notify(_("Saved your session as {name}; the other file is kept as {name2}", name=sf.path.name, name2=sf.kept_aside.name),
+                        title=_("Saved"), timeout=15)
             sf.kept_aside = None
 
     @on(SaveFailed)
@@ -639,10 +686,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if self._replaced:
             text = error
         elif quitting:
-            text = f"{error} — not quitting, and your changes are kept in memory: {todo}, then press q again"
+            text = _("{error} — not quitting, and your changes are kept in memory: {todo}, then press q again",
+                     error=error, todo=todo)
         else:
-            text = f"{error} — your changes are kept in memory: {todo}"
-        self.notify(text, severity="error", title="Not saved", timeout=20)
+            text = _("{error} — your changes are kept in memory: {todo}", error=error, todo=todo)
+        self.notify(text, severity="error", title=_("Not saved"), timeout=20)
         self.log.error(text)
 
     def _set_save_state(self, text: str) -> None:
@@ -713,4 +761,4 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 self.unsaved_on_exit = str(err)
             self.session_file.close()
 
-    BINDINGS.append(Binding("ctrl+s", "save", "Save", show=False, id="app.save", tooltip="Save now (autosave does this after every command)"))
+    BINDINGS.append(Binding("ctrl+s", "save", N_("Save"), show=False, id="app.save", tooltip=N_("Save now (autosave does this after every command)")))

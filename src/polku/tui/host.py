@@ -28,6 +28,8 @@ class AppHost(Protocol):
 
     def show_session(self, tracker: Tracker, session_file: SessionFile | None) -> None: ...
 
+    def switch_language(self, lang: str) -> None: ...
+
 
 def host(app: App[Any]) -> AppHost:
     """The running app, as the screens see it."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 
+from ..i18n import N_, _
 from .compat import action_state, app_bindings, binding_chain
 
 if TYPE_CHECKING:
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
 
-EVERYWHERE = "Everywhere"
+EVERYWHERE = N_("Everywhere")
+"""The group of the app's own keys (in English: translated where a group's title is made)."""
 
 
 @dataclass
@@ -45,6 +47,7 @@ class KeyRow:
     namespace: "DOMNode"
     """Where the action runs (the screen, a widget or the app)."""
     description: str
+    """The binding's description in the language in use (translated when the row is made, not at import)."""
     tooltip: str
     enabled: bool
     show: bool
@@ -73,18 +76,20 @@ def _words(name: str) -> str:
 
 
 def screen_title(screen: "Screen[Any]") -> str:
-    """The group title of a screen's own keys."""
-    return getattr(screen, "BINDING_GROUP_TITLE", None) or _words(type(screen).__name__)
+    """The group title of a screen's own keys, in the language in use."""
+    title = getattr(screen, "BINDING_GROUP_TITLE", None)
+    return _(title) if title else _words(type(screen).__name__)
 
 
 def _group(node: "DOMNode", binding: Binding, screen: "Screen[Any]") -> str:
     if node is node.app:
-        return EVERYWHERE
+        return _(EVERYWHERE)
     if binding.group is not None and binding.group.description:
-        return binding.group.description
+        return _(binding.group.description)
     if node is screen:
         return screen_title(screen)
-    return getattr(node, "BINDING_GROUP_TITLE", None) or f"In the {_words(type(node).__name__).lower()}"
+    title = getattr(node, "BINDING_GROUP_TITLE", None)
+    return _(title) if title else _("In the {widget}", widget=_words(type(node).__name__).lower())
 
 
 def _chain(screen: "Screen[Any]") -> tuple[list[tuple["DOMNode", Any]], bool]:
@@ -128,7 +133,8 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
             if row is None:
                 row = rows[(id(node), binding.action)] = rows[same] = KeyRow(
                     keys=[], displays=[], action=binding.action, namespace=node,
-                    description=binding.description, tooltip=binding.tooltip or "",
+                    description=_(binding.description) if binding.description else "",
+                    tooltip=_(binding.tooltip) if binding.tooltip else "",
                     enabled=bool(state), show=binding.show, group=_group(node, binding, screen),
                     binding_id=binding.id)
             if key not in row.keys:
@@ -153,7 +159,8 @@ def grouped(screen: "Screen[Any]", rows: list[KeyRow] | None = None) -> list[tup
     first = screen_title(screen)
     for row in rows:
         groups.setdefault(row.group, []).append(row)
-    order = sorted(groups, key=lambda t: 0 if t == first else 2 if t == EVERYWHERE else 1)
+    everywhere = _(EVERYWHERE)
+    order = sorted(groups, key=lambda t: 0 if t == first else 2 if t == everywhere else 1)
     return [(title, groups[title]) for title in order]
 
 

@@ -100,3 +100,11 @@ class SeatRequestsAnswered(Message):
     def __init__(self, more: bool) -> None:
         super().__init__()
         self.more = more
+
+
+class LanguageChanged(Message):
+    """The language in use changed (the palette, the settings): screens redraw their words.
+
+    Posted by the app to every screen on the stack after ``i18n.set_language``; key lines,
+    the help and the palette translate as they are shown, so they need nothing more.
+    """

@@ -36,6 +36,7 @@ from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
+from ..i18n import N_
 
 REVIEW_CSS = """
 #stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -56,8 +57,8 @@ class ReadOnlyApp(TypeAhead, InputLimits, App):
     CSS = REVIEW_CSS
 
     BINDINGS = [
-        Binding("q", "quit", "Quit", id="viewer.quit", tooltip="Leave"),
-        Binding("ctrl+t", "change_theme", "Theme", show=False, id="viewer.theme", tooltip="Switch the colour theme"),
+        Binding("q", "quit", N_("Quit"), id="viewer.quit", tooltip=N_("Leave")),
+        Binding("ctrl+t", "change_theme", N_("Theme"), show=False, id="viewer.theme", tooltip=N_("Switch the colour theme")),
     ]
 
     def __init__(self, *, theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:
@@ -132,23 +133,23 @@ def view_tracker(state: State) -> Tracker:
 class ReviewScreen(Screen):
     """Timeline, the state as it was at the selected event, and filters."""
 
-    BINDING_GROUP_TITLE = "Review"
+    BINDING_GROUP_TITLE = N_("Review")
 
     BINDINGS = [
-        Binding("c", "filter_character", "Who", id="review.character", tooltip="Show only one character's events"),
-        Binding("s", "filter_scene", "Scene", id="review.scene", tooltip="Show only one scene's events"),
-        Binding("f", "filter_kind", "Kind", id="review.kind", tooltip="Show only one kind of event"),
-        Binding("o", "filter_outcome", "Outcome", id="review.outcome",
-                tooltip="Show only wins, losses, glitches, critical glitches or burns"),
-        Binding("u", "toggle_undone", "Undone in/out", show=False, id="review.undone",
-                tooltip="Outcome filters: also show undone rolls and rolls a reroll or Edge replaced"),
-        Binding("x", "clear_filters", "Clear", id="review.clear", tooltip="Show every event again"),
-        Binding("g", "jump_scene", "Go to", id="review.jump", tooltip="Jump to the start of a scene"),
-        Binding("left_square_bracket", "step_scene(-1)", "Prev scene", show=False, id="review.prev_scene",
-                tooltip="Jump to the previous scene"),
-        Binding("right_square_bracket", "step_scene(1)", "Next scene", show=False, id="review.next_scene",
-                tooltip="Jump to the next scene"),
-        Binding("S", "statistics", "Stats", id="review.stats", tooltip="Statistics with bar charts"),
+        Binding("c", "filter_character", N_("Who"), id="review.character", tooltip=N_("Show only one character's events")),
+        Binding("s", "filter_scene", N_("Scene"), id="review.scene", tooltip=N_("Show only one scene's events")),
+        Binding("f", "filter_kind", N_("Kind"), id="review.kind", tooltip=N_("Show only one kind of event")),
+        Binding("o", "filter_outcome", N_("Outcome"), id="review.outcome",
+                tooltip=N_("Show only wins, losses, glitches, critical glitches or burns")),
+        Binding("u", "toggle_undone", N_("Undone in/out"), show=False, id="review.undone",
+                tooltip=N_("Outcome filters: also show undone rolls and rolls a reroll or Edge replaced")),
+        Binding("x", "clear_filters", N_("Clear"), id="review.clear", tooltip=N_("Show every event again")),
+        Binding("g", "jump_scene", N_("Go to"), id="review.jump", tooltip=N_("Jump to the start of a scene")),
+        Binding("left_square_bracket", "step_scene(-1)", N_("Prev scene"), show=False, id="review.prev_scene",
+                tooltip=N_("Jump to the previous scene")),
+        Binding("right_square_bracket", "step_scene(1)", N_("Next scene"), show=False, id="review.next_scene",
+                tooltip=N_("Jump to the next scene")),
+        Binding("S", "statistics", N_("Stats"), id="review.stats", tooltip=N_("Statistics with bar charts")),
     ]
 
     def __init__(self, tracker: Tracker, path: Path | None = None) -> None:
@@ -476,7 +477,7 @@ class StatsScreen(Screen):
     """The statistics of the session, with pictures."""
 
     BINDINGS = [
-        Binding("escape,S", "app.pop_screen", "Back", id="stats.back", tooltip="Back to the timeline"),
+        Binding("escape,S", "app.pop_screen", N_("Back"), id="stats.back", tooltip=N_("Back to the timeline")),
     ]
 
     def __init__(self, tracker: Tracker) -> None:
@@ -527,8 +528,8 @@ class ReviewApp(ReadOnlyApp):
 
     BINDINGS = [
         # As in the GM's app: every screen's keys, above the statistics screen too.
-        Binding("question_mark,f1", "help", "Keys", priority=True, id="review.help",
-                tooltip="Every key of this screen"),
+        Binding("question_mark,f1", "help", N_("Keys"), priority=True, id="review.help",
+                tooltip=N_("Every key of this screen")),
     ]
 
     def action_help(self) -> None:
@@ -537,7 +538,7 @@ class ReviewApp(ReadOnlyApp):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
-            self.push_screen(HelpScreen(guide=False, title="Polku review — keys"))
+            self.push_screen(HelpScreen(guide=False, title=N_("Polku review — keys")))
 
     def __init__(self, tracker: Tracker, path: Path | None = None, *, notices: Iterable[str] = (),
                  theme: str | None = None, theme_dirs: Iterable[Path] | None = None) -> None:

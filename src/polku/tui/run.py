@@ -87,6 +87,7 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool,
     from ..session.files import SessionOpenError
     from .app import PolkuApp
 
+    config.use_language()
     tracker = session_file = None
     notices: list[str] = []
     sessions_dir = config.sessions_dir()

@@ -47,6 +47,7 @@ from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane
+from ..i18n import N_
 
 ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
 
@@ -69,21 +70,21 @@ class SeatScreen(WatchScreen):
     """
 
     BINDINGS = [
-        Binding("r", "roll", "Roll", id="seat.roll", tooltip="Roll the requested pool with the program's dice"),
-        Binding("f", "faces", "Physical dice", id="seat.faces", tooltip="Type the faces of physical dice you rolled"),
-        Binding("e", "edge", "Edge", id="seat.edge",
-                tooltip="Before the roll: add Edge (S7); after it: spend Edge on more dice"),
-        Binding("g", "follow('negate_glitch')", "Negate glitch", id="seat.negate",
-                tooltip="1 Edge negates a glitch on your roll (S5)"),
-        Binding("c", "follow('reduce_critical')", "Reduce crit", show=False, id="seat.reduce",
-                tooltip="1 Edge turns a critical glitch into a glitch (S6)"),
-        Binding("x", "reroll", "Edge reroll", id="seat.reroll", tooltip="Throw your whole roll again with an edge (H7)"),
-        Binding("s", "story_point", "Story point", id="seat.story", tooltip="Spend a story point (R12)"),
-        Binding("tab", "next_offer", "Next request", show=False, id="seat.next",
-                tooltip="Show the next roll request, when the GM sent several"),
+        Binding("r", "roll", N_("Roll"), id="seat.roll", tooltip=N_("Roll the requested pool with the program's dice")),
+        Binding("f", "faces", N_("Physical dice"), id="seat.faces", tooltip=N_("Type the faces of physical dice you rolled")),
+        Binding("e", "edge", N_("Edge"), id="seat.edge",
+                tooltip=N_("Before the roll: add Edge (S7); after it: spend Edge on more dice")),
+        Binding("g", "follow('negate_glitch')", N_("Negate glitch"), id="seat.negate",
+                tooltip=N_("1 Edge negates a glitch on your roll (S5)")),
+        Binding("c", "follow('reduce_critical')", N_("Reduce crit"), show=False, id="seat.reduce",
+                tooltip=N_("1 Edge turns a critical glitch into a glitch (S6)")),
+        Binding("x", "reroll", N_("Edge reroll"), id="seat.reroll", tooltip=N_("Throw your whole roll again with an edge (H7)")),
+        Binding("s", "story_point", N_("Story point"), id="seat.story", tooltip=N_("Spend a story point (R12)")),
+        Binding("tab", "next_offer", N_("Next request"), show=False, id="seat.next",
+                tooltip=N_("Show the next roll request, when the GM sent several")),
     ] + WatchScreen.BINDINGS + [
-        Binding("4", "focus_pane('seat')", "Your roll", show=False, id="seat.focus_panel",
-                tooltip="Scroll your character and roll"),
+        Binding("4", "focus_pane('seat')", N_("Your roll"), show=False, id="seat.focus_panel",
+                tooltip=N_("Scroll your character and roll")),
     ]
 
     def compose(self) -> ComposeResult:

@@ -39,6 +39,7 @@ from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
+from ..i18n import N_
 
 
 def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:
@@ -66,10 +67,10 @@ class WatchScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("1", "focus_pane('queue')", "Queue", show=False, id="watch.focus_queue", tooltip="Scroll the challenges"),
-        Binding("2", "focus_pane('chars')", "Characters", show=False, id="watch.focus_chars",
-                tooltip="Scroll the characters"),
-        Binding("3", "focus_pane('log')", "Log", show=False, id="watch.focus_log", tooltip="Scroll the dice log"),
+        Binding("1", "focus_pane('queue')", N_("Queue"), show=False, id="watch.focus_queue", tooltip=N_("Scroll the challenges")),
+        Binding("2", "focus_pane('chars')", N_("Characters"), show=False, id="watch.focus_chars",
+                tooltip=N_("Scroll the characters")),
+        Binding("3", "focus_pane('log')", N_("Log"), show=False, id="watch.focus_log", tooltip=N_("Scroll the dice log")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -110,7 +111,7 @@ class PlayerHelp(ModalScreen[None]):
     """The players' keys (the view's only help; Escape, q or ? closes it)."""
 
     BINDINGS = [
-        Binding("escape,q,question_mark", "close", "Close", id="watch.help_close", tooltip="Close the help"),
+        Binding("escape,q,question_mark", "close", N_("Close"), id="watch.help_close", tooltip=N_("Close the help")),
     ]
 
     DEFAULT_CSS = """
@@ -142,7 +143,7 @@ class WatchApp(ReadOnlyApp):
     TITLE = "Polku watch"
 
     BINDINGS = ReadOnlyApp.BINDINGS + [
-        Binding("question_mark", "help", "Help", id="watch.help", tooltip="The keys of the players' view"),
+        Binding("question_mark", "help", N_("Help"), id="watch.help", tooltip=N_("The keys of the players' view")),
     ]
 
     def __init__(self, path: Path, *, interval: float = 0.3, follower: Follower | None = None,

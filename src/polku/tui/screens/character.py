@@ -33,6 +33,7 @@ from ...session.tracker import Tracker
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..messages import RunCommand, TrackerChanged
+from ...i18n import N_
 
 
 
@@ -193,8 +194,8 @@ class CycleField(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("right,space", "step(1)", "Next", show=False, id="cycle.next", tooltip="Next value"),
-        Binding("left", "step(-1)", "Previous", show=False, id="cycle.previous", tooltip="Previous value"),
+        Binding("right,space", "step(1)", N_("Next"), show=False, id="cycle.next", tooltip=N_("Next value")),
+        Binding("left", "step(-1)", N_("Previous"), show=False, id="cycle.previous", tooltip=N_("Previous value")),
     ]
 
     def __init__(self, values: Sequence[tuple[str, str]], value: str, *, id: str | None = None) -> None:
@@ -254,9 +255,9 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="charform.cancel", tooltip="Close without adding anyone"),
-        Binding("ctrl+s", "submit", "Add", id="charform.submit", tooltip="Add the character"),
-        Binding("enter", "submit", "Add", show=False, id="charform.enter", tooltip="Add the character"),
+        Binding("escape", "cancel", N_("Cancel"), id="charform.cancel", tooltip=N_("Close without adding anyone")),
+        Binding("ctrl+s", "submit", N_("Add"), id="charform.submit", tooltip=N_("Add the character")),
+        Binding("enter", "submit", N_("Add"), show=False, id="charform.enter", tooltip=N_("Add the character")),
     ]
 
     def __init__(self, tracker: Tracker) -> None:
@@ -394,17 +395,17 @@ class CharacterDetail(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "close", "Close", id="detail.close", tooltip="Back to the session"),
-        Binding("plus,equals_sign", "adjust(1)", "+1", id="detail.more",
-                tooltip="One more on a number row (charges, boxes, points…)"),
-        Binding("minus", "adjust(-1)", "−1", id="detail.less", tooltip="One less on a number row"),
-        Binding("x,delete", "remove", "Remove", id="detail.remove",
-                tooltip="Remove the character (asks first; undo brings it back)"),
-        Binding("u,ctrl+z", "undo", "Undo", id="detail.undo", tooltip="Undo the last command (this sheet or not)"),
-        Binding("U,ctrl+y", "redo", "Redo", id="detail.redo", tooltip="Redo the last undone command"),
+        Binding("escape", "close", N_("Close"), id="detail.close", tooltip=N_("Back to the session")),
+        Binding("plus,equals_sign", "adjust(1)", N_("+1"), id="detail.more",
+                tooltip=N_("One more on a number row (charges, boxes, points…)")),
+        Binding("minus", "adjust(-1)", N_("−1"), id="detail.less", tooltip=N_("One less on a number row")),
+        Binding("x,delete", "remove", N_("Remove"), id="detail.remove",
+                tooltip=N_("Remove the character (asks first; undo brings it back)")),
+        Binding("u,ctrl+z", "undo", N_("Undo"), id="detail.undo", tooltip=N_("Undo the last command (this sheet or not)")),
+        Binding("U,ctrl+y", "redo", N_("Redo"), id="detail.redo", tooltip=N_("Redo the last undone command")),
     ]
 
-    BINDING_GROUP_TITLE = "Character sheet"
+    BINDING_GROUP_TITLE = N_("Character sheet")
 
     def __init__(self, tracker: Tracker, cid: str) -> None:
         super().__init__()

@@ -30,6 +30,7 @@ from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..host import host
+from ...i18n import N_
 
 
 DEMOS: tuple[tuple[str, str], ...] = (
@@ -135,15 +136,15 @@ class ChooserScreen(_Opener, Screen[None]):
         also: more folders whose session files are listed (``sessions/`` in the working directory).
     """
 
-    BINDING_GROUP_TITLE = "Sessions"
+    BINDING_GROUP_TITLE = N_("Sessions")
 
     BINDINGS = [
-        Binding("enter", "open", "Open", id="chooser.open", tooltip="Open the highlighted session file"),
-        Binding("n", "new_campaign", "New campaign", id="chooser.new", tooltip="Start a new campaign file"),
-        Binding("c", "continue_campaign", "Next session", id="chooser.continue",
-                tooltip="The highlighted campaign's next game session, in a new file (that file stays as it is)"),
-        Binding("d", "demo", "Demo", id="chooser.demo", tooltip="Play a copy of a demo session"),
-        Binding("q", "app.quit_app", "Quit", id="chooser.quit", tooltip="Quit Polku"),
+        Binding("enter", "open", N_("Open"), id="chooser.open", tooltip=N_("Open the highlighted session file")),
+        Binding("n", "new_campaign", N_("New campaign"), id="chooser.new", tooltip=N_("Start a new campaign file")),
+        Binding("c", "continue_campaign", N_("Next session"), id="chooser.continue",
+                tooltip=N_("The highlighted campaign's next game session, in a new file (that file stays as it is)")),
+        Binding("d", "demo", N_("Demo"), id="chooser.demo", tooltip=N_("Play a copy of a demo session")),
+        Binding("q", "app.quit_app", N_("Quit"), id="chooser.quit", tooltip=N_("Quit Polku")),
     ]
 
     def __init__(self, sessions_dir: Path, *, recent: Sequence[Path] = (), also: Sequence[Path] = ()) -> None:
@@ -376,17 +377,17 @@ class NewCampaignScreen(Screen[None]):
         sessions_dir: where the file is created.
     """
 
-    BINDING_GROUP_TITLE = "New campaign"
+    BINDING_GROUP_TITLE = N_("New campaign")
 
     BINDINGS = [
-        Binding("escape", "cancel", "Back", id="newcamp.back", tooltip="Back to the session list; nothing is created"),
-        Binding("ctrl+s", "create", "Create", id="newcamp.create", tooltip="Create the file and start playing"),
-        Binding("space", "cycle(1)", "Change", id="newcamp.next",
-                tooltip="Next value of the highlighted setting (Enter does the same)"),
-        Binding("right", "cycle(1)", "Next value", show=False, id="newcamp.right",
-                tooltip="Next value of the highlighted setting"),
-        Binding("left", "cycle(-1)", "Previous value", show=False, id="newcamp.left",
-                tooltip="Previous value of the highlighted setting"),
+        Binding("escape", "cancel", N_("Back"), id="newcamp.back", tooltip=N_("Back to the session list; nothing is created")),
+        Binding("ctrl+s", "create", N_("Create"), id="newcamp.create", tooltip=N_("Create the file and start playing")),
+        Binding("space", "cycle(1)", N_("Change"), id="newcamp.next",
+                tooltip=N_("Next value of the highlighted setting (Enter does the same)")),
+        Binding("right", "cycle(1)", N_("Next value"), show=False, id="newcamp.right",
+                tooltip=N_("Next value of the highlighted setting")),
+        Binding("left", "cycle(-1)", N_("Previous value"), show=False, id="newcamp.left",
+                tooltip=N_("Previous value of the highlighted setting")),
     ]
 
     def __init__(self, sessions_dir: Path) -> None:

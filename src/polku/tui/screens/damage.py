@@ -38,6 +38,7 @@ from ...text import die_text, glitch_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
+from ...i18n import N_
 
 _NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
 
@@ -147,25 +148,25 @@ class DamageScreen(RowsModal):
     """Apply damage from an opposed attack (or a hit the GM describes) to one defender."""
 
     BINDINGS = [
-        Binding("r", "apply", "Roll resistance", id="damage.roll",
-                tooltip="Roll the damage resistance test with the program's dice and fill the boxes"),
-        Binding("f", "faces", "Faces", id="damage.faces",
-                tooltip="Type the faces of physical dice for the resistance test"),
-        Binding("w", "next_weapon", "Weapon", id="damage.weapon",
-                tooltip="The next weapon on the attacker's sheet (its DV, AP and the armour that meets it)"),
-        Binding("right,space", "change(1)", "Next", show=False, id="damage.next",
-                tooltip="Next value of the highlighted row"),
-        Binding("left", "change(-1)", "Previous", show=False, id="damage.previous",
-                tooltip="Previous value of the highlighted row"),
-        Binding("escape", "cancel", "Cancel", id="damage.cancel", tooltip="Close without applying damage"),
-        Binding("e", "post('edge_after')", "Edge after", id="damage.edge_after",
-                tooltip="After the resistance roll: the defender spends Edge for more dice (S7), fewer boxes"),
-        Binding("g", "post('negate_glitch')", "Negate glitch", id="damage.negate",
-                tooltip="After the resistance roll: 1 Edge negates its glitch (S5)"),
-        Binding("c", "post('reduce_critical')", "Reduce crit", id="damage.reduce",
-                tooltip="After the resistance roll: 1 Edge turns its critical glitch into a glitch (S6)"),
-        Binding("escape", "done", "Done", id="damage.done",
-                tooltip="Close: the boxes the resistance roll filled stay filled (u undoes)"),
+        Binding("r", "apply", N_("Roll resistance"), id="damage.roll",
+                tooltip=N_("Roll the damage resistance test with the program's dice and fill the boxes")),
+        Binding("f", "faces", N_("Faces"), id="damage.faces",
+                tooltip=N_("Type the faces of physical dice for the resistance test")),
+        Binding("w", "next_weapon", N_("Weapon"), id="damage.weapon",
+                tooltip=N_("The next weapon on the attacker's sheet (its DV, AP and the armour that meets it)")),
+        Binding("right,space", "change(1)", N_("Next"), show=False, id="damage.next",
+                tooltip=N_("Next value of the highlighted row")),
+        Binding("left", "change(-1)", N_("Previous"), show=False, id="damage.previous",
+                tooltip=N_("Previous value of the highlighted row")),
+        Binding("escape", "cancel", N_("Cancel"), id="damage.cancel", tooltip=N_("Close without applying damage")),
+        Binding("e", "post('edge_after')", N_("Edge after"), id="damage.edge_after",
+                tooltip=N_("After the resistance roll: the defender spends Edge for more dice (S7), fewer boxes")),
+        Binding("g", "post('negate_glitch')", N_("Negate glitch"), id="damage.negate",
+                tooltip=N_("After the resistance roll: 1 Edge negates its glitch (S5)")),
+        Binding("c", "post('reduce_critical')", N_("Reduce crit"), id="damage.reduce",
+                tooltip=N_("After the resistance roll: 1 Edge turns its critical glitch into a glitch (S6)")),
+        Binding("escape", "done", N_("Done"), id="damage.done",
+                tooltip=N_("Close: the boxes the resistance roll filled stay filled (u undoes)")),
     ]
 
     _BEFORE = frozenset({"apply", "faces", "change", "cancel", "next_weapon"})
@@ -417,10 +418,10 @@ class HarmScreen(RowsModal):
     """Confirm or edit the harm a lost challenge (R8/R9) or a harm roll (H9) proposes."""
 
     BINDINGS = [
-        Binding("y", "confirm", "Confirm", id="harm.confirm", tooltip="Apply the wound step and the health note"),
-        Binding("right,space", "change(1)", "More", show=False, id="harm.more", tooltip="One step more"),
-        Binding("left", "change(-1)", "Fewer", show=False, id="harm.fewer", tooltip="One step fewer"),
-        Binding("escape", "cancel", "Cancel", id="harm.cancel", tooltip="Close without any harm"),
+        Binding("y", "confirm", N_("Confirm"), id="harm.confirm", tooltip=N_("Apply the wound step and the health note")),
+        Binding("right,space", "change(1)", N_("More"), show=False, id="harm.more", tooltip=N_("One step more")),
+        Binding("left", "change(-1)", N_("Fewer"), show=False, id="harm.fewer", tooltip=N_("One step fewer")),
+        Binding("escape", "cancel", N_("Cancel"), id="harm.cancel", tooltip=N_("Close without any harm")),
     ]
 
     def __init__(self, tracker: Tracker, offer: HarmOffer) -> None:

@@ -27,6 +27,7 @@ from ...session.tracker import Tracker
 from ..messages import RunCommand, TrackerChanged
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
+from ...i18n import N_
 
 WEAPON_HINT = "name, DV, AP, skill — e.g. Ares Predator IV, 5P, -1, Pistols · Katana, 7P, -1, Blades · AP: -2, +2, -half"
 
@@ -108,11 +109,11 @@ class TemplateGearScreen(ModalScreen[None]):
     """An NPC template's weapons and armour; the characters made from it share them."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close", id="tplgear.close", tooltip="Back to the session"),
-        Binding("u,ctrl+z", "undo", "Undo", id="tplgear.undo", tooltip="Undo the last command"),
+        Binding("escape", "close", N_("Close"), id="tplgear.close", tooltip=N_("Back to the session")),
+        Binding("u,ctrl+z", "undo", N_("Undo"), id="tplgear.undo", tooltip=N_("Undo the last command")),
     ]
 
-    BINDING_GROUP_TITLE = "Template gear"
+    BINDING_GROUP_TITLE = N_("Template gear")
 
     DEFAULT_CSS = """
     TemplateGearScreen { align: center middle; }

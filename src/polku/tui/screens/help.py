@@ -16,8 +16,9 @@ from textual.widgets import Label, Static
 from ..widgets.keyline import KeyLine
 
 from ..keys import grouped
+from ...i18n import N_, _
 
-SESSION_TEXT = """\
+SESSION_TEXT = N_("""\
 How a session runs
   1. Add the characters (c). Enter on a character opens its sheet;
      every field is a row there: Enter edits it, + and − step numbers.
@@ -43,35 +44,36 @@ Harhapolku, chapter 23 (H4)
   only be questioned on the grounds of another character's or NPC's
   ability already shown in play; the same holds for a character's own
   senses and mind (their harhapolku).
-"""
+""")
 
-MOVING_TEXT = """\
+MOVING_TEXT = N_("""\
 Moving around
   Tab / shift+Tab   next / previous field or pane
   ↑ ↓ PgUp PgDn     move in a list; Enter picks the highlighted row
   Escape            close a dialog without changing anything
-"""
+""")
 
 
 class HelpScreen(ModalScreen[None]):
     """The keys of the screen below (its focused widget, the screen, the app), scrollable."""
 
     BINDINGS = [
-        Binding("escape,q", "close", "Close", id="help.close", tooltip="Close the help (? and f1 close it too)"),
+        Binding("escape,q", "close", N_("Close"), id="help.close", tooltip=N_("Close the help (? and f1 close it too)")),
     ]
 
-    def __init__(self, *, guide: bool = True, title: str = "Polku — keys and how a session runs") -> None:
+    def __init__(self, *, guide: bool = True, title: str = N_("Polku — keys and how a session runs")) -> None:
         super().__init__()
         self.guide = guide
         """Also show how a session runs (the GM's app; not the read-only review)."""
         self.title_text = title
+        """In English (marked with ``N_``): shown in the language in use."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
-            yield Label(self.title_text, classes="dialog--title")
+            yield Label(_(self.title_text), classes="dialog--title")
             with VerticalScroll(id="help-body"):
                 yield Static(id="help-keys")
-            yield Static("↑/↓ PgUp/PgDn scroll · Esc, q, ? or f1 closes", classes="dialog--hint")
+            yield Static(_("↑/↓ PgUp/PgDn scroll · Esc, q, ? or f1 closes"), classes="dialog--hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -94,7 +96,7 @@ class HelpScreen(ModalScreen[None]):
         screen = self.below()
         if screen is None:
             return []
-        return [(title, [(row.key_text, row.description + ("" if row.enabled else " (not now)"), row.tooltip)
+        return [(title, [(row.key_text, row.description if row.enabled else _("{what} (not now)", what=row.description), row.tooltip)
                          for row in rows])
                 for title, rows in grouped(screen)]
 
@@ -114,9 +116,9 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(keys, desc, tip if tip != desc else "")
             parts.append(table)
             parts.append(Text(""))
-        parts.append(Text(MOVING_TEXT))
+        parts.append(Text(_(MOVING_TEXT)))
         if self.guide:
-            parts.append(Text(SESSION_TEXT))
+            parts.append(Text(_(SESSION_TEXT)))
         return Group(*parts)
 
     def action_close(self) -> None:

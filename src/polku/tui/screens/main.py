@@ -14,23 +14,23 @@ from textual.widgets import Static
 from ...rules.system import System
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
-from ...text import plural
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 from ..host import AppHost, host
-from ..messages import RunCommand, TrackerChanged
+from ..messages import LanguageChanged, RunCommand, TrackerChanged
+from ...i18n import N_, _, ngettext
 
 R = TypeVar("R")
 
 # Groups of the help screen and the palette.
-_CHALLENGES = Binding.Group("Challenges")
-_CHARACTERS = Binding.Group("Characters")
-_CONTESTS = Binding.Group("Contests")
-_TURNS = Binding.Group("Turns and effects")
-_STORY = Binding.Group("Story, session, scene")
-_UNDO = Binding.Group("Undo")
-_PANES = Binding.Group("Panes")
+_CHALLENGES = Binding.Group(N_("Challenges"))
+_CHARACTERS = Binding.Group(N_("Characters"))
+_CONTESTS = Binding.Group(N_("Contests"))
+_TURNS = Binding.Group(N_("Turns and effects"))
+_STORY = Binding.Group(N_("Story, session, scene"))
+_UNDO = Binding.Group(N_("Undo"))
+_PANES = Binding.Group(N_("Panes"))
 
 
 _FIGHT_STATE = frozenset({"combat", "initiative"})
@@ -52,6 +52,13 @@ def _fight_only(events: Sequence[Event] | None) -> bool:
     return True
 
 
+def save_state_text(state: str) -> str:
+    """The app's save state (``saved``, ``saving…``, ``save failed: …``) in the language in use."""
+    if state.startswith("save failed: "):
+        return _("save failed: {reason}", reason=state.split(": ", 1)[1])
+    return _(state)
+
+
 class StatusLine(Static):
     """Campaign, system, story/session/scene and the save state."""
 
@@ -59,63 +66,63 @@ class StatusLine(Static):
 class MainScreen(Screen):
     """Where a whole game night is run, by keyboard alone."""
 
-    BINDING_GROUP_TITLE = "Session"
+    BINDING_GROUP_TITLE = N_("Session")
     AUTO_FOCUS = "#chars"
     """The character pane has the focus at start (focusing the queue first restyled both)."""
 
     BINDINGS = [
-        Binding("r", "roll", "Roll", group=_CHALLENGES, id="main.roll", tooltip="Build pools and roll for the active or selected challenge"),
-        Binding("a", "add_challenge", "Challenge+", group=_CHALLENGES, id="main.add_challenge", tooltip="Add a challenge to the queue"),
-        Binding("s", "start_challenge", "Start", group=_CHALLENGES, id="main.start_challenge", tooltip="Make the selected challenge active"),
-        Binding("x", "remove_challenge", "Remove", show=False, group=_CHALLENGES, id="main.remove_challenge", tooltip="Remove the selected challenge"),
-        Binding("less_than_sign", "move_challenge(-1)", "Move up", show=False, group=_CHALLENGES, id="main.move_up", tooltip="Move the selected challenge up"),
-        Binding("greater_than_sign", "move_challenge(1)", "Move down", show=False, group=_CHALLENGES, id="main.move_down", tooltip="Move the selected challenge down"),
-        Binding("c", "add_character", "Char+", group=_CHARACTERS, id="main.add_character", tooltip="Add a character"),
-        Binding("e", "edit_character", "Edit", show=False, group=_CHARACTERS, id="main.edit_character", tooltip="Edit the selected character"),
-        Binding("w", "wound(1)", "Wound", show=False, group=_CHARACTERS, id="main.wound_worse", tooltip="Wound worse (R9) / one more physical box (S12)"),
-        Binding("W", "wound(-1)", "Heal", show=False, group=_CHARACTERS, id="main.wound_better", tooltip="Wound better (R10) / one physical box less"),
-        Binding("m", "stun(1)", "Stun+", show=False, group=_CHARACTERS, id="main.stun_more", tooltip="One more stun box (S12)"),
-        Binding("M", "stun(-1)", "Stun−", show=False, group=_CHARACTERS, id="main.stun_less", tooltip="One stun box less (S12)"),
-        Binding("g", "spend_charge", "Charge", show=False, group=_CHARACTERS, id="main.spend_charge", tooltip="Spend charges or pay for an ability (R11)"),
-        Binding("G", "restore_charge", "Charge+", show=False, group=_CHARACTERS, id="main.restore_charge", tooltip="Restore a charge"),
-        Binding("p", "story_point", "Story pt", show=False, group=_CHARACTERS, id="main.story_point", tooltip="Spend a story point on something (R12)"),
-        Binding("P", "award_point", "Award", show=False, group=_CHARACTERS, id="main.award_point", tooltip="Award a story point (R12)"),
-        Binding("E", "spend_edge", "Edge", show=False, group=_CHARACTERS, id="main.spend_edge", tooltip="Spend an Edge point (S3–S7)"),
-        Binding("D", "damage", "Damage", show=False, group=_CHARACTERS, id="main.damage",
-                tooltip="Damage from the last attack (S12) or harm from the last lost challenge / harm roll (R8, H9)"),
-        Binding("plus", "add_group", "Add N×", show=False, group=_CHARACTERS, id="main.add_group",
-                tooltip="Add several numbered characters from a template, as one group"),
-        Binding("t", "save_template", "Template", show=False, group=_CHARACTERS, id="main.save_template",
-                tooltip="Save the selected character's stat block as a template"),
-        Binding("minus", "remove_template", "Template−", show=False, group=_CHARACTERS, id="main.remove_template",
-                tooltip="Delete an NPC template (the characters made from it stay; undoable)"),
-        Binding("K", "template_gear", "Template gear", show=False, group=_CHARACTERS, id="main.template_gear",
-                tooltip="Weapons and armour of an NPC template (Varjojuoksu); the characters made from it share them"),
-        Binding("I", "import_chummer", "Import", show=False, group=_CHARACTERS, id="main.import_chummer",
-                tooltip="Import from Chummer: a Varjojuoksu character or template from a Chummer 4 file (.chum)"),
-        Binding("F", "remove_fallen", "Fallen", show=False, group=_CHARACTERS, id="main.remove_fallen",
-                tooltip="Remove every non-player character out of the fight, in one undoable step"),
-        Binding("C", "copy_characters", "Copy", show=False, group=_CHARACTERS, id="main.copy_characters",
-                tooltip="Copy characters and templates from another session file"),
-        Binding("h", "narration", "Narration", show=False, group=_CONTESTS, id="main.narration", tooltip="The narration contest (H9)"),
-        Binding("i", "initiative", "Initiative", show=False, group=_CONTESTS, id="main.initiative", tooltip="Roll initiative: start a fight or its next combat turn (S12)"),
-        Binding("space", "next_turn", "Next", group=_TURNS, id="main.next_turn", tooltip="Next in the turn order (pass by pass); out of a fight, start the next challenge"),
-        Binding("d", "delay", "Delay", show=False, group=_TURNS, id="main.delay", tooltip="The acting fighter holds the action; the next one acts"),
-        Binding("j", "step_in", "Step in", show=False, group=_TURNS, id="main.step_in", tooltip="The selected fighter steps in with the held action, now"),
-        Binding("X", "end_combat", "End fight", show=False, group=_TURNS, id="main.end_combat", tooltip="Leave combat: the turn order and fight-long effects end"),
-        Binding("f", "effects", "Effects", show=False, group=_TURNS, id="main.effects", tooltip="Effects on the selected character: add one (name, dice, duration) or remove one"),
-        Binding("n", "new_scene", "Scene+", group=_STORY, id="main.new_scene", tooltip="Start a new scene (per-scene resets)"),
-        Binding("N", "new_session", "Session+", show=False, group=_STORY, id="main.new_session", tooltip="Start a new game session (Edge, edges reset)"),
-        Binding("T", "new_story", "Story+", show=False, group=_STORY, id="main.new_story", tooltip="Start a new story (story points replaced)"),
-        Binding("V", "reveal_dice", "Reveal dice", show=False, group=_STORY, id="main.reveal_dice", tooltip="Reveal the dice secret to the players, commit a new one"),
-        Binding("o", "note", "Note", show=False, group=_STORY, id="main.note", tooltip="Write a note into the log"),
-        Binding("S", "settings", "Settings", show=False, group=_STORY, id="main.settings",
-                tooltip="Change a rule setting of this campaign (logged, undoable)"),
-        Binding("u,ctrl+z", "undo", "Undo", group=_UNDO, id="main.undo", tooltip="Undo the last command"),
-        Binding("U,ctrl+y", "redo", "Redo", group=_UNDO, id="main.redo", tooltip="Redo the last undone command"),
-        Binding("1", "focus_pane('queue')", "Queue", show=False, group=_PANES, id="main.focus_queue", tooltip="Focus the challenge queue"),
-        Binding("2", "focus_pane('chars')", "Characters", show=False, group=_PANES, id="main.focus_chars", tooltip="Focus the characters"),
-        Binding("3", "focus_pane('log')", "Log", show=False, group=_PANES, id="main.focus_log", tooltip="Focus the dice log"),
+        Binding("r", "roll", N_("Roll"), group=_CHALLENGES, id="main.roll", tooltip=N_("Build pools and roll for the active or selected challenge")),
+        Binding("a", "add_challenge", N_("Challenge+"), group=_CHALLENGES, id="main.add_challenge", tooltip=N_("Add a challenge to the queue")),
+        Binding("s", "start_challenge", N_("Start"), group=_CHALLENGES, id="main.start_challenge", tooltip=N_("Make the selected challenge active")),
+        Binding("x", "remove_challenge", N_("Remove"), show=False, group=_CHALLENGES, id="main.remove_challenge", tooltip=N_("Remove the selected challenge")),
+        Binding("less_than_sign", "move_challenge(-1)", N_("Move up"), show=False, group=_CHALLENGES, id="main.move_up", tooltip=N_("Move the selected challenge up")),
+        Binding("greater_than_sign", "move_challenge(1)", N_("Move down"), show=False, group=_CHALLENGES, id="main.move_down", tooltip=N_("Move the selected challenge down")),
+        Binding("c", "add_character", N_("Char+"), group=_CHARACTERS, id="main.add_character", tooltip=N_("Add a character")),
+        Binding("e", "edit_character", N_("Edit"), show=False, group=_CHARACTERS, id="main.edit_character", tooltip=N_("Edit the selected character")),
+        Binding("w", "wound(1)", N_("Wound"), show=False, group=_CHARACTERS, id="main.wound_worse", tooltip=N_("Wound worse (R9) / one more physical box (S12)")),
+        Binding("W", "wound(-1)", N_("Heal"), show=False, group=_CHARACTERS, id="main.wound_better", tooltip=N_("Wound better (R10) / one physical box less")),
+        Binding("m", "stun(1)", N_("Stun+"), show=False, group=_CHARACTERS, id="main.stun_more", tooltip=N_("One more stun box (S12)")),
+        Binding("M", "stun(-1)", N_("Stun−"), show=False, group=_CHARACTERS, id="main.stun_less", tooltip=N_("One stun box less (S12)")),
+        Binding("g", "spend_charge", N_("Charge"), show=False, group=_CHARACTERS, id="main.spend_charge", tooltip=N_("Spend charges or pay for an ability (R11)")),
+        Binding("G", "restore_charge", N_("Charge+"), show=False, group=_CHARACTERS, id="main.restore_charge", tooltip=N_("Restore a charge")),
+        Binding("p", "story_point", N_("Story pt"), show=False, group=_CHARACTERS, id="main.story_point", tooltip=N_("Spend a story point on something (R12)")),
+        Binding("P", "award_point", N_("Award"), show=False, group=_CHARACTERS, id="main.award_point", tooltip=N_("Award a story point (R12)")),
+        Binding("E", "spend_edge", N_("Edge"), show=False, group=_CHARACTERS, id="main.spend_edge", tooltip=N_("Spend an Edge point (S3–S7)")),
+        Binding("D", "damage", N_("Damage"), show=False, group=_CHARACTERS, id="main.damage",
+                tooltip=N_("Damage from the last attack (S12) or harm from the last lost challenge / harm roll (R8, H9)")),
+        Binding("plus", "add_group", N_("Add N×"), show=False, group=_CHARACTERS, id="main.add_group",
+                tooltip=N_("Add several numbered characters from a template, as one group")),
+        Binding("t", "save_template", N_("Template"), show=False, group=_CHARACTERS, id="main.save_template",
+                tooltip=N_("Save the selected character's stat block as a template")),
+        Binding("minus", "remove_template", N_("Template−"), show=False, group=_CHARACTERS, id="main.remove_template",
+                tooltip=N_("Delete an NPC template (the characters made from it stay; undoable)")),
+        Binding("K", "template_gear", N_("Template gear"), show=False, group=_CHARACTERS, id="main.template_gear",
+                tooltip=N_("Weapons and armour of an NPC template (Varjojuoksu); the characters made from it share them")),
+        Binding("I", "import_chummer", N_("Import"), show=False, group=_CHARACTERS, id="main.import_chummer",
+                tooltip=N_("Import from Chummer: a Varjojuoksu character or template from a Chummer 4 file (.chum)")),
+        Binding("F", "remove_fallen", N_("Fallen"), show=False, group=_CHARACTERS, id="main.remove_fallen",
+                tooltip=N_("Remove every non-player character out of the fight, in one undoable step")),
+        Binding("C", "copy_characters", N_("Copy"), show=False, group=_CHARACTERS, id="main.copy_characters",
+                tooltip=N_("Copy characters and templates from another session file")),
+        Binding("h", "narration", N_("Narration"), show=False, group=_CONTESTS, id="main.narration", tooltip=N_("The narration contest (H9)")),
+        Binding("i", "initiative", N_("Initiative"), show=False, group=_CONTESTS, id="main.initiative", tooltip=N_("Roll initiative: start a fight or its next combat turn (S12)")),
+        Binding("space", "next_turn", N_("Next"), group=_TURNS, id="main.next_turn", tooltip=N_("Next in the turn order (pass by pass); out of a fight, start the next challenge")),
+        Binding("d", "delay", N_("Delay"), show=False, group=_TURNS, id="main.delay", tooltip=N_("The acting fighter holds the action; the next one acts")),
+        Binding("j", "step_in", N_("Step in"), show=False, group=_TURNS, id="main.step_in", tooltip=N_("The selected fighter steps in with the held action, now")),
+        Binding("X", "end_combat", N_("End fight"), show=False, group=_TURNS, id="main.end_combat", tooltip=N_("Leave combat: the turn order and fight-long effects end")),
+        Binding("f", "effects", N_("Effects"), show=False, group=_TURNS, id="main.effects", tooltip=N_("Effects on the selected character: add one (name, dice, duration) or remove one")),
+        Binding("n", "new_scene", N_("Scene+"), group=_STORY, id="main.new_scene", tooltip=N_("Start a new scene (per-scene resets)")),
+        Binding("N", "new_session", N_("Session+"), show=False, group=_STORY, id="main.new_session", tooltip=N_("Start a new game session (Edge, edges reset)")),
+        Binding("T", "new_story", N_("Story+"), show=False, group=_STORY, id="main.new_story", tooltip=N_("Start a new story (story points replaced)")),
+        Binding("V", "reveal_dice", N_("Reveal dice"), show=False, group=_STORY, id="main.reveal_dice", tooltip=N_("Reveal the dice secret to the players, commit a new one")),
+        Binding("o", "note", N_("Note"), show=False, group=_STORY, id="main.note", tooltip=N_("Write a note into the log")),
+        Binding("S", "settings", N_("Settings"), show=False, group=_STORY, id="main.settings",
+                tooltip=N_("Change a rule setting of this campaign (logged, undoable)")),
+        Binding("u,ctrl+z", "undo", N_("Undo"), group=_UNDO, id="main.undo", tooltip=N_("Undo the last command")),
+        Binding("U,ctrl+y", "redo", N_("Redo"), group=_UNDO, id="main.redo", tooltip=N_("Redo the last undone command")),
+        Binding("1", "focus_pane('queue')", N_("Queue"), show=False, group=_PANES, id="main.focus_queue", tooltip=N_("Focus the challenge queue")),
+        Binding("2", "focus_pane('chars')", N_("Characters"), show=False, group=_PANES, id="main.focus_chars", tooltip=N_("Focus the characters")),
+        Binding("3", "focus_pane('log')", N_("Log"), show=False, group=_PANES, id="main.focus_log", tooltip=N_("Focus the dice log")),
     ]
 
     def __init__(self, tracker: Tracker) -> None:
@@ -135,7 +142,7 @@ class MainScreen(Screen):
         status = self._status_text()
         self._status_key = (status.plain, tuple(status.spans))
         yield StatusLine(status, id="status-line")
-        yield from compose_panes(DiceLog(id="log"), "Dice log")
+        yield from compose_panes(DiceLog(id="log"), _("Dice log"))
         yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
@@ -151,6 +158,15 @@ class MainScreen(Screen):
     @on(TrackerChanged)
     def _tracker_changed(self, message: TrackerChanged) -> None:
         self.refresh_all(message.events)
+
+    @on(LanguageChanged)
+    def _language_changed(self) -> None:
+        """Every word of the screen again, in the language now in use."""
+        self.query_one("#queue-title", Static).update(_("Challenges"))
+        self.query_one("#chars-title", Static).update(_("Characters"))
+        self.query_one("#log-title", Static).update(_("Dice log"))
+        self._status_key = None
+        self.refresh_all()
 
     def refresh_all(self, events: list[Event] | None = None) -> None:
         if self._hidden():
@@ -203,9 +219,11 @@ class MainScreen(Screen):
         camp = t.state["campaign"]
         save = self.papp.save_state
         line = Text()
-        line.append(f"[{save}] ", style="bold reverse" if save.startswith("save failed") else "bold")
-        where = (f" · {t.system.display_name.split(' (')[0]} · story {st['story']} · session {st['session']}"
-                 f" · scene {st['scene']}")
+        line.append(f"[{save_state_text(save)}] ",
+                    style="bold reverse" if save.startswith("save failed") else "bold")
+        where = " · " + _("{system} · story {story} · session {session} · scene {scene}",
+                          system=t.system.display_name.split(' (')[0], story=st['story'], session=st['session'],
+                          scene=st['scene'])
         name = camp["name"]
         width = self.size.width or 80
         room = width - 2 - len(line.plain) - len(where) - 1  # 2: the status line's padding
@@ -245,7 +263,7 @@ class MainScreen(Screen):
         cid = self.query_one("#chars", CharacterPane).selected_character_id()
         if cid is None:
             if not quiet:
-                self.notify("Select a character first (press 2, then arrows)", severity="warning")
+                self.notify(_("Select a character first (press 2, then arrows)"), severity="warning")
             return None
         return self.tracker.characters.get(cid)
 
@@ -254,7 +272,7 @@ class MainScreen(Screen):
         try:
             check(self.tracker)
         except TrackerError as e:
-            self.notify(str(e), severity="warning", title="Not now")
+            self.notify(str(e), severity="warning", title=_("Not now"))
             return False
         return True
 
@@ -291,13 +309,13 @@ class MainScreen(Screen):
             if title:
                 self.run(lambda t: t.add_challenge(title))
 
-        self.app.push_screen(TextPrompt("New challenge: what is at stake?", placeholder="e.g. Catch the pickpocket",
-                                        check=lambda s: None if s.strip() else "write a title"), done)
+        self.app.push_screen(TextPrompt(_("New challenge: what is at stake?"), placeholder=_("e.g. Catch the pickpocket"),
+                                        check=lambda s: None if s.strip() else _("write a title")), done)
 
     def action_start_challenge(self) -> None:
         chid = self.selected_challenge_id()
         if chid is None:
-            self.notify("Select a challenge first (press 1, then arrows)", severity="warning")
+            self.notify(_("Select a challenge first (press 1, then arrows)"), severity="warning")
             return
         self.run(lambda t: t.start_challenge(chid))
 
@@ -306,7 +324,7 @@ class MainScreen(Screen):
 
         chid = self.selected_challenge_id()
         if chid is None:
-            self.notify("Select a challenge first (press 1)", severity="warning")
+            self.notify(_("Select a challenge first (press 1)"), severity="warning")
             return
         title = self.tracker.challenge(chid)["title"]
 
@@ -314,12 +332,12 @@ class MainScreen(Screen):
             if yes:
                 self.run(lambda t: t.remove_challenge(chid))
 
-        self.app.push_screen(ConfirmPrompt(f"Remove challenge '{title}'? (undo brings it back)"), done)
+        self.app.push_screen(ConfirmPrompt(_("Remove challenge '{title}'? (undo brings it back)", title=title)), done)
 
     def action_move_challenge(self, delta: int) -> None:
         chid = self.selected_challenge_id()
         if chid is None:
-            self.notify("Select a challenge first (press 1)", severity="warning")
+            self.notify(_("Select a challenge first (press 1)"), severity="warning")
             return
         self.run(lambda t: t.move_challenge(chid, delta))
 
@@ -388,9 +406,11 @@ class MainScreen(Screen):
         ch = self.selected_character()
         if ch is None:
             return
-        choices = [(f"ab:{a['name']}", f"{a['name']} — {plural(a['cost'], 'charge')} per {a['per']}")
+        per = {"use": _("per use"), "scene": _("per scene")}
+        choices = [(f"ab:{a['name']}", ngettext("{name} — {n} charge {per}", "{name} — {n} charges {per}", a['cost'],
+                                                name=a['name'], per=per.get(a['per'], a['per'])))
                    for a in ch["abilities"] if a["per"] != "always"]
-        choices.append(("plain", "Spend 1 charge for something else…"))
+        choices.append(("plain", _("Spend 1 charge for something else…")))
 
         def picked(value: str | None) -> None:
             if value is None:
@@ -403,10 +423,10 @@ class MainScreen(Screen):
                 if text:
                     self.run(lambda t: t.spend_charges(ch["id"], 1, text.strip()))
 
-            self.app.push_screen(TextPrompt(f"{ch['name']} spends 1 charge on…",
-                                            check=lambda s: None if s.strip() else "say what for"), reason)
+            self.app.push_screen(TextPrompt(_("{name} spends 1 charge on…", name=ch['name']),
+                                            check=lambda s: None if s.strip() else _("say what for")), reason)
 
-        self.app.push_screen(ChoicePrompt(f"{ch['name']}: charges {ch['charges']}/{ch['charges_max']}", choices), picked)
+        self.app.push_screen(ChoicePrompt(_("{name}: charges {charges}/{charges_max}", name=ch['name'], charges=ch['charges'], charges_max=ch['charges_max']), choices), picked)
 
     def action_restore_charge(self) -> None:
         ch = self.selected_character()
@@ -432,8 +452,9 @@ class MainScreen(Screen):
 
     def action_story_point(self) -> None:
         self._spend(Tracker.check_spend_story_point, Tracker.spend_story_point,
-                    lambda ch: f"{ch['name']} spends a story point ({ch['story_points']} left). What does it buy?",
-                    "say what it bought", placeholder="e.g. a sewer hatch full of rats opens")
+                    lambda ch: _("{name} spends a story point ({left} left). What does it buy?", name=ch['name'],
+                                 left=ch['story_points']),
+                    _("say what it bought"), placeholder=_("e.g. a sewer hatch full of rats opens"))
 
     def action_award_point(self) -> None:
         from .prompts import TextPrompt
@@ -444,13 +465,14 @@ class MainScreen(Screen):
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.run(lambda t: t.award_story_point(ch["id"], text.strip() or "good roleplaying"))
+                self.run(lambda t: t.award_story_point(ch["id"], text.strip() or _("good roleplaying")))
 
-        self.app.push_screen(TextPrompt(f"Award {ch['name']} a story point for…", "good roleplaying"), done)
+        self.app.push_screen(TextPrompt(_("Award {name} a story point for…", name=ch['name']), _("good roleplaying")), done)
 
     def action_spend_edge(self) -> None:
         self._spend(Tracker.check_spend_edge, Tracker.spend_edge,
-                    lambda ch: f"{ch['name']} spends Edge ({ch['edge']}/{ch['edge_rating']}) on…", "say what for")
+                    lambda ch: _("{name} spends Edge ({edge}/{rating}) on…", name=ch['name'], edge=ch['edge'],
+                                 rating=ch['edge_rating']), _("say what for"))
 
     # -- rolls and contests ------------------------------------------------------
 
@@ -464,7 +486,7 @@ class MainScreen(Screen):
         if chid is None and active is not None:
             chid = active["id"]
         if not self.tracker.characters:
-            self.notify("Add a character first (c)", severity="warning")
+            self.notify(_("Add a character first (c)"), severity="warning")
             return
         # The selected character is side A, unless the challenge names who takes part and it is
         # someone else (an extended test goes on with its own roller), or names them as opposition.
@@ -562,8 +584,8 @@ class MainScreen(Screen):
         if cid not in held and len(held) == 1:
             cid = held[0]  # only one holds: no need to point at them
         if cid is None or cid not in held:
-            names = ", ".join(self.tracker.character(h)["name"] for h in held) or "nobody"
-            self.notify(f"Select who steps in (holding: {names}), then j", severity="warning", title="Not now")
+            names = ", ".join(self.tracker.character(h)["name"] for h in held) or _("nobody")
+            self.notify(_("Select who steps in (holding: {names}), then j", names=names), severity="warning", title=_("Not now"))
             return
         self.run(lambda t: t.combat.step_in(cid))
 
@@ -571,15 +593,15 @@ class MainScreen(Screen):
         from .prompts import ConfirmPrompt
 
         if not self.tracker.combat.active:
-            self.notify("No fight is going on (i rolls initiative)", severity="warning", title="Not now")
+            self.notify(_("No fight is going on (i rolls initiative)"), severity="warning", title=_("Not now"))
             return
 
         def done(yes: bool | None) -> None:
             if yes:
                 self.run(lambda t: t.combat.end())
 
-        self.app.push_screen(ConfirmPrompt("End the fight? The turn order goes; effects counted in passes or "
-                                           "turns end (undo brings them back)."), done)
+        self.app.push_screen(ConfirmPrompt(_("End the fight? The turn order goes; effects counted in passes or "
+                                           "turns end (undo brings them back).")), done)
 
     def action_effects(self) -> None:
         """Add an effect to the selected character, or (when it carries some) pick one to remove."""
@@ -600,8 +622,9 @@ class MainScreen(Screen):
             elif value is not None:
                 self.run(lambda t: t.combat.remove_effect(ch["id"], int(value)))
 
-        choices = [("add", "Add an effect…")] + [(str(i), f"Remove {effect_text(e)}") for i, e in enumerate(effects)]
-        self.app.push_screen(ChoicePrompt(f"Effects on {ch['name']}", choices), done)
+        choices = [("add", _("Add an effect…"))] + [(str(i), _("Remove {effect}", effect=effect_text(e)))
+                                                     for i, e in enumerate(effects)]
+        self.app.push_screen(ChoicePrompt(_("Effects on {name}", name=ch['name']), choices), done)
 
     def _add_effect(self, ch: dict[str, Any]) -> None:
         from ...session.table.combat import parse_effect
@@ -619,9 +642,9 @@ class MainScreen(Screen):
                 name, dice, unit, count = parse_effect(text)
                 self.run(lambda t: t.combat.add_effect(ch["id"], name, dice, unit, count))
 
-        self.app.push_screen(TextPrompt(f"Effect on {ch['name']}: name, dice, duration",
-                                        placeholder="e.g. Smoke -2 3 passes · Stunned 1 turn · Blessed +1",
-                                        hint="no duration: until removed; units: passes, turns, scenes, sessions",
+        self.app.push_screen(TextPrompt(_("Effect on {name}: name, dice, duration", name=ch['name']),
+                                        placeholder=_("e.g. Smoke -2 3 passes · Stunned 1 turn · Blessed +1"),
+                                        hint=_("no duration: until removed; units: passes, turns, scenes, sessions"),
                                         check=check), done)
 
     # -- structure ---------------------------------------------------------------
@@ -633,7 +656,7 @@ class MainScreen(Screen):
             if title is not None:
                 self.run(lambda t: t.new_scene(title))
 
-        self.app.push_screen(TextPrompt("New scene — its title (optional):", placeholder="e.g. The docks at night"), done)
+        self.app.push_screen(TextPrompt(_("New scene — its title (optional):"), placeholder=_("e.g. The docks at night")), done)
 
     def action_new_session(self) -> None:
         from .prompts import ConfirmPrompt
@@ -642,7 +665,7 @@ class MainScreen(Screen):
             if yes:
                 self.run(lambda t: t.new_session())
 
-        self.app.push_screen(ConfirmPrompt("Start a new game session in this file? Edge and edge rerolls reset."), done)
+        self.app.push_screen(ConfirmPrompt(_("Start a new game session in this file? Edge and edge rerolls reset.")), done)
 
     def action_reveal_dice(self) -> None:
         from .prompts import ConfirmPrompt
@@ -654,8 +677,7 @@ class MainScreen(Screen):
             if yes:
                 self.run(lambda t: t.new_dice_secret(reveal=True))
 
-        self.app.push_screen(ConfirmPrompt(f"Reveal dice secret{key} to the players now and commit a new one? "
-                                           "(A new session does this too; it cannot be undone.)"), done)
+        self.app.push_screen(ConfirmPrompt(_("Reveal dice secret{key} to the players now and commit a new one? (A new session does this too; it cannot be undone.)", key=key)), done)
 
     def action_new_story(self) -> None:
         from .prompts import ConfirmPrompt
@@ -666,7 +688,7 @@ class MainScreen(Screen):
             if yes:
                 self.run(lambda t: t.new_story())
 
-        self.app.push_screen(ConfirmPrompt(f"Start a new story? Unspent story points vanish; each PC gets {n}."), done)
+        self.app.push_screen(ConfirmPrompt(_("Start a new story? Unspent story points vanish; each PC gets {n}.", n=n)), done)
 
     def action_note(self) -> None:
         from .prompts import TextPrompt
@@ -675,13 +697,13 @@ class MainScreen(Screen):
             if text and text.strip():
                 self.run(lambda t: t.note(text))
 
-        self.app.push_screen(TextPrompt("Note for the log:"), done)
+        self.app.push_screen(TextPrompt(_("Note for the log:")), done)
 
     def action_undo(self) -> None:
-        self.run(lambda t: t.undo(), lambda ev: self.notify(self.command_text(ev), title="Undone"))
+        self.run(lambda t: t.undo(), lambda ev: self.notify(self.command_text(ev), title=_("Undone")))
 
     def action_redo(self) -> None:
-        self.run(lambda t: t.redo(), lambda ev: self.notify(self.command_text(ev), title="Redone"))
+        self.run(lambda t: t.redo(), lambda ev: self.notify(self.command_text(ev), title=_("Redone")))
 
     def command_text(self, ev: Event) -> str:
         """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""

@@ -21,15 +21,16 @@ from ...text import plural
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from ..messages import RunCommand, TrackerChanged
+from ...i18n import N_
 
 
 class DicePicker(ModalScreen[list[int] | None]):
     """Choose dice from a hand: Enter or space toggles [x], d confirms, Escape cancels."""
 
     BINDINGS = [
-        Binding("space", "toggle_die", "Toggle", id="pick.toggle", tooltip="Choose or drop the die"),
-        Binding("d", "done", "Done", id="pick.done", tooltip="Use the chosen dice"),
-        Binding("escape", "cancel", "Cancel", id="pick.cancel", tooltip="Cancel"),
+        Binding("space", "toggle_die", N_("Toggle"), id="pick.toggle", tooltip=N_("Choose or drop the die")),
+        Binding("d", "done", N_("Done"), id="pick.done", tooltip=N_("Use the chosen dice")),
+        Binding("escape", "cancel", N_("Cancel"), id="pick.cancel", tooltip=N_("Cancel")),
     ]
 
     def __init__(self, title: str, dice: list[Die], *, preselect: int = 0) -> None:
@@ -86,22 +87,22 @@ class NarrationScreen(ModalScreen[None]):
     """Who narrates, the dice on the table and their sum, burns and their tiers, the GM's harm roll."""
 
     BINDINGS = [
-        Binding("b", "roll_background", "Roll bg die", id="nar.roll", tooltip="Roll a background's die (once per scene)"),
-        Binding("o", "open", "Take narration", id="nar.open", tooltip="Take the open narration with two dice"),
-        Binding("u", "usurp", "Burn/usurp", id="nar.usurp", tooltip="Put down dice whose sum exceeds the table's"),
-        Binding("g", "harm", "GM harm roll", id="nar.harm", tooltip="The GM's harm roll after a >3-dice usurpation"),
-        Binding("D", "harm_note", "Harm note", show=False, id="nar.harm_note",
-                tooltip="After a harm roll that harmed: the usurper's health note, proposed for the GM to word (H9)"),
-        Binding("G", "toggle_gm_only", "GM only", show=False, id="nar.gm_only",
-                tooltip="Make the GM's harm roll the GM's only: the players see \"the GM rolls\""),
-        Binding("e", "edge_reroll", "Edge reroll", show=False, id="nar.edge",
-                tooltip="Reroll a participant's background dice in hand with an unused edge (H7, once a session)"),
-        Binding("k", "conflict", "Conflict", id="nar.conflict", tooltip="Conversation d4 / brawl d6 / armed d8 / firefight d10"),
-        Binding("a", "ability_fight", "Ability fight", show=False, id="nar.ability",
-                tooltip="A fight with abilities: the GM wins harm rolls"),
-        Binding("f", "toggle_physical", "Physical dice", id="nar.physical",
-                tooltip="Type the faces of physical dice for background dice and the GM's harm roll"),
-        Binding("escape", "close", "Close", id="nar.close", tooltip="Close"),
+        Binding("b", "roll_background", N_("Roll bg die"), id="nar.roll", tooltip=N_("Roll a background's die (once per scene)")),
+        Binding("o", "open", N_("Take narration"), id="nar.open", tooltip=N_("Take the open narration with two dice")),
+        Binding("u", "usurp", N_("Burn/usurp"), id="nar.usurp", tooltip=N_("Put down dice whose sum exceeds the table's")),
+        Binding("g", "harm", N_("GM harm roll"), id="nar.harm", tooltip=N_("The GM's harm roll after a >3-dice usurpation")),
+        Binding("D", "harm_note", N_("Harm note"), show=False, id="nar.harm_note",
+                tooltip=N_("After a harm roll that harmed: the usurper's health note, proposed for the GM to word (H9)")),
+        Binding("G", "toggle_gm_only", N_("GM only"), show=False, id="nar.gm_only",
+                tooltip=N_("Make the GM's harm roll the GM's only: the players see \"the GM rolls\"")),
+        Binding("e", "edge_reroll", N_("Edge reroll"), show=False, id="nar.edge",
+                tooltip=N_("Reroll a participant's background dice in hand with an unused edge (H7, once a session)")),
+        Binding("k", "conflict", N_("Conflict"), id="nar.conflict", tooltip=N_("Conversation d4 / brawl d6 / armed d8 / firefight d10")),
+        Binding("a", "ability_fight", N_("Ability fight"), show=False, id="nar.ability",
+                tooltip=N_("A fight with abilities: the GM wins harm rolls")),
+        Binding("f", "toggle_physical", N_("Physical dice"), id="nar.physical",
+                tooltip=N_("Type the faces of physical dice for background dice and the GM's harm roll")),
+        Binding("escape", "close", N_("Close"), id="nar.close", tooltip=N_("Close")),
     ]
 
     DEFAULT_CSS = """

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from ...rules.dice import Die, FaceError, parse_faces
 from ..widgets.keyline import KeyLine
+from ...i18n import N_
 
 
 _R = TypeVar("_R")
@@ -32,8 +33,8 @@ class _LinePrompt(ModalScreen[_R | None], Generic[_R]):
 
     BINDINGS = [
         # The field takes Enter itself; this row puts it in the key line, the help and the palette.
-        Binding("enter", "submit", "Accept", id="prompt.accept", tooltip="Accept what is typed"),
-        Binding("escape", "cancel", "Cancel", id="prompt.cancel", tooltip="Close without changing anything"),
+        Binding("enter", "submit", N_("Accept"), id="prompt.accept", tooltip=N_("Accept what is typed")),
+        Binding("escape", "cancel", N_("Cancel"), id="prompt.cancel", tooltip=N_("Close without changing anything")),
     ]
 
     def __init__(self, title: str, value: str = "", *, placeholder: str = "", hint: str = "",
@@ -88,8 +89,8 @@ class ChoicePrompt(ModalScreen[str | None]):
     """Pick one option (by arrow keys and Enter, or its number)."""
 
     BINDINGS = [
-        Binding("enter", "pick", "Pick", id="choice.pick", tooltip="Pick the highlighted option (or press its number)"),
-        Binding("escape", "cancel", "Cancel", id="choice.cancel", tooltip="Close without picking"),
+        Binding("enter", "pick", N_("Pick"), id="choice.pick", tooltip=N_("Pick the highlighted option (or press its number)")),
+        Binding("escape", "cancel", N_("Cancel"), id="choice.cancel", tooltip=N_("Close without picking")),
     ]
 
     def __init__(self, title: str, choices: Sequence[tuple[str, str]], *, hint: str = "") -> None:
@@ -138,8 +139,8 @@ class ConfirmPrompt(ModalScreen[bool]):
     """Yes / no. y or Enter confirms, n or Escape declines."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes", tooltip="Yes, do it"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="No, change nothing"),
+        Binding("y,enter", "answer(True)", N_("Yes"), id="confirm.yes", tooltip=N_("Yes, do it")),
+        Binding("n,escape", "answer(False)", N_("No"), id="confirm.no", tooltip=N_("No, change nothing")),
     ]
 
     def __init__(self, question: str) -> None:

@@ -26,13 +26,19 @@ from ...rules.system import Choice, allowed_text, parse_setting
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
-from ..messages import RunCommand, TrackerChanged
+from ..host import host
+from ..messages import LanguageChanged, RunCommand, TrackerChanged
+from ...i18n import N_, _
 
+
+
+LANGUAGE_ROW = "pref:language"
+"""The last row: the language Polku speaks to this user (a preference of theirs, not the campaign's)."""
 
 
 def show_value(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -59,12 +65,12 @@ class SettingsScreen(ModalScreen[None]):
     """The [choice] settings of this campaign's system; each change is a logged command."""
 
     BINDINGS = [
-        Binding("enter,space", "cycle(1)", "Next value", id="settings.next", tooltip="Step the setting to its next value"),
-        Binding("left", "cycle(-1)", "Previous", show=False, id="settings.previous",
-                tooltip="Step the setting to its previous value"),
-        Binding("u,ctrl+z", "undo", "Undo", id="settings.undo", tooltip="Undo the last command"),
-        Binding("U,ctrl+y", "redo", "Redo", show=False, id="settings.redo", tooltip="Redo the last undone command"),
-        Binding("escape", "close", "Close", id="settings.close", tooltip="Close the settings"),
+        Binding("enter,space", "cycle(1)", N_("Next value"), id="settings.next", tooltip=N_("Step the setting to its next value")),
+        Binding("left", "cycle(-1)", N_("Previous"), show=False, id="settings.previous",
+                tooltip=N_("Step the setting to its previous value")),
+        Binding("u,ctrl+z", "undo", N_("Undo"), id="settings.undo", tooltip=N_("Undo the last command")),
+        Binding("U,ctrl+y", "redo", N_("Redo"), show=False, id="settings.redo", tooltip=N_("Redo the last undone command")),
+        Binding("escape", "close", N_("Close"), id="settings.close", tooltip=N_("Close the settings")),
     ]
 
     DEFAULT_CSS = """
@@ -82,10 +88,9 @@ class SettingsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="settings-box"):
-            yield Static(f"Rule settings — {self.tracker.system.display_name}", id="settings-title")
+            yield Static(self._title(), id="settings-title")
             yield OptionList(id="settings-rows")
-            yield Static("Enter: next value   ←: previous   u: undo   Esc: close.  "
-                         "Each change is logged; rolls record the settings they used.", id="settings-hint")
+            yield Static(self._hint(), id="settings-hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -100,6 +105,31 @@ class SettingsScreen(ModalScreen[None]):
             rows.highlighted = 0
         rows.focus()
 
+    def _title(self) -> str:
+        return _("Rule settings — {system}", system=self.tracker.system.display_name)
+
+    @staticmethod
+    def _hint() -> str:
+        return _("Enter: next value   ←: previous   u: undo   Esc: close.  "
+                 "Each change is logged; rolls record the settings they used.")
+
+    @on(LanguageChanged)
+    def _language_changed(self) -> None:
+        self.query_one("#settings-title", Static).update(self._title())
+        self.query_one("#settings-hint", Static).update(self._hint())
+        self.render_rows()
+
+    def _language_row(self) -> Option:
+        from ... import i18n
+
+        t = Text()
+        t.append(f"{'':<6}", style="dim")
+        t.append(f"{'language':<22}", style="bold")
+        t.append(i18n.LANGUAGES[i18n.language()])
+        t.append("\n      " + _("Language / Kieli: yours, on this computer (not the campaign's); not logged"),
+                 style="dim")
+        return Option(t, id=LANGUAGE_ROW)
+
     def render_rows(self) -> None:
         rows = self.query_one("#settings-rows", OptionList)
         keep = rows.highlighted
@@ -112,10 +142,13 @@ class SettingsScreen(ModalScreen[None]):
             t.append(f"{c.rule:<6}", style="dim")
             t.append(f"{c.key:<22}", style="bold")
             t.append(show_value(value))
-            t.append("  (default)" if value == c.default else f"  (default {show_value(c.default)})", style="dim")
+            t.append("  " + (_("(default)") if value == c.default else _("(default {value})", value=show_value(c.default))),
+                     style="dim")
             for line in textwrap.wrap(c.label, width - 6):
                 t.append(f"\n      {line}", style="dim")
             options.append(Option(t, id=c.key))
+        if hasattr(self.app, "switch_language"):
+            options.append(self._language_row())  # last: the campaign's own settings come first
         rows.set_options(options)
         if keep is not None and options:
             rows.highlighted = min(keep, len(options) - 1)
@@ -137,6 +170,12 @@ class SettingsScreen(ModalScreen[None]):
     def action_cycle(self, delta: int) -> None:
         key = self.highlighted_key()
         if key is None:
+            return
+        if key == LANGUAGE_ROW:
+            from ... import i18n
+
+            codes = list(i18n.LANGUAGES)
+            host(self.app).switch_language(codes[(codes.index(i18n.language()) + delta) % len(codes)])
             return
         nxt = self.tracker.next_setting_value(key, delta)
         if nxt is None:

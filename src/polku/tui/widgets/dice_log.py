@@ -20,19 +20,20 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..render import event_details, event_line
+from ...i18n import N_
 
 
 class DiceLog(ScrollView, can_focus=True):
     """The log pane. Enter expands the event under the cursor."""
 
     BINDINGS = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "cursor(-10)", "Page up", show=False),
-        Binding("pagedown", "cursor(10)", "Page down", show=False),
-        Binding("home", "cursor_to(0)", "First", show=False),
-        Binding("end", "cursor_to(-1)", "Last", show=False),
-        Binding("enter,space", "toggle_expand", "Expand", id="log.expand", tooltip="Show every die and number of the event"),
+        Binding("up,k", "cursor(-1)", N_("Up"), show=False),
+        Binding("down,j", "cursor(1)", N_("Down"), show=False),
+        Binding("pageup", "cursor(-10)", N_("Page up"), show=False),
+        Binding("pagedown", "cursor(10)", N_("Page down"), show=False),
+        Binding("home", "cursor_to(0)", N_("First"), show=False),
+        Binding("end", "cursor_to(-1)", N_("Last"), show=False),
+        Binding("enter,space", "toggle_expand", N_("Expand"), id="log.expand", tooltip=N_("Show every die and number of the event")),
     ]
 
     DEFAULT_CSS = """

@@ -20,6 +20,8 @@ from ...session.table.combat import effect_short
 from ...session.model import condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips, short_name
+from ...i18n import _, ngettext
+from ...text import kind_label, wound_label
 
 STATUS_MARK = {"waiting": "○", "active": "▶", "resolved": "✓"}
 
@@ -58,16 +60,18 @@ def sync_options(option_list: OptionList, options: list[Option]) -> bool:
     return True
 
 
-def compose_panes(log: Widget, log_title: str, *, queue_title: str = "Challenges",
+def compose_panes(log: Widget, log_title: str, *, queue_title: str | None = None,
                   queue_title_id: str = "queue-title") -> ComposeResult:
     """The three panes of every view of a session (the GM's screen, review, the
-    players' view): challenges and characters on the left, ``log`` on the right."""
+    players' view): challenges and characters on the left, ``log`` on the right.
+    The titles are in the language in use (``queue_title``: "Challenges" unless given)."""
     with Horizontal(id="panes"):
         with Vertical(id="left"):
             yield TurnOrder(id="turns", classes="-idle")
-            yield Static(queue_title, classes="pane-title", id=queue_title_id)
+            yield Static(_("Challenges") if queue_title is None else queue_title, classes="pane-title",
+                         id=queue_title_id)
             yield ChallengeQueue(id="queue")
-            yield Static("Characters", classes="pane-title", id="chars-title")
+            yield Static(_("Characters"), classes="pane-title", id="chars-title")
             yield CharacterPane(id="chars")
         with Vertical(id="right"):
             yield Static(log_title, classes="pane-title", id="log-title")
@@ -123,7 +127,7 @@ class ChallengeQueue(OptionList):
         chars = tracker.characters
 
         def name(x: str) -> str:
-            return chars[x]["name"] if x in chars else "(removed)"
+            return chars[x]["name"] if x in chars else _("(removed)")
 
         key = (c["id"], c["status"], c["title"], c.get("outcome", ""),
                tuple(name(x) for x in c.get("participants", [])), tuple(name(x) for x in c.get("opposition", [])),
@@ -140,7 +144,7 @@ class ChallengeQueue(OptionList):
             live = {id(o) for o in options}
             self._rows = {k: v for k, v in self._rows.items() if id(v) in live}
         if not options:
-            options.append(Option(Text("No challenges yet — press a to add one", style=styles.get("muted", "")),
+            options.append(Option(Text(_("No challenges yet — press a to add one"), style=styles.get("muted", "")),
                                   id="empty", disabled=True))
         self._show_options(tracker, options, keep)
 
@@ -155,9 +159,10 @@ class ChallengeQueue(OptionList):
             t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
         elif c.get("participants") or c.get("opposition"):
             chars = tracker.characters
-            names = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("participants", [])]
-            opp = [chars[x]["name"] if x in chars else "(removed)" for x in c.get("opposition", [])]
-            who = ", ".join(names) + (f" vs {', '.join(opp)}" if opp else "")
+            names = [chars[x]["name"] if x in chars else _("(removed)") for x in c.get("participants", [])]
+            opp = [chars[x]["name"] if x in chars else _("(removed)") for x in c.get("opposition", [])]
+            who = (_("{names} vs {opposition}", names=", ".join(names), opposition=", ".join(opp)) if opp
+                   else ", ".join(names))
             if who:
                 t.append(f"  ({who})", style=styles.get("muted", ""))
         return Option(t, id=f"ch:{c['id']}")
@@ -196,11 +201,11 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
         return []
     muted, accent = styles.get("muted", ""), styles.get("accent", "")
     head = Text("» ", style=accent)
-    head.append(combat.headline() or "Initiative", style="bold")
+    head.append(combat.headline() or _("Initiative"), style="bold")
     out = [head]
     if (combat.block or {}).get("gm_turn"):
         # The players' view: a secret fighter acts; neither a row nor a name of theirs is shown.
-        out.append(Text.assemble(("▶ ", accent), ("the GM's turn", "bold")))
+        out.append(Text.assemble(("▶ ", accent), (_("the GM's turn"), "bold")))
     for r in rows:
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
@@ -209,11 +214,11 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
                  (muted if r.status in ("acted", "out", "down") else ""))
         extra = [r.condition.split(' (')[0]] if r.condition else []  # unconscious, dying, dead: skipped
         if r.wound and not r.condition:
-            extra.append(f"−{-r.wound} wounds")
+            extra.append(_("−{n} wounds", n=-r.wound))
         if r.passes != 1:
-            extra.append(f"{r.passes} passes")
+            extra.append(ngettext("{n} pass", "{n} passes", r.passes))
         if r.status == "held":
-            extra.append("holding")
+            extra.append(_("holding"))
         if extra:
             t.append("  " + ", ".join(extra), style=muted)
         out.append(t)
@@ -233,7 +238,7 @@ class CharacterPane(OptionList):
         options = [Option(character_text(tracker, ch, system, styles), id=cid)
                    for cid, ch in tracker.characters.items()]
         if not options:
-            options.append(Option(Text("No characters yet — press c to add one", style=styles.get("muted", "")),
+            options.append(Option(Text(_("No characters yet — press c to add one"), style=styles.get("muted", "")),
                                   id="empty", disabled=True))
         if not sync_options(self, options) and self.highlighted is not None:
             return
@@ -262,39 +267,42 @@ def _character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: d
     if ch.get("player"):
         t.append(f" ({ch['player']})", style=styles.get("muted", ""))
     elif ch["kind"] != "pc":
-        t.append(f" [{ch['kind'].upper()}]", style=styles.get("muted", ""))
+        t.append(f" [{kind_label(ch['kind']).upper()}]", style=styles.get("muted", ""))
     if ch.get("secret"):
         # Only the GM's panes ever hold a secret character (the players' view leaves it out).
-        t.append(" [SECRET]", style=styles.get("accent", ""))
+        t.append(" [" + _("SECRET") + "]", style=styles.get("accent", ""))
     if system == "rajapolku":
         pen = tracker.wound_penalty(ch["id"])
-        wound = ch["wound"] + (f" −{pen}d" if pen else "")
+        wound = wound_label(ch["wound"]) + (f" −{pen}d" if pen else "")
         t.append(f"  {wound}", style=styles.get("loss", "") if pen else "")
-        t.append("\n  charges ")
+        t.append("\n  " + _("charges") + " ")
         t.append(pips(ch["charges"], ch["charges_max"]), style=styles.get("accent", ""))
         t.append(f" {ch['charges']}/{ch['charges_max']}")
         if ch["kind"] == "pc" or ch["story_points"]:
-            t.append(f"  story {ch['story_points']}")
+            t.append("  " + _("story {n}", n=ch['story_points']))
         if ch.get("health"):
             t.append(f"\n  {ch['health']}", style=styles.get("muted", ""))
     elif system == "harhapolku":
         edges = ch.get("edges", [])
         if edges:
-            t.append("\n  edges ")
+            t.append("\n  " + _("edges") + " ")
             for i, e in enumerate(edges):
                 if i:
                     t.append(" ")
                 t.append(("○ " if e["used"] else "● ") + e["name"],
                          style=styles.get("muted", "") if e["used"] else styles.get("accent", ""))
         if ch.get("rolled_this_scene"):
-            t.append("\n  rolled: " + ", ".join(ch["rolled_this_scene"]), style=styles.get("muted", ""))
+            t.append("\n  " + _("rolled: {backgrounds}", backgrounds=", ".join(ch["rolled_this_scene"])),
+                     style=styles.get("muted", ""))
     else:
         phys, stun = condition_monitors(ch)
         pen = tracker.wound_penalty(ch["id"])
-        t.append(f"  Edge {ch['edge']}/{ch['edge_rating']}", style=styles.get("accent", ""))
+        t.append("  " + _("Edge {edge}/{rating}", edge=ch['edge'], rating=ch['edge_rating']),
+                 style=styles.get("accent", ""))
         if pen:
-            t.append(f"  wounds −{pen}", style=styles.get("loss", ""))
-        t.append(f"\n  P {boxes(ch['physical'], phys)}\n  S {boxes(ch['stun'], stun)}")
+            t.append("  " + _("wounds −{n}", n=pen), style=styles.get("loss", ""))
+        t.append("\n  " + _("P {boxes}", boxes=boxes(ch['physical'], phys)) + "\n  "
+                 + _("S {boxes}", boxes=boxes(ch['stun'], stun)))
         down = tracker.damage.condition_text(ch["id"])
         if down:
             t.append(f"\n  {down}", style=styles.get("loss", ""))

@@ -31,6 +31,7 @@ from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from ...host import AppHost, host
 from ....text import die_text, split_cells
 from ...messages import RunCommand, TrackerChanged
+from ....i18n import N_
 
 
 R = TypeVar("R")
@@ -177,24 +178,24 @@ class RollScreen(ModalScreen[None]):
     """Base of the three systems' challenge screens."""
 
     BINDINGS = [
-        Binding("r", "roll", "Roll", id="roll.roll", tooltip="Roll the pools with the program's dice"),
-        Binding("f", "enter_faces", "Enter faces", id="roll.faces", tooltip="Enter faces from physical dice"),
-        Binding("w", "pick_who", "Who", id="roll.who", tooltip="Choose who this side is"),
-        Binding("G", "toggle_gm_only", "GM only", show=False, id="roll.gm_only",
-                tooltip="Keep the next roll from the players: they see \"the GM rolls\" and nothing else"),
-        Binding("tab", "switch_side", "Other side", show=False, id="roll.switch", tooltip="Move to the other side"),
-        Binding("P", "ask_seat", "Ask player", show=False, id="roll.ask_seat",
-                tooltip="Send this pool to side A's player, who rolls it from their seat (polku play)"),
-        Binding("l", "next_pool", "Saved pool", show=False, id="roll.pool",
-                tooltip="Fill the focused side from its character's saved pools (each press: the next one)"),
-        Binding("L", "save_pool", "Save pool", show=False, id="roll.save_pool",
-                tooltip="Keep the focused side's pool on its character under a name"),
-        Binding("right_square_bracket", "scroll_result(1)", "Result down", show=False, id="roll.result_down",
-                tooltip="Scroll the result box down a page (a long result; the whole of it is also in the log)"),
-        Binding("left_square_bracket", "scroll_result(-1)", "Result up", show=False, id="roll.result_up",
-                tooltip="Scroll the result box up a page"),
-        Binding("escape", "close", "Close", id="roll.close", tooltip="Close (the roll, if any, is already logged)"),
-        Binding("q", "app.quit_app", "Quit", id="roll.quit", tooltip="Save and quit Polku"),
+        Binding("r", "roll", N_("Roll"), id="roll.roll", tooltip=N_("Roll the pools with the program's dice")),
+        Binding("f", "enter_faces", N_("Enter faces"), id="roll.faces", tooltip=N_("Enter faces from physical dice")),
+        Binding("w", "pick_who", N_("Who"), id="roll.who", tooltip=N_("Choose who this side is")),
+        Binding("G", "toggle_gm_only", N_("GM only"), show=False, id="roll.gm_only",
+                tooltip=N_("Keep the next roll from the players: they see \"the GM rolls\" and nothing else")),
+        Binding("tab", "switch_side", N_("Other side"), show=False, id="roll.switch", tooltip=N_("Move to the other side")),
+        Binding("P", "ask_seat", N_("Ask player"), show=False, id="roll.ask_seat",
+                tooltip=N_("Send this pool to side A's player, who rolls it from their seat (polku play)")),
+        Binding("l", "next_pool", N_("Saved pool"), show=False, id="roll.pool",
+                tooltip=N_("Fill the focused side from its character's saved pools (each press: the next one)")),
+        Binding("L", "save_pool", N_("Save pool"), show=False, id="roll.save_pool",
+                tooltip=N_("Keep the focused side's pool on its character under a name")),
+        Binding("right_square_bracket", "scroll_result(1)", N_("Result down"), show=False, id="roll.result_down",
+                tooltip=N_("Scroll the result box down a page (a long result; the whole of it is also in the log)")),
+        Binding("left_square_bracket", "scroll_result(-1)", N_("Result up"), show=False, id="roll.result_up",
+                tooltip=N_("Scroll the result box up a page")),
+        Binding("escape", "close", N_("Close"), id="roll.close", tooltip=N_("Close (the roll, if any, is already logged)")),
+        Binding("q", "app.quit_app", N_("Quit"), id="roll.quit", tooltip=N_("Save and quit Polku")),
     ]
 
     DEFAULT_CSS = """

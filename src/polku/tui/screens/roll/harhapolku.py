@@ -17,6 +17,7 @@ from ....text import percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import effect_rows, RollScreen, Side, _bar, _check, odds_line
+from ....i18n import N_
 
 
 class HarhaRollScreen(RollScreen):
@@ -24,19 +25,19 @@ class HarhaRollScreen(RollScreen):
 
     system_name = "Harhapolku"
     BINDINGS = RollScreen.BINDINGS + [
-        Binding("v", "toggle_variant", "Variant", id="harha.variant",
-                tooltip="Chapter 23 (H4), classic (H3), same-size dice (H5) or sum (H6) for this roll"),
-        Binding("8", "cycle_demand", "H8", show=False, id="harha.demand",
-                tooltip="An opposed roll that is also difficult / very demanding: the actor needs 7+ dice too (H8)"),
-        Binding("d", "toggle_difficult", "Unopposed", id="harha.difficult",
-                tooltip="An unopposed difficult action (H8): one die of 7+"),
-        Binding("D", "toggle_demanding", "Very demanding", show=False, id="harha.demanding",
-                tooltip="A very demanding action needs two dice of 7+ (H8)"),
-        Binding("e", "edge_reroll", "Edge reroll", id="harha.edge", tooltip="Reroll a side's pool with an edge (H7)"),
-        Binding("b", "add_background", "+Background", show=False, id="harha.background",
-                tooltip="Claim an ad-hoc background for this side"),
-        Binding("0", "toggle_always", "No die", show=False, id="harha.always",
-                tooltip="Take away (or give back) this side's 1d8 always: an actor with no die fails (H4)"),
+        Binding("v", "toggle_variant", N_("Variant"), id="harha.variant",
+                tooltip=N_("Chapter 23 (H4), classic (H3), same-size dice (H5) or sum (H6) for this roll")),
+        Binding("8", "cycle_demand", N_("H8"), show=False, id="harha.demand",
+                tooltip=N_("An opposed roll that is also difficult / very demanding: the actor needs 7+ dice too (H8)")),
+        Binding("d", "toggle_difficult", N_("Unopposed"), id="harha.difficult",
+                tooltip=N_("An unopposed difficult action (H8): one die of 7+")),
+        Binding("D", "toggle_demanding", N_("Very demanding"), show=False, id="harha.demanding",
+                tooltip=N_("A very demanding action needs two dice of 7+ (H8)")),
+        Binding("e", "edge_reroll", N_("Edge reroll"), id="harha.edge", tooltip=N_("Reroll a side's pool with an edge (H7)")),
+        Binding("b", "add_background", N_("+Background"), show=False, id="harha.background",
+                tooltip=N_("Claim an ad-hoc background for this side")),
+        Binding("0", "toggle_always", N_("No die"), show=False, id="harha.always",
+                tooltip=N_("Take away (or give back) this side's 1d8 always: an actor with no die fails (H4)")),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:

@@ -17,20 +17,21 @@ from ....session.tracker import Tracker
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
+from ....i18n import N_
 
 
 class InitiativeScreen(ModalScreen[None]):
     """S12: pick who acts, their passes, and roll initiative."""
 
     BINDINGS = [
-        Binding("r", "roll", "Roll initiative", id="ini.roll", tooltip="Reaction + Intuition + hits, highest first"),
-        Binding("f", "faces", "Enter faces", id="ini.faces", tooltip="Type the faces of physical dice instead of the program's"),
-        Binding("plus", "passes(1)", "+Pass", id="ini.more", tooltip="One more initiative pass"),
-        Binding("minus", "passes(-1)", "−Pass", id="ini.less", tooltip="One initiative pass less"),
-        Binding("G", "toggle_gm_only", "GM only", id="ini.gm_only",
-                tooltip="Make the next initiative roll the GM's only: the players see \"the GM rolls\""),
-        Binding("escape", "close", "Close", id="ini.close", tooltip="Close"),
-        Binding("q", "app.quit_app", "Quit", id="ini.quit", tooltip="Save and quit Polku"),
+        Binding("r", "roll", N_("Roll initiative"), id="ini.roll", tooltip=N_("Reaction + Intuition + hits, highest first")),
+        Binding("f", "faces", N_("Enter faces"), id="ini.faces", tooltip=N_("Type the faces of physical dice instead of the program's")),
+        Binding("plus", "passes(1)", N_("+Pass"), id="ini.more", tooltip=N_("One more initiative pass")),
+        Binding("minus", "passes(-1)", N_("−Pass"), id="ini.less", tooltip=N_("One initiative pass less")),
+        Binding("G", "toggle_gm_only", N_("GM only"), id="ini.gm_only",
+                tooltip=N_("Make the next initiative roll the GM's only: the players see \"the GM rolls\"")),
+        Binding("escape", "close", N_("Close"), id="ini.close", tooltip=N_("Close")),
+        Binding("q", "app.quit_app", N_("Quit"), id="ini.quit", tooltip=N_("Save and quit Polku")),
     ]
 
     def __init__(self, tracker: Tracker) -> None:

@@ -16,6 +16,7 @@ from ....session.tracker import Tracker, TrackerError
 from ....text import percent
 from ..prompts import TextPrompt
 from .base import effect_rows, RollScreen, Side, _check, odds_line
+from ....i18n import N_
 
 
 class RajaRollScreen(RollScreen):
@@ -23,18 +24,18 @@ class RajaRollScreen(RollScreen):
 
     system_name = "Rajapolku"
     BINDINGS = RollScreen.BINDINGS + [
-        Binding("plus", "add_condition('help')", "+Condition", id="raja.help",
-                tooltip="A circumstance that helps this side (R4)"),
-        Binding("minus", "add_condition('hinder')", "−Condition", id="raja.hinder",
-                tooltip="A circumstance that hinders this side: +1d10 to the opposition (R4)"),
-        Binding("b", "add_background", "+Background", id="raja.background",
-                tooltip="Claim another background for this side (R2, R3)"),
-        Binding("k", "toggle_spirit", "Spirit", id="raja.spirit",
-                tooltip="Spirit combat: charges become the dice (R11)"),
-        Binding("x", "end_fight", "End fight", show=False, id="raja.end_fight",
-                tooltip="The GM ends the spirit combat: a side withdraws (R11)"),
-        Binding("D", "harm", "Harm", show=False, id="raja.harm",
-                tooltip="The loser of this roll: a wound step per degree, or a health note (R8, R9)"),
+        Binding("plus", "add_condition('help')", N_("+Condition"), id="raja.help",
+                tooltip=N_("A circumstance that helps this side (R4)")),
+        Binding("minus", "add_condition('hinder')", N_("−Condition"), id="raja.hinder",
+                tooltip=N_("A circumstance that hinders this side: +1d10 to the opposition (R4)")),
+        Binding("b", "add_background", N_("+Background"), id="raja.background",
+                tooltip=N_("Claim another background for this side (R2, R3)")),
+        Binding("k", "toggle_spirit", N_("Spirit"), id="raja.spirit",
+                tooltip=N_("Spirit combat: charges become the dice (R11)")),
+        Binding("x", "end_fight", N_("End fight"), show=False, id="raja.end_fight",
+                tooltip=N_("The GM ends the spirit combat: a side withdraws (R11)")),
+        Binding("D", "harm", N_("Harm"), show=False, id="raja.harm",
+                tooltip=N_("The loser of this roll: a wound step per degree, or a health note (R8, R9)")),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:

@@ -17,6 +17,7 @@ from ....text import percent, plural
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, SideList, _check, effect_rows, odds_line
+from ....i18n import N_
 
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
@@ -26,21 +27,21 @@ class SRRollScreen(RollScreen):
 
     system_name = "Varjojuoksu"
     BINDINGS = RollScreen.BINDINGS + [
-        Binding("t", "cycle_test", "Test type", id="sr.test", tooltip="Success / opposed / extended / teamwork"),
-        Binding("h", "set_threshold", "Threshold", id="sr.threshold", tooltip="Set the threshold (S8, S10)"),
-        Binding("H", "toggle_hidden", "Hide thr.", show=False, id="sr.hidden", tooltip="Hide the threshold from players"),
-        Binding("plus", "add_modifier", "+Modifier", id="sr.modifier", tooltip="A situational modifier in dice (S1)"),
-        Binding("B", "buy_hits", "Buy hits", show=False, id="sr.buy_hits",
-                tooltip="Buy hits instead of rolling: one hit per four dice, no glitch (S4; the GM's call)"),
-        Binding("e", "post('edge_after')", "Edge after", id="sr.edge_after", tooltip="Spend Edge after the roll (S7)"),
-        Binding("g", "post('negate_glitch')", "Negate glitch", show=False, id="sr.negate", tooltip="1 Edge negates a glitch (S5)"),
-        Binding("c", "post('reduce_critical')", "Reduce crit", show=False, id="sr.reduce",
-                tooltip="1 Edge turns a critical glitch into a glitch (S6)"),
-        Binding("s", "spoil", "Spoil", show=False, id="sr.spoil", tooltip="The glitch spoils the extended test (S10)"),
-        Binding("o", "helper_pool", "Helper pool", show=False, id="sr.helper_pool",
-                tooltip="The GM sets a teamwork helper's pool (S11)"),
-        Binding("D", "damage", "Damage", show=False, id="sr.damage",
-                tooltip="Apply damage from this opposed attack: the defender's resistance roll (S12)"),
+        Binding("t", "cycle_test", N_("Test type"), id="sr.test", tooltip=N_("Success / opposed / extended / teamwork")),
+        Binding("h", "set_threshold", N_("Threshold"), id="sr.threshold", tooltip=N_("Set the threshold (S8, S10)")),
+        Binding("H", "toggle_hidden", N_("Hide thr."), show=False, id="sr.hidden", tooltip=N_("Hide the threshold from players")),
+        Binding("plus", "add_modifier", N_("+Modifier"), id="sr.modifier", tooltip=N_("A situational modifier in dice (S1)")),
+        Binding("B", "buy_hits", N_("Buy hits"), show=False, id="sr.buy_hits",
+                tooltip=N_("Buy hits instead of rolling: one hit per four dice, no glitch (S4; the GM's call)")),
+        Binding("e", "post('edge_after')", N_("Edge after"), id="sr.edge_after", tooltip=N_("Spend Edge after the roll (S7)")),
+        Binding("g", "post('negate_glitch')", N_("Negate glitch"), show=False, id="sr.negate", tooltip=N_("1 Edge negates a glitch (S5)")),
+        Binding("c", "post('reduce_critical')", N_("Reduce crit"), show=False, id="sr.reduce",
+                tooltip=N_("1 Edge turns a critical glitch into a glitch (S6)")),
+        Binding("s", "spoil", N_("Spoil"), show=False, id="sr.spoil", tooltip=N_("The glitch spoils the extended test (S10)")),
+        Binding("o", "helper_pool", N_("Helper pool"), show=False, id="sr.helper_pool",
+                tooltip=N_("The GM sets a teamwork helper's pool (S11)")),
+        Binding("D", "damage", N_("Damage"), show=False, id="sr.damage",
+                tooltip=N_("Apply damage from this opposed attack: the defender's resistance roll (S12)")),
     ]
 
     def __init__(self, tracker: Tracker, challenge: str | None = None, *, actor: str | None = None) -> None:

@@ -1,0 +1,154 @@
+"""Polku's words in the reader's language: English or Finnish, from gettext catalogues.
+
+Base layer: it imports only the standard library, so every layer may use it (the
+rules core too). Nothing here reads the preferences: the front ends do
+(:mod:`polku.config` is above this module) and pass the configured language to
+:func:`choose`, then :func:`set_language`.
+
+Writing a visible string:
+
+- ``_("Roll for {name}", name=ch["name"])``: the whole sentence is one message, its
+  variable parts named placeholders (``str.format`` fields), never a sentence glued
+  from translated pieces (Finnish inflects the words around a name or a number).
+- ``ngettext("{n} die", "{n} dice", n)``: a count; ``n`` is a placeholder by itself.
+- ``pgettext("key", "Edit")``: the same English word meaning two things.
+- ``N_("Quit")``: marks a message for the catalogue without translating it, for text
+  declared at import time (a key's description, a group's title); whoever shows it
+  passes it through :func:`_` then, so a language switched in the app takes effect.
+
+The catalogues are ``locale/<lang>/LC_MESSAGES/polku.mo`` beside this module, loaded at
+most once each per process (the first message asked in that language) and kept.
+English is the messages themselves (no catalogue is read).
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+DOMAIN = "polku"
+"""The catalogues' name: ``locale/<lang>/LC_MESSAGES/polku.mo``."""
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+DEFAULT = "en"
+LANGUAGES = {"en": "English", "fi": "suomi"}
+"""The languages Polku speaks, each named in itself (as a language menu lists them)."""
+
+ENV_VAR = "POLKU_LANG"
+LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""The locale's variables in POSIX order: the first one set decides."""
+
+_loaded: dict[str, _gettext.NullTranslations] = {}
+_current: _gettext.NullTranslations | None = None
+_language: str | None = None
+
+
+def normalise(value: object) -> str | None:
+    """A language code Polku speaks from a preference or a locale name, else ``None``.
+
+    ``fi``, ``FI``, ``fi_FI.UTF-8``, ``fi-FI``, ``suomi`` → ``fi``; ``en_GB``, ``C``, ``POSIX`` →
+    ``en``; ``de_DE`` or anything else → ``None``.
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text in ("C", "POSIX") or text.startswith("C."):
+        return "en"
+    code = text.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    if code in LANGUAGES:
+        return code
+    for lang, name in LANGUAGES.items():
+        if text.lower() == name.lower():
+            return lang
+    return None
+
+
+def choose(configured: object = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: the preference, else ``POLKU_LANG``, else the locale, else English.
+
+    A preference or ``POLKU_LANG`` naming a language Polku does not speak is passed over.
+    Of the locale's variables the first one set decides (``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``): a Finnish locale gives Finnish, any other English.
+    """
+    env = os.environ if environ is None else environ
+    for wanted in (configured, env.get(ENV_VAR)):
+        lang = normalise(wanted)
+        if lang is not None:
+            return lang
+    for var in LOCALE_VARS:
+        value = env.get(var)
+        if value:
+            return normalise(value) or DEFAULT
+    return DEFAULT
+
+
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The catalogue of ``lang``, read once and kept (English and a missing file: none)."""
+    found = _loaded.get(lang)
+    if found is None:
+        found = _gettext.NullTranslations()
+        if lang != DEFAULT:
+            try:
+                with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as file:
+                    found = _gettext.GNUTranslations(file)
+            except OSError:
+                pass
+        _loaded[lang] = found
+    return found
+
+
+def set_language(lang: str) -> str:
+    """Speak ``lang`` from now on (an unknown code: English). Returns the code in use."""
+    global _current, _language
+    code = normalise(lang) or DEFAULT
+    _current = translations(code)
+    _language = code
+    return code
+
+
+def language() -> str:
+    """The language in use (chosen from the environment at the first question, if nobody set one)."""
+    if _language is None:
+        set_language(choose())
+    assert _language is not None
+    return _language
+
+
+def _catalogue() -> _gettext.NullTranslations:
+    if _current is None:
+        set_language(choose())
+    assert _current is not None
+    return _current
+
+
+def _(message: str, /, **values: object) -> str:
+    """``message`` in the language in use, its ``{placeholders}`` filled from ``values``."""
+    text = _catalogue().gettext(message)
+    return text.format(**values) if values else text
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of a counted message that agrees with ``n``; ``{n}`` is filled in too."""
+    text = _catalogue().ngettext(singular, plural, n)
+    return text.format(n=n, **values)
+
+
+def pgettext(context: str, message: str, /, **values: object) -> str:
+    """Like :func:`_`, for an English message that means one thing in ``context``."""
+    text = _catalogue().pgettext(context, message)
+    return text.format(**values) if values else text
+
+
+def N_(message: str, /) -> str:
+    """Mark ``message`` for the catalogue; it is translated where it is shown (by :func:`_`)."""
+    return message
+
+
+__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "choose", "language", "ngettext",
+           "normalise", "pgettext", "set_language", "translations"]

@@ -1,0 +1,178 @@
+"""Polku in Finnish and English: the catalogue is complete and current, the language is chosen in
+the documented order, and the app switches at once.
+
+The catalogue tests extract the marked messages from src with Babel, in-process (as
+``pybabel extract -F babel.cfg`` does), and compare them with the Finnish ``.po``; the
+``.mo`` the app reads is committed, so a test checks that it says what the ``.po`` says.
+"""
+
+from __future__ import annotations
+
+import gettext
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from app_fixtures import demo_session, make_app, pilot_test, press, until
+from polku import config, i18n
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src" / "polku"
+PO = SRC / "locale" / "fi" / "LC_MESSAGES" / "polku.po"
+MO = PO.with_suffix(".mo")
+
+
+def _extracted() -> dict[str, str | tuple[str, ...]]:
+    """Every marked message in src, by its msgid (the singular of a plural)."""
+    found: dict[str, str | tuple[str, ...]] = {}
+    for _file, _line, message, _comments, _context in extract_from_dir(
+            str(SRC), method_map=[("**.py", "python")]):
+        key = message[0] if isinstance(message, tuple) else message
+        if key:
+            found[key] = message
+    return found
+
+
+def _catalogue():
+    with PO.open("rb") as file:
+        return read_po(file, locale="fi")
+
+
+def _key(message_id: str | tuple[str, ...]) -> str:
+    return message_id[0] if isinstance(message_id, tuple) else message_id
+
+
+def test_every_marked_message_has_a_finnish_translation() -> None:
+    catalogue = _catalogue()
+    translated = {_key(m.id): m for m in catalogue if m.id}
+    missing = []
+    for key in _extracted():
+        entry = translated.get(key)
+        strings = entry.string if entry is not None else ""
+        if entry is None or entry.fuzzy or not all(strings if isinstance(strings, tuple) else [strings]):
+            missing.append(key)
+    assert not missing, f"{len(missing)} messages have no Finnish translation (update the .po): {missing[:10]}"
+
+
+def test_no_catalogue_entry_is_left_unused() -> None:
+    used = set(_extracted())
+    stale = [_key(m.id) for m in _catalogue() if m.id and _key(m.id) not in used]
+    assert not stale, f"{len(stale)} catalogue entries are no longer in src (drop them from the .po): {stale[:10]}"
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name is not None}
+
+
+def test_translations_keep_the_placeholders() -> None:
+    """A translation that drops or renames ``{name}`` would show the wrong words, or fail at show time."""
+    wrong = []
+    for m in _catalogue():
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        want = set().union(*(_fields(i) for i in ids))
+        for s in strings:
+            got = _fields(s)
+            if got - want or (not isinstance(m.id, tuple) and got != want):
+                wrong.append((ids[0], s))
+    assert not wrong, wrong[:5]
+
+
+def test_the_committed_mo_says_what_the_po_says() -> None:
+    """The app reads the .mo (committed, so that an editable install and a wheel both have it)."""
+    with MO.open("rb") as file:
+        mo = gettext.GNUTranslations(file)
+    for m in _catalogue():
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, tuple):
+            for n, form in ((1, m.string[0]), (2, m.string[1])):
+                assert mo.ngettext(m.id[0], m.id[1], n) == form, f"the .mo is stale at {m.id[0]!r}: recompile it"
+        else:
+            assert mo.gettext(m.id) == m.string, f"the .mo is stale at {m.id!r}: recompile it"
+
+
+def test_game_terms_follow_the_glossary() -> None:
+    """A few of docs/glossary.md's terms, as a player reads them in the app."""
+    i18n.set_language("fi")
+    assert i18n._("Characters") == "Hahmot"
+    assert i18n._("Healthy") == "Terve"
+    assert i18n._("Badly wounded") == "Pahasti haavoittunut"
+    assert i18n._("Challenges") == "Haasteet"
+    assert i18n._("edges") == "terät"
+    assert i18n._("charges") == "lataukset"
+    assert "kämmi" in i18n._("1 Edge negates a glitch (S5)")
+    assert i18n.ngettext("{n} pass", "{n} passes", 1) == "1 vuoro"
+    assert i18n.ngettext("{n} pass", "{n} passes", 3) == "3 vuoroa"
+    i18n.set_language("en")
+    assert i18n.ngettext("{n} pass", "{n} passes", 3) == "3 passes"
+    assert i18n._("Healthy") == "Healthy"
+
+
+# -- which language --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("configured, env, lang", [
+    ("fi", {"POLKU_LANG": "en", "LANG": "en_GB.UTF-8"}, "fi"),     # the preference first
+    ("en", {"POLKU_LANG": "fi", "LANG": "fi_FI.UTF-8"}, "en"),
+    (None, {"POLKU_LANG": "fi", "LANG": "en_US.UTF-8"}, "fi"),     # then POLKU_LANG
+    (None, {"POLKU_LANG": "en", "LANG": "fi_FI.UTF-8"}, "en"),
+    (None, {"LANG": "fi_FI.UTF-8"}, "fi"),                         # then the locale
+    (None, {"LC_ALL": "en_US.UTF-8", "LANG": "fi_FI.UTF-8"}, "en"),  # LC_ALL over LANG
+    (None, {"LC_MESSAGES": "fi_FI", "LANG": "C"}, "fi"),
+    (None, {"LANG": "de_DE.UTF-8"}, "en"),                         # a language Polku lacks: English
+    (None, {}, "en"),
+    ("klingon", {"POLKU_LANG": "nope", "LANG": "fi_FI.UTF-8"}, "fi"),  # unknown values are passed over
+])
+def test_language_is_the_preference_then_polku_lang_then_the_locale(configured, env, lang) -> None:
+    assert i18n.choose(configured, env) == lang
+
+
+def test_the_remembered_language_wins_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("POLKU_LANG", "en")
+    assert config.use_language() == "en"
+    assert config.remember_language("fi") is None
+    assert config.use_language() == "fi"
+    assert i18n._("Characters") == "Hahmot"
+    assert 'language = "fi"' in (tmp_path / "config.toml").read_text("utf-8")
+
+
+# -- in the app ------------------------------------------------------------------------
+
+
+def _key_line(app) -> str:
+    from polku.tui.widgets.keyline import KeyLine
+
+    return app.screen.query_one(KeyLine).render().plain
+
+
+@pilot_test
+async def test_switching_language_in_the_palette_redraws_at_once(tmp_path: Path) -> None:
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "Roll" in _key_line(app), "the English key line")
+        await press(pilot, "ctrl+p")
+        for key in "kieli":
+            await pilot.press(key)
+        await until(pilot, lambda: "suomi" in str(app.screen.query("CommandList").first().get_option_at_index(0).prompt)
+                    if app.screen.query("CommandList") and app.screen.query("CommandList").first().option_count
+                    else False, "the palette's language entry")
+        await press(pilot, "enter")
+        await until(pilot, lambda: "Heitä" in _key_line(app), "the Finnish key line")
+        assert i18n.language() == "fi"
+        assert str(app.screen.query_one("#chars-title").render()) == "Hahmot"
+        assert "tarina 1" in str(app.screen.query_one("#status-line").render())
+        # and back, from the settings (S, then the last row)
+        await press(pilot, "S")
+        await press(pilot, "end", "enter")
+        await until(pilot, lambda: i18n.language() == "en", "English again")
+        await press(pilot, "escape")
+        await until(pilot, lambda: "Roll" in _key_line(app), "the English key line again")
+        assert str(app.screen.query_one("#chars-title").render()) == "Characters"
