@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from polku.session import demo, fairdice
 from polku.session.review import export
+from polku.session.players import transcript
 from polku.session.players.public import public_view
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
@@ -281,6 +282,12 @@ def test_any_session_of_program_rolls_verifies(system, ops):
     assert rep.ok, rep.mismatches
     program = [e for e in t.events if e.get("roll", {}).get("draws")]
     assert rep.checked == len(program)
+    # The players' transcript of it verifies too: the revealed secrets' rolls checked, the rest named.
+    trep = transcript.check(transcript.read(transcript.text(t).encode()))
+    assert trep.ok, trep.mismatches
+    revealed = {r["key"] for r in t.state.get("dice", {}).get("revealed", [])}
+    assert trep.checked == len([e for e in program if e["roll"]["dice_key"] in revealed])
+    assert trep.checked + trep.unchecked == len(program)
 
 
 # ---------------------------------------------------------------------------
@@ -369,7 +376,7 @@ def test_polku_verify_help_documents_the_exit_statuses(capsys):
 
     assert main(["verify", "--help"]) == 0
     out = capsys.readouterr().out
-    for line in ("0  every program roll matches", "1  a roll or a secret does not match", "2  the file cannot be read",
+    for line in ("0  every program roll it could check matches", "1  a roll or a secret does not match", "2  the file cannot be read",
                  "3  nothing mismatches, but program dice came from a fixed seed"):
         assert line in out
 

@@ -26,6 +26,7 @@ from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
 from polku.session import demo, store
 from polku.session.review import export
+from polku.session.players import transcript
 from polku.session.files import document, load_tracker
 from polku.session.table.combat import sets_initiative_scores
 from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, public_view
@@ -37,9 +38,11 @@ MARK = "ZQMARK"
 
 
 def shown_to_players(t: Tracker) -> str:
-    """Everything a player can be shown of ``t``: the public view ``watch`` draws, both reports."""
+    """Everything a player can be shown of ``t``: the public view ``watch`` draws, both reports, the
+    players' dice transcript."""
     view = public_view(t)
-    return "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html")])
+    return "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html"),
+                      transcript.text(t)])
 
 
 def raja_table(clock: Callable[[], str]) -> Tracker:
@@ -495,6 +498,8 @@ OPS = st.lists(st.tuples(st.integers(0, len(OP_NAMES) - 1), st.integers(0, 50), 
 def test_no_secret_marker_reaches_the_players(system, ops, seed):
     s = _session(system, ops, seed)
     check_no_marker_shown(s)
+    # The players' dice transcript verifies alone: GM rolls named as not checked, never a mismatch.
+    assert transcript.check(transcript.read(transcript.text(s.t).encode())).ok
     check_the_players_log_stands_numbered_and_true(s)
 
 

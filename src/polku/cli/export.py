@@ -17,9 +17,13 @@ def add_parser(verbs: Any) -> None:
                            description="Write a session report a GM can post for the group: scenes, challenges, "
                                        "rolls, resources and statistics. The GM's secrets are left out unless --gm.")
     exp.add_argument("file", metavar="FILE", help="a session file")
-    exp.add_argument("--format", "-f", choices=("md", "html"), default="md", help="md (default) or html")
+    exp.add_argument("--format", "-f", choices=("md", "html"), default=None, help="md (default) or html")
     exp.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
     exp.add_argument("--gm", action="store_true", help="include the GM's secrets (notes, hidden thresholds)")
+    exp.add_argument("--transcript", action="store_true",
+                     help="write the players' dice transcript instead (JSON): every public program roll's "
+                          "number, faces and draws, the commitments and the revealed secrets, nothing "
+                          "secret; check it with 'polku verify TRANSCRIPT' (docs/verifiable-dice.md)")
     exp.set_defaults(handler=run)
 
 
@@ -28,9 +32,17 @@ def run(args: argparse.Namespace) -> int:
 
     from polku.session.review.export import export
 
+    if args.transcript and (args.gm or args.format):
+        raise CliError(f"--transcript writes the players' dice transcript (JSON, never the GM's secrets); "
+                       f"drop {'--gm' if args.gm else '--format'}")
     tracker, notices = load_read_only(args.file)
     print_notices(notices)
-    text = export(tracker, args.format, gm=args.gm)
+    if args.transcript:
+        from polku.session.players import transcript
+
+        text = transcript.text(tracker)
+    else:
+        text = export(tracker, args.format or "md", gm=args.gm)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -486,7 +486,12 @@ class _Projection:
                               if isinstance(e, dict) and e.get("id") not in secret)
             pub["outcome"] = {}
         pub["summary"] = f"order: {names}"
-        pub["explain"] = [] if len(pub["sides"]) != len(roll.get("sides", [])) else pub.get("explain", [])
+        if len(pub["sides"]) != len(roll.get("sides", [])):
+            # A secret fighter's dice are among the draws, and the seed gives them all.
+            pub["explain"] = []
+            for k in ("draws", "seed"):
+                pub.pop(k, None)
+            pub["withheld_sides"] = len(roll.get("sides", [])) - len(pub["sides"])
         base["roll"] = pub
         base["text"] = f"Initiative: {names}"
         base["who"] = [w for w in _strs(ev.get("who")) if w not in secret]
@@ -719,6 +724,16 @@ def secret_ids(state: State, events: Any) -> set[str]:
     return _Projection(Tracker(state, [], read_only=True), events=events).unnamed
 
 
+def projected_events(tracker: Tracker) -> list[dict[str, Any]]:
+    """Every event of the log as the players may see it, undone ones too, unnumbered and in log order.
+
+    What the players' dice transcript (:mod:`polku.session.players.transcript`) is made of: a roll the
+    GM undid was rolled in front of the players, and its number was given back. Undo and redo
+    lines, notes and every withheld kind are not in it.
+    """
+    return _Projection(tracker).run()
+
+
 def public_events(tracker: Tracker) -> list[dict[str, Any]]:
     """The log the players see (what stands, numbered on its own)."""
     log = PublicLog(tracker)
@@ -872,5 +887,5 @@ class Follower:
         return f"{what} · last good view from {self.view.loaded_at}"
 
 
-__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "PublicLog", "View", "public_dice", "public_events", "public_summary",
+__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "PublicLog", "View", "projected_events", "public_dice", "public_events", "public_summary",
            "public_view", "secret_ids"]

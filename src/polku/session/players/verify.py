@@ -36,6 +36,16 @@ class Report:
     """Rolls checked with a secret the players have not seen yet."""
     seeded: int = 0
     """Program rolls from a fixed seed (a demo, ``polku --seed``): checked against their seed, proving nothing."""
+    source: str = "file"
+    """What was read: ``file`` (the GM's session file) or ``transcript`` (the players' dice transcript)."""
+    numbers: dict[int, set[int]] = field(default_factory=dict)
+    """dice key → the roll numbers checked against their secret."""
+    not_checked: dict[str, list[str]] = field(default_factory=dict)
+    """Why some program rolls could not be checked → the rolls (``seq N (roll #n of dice secret #k)``)."""
+
+    @property
+    def unchecked(self) -> int:
+        return sum(len(v) for v in self.not_checked.values())
 
     @property
     def ok(self) -> bool:
@@ -52,6 +62,9 @@ class Report:
             # Said once, agreeing with the exit status: a mismatch makes it 1, whatever the seed.
             tail = " (exit status 3)" if self.status == 3 else ""
             out.insert(0, SEEDED_LINE.format(n=self.seeded, s="s" * (self.seeded != 1), tail=tail))
+        out += [f"checked: dice secret #{k}: program roll{'s' * (len(ns) != 1)} {_ranges(ns)}"
+                for k, ns in sorted(self.numbers.items())]
+        out += [f"not checked: {why}: {_list(rolls)}" for why, rolls in self.not_checked.items()]
         out += [f"by hand: {h}" for h in self.hand]
         out += [f"MISMATCH {m}" for m in self.mismatches]
         out.append(self.summary())
@@ -68,8 +81,32 @@ class Report:
             parts.append(f"{self.unrevealed} checked with a secret not revealed yet")
         if self.seeded:
             parts.append(f"{self.seeded} of them from a fixed seed (not a proof)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not checkable")
         head = "FAILED: " if not self.ok else "SEEDED: " if self.seeded else "OK: "
         return head + ", ".join(parts)
+
+
+def _ranges(numbers: Iterable[int]) -> str:
+    """``{1, 2, 3, 5}`` → ``#1–#3, #5``."""
+    runs: list[tuple[int, int]] = []
+    for n in sorted(numbers):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return ", ".join(f"#{a}" if a == b else f"#{a}–#{b}" for a, b in runs)
+
+
+def _list(items: list[str], most: int = 8) -> str:
+    return "; ".join(items[:most]) + (f"; … {len(items) - most} more" if len(items) > most else "")
+
+
+NOT_REVEALED = "dice secret #{key} is not revealed yet (the GM reveals it when the session ends)"
+NEVER_REVEALED = "dice secret #{key} was replaced by a new one without being revealed"
+GM_ROLLS = "the GM's rolls (GM-only, or with a secret character): their dice are not in the transcript"
+SECRET_FIGHTER = "initiative rolls with a secret fighter's dice, which the transcript leaves out"
+NOT_BEFORE = "follow-ups of a roll the transcript does not hold"
 
 
 def _label(ev: Event) -> str:
@@ -116,9 +153,17 @@ def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list
     return new, changed
 
 
-def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) -> Report:
-    """Check every program roll of ``events`` (a loaded session's log and state)."""
-    rep = Report()
+def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
+           withheld: Iterable[Mapping[str, Any]] | None = None) -> Report:
+    """Check every program roll of ``events`` (a loaded session's log and state).
+
+    ``withheld`` given: ``events`` and ``state`` are a players' dice transcript
+    (:mod:`polku.session.players.transcript`), ``withheld`` the roll numbers it lists
+    without dice. Then the unrevealed secret is not there: its rolls, and the
+    withheld ones, are named as not checkable, with the reason, not as mismatches.
+    """
+    player = withheld is not None
+    rep = Report(source="transcript" if player else "file")
     undone = set(undone)
     events = list(events)
     by_seq = {ev.get("seq"): ev for ev in events if isinstance(ev, dict)}
@@ -140,11 +185,11 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
             revealed.setdefault(r["key"], r["secret"])
     secrets = dict(revealed)
     current = dice.get("key") if isinstance(dice.get("key"), int) else None
-    if current is not None and isinstance(dice.get("secret"), str):
+    if current is not None and isinstance(dice.get("secret"), str) and not player:
         secrets.setdefault(current, dice["secret"])
-        if current not in committed and isinstance(dice.get("commitment"), str):
-            # The first secret of a campaign is in its first state, not in an event.
-            committed[current] = (0, dice["commitment"])
+    if current is not None and current not in committed and isinstance(dice.get("commitment"), str):
+        # The first secret of a campaign is in its first state, not in an event.
+        committed[current] = (0, dice["commitment"])
     for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
         if isinstance(r, dict) and isinstance(r.get("key"), int) and r["key"] not in committed \
                 and isinstance(r.get("commitment"), str):
@@ -165,12 +210,24 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
         if key not in revealed:
             rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
                              "this file holds; the players can check them once it is revealed")
+    if player and current is not None and current not in secrets:
+        rep.notes.append(f"dice secret #{current} is not revealed yet: its commitment is "
+                         f"{committed[current][1] if current in committed else '(none shown)'}; its rolls can be "
+                         "checked once the GM reveals it (a new session, or V in the GM's app)")
 
     for ev in events:
         _check_outcome(rep, ev, " (undone)" if ev.get("seq") in undone else "")
     used: dict[tuple[int, int], int] = {}
     numbers: dict[int, set[int]] = {}
     """dice key → the roll numbers the log's program rolls carry."""
+    for w in withheld or ():
+        w_key, w_n = w.get("dice_key"), w.get("roll_no")
+        if not isinstance(w_key, int) or not isinstance(w_n, int):
+            continue
+        numbers.setdefault(w_key, set()).add(w_n)
+        why = SECRET_FIGHTER if w.get("why") == "secret fighter" else GM_ROLLS
+        rep.not_checked.setdefault(why, []).append(
+            f"seq {w.get('seq')} (roll #{w_n} of dice secret #{w_key}){' (undone)' if w.get('undone') else ''}")
     for ev in events:
         roll = ev.get("roll")
         if not isinstance(roll, dict):
@@ -191,6 +248,13 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
         before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
         before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
         where = f"seq {seq}{undone_note}"
+        if player and isinstance(prev_seq, int) and before_roll is None:
+            # Which of its dice were carried over is in the roll the players were not shown.
+            if isinstance(roll_key, int) and isinstance(n, int):
+                numbers.setdefault(roll_key, set()).add(n)
+                rep.not_checked.setdefault(NOT_BEFORE, []).append(
+                    f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}")
+            continue
         if roll.get("fixed_seed") and isinstance(roll.get("seed"), int):
             # Deliberately seeded (a demo, polku --seed): the faces must still be the seed's.
             rep.seeded += 1
@@ -207,19 +271,17 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
                 rep.before += 1
             continue
         where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
-        rep.checked += 1
         numbers.setdefault(roll_key, set()).add(n)
-        earlier = used.get((roll_key, n))
-        if earlier is not None and seq not in undone and earlier not in undone:
-            rep.mismatches.append(f"{where}: roll #{n} was already used by seq {earlier}")
-        elif earlier is not None:
-            # Undo gives a roll's number back: both rolls had the same seed, so the same first dice.
-            first, then = (earlier, seq) if earlier in undone else (seq, earlier)
-            rep.notes.append(f"roll #{n} of dice secret #{roll_key}: seq {first} was undone and seq {then} "
-                             "rolled with the same number (the same seed, so the same first dice); both checked")
-        used[(roll_key, n)] = seq if isinstance(seq, int) else -1
+        if player and roll_key not in secrets and (roll_key == current or roll_key in committed):
+            why = NOT_REVEALED if roll_key == current else NEVER_REVEALED
+            rep.not_checked.setdefault(why.format(key=roll_key), []).append(where)
+            _note_reuse(rep, used, roll_key, n, seq, undone, where)
+            continue
+        rep.checked += 1
+        rep.numbers.setdefault(roll_key, set()).add(n)
+        _note_reuse(rep, used, roll_key, n, seq, undone, where)
         if roll_key not in secrets:
-            rep.mismatches.append(f"{where}: no dice secret #{roll_key} in this file")
+            rep.mismatches.append(f"{where}: no dice secret #{roll_key} in this {rep.source}")
             continue
         shown = committed.get(roll_key)
         if shown is not None and isinstance(seq, int) and shown[0] > seq:
@@ -235,11 +297,26 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = ()) ->
         _check_draws(rep, where, want_seed, roll, before_roll)
         if dice and roll_key not in revealed:
             rep.unrevealed += 1
-    _check_numbering(rep, numbers, dice)
+    _check_numbering(rep, numbers, dice, "transcript" if player else "log")
     if not rep.seeded and not secrets and rep.before:
         rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
                             "secret to check them against")
     return rep
+
+
+def _note_reuse(rep: Report, used: dict[tuple[int, int], int], key: int, n: int, seq: Any, undone: set[int],
+                where: str) -> None:
+    """A roll number used twice: a mismatch, unless undo gave it back (then a note naming both rolls)."""
+    earlier = used.get((key, n))
+    if earlier is not None and seq not in undone and earlier not in undone:
+        rep.mismatches.append(f"{where}: roll #{n} was already used by seq {earlier}")
+    elif earlier is not None:
+        # Undo gives a roll's number back: both rolls had the same seed, so the same first dice.
+        first, then = (earlier, seq) if earlier in undone else (seq, earlier)
+        checked = "both checked" if key in rep.numbers else "to be checked once the secret is revealed"
+        rep.notes.append(f"roll #{n} of dice secret #{key}: seq {first} was undone and seq {then} "
+                         f"rolled with the same number (the same seed, so the same first dice); {checked}")
+    used[(key, n)] = seq if isinstance(seq, int) else -1
 
 
 SEEDED_LINE = ("deliberately seeded: {n} program roll{s} came from a fixed seed (a demo or polku --seed): "
@@ -287,7 +364,7 @@ def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
         rep.mismatches.append(f"{where}: its log line does not say its result ({head})")
 
 
-def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any]) -> None:
+def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any], where: str) -> None:
     """Every roll number of a secret, 1 up to the last one made, is in the log.
 
     The count made is the state's (``dice.rolls`` per key, and each revealed secret's
@@ -309,7 +386,7 @@ def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[st
         if missing:
             shown = ", ".join(f"#{n}" for n in missing[:10]) + (" …" if len(missing) > 10 else "")
             rep.mismatches.append(f"dice secret #{key}: program roll{'s' * (len(missing) != 1)} {shown} "
-                                  f"of {last} made {'are' if len(missing) != 1 else 'is'} not in the log "
+                                  f"of {last} made {'are' if len(missing) != 1 else 'is'} not in the {where} "
                                   "(rewritten as entered by hand, or removed)")
 
 
