@@ -96,7 +96,7 @@ def test_no_secret_reaches_the_transcript(tmp_path, capsys, clock):
 
 
 def export_gm(t: Tracker) -> str:
-    from polku.session.export import export
+    from polku.session.review.export import export
 
     return export(t, "md", gm=True)
 
