@@ -176,3 +176,51 @@ async def test_switching_language_in_the_palette_redraws_at_once(tmp_path: Path)
         await press(pilot, "escape")
         await until(pilot, lambda: "Roll" in _key_line(app), "the English key line again")
         assert str(app.screen.query_one("#chars-title").render()) == "Characters"
+
+
+# -- a wound track in the rule text's Finnish (R9) -----------------------------------------
+
+FINNISH_TRACK = ["Terve", "Mustelmilla", "Haavoittunut", "Pahasti haavoittunut", "Kuollut"]
+
+
+def test_a_wound_track_named_in_finnish_is_a_track_of_r9_levels() -> None:
+    """R9's levels are places in its list; the names are the campaign's labels, kept as written."""
+    from polku.rules import rajapolku as raja
+    from polku.session import model
+    from polku.session.rolls import RajaSide
+    from polku.session.tracker import Tracker
+
+    t = Tracker.new("rajapolku", "Tampereen yö", wound_track=FINNISH_TRACK, seed=3)
+    model.validate_state(t.state)
+    ch = t.add_character("Alyosha")
+    assert ch["wound"] == "Terve"                       # the track's first level, by its name
+    t.move_wound(ch["id"], 2)
+    assert t.character(ch["id"])["wound"] == "Haavoittunut"
+    assert t.wound_penalty(ch["id"]) == 1               # R9: Wounded, −1 die
+    plan = t.rolls.raja_plan(RajaSide("A", who=[ch["id"]], backgrounds=["Miliisi"]))
+    assert len(plan.dice) == 1 and plan.penalty == 1    # the background die goes, the action die stays
+    t.move_wound(ch["id"], 1)
+    assert t.wound_penalty(ch["id"]) == 2
+    assert "hospital" in t.events[-1]["text"]           # Badly wounded: worsens without care
+    t.move_wound(ch["id"], 1)
+    assert raja.is_fallen(t.character(ch["id"])["wound"])
+
+
+def test_a_wound_track_level_that_is_no_r9_level_is_still_refused() -> None:
+    from polku.session import model
+    from polku.session.tracker import Tracker
+
+    t = Tracker.new("rajapolku", "x", seed=3)
+    t.state["wound_track"] = ["Terve", "Naarmuilla", "Kuollut"]
+    with pytest.raises(model.StateError, match="'Naarmuilla' is not an R9 level"):
+        model.validate_state(t.state)
+
+
+def test_wound_level_names_are_shown_as_the_campaign_writes_them() -> None:
+    from polku.text import wound_label
+
+    i18n.set_language("fi")
+    assert wound_label("Badly wounded") == "Pahasti haavoittunut"   # R9's name: translated
+    assert wound_label("Haavoittunut") == "Haavoittunut"            # the campaign's: as written
+    i18n.set_language("en")
+    assert wound_label("Haavoittunut") == "Haavoittunut"

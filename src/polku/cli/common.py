@@ -152,14 +152,14 @@ def raja_wound_flags(p: argparse.ArgumentParser) -> None:
 
 def raja_wound_penalties(args: argparse.Namespace) -> tuple[int, int]:
     """The R9 penalties in dice of --wound and --b-wound (0 when not given)."""
-    from polku.rules.system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY
+    from polku.rules.system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, raja_wound_level
 
     out = []
     for flag, value in (("--wound", args.wound), ("--b-wound", args.b_wound)):
         if value is None:
             out.append(0)
             continue
-        level = next((lv for lv in RAJA_WOUND_LEVELS if lv.lower() == str(value).strip().lower()), None)
+        level = raja_wound_level(str(value))  # R9's English name or the rule text's Finnish one
         if level is None:
             raise CliError(f"{flag}: unknown wound level '{quoted(value)}' (use one of: {', '.join(RAJA_WOUND_LEVELS)})")
         out.append(RAJA_WOUND_PENALTY[level])

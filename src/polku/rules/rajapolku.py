@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from ..text import die_typed
 from .dice import Die, DieSpec, RulesError, Src
-from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings
+from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings, raja_wound_level
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -100,10 +100,9 @@ WOUND_REMOVABLE = ("condition", "background", "ability")
 def _wound_level(level: str | None) -> str:
     if level is None or not str(level).strip():
         return "Healthy"
-    wanted = str(level).strip().lower()
-    for name in RAJA_WOUND_LEVELS:
-        if name.lower() == wanted:
-            return name
+    found = raja_wound_level(level)  # a campaign's track may name a level in the rule text's Finnish
+    if found is not None:
+        return found
     levels = ", ".join(RAJA_WOUND_LEVELS)
     raise RulesError(f"unknown wound level '{level}' (use one of: {levels})")
 
@@ -770,5 +769,5 @@ def harm_steps(degrees: int, track: Sequence[str], current: str) -> tuple[int, s
 
 def is_fallen(level: str) -> bool:
     """R9: out of the fight: Out of play (mortally wounded and unconscious) or Dead."""
-    return level in ("Out of play", "Dead")
+    return raja_wound_level(level) in ("Out of play", "Dead")
 

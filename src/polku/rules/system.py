@@ -117,6 +117,32 @@ RAJA_WOUND_PENALTY = {
     "Mortally wounded": 3, "Out of play": 3, "Dead": 3,
 }
 
+RAJA_WOUND_NAMES = {
+    "Healthy": ("Terve",),
+    "Bruised": ("Mustelmilla", "Ruhjeilla", "Mustelmilla/Ruhjeilla"),
+    "Wounded": ("Haavoittunut",),
+    "Badly wounded": ("Pahasti haavoittunut",),
+    "Mortally wounded": ("Kuolettavasti haavoittunut",),
+    "Out of play": ("Poissa pelistä",),
+    "Dead": ("Kuollut",),
+}
+"""R9: each level's other names, the rule text's own (Finnish). A campaign's wound track may name a
+level by any of them: the level (its place in R9's list) gives the effect, the name is a label,
+shown as the campaign writes it."""
+
+
+def raja_wound_level(name: object) -> str | None:
+    """R9: the level a wound track entry names, by its English or its rule-text name (any case and
+    spacing): ``"terve"`` → ``"Healthy"``, ``"Pahasti  haavoittunut"`` → ``"Badly wounded"``; else None."""
+    if not isinstance(name, str):
+        return None
+    wanted = " ".join(name.split()).casefold()
+    for level in RAJA_WOUND_LEVELS:
+        if wanted == level.casefold() or any(wanted == other.casefold() for other in RAJA_WOUND_NAMES[level]):
+            return level
+    return None
+
+
 RAJA_WOUND_CARE = {
     "Badly wounded": "worsens without hospital care",
     "Mortally wounded": "dies without hospital care",
@@ -130,6 +156,7 @@ def raja_wound_effect(level: str) -> str:
 
     ``Badly wounded`` → ``−2 dice, worsens without hospital care``.
     """
+    level = raja_wound_level(level) or level
     pen = RAJA_WOUND_PENALTY.get(level, 0)
     parts = [f"−{pen} {'die' if pen == 1 else 'dice'}"] if pen and level != "Dead" else []
     if level in RAJA_WOUND_CARE:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable, NotRequired, TypedDict, TypeVar, cast
+from typing import Any, Iterable, NotRequired, Sequence, TypedDict, TypeVar, cast
 
 from ..rules.dice import VALID_SIZES, RulesError
 from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
@@ -40,6 +40,7 @@ from ..rules.system import (
     RAJA_WOUND_LEVELS,
     Settings,
     System,
+    raja_wound_level,
     validate_choice,
 )
 
@@ -250,8 +251,10 @@ def system_of(state: State) -> System:
 
 
 def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc", player: str = "",
-                  settings: Settings | None = None, **extra: Any) -> Character:
-    """A character with every field of its system at a sensible default."""
+                  settings: Settings | None = None, track: Sequence[str] | None = None,
+                  **extra: Any) -> Character:
+    """A character with every field of its system at a sensible default (Rajapolku: the first level of
+    ``track``, the campaign's wound track, by the name the campaign gives it)."""
     system = System(system)
     settings = settings or Settings()
     ch: Character = {
@@ -261,7 +264,7 @@ def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc"
     if system is System.RAJAPOLKU:
         charges = settings.raja_default_charges if kind != "opposition" else 3
         ch.update({
-            "backgrounds": [], "abilities": [], "wound": "Healthy",
+            "backgrounds": [], "abilities": [], "wound": track[0] if track else "Healthy",
             "charges": charges, "charges_max": charges,
             "story_points": settings.raja_story_points if kind == "pc" else 0,
             "paid_this_scene": [],
@@ -453,7 +456,8 @@ def validate_state(value: object) -> State:
         if not 3 <= len(track) <= 7:
             raise StateError(f"state.wound_track: {len(track)} levels (R9 allows 3 to 7)")
         for lvl in track:
-            if lvl not in RAJA_WOUND_LEVELS:
+            # A level is named in English or in the rule text's Finnish ("Terve"); the name is kept as written.
+            if raja_wound_level(lvl) is None:
                 raise StateError(f"state.wound_track: '{lvl}' is not an R9 level")
     st = _table(state, "structure", p)
     for k in ("story", "session", "scene"):

@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from ..rules.dice import DiceSource, RulesError
-from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
+from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System, raja_wound_level
 from . import fairdice, model
 from .table.damage import Damage
 from .table.combat import Combat
@@ -351,7 +351,7 @@ class Tracker:
         """Dice lost to wounds: R9 level (Rajapolku) or S12 monitors (Varjojuoksu)."""
         ch = self.character(cid)
         if self.system is System.RAJAPOLKU:
-            return RAJA_WOUND_PENALTY.get(ch["wound"], 0)
+            return RAJA_WOUND_PENALTY.get(raja_wound_level(ch["wound"]) or "", 0)
         if self.system is System.SHADOWRUN:
             from ..rules.shadowrun import wound_modifier
 
@@ -525,7 +525,7 @@ class Tracker:
             while cid in self.characters:
                 cid, n = f"{base}-{n}", n + 1
             ch = model.new_character(self.system, name, cid=cid, kind=kind, player=player,
-                                     settings=self.settings, **fields)
+                                     settings=self.settings, track=self.state["wound_track"], **fields)
             txn.set(["characters", cid], ch)
             model.validate_state(self.state)
             txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid)
@@ -611,7 +611,8 @@ class Tracker:
         if j == i:
             raise TrackerError(f"{ch['name']} is already {track[i]}")
         verb = "worse" if j > i else "better"
-        care = f"; {RAJA_WOUND_CARE[track[j]]}" if track[j] in RAJA_WOUND_CARE else ""
+        level = raja_wound_level(track[j]) or ""
+        care = f"; {RAJA_WOUND_CARE[level]}" if level in RAJA_WOUND_CARE else ""
         self._simple(cid, "wound", track[j], "wound",
                      f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j])
 
@@ -619,7 +620,8 @@ class Tracker:
         ch = self.character(cid)
         if level not in self.state["wound_track"]:
             raise TrackerError(f"'{level}' is not on this campaign's wound track")
-        care = f" ({RAJA_WOUND_CARE[level]})" if level in RAJA_WOUND_CARE else ""
+        r9 = raja_wound_level(level) or ""
+        care = f" ({RAJA_WOUND_CARE[r9]})" if r9 in RAJA_WOUND_CARE else ""
         self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}")
 
     def spend_charges(self, cid: str, n: int, reason: str) -> None:

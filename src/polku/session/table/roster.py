@@ -52,14 +52,15 @@ _FRESH_SKIP = ("id", "name", "player", "health", "group", "effects", "template",
 """Character fields a template does not keep (who plays it, its wounds note, its group)."""
 
 
-def _fresh(system: System, block: dict[str, Any]) -> dict[str, Any]:
-    """A stat block with its per-fight and per-session values reset (S12, R9, R11, H7)."""
+def _fresh(system: System, block: dict[str, Any], healthy: str = "Healthy") -> dict[str, Any]:
+    """A stat block with its per-fight and per-session values reset (S12, R9, R11, H7); ``healthy``: the
+    first level of the campaign's wound track, by the name it gives it."""
     b = clone(block)
     if system is System.SHADOWRUN:
         b.update({"physical": 0, "stun": 0, "edge": b.get("edge_rating", 0)})
         b.pop("overflow", None)
     elif system is System.RAJAPOLKU:
-        b.update({"wound": "Healthy", "charges": b.get("charges_max", 0), "paid_this_scene": []})
+        b.update({"wound": healthy, "charges": b.get("charges_max", 0), "paid_this_scene": []})
     else:
         b.update({"edges": [{**e, "used": False} for e in b.get("edges", [])], "rolled_this_scene": []})
     out: dict[str, Any] = b
@@ -146,7 +147,8 @@ class Roster:
             if "templates" not in t.state:
                 txn.set(["templates"], {})
             tid = old["id"] if old else self._free_id("tpl-" + model.slug(name), self.templates)
-            block = _fresh(t.system, {k: v for k, v in ch.items() if k not in _FRESH_SKIP})
+            block = _fresh(t.system, {k: v for k, v in ch.items() if k not in _FRESH_SKIP},
+                           *t.state["wound_track"][:1])
             if t.system is System.SHADOWRUN:
                 block.update(_gear_tables(t.state, ch))
             block.update({"id": tid, "name": name, "player": "", "health": ""})

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 import polku
 
 from ...rules.dice import RulesError
-from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text
+from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text, raja_wound_level
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...config import session_file_name
@@ -30,7 +30,7 @@ from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..host import host
-from ...i18n import N_
+from ...i18n import N_, _
 
 
 DEMOS: tuple[tuple[str, str], ...] = (
@@ -503,21 +503,25 @@ class NewCampaignScreen(Screen[None]):
 
     def edit_wound_track(self) -> None:
         def parse(text: str) -> list[str] | str:
-            by_low = {lvl.lower(): lvl for lvl in RAJA_WOUND_LEVELS}
-            levels = []
+            """The levels as written (English, or the rule text's Finnish: "Terve, Haavoittunut, …"),
+            each known by its R9 level; a name given in any case is kept as R9's English name."""
+            names: list[str] = []
+            levels: list[str] = []
             for part in text.split(","):
                 if not part.strip():
                     continue
-                lvl = by_low.get(" ".join(part.split()).lower())
+                written = " ".join(part.split())
+                lvl = raja_wound_level(written)
                 if lvl is None:
-                    return f"'{part.strip()}' is not an R9 level"
+                    return _("'{name}' is not an R9 level", name=part.strip())
+                names.append(lvl if written.casefold() == lvl.casefold() else written)
                 levels.append(lvl)
             if not 3 <= len(levels) <= 7:
-                return f"{len(levels)} levels; R9 allows 3 to 7"
+                return _("{n} levels; R9 allows 3 to 7", n=len(levels))
             idx = [RAJA_WOUND_LEVELS.index(lvl) for lvl in levels]
             if idx != sorted(set(idx)):
-                return "keep the R9 order, each level once"
-            return levels
+                return _("keep the R9 order, each level once")
+            return names
 
         def done(text: str | None) -> None:
             if text is not None:
@@ -527,8 +531,9 @@ class NewCampaignScreen(Screen[None]):
                     self.render_rows()
 
         self.app.push_screen(TextPrompt(
-            "R9 wound track: the levels in use, comma-separated", ", ".join(self.wound_track),
-            hint="from: " + ", ".join(RAJA_WOUND_LEVELS),
+            _("R9 wound track: the levels in use, comma-separated"), ", ".join(self.wound_track),
+            hint=_("from: {levels} (or the rule text's names: Terve, Mustelmilla, …)",
+                   levels=", ".join(RAJA_WOUND_LEVELS)),
             check=lambda s: r if isinstance(r := parse(s), str) else None), done)
 
     # -- name and file -------------------------------------------------------------
