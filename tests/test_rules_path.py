@@ -69,7 +69,7 @@ def test_S10_threshold_and_hurried_changed_after_the_first_interval_are_used_by_
     roll = out["event"]["roll"]
     ext = t.challenge(cid)["extended"]
     assert (ext["accumulated"], ext["threshold"], ext["hurried"]) == (2, 6, True)
-    assert roll["summary"] == "interval 2: 1 hit, 2/6 — glitch (1 hit), GM: spoil?"
+    assert roll["summary"] == "interval 2: 1 hit, 2/6 — serious glitch (1 hit), GM: spoil?"
     assert roll["outcome"]["glitch"] and not roll["outcome"]["done"]
     assert "threshold changed 2 → 6 (S10)" in roll["explain"]
     assert t.challenge(cid)["status"] != "resolved"
@@ -371,14 +371,20 @@ def test_S5_the_log_line_the_players_line_and_the_cli_put_the_hits_beside_the_gl
     t = sr_tracker()
     ev = t.rolls.roll_sr(SRSide("Odd", ["odd"], dice=12), threshold=2,
                          faces=[1, 1, 1, 1, 1, 1, 5, 5, 5, 6, 6, 6])["event"]
-    assert ev["roll"]["summary"] == "6 hits, success, 4 net, GLITCH (6 hits)"
-    assert ev["text"].endswith("GLITCH (6 hits)")
-    assert public_summary(ev["roll"]) == "6 hits, threshold hidden by the GM, GLITCH (6 hits)"
+    assert ev["roll"]["summary"] == "6 hits, success, 4 net, MINOR GLITCH (6 hits)"
+    assert ev["text"].endswith("MINOR GLITCH (6 hits)")
+    assert public_summary(ev["roll"]) == "6 hits, threshold hidden by the GM, MINOR GLITCH (6 hits)"
     ev = t.rolls.roll_sr(SRSide("Odd", ["odd"], dice=3), faces=[1, 1, 5])["event"]
-    assert ev["roll"]["summary"] == "1 hit, GLITCH (1 hit)"
+    assert ev["roll"]["summary"] == "1 hit, SERIOUS GLITCH (1 hit)"
     ev = t.rolls.roll_sr(SRSide("Odd", ["odd"], dice=3), faces=[1, 1, 2])["event"]
     assert ev["roll"]["summary"] == "0 hits, CRITICAL GLITCH (0 hits)"
+    # the session report (players' and the GM's) words each glitch with its size
+    from polku.session.review.export import export
+
+    for gm in (False, True):
+        report = export(t, "md", gm=gm)
+        assert "MINOR GLITCH (6 hits)" in report and "SERIOUS GLITCH (1 hit)" in report, report
     assert main(["resolve", "shadowrun", "1,1,5"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "Shadowrun: 1 hit, glitch (1 hit)"
+    assert capsys.readouterr().out.splitlines()[0] == "Shadowrun: 1 hit, serious glitch (1 hit)"
     assert main(["resolve", "shadowrun-opposed", "1,1,5", "6,6"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "Shadowrun opposed: B wins with 1 net hit; A glitch (1 hit)"
+    assert capsys.readouterr().out.splitlines()[0] == "Shadowrun opposed: B wins with 1 net hit; A serious glitch (1 hit)"

@@ -13,7 +13,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from app_fixtures import demo_session, isolated, make_app, option_texts, pilot_test, press, screen_text, settle, typed
+from app_fixtures import (demo_session, isolated, make_app, option_texts, panes, pilot_test, press, screen_text, settle,
+                          typed)
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.character import CharacterDetail
@@ -93,9 +94,11 @@ async def test_S10_roll_screen_uses_the_threshold_and_hurry_changed_after_the_fi
         ext = tracker.challenge(chid)["extended"]
         assert (ext["accumulated"], ext["threshold"], ext["hurried"]) == (2, 6, True)
         ev = tracker.events[-1]
-        assert ev["roll"]["summary"] == "interval 2: 1 hit, 2/6 — glitch (1 hit), GM: spoil?"
-        assert "2/6 — glitch" in screen_text(app)
+        assert ev["roll"]["summary"] == "interval 2: 1 hit, 2/6 — serious glitch (1 hit), GM: spoil?"
+        assert "2/6 — serious glitch" in screen_text(app)  # the roll screen sizes the glitch (S5)
         assert "done" not in ev["roll"]["summary"]
+        await press(pilot, "escape")  # the dice log says the glitch's size too
+        assert "2/6 — serious glitch" in [line for line in panes(app)["log"] if line.strip()][-1], "\n".join(panes(app)["log"])
 
 
 async def to_row(pilot: Pilot, screen: Any, row: str, side: str = "a") -> None:

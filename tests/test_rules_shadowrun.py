@@ -179,7 +179,7 @@ def test_S5_glitch_exactly_at_half_and_success_at_once():
     assert r.glitch and not r.critical_glitch
     res = success_test(r, 2)
     assert res.success and res.glitch
-    assert "ones: 2 of 4 → glitch (2 hits): the fewer the hits, the worse the mishap (S5)" in r.explain()
+    assert "ones: 2 of 4 → glitch (2 hits): dramatic or amusing, never catastrophic (S5)" in r.explain()
 
 
 def test_S5_no_glitch_below_half():
@@ -191,7 +191,7 @@ def test_S5_no_glitch_below_half():
 
 def test_S5_odd_pool_half_or_more_means_three_of_five():
     assert faces_roll(1, 1, 1, 5, 6).glitch
-    assert "ones: 3 of 5 → glitch (2 hits): the fewer the hits, the worse the mishap (S5)" in faces_roll(
+    assert "ones: 3 of 5 → glitch (2 hits): dramatic or amusing, never catastrophic (S5)" in faces_roll(
         1, 1, 1, 5, 6).explain()
 
 
@@ -401,7 +401,7 @@ def test_S10_hurried_twos_count_as_ones_for_glitches():
     t = ExtendedTest(10, "1 minute", hurried=True).add(r)
     assert t.history[-1].ones == 2 and t.glitched
     assert t.accumulated == 1
-    assert "ones and twos: 2 of 4 → glitch (1 hit): the fewer the hits, the worse the mishap (S5)" in (
+    assert "ones and twos: 2 of 4 → serious glitch (1 hit): serious trouble (S5)" in (
         t.history[-1].explain())
 
 
@@ -686,12 +686,30 @@ def test_S10_an_interval_adds_its_hits_unless_it_critically_glitches(fs, thr, hu
 
 
 def test_S5_a_glitch_shows_its_hits_so_the_gm_can_size_it():
-    """S5: 6 hits and a glitch is a minor mishap, 1 hit and a glitch a serious one: the hits stand
-    beside the glitch in the explanation (and the log line and CLI, tested with them)."""
+    """S5 (the seed: 6 hits and a glitch is a very small setback, 1 hit and a glitch serious trouble):
+    the glitch is named by its size, with its hits beside it, in the explanation (and the log line
+    and CLI, tested with them)."""
     minor = faces_roll(1, 1, 1, 1, 1, 1, 5, 5, 5, 6, 6, 6)
     assert (minor.glitch, minor.hits) == (True, 6)
-    assert minor.explain()[-1] == "ones: 6 of 12 → glitch (6 hits): the fewer the hits, the worse the mishap (S5)"
+    assert minor.explain()[-1] == "ones: 6 of 12 → minor glitch (6 hits): a very small setback (S5)"
     serious = faces_roll(1, 1, 5)
-    assert serious.explain()[-1] == "ones: 2 of 3 → glitch (1 hit): the fewer the hits, the worse the mishap (S5)"
-    # negated with Edge: no guidance needed, still the hits
-    assert negate_glitch(serious).explain()[-2] == "ones: 2 of 3 → glitch (1 hit)"
+    assert serious.explain()[-1] == "ones: 2 of 3 → serious glitch (1 hit): serious trouble (S5)"
+    # negated with Edge: no guidance needed, still the size and the hits
+    assert negate_glitch(serious).explain()[-2] == "ones: 2 of 3 → serious glitch (1 hit)"
+
+
+@pytest.mark.parametrize("hits, critical, severity, words", [
+    (0, True, "critical", "critical glitch (0 hits)"),
+    (0, False, "serious", "serious glitch (0 hits)"),  # a critical glitch Edge reduced (S6)
+    (1, False, "serious", "serious glitch (1 hit)"),
+    (2, False, "", "glitch (2 hits)"),
+    (3, False, "", "glitch (3 hits)"),
+    (4, False, "minor", "minor glitch (4 hits)"),
+    (6, False, "minor", "minor glitch (6 hits)"),
+])
+def test_S5_the_size_of_a_glitch_from_its_hits(hits, critical, severity, words):
+    from polku.rules.shadowrun import glitch_severity, glitch_words
+
+    assert glitch_severity(hits, critical) == severity
+    assert glitch_words(hits, critical) == words
+    assert glitch_words(hits, critical, loud=True) == words.replace(words.split(" (")[0], words.split(" (")[0].upper())

@@ -117,13 +117,17 @@ def split_bar(shares: Sequence[tuple[float, str]], width: int) -> str:
 # -- outcomes -------------------------------------------------------------------------
 
 
-def glitch_text(hits: int, critical: bool = False, *, loud: bool = False) -> str:
+def glitch_text(hits: int, critical: bool = False, *, loud: bool = False, severity: str = "") -> str:
     """A glitch worded with its hits beside it, so the GM can size it (S5: with many hits a small
     embarrassment on the way to success, with one hit a serious one; S6: none, critical).
 
-    ``glitch (1 hit)``, ``GLITCH (6 hits)`` with ``loud``, ``critical glitch (0 hits)``.
+    ``severity`` is the rules core's size of the glitch (``rules.shadowrun.glitch_severity``:
+    "minor", "serious" or "" for an ordinary one); this module only words it.
+
+    ``glitch (3 hits)``, ``serious glitch (1 hit)``, ``MINOR GLITCH (6 hits)`` with ``loud``,
+    ``critical glitch (0 hits)``.
     """
-    word = "critical glitch" if critical else "glitch"
+    word = "critical glitch" if critical else f"{severity} glitch" if severity in ("minor", "serious") else "glitch"
     return f"{word.upper() if loud else word} ({plural(hits, 'hit')})"
 
 

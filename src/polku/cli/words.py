@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.text import die_typed, glitch_text, raja_outcome, split_bar
+from polku.rules.shadowrun import glitch_words
+from polku.text import die_typed, raja_outcome, split_bar
 from polku.cli.common import (
     BAR_WIDTH,
 )
@@ -40,9 +41,9 @@ def sr_headline(result) -> str:
     roll = getattr(result, "roll", result)
     parts = [plural(roll.hits, "hit")]
     if roll.critical_glitch:
-        parts.append(glitch_text(roll.hits, True, loud=True))
+        parts.append(glitch_words(roll.hits, True, loud=True))
     elif roll.glitch:
-        parts.append(glitch_text(roll.hits))
+        parts.append(glitch_words(roll.hits))
     if hasattr(result, "threshold"):
         verdict = f"success, {plural(result.net_hits, 'net hit')}" if result.success else "failure"
         parts.append(f"threshold {result.threshold}: {verdict}")
@@ -50,7 +51,7 @@ def sr_headline(result) -> str:
 
 
 def sr_opposed_headline(result) -> str:
-    glitches = "".join(f"; {side} {glitch_text(r.hits, r.critical_glitch, loud=r.critical_glitch)}"
+    glitches = "".join(f"; {side} {glitch_words(r.hits, r.critical_glitch, loud=r.critical_glitch)}"
                        for side, r in (("A", result.a), ("B", result.b)) if r.glitch or r.critical_glitch)
     if result.winner == "tie":
         return "Shadowrun opposed: tie (stalemate); if a winner is needed, B (defender) wins" + glitches

@@ -57,6 +57,11 @@ __all__ = [
     "six_wave",
     "edge_after",
     "negate_glitch",
+    "GLITCH_SERIOUS_HITS",
+    "GLITCH_MINOR_HITS",
+    "glitch_severity",
+    "glitch_words",
+    "glitch_meaning",
     "reduce_critical",
     "success_test",
     "opposed",
@@ -319,6 +324,56 @@ def long_shot(edge_rating: int) -> PoolPlan:
 
 
 # ---------------------------------------------------------------------------
+# S5 the size of a glitch
+
+
+GLITCH_SERIOUS_HITS = 1
+"""S5: a glitch with this many hits (or fewer, a critical glitch aside) is serious: the seed's
+"vain yksi onnistuminen ja kämmi tarkoittaa vakavaa riesaa" (one hit and a glitch: serious trouble)."""
+
+GLITCH_MINOR_HITS = 4
+"""S5: a glitch with this many hits or more is minor. The seed's example is 6 hits ("hyvin pieni
+vastoinkäyminen", a very small setback); Polku reads "many hits" as enough to pass the hardest usual
+threshold (4, S8), so 6 is minor as the seed says and a glitch on the way to any usual success is too.
+Between the two a glitch is an ordinary one: dramatic or amusing, never catastrophic."""
+
+
+def glitch_severity(hits: int, critical: bool = False) -> str:
+    """S5/S6: how bad a glitch is, from its hits: "critical" (S6), "serious" (1 hit, or none when
+    Edge reduced a critical glitch), "minor" (4 or more) or "" (an ordinary glitch, 2–3 hits).
+
+    >>> glitch_severity(1), glitch_severity(3), glitch_severity(6), glitch_severity(0, True)
+    ('serious', '', 'minor', 'critical')
+    """
+    _check_int(hits, "hits", 0)
+    if critical:
+        return "critical"
+    if hits <= GLITCH_SERIOUS_HITS:
+        return "serious"
+    return "minor" if hits >= GLITCH_MINOR_HITS else ""
+
+
+_GLITCH_MEANING = {
+    "serious": "serious trouble",
+    "": "dramatic or amusing, never catastrophic",
+    "minor": "a very small setback",
+}
+
+
+def glitch_words(hits: int, critical: bool = False, *, loud: bool = False) -> str:
+    """A glitch in words with its size and hits: ``serious glitch (1 hit)``, ``glitch (3 hits)``,
+    ``MINOR GLITCH (6 hits)`` (``loud``), ``critical glitch (0 hits)`` (S5, S6)."""
+    severity = glitch_severity(hits, critical)
+    return glitch_text(hits, critical, loud=loud, severity="" if severity == "critical" else severity)
+
+
+def glitch_meaning(hits: int) -> str:
+    """S5, the seed's words for a (not critical) glitch of this size: ``serious trouble`` (1 hit),
+    ``dramatic or amusing, never catastrophic``, ``a very small setback`` (many hits)."""
+    return _GLITCH_MEANING[glitch_severity(hits)]
+
+
+# ---------------------------------------------------------------------------
 # S4 hits
 
 
@@ -476,10 +531,10 @@ class SRRoll:
         what = "ones and twos" if self.hurried else "ones"
         counted = len(self.glitch_dice)
         if self.rolled_critical:
-            verdict = glitch_text(self.hits, True)
+            verdict = glitch_words(self.hits, True)
         elif self.rolled_glitch:
-            verdict = glitch_text(self.hits) + (": the fewer the hits, the worse the mishap (S5)"
-                                                if not self.glitch_negated else "")
+            verdict = glitch_words(self.hits) + (f": {glitch_meaning(self.hits)} (S5)"
+                                                 if not self.glitch_negated else "")
         else:
             verdict = "no glitch"
         note = "" if self.glitch_rerolls or not self.exploded else " (rule-of-six dice not counted)"

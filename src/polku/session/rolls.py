@@ -19,7 +19,7 @@ from ..rules import rajapolku as raja
 from ..rules import shadowrun as sr
 from ..rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, Src, roll_specs
 from ..rules.system import Settings, System
-from ..text import glitch_text, plural, raja_outcome
+from ..text import plural, raja_outcome
 from .host import TrackerError
 from .model import Event
 from .odds import RajaQuestion
@@ -1133,8 +1133,8 @@ class Rolls:
             judged = test.history[-1]
             summary = (f"interval {test.intervals}: {judged.hits} hit{'s' if judged.hits != 1 else ''}, "
                        f"{test.accumulated}/{test.threshold}"
-                       + (f" — {glitch_text(judged.hits, True)}, the test ends" if judged.critical_glitch else
-                          f" — {glitch_text(judged.hits)}, GM: spoil?" if judged.glitch else "")
+                       + (f" — {sr.glitch_words(judged.hits, True)}, the test ends" if judged.critical_glitch else
+                          f" — {sr.glitch_words(judged.hits)}, GM: spoil?" if judged.glitch else "")
                        + (" — done" if test.done else ""))
             if test.done or test.ended:
                 self.tracker.resolve_challenge(chal, summary, txn)
@@ -1599,9 +1599,9 @@ def _sr_summary(r: sr.SRRoll, res: Any) -> str:
     if res is not None:
         parts.append(f"success, {res.net_hits} net" if res.success else "failure")
     if r.critical_glitch:
-        parts.append(glitch_text(r.hits, True, loud=True))
+        parts.append(sr.glitch_words(r.hits, True, loud=True))
     elif r.glitch:
-        parts.append(glitch_text(r.hits, loud=True))
+        parts.append(sr.glitch_words(r.hits, loud=True))
     elif r.glitch_negated:
         parts.append("glitch negated")
     return ", ".join(parts)
@@ -1614,9 +1614,9 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     glitches = []
     for label, r in ((a, res.a), (b, res.b)):
         if r.critical_glitch:
-            glitches.append(f"{label} {glitch_text(r.hits, True, loud=True)}")
+            glitches.append(f"{label} {sr.glitch_words(r.hits, True, loud=True)}")
         elif r.glitch:
-            glitches.append(f"{label} {glitch_text(r.hits)}")
+            glitches.append(f"{label} {sr.glitch_words(r.hits)}")
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 

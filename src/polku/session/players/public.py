@@ -55,7 +55,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
-from ...text import glitch_text
 from .. import store
 from ..table.combat import order_words, sets_initiative_scores
 from ..files import SessionOpenError, load_followed
@@ -152,7 +151,10 @@ def _undo_flag(flags: dict[str, bool], change: Any) -> None:
 
 
 def public_summary(roll: dict[str, Any]) -> str:
-    """A hidden-threshold roll's summary without the threshold: hits and glitches only."""
+    """A hidden-threshold roll's summary without the threshold: hits and glitches only (a glitch
+    with its size, S5)."""
+    from ...rules.shadowrun import glitch_words
+
     out = roll.get("outcome", {})
     if not isinstance(out, dict):
         out = {}
@@ -161,9 +163,9 @@ def public_summary(roll: dict[str, Any]) -> str:
     hits = out.get("hits", 0)
     parts = [f"{hits} hit{'s' if hits != 1 else ''}", "threshold hidden by the GM"]
     if out.get("critical_glitch"):
-        parts.append(glitch_text(hits, True, loud=True))
+        parts.append(glitch_words(hits, True, loud=True))
     elif out.get("glitch"):
-        parts.append(glitch_text(hits, loud=True))
+        parts.append(glitch_words(hits, loud=True))
     elif out.get("glitch_negated"):
         parts.append("glitch negated")
     return ", ".join(parts)

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
 from ...rules.system import System
-from ...text import glitch_text, plural
+from ...text import plural
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 from ..host import TrackerError
 from ..model import Event
@@ -235,6 +235,14 @@ class Damage:
                 return found
         return None
 
+    def glitch_words(self, outcome: dict[str, Any]) -> str:
+        """A resistance roll's glitch in words with its size and hits (S5, S6), or "" without one."""
+        from ...rules import shadowrun as sr
+
+        if not (outcome.get("glitch") or outcome.get("critical_glitch")):
+            return ""
+        return sr.glitch_words(int(outcome.get("hits", 0)), bool(outcome.get("critical_glitch")))
+
     def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: Any, armour: int, edge: bool,
                 which: str = "") -> str:
         """One line before the resistance roll: the DV, the monitor it fills and the dice to roll
@@ -360,7 +368,7 @@ class Damage:
                    + (f", overflow {res.overflow}" if res.overflow else "") + ")"
                    + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
                    + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}")
-                   + (f", {glitch_text(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
+                   + (f", {sr.glitch_words(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
         outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
         eff = sr.effective_armour(rec.armour, rec.ap)
         ap = sr.parse_ap(rec.ap)

@@ -34,7 +34,7 @@ from ...rules.system import raja_wound_effect
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
-from ...text import die_text, glitch_text
+from ...text import die_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
@@ -236,9 +236,9 @@ class DamageScreen(RowsModal):
             roll = self.result["roll"]
             faces = " ".join(die_text(d["face"], d.get("source", "die")) for d in roll["sides"][0]["dice"]) or "no dice"
             out = roll["outcome"]
+            glitch = self.tracker.damage.glitch_words(out)
             return (f"resistance: {faces} → {out['hits']} hit{'s' if out['hits'] != 1 else ''}"
-                    + (f", {glitch_text(out['hits'], bool(out.get('critical_glitch')))}"
-                       if out.get("critical_glitch") or out.get("glitch") else ""))
+                    + (f", {glitch}" if glitch else ""))
         return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
                                            self.armour, self.edge, self.which)
 
