@@ -560,3 +560,80 @@ def test_a_changed_result_or_log_line_is_a_mismatch(tmp_path, capsys, clock, cha
     assert main(["verify", str(path)]) == 1
     bad = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MISMATCH")]
     assert len(bad) == 1 and bad[0].startswith(f"MISMATCH seq {ev['seq']}: ") and says in bad[0], bad
+
+
+# ---------------------------------------------------------------------------
+# The commitment is published in a save of its own, before the first roll it covers
+
+
+def _events_on_disk(path) -> list[dict]:
+    from polku.session.files import load_tracker
+
+    loaded, _ = load_tracker(path, read_only=True)
+    return list(loaded.events)
+
+
+@pytest.mark.parametrize("how", ["new session (a full save)", "V (an append)"])
+def test_the_commitment_is_on_disk_before_the_first_roll_it_covers(tmp_path, how):
+    """A roll made before the save of a new commitment ended: that save ends with the commitment,
+    the roll comes in the next one (the file players read never has the roll without it)."""
+    from polku.session import files
+
+    t = demo.demo_varjojuoksu(seed=None)
+    sf = files.create_session(tmp_path / "s.toml", t)
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3))
+    sf.save_now(t)
+    if how.startswith("new session"):
+        t.new_session()
+    else:
+        t.new_dice_secret()
+    roll = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5))["event"]
+    t.note("after the roll")
+    sf.save_now(t)
+    on_disk = _events_on_disk(sf.path)
+    assert on_disk[-1]["kind"] == "dice" and "commitment" in on_disk[-1] and on_disk[-1]["dice_key"] == 2
+    assert roll["seq"] not in [e["seq"] for e in on_disk], "the roll waits for the next save"
+    assert [e["seq"] for e in t.unsaved] == [roll["seq"], roll["seq"] + 1]
+    from polku.session.files import load_tracker
+
+    loaded, _ = load_tracker(sf.path, read_only=True)
+    assert loaded.state["dice"]["key"] == 2 and loaded.state["dice"]["rolls"]["2"] == 0, \
+        "a full save writes the state as it was at the commitment"
+    sf.save_now(t)
+    assert [e["seq"] for e in _events_on_disk(sf.path)][-2:] == [roll["seq"], roll["seq"] + 1]
+    reloaded, _ = load_tracker(sf.path, read_only=True)
+    assert reloaded.state == t.state
+    sf.close()
+
+
+def test_the_gms_app_saves_an_old_files_first_commitment_before_its_roll(tmp_path):
+    """In the app, a file from before verifiable dice: its first program roll commits a secret and
+    rolls in one key press; the save that writes the commitment holds no roll."""
+    import asyncio
+
+    from app_fixtures import make_app, settle, until
+
+    from polku.session import files
+
+    async def run() -> None:
+        tracker = demo.demo_varjojuoksu(seed=None)
+        del tracker.state["dice"]  # an old file: no secret yet
+        sf = files.create_session(tmp_path / "sr.toml", tracker)
+        saves: list[list[str]] = []
+        real = sf.save
+
+        def recorded(job) -> None:
+            saves.append([e["kind"] + ("*" if "commitment" in e and "revealed" not in e else "") for e in job.events])
+            real(job)
+
+        sf.save = recorded  # type: ignore[method-assign]
+        app = make_app(tracker, sf, sessions_dir=tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            app.run_command(lambda t: t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4)))
+            await until(pilot, app.all_saved, "every event saved")
+            with_commitment = [s for s in saves if "dice*" in s]
+            assert len(with_commitment) == 1 and with_commitment[0][-1] == "dice*", saves
+            assert [e["kind"] for e in _events_on_disk(sf.path)][-2:] == ["dice", "roll"]
+
+    asyncio.run(run())

@@ -73,10 +73,23 @@ class SessionFile:
         return f"SessionFile({str(self.path)!r}, read_only={self.read_only})"
 
     def snapshot(self, tracker: Tracker) -> SaveJob | None:
-        """Take what must be written now (call on the UI thread)."""
+        """Take what must be written now (call on the UI thread).
+
+        A dice secret's commitment is published in a save of its own: when events
+        follow a commitment (a roll made before the save of a new session ended),
+        this save ends with the commitment and the rest stays pending for the next
+        one, so the file the players read holds the commitment before the first
+        roll it covers (docs/verifiable-dice.md). A full save then writes the
+        state as it was at the commitment.
+        """
         events, full = tracker.take_unsaved()
         if not events and not full:
             return None
+        later: list[Event] = []
+        cut = _after_commitment(events)
+        if cut is not None:
+            events, later = events[:cut], events[cut:]
+            tracker.unsaved = later + tracker.unsaved
         if not self.path.exists() or self.overwrite_replaced:
             full = True
         if self.appended_since_full + len(events) >= COMPACT_EVERY:
@@ -84,8 +97,14 @@ class SessionFile:
         if events and events[0]["seq"] != self.saved_seq + 1:
             full = True  # the file does not end where these events begin
         if full:
-            all_events = tracker.events.copy() if isinstance(tracker.events, store.EventLog) else list(tracker.events)
-            return SaveJob(events, True, clone(tracker.state), all_events, tracker.last_seq())
+            log = tracker.events
+            all_events = log.copy(drop_last=len(later)) if isinstance(log, store.EventLog) \
+                else list(log)[:len(log) - len(later)]
+            state = clone(tracker.state)
+            for ev in reversed(later):
+                # The state before the events that stay pending: each one's changes undone, last first.
+                model.apply_changes(state, model.invert_changes(ev.get("changes", [])))
+            return SaveJob(events, True, state, all_events, events[-1]["seq"] if later else tracker.last_seq())
         return SaveJob(events, False)
 
     def save(self, job: SaveJob) -> None:
@@ -174,6 +193,14 @@ class SessionFile:
         if self.lock is not None:
             self.lock.release()
             self.lock = None
+
+
+def _after_commitment(events: list[Event]) -> int | None:
+    """Where a save must end so a dice commitment is on disk before what follows it (None: anywhere)."""
+    for i, ev in enumerate(events[:-1]):
+        if ev.get("kind") == "dice" and "commitment" in ev and "revealed" not in ev:
+            return i + 1
+    return None
 
 
 def document(state: State, events: list[Event] | store.EventLog, snapshot_seq: int) -> dict[str, Any]:

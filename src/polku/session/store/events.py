@@ -192,12 +192,17 @@ class EventLog:
     def raw(self, index: int) -> bytes | None:
         return self._blocks[index] if index < len(self._blocks) else None
 
-    def copy(self) -> "EventLog":
-        """A snapshot sharing the (immutable) blocks: cheap, for a save in a thread."""
+    def copy(self, drop_last: int = 0) -> "EventLog":
+        """A snapshot sharing the (immutable) blocks: cheap, for a save in a thread.
+
+        ``drop_last``: without the last events appended since the file was read (a save that ends earlier).
+        """
+        if not 0 <= drop_last <= len(self._new):
+            raise ValueError(f"cannot leave out {drop_last} of the {len(self._new)} events appended")
         other = EventLog.__new__(EventLog)
         other._blocks = self._blocks
         other._parsed = self._parsed
-        other._new = list(self._new)
+        other._new = self._new[:len(self._new) - drop_last]
         other._meta = self._meta
         other.path = self.path
         other.problems = self.problems
