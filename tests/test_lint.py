@@ -1,8 +1,8 @@
 """ruff and mypy run inside the suite, so `.ci/run` (which runs pytest) runs them.
 
 Their configuration is in pyproject.toml: ruff's rule set catches bugs and dead
-code (not layout), mypy checks all of src/ and the rules core and the session
-layer strictly. A failure shows the tool's own report.
+code (not layout), mypy checks all of src/ strictly (``strict = true``: rules,
+session, tui and cli alike). A failure shows the tool's own report.
 
 Run alone: ``pytest tests/test_lint.py -n 0``.
 """
@@ -29,7 +29,7 @@ def test_ruff_finds_nothing_in_src_and_tests():
 
 
 def test_mypy_finds_no_type_errors_in_src():
-    # mypy reads `files` and the strict sections from pyproject.toml
+    # mypy reads `files` and `strict` from pyproject.toml
     proc = _run("mypy", "--no-incremental", "--cache-dir", "/dev/null")
     if proc.returncode != 0:
         pytest.fail(f"mypy:\n{proc.stdout}{proc.stderr}", pytrace=False)

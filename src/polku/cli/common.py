@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, NoReturn
 
+    from polku.rules.system import Settings
+    from polku.session.tracker import Tracker
+
 PROG = "polku"
 
 # System names and aliases (kept in step with polku.rules.system.SYSTEM_ALIASES,
@@ -118,7 +121,7 @@ def set_flag(p: argparse.ArgumentParser) -> None:
                    help="a rule setting (repeatable; the settings are listed below, explained in docs/rules.md)")
 
 
-def sub(parent: Any, name: str, aliases: Sequence[str], help_: str, description: str, epilog: str) -> Parser:
+def sub(parent: argparse._SubParsersAction[Parser], name: str, aliases: Sequence[str], help_: str, description: str, epilog: str) -> Parser:
     return parent.add_parser(name, aliases=list(aliases), help=help_, description=description,
                              epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
 
@@ -216,7 +219,7 @@ def whole_number(text: object, what: str, lo: int, hi: int) -> int:
     return n
 
 
-def whole_arg(what: str, lo: int, hi: int):
+def whole_arg(what: str, lo: int, hi: int) -> Callable[[str], int]:
     """An argparse ``type=`` for :func:`whole_number`."""
     def parse(text: str) -> int:
         return whole_number(text, what, lo, hi)
@@ -267,7 +270,7 @@ def emit_lines(lines: Sequence[str]) -> None:
 SYSTEM_PREFIX = {"rajapolku": "raja.", "harhapolku": "harha.", "shadowrun": "sr."}
 
 
-def settings_from_args(args: argparse.Namespace, system: str):
+def settings_from_args(args: argparse.Namespace, system: str) -> tuple[Settings, set[str]]:
     """The campaign settings for a headless verb: the defaults, changed by each ``--set KEY=VALUE``.
 
     Returns ``(settings, keys given)``. A key of another system is refused,
@@ -288,12 +291,12 @@ def settings_from_args(args: argparse.Namespace, system: str):
     return settings, given
 
 
-def settings_json(settings, system: str) -> dict[str, Any]:
+def settings_json(settings: Settings, system: str) -> dict[str, Any]:
     prefix = SYSTEM_PREFIX[system]
     return {k: v for k, v in settings.to_dotted().items() if k.startswith(prefix)}
 
 
-def harha_settings(args: argparse.Namespace):
+def harha_settings(args: argparse.Namespace) -> Settings:
     """Settings with ``--variant`` folded in; a --variant that contradicts --set is refused."""
     settings, given = settings_from_args(args, "harhapolku")
     if args.variant is not None:
@@ -329,7 +332,7 @@ def check_rating(flag: str, value: int | None) -> None:
         raise CliError(f"{flag} is the Edge rating, 1 to {EDGE_MAX}, not {value}")
 
 
-def load_read_only(file: str):
+def load_read_only(file: str) -> tuple[Tracker, list[str]]:
     """Load a session file read-only (no lock, no write); errors become one line."""
     from pathlib import Path
 

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from polku.rules.system import Settings
+
 
 ODDS_RAJA_JSON = """\
 JSON keys: system, a {normal, ability}, b {normal, ability}, settings, a_wins, b_wins, tie,
@@ -180,7 +182,7 @@ def _odds_raja(args: argparse.Namespace) -> int:
     return 0
 
 
-def _odds_spirit(args: argparse.Namespace, settings) -> int:
+def _odds_spirit(args: argparse.Namespace, settings: Settings) -> int:
     from polku.session import odds
 
     charges = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from polku.cli.common import (
     MAX_POOL,
@@ -10,6 +11,9 @@ from polku.cli.common import (
     quoted,
     whole_number,
 )
+
+if TYPE_CHECKING:
+    from polku.rules.dice import Die
 
 
 def count_arg(text: str, what: str) -> int:
@@ -19,7 +23,7 @@ def count_arg(text: str, what: str) -> int:
     return whole_number(t, what, 0, MAX_POOL)
 
 
-def raja_faces(text: str, side: str):
+def raja_faces(text: str, side: str) -> tuple[Die, ...]:
     from polku.rules.dice import parse_faces
 
     try:
@@ -28,7 +32,7 @@ def raja_faces(text: str, side: str):
         raise CliError(f"side {side}: {exc}") from None
 
 
-def sr_faces(text: str, side: str | None = None):
+def sr_faces(text: str, side: str | None = None) -> tuple[Die, ...]:
     from polku.rules.dice import parse_faces
 
     try:
@@ -44,7 +48,7 @@ NO_DICE = ("-", "none")
 """How a side with no dice at all is written (H4: a pool of 0 dice is valid and fails)."""
 
 
-def parse_harha_faces(text: str, side: str = "A"):
+def parse_harha_faces(text: str | None, side: str = "A") -> tuple[Die, ...]:
     """Harhapolku faces: bare 1-8 → d8, 9-10 → d10; ``d10:7`` / ``10:7`` give the size.
 
     ``-`` (or ``none``) is a side with no dice at all (H4: an actor who cannot

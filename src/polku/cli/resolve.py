@@ -57,7 +57,12 @@ from polku.cli.words import (
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
     from typing import Any
+
+    from polku.rules.dice import Die
+    from polku.rules.shadowrun import SRRoll
+    from polku.rules.system import Settings
 
 
 RAJA_RESOLVE_JSON = """\
@@ -186,7 +191,7 @@ def _resolve_raja(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sum_side(text: str, side: str):
+def _sum_side(text: str, side: str) -> tuple[int, Die | None]:
     """Sum variant (H6) faces ``COUNT+ROLL``: the die count and the one die rolled; ``-`` or ``0``
     is a side with no dice at all (count 0, no die: H4)."""
     if str(text).strip().lower() in (*NO_DICE, "0"):
@@ -245,9 +250,9 @@ def _resolve_harha(args: argparse.Namespace) -> int:
     return emit(args, out, [head, *("  " + x for x in explain)])
 
 
-def _sr_from_faces(dice, settings=None, *, hurried: bool = False, edge_before: int | None = None,
-                   edge_after: int | None = None, long_shot: int | None = None, helper_dice: int = 0,
-                   what: str = ""):
+def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hurried: bool = False,
+                   edge_before: int | None = None, edge_after: int | None = None, long_shot: int | None = None,
+                   helper_dice: int = 0, what: str = "") -> SRRoll:
     """The roll that used exactly these faces, in the order the dice are taken (S3–S7, S11).
 
     The pool size is what makes the faces come out even: more pool dice
@@ -298,14 +303,14 @@ def _sr_from_faces(dice, settings=None, *, hurried: bool = False, edge_before: i
                    f"dice (give the faces in the order rolled: {SR_FACES_ORDER})")
 
 
-def _replace_roll(r, **changes):
+def _replace_roll(r: SRRoll, *, hurried: bool) -> SRRoll:
     from dataclasses import replace
 
-    return replace(r, **changes)
+    return replace(r, hurried=hurried)
 
 
-def _sr_side(text: str, args: argparse.Namespace, prefix: str, settings, side: str | None = None,
-             **kw):
+def _sr_side(text: str, args: argparse.Namespace, prefix: str, settings: Settings, side: str | None = None,
+             **kw: Any) -> SRRoll:
     dice = sr_faces(text, side)
     return _sr_from_faces(dice, settings, edge_before=getattr(args, f"{prefix}edge_before"),
                           edge_after=getattr(args, f"{prefix}edge_after"),
@@ -342,7 +347,7 @@ def _resolve_sr(args: argparse.Namespace) -> int:
     return emit(args, out, lines)
 
 
-def _resolve_sr_extended(args: argparse.Namespace, settings) -> int:
+def _resolve_sr_extended(args: argparse.Namespace, settings: Settings) -> int:
     from polku.rules import shadowrun
 
     for flag in ("edge_before", "edge_after", "long_shot", "threshold"):

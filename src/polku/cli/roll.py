@@ -52,6 +52,13 @@ from polku.cli.words import (
 if TYPE_CHECKING:
     from typing import Any
 
+    from polku.rules.dice import DiceSource
+    from polku.rules.shadowrun import SRRoll
+    from polku.rules.system import Settings
+
+    Rolled = tuple[dict[str, Any], dict[str, Any], list[str]]
+    """What a system's roller gives ``run``: the JSON, the faces rolled per side, the lines."""
+
 
 ROLL_EPILOG = """\
 pools:
@@ -152,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _roll_raja(args: argparse.Namespace, source) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+def _roll_raja(args: argparse.Namespace, source: DiceSource) -> Rolled:
     from polku.rules import rajapolku
     from polku.rules.dice import DieSpec, Src, roll_specs
 
@@ -179,7 +186,7 @@ MAX_EXCHANGES = 100
 """``polku roll rajapolku --spirit`` stops a fight after this many exchanges."""
 
 
-def _roll_spirit(args: argparse.Namespace, source, settings):
+def _roll_spirit(args: argparse.Namespace, source: DiceSource, settings: Settings) -> Rolled:
     from polku.rules import rajapolku
     from polku.rules.dice import roll_specs
 
@@ -221,7 +228,7 @@ def _roll_spirit(args: argparse.Namespace, source, settings):
     return out, rolled, lines
 
 
-def _roll_harha(args: argparse.Namespace, source):
+def _roll_harha(args: argparse.Namespace, source: DiceSource) -> Rolled:
     from polku.rules import harhapolku
     from polku.rules.dice import DieSpec, Src, roll_specs
 
@@ -271,7 +278,7 @@ def _roll_harha(args: argparse.Namespace, source):
     return out, rolled, [head, *("  " + x for x in explain)]
 
 
-def _roll_sr(args: argparse.Namespace, source):
+def _roll_sr(args: argparse.Namespace, source: DiceSource) -> Rolled:
     """Shadowrun: which test the flags ask for (S8-S11), each rolled by its own function."""
     settings, _ = settings_from_args(args, "shadowrun")
     check_threshold(args.threshold)
@@ -310,11 +317,11 @@ def _roll_sr(args: argparse.Namespace, source):
 class _SrRoller:
     """Rolls one Shadowrun pool with the Edge a side spent (``prefix`` "" for A, "b_" for B)."""
 
-    def __init__(self, args: argparse.Namespace, source, settings) -> None:
+    def __init__(self, args: argparse.Namespace, source: DiceSource, settings: Settings) -> None:
         self.args, self.source, self.settings = args, source, settings
         self.settings_out = settings_json(settings, "shadowrun")
 
-    def __call__(self, pool: int, prefix: str, **kw):
+    def __call__(self, pool: int, prefix: str, **kw: Any) -> SRRoll:
         from polku.rules import shadowrun
 
         r = shadowrun.roll(pool, self.source, getattr(self.args, f"{prefix}edge_before"),
@@ -325,7 +332,7 @@ class _SrRoller:
         return r
 
 
-def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int):
+def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     limit = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
@@ -341,7 +348,7 @@ def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int):
     return out, {"a": [r.faces for r in rolls]}, lines
 
 
-def _roll_sr_teamwork(args: argparse.Namespace, one: _SrRoller, n: int):
+def _roll_sr_teamwork(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, "helper")]
@@ -357,7 +364,7 @@ def _roll_sr_teamwork(args: argparse.Namespace, one: _SrRoller, n: int):
     return out, rolled, lines
 
 
-def _roll_sr_one(args: argparse.Namespace, one: _SrRoller, n: int):
+def _roll_sr_one(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     r = one(n, "", hurried=args.hurried)
@@ -366,7 +373,7 @@ def _roll_sr_one(args: argparse.Namespace, one: _SrRoller, n: int):
     return out, {"a": [d.face for d in r.dice]}, [sr_headline(result), *("  " + x for x in result.explain())]
 
 
-def _roll_sr_opposed(args: argparse.Namespace, one: _SrRoller, n: int):
+def _roll_sr_opposed(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     m = sr_pool(args.pool_b, "B")

@@ -14,6 +14,11 @@ from polku.text import percent
 if TYPE_CHECKING:
     from typing import Any
 
+    from polku.rules.dice import Die
+    from polku.rules.harhapolku import HarhaResult, SumResult
+    from polku.rules.rajapolku import RajaResult, SpiritExchange
+    from polku.rules.shadowrun import OpposedResult, SRRoll, SuccessResult
+
 
 def side_name(side: str, variant: str | None = None) -> str:
     if variant in ("ch23", "same_size", "sum"):
@@ -25,11 +30,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def raja_headline(result) -> str:
+def raja_headline(result: RajaResult) -> str:
     return "Rajapolku: " + raja_outcome(result, "A", "B")
 
 
-def harha_headline(result) -> str:
+def harha_headline(result: HarhaResult) -> str:
     if result.winner == "tie":
         return f"Harhapolku ({result.variant}): tie {result.a_positions} to {result.b_positions} — reroll"
     name = side_name(result.winner, result.variant)
@@ -37,20 +42,22 @@ def harha_headline(result) -> str:
             f"A {result.a_positions} – B {result.b_positions}")
 
 
-def sr_headline(result) -> str:
-    roll = getattr(result, "roll", result)
+def sr_headline(result: SRRoll | SuccessResult) -> str:
+    from polku.rules.shadowrun import SuccessResult
+
+    roll = result.roll if isinstance(result, SuccessResult) else result
     parts = [plural(roll.hits, "hit")]
     if roll.critical_glitch:
         parts.append(glitch_words(roll.hits, True, loud=True))
     elif roll.glitch:
         parts.append(glitch_words(roll.hits))
-    if hasattr(result, "threshold"):
+    if isinstance(result, SuccessResult):
         verdict = f"success, {plural(result.net_hits, 'net hit')}" if result.success else "failure"
         parts.append(f"threshold {result.threshold}: {verdict}")
     return "Shadowrun: " + ", ".join(parts)
 
 
-def sr_opposed_headline(result) -> str:
+def sr_opposed_headline(result: OpposedResult) -> str:
     glitches = "".join(f"; {side} {glitch_words(r.hits, r.critical_glitch, loud=r.critical_glitch)}"
                        for side, r in (("A", result.a), ("B", result.b)) if r.glitch or r.critical_glitch)
     if result.winner == "tie":
@@ -58,7 +65,7 @@ def sr_opposed_headline(result) -> str:
     return f"Shadowrun opposed: {result.winner.upper()} wins with {plural(result.net_hits, 'net hit')}" + glitches
 
 
-def sr_json(result) -> dict[str, Any]:
+def sr_json(result: SRRoll | SuccessResult | OpposedResult) -> dict[str, Any]:
     from polku.rules import shadowrun
 
     out: dict[str, Any] = {"system": "shadowrun"}
@@ -70,7 +77,7 @@ def sr_json(result) -> dict[str, Any]:
 # --------------------------------------------------------------------------- settings
 
 
-def spirit_line(step) -> str:
+def spirit_line(step: SpiritExchange) -> str:
     f = step.fight
     if step.loser is None:
         return f"spirit combat: a full tie costs nothing (A {f.a_charges}, B {f.b_charges} charges) (R11)"
@@ -79,7 +86,7 @@ def spirit_line(step) -> str:
             f"(A {f.a_charges}, B {f.b_charges} left{end}) (R11)")
 
 
-def harha_demand(result, needed: int, out: dict[str, Any]) -> tuple[str, list[str]]:
+def harha_demand(result: HarhaResult | SumResult, needed: int, out: dict[str, Any]) -> tuple[str, list[str]]:
     """H8 on an opposed roll: the JSON part, the headline's tail and the explanation."""
     from polku.rules import harhapolku
 
@@ -92,12 +99,12 @@ def harha_demand(result, needed: int, out: dict[str, Any]) -> tuple[str, list[st
     return f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
 
 
-def harha_sum_headline(result) -> str:
+def harha_sum_headline(result: SumResult) -> str:
     who = side_name(result.winner, "sum")
     return f"Harhapolku (sum): {who} wins, totals A {result.a_total} – B {result.b_total}"
 
 
-def glyph(d) -> str:
+def glyph(d: Die) -> str:
     return die_typed(d.face, d.is_ability)
 
 

@@ -347,7 +347,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
         return [Path(p) for p in config.load_recent()]
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         """The main screen, when the app starts with a session; else Textual's blank screen.
 
         As the default screen, the main screen is composed while the app starts,
@@ -433,7 +433,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         """
         if len(self.screen_stack) <= 1:
             self.log.warning("pop_screen with one screen left: ignored")
-            return AwaitComplete.nothing()
+            done: AwaitComplete = AwaitComplete.nothing()  # type: ignore[no-untyped-call]  # untyped in Textual
+            return done
         return super().pop_screen()
 
     def main_screen(self) -> Any:

@@ -45,7 +45,7 @@ REVIEW_CSS = """
 """
 
 
-class ReadOnlyApp(TypeAhead, InputLimits, App):
+class ReadOnlyApp(TypeAhead, InputLimits, App[None]):
     """Base of the read-only viewers: Polku's CSS and themes, nothing saved.
 
     Args:
@@ -130,7 +130,7 @@ def view_tracker(state: State) -> Tracker:
     return Tracker(state, [], read_only=True)
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Screen[None]):
     """Timeline, the state as it was at the selected event, and filters."""
 
     BINDING_GROUP_TITLE = N_("Review")
@@ -473,7 +473,7 @@ def wins_chart(s: st.SessionStats, styles: dict[str, str], width: int = 30) -> T
     return out
 
 
-class StatsScreen(Screen):
+class StatsScreen(Screen[None]):
     """The statistics of the session, with pictures."""
 
     BINDINGS = [

@@ -95,7 +95,8 @@ class TypeAhead:
         """
         if self._held_keys and not dispatching:
             return False
-        return all(pump_at_rest(p, current=dispatching and p is self) for p in message_pumps(self._app()))
+        app = self._app()
+        return all(pump_at_rest(p, current=dispatching and p is app) for p in message_pumps(app))
 
     async def _release_held_keys(self) -> None:
         while True:

@@ -59,7 +59,7 @@ class Reloaded(Message):
     changed: bool
 
 
-class WatchScreen(Screen):
+class WatchScreen(Screen[None]):
     """Challenges and characters on the left, the dice log on the right."""
 
     DEFAULT_CSS = """

@@ -63,7 +63,7 @@ class StatusLine(Static):
     """Campaign, system, story/session/scene and the save state."""
 
 
-class MainScreen(Screen):
+class MainScreen(Screen[None]):
     """Where a whole game night is run, by keyboard alone."""
 
     BINDING_GROUP_TITLE = N_("Session")

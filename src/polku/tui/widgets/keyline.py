@@ -89,7 +89,7 @@ class KeyLine(Widget):
         pinned.sort(key=lambda e: "palette" in e[2].lower() or e[0] == "ctrl+p")  # help first, then the palette
         return keys, sorted(kept, key=lambda k: k[0]), pinned
 
-    def _bindings_changed(self, screen: Screen) -> None:
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
         if screen is not self.screen:
             return
         shown = self._keys()
