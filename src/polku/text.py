@@ -205,6 +205,25 @@ KIND_WORDS = {"pc": N_("PC"), "npc": N_("NPC"), "opposition": N_("opposition")}
 """A character's kind (``session.model.CHARACTER_KINDS``) in words."""
 
 
+BUILTIN_WORDS = frozenset({
+    # a die's label from the rules (rules.rajapolku, rules.harhapolku)
+    N_("action"), N_("always"), N_("charge"), N_("harm"),
+    # Harhapolku's background tiers (session.model.HARHA_TIER_LABELS)
+    N_("general"), N_("background"), N_("significant"), N_("special"), N_("significant special"),
+    # how often an ability costs (session.model.ABILITY_PER)
+    N_("use"), N_("scene"),
+    # Varjojuoksu's attributes (session.model.SR_ATTRIBUTES)
+    N_("body"), N_("agility"), N_("reaction"), N_("strength"), N_("charisma"), N_("intuition"), N_("logic"),
+    N_("willpower"),
+})
+"""Words Polku gives a die, a tier or an attribute: translated where shown (a GM's own word is not)."""
+
+
+def builtin_label(word: str) -> str:
+    """One of :data:`BUILTIN_WORDS` in the language in use; anything else (a name the GM wrote) as written."""
+    return _(word) if word in BUILTIN_WORDS else word
+
+
 def wound_label(level: str) -> str:
     """A wound level in the language in use: R9's own names translated, a campaign's own name as written."""
     return _(level) if level in WOUND_LEVEL_WORDS else level

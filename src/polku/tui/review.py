@@ -36,7 +36,7 @@ from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .widgets.dice_log import DiceLog
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 
 REVIEW_CSS = """
 #stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -205,7 +205,7 @@ class ReviewScreen(Screen[None]):
         try:
             state = self.history.state_at(seq)
         except ReplayError as e:
-            title.update(Text(f"Cannot rebuild: {e}", style="bold"))
+            title.update(Text(_("Cannot rebuild: {reason}", reason=e), style="bold"))
             return
         view = view_tracker(state)
         self.query_one("#turns", TurnOrder).show(view, styles)
@@ -213,7 +213,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#chars", CharacterPane).show(view, styles)
         ev = next((e for e in self.tracker.events if e["seq"] == seq), None)
         where = ".".join(str(x) for x in (ev or {}).get("at", self.tracker.where))
-        text = Text(f"After event {seq}", style="bold")
+        text = Text(_("After event {seq}", seq=seq), style="bold")
         text.append(f" · scene {where}")
         if ev is not None and self.tracker.is_undone(seq):
             text.append(" · undone later", style=styles.get("loss", ""))
@@ -232,14 +232,14 @@ class ReviewScreen(Screen[None]):
         log = self.query_one(TimelineLog)
         log_title = self.query_one("#log-title", Static)
         if desc and log.visible_count == 0:
-            log_title.update(Text("Timeline — no events match; x clears the filters"))
+            log_title.update(Text(_("Timeline — no events match; x clears the filters")))
         elif desc:
             which = ""
             if "outcome" in self.filters:
                 which = " · undone too" if self.with_undone else " · rolls that stand"
-            log_title.update(Text(f"Timeline — {log.visible_count} of {len(t.events)} events{which}"))
+            log_title.update(Text(_("Timeline — {shown} of {n} events{which}", shown=log.visible_count, n=len(t.events), which=which)))
         else:
-            log_title.update(Text(f"Timeline — {len(t.events)} events"))
+            log_title.update(Text(ngettext("Timeline — {n} event", "Timeline — {n} events", len(t.events))))
 
     # -- filters ----------------------------------------------------------------------
 
@@ -450,13 +450,13 @@ def results_table(s: st.SessionStats, system: str) -> Table:
     else:
         extra = [("Hits", lambda c: c.hits), ("Net", lambda c: c.net_hits), ("Glitch", lambda c: c.glitches),
                  ("Crit.", lambda c: c.critical_glitches), ("Edge", lambda c: c.edge_spent)]
-    for name, _ in extra:
+    for name, _rest in extra:
         table.add_column(name, justify="right")
     for c in s.characters:
         if not (c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent or c.edge_rerolls):
             continue
         table.add_row(c.name[:16], *(str(x) for x in (c.rolls, c.wins, c.losses, c.ties)),
-                      *(str(fn(c)) for _, fn in extra))
+                      *(str(fn(c)) for _name, fn in extra))
     return table
 
 
@@ -487,7 +487,8 @@ class StatsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         t = self.tracker
-        yield Static(Text(f" {t.state['campaign']['name']} · statistics · {self.stats.rolls} rolls",
+        yield Static(Text(" " + ngettext("{name} · statistics · {n} roll", "{name} · statistics · {n} rolls", self.stats.rolls,
+                                   name=t.state['campaign']['name']),
                           style="bold"), id="status-line")
         with VerticalScroll(id="stats-body"):
             yield Static(id="stats-results", classes="stats-part")
@@ -503,21 +504,22 @@ class StatsScreen(Screen[None]):
         styles = self.app.log_styles() if hasattr(self.app, "log_styles") else plain_styles()
         s = self.stats
         system = self.tracker.system.value
-        head = Text("Per character", style="bold")
+        head = Text(_("Per character"), style="bold")
         if s.undone:
             head.append(f"  ({s.undone} undone events left out)", style=styles.get("muted", ""))
         self.query_one("#stats-results", Static).update(
             Group(head, results_table(s, system), Text(""), wins_chart(s, styles)))
         luck = luck_chart(s.characters, styles)
-        self.query_one("#stats-luck", Static).update(luck if luck.plain else Text("No contests with exact odds yet."))
-        parts: list[Any] = [Text("Are the dice fair? Faces against a fair die (│)", style="bold")]
+        self.query_one("#stats-luck", Static).update(luck if luck.plain else Text(_("No contests with exact odds yet.")))
+        parts: list[Any] = [Text(_("Are the dice fair? Faces against a fair die (│)"), style="bold")]
         for d in s.faces:
-            parts.append(Text(f"\nd{d.size} · {d.origin} dice · {d.total} dice · │ fair: {d.expected:.1f} each",
+            parts.append(Text("\n" + _("d{size} · {origin} dice · {total} dice · │ fair: {expected:.1f} each", size=d.size,
+                                           origin=d.origin, total=d.total, expected=d.expected),
                               style="bold"))
             parts.append(Text(d.verdict(), style=styles.get("accent", "")))
             parts.append(face_chart(d, styles))
         if not s.faces:
-            parts.append(Text("No dice rolled yet."))
+            parts.append(Text(_("No dice rolled yet.")))
         self.query_one("#stats-faces", Static).update(Group(*parts))
 
 

@@ -41,13 +41,13 @@ from ..rules.dice import RulesError
 from ..session.players import seats
 from ..session.model import Event
 from ..session.players.public import Follower
-from ..text import percent, plural
+from ..text import percent, wound_label
 from ..session.tracker import Tracker
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane
-from ..i18n import N_
+from ..i18n import N_, _, ngettext
 
 ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
 
@@ -91,17 +91,17 @@ class SeatScreen(WatchScreen):
         yield Static(id="status-line")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
-                yield Static("Challenges", classes="pane-title", id="queue-title")
+                yield Static(_("Challenges"), classes="pane-title", id="queue-title")
                 yield ChallengeQueue(id="queue")
-                yield Static("Characters", classes="pane-title", id="chars-title")
+                yield Static(_("Characters"), classes="pane-title", id="chars-title")
                 yield CharacterPane(id="chars")
             with Vertical(id="right"):
-                yield Static("You", classes="pane-title", id="seat-title")
+                yield Static(_("You"), classes="pane-title", id="seat-title")
                 with VerticalScroll(id="seat-scroll"):
                     yield SeatPanel(id="seat-sheet")
                     yield SeatPanel(id="seat-status", classes="-status")
                     yield SeatPanel(id="seat-body")
-                yield Static("Dice log", classes="pane-title", id="log-title")
+                yield Static(_("Dice log"), classes="pane-title", id="log-title")
                 log = DiceLog(id="log")
                 log.page_follow = True
                 yield log
@@ -216,10 +216,11 @@ class SeatApp(WatchApp):
             for b in SeatScreen.BINDINGS:
                 if not isinstance(b, Binding) or not (b.id or "").startswith("seat.") or b.id == "seat.focus_panel":
                     continue
-                name, _, arg = b.action.partition("(")
+                name, _sep, arg = b.action.partition("(")
                 params: tuple[object, ...] = (arg.rstrip(")").strip("'"),) if arg else ()
                 if self.can(name, params):
-                    yield SystemCommand(f"Seat: {b.description}", f"{b.tooltip} — key: {b.key}",
+                    yield SystemCommand(_("Seat: {description}", description=_(b.description)),
+                                        _("{tooltip} — key: {key}", tooltip=_(b.tooltip or ""), key=b.key),
                                         partial(self.call_later, seat.run_action, b.action))
         yield from super().get_system_commands(screen)
 
@@ -229,7 +230,7 @@ class SeatApp(WatchApp):
             folder = seats.seat_dir(self.path, self.cid)
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            self.problem_line = f"cannot use the seat folder: {e.strerror or e}"
+            self.problem_line = _("cannot use the seat folder: {reason}", reason=e.strerror or e)
         else:
             folders.add(folder)
         return folders
@@ -332,7 +333,7 @@ class SeatApp(WatchApp):
             self.sent = seats.write_request(self.path, self.cid, kind, **fields)
         except (OSError, seats.SeatError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.notify(f"Could not send the request: {reason}", severity="error", title="Not sent")
+            self.notify(_("Could not send the request: {reason}", reason=reason), severity="error", title=_("Not sent"))
             return
         self.sent_what = what
         self.answer = None
@@ -349,7 +350,7 @@ class SeatApp(WatchApp):
         self.answer = ans
         self.edge_before = False
         if not ans.get("ok"):
-            self.notify(str(ans.get("text", "refused")), severity="warning", title="Not done")
+            self.notify(str(ans.get("text", _("refused"))), severity="warning", title=_("Not done"))
         self.refresh_seat()
         self.refresh_bindings()
 
@@ -357,7 +358,7 @@ class SeatApp(WatchApp):
         offer = self.current_offer()
         if offer is None or self.sent is not None:
             return
-        self._send("roll", "your roll", offer=offer.seq, edge_before=self.edge_before, faces=faces)
+        self._send("roll", _("your roll"), offer=offer.seq, edge_before=self.edge_before, faces=faces)
 
     def ask_faces(self) -> None:
         """Ask the faces of physical dice (the pool, then each rule-of-six wave), then send them.
@@ -372,10 +373,10 @@ class SeatApp(WatchApp):
         try:
             plan = seats.faces_plan(full, offer, edge_before=self.edge_before)
         except (seats.SeatError, RulesError) as e:
-            self.notify(str(e), severity="error", title="Not rolled")
+            self.notify(str(e), severity="error", title=_("Not rolled"))
             return
-        what = "Your pool and Edge dice" if self.edge_before else "Your pool"
-        after = " (the GM's side: the program's dice, R5)" if offer.test == "raja" else ""
+        what = _("Your pool and Edge dice") if self.edge_before else _("Your pool")
+        after = _(" (the GM's side: the program's dice, R5)") if offer.test == "raja" else ""
         self._type_faces(full, what, plan, lambda faces: self.roll(faces), after)
 
     def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any, after: str = "") -> None:
@@ -383,11 +384,11 @@ class SeatApp(WatchApp):
         from .screens.prompts import ask_faces
 
         if plan.rule_of_six:
-            hint = "rule of six: a prompt follows for the dice the sixes add"
+            hint = _("rule of six: a prompt follows for the dice the sixes add")
         elif plan.order:
-            hint = "in this order: " + ", ".join(plan.order) + after
+            hint = _("in this order: {order}", order=", ".join(plan.order)) + after
         else:
-            hint = "commas or spaces; Escape cancels" + after
+            hint = _("commas or spaces; Escape cancels") + after
         ask_faces(self, title, plan.count, plan.sizes, then,
                   wave=full.rolls.sr_six_wave if plan.rule_of_six else None, hint=hint)
 
@@ -399,7 +400,7 @@ class SeatApp(WatchApp):
         if offer is not None and full is not None:
             acts = seats.offer_choices(full, offer)
             if not self.edge_before and not any(a.allowed for a in acts):
-                self.notify(acts[0].reason if acts else "no Edge on this roll", severity="warning")
+                self.notify(acts[0].reason if acts else _("no Edge on this roll"), severity="warning")
                 return
             self.edge_before = not self.edge_before
             self.refresh_seat()
@@ -428,7 +429,7 @@ class SeatApp(WatchApp):
         if plan.count == 0:
             send(None)
             return
-        title = f"Your reroll, edge '{edge}'" if name == "edge_reroll" else "Your Edge dice"
+        title = _("Your reroll, edge '{edge}'", edge=edge) if name == "edge_reroll" else _("Your Edge dice")
         self._type_faces(full, title, plan, send)
 
     def _my_roll(self, full: Tracker | None) -> Event | None:
@@ -454,7 +455,7 @@ class SeatApp(WatchApp):
             if edge:
                 self.follow_up("edge_reroll", edge)
 
-        self.push_screen(ChoicePrompt("Reroll with which edge? (H7)",
+        self.push_screen(ChoicePrompt(_("Reroll with which edge? (H7)"),
                                       [(str(a["edge"]), str(a["edge"])) for a in rerolls]), chosen)
 
     def story_point(self) -> None:
@@ -462,10 +463,10 @@ class SeatApp(WatchApp):
 
         def bought(text: str | None) -> None:
             if text and text.strip():
-                self._send("story_point", "a story point", bought=" ".join(text.split())[:seats.MAX_TEXT])
+                self._send("story_point", _("a story point"), bought=" ".join(text.split())[:seats.MAX_TEXT])
 
-        self.push_screen(TextPrompt("Spend a story point: what does it buy? (R12)",
-                                    placeholder="a sewer hatch opens"), bought)
+        self.push_screen(TextPrompt(_("Spend a story point: what does it buy? (R12)"),
+                                    placeholder=_("a sewer hatch opens")), bought)
 
     def next_offer(self) -> None:
         n = len(self.offers())
@@ -495,7 +496,7 @@ class SeatApp(WatchApp):
         view = self.follower.view
         if view is not None:
             ch = view.tracker.characters.get(self.cid)
-            title = f"You: {ch['name']}" if ch is not None else "You"
+            title = _("You: {name}", name=ch['name']) if ch is not None else _("You")
             if title != self._title_shown:
                 screen.query_one("#seat-title", Static).update(title)
                 self._title_shown = title
@@ -518,10 +519,10 @@ class SeatApp(WatchApp):
         muted, accent, bad = styles.get("muted", ""), styles.get("accent", ""), styles.get("error", "")
         view = self.follower.view
         if view is None:
-            return Text("waiting for the session file", style=muted), Text(), Text()
+            return Text(_("waiting for the session file"), style=muted), Text(), Text()
         ch = view.tracker.characters.get(self.cid)
         if ch is None:
-            return (Text("Your character is not in this session now (the GM removed it or made it secret).",
+            return (Text(_("Your character is not in this session now (the GM removed it or made it secret)."),
                          style=bad), Text(), Text())
         offer = self.current_offer()
         # Short while a roll is asked (it must fit at 80x24).
@@ -537,7 +538,7 @@ class SeatApp(WatchApp):
             shown_roll = next((e for e in reversed(view.tracker.events) if e.get("seq") == seq), None) if ok else None
             if ok and isinstance(seq, int) and view.full.is_undone(seq):
                 # Its result is gone from the players' view with the roll (the answer's words say it).
-                status.append("↶ The GM undid your roll", style=muted)
+                status.append(_("↶ The GM undid your roll"), style=muted)
             elif shown_roll is not None:
                 status.append(f"✓ {shown_roll['text']}", style="bold")
             else:
@@ -550,7 +551,7 @@ class SeatApp(WatchApp):
         if offer is not None and full is not None:
             shown = next((o for o in pending if o["seq"] == offer.seq), None)
             n = len(pending)
-            head = "The GM asks you to roll" + (f" ({self.offer_index % n + 1} of {n}, tab: next)" if n > 1 else "")
+            head = _("The GM asks you to roll") + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
             body.append(f"{head}\n", style="bold")
             body.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
         elif self.answer is not None and self.roll_actions():
@@ -561,7 +562,7 @@ class SeatApp(WatchApp):
                 body.append(("\n" if i else "") + f"{mark} {name}{edge}: {a.get('reason', '')}",
                             style="" if a.get("allowed") else muted)
         else:
-            body.append("No roll asked of you now. When the GM asks, it shows here.", style=muted)
+            body.append(_("No roll asked of you now. When the GM asks, it shows here."), style=muted)
         return sheet, status, body
 
 
@@ -577,8 +578,8 @@ def sheet_line(ch: dict[str, Any], system: str, *, short: bool = False) -> Text:
         t.append(f" ({ch['player']})")
     if system == "shadowrun":
         attrs = ch.get("attributes", {})
-        t.append(f" · Edge {ch.get('edge', 0)}/{ch.get('edge_rating', 0)}"
-                 f" · physical {ch.get('physical', 0)} · stun {ch.get('stun', 0)}")
+        t.append(" · " + _("Edge {edge}/{rating} · physical {physical} · stun {stun}", edge=ch.get('edge', 0),
+                       rating=ch.get('edge_rating', 0), physical=ch.get('physical', 0), stun=ch.get('stun', 0)))
         if short:
             return t
         t.append("\n")
@@ -589,13 +590,13 @@ def sheet_line(ch: dict[str, Any], system: str, *, short: bool = False) -> Text:
     elif system == "harhapolku":
         edges = ch.get("edges", [])
         if edges:
-            t.append(" · edges: " + ", ".join(f"{e['name']}{' (used)' if e.get('used') else ''}" for e in edges))
+            t.append(" · " + _("edges:") + " " + ", ".join(f"{e['name']}{_(' (used)') if e.get('used') else ''}" for e in edges))
         if short:
             return t
         t.append("\n" + ", ".join(f"{b['name']} ({b.get('tier', '')})" for b in ch.get("backgrounds", [])))
     else:
-        t.append(f" · {ch.get('wound', '')} · charges {ch.get('charges', 0)}/{ch.get('charges_max', 0)}"
-                 f" · story points {ch.get('story_points', 0)}")
+        t.append(" · " + _("{wound} · charges {charges}/{most} · story points {points}", wound=wound_label(ch.get('wound', '')),
+                       charges=ch.get('charges', 0), most=ch.get('charges_max', 0), points=ch.get('story_points', 0)))
         if short:
             return t
         t.append("\n" + ", ".join(str(b) for b in ch.get("backgrounds", [])))
@@ -610,36 +611,36 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
     try:
         odds = seats.offer_odds(full, offer, edge_before=edge_before)
     except Exception as e:  # a pool the character can no longer roll (a skill removed)
-        t.append(f"this request cannot be rolled now: {e}", style=styles.get("error", ""))
+        t.append(_("this request cannot be rolled now: {reason}", reason=e), style=styles.get("error", ""))
         return t
     for line in odds.explain:
         t.append(line + "\n")
     if offer.test == "sr-success":
         if "threshold" in shown and shown["threshold"] is not None:
-            t.append(f"threshold {shown['threshold']}: success {percent(odds.success or 0.0)}\n", style="bold")
+            t.append(_("threshold {threshold}: success {percent}", threshold=shown['threshold'], percent=percent(odds.success or 0.0)) + "\n", style="bold")
         elif shown.get("hidden"):
-            t.append("the GM keeps the threshold hidden\n", style="bold")
+            t.append(_("the GM keeps the threshold hidden") + "\n", style="bold")
         t.append("hits " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
-        t.append(f"mean {odds.expected or 0:.1f} hits · glitch {percent(odds.glitch or 0)}"
-                 f" · critical {percent(odds.critical_glitch or 0)}\n", style=muted)
+        t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
+                   glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
         acts = seats.offer_choices(full, offer)
         if edge_before:
-            t.append("✦ Edge before the roll: on (e: off)\n", style=styles.get("accent", ""))
+            t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))
         elif acts:
             a = acts[0]
-            t.append(f"e  Edge before: {a.reason}\n" if a.allowed else f"·  Edge before: {a.reason}\n",
+            t.append((_("e  Edge before: {reason}", reason=a.reason) if a.allowed else _("·  Edge before: {reason}", reason=a.reason)) + "\n",
                      style="" if a.allowed else muted)
     elif offer.test == "raja":
         label = str(shown.get("opposition", {}).get("label", "the GM"))
-        t.append(f"against {label}: {plural(odds.against or 0, 'die')}\n")
-        t.append(f"you win {percent(odds.success or 0.0)} · full tie {percent(odds.tie or 0.0)}\n", style="bold")
-        t.append("r roll (the program's dice) · f your own dice; the GM's side is the program's (R5)",
+        t.append(ngettext("against {label}: {n} die", "against {label}: {n} dice", odds.against or 0, label=label) + "\n")
+        t.append(_("you win {win} · full tie {tie}", win=percent(odds.success or 0.0), tie=percent(odds.tie or 0.0)) + "\n", style="bold")
+        t.append(_("r roll (the program's dice) · f your own dice; the GM's side is the program's (R5)"),
                  style=styles.get("accent", ""))
         return t
     else:
-        what = "very demanding (two 7+ dice)" if offer.very_demanding else "difficult (one 7+ die)"
-        t.append(f"{what}: success {percent(odds.success or 0.0)}\n", style="bold")
-    t.append("r roll (the program's dice) · f your own dice", style=styles.get("accent", ""))
+        what = _("very demanding (two 7+ dice)") if offer.very_demanding else _("difficult (one 7+ die)")
+        t.append(_("{what}: success {percent}", what=what, percent=percent(odds.success or 0.0)) + "\n", style="bold")
+    t.append(_("r roll (the program's dice) · f your own dice"), style=styles.get("accent", ""))
     return t
 
 

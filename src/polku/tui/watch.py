@@ -39,7 +39,7 @@ from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
-from ..i18n import N_
+from ..i18n import N_, _
 
 
 def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:
@@ -77,7 +77,7 @@ class WatchScreen(Screen[None]):
         yield Static(id="status-line")
         log = DiceLog(id="log")
         log.page_follow = True
-        yield from compose_panes(log, "Dice log")
+        yield from compose_panes(log, _("Dice log"))
         # One line of text: Textual's footer remounts a widget per key at every focus
         # change, and a player pasting "231" over and over grew the view by gigabytes.
         yield KeyLine(id="keys")
@@ -164,9 +164,9 @@ class WatchApp(ReadOnlyApp):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Only what a player needs: no screenshot, no key panel, nothing that writes."""
-        yield SystemCommand("Theme", "Change the colour theme", self.action_change_theme)
-        yield SystemCommand("Help", "The keys of the players' view", self.action_help)
-        yield SystemCommand("Quit", "Leave the players' view", self.action_quit)
+        yield SystemCommand(_("Theme"), _("Change the colour theme"), self.action_change_theme)
+        yield SystemCommand(_("Help"), _("The keys of the players' view"), self.action_help)
+        yield SystemCommand(_("Quit"), _("Leave the players' view"), self.action_quit)
 
     def action_help(self) -> None:
         if not any(isinstance(s, PlayerHelp) for s in self.screen_stack):
@@ -176,14 +176,14 @@ class WatchApp(ReadOnlyApp):
         self.action_help()
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
-        self.notify("The players' view never writes files", severity="warning")
+        self.notify(_("The players' view never writes files"), severity="warning")
 
     def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
         self.action_screenshot()
         return None
 
     def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
-        raise PermissionError("the players' view never writes files")
+        raise PermissionError(_("the players' view never writes files"))
 
     def on_mount(self) -> None:
         self.load_themes()
@@ -267,17 +267,17 @@ class WatchApp(ReadOnlyApp):
         if f.problem is not None:
             status.append(f" ⚠ {f.short_status()} ", style="bold reverse")
             if f.problem != self._told:
-                self.notify(f.status(), title="Not live", severity="warning", timeout=8)
+                self.notify(f.status(), title=_("Not live"), severity="warning", timeout=8)
         if view is not None:
             st = view.state["structure"]
             status.append(f" {view.state['campaign']['name']} ", style="bold")
-            status.append(f"· scene {st['scene']}")
+            status.append(_("· scene {scene}", scene=st['scene']))
             if st.get("scene_title"):
                 status.append(f": {st['scene_title']}")
             dice = view.state.get("dice")
             if dice:
                 # The commitment's start; the log and the report show it whole.
-                status.append(f" · dice #{dice['key']} {dice['commitment'][:8]}", style=styles.get("muted", ""))
+                status.append(" · " + _("dice #{key} {commitment}", key=dice['key'], commitment=dice['commitment'][:8]), style=styles.get("muted", ""))
         if f.problem is None:
             status.append(f" · {f.status()}", style=styles.get("muted", ""))
         self._told = f.problem
@@ -299,11 +299,11 @@ class WatchApp(ReadOnlyApp):
                                                                                before["initiative"]):
             queue = screen.query_one("#queue", ChallengeQueue)
             queue.show(view, styles)
-            _neutral_empty(queue, "No challenges yet", styles)
+            _neutral_empty(queue, _("No challenges yet"), styles)
         if force or before is None or now["characters"] != before["characters"]:
             chars = screen.query_one("#chars", CharacterPane)
             chars.show(view, styles)
-            _neutral_empty(chars, "No characters yet", styles)
+            _neutral_empty(chars, _("No characters yet"), styles)
         self._show_log(screen.query_one(DiceLog), view, styles, force)
         self._shown = view
 

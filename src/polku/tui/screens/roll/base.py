@@ -31,7 +31,7 @@ from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from ...host import AppHost, host
 from ....text import die_text, split_cells
 from ...messages import RunCommand, TrackerChanged
-from ....i18n import N_
+from ....i18n import N_, _, ngettext
 
 
 R = TypeVar("R")
@@ -41,7 +41,7 @@ GM = ""
 def _bar(parts: Sequence[tuple[float, str, str]], width: int = 30) -> Text:
     """A small proportional bar: (probability, glyph, style) per part."""
     out = Text()
-    for (_, glyph, style), n in zip(parts, split_cells([p for p, _, _ in parts], width)):
+    for (_p, glyph, style), n in zip(parts, split_cells([p for p, _g, _s in parts], width)):
         out.append(glyph * n, style=style)
     return out
 
@@ -50,7 +50,7 @@ def odds_line(a_label: str, a_wins: float, tie_word: str, tie: float, b_label: s
               styles: dict[str, str]) -> Text:
     """"Odds  A x%   tie y%   B z%  ███░░▒▒": a two-sided contest's chances, the same on every screen."""
     win, loss = styles.get("win", ""), styles.get("loss", "")
-    t = Text("Odds  ")
+    t = Text(_("Odds") + "  ")
     t.append(f"{a_label} {percent(a_wins)}", style=win)
     t.append(f"   {tie_word} {percent(tie)}   ")
     t.append(f"{b_label} {percent(b_wins)}", style=loss)
@@ -159,7 +159,7 @@ class ResultBox(VerticalScroll):
         self._mark_more()
 
     def _mark_more(self) -> None:
-        marks = (["[ up"] if self.scroll_y > 0 else []) + (["] more below"] if self.scroll_y < self.max_scroll_y else [])
+        marks = (["[ up"] if self.scroll_y > 0 else []) + ([_("] more below")] if self.scroll_y < self.max_scroll_y else [])
         title = " · ".join(marks)
         if str(self.border_title or "") != title:
             self.border_title = title
@@ -276,7 +276,7 @@ class RollScreen(ModalScreen[None]):
 
     def title_text(self) -> str:
         c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
-        return f"{self.system_name}: " + (c["title"] if c else "free roll (no challenge)")
+        return f"{self.system_name}: " + (c["title"] if c else _("free roll (no challenge)"))
 
     def side_titles(self) -> tuple[str, str]:
         return (f"A: {self.a.short}", f"B: {self.b.short}")
@@ -323,7 +323,7 @@ class RollScreen(ModalScreen[None]):
         return self.a
 
     def refresh_view(self) -> None:
-        self._update("#roll-title", self.title_text() + ("  · GM ONLY: players see \"the GM rolls\""
+        self._update("#roll-title", self.title_text() + ("  · " + _("GM ONLY: players see \"the GM rolls\"")
                                                          if self.gm_only else ""))
         ta, tb = self.side_titles()
         self._update("#title-a", ta + self._pool_hint(self.a))
@@ -343,7 +343,7 @@ class RollScreen(ModalScreen[None]):
 
     def idle_hint(self) -> str:
         """The result box before a roll: the keys to start with."""
-        return "r roll · f physical dice · Enter toggle a row · w who · G GM only · ? keys"
+        return _("r roll · f physical dice · Enter toggle a row · w who · G GM only · ? keys")
 
     def _update(self, selector: str, content: Text | str) -> None:
         """Update a Static only when its content changed (an update repaints and re-lays out)."""
@@ -406,10 +406,10 @@ class RollScreen(ModalScreen[None]):
             side = self.a
         fixed = self.who_fixed(side)
         if fixed is not None:
-            self.notify(fixed, severity="warning", title="Not now")
+            self.notify(fixed, severity="warning", title=_("Not now"))
             return
         choices = [(cid, f"{short_name(ch['name'])} ({ch['kind']})") for cid, ch in self.tracker.characters.items()]
-        choices.append(("__gm__", "GM / difficulty (no character)"))
+        choices.append(("__gm__", _("GM / difficulty (no character)")))
 
         def done(value: str | None) -> None:
             if value is None:
@@ -417,7 +417,7 @@ class RollScreen(ModalScreen[None]):
             self.set_who(side, GM if value == "__gm__" else value)
             self.refresh_view()
 
-        self.app.push_screen(ChoicePrompt(f"Who is side {side.role.upper()}?", choices), done)
+        self.app.push_screen(ChoicePrompt(_("Who is side {side}?", side=side.role.upper()), choices), done)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -436,19 +436,19 @@ class RollScreen(ModalScreen[None]):
             return ""
         pools = self.tracker.roster.pools(side.who)
         if side.pool_name:
-            return f" · {side.pool_name} (l: next)" if len(pools) > 1 else f" · {side.pool_name}"
-        return f" · l: {len(pools)} saved pool{'s' if len(pools) != 1 else ''}" if pools else ""
+            return " · " + _("{pool} (l: next)", pool=side.pool_name) if len(pools) > 1 else f" · {side.pool_name}"
+        return " · " + ngettext("l: {n} saved pool", "l: {n} saved pools", len(pools)) if pools else ""
 
     def action_next_pool(self) -> None:
         side = self.focused_side()
         if not side.who:
-            self.notify("This side is the GM's: saved pools belong to a character (w picks one)",
-                        severity="warning", title="No saved pools")
+            self.notify(_("This side is the GM's: saved pools belong to a character (w picks one)"),
+                        severity="warning", title=_("No saved pools"))
             return
         pools = self.tracker.roster.pools(side.who)
         if not pools:
-            self.notify(f"{side.label} has no saved pools yet: L keeps this one", severity="warning",
-                        title="No saved pools")
+            self.notify(_("{label} has no saved pools yet: L keeps this one", label=side.label), severity="warning",
+                        title=_("No saved pools"))
             return
         names = [p["name"] for p in pools]
         i = (names.index(side.pool_name) + 1) % len(pools) if side.pool_name in names else 0
@@ -460,8 +460,8 @@ class RollScreen(ModalScreen[None]):
         side = self.focused_side()
         pool = self.pool_of(side) if side.who else None
         if pool is None:
-            self.notify("Saved pools belong to a character: pick who this side is (w)", severity="warning",
-                        title="Not saved")
+            self.notify(_("Saved pools belong to a character: pick who this side is (w)"), severity="warning",
+                        title=_("Not saved"))
             return
 
         def done(name: str | None) -> None:
@@ -472,9 +472,9 @@ class RollScreen(ModalScreen[None]):
 
                 self.run(lambda t: t.roster.save_pool(side.who, {**pool, "name": name.strip()}), kept)
 
-        self.app.push_screen(TextPrompt(f"Keep {side.label}'s pool as:", side.pool_name,
-                                        placeholder="e.g. Pistols, Ram the door, Shadows",
-                                        check=lambda s: None if s.strip() else "write a name"), done)
+        self.app.push_screen(TextPrompt(_("Keep {label}'s pool as:", label=side.label), side.pool_name,
+                                        placeholder=_("e.g. Pistols, Ram the door, Shadows"),
+                                        check=lambda s: None if s.strip() else _("write a name")), done)
 
     def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
         """Ask the app to run a command; ``then`` gets its result (not called when it failed)."""
@@ -535,16 +535,16 @@ class RollScreen(ModalScreen[None]):
 
     def seat_request(self) -> Callable[[Tracker], Any] | None:
         """The command asking side A's player to roll this pool from their seat; None (said why) if it cannot."""
-        self.app.notify("This roll is made here: a player's seat rolls a Varjojuoksu success test, a "
-                        "Harhapolku difficult action or a Rajapolku challenge", severity="warning", title="Not sent")
+        self.app.notify(_("This roll is made here: a player's seat rolls a Varjojuoksu success test, a "
+                        "Harhapolku difficult action or a Rajapolku challenge"), severity="warning", title=_("Not sent"))
         return None
 
     def action_ask_seat(self) -> None:
         command = self.seat_request()
         if command is None:
             return
-        def sent(_: object) -> None:
-            self.app.notify(f"{self.a.label}'s player rolls it from their seat (polku play)", title="Roll request sent")
+        def sent(_result: object) -> None:
+            self.app.notify(_("{label}'s player rolls it from their seat (polku play)", label=self.a.label), title=_("Roll request sent"))
             self.dismiss(None)
 
         self.run(command, sent)
@@ -562,11 +562,11 @@ class RollScreen(ModalScreen[None]):
             return
 
         def got_a(fa: list[int]) -> None:
-            ask_faces(self.app, f"Faces for {self.b.short}, in the order of the pool shown", nb, sb,
+            ask_faces(self.app, _("Faces for {short}, in the order of the pool shown", short=self.b.short), nb, sb,
                       lambda fb: self._roll((fa, fb)), hint=self.faces_hint())
 
-        ask_faces(self.app, f"Faces for {self.a.short}, in the order of the pool shown", na, sa, got_a,
+        ask_faces(self.app, _("Faces for {short}, in the order of the pool shown", short=self.a.short), na, sa, got_a,
                   hint=self.faces_hint())
 
     def faces_hint(self) -> str:
-        return "separated by commas or spaces; each face is checked against its die (a d10's 0 is 10)"
+        return _("separated by commas or spaces; each face is checked against its die (a d10's 0 is 10)")

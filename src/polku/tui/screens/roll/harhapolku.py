@@ -13,11 +13,11 @@ from ....session import odds
 from ....session.players import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
-from ....text import percent
+from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import effect_rows, RollScreen, Side, _bar, _check, odds_line
-from ....i18n import N_
+from ....i18n import N_, _
 
 
 class HarhaRollScreen(RollScreen):
@@ -50,9 +50,9 @@ class HarhaRollScreen(RollScreen):
 
     def side_titles(self) -> tuple[str, str]:
         if self.difficult:
-            return (f"A: {self.a.short} (acts)", "— unopposed —")
+            return (_("A: {short} (acts)", short=self.a.short), _("— unopposed —"))
         if self.variant != "classic":
-            return (f"A (actor): {self.a.short}", f"B (challenger): {self.b.short}")
+            return (_("A (actor): {short}", short=self.a.short), _("B (challenger): {short}", short=self.b.short))
         return (f"A: {self.a.short}", f"B: {self.b.short}")
 
     def side_has_who(self, side: Side) -> bool:
@@ -76,34 +76,35 @@ class HarhaRollScreen(RollScreen):
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
         if side.role == "b" and self.difficult:
-            return [("info", "An unopposed action: no challenger.")]
-        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
-        rows.append(("info", "[x] 1d8 always (H2)" if side.always else
-                     "[ ] 1d8 always — taken away (0): with no die the action fails (H4)"))
+            return [("info", _("An unopposed action: no challenger."))]
+        rows: list[tuple[str, Text | str]] = [("who", _("Who: {short}  (Enter to change)", short=side.short))]
+        rows.append(("info", _("[x] 1d8 always (H2)") if side.always else
+                     _("[ ] 1d8 always — taken away (0): with no die the action fails (H4)")))
         have = self._backgrounds(side)
         for name, tier in have:
             on_ = side.claims.get(tier) == name
             size = "d10" if "special" in tier else "d8"
-            rows.append((f"bg:{tier}:{name}", f"{_check(on_)} +1{size} {name} — {HARHA_TIER_LABELS[tier]}"))
+            rows.append((f"bg:{tier}:{name}", f"{_check(on_)} +1{size} {name} — {builtin_label(HARHA_TIER_LABELS[tier])}"))
         for tier in HARHA_TIERS:
-            if not any(t == tier for _, t in have):
+            if not any(t == tier for _name, t in have):
                 on_ = side.claims.get(tier) == "(unnamed)"
                 size = "d10" if "special" in tier else "d8"
-                rows.append((f"bg:{tier}:(unnamed)", f"{_check(on_)} +1{size} a fitting {HARHA_TIER_LABELS[tier]}"))
-        rows.append(("gm", f"{_check(side.gm_bonus)} GM: spectacular action +1d10"))
+                rows.append((f"bg:{tier}:(unnamed)", _("{check} +1{size} a fitting {tier}", check=_check(on_), size=size,
+                                                                tier=builtin_label(HARHA_TIER_LABELS[tier]))))
+        rows.append(("gm", _("{check} GM: spectacular action +1d10", check=_check(side.gm_bonus))))
         if self.difficult:
             # Unopposed (H8): an effect that gives the other side dice has no side to give them to.
             counted = {d.label for d in self._pool(side).dice}
             for key, text in effect_rows(self.tracker, side, side.effects_off):
                 label = key[len("eff:"):]
                 rows.append((key, text) if label in counted or label in side.effects_off
-                            else ("info", f"    {label}: no other side to give its dice to (unopposed)"))
+                            else ("info", "    " + _("{label}: no other side to give its dice to (unopposed)", label=label)))
         else:
             rows.extend(effect_rows(self.tracker, side, side.effects_off))
         if side.who:
             edges = self.tracker.character(side.who).get("edges", [])
             if edges:
-                rows.append(("info", "edges: " + ", ".join(e["name"] + (" (used)" if e["used"] else "") for e in edges)))
+                rows.append(("info", _("edges:") + " " + ", ".join(e["name"] + (_(" (used)") if e["used"] else "") for e in edges)))
         return rows
 
     def handle(self, side: Side, key: str) -> None:
@@ -112,7 +113,7 @@ class HarhaRollScreen(RollScreen):
         elif key == "gm":
             side.gm_bonus = not side.gm_bonus
         elif key.startswith("bg:"):
-            _, tier, name = key.split(":", 2)
+            _kind, tier, name = key.split(":", 2)
             if side.claims.get(tier) == name:
                 del side.claims[tier]
             else:
@@ -124,18 +125,18 @@ class HarhaRollScreen(RollScreen):
         def done(text: str | None) -> None:
             if not text:
                 return
-            name, _, tier = text.partition(":")
+            name, _sep, tier = text.partition(":")
             tier = tier.strip() or "plain"
             side.extra_backgrounds.append((name.strip(), tier))
             side.claims[tier] = name.strip()
             self.refresh_view()
 
         tiers = ", ".join(HARHA_TIERS)
-        self.app.push_screen(TextPrompt("Background name:tier", placeholder="e.g. Thief:plain",
-                                        hint=f"tiers: {tiers}",
+        self.app.push_screen(TextPrompt(_("Background name:tier"), placeholder=_("e.g. Thief:plain"),
+                                        hint=_("tiers: {tiers}", tiers=tiers),
                                         check=lambda s: None if s.strip() and (not s.partition(':')[2].strip() or
                                                                                s.partition(':')[2].strip() in HARHA_TIERS)
-                                        else f"tier must be one of {tiers}"), done)
+                                        else _("tier must be one of {tiers}", tiers=tiers)), done)
 
     def _harha_side(self, side: Side) -> HarhaSide:
         c = side.claims
@@ -167,7 +168,7 @@ class HarhaRollScreen(RollScreen):
         try:
             self.tracker.rolls.harha_difficult_notice(demand, variant)
         except (RulesError, TrackerError) as exc:
-            self.notify(str(exc), severity="warning", title="Not offered")
+            self.notify(str(exc), severity="warning", title=_("Not offered"))
             return True
         return False
 
@@ -176,11 +177,12 @@ class HarhaRollScreen(RollScreen):
         return (sum(1 for s in pool.dice if s.size == 8), sum(1 for s in pool.dice if s.size == 10))
 
     VARIANT_TEXT = {
-        "ch23": "chapter 23 (H4): the challenger must win more positions",
-        "classic": "classic (H3): more positions wins",
-        "same_size": "same-size dice (H5), compared as chapter 23: the challenger must win more positions",
-        "sum": "sum (H6): one die + the dice count; the challenger needs the larger total",
+        "ch23": N_("chapter 23 (H4): the challenger must win more positions"),
+        "classic": N_("classic (H3): more positions wins"),
+        "same_size": N_("same-size dice (H5), compared as chapter 23: the challenger must win more positions"),
+        "sum": N_("sum (H6): one die + the dice count; the challenger needs the larger total"),
     }
+    """In English, marked for the catalogue: shown through ``_``."""
 
     def pool_text(self) -> Text:
         t = Text()
@@ -190,22 +192,22 @@ class HarhaRollScreen(RollScreen):
             n8, n10 = self._counts(side)
             t.append(f"{side.short}: {n8}d8" + (f"+{n10}d10" if n10 else "") + "  ", style="bold")
             if self._variant() == "sum" and pool.dice:
-                t.append(f"rolls 1d{pool.dice[0].size}: " if self.difficult
-                         else f"rolls 1d{pool.dice[0].size} + {len(pool.dice)}: ")
-            t.append(", ".join(f"d{s.size} {s.label or s.source}" for s in pool.dice))
+                t.append(_("rolls 1d{size}: ", size=pool.dice[0].size) if self.difficult
+                         else _("rolls 1d{size} + {n}: ", size=pool.dice[0].size, n=len(pool.dice)))
+            t.append(", ".join(f"d{s.size} {builtin_label(s.label or s.source)}" for s in pool.dice))
             t.append("\n")
         if self.difficult:
-            mode = "unopposed, " + ("very demanding: two 7+ (H8)" if self.demanding else "difficult: one 7+ (H8)")
+            mode = _("unopposed, ") + (_("very demanding: two 7+ (H8)") if self.demanding else _("difficult: one 7+ (H8)"))
         else:
-            mode = self.VARIANT_TEXT[self.variant]
+            mode = _(self.VARIANT_TEXT[self.variant])
             if self.demand:
                 # its own line: each line is one row, cut at the edge
-                mode += ("\nvery demanding: the actor also needs two 7+ (H8)" if self.demand == "very_demanding"
-                         else "\ndifficult: the actor also needs a 7+ (H8)")
+                mode += (_("\nvery demanding: the actor also needs two 7+ (H8)") if self.demand == "very_demanding"
+                         else _("\ndifficult: the actor also needs a 7+ (H8)"))
         t.append(mode, style="dim")
         if self.variant != "classic" and not self.difficult:
             # The whole H4 reminder is on the help screen; one line here keeps the pools in view.
-            t.append("\nH4: abilities and senses are questioned only on grounds already shown in play",
+            t.append(_("\nH4: abilities and senses are questioned only on grounds already shown in play"),
                      style="dim")
         return t
 
@@ -216,7 +218,7 @@ class HarhaRollScreen(RollScreen):
             p = odds.success_of(odds.harha(odds.HarhaQuestion(self._counts(self.a), None,
                                                               "very_demanding" if self.demanding else "difficult"),
                                            self.tracker.rolls.settings_for(self.variant)))[0]
-            t = Text(f"Odds  success {percent(p)}  ")
+            t = Text(_("Odds  success {percent}", percent=percent(p)) + "  ")
             t.append_text(_bar([(p, "█", st.get("win", "")), (1 - p, "▒", st.get("loss", ""))], 20))
             if notice:
                 t.append("\n" + notice, style=st.get("loss", ""))
@@ -224,16 +226,16 @@ class HarhaRollScreen(RollScreen):
         o = odds.harha(odds.HarhaQuestion(self._counts(self.a), self._counts(self.b), self.demand),
                        self.tracker.rolls.settings_for(self.variant))
         if isinstance(o, odds.HarhaDifficultOdds):
-            need = "two 7+ dice" if self.demand == "very_demanding" else "a 7+ die"
-            t = Text(f"Odds  {self.a.short} wins with {need} {percent(o.success)}", style=st.get("win", ""))
-            t.append(f"   wins without {percent(o.won_without)}   tie {percent(o.tie)}   ")
+            need = _("two 7+ dice") if self.demand == "very_demanding" else _("a 7+ die")
+            t = Text(_("Odds  {short} wins with {need} {percent}", short=self.a.short, need=need, percent=percent(o.success)), style=st.get("win", ""))
+            t.append("   " + _("wins without {without}   tie {tie}", without=percent(o.won_without), tie=percent(o.tie)) + "   ")
             t.append_text(_bar([(o.success, "█", st.get("win", "")), (o.won_without, "░", ""),
                                 (1 - o.success - o.won_without, "▒", st.get("loss", ""))], 20))
             if notice:
                 t.append("\n" + notice, style=st.get("loss", ""))
             return t
         a_wins, b_wins, tie = odds.success_of(o)
-        return odds_line(self.a.short, a_wins, "tie", tie, self.b.short, b_wins, st)
+        return odds_line(self.a.short, a_wins, _("tie"), tie, self.b.short, b_wins, st)
 
     def action_enter_faces(self) -> None:
         sides = (self.a,) if self.difficult else (self.a, self.b)
@@ -253,8 +255,8 @@ class HarhaRollScreen(RollScreen):
                 collected.append(faces)
                 ask(i + 1)
 
-            ask_faces(self.app, f"Faces for {sides[i].short}, in this order", len(pools[i]), pools[i], typed,
-                      hint="separated by commas or spaces; each face is checked against its die")
+            ask_faces(self.app, _("Faces for {short}, in this order", short=sides[i].short), len(pools[i]), pools[i], typed,
+                      hint=_("separated by commas or spaces; each face is checked against its die"))
 
         ask(0)
 
@@ -269,8 +271,8 @@ class HarhaRollScreen(RollScreen):
     def seat_request(self) -> Callable[[Tracker], Any] | None:
         cid = self.a.who
         if not self.difficult or not cid:
-            self.app.notify("A player's seat rolls a difficult action (d: unopposed, H8) of a character (w)",
-                            severity="warning", title="Not sent")
+            self.app.notify(_("A player's seat rolls a difficult action (d: unopposed, H8) of a character (w)"),
+                            severity="warning", title=_("Not sent"))
             return None
         side, demanding, chal = self._harha_side(self.a), self.demanding, self.challenge_id
         return lambda t: seats.ask_harha(t, cid, side, very_demanding=demanding, challenge=chal)
@@ -315,10 +317,10 @@ class HarhaRollScreen(RollScreen):
     def after_roll_hints(self, ev: Event) -> list[str]:
         out = []
         if ev.get("roll", {}).get("outcome", {}).get("winner") == "tie":
-            out.append("  A tie: reroll with r (H3).")
+            out.append(_("  A tie: reroll with r (H3)."))
         if any(a.allowed for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"):
-            out.append("  e: reroll a side's whole pool with an edge (H7)"
-                       + (", typing the new faces" if self.physical_follow_up(ev) else ""))
+            out.append(_("  e: reroll a side's whole pool with an edge (H7)")
+                       + (_(", typing the new faces") if self.physical_follow_up(ev) else ""))
             out.extend(self._reroll_values(ev))
         return out
 
@@ -343,25 +345,26 @@ class HarhaRollScreen(RollScreen):
                 now, after = odds.reroll_value(question, faces, self.tracker.rolls.settings_for(variant))
             except RulesError:
                 continue
-            lines.append(f"    {short_name(sides[role]['label'])}: chance to win {percent(now, 0)} now, {percent(after)} after rerolling")
+            lines.append("    " + _("{name}: chance to win {now} now, {after} after rerolling",
+                                   name=short_name(sides[role]['label']), now=percent(now, 0), after=percent(after)))
         return lines
 
     def action_edge_reroll(self) -> None:
         ev = self.last_event
         if ev is None or not str(ev.get("roll", {}).get("test", "")).startswith("harhapolku-"):
-            self.notify("Roll first; an edge rerolls that roll (H7)", severity="warning")
+            self.notify(_("Roll first; an edge rerolls that roll (H7)"), severity="warning")
             return
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == "edge_reroll"]
-        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", f"{short_name(a.label)}: edge '{a.edge}' — reroll {short_name(a.label)}'s whole roll")
+        choices = [(f"{a.role}\x1f{a.who}\x1f{a.edge}", _("{name}: edge '{edge}' — reroll {name}'s whole roll", name=short_name(a.label), edge=a.edge))
                    for a in acts if a.allowed]
         if not choices:
-            reason = next((a.reason for a in acts), "no edge reroll for this roll (H7)")
-            self.notify(reason if acts else "No unused edges on either side this session (H7)", severity="warning")
+            reason = next((a.reason for a in acts), _("no edge reroll for this roll (H7)"))
+            self.notify(reason if acts else _("No unused edges on either side this session (H7)"), severity="warning")
             return
 
         def reroll(role: str, cid: str, edge: str, faces: list[int] | None) -> None:
             self.run(lambda t: t.rolls.harha_edge_reroll(ev, role, cid, edge, faces=faces),
-                     lambda out: self.show_result(out["event"], f" (after edge '{edge}')"))
+                     lambda out: self.show_result(out["event"], _(" (after edge '{edge}')", edge=edge)))
 
         def done(value: str | None) -> None:
             if value is None:
@@ -373,7 +376,7 @@ class HarhaRollScreen(RollScreen):
             # The roll was made with physical dice: the reroll is too, the side's whole pool again.
             side = next(s for s in ev["roll"]["sides"] if s["role"] == role)
             sizes = self.tracker.rolls.harha_reroll_dice(ev, role)
-            ask_faces(self.app, f"{short_name(side['label'])} rerolls with edge '{edge}'", len(sizes), sizes,
+            ask_faces(self.app, _("{name} rerolls with edge '{edge}'", name=short_name(side['label']), edge=edge), len(sizes), sizes,
                       lambda faces: reroll(role, cid, edge, faces))
 
-        self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), done)
+        self.app.push_screen(ChoicePrompt(_("Which edge? (once per session, only where it helps)"), choices), done)

@@ -17,7 +17,7 @@ from ....session.tracker import Tracker
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
-from ....i18n import N_
+from ....i18n import N_, _, ngettext
 
 
 class InitiativeScreen(ModalScreen[None]):
@@ -52,9 +52,9 @@ class InitiativeScreen(ModalScreen[None]):
 
     def _title(self) -> str:
         b = self.tracker.combat.block
-        what = f"combat turn {b['turn'] + 1}" if b is not None else "a new fight"
-        return (f"Initiative (S12) for {what}: Enter toggles, +/− passes, r rolls, f faces"
-                + ("  — GM ONLY" if self.gm_only else ""))
+        what = _("combat turn {value}", value=b['turn'] + 1) if b is not None else _("a new fight")
+        return (_("Initiative (S12) for {what}: Enter toggles, +/− passes, r rolls, f faces", what=what)
+                + (_("  — GM ONLY") if self.gm_only else ""))
 
     def on_mount(self) -> None:
         self._show()
@@ -71,9 +71,10 @@ class InitiativeScreen(ModalScreen[None]):
         for cid, ch in self.tracker.characters.items():
             a = ch["attributes"]
             group = self.tracker.roster.group_of(cid)
-            shared = f"  · {group['name']}: one roll" if group and group.get("initiative") == "shared" else ""
+            shared = _("  · {name}: one roll", name=group['name']) if group and group.get("initiative") == "shared" else ""
             opts.append(Option(Text(f"{_check(self.chosen[cid])} {ch['name']}  R{a['reaction']}+I{a['intuition']}  "
-                                    f"passes {self.passes[cid]}  Edge {ch['edge_rating']}{shared}"), id=cid))
+                                    + ngettext("{n} pass", "{n} passes", self.passes[cid])
+                                    + f"  Edge {ch['edge_rating']}{shared}"), id=cid))
         ol.set_options(opts)
         if opts:
             ol.highlighted = keep if keep is not None else 0
@@ -95,7 +96,7 @@ class InitiativeScreen(ModalScreen[None]):
     def _entries(self) -> list[tuple[str, int]] | None:
         entries = [(cid, self.passes[cid]) for cid, on_ in self.chosen.items() if on_]
         if not entries:
-            self.notify("Pick at least one character", severity="warning")
+            self.notify(_("Pick at least one character"), severity="warning")
             return None
         return entries
 
@@ -125,8 +126,8 @@ class InitiativeScreen(ModalScreen[None]):
             if dice:
                 self.action_roll([d.face for d in dice])
 
-        self.app.push_screen(FacesPrompt("Initiative", sum(n for _, n in rolls), 6,
-                                         hint=f"in this order: {order}"), done)
+        self.app.push_screen(FacesPrompt(_("Initiative"), sum(n for _name, n in rolls), 6,
+                                         hint=_("in this order: {order}", order=order)), done)
 
     def action_close(self) -> None:
         self.dismiss(None)

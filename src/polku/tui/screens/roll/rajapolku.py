@@ -13,10 +13,10 @@ from ....session.players import seats
 from ....session.rolls import RajaSide
 from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError
-from ....text import percent
+from ....text import builtin_label, percent, wound_label
 from ..prompts import TextPrompt
 from .base import effect_rows, RollScreen, Side, _check, odds_line
-from ....i18n import N_
+from ....i18n import N_, _
 
 
 class RajaRollScreen(RollScreen):
@@ -69,7 +69,7 @@ class RajaRollScreen(RollScreen):
 
         offer = self.tracker.damage.harm_offer(self.last_event)
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title="No harm to propose")
+            self.notify(offer.reason, severity="warning", title=_("No harm to propose"))
             return
         self.app.push_screen(HarmScreen(self.tracker, offer))
 
@@ -81,7 +81,7 @@ class RajaRollScreen(RollScreen):
                         effects_off=tuple(sorted(side.effects_off)))
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
-        rows: list[tuple[str, Text | str]] = [("who", f"Who: {side.short}  (Enter to change)")]
+        rows: list[tuple[str, Text | str]] = [("who", _("Who: {short}  (Enter to change)", short=side.short))]
         if self.spirit:
             if side.who:
                 ch = self.tracker.character(side.who)
@@ -89,27 +89,27 @@ class RajaRollScreen(RollScreen):
                 fight = self._fight()
                 if dice is None:
                     # the reason (which side is short) is the session's message below the pools
-                    rows.append(("info", f"charges {ch['charges']}: no fight can start now (R11)"))
+                    rows.append(("info", _("charges {charges}: no fight can start now (R11)", charges=ch['charges'])))
                 elif fight is not None:
-                    rows.append(("info", f"charges {ch['charges']} left: rolls "
-                                 f"{dice[0 if side.role == 'a' else 1]}d10 (entry paid)"))
+                    rows.append(("info", _("charges {charges} left: rolls {n}d10 (entry paid)", charges=ch['charges'],
+                                           n=dice[0 if side.role == 'a' else 1])))
                 else:
-                    rows.append(("info", f"charges {ch['charges']}: 1 to enter, rolls "
-                                 f"{dice[0 if side.role == 'a' else 1]}d10"))
+                    rows.append(("info", _("charges {charges}: 1 to enter, rolls {n}d10", charges=ch['charges'],
+                                           n=dice[0 if side.role == 'a' else 1])))
                 pen = self.tracker.wound_penalty(side.who)
                 if dice is not None and pen and self.tracker.settings.raja_spirit_wounds:
-                    how = (f"−{pen} dice" if self.tracker.settings.raja_wound_penalty == "remove"
-                           else f"+{pen} dice to the other side")
-                    rows.append(("info", f"{ch['wound']}: {how} (R9, raja.spirit_wounds)"))
+                    how = (_("−{pen} dice", pen=pen) if self.tracker.settings.raja_wound_penalty == "remove"
+                           else _("+{pen} dice to the other side", pen=pen))
+                    rows.append(("info", _("{wound}: {how} (R9, raja.spirit_wounds)", wound=wound_label(ch['wound']), how=how)))
             else:
-                rows.append(("info", "spirit combat needs a character (with charges)"))
+                rows.append(("info", _("spirit combat needs a character (with charges)")))
             return rows
         if side.who:
             ch = self.tracker.character(side.who)
             pen = self.tracker.wound_penalty(side.who)
-            rows.append(("info", f"{ch['wound']}" + (f": −{pen} dice (R9)" if pen else "") +
-                         f"   charges {ch['charges']}/{ch['charges_max']}"))
-        rows.append(("info", "[x] action die (R1)"))
+            rows.append(("info", wound_label(ch['wound']) + (_(": −{pen} dice (R9)", pen=pen) if pen else "") +
+                         _("   charges {charges}/{charges_max}", charges=ch['charges'], charges_max=ch['charges_max'])))
+        rows.append(("info", _("[x] action die (R1)")))
         for bg, on_ in side.backgrounds.items():
             rows.append((f"bg:{bg}", f"{_check(on_)} {bg}"))
         for ab, on_ in side.abilities.items():
@@ -117,16 +117,16 @@ class RajaRollScreen(RollScreen):
             if side.who:
                 spec = next((a for a in self.tracker.character(side.who)["abilities"] if a["name"] == ab), None)
                 if spec:
-                    cost = " (always on)" if spec["per"] == "always" else f" ({spec['cost']} charge/{spec['per']})"
+                    cost = _(" (always on)") if spec["per"] == "always" else _(" ({cost} charge/{per})", cost=spec['cost'], per=builtin_label(spec['per']))
             rows.append((f"ab:{ab}", Text(f"{_check(on_)} ✦ {ab}{cost}")))
         for c in side.helping:
-            rows.append((f"help:{c}", f"[x] + {c} (helps)"))
+            rows.append((f"help:{c}", _("[x] + {condition} (helps)", condition=c)))
         for c in side.hindering:
-            rows.append((f"hinder:{c}", f"[x] − {c} (+1d10 to the other side)"))
+            rows.append((f"hinder:{c}", _("[x] − {condition} (+1d10 to the other side)", condition=c)))
         rows.extend(effect_rows(self.tracker, side, side.effects_off))
-        rows.append(("add-bg", "  … claim a background (b)"))
-        rows.append(("add-help", "  … helping condition (+)"))
-        rows.append(("add-hinder", "  … hindering condition (−)"))
+        rows.append(("add-bg", _("  … claim a background (b)")))
+        rows.append(("add-help", _("  … helping condition (+)")))
+        rows.append(("add-hinder", _("  … hindering condition (−)")))
         return rows
 
     def handle(self, side: Side, key: str) -> None:
@@ -156,9 +156,10 @@ class RajaRollScreen(RollScreen):
                 (side.helping if which == "help" else side.hindering).append(text.strip())
                 self.refresh_view()
 
-        what = "helps" if which == "help" else "hinders"
-        self.app.push_screen(TextPrompt(f"A circumstance that {what} {side.short}:",
-                                        placeholder="e.g. running shoes" if which == "help" else "e.g. sprained ankle"),
+        question = (_("A circumstance that helps {short}:", short=side.short) if which == "help"
+                    else _("A circumstance that hinders {short}:", short=side.short))
+        self.app.push_screen(TextPrompt(question,
+                                        placeholder=_("e.g. running shoes") if which == "help" else _("e.g. sprained ankle")),
                              done)
 
     def action_add_background(self) -> None:
@@ -169,7 +170,7 @@ class RajaRollScreen(RollScreen):
                 side.backgrounds[text.strip()] = True
                 self.refresh_view()
 
-        self.app.push_screen(TextPrompt(f"Background {side.short} claims:", placeholder="e.g. Street-wise"), done)
+        self.app.push_screen(TextPrompt(_("Background {short} claims:", short=side.short), placeholder=_("e.g. Street-wise")), done)
 
     def _fight(self) -> Any:
         return self.tracker.rolls.spirit_fight(self.challenge_id) if self.challenge_id else None
@@ -197,24 +198,22 @@ class RajaRollScreen(RollScreen):
             fight = self._fight()
             if fight is None:
                 # Two short lines: each line is one row (cut at the edge), so the rule is split where it reads.
-                t.append("Spirit combat (R11): each side pays 1 charge to enter, once per fight;\n"
-                         f"the charges left are the dice; an exchange's loser loses charges "
-                         f"({self.tracker.settings.raja_spirit_loss})")
+                t.append(_("Spirit combat (R11): each side pays 1 charge to enter, once per fight;\nthe charges left are the dice; "
+                           "an exchange's loser loses charges ({loss})", loss=self.tracker.settings.raja_spirit_loss))
             else:
-                t.append(f"Spirit combat (R11), exchange {fight.exchanges + 1}: each rolls the charges left;\n"
-                         f"the loser loses charges ({self.tracker.settings.raja_spirit_loss}), the winner "
-                         "nothing" + (". The fight is over." if fight.over else ""))
+                t.append(_("Spirit combat (R11), exchange {n}: each rolls the charges left;\nthe loser loses charges ({loss}), "
+                           "the winner nothing", n=fight.exchanges + 1, loss=self.tracker.settings.raja_spirit_loss) + (_(". The fight is over.") if fight.over else ""))
             return t
         pa, pb = self._pools()
         for side, pool in ((self.a, pa), (self.b, pb)):
             t.append(f"{side.short}: {len(pool)}d10  ", style="bold")
-            t.append(", ".join(("✦" if s.source == "ability" else "") + (s.label or s.source) for s in pool))
+            t.append(", ".join(("✦" if s.source == "ability" else "") + builtin_label(s.label or s.source) for s in pool))
             removed = self.tracker.rolls.raja_plan(self._raja_side(side)).removed
             if removed:
-                t.append("; wounds remove " + ", ".join(("✦" if s.source == "ability" else "") + s.label
+                t.append(_("; wounds remove ") + ", ".join(("✦" if s.source == "ability" else "") + s.label
                                                         for s in removed), style="dim")
                 if any(s.source == "ability" for s in removed):
-                    t.append(" (no charge, R9)", style="dim")
+                    t.append(_(" (no charge, R9)"), style="dim")
             t.append("\n")
         return t
 
@@ -225,33 +224,33 @@ class RajaRollScreen(RollScreen):
                 return Text("")
             dice = self._spirit_dice()
             if dice is None or not all(dice):
-                return Text("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)")
+                return Text(_("a side needs at least 2 charges to enter (1 to pay, 1 to roll) (R11)"))
             question = odds.RajaQuestion((dice[0], 0), (dice[1], 0))
         else:
             question = self.tracker.rolls.raja_question(self._raja_side(self.a), self._raja_side(self.b))
         o = odds.raja(question, self.tracker.rolls.settings_for())
-        t = odds_line(self.a.short, o.a_wins, "tie", o.tie, self.b.short, o.b_wins, st)
+        t = odds_line(self.a.short, o.a_wins, _("tie"), o.tie, self.b.short, o.b_wins, st)
         deg = o.degrees_given_win()
         if deg:
-            t.append("\n degrees if someone wins: " + "  ".join(f"{d}:{percent(p, 0)}" for d, p in enumerate(deg) if p >= 0.005))
+            t.append("\n " + _("degrees if someone wins:") + " " + "  ".join(f"{d}:{percent(p, 0)}" for d, p in enumerate(deg) if p >= 0.005))
         return t
 
     def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
         if self.spirit:
             dice = self._spirit_dice()
             if dice is None:
-                raise RulesError("spirit combat needs two characters with at least 2 charges (R11)")
+                raise RulesError(_("spirit combat needs two characters with at least 2 charges (R11)"))
             return (dice[0], 10), (dice[1], 10)
         pa, pb = self._pools()
         return (len(pa), 10), (len(pb), 10)
 
     def faces_hint(self) -> str:
-        return "faces 1–10 (0 is 10), commas or spaces, in the pool's order (action die first); ability dice as listed"
+        return _("faces 1–10 (0 is 10), commas or spaces, in the pool's order (action die first); ability dice as listed")
 
     def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
         if self.spirit:
             if not (self.a.who and self.b.who):
-                raise RulesError("spirit combat needs a character on both sides (R11)")
+                raise RulesError(_("spirit combat needs a character on both sides (R11)"))
             out = self.tracker.rolls.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
             self.challenge_id = out.get("challenge", self.challenge_id)
             ev = self.tracker.events[-1]
@@ -267,8 +266,8 @@ class RajaRollScreen(RollScreen):
     def seat_request(self) -> Callable[[Tracker], Any] | None:
         cid = self.a.who
         if self.spirit or not cid:
-            self.app.notify("A player's seat rolls a challenge of a character (w) against the GM's pool; "
-                            "spirit combat is rolled here", severity="warning", title="Not sent")
+            self.app.notify(_("A player's seat rolls a challenge of a character (w) against the GM's pool; "
+                            "spirit combat is rolled here"), severity="warning", title=_("Not sent"))
             return None
         mine, theirs, chal = self._raja_side(self.a), self._raja_side(self.b), self.challenge_id
         return lambda t: seats.ask_raja(t, cid, mine, theirs, challenge=chal)
@@ -276,7 +275,7 @@ class RajaRollScreen(RollScreen):
     def idle_hint(self) -> str:
         if self.spirit and any(a.allowed for a in self.tracker.rolls.spirit_actions(self.challenge_id)
                                if a.name == "end_fight"):
-            return "r the next exchange · x the GM ends the fight (a side withdraws) · ? keys"
+            return _("r the next exchange · x the GM ends the fight (a side withdraws) · ? keys")
         return super().idle_hint()
 
     def action_end_fight(self) -> None:
@@ -284,7 +283,7 @@ class RajaRollScreen(RollScreen):
         chid = self.challenge_id
         act = next(a for a in self.tracker.rolls.spirit_actions(chid) if a.name == "end_fight")
         if not act.allowed:
-            self.notify(act.reason, severity="error", title="Not done")
+            self.notify(act.reason, severity="error", title=_("Not done"))
             return
 
         def ended(_: object) -> None:

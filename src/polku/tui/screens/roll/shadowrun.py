@@ -13,11 +13,11 @@ from ....session import odds
 from ....session.players import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
-from ....text import percent, plural
+from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, SideList, _check, effect_rows, odds_line
-from ....i18n import N_
+from ....i18n import N_, _, ngettext
 
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
@@ -93,13 +93,13 @@ class SRRollScreen(RollScreen):
 
         offer = self.tracker.damage.offer(self.last_event)
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title="No damage")
+            self.notify(offer.reason, severity="warning", title=_("No damage"))
             return
         self.app.push_screen(DamageScreen(self.tracker, self.last_event))
 
     def side_titles(self) -> tuple[str, str]:
-        b = {"success": "— threshold test —", "opposed": f"B (defender): {self.b.short}",
-             "extended": "— extended test —", "teamwork": "Helpers (roll first, S11)"}[self.test]
+        b = {"success": _("— threshold test —"), "opposed": _("B (defender): {short}", short=self.b.short),
+             "extended": _("— extended test —"), "teamwork": _("Helpers (roll first, S11)")}[self.test]
         return (f"A: {self.a.short}", b)
 
     def side_has_who(self, side: Side) -> bool:
@@ -124,15 +124,16 @@ class SRRollScreen(RollScreen):
         if side.role == "b":
             if self.test in ("success", "extended"):
                 hidden = self.hidden and self.test == "success"
-                rows: list[tuple[str, Text | str]] = [("thr", f"Threshold: {self.threshold}" +
-                                                       (" (hidden from players)" if hidden else "") + "  (h)")]
+                rows: list[tuple[str, Text | str]] = [("thr", _("Threshold: {threshold}", threshold=self.threshold) +
+                                                       (_(" (hidden from players)") if hidden else "") + "  (h)")]
                 if self.test == "extended":
-                    rows.append(("hurry", f"{_check(self.hurried)} hurried: 2s count as 1s for glitches (S10)"))
+                    rows.append(("hurry", _("{check} hurried: 2s count as 1s for glitches (S10)", check=_check(self.hurried))))
                     c = self.tracker.challenge(self.challenge_id) if self.challenge_id else None
                     if c and c.get("extended"):
                         e = c["extended"]
-                        rows.append(("info", f"progress {e['accumulated']}/{e['threshold']} after "
-                                     f"{plural(e['intervals'], 'interval')}" + (" — ended" if e.get("ended") else "")))
+                        rows.append(("info", ngettext("progress {accumulated}/{threshold} after {n} interval",
+                                                     "progress {accumulated}/{threshold} after {n} intervals", e['intervals'],
+                                                     accumulated=e['accumulated'], threshold=e['threshold']) + (_(" — ended") if e.get("ended") else "")))
                 return rows
             if self.test == "teamwork":
                 rows = []
@@ -140,54 +141,55 @@ class SRRollScreen(RollScreen):
                     if cid == self.a.who:
                         continue
                     on_ = side.helpers.get(cid, False)
-                    whose = "GM's pool" if cid in side.helper_pools else "own pool"
-                    rows.append((f"helper:{cid}", f"{_check(on_)} {short_name(ch['name'])} helps ({plural(self._helper_pool(cid), 'die')}, "
-                                 f"{whose})"))
+                    whose = _("GM's pool") if cid in side.helper_pools else _("own pool")
+                    rows.append((f"helper:{cid}", ngettext("{check} {name} helps ({n} die, {whose})", "{check} {name} helps ({n} dice, {whose})",
+                                                               self._helper_pool(cid), check=_check(on_),
+                                                               name=short_name(ch['name']), whose=whose)))
                 if rows:
-                    rows.append(("info", "o: the GM sets a helper's pool (S11)"))
-                return rows or [("info", "no other characters to help")]
+                    rows.append(("info", _("o: the GM sets a helper's pool (S11)")))
+                return rows or [("info", _("no other characters to help"))]
         fixed = self.who_fixed(side) is not None
-        rows = [("who", f"Who: {side.short}  " + ("(rolls every interval, S10)" if fixed else "(Enter to change)"))]
+        rows = [("who", _("Who: {short}  ", short=side.short) + (_("(rolls every interval, S10)") if fixed else _("(Enter to change)")))]
         p = side.sr
         if not side.who or p.mode == "dice":
-            rows.append(("dice", f"Dice: {p.dice}  (Enter to set)"))
+            rows.append(("dice", _("Dice: {dice}  (Enter to set)", dice=p.dice)))
             if side.who:
-                rows.append(("mode", "Pool from: a dice count (Enter: skill + attribute)"))
+                rows.append(("mode", _("Pool from: a dice count (Enter: skill + attribute)")))
         else:
             ch = self.tracker.character(side.who)
             attrs = ch["attributes"]
             if p.mode == "skill":
-                rows.append(("skill", f"Skill: {p.skill or '?'} {ch.get('skills', {}).get(p.skill, 0)}"))
-                rows.append(("attr", f"+ {p.attribute.capitalize()} {attrs[p.attribute]}"))
+                rows.append(("skill", _("Skill: {skill} {rating}", skill=p.skill or '?', rating=ch.get('skills', {}).get(p.skill, 0))))
+                rows.append(("attr", f"+ {builtin_label(p.attribute).capitalize()} {attrs[p.attribute]}"))
             elif p.mode == "default":
-                rows.append(("skill", f"No skill: defaulting on {p.attribute.capitalize()} −1 (S2)"))
-                rows.append(("attr", f"Attribute: {p.attribute.capitalize()} {attrs[p.attribute]}"))
+                rows.append(("skill", _("No skill: defaulting on {attribute} −1 (S2)", attribute=builtin_label(p.attribute).capitalize())))
+                rows.append(("attr", _("Attribute: {attribute} {rating}", attribute=builtin_label(p.attribute).capitalize(), rating=attrs[p.attribute])))
             else:
-                rows.append(("skill", "Attribute + attribute (S1)"))
+                rows.append(("skill", _("Attribute + attribute (S1)")))
                 rows.append(("attr", f"{p.attribute.capitalize()} {attrs[p.attribute]}"))
-                rows.append(("attr2", f"+ {p.second.capitalize()} {attrs[p.second]}"))
+                rows.append(("attr2", f"+ {builtin_label(p.second).capitalize()} {attrs[p.second]}"))
             w = self.tracker.wound_penalty(side.who)
             if w:
-                rows.append(("info", f"wounds −{w} (S12)"))
+                rows.append(("info", _("wounds −{w} (S12)", w=w)))
             # Edge left first: at 80 columns the end of the row is cut.
-            rows.append(("edge", f"{_check(p.edge_before)} Edge before (Edge {ch['edge']}/{ch['edge_rating']}): "
-                         f"+{ch['edge_rating']} dice, rule of six"))
-            rows.append(("long", f"{_check(p.long_shot)} Long Shot (S3): {ch['edge_rating']} dice, 1 Edge"))
+            rows.append(("edge", _("{check} Edge before (Edge {edge}/{rating}): +{rating} dice, rule of six", check=_check(p.edge_before),
+                                     edge=ch['edge'], rating=ch['edge_rating'])))
+            rows.append(("long", _("{check} Long Shot (S3): {rating} dice, 1 Edge", check=_check(p.long_shot), rating=ch['edge_rating'])))
         rows.extend(effect_rows(self.tracker, side, p.effects_off))
         for i, (label, n) in enumerate(p.modifiers):
-            rows.append((f"mod:{i}", f"[x] {label} {n:+d}  (Enter removes)"))
-        rows.append(("add-mod", "  … add a modifier (+)"))
+            rows.append((f"mod:{i}", _("[x] {label} {n:+d}  (Enter removes)", label=label, n=n)))
+        rows.append(("add-mod", _("  … add a modifier (+)")))
         if side.role == "b" and self.test == "opposed":
             for i, n in enumerate(side.group):
-                rows.append((f"grp:{i}", f"[x] group member with {n} dice (Enter removes)"))
-            rows.append(("add-grp", "  … a group member's pool (S9: +1 die each, max +5)"))
+                rows.append((f"grp:{i}", _("[x] group member with {n} dice (Enter removes)", n=n)))
+            rows.append(("add-grp", _("  … a group member's pool (S9: +1 die each, max +5)")))
         return rows
 
     def _helper_pool(self, cid: str) -> int:
         return self.tracker.rolls.sr_plan(self._helper_side(cid)).size
 
     def handle(self, side: Side, key: str) -> None:
-        kind, _, rest = key.partition(":")
+        kind, _sep, rest = key.partition(":")
         p = side.sr
         if kind == "thr":
             self.action_set_threshold()
@@ -210,9 +212,9 @@ class SRRollScreen(RollScreen):
         elif kind == "grp":
             del side.group[int(rest)]
         elif kind == "add-grp":
-            self._ask_int("A group member's pool (dice):", lambda n: side.group.append(n), 1, 60)
+            self._ask_int(_("A group member's pool (dice):"), lambda n: side.group.append(n), 1, 60)
         elif kind == "dice":
-            self._ask_int(f"{side.short} rolls how many dice?", lambda n: side.pool(dice=n), 0, 60)
+            self._ask_int(_("{short} rolls how many dice?", short=side.short), lambda n: side.pool(dice=n), 0, 60)
         elif kind == "mode":
             side.pool(mode="skill")
         elif kind == "skill":
@@ -227,8 +229,8 @@ class SRRollScreen(RollScreen):
             try:
                 n = ascii_int(s)
             except ValueError:
-                return "write a whole number"
-            return None if lo <= n <= hi else f"between {lo} and {hi}"
+                return _("write a whole number")
+            return None if lo <= n <= hi else _("between {lo} and {hi}", lo=lo, hi=hi)
 
         def done(s: str | None) -> None:
             if s is not None:
@@ -240,8 +242,8 @@ class SRRollScreen(RollScreen):
     def _pick_skill(self, side: Side) -> None:
         ch = self.tracker.character(side.who)
         choices = [(f"s:{k}", f"{k} {v}") for k, v in ch.get("skills", {}).items()]
-        choices += [("default", "No skill: default on the attribute, −1 die (S2)"),
-                    ("attr+attr", "Attribute + attribute (S1)"), ("dice", "A plain dice count")]
+        choices += [("default", _("No skill: default on the attribute, −1 die (S2)")),
+                    ("attr+attr", _("Attribute + attribute (S1)")), ("dice", _("A plain dice count"))]
 
         def done(v: str | None) -> None:
             if v is None:
@@ -253,7 +255,7 @@ class SRRollScreen(RollScreen):
                 side.pool(mode=v)
             self.refresh_view()
 
-        self.app.push_screen(ChoicePrompt("Pool from", choices), done)
+        self.app.push_screen(ChoicePrompt(_("Pool from"), choices), done)
 
     def _pick_attr(self, side: Side, which: str) -> None:
         ch = self.tracker.character(side.who)
@@ -264,7 +266,7 @@ class SRRollScreen(RollScreen):
                 side.pool(**{which: v})
                 self.refresh_view()
 
-        self.app.push_screen(ChoicePrompt("Attribute", choices), done)
+        self.app.push_screen(ChoicePrompt(_("Attribute"), choices), done)
 
     def action_add_modifier(self) -> None:
         side = self.focused_side()
@@ -276,16 +278,16 @@ class SRRollScreen(RollScreen):
             try:
                 ascii_int(parts[-1], 3)
             except ValueError:
-                return "end with the dice, e.g. 'snowy road -2'"
+                return _("end with the dice, e.g. 'snowy road -2'")
             return None
 
         def done(s: str | None) -> None:
             if s:
-                label, _, n = s.strip().rpartition(" ")
+                label, _sep, n = s.strip().rpartition(" ")
                 side.pool(modifiers=[*side.sr.modifiers, (label or "modifier", ascii_int(n, 3))])
                 self.refresh_view()
 
-        self.app.push_screen(TextPrompt(f"Modifier for {side.short} (label and dice):", placeholder="snowy road -2",
+        self.app.push_screen(TextPrompt(_("Modifier for {short} (label and dice):", short=side.short), placeholder=_("snowy road -2"),
                                         check=check), done)
 
     def action_cycle_test(self) -> None:
@@ -294,12 +296,12 @@ class SRRollScreen(RollScreen):
         self.refresh_view()
 
     def action_set_threshold(self) -> None:
-        self._ask_int("Threshold (hits needed):", lambda n: setattr(self, "threshold", n), 1, 60)
+        self._ask_int(_("Threshold (hits needed):"), lambda n: setattr(self, "threshold", n), 1, 60)
 
     def action_toggle_hidden(self) -> None:
         if self.test != "success":
             # Only a success test keeps its threshold from the players (an extended test shows its progress).
-            self.notify("Only a success test's threshold can be hidden (t changes the test)", severity="warning")
+            self.notify(_("Only a success test's threshold can be hidden (t changes the test)"), severity="warning")
             return
         self.hidden = not self.hidden
         self.refresh_view()
@@ -327,16 +329,16 @@ class SRRollScreen(RollScreen):
             t.append(" ".join(plan.explain()))
             extra = self.tracker.rolls.sr_pool_dice(sr_side) - plan.size
             if extra and not sr_side.long_shot:
-                t.append(f" + {extra} Edge dice, rule of six")
+                t.append(_(" + {extra} Edge dice, rule of six", extra=extra))
             if side.role == "b" and side.group:
-                t.append(f"; group: {self._dice(side)} dice")
+                t.append(_("; group: {dice} dice", dice=self._dice(side)))
             t.append("\n")
         if self.test == "teamwork":
             helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
             t.append("helpers: " + (", ".join(f"{short_name(self.tracker.character(c)['name'])} {self._helper_pool(c)}"
                                               for c in helpers) or "none"))
             if self.tracker.settings.sr_teamwork_cap == "skill":
-                t.append(" (extra dice at most the leader's skill, S11)", style="dim")
+                t.append(_(" (extra dice at most the leader's skill, S11)"), style="dim")
             lead = self.tracker.rolls.sr_teamwork_lead(self._sr_side(self.a),
                                                        [self._helper_side(c) for c in helpers])
             t.append("\n" + ("" if lead.allowed else "⚠ ") + lead.line, style="" if lead.allowed else "bold")
@@ -347,13 +349,13 @@ class SRRollScreen(RollScreen):
         settings = self.tracker.rolls.settings_for()
         n = self._dice(self.a)
         if n <= 0:
-            return Text("pool 0 or less: automatic failure unless a Long Shot (S3)")
-        t = Text("Odds  ")
+            return Text(_("pool 0 or less: automatic failure unless a Long Shot (S3)"))
+        t = Text(_("Odds") + "  ")
         if self.test == "opposed":
             m = self._dice(self.b)
             vs = odds.opposed(odds.SRQuestion(n, "opposed", self._six(self.a), max(0, m), self._six(self.b)),
                                  settings)
-            return odds_line(self.a.short, vs.a_wins, "stalemate", vs.tie, self.b.short, vs.b_wins, st)
+            return odds_line(self.a.short, vs.a_wins, _("stalemate"), vs.tie, self.b.short, vs.b_wins, st)
         if self.test == "teamwork":
             helpers = [self._helper_pool(c) for c, on_ in self.b.helpers.items() if on_]
             o = odds.sr(odds.SRQuestion(n, "teamwork", self._six(self.a), helpers=tuple(max(0, h) for h in helpers),
@@ -362,20 +364,20 @@ class SRRollScreen(RollScreen):
             togo = max(1, self.threshold - self._accumulated())
             e = odds.extended(odds.SRQuestion(n, "extended", threshold=togo, hurried=self.hurried), settings)
             exp = e.expected_intervals()
-            t.append(f"reach {self.threshold} ({togo} to go): {percent(e.success_by(5))} within 5 intervals, "
-                     f"{percent(e.success)} within 40" + (f", about {exp:.1f} intervals" if exp else "") +
-                     f"\n  a critical glitch ends it first: {percent(e.critical_glitch)}")
+            t.append(_("reach {threshold} ({togo} to go): {by5} within 5 intervals, {by40} within 40", threshold=self.threshold,
+                       togo=togo, by5=percent(e.success_by(5)), by40=percent(e.success)) + (_(", about {exp:.1f} intervals", exp=exp) if exp else "") +
+                     _("\n  a critical glitch ends it first: {percent}", percent=percent(e.critical_glitch)))
             return t
         else:
             o = odds.sr(odds.SRQuestion(n, rule_of_six=self._six(self.a)), settings)
         succ = o.success(self.threshold)
-        t.append(f"success (≥{self.threshold}) {percent(succ)}", style=st.get("win", ""))
-        t.append(f"   glitch {percent(o.glitch)}   critical {percent(o.critical_glitch, 2)}", style=st.get("crit", ""))
-        t.append(f"  mean {o.mean():.2f} hits\n  ")
+        t.append(_("success (≥{threshold}) {percent}", threshold=self.threshold, percent=percent(succ)), style=st.get("win", ""))
+        t.append("   " + _("glitch {glitch}   critical {critical}", glitch=percent(o.glitch), critical=percent(o.critical_glitch, 2)), style=st.get("crit", ""))
+        t.append(_("  mean {mean:.2f} hits\n  ", mean=o.mean()))
         peak = max(o.hits[:16]) or 1
         for h, p in enumerate(o.hits[:16]):
             t.append("▁▂▃▄▅▆▇█"[min(7, int(p / peak * 7.999))], style=st.get("hit", "") if h >= self.threshold else "")
-        t.append("  hits 0…15")
+        t.append(_("  hits 0…15"))
         return t
 
     def _accumulated(self) -> int:
@@ -387,10 +389,10 @@ class SRRollScreen(RollScreen):
         n = max(0, self._dice(side))
         six = self._six(side)
         long_shot = side.sr.long_shot
-        what = "pool and Edge dice" if six and not long_shot else "Long Shot dice" if long_shot else "pool"
+        what = _("pool and Edge dice") if six and not long_shot else _("Long Shot dice") if long_shot else _("pool")
         ask_faces(self.app, f"{side.short}'s {what}", n, 6, then,
                   wave=self.tracker.rolls.sr_six_wave if six else None,
-                  hint="rule of six: a prompt follows for the dice the sixes add" if six else "")
+                  hint=_("rule of six: a prompt follows for the dice the sixes add") if six else "")
 
     def action_enter_faces(self) -> None:
         if self.test == "opposed":
@@ -408,16 +410,16 @@ class SRRollScreen(RollScreen):
                 typed.append(faces)
             if len(typed) < len(helpers):
                 h = helpers[len(typed)]
-                ask_faces(self.app, f"{short_name(h.label)} helps (rolls first, S11)", max(0, self._helper_pool(cids[len(typed)])), 6,
+                ask_faces(self.app, _("{name} helps (rolls first, S11)", name=short_name(h.label)), max(0, self._helper_pool(cids[len(typed)])), 6,
                           next_helper)
                 return
             try:
                 n = self.tracker.rolls.sr_teamwork_leader_dice(self._sr_side(self.a), helpers, typed)
             except RulesError as e:
-                self.notify(str(e), severity="error", title="Not rolled")
+                self.notify(str(e), severity="error", title=_("Not rolled"))
                 return
             six = self._six(self.a)
-            ask_faces(self.app, f"{self.a.short} leads (pool + the helpers' dice)", n, 6,
+            ask_faces(self.app, _("{short} leads (pool + the helpers' dice)", short=self.a.short), n, 6,
                       lambda fa: self._roll(([f for h in typed for f in h] + fa, [])),
                       wave=self.tracker.rolls.sr_six_wave if six else None)
 
@@ -436,7 +438,7 @@ class SRRollScreen(RollScreen):
         if self.test == "extended":
             chid = self.challenge_id
             if chid is None:
-                c = self.tracker.add_challenge(f"Extended test: {self.a.label}")
+                c = self.tracker.add_challenge(_("Extended test: {label}", label=self.a.label))
                 chid = self.challenge_id = c["id"]
             return self.tracker.rolls.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
                                                        faces=fa, pool=self._spec(self.a))
@@ -445,12 +447,12 @@ class SRRollScreen(RollScreen):
 
     def seat_request(self) -> Callable[[Tracker], Any] | None:
         if self.test != "success":
-            self.app.notify("Only a success test (S8) can be sent to a player's seat", severity="warning",
-                            title="Not sent")
+            self.app.notify(_("Only a success test (S8) can be sent to a player's seat"), severity="warning",
+                            title=_("Not sent"))
             return None
         cid = self.a.who
         if not cid:
-            self.app.notify("Choose the character who rolls first (w)", severity="warning", title="Not sent")
+            self.app.notify(_("Choose the character who rolls first (w)"), severity="warning", title=_("Not sent"))
             return None
         spec, threshold, hidden, chal = self._spec(self.a), self.threshold, self.hidden, self.challenge_id
         return lambda t: seats.ask_sr(t, cid, spec, threshold=threshold, hidden=hidden, challenge=chal)
@@ -464,27 +466,27 @@ class SRRollScreen(RollScreen):
         hints = []
         for a in acts:
             who = f"{short_name(a.label)}: " if several and a.label else ""
-            typed = " — you type the Edge dice's faces" if a.name == "edge_after" and self.physical_follow_up(ev) else ""
+            typed = _(" — you type the Edge dice's faces") if a.name == "edge_after" and self.physical_follow_up(ev) else ""
             hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}{typed}")
         return hints
 
     def action_post(self, what: str) -> None:
         ev = self.last_event
         if ev is None:
-            self.notify("Roll first", severity="warning")
+            self.notify(_("Roll first"), severity="warning")
             return
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.name == what]
         allowed = [a for a in acts if a.allowed]
         if not allowed:
-            reason = acts[0].reason if acts else "that cannot be done to this roll"
+            reason = acts[0].reason if acts else _("that cannot be done to this roll")
             mine = next((a for a in acts if a.role == "a"), acts[0] if acts else None)
             if mine is not None and what != "spoil" and mine.who:
                 ch = self.tracker.character(mine.who)
                 if ch.get("edge", 1) < 1 and "Edge" in reason:
-                    reason = f"{short_name(ch['name'])} has no Edge left this session"
+                    reason = _("{name} has no Edge left this session", name=short_name(ch['name']))
                 else:
                     reason = mine.reason
-            self.notify(reason, severity="error", title="Not done")
+            self.notify(reason, severity="error", title=_("Not done"))
             return
 
         def post(role: str, faces: list[int] | None) -> None:
@@ -496,11 +498,11 @@ class SRRollScreen(RollScreen):
             if not n or not self.physical_follow_up(ev):
                 post(role, None)
                 return
-            label = next((a.label for a in allowed if a.role == role), "") or "Edge"
+            label = next((a.label for a in allowed if a.role == role), "") or _("Edge")
             # The roll was made with physical dice: so are the Edge dice, and the sixes among them.
-            ask_faces(self.app, f"{label}'s Edge dice (after the roll, rule of six)", n, 6,
+            ask_faces(self.app, _("{label}'s Edge dice (after the roll, rule of six)", label=label), n, 6,
                       lambda faces: post(role, faces), wave=self.tracker.rolls.sr_six_wave,
-                      hint="rule of six: a prompt follows for the dice the sixes add")
+                      hint=_("rule of six: a prompt follows for the dice the sixes add"))
 
         if len(allowed) == 1:
             run(allowed[0].role)
@@ -511,20 +513,20 @@ class SRRollScreen(RollScreen):
             if role is not None:
                 run(role)
 
-        self.app.push_screen(ChoicePrompt("Whose roll?", choices), picked)
+        self.app.push_screen(ChoicePrompt(_("Whose roll?"), choices), picked)
 
     def action_buy_hits(self) -> None:
         """S4: a success test settled without dice; the session says whether this pool may."""
         if self.test != "success":
-            self.notify("Hits are bought in a success test (t changes the test)", severity="warning")
+            self.notify(_("Hits are bought in a success test (t changes the test)"), severity="warning")
             return
         if self.a.sr.edge_before or self.a.sr.long_shot:
-            self.notify("Buying hits replaces the roll: untick Edge before / Long Shot first", severity="warning")
+            self.notify(_("Buying hits replaces the roll: untick Edge before / Long Shot first"), severity="warning")
             return
         side = self._sr_side(self.a)
         act = next((a for a in self.tracker.rolls.sr_pool_actions(side) if a.name == "buy_hits"), None)
         if act is None or not act.allowed:
-            self.notify(act.reason if act else "no hits to buy for this pool (S4)", severity="error", title="Not done")
+            self.notify(act.reason if act else _("no hits to buy for this pool (S4)"), severity="error", title=_("Not done"))
             return
 
         def buy(t: Tracker) -> dict[str, Any]:
@@ -542,11 +544,11 @@ class SRRollScreen(RollScreen):
     def action_helper_pool(self) -> None:
         """The GM sets (or clears) a highlighted helper's pool (S11)."""
         if self.test != "teamwork":
-            self.notify("Helpers' pools are set in a teamwork test (t)", severity="warning")
+            self.notify(_("Helpers' pools are set in a teamwork test (t)"), severity="warning")
             return
         opt = self.query_one("#side-b", SideList).highlighted_option
         if opt is None or not str(opt.id).startswith("helper:"):
-            self.notify("Highlight a helper first (Tab to the helpers)", severity="warning")
+            self.notify(_("Highlight a helper first (Tab to the helpers)"), severity="warning")
             return
         cid = str(opt.id)[len("helper:"):]
         name = self.tracker.character(cid)["name"]
@@ -557,8 +559,8 @@ class SRRollScreen(RollScreen):
             try:
                 n = int(text.strip())
             except ValueError:
-                return "write a whole number, or leave it empty for the helper's own pool"
-            return None if 0 <= n <= 60 else "between 0 and 60"
+                return _("write a whole number, or leave it empty for the helper's own pool")
+            return None if 0 <= n <= 60 else _("between 0 and 60")
 
         def done(text: str | None) -> None:
             if text is None:
@@ -570,6 +572,5 @@ class SRRollScreen(RollScreen):
                 self.b.helper_pools.pop(cid, None)
             self.refresh_view()
 
-        self.app.push_screen(TextPrompt(f"{name}'s pool as a helper (empty: their own, "
-                                        f"{self.tracker.rolls.sr_plan(self.tracker.rolls.sr_helper_side(cid, self._spec(self.a))).size} dice):",
+        self.app.push_screen(TextPrompt(_("{name}'s pool as a helper (empty: their own, {size} dice):", name=name, size=self.tracker.rolls.sr_plan(self.tracker.rolls.sr_helper_side(cid, self._spec(self.a))).size),
                                         str(self.b.helper_pools.get(cid, "")), check=check), done)
