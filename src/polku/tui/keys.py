@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
 
+TEXTUAL_WORDS = (N_("palette"), N_("Open the command palette"), N_("Quit"),
+                 N_("Quit the app and return to the command prompt."))
+"""Textual's own descriptions of the app keys it adds (the palette's ctrl+p, ctrl+q), marked for the
+catalogue: a row translates every description as it is shown, theirs too."""
+
 EVERYWHERE = N_("Everywhere")
 """The group of the app's own keys (in English: translated where a group's title is made)."""
 

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
+from ...i18n import _, ngettext
 from .. import store
 from ..table.combat import order_words, sets_initiative_scores
 from ..files import SessionOpenError, load_followed
@@ -873,20 +874,20 @@ class Follower:
         """One line for the players: what is shown and whether it is current."""
         if self.problem is None:
             if self.view is None:
-                return f"waiting for {self.path.name}"
-            return f"live · {len(self.view.tracker.events)} events"
+                return _("waiting for {file}", file=self.path.name)
+            return ngettext("live · {n} event", "live · {n} events", len(self.view.tracker.events))
         if self.view is None:
             return f"{self.problem}"
-        return f"{self.problem} — showing the last good view from {self.view.loaded_at}"
+        return _("{problem} — showing the last good view from {time}", problem=self.problem, time=self.view.loaded_at)
 
     def short_status(self) -> str:
         """:meth:`status` in a few words, for a one-line status bar."""
         if self.problem is None:
             return self.status()
-        what = "file missing" if self.problem.endswith("is missing") else "file unreadable"
+        what = _("file missing") if self.problem.endswith("is missing") else _("file unreadable")
         if self.view is None:
             return what
-        return f"{what} · last good view from {self.view.loaded_at}"
+        return _("{what} · last good view from {time}", what=what, time=self.view.loaded_at)
 
 
 __all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "PublicLog", "View", "projected_events", "public_dice", "public_events", "public_summary",

@@ -1,0 +1,106 @@
+"""No visible English left unmarked in the parts of the app that speak Finnish (a heuristic).
+
+Reach, honestly: it reads the source of the converted modules (CONVERTED) and fails on a string
+literal or f-string with words in it passed *directly* to what shows text — a notification, a
+Static / Label / Button / Text / Option, a prompt's question, placeholder or hint, a palette entry,
+a key's description or tooltip. It does not see a sentence built into a variable first, a dict of
+texts, or pieces appended to a Text; those were converted by reading the screens in Finnish (the
+snapshot tests picture the main ones). Text the session and rules layers make (the log's
+sentences, outcomes) is outside it: it is still English (issue 25, part two).
+
+It also fails on a function that calls ``_()`` while binding ``_`` as a throwaway name: the
+call would get the throwaway value and fail when the text is shown.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "polku"
+
+CONVERTED = [
+    "tui/app.py", "tui/keys.py", "tui/screens/main.py", "tui/widgets/panes.py", "tui/screens/help.py",
+    "tui/screens/settings.py", "tui/screens/roll/base.py", "tui/screens/roll/rajapolku.py",
+    "tui/screens/roll/harhapolku.py", "tui/screens/roll/shadowrun.py", "tui/screens/roll/initiative.py",
+    "tui/seat.py", "tui/watch.py",
+]
+
+SHOWN_ARGS = {
+    "notify": (0,), "Static": (0,), "Label": (0,), "Button": (0,), "Text": (0,), "Option": (0,),
+    "TextPrompt": (0, 1), "ConfirmPrompt": (0,), "ChoicePrompt": (0,), "FacesPrompt": (0,), "SystemCommand": (0, 1),
+    "Binding": (2,), "ask_faces": (1,),
+}
+SHOWN_KEYWORDS = {"title", "placeholder", "hint", "tooltip", "description", "help"}
+MARKERS = {"_", "N_", "ngettext", "pgettext"}
+
+
+def _words(node: ast.AST) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return ""
+
+
+def _name(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def unmarked(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every literal with a word in it shown without a marker."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node)
+        shown = [node.args[i] for i in SHOWN_ARGS.get(name, ()) if i < len(node.args)]
+        if name in SHOWN_ARGS or name in ("push_screen",):
+            shown += [k.value for k in node.keywords if k.arg in SHOWN_KEYWORDS]
+        for arg in shown:
+            text = _words(arg)
+            if re.search(r"[A-Za-z]{2,}", text):
+                found.append((arg.lineno, text))
+    return found
+
+
+def shadowed_gettext(source: str) -> list[int]:
+    """Lines of functions that call ``_()`` and also bind ``_``."""
+    bad = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        binds = any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) for n in ast.walk(fn))
+        binds = binds or any(a.arg == "_" for a in ast.walk(fn.args) if isinstance(a, ast.arg))
+        calls = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_" for n in ast.walk(fn))
+        if binds and calls:
+            bad.append(fn.lineno)
+    return bad
+
+
+@pytest.mark.parametrize("module", CONVERTED)
+def test_no_unmarked_visible_text(module: str) -> None:
+    found = unmarked((SRC / module).read_text("utf-8"))
+    assert not found, f"{module}: visible text not marked for translation: {found[:5]}"
+
+
+@pytest.mark.parametrize("module", sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py")))
+def test_no_function_shadows_the_translation_function(module: str) -> None:
+    assert not shadowed_gettext((SRC / module).read_text("utf-8")), module
+
+
+def test_the_heuristic_sees_what_it_should() -> None:
+    """The checks themselves, on small sources: each finds what it is for, and lets marked text pass."""
+    assert unmarked('self.notify("Select a character first")') == [(1, "Select a character first")]
+    assert unmarked('self.notify(f"{name} rolls")') == [(1, " rolls")]
+    assert unmarked('Binding("r", "roll", "Roll", tooltip="Roll the dice")') == [(1, "Roll"), (1, "Roll the dice")]
+    assert unmarked('x.notify(_("Roll"), title=_("Not now"))') == []
+    assert unmarked('Binding("r", "roll", N_("Roll"), id="main.roll")') == []
+    assert unmarked('Static("42", id="n")') == []
+    assert shadowed_gettext("def f(_):\n    return _('x')") == [1]
+    assert shadowed_gettext("def f():\n    a, _, b = s.partition(':')\n    return _('x')") == [1]
+    assert shadowed_gettext("def f(_x):\n    return _('x')") == []
