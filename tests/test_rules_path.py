@@ -78,6 +78,24 @@ def test_S10_threshold_and_hurried_changed_after_the_first_interval_are_used_by_
     assert (t.challenge(cid)["extended"]["threshold"], t.challenge(cid)["extended"]["hurried"]) == (2, False)
 
 
+def test_S10_the_gm_spoils_a_glitched_interval_from_the_rolls_actions():
+    """What may follow a roll is carried out by the system that offers it: spoiling is the extended test's."""
+    from polku.session.rolls import SRSide
+
+    t = demo.demo_varjojuoksu()
+    cid = t.add_challenge("Climb the tower", ["kaneda"])["id"]
+    side = SRSide("Kaneda", ["kaneda"], dice=10)
+    ev = t.rolls.roll_sr_extended(side, cid, threshold=6, hurried=True, faces=[5, 2, 2, 2, 1, 3, 3, 4, 4, 2])["event"]
+    offered = {a.name: a.allowed for a in t.rolls.roll_actions(ev)}
+    assert offered["spoil"] and offered["next_interval"]
+    with pytest.raises(TrackerError, match="'next_interval' is done by rolling again"):
+        t.rolls.do_roll_action(ev, "next_interval")
+    assert t.rolls.do_roll_action(ev, "spoil") == {}
+    c = t.challenge(cid)
+    assert c["extended"]["spoiled"] and c["status"] == "resolved" and c["outcome"] == "spoiled by a glitch"
+    assert t.events[-1]["text"] == "Climb the tower: the GM rules the glitch spoils the extended test (S10)"
+
+
 def test_S10_lowering_the_threshold_to_the_progress_refuses_the_roll_and_changes_nothing():
     from polku.session.rolls import SRSide
 
