@@ -5,6 +5,13 @@ Layers, bottom first: the base (``polku``, ``polku.text``, ``polku.tomlread``), 
 ``session``, ``config``, and on top the two front ends, ``tui`` and ``cli`` (the CLI starts
 the app, so ``cli`` may import ``tui``; the app never imports the CLI).
 
+Inside ``session`` the same holds for its parts (ARCHITECTURE.md, "Inside session/"), bottom first:
+the core (``model``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``), ``rolls``, ``table``,
+``tracker``, the session's making and opening (``files``, ``copying``, ``demo``, ``importers``), and on
+top ``players`` and ``review`` side by side: the review may read the players' projection
+(``players.public``, so a players' report is the players' view), nothing else of the players' side,
+and the players' side nothing of the review.
+
 Every import counts, at module level, in an ``if TYPE_CHECKING:`` block (a type checker
 follows those, so a circle there is a circle in the design) or inside a function (it only
 runs later, to keep a start cheap, but the two modules still depend on each other).
@@ -80,6 +87,47 @@ def _imports(name: str) -> tuple[set[str], set[str]]:
 
 
 IMPORTS = {name: _imports(name) for name in MODULES}
+
+
+SESSION_PARTS = {
+    "core": 0, "rolls": 1, "table": 2, "tracker": 3, "opening": 4, "players": 5, "review": 5,
+}
+"""The parts of ``polku.session``, bottom first; a part imports only parts below it (or itself)."""
+SESSION_PART_OF = {
+    "model": "core", "host": "core", "odds": "core", "fairdice": "core", "integrity": "core", "store": "core",
+    "rolls": "rolls", "table": "table", "tracker": "tracker",
+    "files": "opening", "copying": "opening", "demo": "opening", "importers": "opening",
+    "players": "players", "review": "review",
+}
+"""Each module or subpackage right under ``session/`` and its part: a new one must be placed here."""
+SESSION_SIDEWAYS_ALLOWED = {("review", "polku.session.players.public")}
+"""Same rank, other part, allowed: the review reads the players' projection (a players' report)."""
+
+
+def _session_part(name: str) -> tuple[str, int] | None:
+    """The part of ``polku.session`` a module belongs to, or None outside it (``polku.session`` itself:
+    the core)."""
+    parts = name.split(".")
+    if parts[:2] != ["polku", "session"]:
+        return None
+    part = SESSION_PART_OF[parts[2]] if len(parts) > 2 else "core"
+    return part, SESSION_PARTS[part]
+
+
+def _session_walls() -> list[str]:
+    """Imports inside ``session`` that point up a part, or sideways into another part of the same rank."""
+    out = []
+    for importer, (_top, every) in IMPORTS.items():
+        here = _session_part(importer)
+        if here is None:
+            continue
+        for target in sorted(every):
+            there = _session_part(target)
+            if there is None or there[0] == here[0]:
+                continue
+            if there[1] > here[1] or (there[1] == here[1] and (here[0], target) not in SESSION_SIDEWAYS_ALLOWED):
+                out.append(f"{importer} ({here[0]}) imports {target} ({there[0]})")
+    return out
 
 
 def _layer(name: str) -> tuple[str, int]:
@@ -183,6 +231,35 @@ def test_a_circle_would_be_caught(monkeypatch):
     top, every = IMPORTS["polku.session.host"]
     monkeypatch.setitem(IMPORTS, "polku.session.host", (top, every | {"polku.session.tracker"}))
     assert any("polku.session.host" in c and "polku.session.tracker" in c for c in _cycles())
+
+
+def test_every_session_module_has_a_part():
+    for name in MODULES:
+        _session_part(name)  # a KeyError names a module or folder of session/ outside every part
+
+
+def test_session_parts_import_down_only():
+    assert _session_walls() == []
+
+
+@pytest.mark.parametrize("importer, target", [
+    ("polku.session.rolls.common", "polku.session.players.seats"),  # rolls never knows the players' side
+    ("polku.session.rolls.shadowrun", "polku.session.table.damage"),  # nor the table above it
+    ("polku.session.table.combat", "polku.session.tracker"),  # the table sees the tracker through host.py
+    ("polku.session.model", "polku.session.rolls.common"),  # the core stands on nothing of session
+    ("polku.session.tracker", "polku.session.files"),  # the tracker never opens a file
+    ("polku.session.review.export", "polku.session.players.seats"),  # the review: only the projection
+    ("polku.session.players.public", "polku.session.review.stats"),  # the players' side: no review
+])
+def test_a_wall_crossed_inside_session_would_be_caught(importer, target, monkeypatch):
+    top, every = IMPORTS[importer]
+    monkeypatch.setitem(IMPORTS, importer, (top, every | {target}))
+    assert any(line.startswith(f"{importer} ") and target in line for line in _session_walls())
+
+
+def test_the_review_may_read_the_players_projection():
+    assert "polku.session.players.public" in IMPORTS["polku.session.review.export"][1]
+    assert not any(line.startswith("polku.session.review.export ") for line in _session_walls())
 
 
 def _commands_run_outside_the_app() -> list[str]:
