@@ -224,3 +224,37 @@ def test_wound_level_names_are_shown_as_the_campaign_writes_them() -> None:
     assert wound_label("Haavoittunut") == "Haavoittunut"            # the campaign's: as written
     i18n.set_language("en")
     assert wound_label("Haavoittunut") == "Haavoittunut"
+
+
+def test_translations_keep_the_edges_of_the_text() -> None:
+    """Leading spaces, a leading or trailing newline: pieces are laid out around them (a row's indent)."""
+    wrong = []
+    for m in _catalogue():
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for s in strings:
+            i = ids[0]
+            lead = len(i) - len(i.lstrip(" \n")), len(s) - len(s.lstrip(" \n"))
+            if i[: lead[0]] != s[: lead[1]] or i.endswith("\n") != s.endswith("\n") or i.endswith(" ") != s.endswith(" "):
+                wrong.append((i, s))
+    assert not wrong, wrong[:5]
+
+
+def test_the_command_line_help_and_errors_speak_the_users_language(tmp_path: Path) -> None:
+    """POLKU_LANG (or the locale): the headless command line does not read the preferences, which
+    would cost `polku --help` some 40% of its start (platformdirs, pathlib, the TOML reader)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, POLKU_LANG="fi", POLKU_CONFIG_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "polku", "--help"], env=env, capture_output=True, text=True)
+    assert out.stdout.startswith("käyttö: polku") and "avattava sessiotiedosto" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "polku", "resolve", "klingon", "1", "2"], env=env,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("polku: virhe: tuntematon järjestelmä 'klingon'")
+    env["POLKU_LANG"] = "en"
+    out = subprocess.run([sys.executable, "-m", "polku", "--help"], env=env, capture_output=True, text=True)
+    assert out.stdout.startswith("usage: polku")

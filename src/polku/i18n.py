@@ -18,23 +18,25 @@ Writing a visible string:
 
 The catalogues are ``locale/<lang>/LC_MESSAGES/polku.mo`` beside this module, loaded at
 most once each per process (the first message asked in that language) and kept.
-English is the messages themselves (no catalogue is read).
+English is the messages themselves: no catalogue is read and ``gettext`` is not even imported
+(the headless verbs stay lean). Nobody need choose before the first message: it chooses then, from
+the environment (``POLKU_LANG``, the locale); the apps set the language first, with the
+preference they read anyway (:func:`polku.config.use_language`).
 """
 
 from __future__ import annotations
 
-import gettext as _gettext
 import os
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
+    import gettext as _gettext
     from collections.abc import Mapping
 
 DOMAIN = "polku"
 """The catalogues' name: ``locale/<lang>/LC_MESSAGES/polku.mo``."""
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 
 DEFAULT = "en"
 LANGUAGES = {"en": "English", "fi": "suomi"}
@@ -46,6 +48,7 @@ LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _loaded: dict[str, _gettext.NullTranslations] = {}
 _current: _gettext.NullTranslations | None = None
+"""The catalogue in use; None for English (the messages themselves)."""
 _language: str | None = None
 
 
@@ -89,16 +92,17 @@ def choose(configured: object = None, environ: Mapping[str, str] | None = None) 
 
 
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The catalogue of ``lang``, read once and kept (English and a missing file: none)."""
+    """The catalogue of ``lang``, read once and kept (a missing file: none, the messages themselves)."""
     found = _loaded.get(lang)
     if found is None:
-        found = _gettext.NullTranslations()
-        if lang != DEFAULT:
-            try:
-                with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as file:
-                    found = _gettext.GNUTranslations(file)
-            except OSError:
-                pass
+        import gettext
+
+        found = gettext.NullTranslations()
+        try:
+            with open(os.path.join(LOCALE_DIR, lang, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as file:
+                found = gettext.GNUTranslations(file)
+        except OSError:
+            pass
         _loaded[lang] = found
     return found
 
@@ -107,7 +111,7 @@ def set_language(lang: str) -> str:
     """Speak ``lang`` from now on (an unknown code: English). Returns the code in use."""
     global _current, _language
     code = normalise(lang) or DEFAULT
-    _current = translations(code)
+    _current = None if code == DEFAULT else translations(code)
     _language = code
     return code
 
@@ -120,28 +124,30 @@ def language() -> str:
     return _language
 
 
-def _catalogue() -> _gettext.NullTranslations:
-    if _current is None:
-        set_language(choose())
-    assert _current is not None
-    return _current
-
-
 def _(message: str, /, **values: object) -> str:
     """``message`` in the language in use, its ``{placeholders}`` filled from ``values``."""
-    text = _catalogue().gettext(message)
+    if _language is None:
+        language()
+    text = message if _current is None else _current.gettext(message)
     return text.format(**values) if values else text
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a counted message that agrees with ``n``; ``{n}`` is filled in too."""
-    text = _catalogue().ngettext(singular, plural, n)
+    if _language is None:
+        language()
+    if _current is None:
+        text = singular if n == 1 else plural
+    else:
+        text = _current.ngettext(singular, plural, n)
     return text.format(n=n, **values)
 
 
 def pgettext(context: str, message: str, /, **values: object) -> str:
     """Like :func:`_`, for an English message that means one thing in ``context``."""
-    text = _catalogue().pgettext(context, message)
+    if _language is None:
+        language()
+    text = message if _current is None else _current.pgettext(context, message)
     return text.format(**values) if values else text
 
 

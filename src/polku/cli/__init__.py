@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from polku.i18n import N_, _
 from polku.cli.common import (
     ALL_SYSTEM_NAMES,
     PROG,
@@ -55,7 +56,7 @@ VERBS = ("new", "resolve", "roll", "odds", "review", "watch", "play", "export", 
 VERB_MODULE = {"import": "importer"}
 """A verb whose module has another name (a Python keyword cannot name a module one imports)."""
 
-APP_DESCRIPTION = """\
+APP_DESCRIPTION = N_("""\
 A game master's session tracker for Rajapolku, Harhapolku and Varjojuoksu
 (Shadowrun 4e dice).
 
@@ -63,9 +64,9 @@ Without a verb, polku opens the app: with FILE, that session file; without,
 no file yet. A first argument that is a verb (new, resolve, roll, odds, review,
 watch, play, export, verify, serve, import) is the verb; anything else is a FILE (write
 ./new to open a file called 'new').
-"""
+""")
 
-APP_EPILOG = """\
+APP_EPILOG = N_("""\
 headless verbs (never start the app; add --json for JSON):
   polku resolve rajapolku A B [--spirit]         faces '10,8*,7' (* = ability die)
   polku resolve harhapolku A B [--variant V]     faces '7,4,4' or '10:9,8'; --difficult (H8)
@@ -88,7 +89,7 @@ other verbs: polku new (the app on the new-campaign form),
   polku serve FILE (the players' view and seats in a browser, one token a page)
 systems: rajapolku (raja), harhapolku (harha), shadowrun (varjojuoksu, sr, sr4)
 try 'polku resolve --help', 'polku roll --help', 'polku odds --help'
-"""
+""")
 
 
 def _version() -> str:
@@ -104,11 +105,12 @@ def _app_parser() -> Parser:
         epilog=APP_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="a session file to open")
-    p.add_argument("--read-only", action="store_true", help="open FILE without changing it")
+    p.add_argument("file", nargs="?", metavar="FILE", help=N_("a session file to open"))
+    p.add_argument("--read-only", action="store_true", help=N_("open FILE without changing it"))
     p.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N",
-                   help="seed the program's dice (reproducible rolls)")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+                   help=N_("seed the program's dice (reproducible rolls)"))
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                   help=N_("show the version and exit"))
     return p
 
 
@@ -118,7 +120,8 @@ def _verb_parser(only: str | None = None) -> Parser:
 
     p = Parser(prog=PROG, description=APP_DESCRIPTION, epilog=APP_EPILOG,
                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                   help=N_("show the version and exit"))
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=Parser)
     for verb in VERBS:
         if only is None or only == verb:
@@ -135,9 +138,9 @@ def _normalise(argv: list[str]) -> list[str]:
         name = argv[1].strip().lower()
         if name not in ALL_SYSTEM_NAMES:
             if name.endswith("-opposed"):
-                raise CliError(f"unknown system '{argv[1]}' (use shadowrun-opposed)")
-            raise CliError(f"unknown system '{argv[1]}' (use rajapolku, harhapolku, shadowrun "
-                           "or shadowrun-opposed)")
+                raise CliError(_("unknown system '{name}' (use shadowrun-opposed)", name=argv[1]))
+            raise CliError(_("unknown system '{name}' (use rajapolku, harhapolku, shadowrun or shadowrun-opposed)",
+                             name=argv[1]))
         argv = [argv[0], name, *argv[2:]]
     return argv
 

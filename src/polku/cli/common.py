@@ -47,7 +47,36 @@ class ParserExit(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and which never calls sys.exit."""
+    """An ArgumentParser whose errors are one line and which never calls sys.exit.
+
+    Its texts are translated when the help is shown, not when the parser is built (a verb that
+    prints no help never asks which language): the description, the epilog and each argument's
+    help are English messages marked with ``N_``; the headings and ``-h`` are argparse's own words,
+    put in the language in use here.
+    """
+
+    def _in_language(self) -> None:
+        from polku.i18n import _
+
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        if self.description:
+            self.description = _(self.description)
+        if self.epilog:
+            self.epilog = _(self.epilog)
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+            elif action.help and action.help is not argparse.SUPPRESS:
+                action.help = _(action.help)
+
+    def format_usage(self) -> str:
+        self._in_language()
+        return _usage_in_language(super().format_usage())
+
+    def format_help(self) -> str:
+        self._in_language()
+        return _usage_in_language(super().format_help())
 
     def error(self, message: str) -> NoReturn:
         one_line = " ".join(str(message).split())
@@ -64,6 +93,13 @@ class Parser(argparse.ArgumentParser):
         # every add_argument makes one, so the headless verbs paid for it.
         make: Callable[..., argparse.HelpFormatter] = self.formatter_class
         return make(prog=self.prog, width=terminal_columns() - 2)
+
+
+def _usage_in_language(text: str) -> str:
+    from polku.i18n import _
+
+    prefix = "usage: "
+    return _("usage: ") + text[len(prefix):] if text.startswith(prefix) else text
 
 
 def terminal_columns() -> int:
@@ -84,8 +120,10 @@ def terminal_columns() -> int:
 
 
 def print_error(message: str) -> None:
-    text = " ".join(str(message).split()) or "something went wrong"
-    print(f"{PROG}: error: {text}", file=sys.stderr)
+    from polku.i18n import _
+
+    text = " ".join(str(message).split()) or _("something went wrong")
+    print(_("{prog}: error: {message}", prog=PROG, message=text), file=sys.stderr)
 
 
 RAJA_FACES_HELP = (

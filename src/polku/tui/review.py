@@ -558,6 +558,9 @@ class ReviewApp(ReadOnlyApp):
 
 def run_review(path: Path, tracker: Tracker, *, notices: Iterable[str] = (), theme: str | None = None) -> int:
     """Run the review of an already loaded tracker until the user quits."""
+    from .. import config
+
+    config.use_language()  # the preference, POLKU_LANG, the locale
     app = ReviewApp(tracker, path, notices=notices, theme=theme)
     app.run()
     return app.return_code or 0

@@ -646,6 +646,9 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
 
 def run_seat(path: Path, cid: str, *, theme: str | None = None) -> int:
     """Run a player's seat until they quit (q)."""
+    from .. import config
+
+    config.use_language()  # the preference, POLKU_LANG, the locale
     app = SeatApp(path, cid, theme=theme)
     app.run()
     return app.return_code or 0

@@ -344,6 +344,9 @@ SAFETY_LOOK = 2.0
 def run_watch(path: Path, *, theme: str | None = None, interval: float = 0.3,
               follower_factory: Callable[[Path], Follower] | None = None) -> int:
     """Run the players' view until they quit (q)."""
+    from .. import config
+
+    config.use_language()  # the preference, POLKU_LANG, the locale
     follower = follower_factory(path) if follower_factory else None
     app = WatchApp(path, interval=interval, follower=follower, theme=theme)
     app.run()
