@@ -589,7 +589,7 @@ def test_the_commitment_is_on_disk_before_the_first_roll_it_covers(tmp_path, how
         t.new_dice_secret()
     roll = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5))["event"]
     t.note("after the roll")
-    sf.save_now(t)
+    sf.save(sf.snapshot(t))  # one save, as the app's autosave makes
     on_disk = _events_on_disk(sf.path)
     assert on_disk[-1]["kind"] == "dice" and "commitment" in on_disk[-1] and on_disk[-1]["dice_key"] == 2
     assert roll["seq"] not in [e["seq"] for e in on_disk], "the roll waits for the next save"
@@ -599,10 +599,15 @@ def test_the_commitment_is_on_disk_before_the_first_roll_it_covers(tmp_path, how
     loaded, _ = load_tracker(sf.path, read_only=True)
     assert loaded.state["dice"]["key"] == 2 and loaded.state["dice"]["rolls"]["2"] == 0, \
         "a full save writes the state as it was at the commitment"
-    sf.save_now(t)
+    sf.save(sf.snapshot(t))
     assert [e["seq"] for e in _events_on_disk(sf.path)][-2:] == [roll["seq"], roll["seq"] + 1]
     reloaded, _ = load_tracker(sf.path, read_only=True)
     assert reloaded.state == t.state
+    # save_now (quitting, ctrl+s) saves everything pending, the commitment still in a save of its own.
+    t.new_dice_secret()
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=2))
+    sf.save_now(t)
+    assert not t.unsaved and [e["kind"] for e in _events_on_disk(sf.path)][-3:] == ["dice", "dice", "roll"]
     sf.close()
 
 

@@ -175,19 +175,21 @@ class SessionFile:
         tracker.needs_full_save = True
 
     def save_now(self, tracker: Tracker) -> None:
-        """Save what is pending, on this thread; on failure it stays pending.
+        """Save everything pending, on this thread (a commitment in a save of its own, then the
+        rest: :meth:`snapshot`); on failure what is not on disk stays pending.
 
         Raises:
             store.StoreError: one line; the last good file is untouched.
         """
-        job = self.snapshot(tracker)
-        if job is None:
-            return
-        try:
-            self.save(job)
-        except BaseException:
-            self.give_back(tracker, job)
-            raise
+        while True:
+            job = self.snapshot(tracker)
+            if job is None:
+                return
+            try:
+                self.save(job)
+            except BaseException:
+                self.give_back(tracker, job)
+                raise
 
     def close(self) -> None:
         if self.lock is not None:

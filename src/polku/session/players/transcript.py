@@ -27,7 +27,7 @@ No textual.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from ..model import Event, State, clone
 from .public import GM_ROLL, projected_events, public_dice
@@ -106,6 +106,7 @@ def build(tracker: Tracker) -> dict[str, Any]:
         "campaign": str(camp.get("name", "")),
         "system": str(camp.get("system", "")),
         "dice": public_dice(state),
+        "settings": clone(state.get("settings", {})),
         "events": events,
         "withheld": withheld,
     }
@@ -120,7 +121,7 @@ def text(tracker: Tracker) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
     lines = []
-    for key in ("format", "version", "campaign", "system", "dice"):
+    for key in ("format", "version", "campaign", "system", "settings", "dice"):
         lines.append(f" {one(key)}: {one(doc[key])},")
     for key in ("events", "withheld"):
         items = ",\n".join(f"  {one(item)}" for item in doc[key])
@@ -167,9 +168,11 @@ def read(data: bytes) -> dict[str, Any]:
 def check(doc: dict[str, Any]) -> Report:
     """``polku verify`` on a transcript: every roll it can check, and why it cannot check the others."""
     events: list[Event] = list(doc["events"])  # their shape checked by read(); verify trusts no field
-    state: State = {"dice": doc["dice"]} if doc.get("dice") else {}  # type: ignore[typeddict-item]
+    state: dict[str, Any] = {"settings": doc.get("settings")}
+    if doc.get("dice"):
+        state["dice"] = doc["dice"]
     undone = {e["seq"] for e in events if e.get("undone")}
-    return verify(events, state, undone, withheld=doc["withheld"])
+    return verify(events, cast(State, state), undone, withheld=doc["withheld"])
 
 
 __all__ = ["MAX_BYTES", "TRANSCRIPT_FORMAT", "TranscriptError", "build", "check", "looks_like", "read", "text"]

@@ -20,8 +20,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...rules.dice import RulesError
+from ...rules.system import Settings
 from .. import fairdice
 from ..model import Event, State
+from ..rolls.common import roll_settings
+from ..rolls.rejudge import rejudge
 
 
 @dataclass
@@ -215,8 +219,13 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
                          f"{committed[current][1] if current in committed else '(none shown)'}; its rolls can be "
                          "checked once the GM reveals it (a new session, or V in the GM's app)")
 
+    campaign = _campaign_settings(state)
     for ev in events:
-        _check_outcome(rep, ev, " (undone)" if ev.get("seq") in undone else "")
+        note = " (undone)" if ev.get("seq") in undone else ""
+        found = len(rep.mismatches)
+        _check_outcome(rep, ev, note)
+        if len(rep.mismatches) == found:
+            _rejudge(rep, ev, note, campaign)
     used: dict[tuple[int, int], int] = {}
     numbers: dict[int, set[int]] = {}
     """dice key → the roll numbers the log's program rolls carry."""
@@ -362,6 +371,42 @@ def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
     if not isinstance(summary, str) or not summary.startswith(head) \
             or not str(ev.get("text", "")).endswith(summary):
         rep.mismatches.append(f"{where}: its log line does not say its result ({head})")
+
+
+def _campaign_settings(state: Mapping[str, Any]) -> Settings:
+    """The campaign's settings, for a roll that kept none of its own (the defaults when unreadable)."""
+    raw = state.get("settings")
+    try:
+        return Settings.from_dotted(raw) if isinstance(raw, Mapping) else Settings()
+    except RulesError:
+        return Settings()
+
+
+def _rejudge(rep: Report, ev: Event, undone_note: str, campaign: Settings) -> None:
+    """Every roll's result judged again from its faces with the rules core and the settings the roll
+    kept (:func:`polku.session.rolls.rejudge.rejudge`): a changed outcome, summary or log line is a mismatch."""
+    roll = ev.get("roll")
+    if not isinstance(roll, dict):
+        return
+    where = f"seq {ev.get('seq')}{undone_note}"
+    try:
+        again = rejudge(roll, roll_settings(roll, campaign))
+    except (ValueError, TypeError, KeyError, AttributeError, RulesError):
+        rep.mismatches.append(f"{where}: its dice cannot be read as dice, so its result cannot be judged")
+        return
+    if again is None:
+        return
+    said = roll.get("summary")
+    if roll.get("outcome") != again.outcome:
+        changed = sorted(k for k in set(again.outcome) | set(roll.get("outcome") or {})
+                         if (roll.get("outcome") or {}).get(k) != again.outcome.get(k))
+        rep.mismatches.append(f"{where}: its result does not follow from its faces ({again.rules}, the settings it "
+                              f"was made with): the faces give '{again.summary}', the log says '{said}' "
+                              f"(changed: {', '.join(changed[:6])})")
+    elif said != again.summary:
+        rep.mismatches.append(f"{where}: its summary says '{said}', its result is '{again.summary}' ({again.rules})")
+    elif ev.get("text") != again.text:
+        rep.mismatches.append(f"{where}: its log line does not say its result ('{again.text}')")
 
 
 def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any], where: str) -> None:

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...rules.dice import RulesError
-from ...rules.system import CHOICE_BY_KEY, Settings
+from ...rules.system import Settings
 from .. import odds
+from ..rolls.common import roll_settings
 from ...rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
@@ -276,22 +277,6 @@ def _rerolled_role(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) 
 def _sr_explodes(sub: Mapping[str, Any]) -> bool:
     """S3, S7: Edge before the roll and a Long Shot make every die follow the rule of six."""
     return sub.get("edge") in ("before", "long_shot")
-
-
-def roll_settings(roll: Mapping[str, Any], campaign: Settings) -> Settings:
-    """The settings a logged roll was made with, whole: the ones it kept (:meth:`Rolls.roll_settings`),
-    the defaults for the rest (a setting it did not keep did not bear on it, or did not exist yet).
-
-    A roll that kept none (a file older than that, or a roll no setting bears on) is judged by
-    ``campaign``, the campaign's settings now: the best left to know.
-    """
-    kept = roll.get("settings")
-    if not isinstance(kept, Mapping) or not kept:
-        return campaign
-    try:
-        return Settings.from_dotted({k: v for k, v in kept.items() if k in CHOICE_BY_KEY})
-    except RulesError:
-        return campaign
 
 
 def _harha_pools(roll: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], variant: str) -> list[tuple[int, int]]:

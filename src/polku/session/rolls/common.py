@@ -7,13 +7,13 @@ class, never a test name compared here beyond :func:`logged_system`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...rules import harhapolku as harha
 from ...rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, roll_specs
-from ...rules.system import Settings
+from ...rules.system import CHOICE_BY_KEY, Settings
 from ...text import plural
 from ..host import TrackerError
 from ..model import Event
@@ -252,6 +252,23 @@ _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shadowrun", ("sr.glitch_rerolls",)),
 )
 """Which settings each kind of roll depends on (by test name prefix, first match)."""
+
+
+def roll_settings(roll: Mapping[str, Any], campaign: Settings) -> Settings:
+    """The settings a logged roll was made with, whole: the ones it kept (:meth:`RollsBase.roll_settings`),
+    the defaults for the rest (a setting it did not keep did not bear on it, or did not exist yet).
+
+    A roll that kept none (a file older than that, or a roll no setting bears on) is judged by
+    ``campaign``, the campaign's settings now: the best left to know.
+    """
+    kept = roll.get("settings")
+    if not isinstance(kept, Mapping) or not kept:
+        return campaign
+    try:
+        return Settings.from_dotted({k: v for k, v in kept.items() if k in CHOICE_BY_KEY})
+    except RulesError:
+        return campaign
+
 
 
 def settings_text(used: dict[str, Any]) -> str:
