@@ -241,6 +241,7 @@ async def test_the_reply_comes_after_the_screen_has_drawn_what_the_command_made(
         pane = app.screen.query_one("#chars", CharacterPane)
         first = pane.selected_character_id()
         await pilot.press("c")
+        await settle(pilot)
         assert isinstance(app.screen, CharacterForm)
         await pilot.press(*"Zinaida", "enter")
         await settle(pilot)

@@ -131,6 +131,7 @@ async def test_the_rajapolku_and_harhapolku_roll_screens_show_an_effect_row_on_b
             side.focus()
             side.highlighted = row
             await pilot.press("enter")
+            await settle(pilot)
             assert screen.a.effects_off == {"effect: Blessed"}
             assert "[ ] effect: Blessed +1" in str(side.get_option_at_index(row).prompt)
             assert a_dice(screen) == n_on - 1, "turned off: one die fewer to type"

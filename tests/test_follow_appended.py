@@ -86,6 +86,7 @@ def long_session(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_long_session_is_followed_by_reading_only_what_is_appended(long_session, tmp_path):
     path = tmp_path / "night.toml"
     path.write_bytes(long_session.read_bytes())

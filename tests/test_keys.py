@@ -90,13 +90,15 @@ async def _check_screen(app: Any, pilot: Any, name: str) -> int:
     for widget in focusable:
         if widget is not None:
             widget.focus()
-            await pilot.pause()
+            await settle(pilot)
         nodes: list[Any] = [screen] + ([widget] if widget is not None else [])
         palette = await _palette_titles(screen)
         rows = screen_keys(screen)
         await pilot.press("f1")
+        await settle(pilot)
         text = _help_text(app)
         await pilot.press("escape")
+        await settle(pilot)
         assert app.screen is screen, f"{name}: escape did not close the help"
         for node in nodes:
             for key, binding in _declared(node):
@@ -190,10 +192,12 @@ async def test_question_mark_opens_the_help_in_a_roll_screen_and_lists_its_keys(
         await settle(pilot)
         assert isinstance(app.screen, RollScreen)
         await pilot.press("question_mark")
+        await settle(pilot)
         text = _help_text(app)
         assert text.splitlines()[0].startswith("Raja roll")  # the roll screen's own keys come first
         assert any(line.split()[:2] == ["k", "Spirit"] for line in text.splitlines())
         await pilot.press("question_mark")  # ? closes the help again
+        await settle(pilot)
         assert isinstance(app.screen, RollScreen)
 
 
@@ -322,11 +326,13 @@ async def test_the_review_has_the_same_help_for_its_screens(tmp_path: Path) -> N
     app = ReviewApp(demo.DEMOS["varjojuoksu"](), theme_dirs=[])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
+        await settle(pilot)
         text = _help_text(app)
         assert text.splitlines()[0].startswith("Review")
         for key, what in (("c", "Who"), ("S", "Stats"), ("[", "Prev scene"), ("q", "Quit")):
             assert any(key in line.split()[:3] and what in line for line in text.splitlines()), (key, text)
         assert "How a session runs" not in text
         await pilot.press("escape", "S", "question_mark")  # the statistics screen's own keys
+        await settle(pilot)
         text = _help_text(app)
         assert any("Back" in line and line.split()[0] in ("esc", "esc /") for line in text.splitlines()), text

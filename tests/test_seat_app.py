@@ -78,10 +78,11 @@ async def test_the_seat_shows_the_request_rolls_it_and_shows_the_result(tmp_path
         assert load_tracker(path, read_only=True)[0].events[-1]["kind"] == "seat", "the seat wrote no session"
         [answer] = gm_applies(path)
         assert answer["ok"]
-        await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app), "the answer")
-        text = screen_text(app)
         roll = load_tracker(path, read_only=True)[0].events[-1]
-        assert roll["seat"] == "kaneda" and roll["text"] in text
+        assert roll["seat"] == "kaneda"
+        await wait_until(pilot, lambda: "✓ Kaneda:" in screen_text(app) and roll["text"] in screen_text(app),
+                         "the answer and the roll it made")
+        text = screen_text(app)
         assert "The GM asks you to roll" not in text
         assert "e  Edge after" in text
 
@@ -95,6 +96,7 @@ async def test_physical_dice_with_edge_before_are_asked_wave_by_wave(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
         await pilot.press("e")
+        await settle(pilot)
         assert "Edge before the roll: on" in screen_text(app)
         # 11 dice, rule of six: the odds of at least 1 hit are shown for the pool with Edge.
         assert "hits ≥1 98.8%" in screen_text(app)

@@ -121,6 +121,7 @@ async def still_works(pilot: Any, app: Any, t: Tracker, path: Path, system: str,
     await pilot.press("question_mark")
     await wait_until(pilot, lambda: app.screen.__class__.__name__ != "MainScreen", "help screen")
     await pilot.press("escape")
+    await settle(pilot)
     assert getattr(app, "_exception", None) is None
 
 

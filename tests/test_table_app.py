@@ -72,12 +72,13 @@ async def test_D_applies_damage_from_the_last_attack_with_entered_faces() -> Non
         await settle(pilot)
         attack(app, [5, 6, 5], [1, 2])
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, DamageScreen)
         # weapon row: name it; DV row: type 5; armour row: type 6
         await pilot.press("down", "enter", *"Predator", "enter")
         await pilot.press("down", "enter", "ctrl+u", "5", "enter")
         await pilot.press("down", "down", "down", "down", "enter", "ctrl+u", "6", "enter")
+        await settle(pilot)
         assert "8P" in str(app.screen.query_one("#rows-preview").render())
         await pilot.press("f", *"5 6 1 2 3 5 4 2 1 6".replace(" ", ","), "enter")
         await settle(pilot)
@@ -105,7 +106,7 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         await settle(pilot)
         attack(app, [5, 6, 5], [1, 2])
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, DamageScreen)
         await pilot.press("f", *"5 1 2 3".replace(" ", ","), "enter")
@@ -116,9 +117,9 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         assert rows[0].startswith("e  Edge after the roll") and "+1 die that follows" in rows[0]
         assert "no: there is no glitch to negate (S5)" in rows[1]
         await pilot.press("e")
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press(*"6", "enter")  # the Edge die
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press(*"5", "enter")  # the die its six adds
         await settle(pilot)
         g = app.tracker.character("ganger")
@@ -129,7 +130,7 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         assert "resistance: 5 1 2 3 6ᵉ 5! → 3 hits" in str(screen.query_one("#rows-preview").render())
         assert "nothing more can be spent" in str(screen.query_one(".rows-hint").render())
         await pilot.press("e")  # refused in one line, nothing logged
-        await pilot.pause()
+        await settle(pilot)
         assert any("one Edge point per test" in str(m.message) or "no Edge left" in str(m.message)
                    for m in app._notifications)
         await pilot.press("escape")
@@ -152,11 +153,11 @@ async def test_D_after_a_missed_attack_offers_a_hit_to_the_selected_character() 
         attack(app, [1, 2], [5])
         await select_char(pilot, "Nyx")
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, DamageScreen) and app.screen.target == "nyx"
         assert app.screen.roll_event is None
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, DamageScreen)
 
 
@@ -170,7 +171,7 @@ async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> N
                                               RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
                                               faces=([10, 8, 7], [6, 5])))
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, HarmScreen)
         assert "Healthy → Badly wounded" in str(app.screen.query_one("#rows-preview").render())
         await pilot.press("left", "y")
@@ -186,7 +187,7 @@ async def test_add_four_gangers_from_a_template_and_remove_the_fallen_by_keys() 
         await select_char(pilot, "Ganger")
         await pilot.press("t", "enter")  # template "Ganger"
         await pilot.press("plus", "enter")  # 4 is proposed
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("enter")  # shared initiative
         await settle(pilot)
         names = [c["name"] for c in app.tracker.characters.values()]
@@ -219,7 +220,7 @@ async def test_C_copies_a_character_from_another_file() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("C", *str(Path("other.toml").resolve()), "enter")
-        await pilot.pause()
+        await settle(pilot)
         texts = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
         i = next(i for i, t in enumerate(texts) if "Rigger Ray" in t)
         await pilot.press(*["down"] * i, "enter")
@@ -295,12 +296,12 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         # The active challenge is Nyx's extended test, which keeps its roller (S10): t t makes it a
         # success test (extended → teamwork → success), then w 1 picks Kaneda for side A.
         await pilot.press("r", "t", "t", "w", "1")
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, SRRollScreen) and screen.a.who == "kaneda"
         assert "l: 1 saved pool" in str(screen.query_one("#title-a").render())
         await pilot.press("l")
-        await pilot.pause()
+        await settle(pilot)
         assert (screen.a.sr.mode, screen.a.sr.attribute, screen.a.sr.second) == ("attr+attr", "body", "strength")
         assert "Ram the door" in str(screen.query_one("#title-a").render())
         a = app.tracker.character("kaneda")["attributes"]
@@ -322,10 +323,11 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.push_screen(SRRollScreen(app.tracker, None, actor="kaneda"))  # a free roll
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, SRRollScreen)
         await pilot.press("t")  # success → opposed
+        await settle(pilot)
         assert screen.test == "opposed"
         screen.set_who(screen.b, "ganger")
         screen.a.pool(mode="dice", dice=3)
@@ -334,9 +336,9 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
         # Kaneda's wounds take a die off his 3 (the session says how many)
         na, nb = (app.tracker.rolls.sr_plan(screen._sr_side(x)).size for x in (screen.a, screen.b))
         screen._roll(([5] * na, [1] * nb))
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, DamageScreen) and app.screen.net_hits == na
         await pilot.press("r")
         await settle(pilot)
@@ -359,10 +361,10 @@ async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note
         app.run_command(lambda t: t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas"))))
         app.run_command(lambda t: t.rolls.narration_harm(faces=[10, 10, 9, 1]))
         await pilot.press("h")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, NarrationScreen)
         await pilot.press("D")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, HarmScreen)
         await pilot.press("y")
         await settle(pilot)
@@ -385,7 +387,7 @@ async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups
             "name": "Knife", "mode": "skill", "skill": "Blades", "attribute": "agility", "second": "strength",
             "count": 0}))
         app.main_screen().open_detail("ganger-1")
-        await pilot.pause()
+        await settle(pilot)
         sheet = app.screen
         assert isinstance(sheet, CharacterDetail)
         rows = sheet.query_one("#detail-rows", OptionList)
@@ -408,7 +410,7 @@ async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_b
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("minus")  # none yet: said in one line, nothing logged
-        await pilot.pause()
+        await settle(pilot)
         assert any("No templates to delete" in str(m.message) for m in app._notifications)
         app.run_command(lambda t: t.roster.save_template("ganger"))
         app.run_command(lambda t: t.roster.save_template("nyx", "Hacker"))
@@ -416,7 +418,7 @@ async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_b
         await settle(pilot)
         n = len(app.tracker.events)
         await pilot.press("minus")
-        await pilot.pause()
+        await settle(pilot)
         assert [label for _, label in app.screen.choices] == ["Ganger", "Hacker"]
         await pilot.press("1")
         await settle(pilot)
@@ -428,7 +430,7 @@ async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_b
     assert [x["name"] for x in reopened.roster.templates.values()] == ["Hacker"]
     app2 = PolkuApp(reopened, None, sessions_dir=SESSIONS, remember=False)
     async with app2.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("u")
         await settle(pilot)
         assert sorted(x["name"] for x in reopened.roster.templates.values()) == ["Ganger", "Hacker"]

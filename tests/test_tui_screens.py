@@ -76,6 +76,7 @@ async def go_to_row(pilot, screen: CharacterDetail, rid: str) -> None:
     rows = screen.query_one("#detail-rows", OptionList)
     target = rows.get_option_index(rid)
     await pilot.press("home", *["down"] * target)
+    await until_quiet(pilot)
     assert rows.highlighted_option.id == rid
 
 
@@ -104,6 +105,7 @@ async def test_add_rajapolku_character_through_the_form(tmp_path: Path) -> None:
     app = make_app(tmp_path, tracker, sf)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
+        await until_quiet(pilot)
         assert isinstance(app.screen, CharacterForm)
         await pilot.press(*"Alyosha", "tab", *"Anna", "tab", "right", "tab")
         await pilot.press(*"Militia,Thief", "tab", "backspace", "4", "enter")
@@ -124,9 +126,11 @@ async def test_form_shows_a_one_line_error_and_stays_open(tmp_path: Path) -> Non
     app = make_app(tmp_path, tracker, sf)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "enter")
+        await until_quiet(pilot)
         assert isinstance(app.screen, CharacterForm)
         assert "needs a name" in str(app.screen.query_one("#cf-error", Static).render())
         await pilot.press("escape")
+        await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)
         assert tracker.characters == {}
 
@@ -192,9 +196,11 @@ async def test_detail_edits_are_commands_saved_to_disk(tmp_path: Path) -> None:
         assert "Owes Ivan" in str(rows.get_option("notes").prompt)
         assert "Ape" in str(rows.get_option("ability:0").prompt)
         await pilot.press("u")  # undo on the sheet: the ability goes, the view follows
+        await until_quiet(pilot)
         assert tracker.characters["alyosha"]["abilities"] == []
         assert "ability:0" not in [rows.get_option_at_index(i).id for i in range(rows.option_count)]
         await pilot.press("U", "escape")
+        await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)
     reloaded, _ = files.load_tracker(tmp_path / "x.toml")
     again = reloaded.characters["alyosha"]
@@ -212,6 +218,7 @@ async def test_detail_rejects_a_bad_number_inside_the_prompt(tmp_path: Path) -> 
         await pilot.press("e")
         await go_to_row(pilot, app.screen, "physical")
         await pilot.press("enter", "ctrl+u", *"99", "enter")
+        await until_quiet(pilot)
         assert "outside 0–10" in str(app.screen.query_one("#prompt-error", Static).render())
         await pilot.press("ctrl+u", "6", "enter")
         await until_quiet(pilot)
@@ -249,6 +256,7 @@ async def test_chooser_lists_a_file_and_enter_opens_it(tmp_path: Path) -> None:
         assert "broken.toml" in listed and "cannot be opened" in listed
         names = [p.name for p, _ in app.screen.entries]
         await pilot.press("home", *["down"] * names.index("broken.toml"), "enter")
+        await until_quiet(pilot)
         assert isinstance(app.screen, ChooserScreen)  # a broken file does not open
         await pilot.press("home", *["down"] * names.index("night.toml"), "enter")
         await until_quiet(pilot)
@@ -299,6 +307,7 @@ async def test_chooser_offers_read_only_when_locked(tmp_path: Path) -> None:
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("enter")
+            await until_quiet(pilot)
             assert not isinstance(app.screen, MainScreen)
             await pilot.press("y")
             await until_quiet(pilot)
@@ -313,6 +322,7 @@ async def test_new_campaign_creates_a_file_with_the_chosen_settings(tmp_path: Pa
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
+        await until_quiet(pilot)
         assert isinstance(app.screen, NewCampaignScreen)
         await pilot.press(*"Kyiv Files", "tab", "tab")  # the file name follows: kyiv-files.toml
         await pilot.press("down", "enter")  # raja.exhausted: yes → no
@@ -343,6 +353,7 @@ async def test_settings_screen_sets_a_number_by_a_typed_value_as_one_undoable_co
             await until_quiet(pilot)
             before = len(tracker.events)
             await pilot.press("enter", "ctrl+u", "x", "enter")
+            await until_quiet(pilot)
             assert isinstance(app.screen, TextPrompt), "a bad value closed the prompt"
             assert len(tracker.events) == before
             await pilot.press("ctrl+u", "5", "enter")
@@ -366,6 +377,7 @@ async def test_new_campaign_system_row_switches_the_settings(tmp_path: Path) -> 
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", *"Runners", "tab", "ctrl+u", *"run1", "tab", "enter", "enter")  # → Shadowrun
+        await until_quiet(pilot)
         rows = app.screen.query_one("#nc-settings", OptionList)
         ids = [rows.get_option_at_index(i).id for i in range(rows.option_count)]
         assert ids == ["system", "set:sr.glitch_rerolls", "set:sr.teamwork_cap", "set:sr.stun_conversion",
@@ -422,6 +434,7 @@ async def test_help_lists_the_keys_of_the_screen_below(tmp_path: Path) -> None:
     app = make_app(tmp_path, tracker, sf)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
+        await until_quiet(pilot)
         assert isinstance(app.screen, HelpScreen)
         console = Console(width=76, record=True, color_system=None)
         console.print(app.screen.help_renderable())
@@ -430,4 +443,5 @@ async def test_help_lists_the_keys_of_the_screen_below(tmp_path: Path) -> None:
         assert "u / ^z" in text  # one row per action, every key of it
         assert "How a session runs" in text
         await pilot.press("escape")
+        await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)

@@ -4,7 +4,7 @@ The suite must hold on a busy machine (a shared CI runner, a laptop compiling): 
 wall-clock time, and every picture waits for the state it shows. This is the proof, kept out of
 ``.ci/run`` (it takes several times as long):
 
-    python tests/load/run_under_load.py                # the README's `pytest -n 2`, twice, under load
+    python tests/load/run_under_load.py                # the default suite, `pytest -n 4`, twice, under load
     python tests/load/run_under_load.py --times 3 --busy 8 -- tests/test_seat_app.py -p no:randomly
 
 It starts ``--busy`` processes (default: 2x the cores) that each spin a CPU at full speed, runs
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--busy", type=int, default=2 * (os.cpu_count() or 1),
                    help="busy loops beside the tests (default: 2x the cores)")
     args = p.parse_args(args_list)
-    command = [sys.executable, "-m", "pytest", *(pytest_args or ["-n", "2"])]
+    command = [sys.executable, "-m", "pytest", *(pytest_args or ["-n", "4"])]
 
     loops = [subprocess.Popen([sys.executable, "-c", BUSY], stdin=subprocess.DEVNULL) for _ in range(args.busy)]
     try:
