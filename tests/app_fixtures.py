@@ -38,6 +38,21 @@ SYSTEMS = ("rajapolku", "harhapolku", "varjojuoksu")
 APP_CLOCK_START = "2026-11-29T18:00:00Z"
 
 
+class Setup:
+    """A test's setup of several tracker calls, run by ``app.run_command`` as a command is (one
+    TrackerChanged, autosaved). The app's own code only runs named commands (``session.commands``);
+    this stands in for one with the name "test setup"."""
+
+    name = "test setup"
+
+    def __init__(self, fn: Callable[[Tracker], Any]) -> None:
+        self.fn = fn
+        self.gm_only = False
+
+    def run(self, tracker: Tracker) -> Any:
+        return self.fn(tracker)
+
+
 def demo_session(folder: Path, system: str, name: str | None = None) -> tuple[Tracker, files.SessionFile]:
     """A demo campaign written to ``folder/<name>.toml`` with create_session (the file stays locked)."""
     tracker = demo.DEMOS[system]()

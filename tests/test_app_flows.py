@@ -30,6 +30,7 @@ from app_fixtures import (
     typed,
 )
 from polku.session import files, store
+from polku.session.commands import command
 from polku.session.model import clone
 from polku.tui.messages import SaveFailed, SessionSaved
 from polku.tui.render import plain_styles
@@ -412,7 +413,7 @@ async def test_a_long_log_line_keeps_its_ellipsis_when_the_log_outgrows_its_pane
         assert before, "the demo has lines longer than the pane"
         n = 0
         while not log.show_vertical_scrollbar and n < 40:
-            app.run_command(lambda t, n=n: t.note(f"short {n}"))
+            app.run_command(command("note", f"short {n}"))
             await settle(pilot)
             n += 1
         assert log.show_vertical_scrollbar
@@ -430,7 +431,7 @@ async def test_commands_run_back_to_back_each_get_their_own_log_line(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         for word in ("first", "second", "third"):
-            app.run_command(lambda t, w=word: t.note(f"note the {w}"))
+            app.run_command(command("note", f"note the {word}"))
         await settle(pilot)
         notes = [line.split("✎")[-1].strip() for line in log_lines(app) if "note the" in line]
         assert notes == ["note the first", "note the second", "note the third"], log_lines(app)

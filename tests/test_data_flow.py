@@ -9,6 +9,7 @@ from typing import Any
 from app_fixtures import demo_session, log_lines, make_app, panes, pilot_test, settle, until_quiet
 
 from polku.session.rolls import RajaSide
+from polku.session.commands import command
 from polku.tui.messages import TrackerChanged
 from polku.tui.screens.damage import HarmScreen
 from polku.tui.screens.main import MainScreen
@@ -80,7 +81,7 @@ async def test_the_main_screen_shows_a_command_run_from_another_screen(tmp_path)
         await settle(pilot)
         main = app.screen
         assert isinstance(main, MainScreen)
-        app.run_command(lambda t: t.note("The ferryman asks for two coins"))
+        app.run_command(command("note", "The ferryman asks for two coins"))
         await settle(pilot)
         assert any("two coins" in line for line in log_lines(app))
 
@@ -114,7 +115,7 @@ async def test_a_refused_command_leaves_its_dialog_open_with_one_line(tmp_path):
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+        app.run_command(command("rolls.roll_raja", RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                                                     RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
                                                     faces=([10, 8, 7], [6, 5])))  # EX C: 3 degrees
         await settle(pilot)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polku.session import demo, fairdice
+from polku.session.commands import command
 from polku.session.review import export
 from polku.session.players import transcript
 from polku.session.players.public import public_view
@@ -635,7 +636,7 @@ def test_the_gms_app_saves_an_old_files_first_commitment_before_its_roll(tmp_pat
         app = make_app(tracker, sf, sessions_dir=tmp_path)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)
-            app.run_command(lambda t: t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=4)))
+            app.run_command(command("rolls.roll_sr", SRSide("Kaneda", ["kaneda"], dice=4)))
             await until(pilot, app.all_saved, "every event saved")
             with_commitment = [s for s in saves if "dice*" in s]
             assert len(with_commitment) == 1 and with_commitment[0][-1] == "dice*", saves

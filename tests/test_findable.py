@@ -9,6 +9,7 @@ import pytest
 
 from app_fixtures import demo_session, make_app, pilot_test, settle
 from polku.session import demo
+from polku.session.commands import command
 from polku.session.tracker import TrackerError
 from polku.text import plural
 from polku.tui.render import change_sentences, event_details, plain_styles
@@ -130,7 +131,7 @@ async def test_undo_toast_names_every_line_of_the_command(tmp_path: Path) -> Non
     tracker, sf = demo_session(tmp_path, "rajapolku")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.run_command(lambda t: t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", challenge="c3"))
+        app.run_command(command("rolls.roll_spirit", "alyosha", "ghost-of-the-nurse", challenge="c3"))
         fight = [ev["text"] for ev in tracker.events[-2:]]
         await pilot.press("u")
         await settle(pilot)
@@ -163,7 +164,7 @@ async def test_the_selected_character_is_side_a_and_a_new_character_is_selected(
         # Vera does not take part in the ledger challenge: it keeps its own first participant...
         assert app.screen.a.who == "alyosha"
         await pilot.press("escape")
-        app.run_command(lambda t: t.add_challenge("Vera's free climb"))
+        app.run_command(command("add_challenge", "Vera's free climb"))
         await pilot.press("1", "end", "2", "r")  # ... while a challenge naming nobody takes her
         await settle(pilot)
         assert app.screen.a.who == "vera"

@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from polku.session.table.gear import Armour, parse_weapon
+from polku.session.commands import command
 from polku.session.rolls import SRSide
 from polku.tui.app import PolkuApp
 from polku.tui.screens.character import CharacterDetail
@@ -59,11 +60,11 @@ async def to_row(pilot: Pilot, selector: str, text: str) -> None:
 
 def gangers(app: PolkuApp) -> None:
     """A Ganger template with a pistol and armour 4/2, and two gangers made from it."""
-    app.run_command(lambda t: t.roster.save_template("ganger"))
-    app.run_command(lambda t: t.roster.set_weapon("Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"),
+    app.run_command(command("roster.save_template", "ganger"))
+    app.run_command(command("roster.set_weapon", "Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"),
                                                   template=True))
-    app.run_command(lambda t: t.roster.set_armour("Ganger", Armour(4, 2), template=True))
-    app.run_command(lambda t: t.roster.add_from_template("Ganger", 2))
+    app.run_command(command("roster.set_armour", "Ganger", Armour(4, 2), template=True))
+    app.run_command(command("roster.add_from_template", "Ganger", 2))
 
 
 @pilot_test
@@ -102,7 +103,7 @@ async def test_K_edits_the_templates_gear_and_the_group_shares_it_in_the_damage_
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         gangers(app)
-        app.run_command(lambda t: t.roster.set_armour("kaneda", Armour(6, 4)))
+        app.run_command(command("roster.set_armour", "kaneda", Armour(6, 4)))
         await settle(pilot)
         await pilot.press("K")
         await settle(pilot)
@@ -115,7 +116,7 @@ async def test_K_edits_the_templates_gear_and_the_group_shares_it_in_the_damage_
         await pilot.press("escape")
         await settle(pilot)
         assert [w.name for w in app.tracker.damage.weapons("ganger-2")] == ["Colt America L36", "Knife"]
-        app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Ganger 1", ["ganger-1"], dice=3),
+        app.run_command(command("rolls.roll_sr_opposed", SRSide("Ganger 1", ["ganger-1"], dice=3),
                                                           SRSide("Kaneda", ["kaneda"], dice=2),
                                                           faces=([5, 6, 5], [1, 2])))
         await settle(pilot)
@@ -197,7 +198,7 @@ class TestGearScreens:
         """Ganger 1's sheet at its gear: shared from the template, the pistol and the knife, armour 4/2."""
         def before(app: PolkuApp) -> None:
             gangers(app)
-            app.run_command(lambda t: t.roster.set_weapon("Ganger", None, parse_weapon("Knife, 3P, -, Blades"),
+            app.run_command(command("roster.set_weapon", "Ganger", None, parse_weapon("Knife, 3P, -, Blades"),
                                                           template=True))
             app.main_screen().open_detail("ganger-1")
 
@@ -214,9 +215,9 @@ class TestGearScreens:
     def test_damage_prompt_with_a_melee_weapon_from_the_sheet(self, snap_compare, size):
         """Kaneda attacks the Ganger (armour 6/2) with his katana: impact armour 2 meets it, AP −1."""
         def before(app: PolkuApp) -> None:
-            app.run_command(lambda t: t.roster.set_weapon("kaneda", None, parse_weapon("Katana, 7P, -1, Blades")))
-            app.run_command(lambda t: t.roster.set_armour("ganger", Armour(6, 2)))
-            app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=3),
+            app.run_command(command("roster.set_weapon", "kaneda", None, parse_weapon("Katana, 7P, -1, Blades")))
+            app.run_command(command("roster.set_armour", "ganger", Armour(6, 2)))
+            app.run_command(command("rolls.roll_sr_opposed", SRSide("Kaneda", ["kaneda"], dice=3),
                                                               SRSide("Ganger", ["ganger"], dice=2),
                                                               faces=([5, 6, 5], [1, 2])))
 

@@ -10,7 +10,8 @@ the core (``model``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``)
 ``tracker``, the session's making and opening (``files``, ``copying``, ``demo``, ``importers``), and on
 top ``players`` and ``review`` side by side: the review may read the players' projection
 (``players.public``, so a players' report is the players' view), nothing else of the players' side,
-and the players' side nothing of the review.
+and the players' side nothing of the review. Above them all ``commands``: the named commands the
+front ends ask for (``session/commands.py``), which may reach every part below.
 
 Every import counts, at module level, in an ``if TYPE_CHECKING:`` block (a type checker
 follows those, so a circle there is a circle in the design) or inside a function (it only
@@ -90,14 +91,14 @@ IMPORTS = {name: _imports(name) for name in MODULES}
 
 
 SESSION_PARTS = {
-    "core": 0, "rolls": 1, "table": 2, "tracker": 3, "opening": 4, "players": 5, "review": 5,
+    "core": 0, "rolls": 1, "table": 2, "tracker": 3, "opening": 4, "players": 5, "review": 5, "commands": 6,
 }
 """The parts of ``polku.session``, bottom first; a part imports only parts below it (or itself)."""
 SESSION_PART_OF = {
     "model": "core", "host": "core", "odds": "core", "fairdice": "core", "integrity": "core", "store": "core",
     "rolls": "rolls", "table": "table", "tracker": "tracker",
     "files": "opening", "copying": "opening", "demo": "opening", "importers": "opening",
-    "players": "players", "review": "review",
+    "players": "players", "review": "review", "commands": "commands",
 }
 """Each module or subpackage right under ``session/`` and its part: a new one must be placed here."""
 SESSION_SIDEWAYS_ALLOWED = {("review", "polku.session.players.public")}

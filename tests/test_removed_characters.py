@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polku.session import demo, files, store
+from polku.session.commands import command
 from polku.session.review.export import export
 from polku.session.files import load_tracker, open_session
 from polku.session.model import clone
@@ -93,7 +94,7 @@ async def test_the_roll_screen_opens_for_a_challenge_whose_participant_was_remov
         await settle(pilot)
         queue = panes(app)["queue"]
         assert any("Spirit combat with the Nurse  ((removed) vs Ghost of the Nurse)" in q for q in queue)
-        app.run_command(lambda t: t.start_challenge("c3"))
+        app.run_command(command("start_challenge", "c3"))
         await pilot.press("r")  # roll for the active challenge
         await settle(pilot)
         assert isinstance(app.screen, RajaRollScreen)
@@ -121,7 +122,7 @@ async def test_removing_from_the_sheet_then_rolling_the_challenge_works(tmp_path
         await settle(pilot)
         assert "alyosha" not in tracker.characters
         assert isinstance(app.screen, MainScreen)
-        app.run_command(lambda t: t.start_challenge("c3"))
+        app.run_command(command("start_challenge", "c3"))
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, RajaRollScreen)

@@ -23,6 +23,7 @@ from app_fixtures import (
 from textual.pilot import Pilot
 
 from polku.session.files import create_session, load_tracker
+from polku.session.commands import command
 from polku.session.rolls import RajaSide, SRSide
 from polku.tui.app import PolkuApp
 from polku.tui.screens.damage import DamageScreen, HarmScreen
@@ -44,7 +45,7 @@ def demo_app(system: str) -> PolkuApp:
 
 def attack(app: PolkuApp, a_faces: list[int], b_faces: list[int]) -> None:
     """Kaneda shoots the Ganger (an opposed test, S9), as the roll screen would log it."""
-    app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+    app.run_command(command("rolls.roll_sr_opposed", SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
                                                 SRSide("Ganger", ["ganger"], dice=len(b_faces)),
                                                 faces=(a_faces, b_faces)))
 
@@ -167,7 +168,7 @@ async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> N
     app = demo_app("rajapolku")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
+        app.run_command(command("rolls.roll_raja", RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                                               RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]),
                                               faces=([10, 8, 7], [6, 5])))
         await pilot.press("D")
@@ -196,7 +197,7 @@ async def test_add_four_gangers_from_a_template_and_remove_the_fallen_by_keys() 
         assert app.tracker.roster.initiative_groups()[0][0]["initiative"] == "shared"
         # two fall
         for cid in ("ganger-2", "ganger-4"):
-            app.run_command(lambda t, c=cid: t.set_condition(c, "stun", t.condition_monitor(c, "stun")))
+            app.run_command(command("set_condition", cid, "stun", app.tracker.condition_monitor(cid, "stun")))
         await pilot.press("F")  # one key
         await settle(pilot)
         left = [c["name"] for c in app.tracker.characters.values() if c["name"].startswith("Ganger ")]
@@ -254,7 +255,7 @@ class TestDamagePrompts:
         def before(app: PolkuApp) -> None:
             attack(app, [5, 6], [1, 2])
             first = app.tracker.events[-1]
-            app.run_command(lambda t: t.damage.apply(first, target="ganger", dv=5, ap=-1, armour=6,
+            app.run_command(command("damage.apply", first, target="ganger", dv=5, ap=-1, armour=6,
                                                      weapon="Ares Predator", faces=[5, 5, 5, 5, 5, 5, 1, 1, 2]))
             attack(app, [5, 6, 5], [1, 2])
 
@@ -274,7 +275,7 @@ class TestDamagePrompts:
     def test_harm_prompt(self, snap_compare, size):
         """The harm proposal after EX C (3 degrees): Healthy → Badly wounded and the health note."""
         def before(app: PolkuApp) -> None:
-            app.run_command(lambda t: t.rolls.roll_raja(
+            app.run_command(command("rolls.roll_raja",
                 RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                 RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]), faces=([10, 8, 7], [6, 5])))
 
@@ -290,7 +291,7 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
     app = demo_app("varjojuoksu")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.roster.save_pool("kaneda", {
+        app.run_command(command("roster.save_pool", "kaneda", {
             "name": "Ram the door", "mode": "attr+attr", "skill": "", "attribute": "body",
             "second": "strength", "count": 0}))
         # The active challenge is Nyx's extended test, which keeps its roller (S10): t t makes it a
@@ -356,10 +357,10 @@ async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note
     app = demo_app("harhapolku")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.rolls.narration_conflict("firefight", False))
-        app.run_command(lambda t: t.rolls.narration_roll_background("Tuomas", "Harbour rat", 8, faces=[8]))
-        app.run_command(lambda t: t.rolls.narration_usurp("Tuomas", list(t.rolls.narration().hand("Tuomas"))))
-        app.run_command(lambda t: t.rolls.narration_harm(faces=[10, 10, 9, 1]))
+        app.run_command(command("rolls.narration_conflict", "firefight", False))
+        app.run_command(command("rolls.narration_roll_background", "Tuomas", "Harbour rat", 8, faces=[8]))
+        app.run_command(command("rolls.narration_usurp", "Tuomas", list(app.tracker.rolls.narration().hand("Tuomas"))))
+        app.run_command(command("rolls.narration_harm", faces=[10, 10, 9, 1]))
         await pilot.press("h")
         await settle(pilot)
         assert isinstance(app.screen, NarrationScreen)
@@ -381,9 +382,9 @@ async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups
     app = demo_app("varjojuoksu")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.run_command(lambda t: t.roster.save_template("ganger"))
-        app.run_command(lambda t: t.roster.add_from_template("Ganger", 2))
-        app.run_command(lambda t: t.roster.save_pool("ganger-1", {
+        app.run_command(command("roster.save_template", "ganger"))
+        app.run_command(command("roster.add_from_template", "Ganger", 2))
+        app.run_command(command("roster.save_pool", "ganger-1", {
             "name": "Knife", "mode": "skill", "skill": "Blades", "attribute": "agility", "second": "strength",
             "count": 0}))
         app.main_screen().open_detail("ganger-1")
@@ -412,9 +413,9 @@ async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_b
         await pilot.press("minus")  # none yet: said in one line, nothing logged
         await settle(pilot)
         assert any("No templates to delete" in str(m.message) for m in app._notifications)
-        app.run_command(lambda t: t.roster.save_template("ganger"))
-        app.run_command(lambda t: t.roster.save_template("nyx", "Hacker"))
-        app.run_command(lambda t: t.roster.add_from_template("Ganger", 2))
+        app.run_command(command("roster.save_template", "ganger"))
+        app.run_command(command("roster.save_template", "nyx", "Hacker"))
+        app.run_command(command("roster.add_from_template", "Ganger", 2))
         await settle(pilot)
         n = len(app.tracker.events)
         await pilot.press("minus")

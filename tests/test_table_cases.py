@@ -13,6 +13,7 @@ import pytest
 from app_fixtures import isolated, isolated_here, make_app, pilot_test, press, screen_text, settle, typed
 
 from polku.session import demo, files
+from polku.session.commands import command
 from polku.session.host import TrackerError
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
@@ -360,7 +361,7 @@ def test_S12_one_answer_for_can_this_fighter_act(tmp_path: Path, boxes: tuple[in
 
 def kaneda_shoots(app: Any, a_faces: list[int], b_faces: list[int]) -> None:
     """Kaneda shoots the Ganger (an opposed test, S9), as the roll screen would log it."""
-    app.run_command(lambda t: t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+    app.run_command(command("rolls.roll_sr_opposed", SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
                                                      SRSide("Ganger", ["ganger"], dice=len(b_faces)),
                                                      faces=(a_faces, b_faces)))
 

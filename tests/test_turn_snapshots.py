@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import isolated, isolated_here, SIZE_IDS, SIZES
+from app_fixtures import isolated, isolated_here, SIZE_IDS, SIZES, Setup
 from test_app_snapshots import demo_app, keys, typed
 
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -109,7 +109,7 @@ def setup_then(setup, *presses: str):
     """A run_before: run ``setup(tracker)`` as the app runs commands, then press each key, then settle."""
     from test_table_app import _keys
 
-    return _keys(*presses, before=lambda app: app.run_command(setup))
+    return _keys(*presses, before=lambda app: app.run_command(Setup(setup)))
 
 
 def _gangers(t) -> None:

@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from ..rules.dice import RulesError
 from ..session import store
+from ..session.commands import Command, command
 from ..session.files import SessionFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
@@ -55,9 +56,6 @@ class PolkuCommands(Provider):
             def roll_for(tracker: Tracker, cid: str) -> None:
                 app.push_screen(roll_screen_for(tracker, None, actor=cid))
 
-            def start(chid: str, tracker: Tracker) -> Any:
-                return tracker.start_challenge(chid)
-
             for cid, ch in t.characters.items():
                 out.append((_("Roll: for {name}", name=ch['name']), partial(roll_for, t, cid),
                             _("Build a pool for {name} and roll", name=ch['name'])))
@@ -68,11 +66,11 @@ class PolkuCommands(Provider):
             for offer in seats.pending_offers(t):
                 who = t.characters.get(offer.cid, {}).get("name", offer.cid)
                 out.append((_("Seat: take back the roll request to {name}", name=who),
-                            partial(app.run_command, partial(seats.withdraw, offer_seq=offer.seq)), offer.text))
+                            partial(app.run_command, command("seats.withdraw", offer_seq=offer.seq)), offer.text))
             for c in t.state["challenges"]:
                 if c["status"] != "resolved":
                     out.append((_("Challenge: start {title}", title=c['title']),
-                                partial(app.run_command, partial(start, c["id"])), _("Make it the active challenge")))
+                                partial(app.run_command, command("start_challenge", c["id"])), _("Make it the active challenge")))
             values = t.settings.to_dotted()
             for c in t.setting_choices():
                 shown = _("yes") if values[c.key] is True else _("no") if values[c.key] is False else str(values[c.key])
@@ -447,7 +445,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     # -- commands -------------------------------------------------------------------
 
-    def run_command(self, command: Callable[[Tracker], Any], origin: Any = None) -> Any:
+    def run_command(self, command: Command, origin: Any = None) -> Any:
         """Run a tracker command, tell every screen (one TrackerChanged each), autosave.
 
         The app's own callers (the palette, the seats' requests) use it; a screen posts a
@@ -461,7 +459,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         return result if result is not None else (new[-1] if new else None)
 
     @on(RunCommand)
-    def _run_requested(self, message: RunCommand[Any]) -> None:
+    def _run_requested(self, message: RunCommand) -> None:
         done = self._run(message.command, message.origin)
         then = message.then
         if done is None or then is None:
@@ -475,12 +473,12 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         # Queued behind the origin's TrackerChanged: it replies to a screen that has redrawn.
         message.origin.call_later(reply)
 
-    def _run(self, command: Callable[[Tracker], Any], origin: Any) -> tuple[Any, list[dict[str, Any]]] | None:
+    def _run(self, command: Command, origin: Any) -> tuple[Any, list[dict[str, Any]]] | None:
         if self.tracker is None:
             return None
         before = len(self.tracker.events)
         try:
-            result = command(self.tracker)
+            result = command.run(self.tracker)
         except (TrackerError, RulesError) as e:
             self.notify(str(e), severity="error", title=_("Not done"))
             return None
@@ -573,7 +571,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             if taken.request is None or t is None:
                 answer: Any = seats.refusal(taken)
             else:
-                answer = self.run_command(partial(seats.answer, taken=taken))
+                answer = self.run_command(command("seats.answer", taken=taken))
             if not isinstance(answer, dict):
                 continue
             answers.append((taken.cid, answer))

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
+    from ..session.commands import Command
     from ..session.model import Event
-    from ..session.tracker import Tracker
-
-R = TypeVar("R")
 
 
-class RunCommand(Message, Generic[R]):
+class RunCommand(Message):
     """A screen asks the app to run a tracker command (posted to the app).
+
+    The command is a value with a name and arguments (:class:`~polku.session.commands.Command`,
+    made with ``command("combat.next")``), not a closure: a test's ``message_hook``, a log
+    or an error report sees which command a screen asked for.
 
     The app is the one place that runs commands: a ``TrackerError`` or ``RulesError``
     (a read-only session refuses every command) becomes a one-line "Not done"
@@ -29,13 +31,13 @@ class RunCommand(Message, Generic[R]):
     ``then`` is not called when the command failed.
 
     Issue one from a screen with
-    ``self.app.post_message(RunCommand(command, origin=self, then=...))``.
+    ``self.app.post_message(RunCommand(command("undo"), origin=self, then=...))``.
     """
 
     bubble = False
 
-    def __init__(self, command: Callable[[Tracker], R], *, origin: MessagePump,
-                 then: Callable[[R], object] | None = None) -> None:
+    def __init__(self, command: Command, *, origin: MessagePump,
+                 then: Callable[[Any], object] | None = None) -> None:
         super().__init__()
         self.command = command
         self.origin = origin

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence
 
 from rich.markup import escape
 from rich.text import Text
@@ -30,6 +30,7 @@ from ...rules.dice import ascii_int
 from ...rules.system import System, raja_wound_effect
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.tracker import Tracker
+from ...session.commands import Command, command
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..messages import RunCommand, TrackerChanged
@@ -40,8 +41,6 @@ from ...i18n import N_
 class FieldError(ValueError):
     """One line saying which field is wrong and how to write it."""
 
-
-R = TypeVar("R")
 
 KIND_LABELS = {"pc": "player character", "npc": "NPC", "opposition": "opposition"}
 """How each character kind reads on screen."""
@@ -54,7 +53,6 @@ SR_ATTRIBUTE_SHORT = {
 
 _TIER_BY_TEXT = {**{t: t for t in HARHA_TIERS}, **{v: k for k, v in HARHA_TIER_LABELS.items()},
                  "significant-special": "significant_special", "background": "plain"}
-
 
 # ---------------------------------------------------------------------------
 # Parsing and formatting the one-line field formats (pure, testable).
@@ -73,7 +71,6 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
         raise FieldError(f"{what}: {value} is outside {lo}–{hi}")
     return value
 
-
 def parse_names(text: str) -> list[str]:
     """Comma-separated names, blanks dropped, duplicates kept once (first wins)."""
     out: list[str] = []
@@ -82,7 +79,6 @@ def parse_names(text: str) -> list[str]:
         if name and name not in out:
             out.append(name)
     return out
-
 
 def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
     """``"Militia:plain, Old blood:special"``; a name without a tier is a plain background (H2).
@@ -104,10 +100,8 @@ def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
         out.append({"name": name, "tier": _TIER_BY_TEXT[key]})
     return out
 
-
 def format_harha_backgrounds(backgrounds: Sequence[dict[str, Any]]) -> str:
     return ", ".join(f"{b['name']}:{b['tier']}" for b in backgrounds)
-
 
 def parse_skills(text: str) -> dict[str, int]:
     """``"Pistols 4, Sneaking 3"`` → ``{"Pistols": 4, "Sneaking": 3}`` (ratings 0–12).
@@ -126,10 +120,8 @@ def parse_skills(text: str) -> dict[str, int]:
         out[m.group(1).strip()] = parse_int(m.group(2), f"skill {m.group(1).strip()}", 0, 12)
     return out
 
-
 def format_skills(skills: dict[str, int]) -> str:
     return ", ".join(f"{name} {rating}" for name, rating in skills.items())
-
 
 def parse_ability(text: str) -> dict[str, Any]:
     """An R11 ability: ``"Ape strength 1/scene"``, ``"Hex 2/use"``, ``"Night sight always"``.
@@ -150,12 +142,10 @@ def parse_ability(text: str) -> dict[str, Any]:
     cost = parse_int(m.group(2), "ability cost", 0, 30)
     return {"name": m.group(1), "cost": cost, "per": (m.group(3) or "use").lower()}
 
-
 def format_ability(ab: dict[str, Any]) -> str:
     if ab["per"] == "always":
         return f"{ab['name']} always"
     return f"{ab['name']} {ab['cost']}/{ab['per']}"
-
 
 def ability_text(ab: dict[str, Any]) -> str:
     """How an ability's price reads on the sheet."""
@@ -163,7 +153,6 @@ def ability_text(ab: dict[str, Any]) -> str:
         return "always on"
     unit = "charge" if ab["cost"] == 1 else "charges"
     return f"{ab['cost']} {unit} per {ab['per']}"
-
 
 def _checker(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
     """A TextPrompt ``check`` from a parser that raises :class:`FieldError`."""
@@ -176,7 +165,6 @@ def _checker(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
         return None
 
     return check
-
 
 # ---------------------------------------------------------------------------
 # A keyboard choice among a few words, readable without colour.
@@ -240,7 +228,6 @@ class CycleField(Widget, can_focus=True):
         @property
         def control(self) -> "CycleField":
             return self.field
-
 
 # ---------------------------------------------------------------------------
 # The new-character form.
@@ -381,7 +368,6 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
 
 # ---------------------------------------------------------------------------
 # The character sheet.
@@ -551,14 +537,14 @@ class CharacterDetail(ModalScreen[None]):
 
     # -- running commands -------------------------------------------------------
 
-    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+    def run(self, cmd: Command, then: Callable[[Any], object] | None = None) -> None:
         """Ask the app to run a command; this view redraws from the TrackerChanged that follows."""
-        self.app.post_message(RunCommand(command, origin=self, then=then))
+        self.app.post_message(RunCommand(cmd, origin=self, then=then))
 
     def set_field(self, field: str, value: Any, text: str | None = None) -> None:
         """One ``update_character`` command; ``text`` is its line in the log."""
         cid = self.cid
-        self.run(lambda t: t.update_character(cid, field, value, text=text))
+        self.run(command("update_character", cid, field, value, text=text))
 
     def ask_text(self, title: str, value: str, done: Callable[[str], None], *,
                  check: Callable[[str], str | None] | None = None, hint: str = "", placeholder: str = "") -> None:
@@ -604,7 +590,7 @@ class CharacterDetail(ModalScreen[None]):
                             lambda v: self.set_field("kind", v))
         elif rid == "health":
             self.ask_text(f"{name}: health (R8, free text; blank clears)", ch["health"],
-                          lambda s: self.run(lambda t: t.set_health(cid, s.strip())),
+                          lambda s: self.run(command("set_health", cid, s.strip())),
                           placeholder="e.g. black eye, limping")
         elif rid == "notes":
             self.ask_text(f"{name}: notes", ch["notes"], lambda s: self.set_field("notes", s.strip()))
@@ -615,7 +601,7 @@ class CharacterDetail(ModalScreen[None]):
             self.ask_choice(f"{name}: wound level (now {ch['wound']})",
                             [(lvl, lvl + (f" — {raja_wound_effect(lvl)}" if raja_wound_effect(lvl) else ""))
                              for lvl in track],
-                            lambda v: self.run(lambda t: t.set_wound(cid, v)))
+                            lambda v: self.run(command("set_wound", cid, v)))
         elif rid == "charges":
             self.ask_int(f"{name}: charges (max {ch['charges_max']})", ch["charges"], 0, ch["charges_max"],
                          self.set_charges)
@@ -667,10 +653,10 @@ class CharacterDetail(ModalScreen[None]):
             group = self.tracker.roster.group_of(cid)
             if group is not None:
                 other = "separate" if group["initiative"] == "shared" else "shared"
-                self.run(lambda t: t.roster.set_group_initiative(group["id"], other))
+                self.run(command("roster.set_group_initiative", group["id"], other))
         elif rid.startswith("pool:"):
             pool = ch.get("pools", [])[int(rid[5:])]
-            self.run(lambda t: t.roster.remove_pool(cid, pool["name"]))
+            self.run(command("roster.remove_pool", cid, pool["name"]))
         elif rid.startswith("gear:"):
             from .gear import edit_gear
 
@@ -678,15 +664,15 @@ class CharacterDetail(ModalScreen[None]):
         elif rid in ("physical", "stun"):
             size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
-                         lambda n: self.run(lambda t: t.set_condition(cid, rid, n)))
+                         lambda n: self.run(command("set_condition", cid, rid, n)))
 
     def set_charges(self, n: int) -> None:
         """Spending and regaining are logged as such (R11)."""
         cid, now = self.cid, self.ch["charges"]
         if n < now:
-            self.run(lambda t: t.spend_charges(cid, now - n, "set on the character sheet"))
+            self.run(command("spend_charges", cid, now - n, "set on the character sheet"))
         elif n > now:
-            self.run(lambda t: t.restore_charges(cid, n - now, "set on the character sheet"))
+            self.run(command("restore_charges", cid, n - now, "set on the character sheet"))
 
     def set_charges_max(self, n: int) -> None:
         self._set_most("charges", "charges_max", n)
@@ -696,14 +682,7 @@ class CharacterDetail(ModalScreen[None]):
 
     def _set_most(self, key: str, most_key: str, n: int) -> None:
         """A new maximum (charges, Edge rating); what is left now comes down to it if it was above."""
-        cid = self.cid
-
-        def both(t: Tracker) -> None:
-            if t.characters[cid][key] > n:
-                t.update_character(cid, key, n)
-            t.update_character(cid, most_key, n)
-
-        self.run(both)
+        self.run(command("set_maximum", self.cid, key, most_key, n))
 
     def set_edges(self, text: str) -> None:
         used = {e["name"]: e["used"] for e in self.ch["edges"]}
@@ -716,7 +695,7 @@ class CharacterDetail(ModalScreen[None]):
         edges[index]["used"] = not edges[index]["used"]
         state = "used" if edges[index]["used"] else "available again"
         cid = self.cid
-        self.run(lambda t: t.update_character(cid, "edges", edges,
+        self.run(command("update_character", cid, "edges", edges,
                                               text=f"{self.ch['name']}: edge '{edges[index]['name']}' {state}"))
 
     def edit_ability(self, which: str) -> None:
@@ -740,7 +719,7 @@ class CharacterDetail(ModalScreen[None]):
 
         def picked(action: str) -> None:
             if action == "use":
-                self.run(lambda t: t.use_ability(cid, ab["name"]))
+                self.run(command("use_ability", cid, ab["name"]))
             elif action == "edit":
                 def edited(s: str) -> None:
                     abilities = list(self.ch["abilities"])
@@ -762,7 +741,7 @@ class CharacterDetail(ModalScreen[None]):
         ch = self.ch
         cid = self.cid
         if rid == "wound":
-            self.run(lambda t: t.move_wound(cid, delta))
+            self.run(command("move_wound", cid, delta))
         elif rid == "charges":
             self.set_charges(max(0, ch["charges"] + delta))
         elif rid == "charges_max":
@@ -772,7 +751,7 @@ class CharacterDetail(ModalScreen[None]):
         elif rid == "edge_rating":
             self.set_edge_rating(max(0, ch["edge_rating"] + delta))
         elif rid in ("physical", "stun"):
-            self.run(lambda t: t.set_condition(cid, rid, ch[rid] + delta))
+            self.run(command("set_condition", cid, rid, ch[rid] + delta))
         elif rid is not None and rid.startswith("attr:"):
             attr = rid.split(":", 1)[1]
             self.set_field("attributes", {**ch["attributes"], attr: ch["attributes"][attr] + delta})
@@ -785,22 +764,21 @@ class CharacterDetail(ModalScreen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.remove_character(cid))
+                self.run(command("remove_character", cid))
 
         n = len(self.tracker.open_challenges_of(cid))
         also = f" They leave {n} open challenge{'s' if n != 1 else ''} too." if n else ""
         self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign?{also} (u undoes it)"), done)
 
     def action_undo(self) -> None:
-        self.run(lambda t: t.undo(), lambda ev: self.notify(ev["text"], title="Undone"))
+        self.run(command("undo"), lambda ev: self.notify(ev["text"], title="Undone"))
 
     def action_redo(self) -> None:
-        self.run(lambda t: t.redo(), lambda ev: self.notify(ev["text"], title="Redone"))
+        self.run(command("redo"), lambda ev: self.notify(ev["text"], title="Redone"))
 
     def action_close(self) -> None:
         self._gone = True
         self.dismiss(None)
-
 
 __all__ = [
     "CharacterForm", "CharacterDetail", "CycleField", "FieldError", "parse_ability", "parse_harha_backgrounds",

@@ -34,6 +34,7 @@ from ...rules.system import raja_wound_effect
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
+from ...session.commands import command
 from ...text import die_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
@@ -336,7 +337,7 @@ class DamageScreen(RowsModal):
                                         self.ap.text, check=check), back)
 
     def _apply(self, faces: list[int] | None) -> None:
-        self.app.post_message(RunCommand(lambda t: t.damage.apply(
+        self.app.post_message(RunCommand(command("damage.apply",
             self.roll_event, target=self.target, dv=self.dv, damage=self.damage, ap=self.ap, armour=self.armour,
             weapon=self.weapon, skill=self.skill, kind=self.kind, edge=self.edge, faces=faces,
             net_hits=self.net_hits if self.roll_event is None else None), origin=self,
@@ -374,7 +375,7 @@ class DamageScreen(RowsModal):
             return
 
         def post(faces: list[int] | None) -> None:
-            self.app.post_message(RunCommand(lambda t: t.damage.post_roll(ev, what, faces=faces), origin=self,
+            self.app.post_message(RunCommand(command("damage.post_roll", ev, what, faces=faces), origin=self,
                                              then=lambda out: self._show_result(out["event"], stay=True)))
 
         n = d.post_roll_dice(ev, what)
@@ -470,7 +471,7 @@ class HarmScreen(RowsModal):
 
     def action_confirm(self) -> None:
         # The command logs one wound event (a change that changes nothing is refused).
-        self.app.post_message(RunCommand(lambda t: t.damage.apply_harm(self.offer, steps=self.steps, note=self.note),
+        self.app.post_message(RunCommand(command("damage.apply_harm", self.offer, steps=self.steps, note=self.note),
                                          origin=self, then=lambda _: self.dismiss(self.tracker.events[-1])))
 
 

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from ...session.table.gear import armour_of, format_weapon, gear_owner, parse_armour, parse_weapon, shared_from, weapons_of
 from ...session.host import TrackerError
 from ...session.tracker import Tracker
+from ...session.commands import Command, command
 from ..messages import RunCommand, TrackerChanged
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
@@ -66,8 +67,8 @@ def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: dict[str, Any]
     owner = str(holder["id"])
     name = str(holder["name"])
 
-    def run(command: Callable[[Tracker], Any]) -> None:
-        screen.app.post_message(RunCommand(command, origin=screen))
+    def run(cmd: Command) -> None:
+        screen.app.post_message(RunCommand(cmd, origin=screen))
 
     def ask(title: str, value: str, done: Callable[[str], None], check: Callable[[str], str | None],
             hint: str) -> None:
@@ -80,12 +81,12 @@ def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: dict[str, Any]
     if rid == "gear:armour":
         a = armour_of(tracker.state, holder)
         ask(f"{name}: armour, ballistic/impact", f"{a.ballistic}/{a.impact}",
-            lambda s: run(lambda t: t.roster.set_armour(owner, parse_armour(s), template=template)),
+            lambda s: run(command("roster.set_armour", owner, parse_armour(s), template=template)),
             _check(parse_armour), "e.g. 6/4 (armour vest); ballistic meets ranged weapons, impact melee and thrown")
         return
     if rid == "gear:weapon:new":
         ask(f"{name}: new weapon", "",
-            lambda s: run(lambda t: t.roster.set_weapon(owner, None, parse_weapon(s), template=template)),
+            lambda s: run(command("roster.set_weapon", owner, None, parse_weapon(s), template=template)),
             _check(parse_weapon), WEAPON_HINT)
         return
     if not rid.startswith("gear:weapon:"):
@@ -96,10 +97,10 @@ def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: dict[str, Any]
     def picked(action: str | None) -> None:
         if action == "edit":
             ask(f"{name}: weapon", format_weapon(w),
-                lambda s: run(lambda t: t.roster.set_weapon(owner, i, parse_weapon(s), template=template)),
+                lambda s: run(command("roster.set_weapon", owner, i, parse_weapon(s), template=template)),
                 _check(parse_weapon), WEAPON_HINT)
         elif action == "remove":
-            run(lambda t: t.roster.remove_weapon(owner, i, template=template))
+            run(command("roster.remove_weapon", owner, i, template=template))
 
     screen.app.push_screen(ChoicePrompt(escape(f"{name}: {w.text}"),
                                         [("edit", "Edit (name, DV, AP, skill)…"), ("remove", "Remove it")]), picked)
@@ -176,7 +177,7 @@ class TemplateGearScreen(ModalScreen[None]):
             edit_gear(self, self.tracker, tpl, event.option.id, template=True)
 
     def action_undo(self) -> None:
-        self.app.post_message(RunCommand(lambda t: t.undo(), origin=self))
+        self.app.post_message(RunCommand(command("undo"), origin=self))
 
     def action_close(self) -> None:
         self.dismiss(None)

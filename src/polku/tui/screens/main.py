@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual import events, on
@@ -14,14 +14,13 @@ from textual.widgets import Static
 from ...rules.system import System
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
+from ...session.commands import Command, command
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 from ..host import AppHost, host
 from ..messages import LanguageChanged, RunCommand, TrackerChanged
 from ...i18n import N_, _, ngettext
-
-R = TypeVar("R")
 
 # Groups of the help screen and the palette.
 _CHALLENGES = Binding.Group(N_("Challenges"))
@@ -254,10 +253,10 @@ class MainScreen(Screen[None]):
 
     # -- helpers -----------------------------------------------------------------
 
-    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+    def run(self, cmd: Command, then: Callable[[Any], object] | None = None) -> None:
         """Ask the app to run a command; ``then`` gets its result once this screen has redrawn
         (so it may select what the command made); not called when the command failed."""
-        self.app.post_message(RunCommand(command, origin=self, then=then))
+        self.app.post_message(RunCommand(cmd, origin=self, then=then))
 
     def selected_character(self, *, quiet: bool = False) -> dict[str, Any] | None:
         cid = self.query_one("#chars", CharacterPane).selected_character_id()
@@ -307,7 +306,7 @@ class MainScreen(Screen[None]):
 
         def done(title: str | None) -> None:
             if title:
-                self.run(lambda t: t.add_challenge(title))
+                self.run(command("add_challenge", title))
 
         self.app.push_screen(TextPrompt(_("New challenge: what is at stake?"), placeholder=_("e.g. Catch the pickpocket"),
                                         check=lambda s: None if s.strip() else _("write a title")), done)
@@ -317,7 +316,7 @@ class MainScreen(Screen[None]):
         if chid is None:
             self.notify(_("Select a challenge first (press 1, then arrows)"), severity="warning")
             return
-        self.run(lambda t: t.start_challenge(chid))
+        self.run(command("start_challenge", chid))
 
     def action_remove_challenge(self) -> None:
         from .prompts import ConfirmPrompt
@@ -330,7 +329,7 @@ class MainScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.remove_challenge(chid))
+                self.run(command("remove_challenge", chid))
 
         self.app.push_screen(ConfirmPrompt(_("Remove challenge '{title}'? (undo brings it back)", title=title)), done)
 
@@ -339,7 +338,7 @@ class MainScreen(Screen[None]):
         if chid is None:
             self.notify(_("Select a challenge first (press 1)"), severity="warning")
             return
-        self.run(lambda t: t.move_challenge(chid, delta))
+        self.run(command("move_challenge", chid, delta))
 
     # -- characters --------------------------------------------------------------
 
@@ -352,7 +351,7 @@ class MainScreen(Screen[None]):
                     if ch.get("id") in self.tracker.characters:
                         self.select_character(ch["id"])
 
-                self.run(lambda t: t.add_character(**result), made)
+                self.run(command("add_character", **result), made)
 
         self.app.push_screen(CharacterForm(self.tracker), done)
 
@@ -391,14 +390,14 @@ class MainScreen(Screen[None]):
         if ch is None:
             return
         if self.tracker.system is System.RAJAPOLKU:
-            self.run(lambda t: t.move_wound(ch["id"], steps))
+            self.run(command("move_wound", ch["id"], steps))
         else:
-            self.run(lambda t: t.set_condition(ch["id"], "physical", ch["physical"] + steps))
+            self.run(command("set_condition", ch["id"], "physical", ch["physical"] + steps))
 
     def action_stun(self, steps: int) -> None:
         ch = self.selected_character()
         if ch is not None:
-            self.run(lambda t: t.set_condition(ch["id"], "stun", ch["stun"] + steps))
+            self.run(command("set_condition", ch["id"], "stun", ch["stun"] + steps))
 
     def action_spend_charge(self) -> None:
         from .prompts import ChoicePrompt, TextPrompt
@@ -416,12 +415,12 @@ class MainScreen(Screen[None]):
             if value is None:
                 return
             if value.startswith("ab:"):
-                self.run(lambda t: t.use_ability(ch["id"], value[3:]))
+                self.run(command("use_ability", ch["id"], value[3:]))
                 return
 
             def reason(text: str | None) -> None:
                 if text:
-                    self.run(lambda t: t.spend_charges(ch["id"], 1, text.strip()))
+                    self.run(command("spend_charges", ch["id"], 1, text.strip()))
 
             self.app.push_screen(TextPrompt(_("{name} spends 1 charge on…", name=ch['name']),
                                             check=lambda s: None if s.strip() else _("say what for")), reason)
@@ -431,9 +430,9 @@ class MainScreen(Screen[None]):
     def action_restore_charge(self) -> None:
         ch = self.selected_character()
         if ch is not None:
-            self.run(lambda t: t.restore_charges(ch["id"], 1))
+            self.run(command("restore_charges", ch["id"], 1))
 
-    def _spend(self, check: Callable[[Tracker, str], None], spend: Callable[[Tracker, str, str], None],
+    def _spend(self, check: Callable[[Tracker, str], None], spend: str,
                question: Callable[[dict[str, Any]], str], need: str, placeholder: str = "") -> None:
         """Spend one of the selected character's points on what the GM writes: asked only when
         the tracker says there is one to spend."""
@@ -445,13 +444,13 @@ class MainScreen(Screen[None]):
 
         def done(text: str | None) -> None:
             if text:
-                self.run(lambda t: spend(t, ch["id"], text.strip()))
+                self.run(command(spend, ch["id"], text.strip()))
 
         self.app.push_screen(TextPrompt(question(ch), placeholder=placeholder,
                                         check=lambda s: None if s.strip() else need), done)
 
     def action_story_point(self) -> None:
-        self._spend(Tracker.check_spend_story_point, Tracker.spend_story_point,
+        self._spend(Tracker.check_spend_story_point, "spend_story_point",
                     lambda ch: _("{name} spends a story point ({left} left). What does it buy?", name=ch['name'],
                                  left=ch['story_points']),
                     _("say what it bought"), placeholder=_("e.g. a sewer hatch full of rats opens"))
@@ -465,12 +464,12 @@ class MainScreen(Screen[None]):
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.run(lambda t: t.award_story_point(ch["id"], text.strip() or _("good roleplaying")))
+                self.run(command("award_story_point", ch["id"], text.strip() or _("good roleplaying")))
 
         self.app.push_screen(TextPrompt(_("Award {name} a story point for…", name=ch['name']), _("good roleplaying")), done)
 
     def action_spend_edge(self) -> None:
-        self._spend(Tracker.check_spend_edge, Tracker.spend_edge,
+        self._spend(Tracker.check_spend_edge, "spend_edge",
                     lambda ch: _("{name} spends Edge ({edge}/{rating}) on…", name=ch['name'], edge=ch['edge'],
                                  rating=ch['edge_rating']), _("say what for"))
 
@@ -567,10 +566,10 @@ class MainScreen(Screen[None]):
             if b is not None and b["pass"] == 0:
                 self.action_initiative()
 
-        self.run(lambda t: t.combat.next(), moved)
+        self.run(command("combat.next"), moved)
 
     def action_delay(self) -> None:
-        self.run(lambda t: t.combat.delay())
+        self.run(command("combat.delay"))
 
     def _fighter(self) -> str | None:
         """The fighter the GM points at: the selected character."""
@@ -587,7 +586,7 @@ class MainScreen(Screen[None]):
             names = ", ".join(self.tracker.character(h)["name"] for h in held) or _("nobody")
             self.notify(_("Select who steps in (holding: {names}), then j", names=names), severity="warning", title=_("Not now"))
             return
-        self.run(lambda t: t.combat.step_in(cid))
+        self.run(command("combat.step_in", cid))
 
     def action_end_combat(self) -> None:
         from .prompts import ConfirmPrompt
@@ -598,7 +597,7 @@ class MainScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.combat.end())
+                self.run(command("combat.end"))
 
         self.app.push_screen(ConfirmPrompt(_("End the fight? The turn order goes; effects counted in passes or "
                                            "turns end (undo brings them back).")), done)
@@ -620,7 +619,7 @@ class MainScreen(Screen[None]):
             if value == "add":
                 self._add_effect(ch)
             elif value is not None:
-                self.run(lambda t: t.combat.remove_effect(ch["id"], int(value)))
+                self.run(command("combat.remove_effect", ch["id"], int(value)))
 
         choices = [("add", _("Add an effect…"))] + [(str(i), _("Remove {effect}", effect=effect_text(e)))
                                                      for i, e in enumerate(effects)]
@@ -640,7 +639,7 @@ class MainScreen(Screen[None]):
         def done(text: str | None) -> None:
             if text:
                 name, dice, unit, count = parse_effect(text)
-                self.run(lambda t: t.combat.add_effect(ch["id"], name, dice, unit, count))
+                self.run(command("combat.add_effect", ch["id"], name, dice, unit, count))
 
         self.app.push_screen(TextPrompt(_("Effect on {name}: name, dice, duration", name=ch['name']),
                                         placeholder=_("e.g. Smoke -2 3 passes · Stunned 1 turn · Blessed +1"),
@@ -654,7 +653,7 @@ class MainScreen(Screen[None]):
 
         def done(title: str | None) -> None:
             if title is not None:
-                self.run(lambda t: t.new_scene(title))
+                self.run(command("new_scene", title))
 
         self.app.push_screen(TextPrompt(_("New scene — its title (optional):"), placeholder=_("e.g. The docks at night")), done)
 
@@ -663,7 +662,7 @@ class MainScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.new_session())
+                self.run(command("new_session"))
 
         self.app.push_screen(ConfirmPrompt(_("Start a new game session in this file? Edge and edge rerolls reset.")), done)
 
@@ -675,7 +674,7 @@ class MainScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.new_dice_secret(reveal=True))
+                self.run(command("new_dice_secret", reveal=True))
 
         self.app.push_screen(ConfirmPrompt(_("Reveal dice secret{key} to the players now and commit a new one? (A new session does this too; it cannot be undone.)", key=key)), done)
 
@@ -686,7 +685,7 @@ class MainScreen(Screen[None]):
 
         def done(yes: bool | None) -> None:
             if yes:
-                self.run(lambda t: t.new_story())
+                self.run(command("new_story"))
 
         self.app.push_screen(ConfirmPrompt(_("Start a new story? Unspent story points vanish; each PC gets {n}.", n=n)), done)
 
@@ -695,15 +694,15 @@ class MainScreen(Screen[None]):
 
         def done(text: str | None) -> None:
             if text and text.strip():
-                self.run(lambda t: t.note(text))
+                self.run(command("note", text))
 
         self.app.push_screen(TextPrompt(_("Note for the log:")), done)
 
     def action_undo(self) -> None:
-        self.run(lambda t: t.undo(), lambda ev: self.notify(self.command_text(ev), title=_("Undone")))
+        self.run(command("undo"), lambda ev: self.notify(self.command_text(ev), title=_("Undone")))
 
     def action_redo(self) -> None:
-        self.run(lambda t: t.redo(), lambda ev: self.notify(self.command_text(ev), title=_("Redone")))
+        self.run(command("redo"), lambda ev: self.notify(self.command_text(ev), title=_("Redone")))
 
     def command_text(self, ev: Event) -> str:
         """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""

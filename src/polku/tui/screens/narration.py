@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -17,6 +16,7 @@ from textual.widgets.option_list import Option
 from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
+from ...session.commands import Command, command
 from ...text import plural
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
@@ -177,13 +177,13 @@ class NarrationScreen(ModalScreen[None]):
             t.append(f"\n{self.last_text}\n", style="italic")
         self.query_one("#nar-body", Static).update(t)
 
-    def _run(self, fn: Callable[[Tracker], object]) -> None:
+    def _run(self, cmd: Command) -> None:
         def done(step: object) -> None:
             if step is not None and hasattr(step, "text"):
                 self.last_text = step.text
             self.show()
 
-        self.app.post_message(RunCommand(fn, origin=self, then=done))
+        self.app.post_message(RunCommand(cmd, origin=self, then=done))
 
     def _pick_participant(self, title: str, then: Any, *, need_dice: int = 0) -> None:
         c = self.tracker.rolls.narration()
@@ -232,7 +232,7 @@ class NarrationScreen(ModalScreen[None]):
                 if idx is None:
                     return
                 dice = [hand[i] for i in idx]
-                self._run(lambda t: t.rolls.narration_open(name, dice))
+                self._run(command("rolls.narration_open", name, dice))
 
             self.app.push_screen(DicePicker(f"{name}: choose exactly two dice for the table", hand, preselect=2), picked)
 
@@ -249,7 +249,7 @@ class NarrationScreen(ModalScreen[None]):
                 if idx is None:
                     return
                 dice = [hand[i] for i in idx]
-                self._run(lambda t: t.rolls.narration_usurp(name, dice))
+                self._run(command("rolls.narration_usurp", name, dice))
 
             self.app.push_screen(DicePicker(f"{name}: dice to burn the table's {total} with (sum must exceed it). "
                                             "1 die negates, 2–3 parry, >3 harm roll", hand), picked)
@@ -258,13 +258,13 @@ class NarrationScreen(ModalScreen[None]):
 
     def _roll_background(self, name: str, background: str, size: int) -> None:
         if not self.physical:
-            self._run(lambda t: t.rolls.narration_roll_background(name, background, size))
+            self._run(command("rolls.narration_roll_background", name, background, size))
             return
 
         def typed(dice: list[Die] | None) -> None:
             if dice:
                 faces = [d.face for d in dice]
-                self._run(lambda t: t.rolls.narration_roll_background(name, background, size, faces=faces))
+                self._run(command("rolls.narration_roll_background", name, background, size, faces=faces))
 
         self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
 
@@ -288,13 +288,13 @@ class NarrationScreen(ModalScreen[None]):
             name, cid, edge = value.split("\x1f")
             hand = contest.hand(name)
             if not self.physical:
-                self._run(lambda t: t.rolls.narration_edge_reroll(name, cid, edge))
+                self._run(command("rolls.narration_edge_reroll", name, cid, edge))
                 return
 
             def typed(dice: list[Die] | None) -> None:
                 if dice:
                     faces = [d.face for d in dice]
-                    self._run(lambda t: t.rolls.narration_edge_reroll(name, cid, edge, faces=faces))
+                    self._run(command("rolls.narration_edge_reroll", name, cid, edge, faces=faces))
 
             self.app.push_screen(FacesPrompt(f"{name} rerolls with edge '{edge}'", len(hand),
                                              [d.size for d in hand]), typed)
@@ -306,11 +306,7 @@ class NarrationScreen(ModalScreen[None]):
         self.show()
 
     def _harm(self, faces: list[int] | None) -> None:
-        def harm(t: Tracker) -> Any:
-            with t.gm_only(self.gm_only):
-                return t.rolls.narration_harm(faces=faces)
-
-        self._run(harm)
+        self._run(command("rolls.narration_harm", faces=faces, gm_only=self.gm_only))
 
     def action_toggle_physical(self) -> None:
         self.physical = not self.physical
@@ -348,11 +344,11 @@ class NarrationScreen(ModalScreen[None]):
         kinds = list(CONFLICT_DIE)
         c = self.tracker.rolls.narration()
         nxt = kinds[(kinds.index(c.conflict) + 1) % len(kinds)]
-        self._run(lambda t: t.rolls.narration_conflict(nxt, c.ability_fight))
+        self._run(command("rolls.narration_conflict", nxt, c.ability_fight))
 
     def action_ability_fight(self) -> None:
         c = self.tracker.rolls.narration()
-        self._run(lambda t: t.rolls.narration_conflict(c.conflict, not c.ability_fight))
+        self._run(command("rolls.narration_conflict", c.conflict, not c.ability_fight))
 
     def action_close(self) -> None:
         self.dismiss(None)

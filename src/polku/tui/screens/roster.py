@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from textwrap import shorten
-from typing import Any, Callable, Literal, Protocol, TypeVar
+from typing import Any, Callable, Literal, Protocol
 
 from ...rules.system import System
 from ...session.table.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
+from ...session.commands import Command, command
 from .prompts import ChoicePrompt, TextPrompt
-
-R = TypeVar("R")
 
 
 class GMScreen(Protocol):
@@ -27,7 +26,7 @@ class GMScreen(Protocol):
     @property
     def app(self) -> Any: ...
 
-    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None: ...
+    def run(self, cmd: Command, then: Callable[[Any], object] | None = None) -> None: ...
 
     def notify(self, message: str, *, title: str = "",
                severity: Literal["information", "warning", "error"] = "information",
@@ -71,7 +70,7 @@ def save_template(screen: GMScreen) -> None:
 
     def done(name: str | None) -> None:
         if name is not None and name.strip():
-            screen.run(lambda t: t.roster.save_template(ch["id"], name.strip()),
+            screen.run(command("roster.save_template", ch["id"], name.strip()),
                        lambda _: screen.notify(f"+ adds characters from it ({name.strip()} 1, {name.strip()} 2…)",
                                                title="Template saved"))
 
@@ -105,12 +104,12 @@ def add_from_template(screen: GMScreen) -> None:
             n = int(text.strip().rstrip("x×"))
             group = next((g for g in t.roster.groups.values() if g["name"].lower() == tpl["name"].lower()), None)
             if t.system is not System.SHADOWRUN or group is not None:
-                screen.run(lambda tr: tr.roster.add_from_template(tid, n))
+                screen.run(command("roster.add_from_template", tid, n))
                 return
 
             def init(choice: str | None) -> None:
                 if choice is not None:
-                    screen.run(lambda tr: tr.roster.add_from_template(tid, n, initiative=choice))
+                    screen.run(command("roster.add_from_template", tid, n, initiative=choice))
 
             screen.app.push_screen(ChoicePrompt(f"{n}× {tpl['name']}: initiative (S12)", [
                 ("shared", "Shared: one roll, the group acts together"),
@@ -140,7 +139,7 @@ def remove_template(screen: GMScreen) -> None:
         if tid is None:
             return
         name = t.roster.templates[tid]["name"]
-        screen.run(lambda tr: tr.roster.remove_template(tid),
+        screen.run(command("roster.remove_template", tid),
                    lambda _: screen.notify(f"Template {name} deleted; the characters made from it stay. "
                                            "u brings it back", title="Template deleted"))
 
@@ -158,7 +157,7 @@ def remove_fallen(screen: GMScreen) -> None:
                       title="Not now")
         return
     names = ", ".join(t.character(c)["name"] for c in gone)
-    screen.run(lambda tr: tr.roster.remove_fallen(),
+    screen.run(command("roster.remove_fallen"),
                lambda _: screen.notify(f"{names} leave the fight; u brings them back", title="The fallen"))
 
 
@@ -176,9 +175,7 @@ def copy_characters(screen: GMScreen) -> None:
         path = Path(path_text.strip()).expanduser()
         if here is not None and not path.is_absolute():
             path = here.parent / path
-        from ...session.copying import read_characters
-
-        screen.run(lambda tr: read_characters(path, tr.system), lambda got: offer(path, *got))
+        screen.run(command("read_characters", str(path)), lambda got: offer(path, *got))
 
     def offer(path: Path, chars: list[dict[str, Any]], tpls: list[dict[str, Any]]) -> None:
         if not chars and not tpls:
@@ -191,7 +188,7 @@ def copy_characters(screen: GMScreen) -> None:
             if value is None:
                 return
             pick = chars if value == "all" else [chars[int(value[2:])]]
-            screen.run(lambda tr: tr.roster.copy_characters(pick, source=path.name,
+            screen.run(command("roster.copy_characters", pick, source=path.name,
                                                             templates=tpls if value == "all" else []))
 
         screen.app.push_screen(ChoicePrompt(f"Copy from {path.name}", choices), picked)
@@ -240,9 +237,7 @@ def import_chummer(screen: GMScreen) -> None:
         path = Path(path_text.strip()).expanduser()
         if here is not None and not path.is_absolute():
             path = here.parent / path
-        from ...session.importers.chummer import read_chummer
-
-        screen.run(lambda tr: read_chummer(path), offer)
+        screen.run(command("read_chummer", str(path)), offer)
 
     def offer(imported: Any) -> None:
         def picked(how: str | None) -> None:
@@ -254,7 +249,7 @@ def import_chummer(screen: GMScreen) -> None:
                     screen.notify(shorten(imported.unmapped_text(), 200, placeholder=" …"),
                                   title=f"Imported {imported.character['name']}")
 
-            screen.run(lambda tr: tr.roster.add_imported(imported.character, template=how == "template",
+            screen.run(command("roster.add_imported", imported.character, template=how == "template",
                                                          source=imported.source), made)
 
         ch = imported.character

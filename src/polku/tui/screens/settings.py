@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from ...rules.dice import RulesError
 from ...rules.system import Choice, allowed_text, parse_setting
 from ...session.tracker import Tracker
+from ...session.commands import command
 from ..widgets.keyline import KeyLine
 from .prompts import TextPrompt
 from ..host import host
@@ -181,20 +182,20 @@ class SettingsScreen(ModalScreen[None]):
         if nxt is None:
             self._ask_number(key)
             return
-        self.app.post_message(RunCommand(lambda t: t.set_setting(key, nxt), origin=self))
+        self.app.post_message(RunCommand(command("set_setting", key, nxt), origin=self))
 
     def _ask_number(self, key: str) -> None:
         choice = next(c for c in self.tracker.setting_choices() if c.key == key)
         ask_number_setting(self.app, choice, self.tracker.settings.to_dotted()[key],
                            f"{key} ({choice.rule}): {choice.label}", allowed_text(choice),
                            lambda value: self.app.post_message(
-                               RunCommand(lambda t: t.set_setting(key, value), origin=self)))
+                               RunCommand(command("set_setting", key, value), origin=self)))
 
     def action_undo(self) -> None:
-        self.app.post_message(RunCommand(lambda t: t.undo(), origin=self))
+        self.app.post_message(RunCommand(command("undo"), origin=self))
 
     def action_redo(self) -> None:
-        self.app.post_message(RunCommand(lambda t: t.redo(), origin=self))
+        self.app.post_message(RunCommand(command("redo"), origin=self))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -9,7 +9,7 @@ result lands in the log and the file like every other change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Collection, Sequence, TypeVar
+from typing import Any, Callable, Collection, Sequence
 
 from rich.text import Text
 from textual import on
@@ -23,7 +23,8 @@ from textual.widgets.option_list import Option
 from ....rules.dice import RulesError
 from ....session.model import Event
 from ....session.rolls import SRPool, settings_text
-from ....session.tracker import Tracker
+from ....session.tracker import Tracker, TrackerError
+from ....session.commands import Command, command
 from ....text import percent
 from ...render import short_name
 from ...widgets.keyline import KeyLine
@@ -33,8 +34,6 @@ from ....text import die_text, split_cells
 from ...messages import RunCommand, TrackerChanged
 from ....i18n import N_, _, ngettext
 
-
-R = TypeVar("R")
 GM = ""
 
 
@@ -264,8 +263,16 @@ class RollScreen(ModalScreen[None]):
     def odds_text(self) -> Text:
         raise NotImplementedError
 
-    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any] | None:
+    def roll_command(self, faces: tuple[list[int], list[int]] | None) -> Command:
+        """The command rolling this screen's pools (``faces``: the faces typed for side A and B).
+
+        Raises ``RulesError`` (said in one line, nothing rolled) when the pools cannot be rolled.
+        """
         raise NotImplementedError
+
+    def rolled(self, out: dict[str, Any] | None) -> dict[str, Any] | None:
+        """What the roll command returned, as :meth:`show_result` wants it (``event``: the roll)."""
+        return out
 
     def face_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """(dice, size) per side for entering faces; dice 0 = that side does not roll."""
@@ -470,15 +477,15 @@ class RollScreen(ModalScreen[None]):
                     side.pool_name = name.strip()
                     self.refresh_view()
 
-                self.run(lambda t: t.roster.save_pool(side.who, {**pool, "name": name.strip()}), kept)
+                self.run(command("roster.save_pool", side.who, {**pool, "name": name.strip()}), kept)
 
         self.app.push_screen(TextPrompt(_("Keep {label}'s pool as:", label=side.label), side.pool_name,
                                         placeholder=_("e.g. Pistols, Ram the door, Shadows"),
                                         check=lambda s: None if s.strip() else _("write a name")), done)
 
-    def run(self, command: Callable[[Tracker], R], then: Callable[[R], object] | None = None) -> None:
+    def run(self, cmd: Command, then: Callable[[Any], object] | None = None) -> None:
         """Ask the app to run a command; ``then`` gets its result (not called when it failed)."""
-        self.app.post_message(RunCommand(command, origin=self, then=then))
+        self.app.post_message(RunCommand(cmd, origin=self, then=then))
 
     @on(TrackerChanged)
     def _tracker_changed(self, message: TrackerChanged) -> None:
@@ -495,16 +502,19 @@ class RollScreen(ModalScreen[None]):
         self.refresh_view()
 
     def _roll(self, faces: tuple[list[int], list[int]] | None) -> None:
-        def roll(t: Tracker) -> dict[str, Any] | None:
-            with t.gm_only(self.gm_only):
-                return self.do_roll(faces)
+        try:
+            cmd = replace(self.roll_command(faces), gm_only=self.gm_only)
+        except (RulesError, TrackerError) as e:
+            self.notify(str(e), severity="error", title=_("Not done"))
+            return
 
         def rolled(out: dict[str, Any] | None) -> None:
+            out = self.rolled(out)
             ev = out.get("event") if out else None
             if ev is not None:
                 self.show_result(ev)
 
-        self.run(roll, rolled)
+        self.run(cmd, rolled)
 
     def show_result(self, ev: Event, note: str = "") -> None:
         """Show a roll (or a follow-up's new roll) in the result box: the headline, each side's
@@ -533,21 +543,21 @@ class RollScreen(ModalScreen[None]):
     def after_roll_hints(self, ev: Event) -> list[str]:
         return []
 
-    def seat_request(self) -> Callable[[Tracker], Any] | None:
+    def seat_request(self) -> Command | None:
         """The command asking side A's player to roll this pool from their seat; None (said why) if it cannot."""
         self.app.notify(_("This roll is made here: a player's seat rolls a Varjojuoksu success test, a "
                         "Harhapolku difficult action or a Rajapolku challenge"), severity="warning", title=_("Not sent"))
         return None
 
     def action_ask_seat(self) -> None:
-        command = self.seat_request()
-        if command is None:
+        cmd = self.seat_request()
+        if cmd is None:
             return
         def sent(_result: object) -> None:
             self.app.notify(_("{label}'s player rolls it from their seat (polku play)", label=self.a.label), title=_("Roll request sent"))
             self.dismiss(None)
 
-        self.run(command, sent)
+        self.run(cmd, sent)
 
     def physical_follow_up(self, ev: Event | None = None) -> bool:
         """A follow-up (Edge after, an edge reroll) throws physical dice when the roll did."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -10,9 +10,9 @@ from textual.binding import Binding
 from ....rules.dice import RulesError
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
 from ....session import odds
-from ....session.players import seats
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
+from ....session.commands import Command, command
 from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
@@ -260,22 +260,21 @@ class HarhaRollScreen(RollScreen):
 
         ask(0)
 
-    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+    def roll_command(self, faces: tuple[list[int], list[int]] | None) -> Command:
         if self.difficult:
-            return self.tracker.rolls.roll_harha_difficult(self._harha_side(self.a), very_demanding=self.demanding,
-                                                     challenge=self.challenge_id,
-                                                     faces=faces[0] if faces else None, variant=self.variant)
-        return self.tracker.rolls.roll_harha(self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
-                                       challenge=self.challenge_id, demand=self.demand, faces=faces)
+            return command("rolls.roll_harha_difficult", self._harha_side(self.a), very_demanding=self.demanding,
+                           challenge=self.challenge_id, faces=faces[0] if faces else None, variant=self.variant)
+        return command("rolls.roll_harha", self._harha_side(self.a), self._harha_side(self.b), variant=self.variant,
+                       challenge=self.challenge_id, demand=self.demand, faces=faces)
 
-    def seat_request(self) -> Callable[[Tracker], Any] | None:
+    def seat_request(self) -> Command | None:
         cid = self.a.who
         if not self.difficult or not cid:
             self.app.notify(_("A player's seat rolls a difficult action (d: unopposed, H8) of a character (w)"),
                             severity="warning", title=_("Not sent"))
             return None
         side, demanding, chal = self._harha_side(self.a), self.demanding, self.challenge_id
-        return lambda t: seats.ask_harha(t, cid, side, very_demanding=demanding, challenge=chal)
+        return command("seats.ask_harha", cid, side, very_demanding=demanding, challenge=chal)
 
     def action_toggle_always(self) -> None:
         """H4: the GM takes away the focused side's "1d8 always" (a pool of 0 dice is valid and fails)."""
@@ -363,7 +362,7 @@ class HarhaRollScreen(RollScreen):
             return
 
         def reroll(role: str, cid: str, edge: str, faces: list[int] | None) -> None:
-            self.run(lambda t: t.rolls.harha_edge_reroll(ev, role, cid, edge, faces=faces),
+            self.run(command("rolls.harha_edge_reroll", ev, role, cid, edge, faces=faces),
                      lambda out: self.show_result(out["event"], _(" (after edge '{edge}')", edge=edge)))
 
         def done(value: str | None) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ....session.tracker import Tracker
+from ....session.commands import command
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
@@ -104,14 +105,11 @@ class InitiativeScreen(ModalScreen[None]):
         entries = self._entries()
         if entries is None:
             return
-        def roll(t: Tracker) -> dict[str, Any]:
-            with t.gm_only(self.gm_only):
-                return t.rolls.roll_initiative(entries, faces=faces)
-
         def rolled(out: dict[str, Any]) -> None:
             self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
 
-        self.app.post_message(RunCommand(roll, origin=self, then=rolled))
+        self.app.post_message(RunCommand(command("rolls.roll_initiative", entries, faces=faces, gm_only=self.gm_only),
+                                         origin=self, then=rolled))
 
     def action_faces(self) -> None:
         from ..prompts import FacesPrompt

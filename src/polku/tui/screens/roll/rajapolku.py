@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
 
 from ....rules.dice import RulesError
 from ....session import odds
-from ....session.players import seats
 from ....session.rolls import RajaSide
 from ....session.model import Event
 from ....session.tracker import Tracker, TrackerError
+from ....session.commands import Command, command
 from ....text import builtin_label, percent, wound_label
 from ..prompts import TextPrompt
 from .base import effect_rows, RollScreen, Side, _check, odds_line
@@ -247,30 +247,34 @@ class RajaRollScreen(RollScreen):
     def faces_hint(self) -> str:
         return _("faces 1–10 (0 is 10), commas or spaces, in the pool's order (action die first); ability dice as listed")
 
-    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+    def roll_command(self, faces: tuple[list[int], list[int]] | None) -> Command:
         if self.spirit:
             if not (self.a.who and self.b.who):
                 raise RulesError(_("spirit combat needs a character on both sides (R11)"))
-            out = self.tracker.rolls.roll_spirit(self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
-            self.challenge_id = out.get("challenge", self.challenge_id)
-            ev = self.tracker.events[-1]
-            return {**out, "event": ev}
-        return self.tracker.rolls.roll_raja(self._raja_side(self.a), self._raja_side(self.b),
-                                      challenge=self.challenge_id, faces=faces)
+            return command("rolls.roll_spirit", self.a.who, self.b.who, challenge=self.challenge_id, faces=faces)
+        return command("rolls.roll_raja", self._raja_side(self.a), self._raja_side(self.b),
+                       challenge=self.challenge_id, faces=faces)
+
+    def rolled(self, out: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not self.spirit or out is None:
+            return out
+        # an exchange of spirit combat (R11): the fight's challenge, and the exchange's event
+        self.challenge_id = out.get("challenge", self.challenge_id)
+        return {**out, "event": self.tracker.events[-1]}
 
     def after_roll_hints(self, ev: Event) -> list[str]:
         keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
         return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.rolls.roll_actions(ev)
                 if a.allowed and a.name in keys]
 
-    def seat_request(self) -> Callable[[Tracker], Any] | None:
+    def seat_request(self) -> Command | None:
         cid = self.a.who
         if self.spirit or not cid:
             self.app.notify(_("A player's seat rolls a challenge of a character (w) against the GM's pool; "
                             "spirit combat is rolled here"), severity="warning", title=_("Not sent"))
             return None
         mine, theirs, chal = self._raja_side(self.a), self._raja_side(self.b), self.challenge_id
-        return lambda t: seats.ask_raja(t, cid, mine, theirs, challenge=chal)
+        return command("seats.ask_raja", cid, mine, theirs, challenge=chal)
 
     def idle_hint(self) -> str:
         if self.spirit and any(a.allowed for a in self.tracker.rolls.spirit_actions(self.challenge_id)
@@ -290,4 +294,5 @@ class RajaRollScreen(RollScreen):
             self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
             self.refresh_view()
 
-        self.run(lambda t: t.rolls.end_spirit_fight(chid) if chid else None, ended)
+        if chid:
+            self.run(command("rolls.end_spirit_fight", chid), ended)

@@ -10,9 +10,9 @@ from textual.binding import Binding
 from ....rules.dice import RulesError, ascii_int
 from ....session.model import SR_ATTRIBUTES, Event
 from ....session import odds
-from ....session.players import seats
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
+from ....session.commands import Command, command
 from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
@@ -425,27 +425,30 @@ class SRRollScreen(RollScreen):
 
         next_helper()
 
-    def do_roll(self, faces: tuple[list[int], list[int]] | None) -> dict[str, Any]:
+    def roll_command(self, faces: tuple[list[int], list[int]] | None) -> Command:
         side_a = self._sr_side(self.a)
         fa = faces[0] if faces else None
         if self.test == "opposed":
-            return self.tracker.rolls.roll_sr_opposed(side_a, self._sr_side(self.b), group=list(self.b.group),
-                                                challenge=self.challenge_id, faces=faces)
+            return command("rolls.roll_sr_opposed", side_a, self._sr_side(self.b), group=list(self.b.group),
+                           challenge=self.challenge_id, faces=faces)
         if self.test == "teamwork":
             helpers = [self._helper_side(cid) for cid, on_ in self.b.helpers.items() if on_]
-            return self.tracker.rolls.roll_sr_teamwork(side_a, helpers, threshold=self.threshold,
-                                                 challenge=self.challenge_id, faces=fa)
+            return command("rolls.roll_sr_teamwork", side_a, helpers, threshold=self.threshold,
+                           challenge=self.challenge_id, faces=fa)
         if self.test == "extended":
-            chid = self.challenge_id
-            if chid is None:
-                c = self.tracker.add_challenge(_("Extended test: {label}", label=self.a.label))
-                chid = self.challenge_id = c["id"]
-            return self.tracker.rolls.roll_sr_extended(side_a, chid, threshold=self.threshold, hurried=self.hurried,
-                                                       faces=fa, pool=self._spec(self.a))
-        return self.tracker.rolls.roll_sr(side_a, threshold=self.threshold, hidden=self.hidden,
-                                    challenge=self.challenge_id, faces=fa)
+            # without a challenge yet, the command makes one for the test's progress first (S10)
+            return command("sr_extended_interval", side_a, self.challenge_id,
+                           _("Extended test: {label}", label=self.a.label),
+                           threshold=self.threshold, hurried=self.hurried, faces=fa, pool=self._spec(self.a))
+        return command("rolls.roll_sr", side_a, threshold=self.threshold, hidden=self.hidden,
+                       challenge=self.challenge_id, faces=fa)
 
-    def seat_request(self) -> Callable[[Tracker], Any] | None:
+    def rolled(self, out: dict[str, Any] | None) -> dict[str, Any] | None:
+        if out is not None and self.test == "extended" and out.get("challenge"):
+            self.challenge_id = out["challenge"]
+        return out
+
+    def seat_request(self) -> Command | None:
         if self.test != "success":
             self.app.notify(_("Only a success test (S8) can be sent to a player's seat"), severity="warning",
                             title=_("Not sent"))
@@ -455,7 +458,7 @@ class SRRollScreen(RollScreen):
             self.app.notify(_("Choose the character who rolls first (w)"), severity="warning", title=_("Not sent"))
             return None
         spec, threshold, hidden, chal = self._spec(self.a), self.threshold, self.hidden, self.challenge_id
-        return lambda t: seats.ask_sr(t, cid, spec, threshold=threshold, hidden=hidden, challenge=chal)
+        return command("seats.ask_sr", cid, spec, threshold=threshold, hidden=hidden, challenge=chal)
 
     POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
                  "next_interval": "r"}
@@ -490,7 +493,7 @@ class SRRollScreen(RollScreen):
             return
 
         def post(role: str, faces: list[int] | None) -> None:
-            self.run(lambda t: t.rolls.sr_post_roll(ev, what, role=role, faces=faces),
+            self.run(command("rolls.sr_post_roll", ev, what, role=role, faces=faces),
                      lambda out: self.show_result(out["event"]))
 
         def run(role: str) -> None:
@@ -529,17 +532,14 @@ class SRRollScreen(RollScreen):
             self.notify(act.reason if act else _("no hits to buy for this pool (S4)"), severity="error", title=_("Not done"))
             return
 
-        def buy(t: Tracker) -> dict[str, Any]:
-            with t.gm_only(self.gm_only):
-                return t.rolls.roll_sr(side, threshold=self.threshold, hidden=self.hidden, challenge=self.challenge_id,
-                                 buy_hits=True)
-
-        self.run(buy, lambda out: self.show_result(out["event"]))
+        self.run(command("rolls.roll_sr", side, threshold=self.threshold, hidden=self.hidden,
+                         challenge=self.challenge_id, buy_hits=True, gm_only=self.gm_only),
+                 lambda out: self.show_result(out["event"]))
 
     def action_spoil(self) -> None:
         chid = self.challenge_id
         if chid:
-            self.run(lambda t: t.rolls.sr_extended_spoil(chid), lambda _: self.refresh_view())
+            self.run(command("rolls.sr_extended_spoil", chid), lambda _: self.refresh_view())
 
     def action_helper_pool(self) -> None:
         """The GM sets (or clears) a highlighted helper's pool (S11)."""

@@ -1,0 +1,149 @@
+"""Commands with names: what a screen asks the tracker to do, as a value.
+
+A screen does not hand the app a closure; it posts a :class:`Command`: the name
+of one tracker call (``"rolls.roll_raja"``, ``"combat.next"``, ``"undo"``) and its
+arguments. The app runs every command through one handler (``tui/app.py``), which
+calls :meth:`Command.run`. So a test (Textual's ``message_hook``), a log line or
+an error report can say which command a screen asked for and with what.
+
+A name is either a tracker method, reached by its dotted path from the tracker
+(:data:`TRACKER_COMMANDS`), or one of a few session functions that take the
+tracker first (:data:`FUNCTIONS`: a seat's roll request, reading another file).
+A name outside both is a programming error, refused when the command is made.
+
+In the layers of ``session/`` this module is on top (``commands``, above the players'
+side and the review): it names what the front ends may ask of every part below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .importers import Imported
+    from .rolls import SRSide
+    from .tracker import Tracker
+
+TRACKER_COMMANDS: frozenset[str] = frozenset({
+    # the campaign and its log
+    "undo", "redo", "note", "new_scene", "new_session", "new_story", "new_dice_secret", "set_setting",
+    # challenges
+    "add_challenge", "start_challenge", "remove_challenge", "move_challenge",
+    # characters
+    "add_character", "remove_character", "update_character", "set_health", "set_wound", "move_wound",
+    "set_condition", "use_ability", "spend_charges", "restore_charges", "award_story_point",
+    "spend_story_point", "spend_edge",
+    # combat (S13-S15)
+    "combat.next", "combat.delay", "combat.step_in", "combat.end", "combat.add_effect", "combat.remove_effect",
+    # the roster, templates, gear and saved pools
+    "roster.save_template", "roster.add_from_template", "roster.remove_template", "roster.remove_fallen",
+    "roster.copy_characters", "roster.add_imported", "roster.set_group_initiative", "roster.save_pool",
+    "roster.remove_pool", "roster.set_armour", "roster.set_weapon", "roster.remove_weapon",
+    # rolls
+    "rolls.roll_raja", "rolls.roll_spirit", "rolls.end_spirit_fight", "rolls.roll_harha",
+    "rolls.roll_harha_difficult", "rolls.harha_edge_reroll", "rolls.roll_sr", "rolls.roll_sr_opposed",
+    "rolls.roll_sr_teamwork", "rolls.roll_sr_extended", "rolls.sr_extended_spoil", "rolls.sr_post_roll",
+    "rolls.roll_initiative",
+    "rolls.narration_open", "rolls.narration_usurp", "rolls.narration_roll_background",
+    "rolls.narration_edge_reroll", "rolls.narration_harm", "rolls.narration_conflict",
+    # damage (S12, H9)
+    "damage.apply", "damage.post_roll", "damage.apply_harm",
+})
+"""Tracker methods a screen may ask for, by their dotted path from the tracker."""
+
+FUNCTIONS: frozenset[str] = frozenset({
+    "seats.ask_raja", "seats.ask_harha", "seats.ask_sr", "seats.answer", "seats.withdraw",
+    "read_characters", "read_chummer", "set_maximum", "sr_extended_interval",
+})
+"""Session functions a screen may ask for, each called with the tracker first: the players' seats'
+(``players/seats.py``) and this module's own (below)."""
+
+
+def function(name: str) -> Callable[..., Any]:
+    """The session function named ``name`` in :data:`FUNCTIONS` (the seats' module is imported when
+    first asked for: starting the app does without it)."""
+    if name not in FUNCTIONS:
+        raise ValueError(f"no session function named {name!r}")
+    if name.startswith("seats."):
+        from .players import seats
+
+        found: Callable[..., Any] = getattr(seats, name.removeprefix("seats."))
+        return found
+    own: Callable[..., Any] = globals()[name]
+    return own
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Command:
+    """One named tracker call and its arguments; :meth:`run` makes it.
+
+    ``gm_only``: the command runs as the GM's only (``Tracker.gm_only``): every
+    event it logs is secret.
+    """
+
+    name: str
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    gm_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.name not in TRACKER_COMMANDS and self.name not in FUNCTIONS:
+            raise ValueError(f"no command named {self.name!r}")
+
+    def run(self, tracker: Tracker) -> Any:
+        """Make the call on ``tracker``; what it returns, or raises, is the call's own."""
+        if self.gm_only:
+            with tracker.gm_only():
+                return self._call(tracker)
+        return self._call(tracker)
+
+    def _call(self, tracker: Tracker) -> Any:
+        if self.name in FUNCTIONS:
+            return function(self.name)(tracker, *self.args, **self.kwargs)
+        target: Any = tracker
+        for part in self.name.split("."):
+            target = getattr(target, part)
+        return target(*self.args, **self.kwargs)
+
+    def __repr__(self) -> str:
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"{self.name}({', '.join(parts)})" + (" [GM only]" if self.gm_only else "")
+
+
+def command(name: str, /, *args: Any, gm_only: bool = False, **kwargs: Any) -> Command:
+    """``command("set_condition", cid, "stun", 3)``: the :class:`Command` calling ``tracker.set_condition(cid, "stun", 3)``."""
+    return Command(name, args, kwargs, gm_only=gm_only)
+
+
+# --------------------------------------------------------------------------- the functions
+
+
+def read_characters(t: Tracker, path: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The characters and templates of another session file, for this campaign's system (nothing changes)."""
+    from .copying import read_characters as read
+
+    return read(path, t.system)
+
+
+def read_chummer(t: Tracker, path: str) -> Imported:
+    """A Chummer 4 file read for import (nothing changes)."""
+    from .importers.chummer import read_chummer as read
+
+    return read(path)
+
+
+def set_maximum(t: Tracker, cid: str, key: str, most_key: str, n: int) -> None:
+    """A new maximum (charges, Edge rating): what is left now (``key``) comes down to it if it was above."""
+    if t.characters[cid][key] > n:
+        t.update_character(cid, key, n)
+    t.update_character(cid, most_key, n)
+
+
+def sr_extended_interval(t: Tracker, side: SRSide, challenge: str | None, title: str, **kw: Any) -> dict[str, Any]:
+    """One interval of an extended test (S10); without a ``challenge`` yet, one titled ``title`` is
+    added first to keep the test's progress. The result names the challenge (``challenge``)."""
+    if challenge is None:
+        challenge = str(t.add_challenge(title)["id"])
+    return {**t.rolls.roll_sr_extended(side, challenge, **kw), "challenge": challenge}
