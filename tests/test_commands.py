@@ -17,6 +17,9 @@ from polku.session import demo
 from polku.session.commands import FUNCTIONS, TRACKER_COMMANDS, Command, command, function
 from polku.session.rolls import SRSide
 from polku.tui.messages import RunCommand
+from polku.session.tracker import Tracker
+from polku.tui.screens.failure import CommandFailed
+from polku.tui.screens.main import MainScreen
 from polku.tui.screens.roll import SRRollScreen
 
 SIZE = (80, 24)
@@ -102,3 +105,42 @@ def test_a_command_runs_its_call_on_the_tracker_and_gm_only_marks_its_events_sec
     command("note", "open").run(t)
     command("note", "hidden", gm_only=True).run(t)
     assert [(ev["text"], bool(ev.get("secret"))) for ev in t.events[-2:]] == [("open", False), ("hidden", True)]
+
+
+@pilot_test
+async def test_a_command_that_fails_unexpectedly_is_rolled_back_and_reported_in_one_dialog(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault in Polku (here a ValueError halfway through a note, after it changed the state) is
+    not a refusal: the command is rolled back, one dialog says what to report (the error, the
+    command, the session file), the file is as it was and the app goes on."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+
+    def broken_note(self: Tracker, text: str) -> None:
+        def build(txn: Any) -> None:
+            txn.set(["campaign", "name"], "half-written")
+            raise ValueError("the ink ran dry")
+
+        self._run(build)
+
+    monkeypatch.setattr(Tracker, "note", broken_note)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        state = repr(app.tracker.state)
+        events = len(app.tracker.events)
+        saved = sf.path.read_bytes()
+        app.post_message(RunCommand(command("note", "The ferryman asks for two coins"), origin=app.screen))
+        await until(pilot, lambda: isinstance(app.screen, CommandFailed), "the failure dialog")
+        report = str(app.screen.query_one("#failure-report").render())
+        await settle(pilot)
+        assert (repr(app.tracker.state), len(app.tracker.events)) == (state, events)
+        assert sf.path.read_bytes() == saved
+        await press(pilot, "enter")
+        await until(pilot, lambda: isinstance(app.screen, MainScreen), "the GM's screen again")
+        app.run_command(command("add_challenge", "Cross the river"))  # the app goes on
+        await settle(pilot)
+        assert app.tracker.state["challenges"][-1]["title"] == "Cross the river"
+    lines = report.splitlines()
+    assert lines[0] == "error: ValueError: the ink ran dry"
+    assert lines[1].startswith("raised in: test_commands.py:")
+    assert lines[2:] == ["command: note('The ferryman asks for two coins')", f"session file: {sf.path}"]

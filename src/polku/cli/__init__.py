@@ -152,7 +152,7 @@ def _safe_streams() -> None:
         if enc not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
             try:
                 stream.reconfigure(errors="replace")
-            except Exception:  # pragma: no cover - odd streams
+            except (OSError, ValueError):  # pragma: no cover - odd streams (io.UnsupportedOperation is both)
                 pass
 
 

@@ -17,6 +17,7 @@ side and the review): it names what the front ends may ask of every part below.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -75,6 +76,10 @@ def function(name: str) -> Callable[..., Any]:
     return own
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 80
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Command:
     """One named tracker call and its arguments; :meth:`run` makes it.
@@ -108,7 +113,8 @@ class Command:
         return target(*self.args, **self.kwargs)
 
     def __repr__(self) -> str:
-        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        # reprlib: an argument as long as an event reads as its start, so a log line stays one line
+        parts = [_SHORT.repr(a) for a in self.args] + [f"{k}={_SHORT.repr(v)}" for k, v in self.kwargs.items()]
         return f"{self.name}({', '.join(parts)})" + (" [GM only]" if self.gm_only else "")
 
 

@@ -421,6 +421,7 @@ class Tracker:
             txn.rollback()
             raise
         except Exception:
+            # Not swallowed: rolled back and raised on; the app reports it (tui/screens/failure.py).
             txn.rollback()
             raise
         finally:

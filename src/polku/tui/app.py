@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import traceback
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -20,6 +21,7 @@ from ..rules.dice import RulesError
 from ..session import store
 from ..session.commands import Command, command
 from ..session.files import SessionFile
+from ..session.model import Event
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
@@ -272,7 +274,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def log_styles(self) -> dict[str, str]:
         try:
             variables = self.theme_variables
-        except Exception:
+        except AttributeError:  # asked before App.__init__ has set the theme's variables
             variables = {}
         if getattr(self, "no_color", False) or os.environ.get("NO_COLOR"):
             return plain_styles()
@@ -473,7 +475,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         # Queued behind the origin's TrackerChanged: it replies to a screen that has redrawn.
         message.origin.call_later(reply)
 
-    def _run(self, command: Command, origin: Any) -> tuple[Any, list[dict[str, Any]]] | None:
+    def _run(self, command: Command, origin: Any) -> tuple[Any, list[Event]] | None:
         if self.tracker is None:
             return None
         before = len(self.tracker.events)
@@ -482,12 +484,29 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         except (TrackerError, RulesError) as e:
             self.notify(str(e), severity="error", title=_("Not done"))
             return None
+        except Exception as e:
+            # Not a refusal but a fault in Polku: the tracker has rolled the command back. The one
+            # place that catches it, so the GM sees what to report (CommandFailed) and the app goes on.
+            self._command_failed(command, e)
+            if len(self.tracker.events) > before:  # what a command of several calls made before it failed
+                self._tell(self.tracker.events[before:], origin)
+            return None
         new = self.tracker.events[before:]
+        self._tell(new, origin)
+        return result, new
+
+    def _tell(self, new: list[Event], origin: Any) -> None:
         if new:
             for screen in self.screen_stack:
                 screen.post_message(TrackerChanged(new, origin))
         self.request_save()
-        return result, new
+
+    def _command_failed(self, command: Command, exc: Exception) -> None:
+        from .screens.failure import CommandFailed, failure_report
+
+        sf = self.session_file
+        self.log.error(f"command {command!r} failed:\n" + "".join(traceback.format_exception(exc)))
+        self.push_screen(CommandFailed(failure_report(exc, repr(command), sf.path if sf is not None else None)))
 
     # -- players' seats ------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rich.color import Color as RichColor
+from rich.color import Color as RichColor, ColorParseError
 from rich.text import Text
 
 from .. import text
@@ -61,7 +61,7 @@ def styles_from_theme(variables: Mapping[str, str]) -> dict[str, str]:
         value = variables.get(name, fallback) or fallback
         try:
             RichColor.parse(value)
-        except Exception:
+        except ColorParseError:
             return fallback
         return value
 

@@ -93,7 +93,7 @@ class ReadOnlyApp(TypeAhead, InputLimits, App[None]):
             return plain_styles()
         try:
             return styles_from_theme(self.theme_variables)
-        except Exception:
+        except AttributeError:  # asked before App.__init__ has set the theme's variables
             return styles_from_theme({})
 
     def watch_theme(self, name: str) -> None:

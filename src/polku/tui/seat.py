@@ -42,7 +42,7 @@ from ..session.players import seats
 from ..session.model import Event
 from ..session.players.public import Follower
 from ..text import percent, wound_label
-from ..session.tracker import Tracker
+from ..session.tracker import Tracker, TrackerError
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
@@ -282,7 +282,7 @@ class SeatApp(WatchApp):
         seq = ans["roll"]
         try:
             latest = full.last_seq() >= seq and not full.is_undone(seq)
-        except Exception:
+        except (KeyError, IndexError):  # an event without its number (a file edited by hand): not the latest
             latest = False
         if not latest:
             return []
@@ -610,7 +610,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
     t = Text()
     try:
         odds = seats.offer_odds(full, offer, edge_before=edge_before)
-    except Exception as e:  # a pool the character can no longer roll (a skill removed)
+    except (TrackerError, RulesError, KeyError) as e:  # a pool the character can no longer roll (a skill removed)
         t.append(_("this request cannot be rolled now: {reason}", reason=e), style=styles.get("error", ""))
         return t
     for line in odds.explain:

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets.option_list import OptionDoesNotExist
 
 from ...rules.system import System
 from ...session.model import Event
@@ -367,7 +368,7 @@ class MainScreen(Screen[None]):
         pane = self.query_one("#chars", CharacterPane)
         try:
             pane.highlighted = pane.get_option_index(cid)
-        except Exception:  # OptionDoesNotExist: the pane was not refreshed yet
+        except OptionDoesNotExist:  # the pane was not refreshed yet
             return
 
     def open_detail(self, cid: str) -> None:

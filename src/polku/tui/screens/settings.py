@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...rules.dice import RulesError
 from ...rules.system import Choice, allowed_text, parse_setting
@@ -100,7 +100,7 @@ class SettingsScreen(ModalScreen[None]):
         if self.focus_key is not None:
             try:
                 rows.highlighted = rows.get_option_index(self.focus_key)
-            except Exception:
+            except OptionDoesNotExist:
                 rows.highlighted = 0
         else:
             rows.highlighted = 0

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...session.table.combat import effect_short
 from ...session.model import condition_monitors
@@ -173,7 +173,7 @@ class ChallengeQueue(OptionList):
         if keep is not None:
             try:
                 self.highlighted = self.get_option_index(keep)
-            except Exception:
+            except OptionDoesNotExist:
                 keep = None
         if keep is None and any(not o.disabled for o in options):
             active = next((i for i, o in enumerate(options) if o.id and o.id.startswith("ch:")
