@@ -77,7 +77,34 @@ async def _palette_titles(screen: Screen[Any]) -> dict[str, str]:
     return {str(hit.text): hit.help or "" async for hit in provider.discover()}
 
 
+NAVIGATION = {("DiceLog", action) for action in ("cursor(-1)", "cursor(1)", "cursor(-10)", "cursor(10)",
+                                                 "cursor_to(0)", "cursor_to(-1)")}
+"""Polku's bindings left out of the help and the palette, by class and action: the dice log's cursor
+keys move in a list the way Textual's own lists' keys do, and those are not listed either."""
+
+
+def _unlisted(node: Any) -> list[str]:
+    """Bindings that Polku's own classes of ``node`` declare without an id or without help text:
+    the help and the palette leave them out, so no one would learn the key. (Textual's widgets
+    bring their own bindings, without ids; those are Textual's to document.)"""
+    bad = []
+    for cls in type(node).__mro__:
+        if not cls.__module__.startswith("polku.") or "BINDINGS" not in vars(cls):
+            continue
+        for b in vars(cls)["BINDINGS"]:
+            if not isinstance(b, Binding):
+                bad.append(f"{cls.__name__}: {b!r} (a tuple: no id, no help text)")
+            elif (cls.__name__, b.action) in NAVIGATION:
+                continue
+            elif b.id is None or not (b.description or b.tooltip):
+                bad.append(f"{cls.__name__}: {b.key} → {b.action} (id {b.id!r}, help text {b.tooltip or b.description!r})")
+    return bad
+
+
 def _declared(node: Any) -> list[tuple[str, Binding]]:
+    bad = _unlisted(node)
+    assert not bad, "bindings the help and the palette would leave out (give each an id and a tooltip):\n" + \
+        "\n".join(bad)
     return [(key, b) for key, b in node._bindings if b.id is not None and (b.description or b.tooltip)]
 
 
