@@ -636,7 +636,15 @@ class CharacterDetail(ModalScreen[None]):
             self.ask_text(f"{name}: backgrounds already rolled this scene (H9)",
                           ", ".join(ch["rolled_this_scene"]),
                           lambda s: self.set_field("rolled_this_scene", parse_names(s)))
-        elif rid.startswith("attr:"):
+        else:
+            self._edit_numbers_and_gear(rid)
+
+    def _edit_numbers_and_gear(self, rid: str) -> None:
+        """The editor of a row of the attributes, skills, Edge, monitors, group, pools or gear."""
+        ch = self.ch
+        cid = self.cid
+        name = ch["name"]
+        if rid.startswith("attr:"):
             attr = rid.split(":", 1)[1]
             self.ask_int(f"{name}: {attr}", ch["attributes"][attr], 1, 12,
                          lambda n: self.set_field("attributes", {**self.ch["attributes"], attr: n}))
