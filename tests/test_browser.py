@@ -71,13 +71,16 @@ class Served:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
             env={**os.environ, "NO_COLOR": ""})
         self.urls: dict[str, str] = {}
+        self.lines: list[str] = []
+        """Everything serve printed at start."""
         deadline = time.monotonic() + 20
         assert self.proc.stdout is not None
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
                 break
-            m = re.match(r"(.+?): (http://\S+)$", line.strip())
+            self.lines.append(line.strip())
+            m = re.match(r"(.+?): (https?://\S+)$", line.strip())
             if m:
                 self.urls[m.group(1)] = m.group(2)
             if line.startswith("Each link is its own key"):

@@ -20,12 +20,17 @@ def add_parser(verbs: Any) -> None:
         description="Serve the players' view (as polku watch shows it) and one seat per player character "
                     "(polku play FILE --as NAME) over HTTP through textual-serve. Each page has its own random "
                     "token in its URL; the URLs are printed at start. Bound to 127.0.0.1 unless --host says "
-                    "otherwise: put a TLS proxy or an SSH tunnel in front to reach it from elsewhere.")
+                    "otherwise: the links travel over plain HTTP, so put a TLS reverse proxy (and --url) or an "
+                    "SSH tunnel in front to reach it from elsewhere (docs/remote-play.md). A link runs at most "
+                    "two windows of at most 300x100 cells; every app it started ends with it.")
     p.add_argument("file", metavar="FILE", help="a session file the GM's app is running")
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=whole_arg("--port", 1, 65535), default=8000, metavar="N",
                    help="the port (default 8000)")
+    p.add_argument("--url", metavar="URL", default=None,
+                   help="the address players type, when it is not http://HOST:PORT (a TLS reverse proxy's "
+                        "https://… address); the printed links and the pages' own URLs use it")
     p.add_argument("--seat", action="append", default=None, metavar="NAME",
                    help="a seat for this character (repeatable; default: every public player character)")
     p.add_argument("--no-seats", action="store_true", help="serve the players' view only")
@@ -56,13 +61,16 @@ def seat_names(tracker: Any, wanted: list[str] | None, no_seats: bool) -> list[s
 
 
 def run(args: argparse.Namespace) -> int:
+    import re
     from pathlib import Path
 
+    if args.url is not None and not re.fullmatch(r"https?://[^\s/?#@]+(:\d{1,5})?/?", args.url):
+        raise CliError(f"--url is the address players type, like https://table.example.org, not {args.url!r}")
     tracker, _ = load_read_only(args.file)
     seats = seat_names(tracker, args.seat, args.no_seats)
     try:
         from polku.cli.webserve import make_server, pages_for
-        server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port,
+        server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port, url=args.url,
                              announce=lambda line: print(line, flush=True))
     except ImportError as exc:
         raise CliError(f"polku serve needs the serve extra ({exc.name} is missing): "
