@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
-from .model import Event, State
+from .model import Challenge, Event, State
 
 
 class TrackerError(ValueError):
@@ -51,7 +51,7 @@ class CommandHost(Protocol):
 
     def character(self, cid: str) -> dict[str, Any]: ...
 
-    def challenge(self, chid: str) -> dict[str, Any]: ...
+    def challenge(self, chid: str) -> Challenge: ...
 
     def is_undone(self, seq: int) -> bool: ...
 

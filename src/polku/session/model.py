@@ -51,8 +51,24 @@ Character = dict[str, Any]
 """One character: the common fields of :func:`new_character` plus its system's
 (they differ per system, and features add optional ones)."""
 
-Challenge = dict[str, Any]
-"""One challenge of the queue: ``id``, ``title``, ``status`` and its pools."""
+class Challenge(TypedDict):
+    """One challenge of the queue (checked at load: ``id``, ``title``, ``status``; the rest is
+    written by the tracker's commands and absent from older files)."""
+
+    id: str
+    title: str
+    status: str
+    """One of ``CHALLENGE_STATUS``: waiting, active, resolved."""
+    kind: NotRequired[str]
+    participants: NotRequired[list[str]]
+    opposition: NotRequired[list[str]]
+    outcome: NotRequired[str]
+    roller: NotRequired[dict[str, Any]]
+    """Who rolls a Varjojuoksu extended test and with which pool (S10): ``who``, ``pool``."""
+    extended: NotRequired[dict[str, Any]]
+    """A Varjojuoksu extended test's progress (S10)."""
+    spirit: NotRequired[dict[str, Any]]
+    """A Rajapolku spirit fight in progress (R11)."""
 
 DieTable = dict[str, Any]
 """A die as stored: ``size``, ``face``, ``source`` and optional ``label``/``replaced``."""

@@ -26,7 +26,7 @@ from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .table.damage import Damage
 from .table.combat import Combat
-from .model import Change, Event, State, StateError, clone, get_path
+from .model import Challenge, Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .table.roster import Roster
 from .store import EventLog
@@ -329,7 +329,7 @@ class Tracker:
     def is_undone(self, seq: int) -> bool:
         return seq in self.undone
 
-    def challenge(self, chid: str) -> dict[str, Any]:
+    def challenge(self, chid: str) -> Challenge:
         for c in self.state["challenges"]:
             if c["id"] == chid:
                 return c
@@ -341,7 +341,7 @@ class Tracker:
                 return i
         raise TrackerError(f"no challenge '{chid}'")
 
-    def active_challenge(self) -> dict[str, Any] | None:
+    def active_challenge(self) -> Challenge | None:
         for c in self.state["challenges"]:
             if c["status"] == "active":
                 return c
@@ -548,7 +548,7 @@ class Tracker:
 
         self._run(build)
 
-    def open_challenges_of(self, cid: str) -> list[dict[str, Any]]:
+    def open_challenges_of(self, cid: str) -> list[Challenge]:
         """The challenges not yet resolved that ``cid`` takes part in (on either side)."""
         return [c for c in self.state["challenges"] if c["status"] != "resolved"
                 and (cid in c.get("participants", []) or cid in c.get("opposition", []))]
@@ -573,9 +573,9 @@ class Tracker:
         for i, c in enumerate(self.state["challenges"]):
             if c["status"] == "resolved":
                 continue
-            for key in ("participants", "opposition"):
-                if cid in c.get(key, []):
-                    txn.set(["challenges", i, key], [x for x in c[key] if x != cid])
+            for key, members in (("participants", c.get("participants", [])), ("opposition", c.get("opposition", []))):
+                if cid in members:
+                    txn.set(["challenges", i, key], [x for x in members if x != cid])
         text = f"{ch['name']} leaves the campaign"
         if dropped:
             text += f" (dropped from {', '.join(dropped)})"
@@ -932,7 +932,7 @@ class Tracker:
     # -- the challenge queue -------------------------------------------------------
 
     def add_challenge(self, title: str, participants: Iterable[str] = (), opposition: Iterable[str] = (),
-                      kind: str = "") -> dict[str, Any]:
+                      kind: str = "") -> Challenge:
         title = title.strip()
         if not title:
             raise TrackerError("a challenge needs a title")

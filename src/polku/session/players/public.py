@@ -59,7 +59,7 @@ from ...i18n import _, ngettext
 from .. import store
 from ..table.combat import order_words, sets_initiative_scores
 from ..files import SessionOpenError, load_followed
-from ..model import Campaign, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
+from ..model import Campaign, Challenge, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
 from ..tracker import Tracker
 
 GM_ROLL = "the GM rolls"
@@ -592,22 +592,23 @@ class _Projection:
             out["gm_turn"] = True
         return out
 
-    def _challenges(self, challenges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _challenges(self, challenges: list[Challenge]) -> list[Challenge]:
         decider: dict[str, int] = {}
         for chal, seqs in self.outcome_seqs.items():
             last = next((seq for seq in reversed(seqs) if not self.full.is_undone(seq)), None)
             if last is not None:
                 decider[chal] = last
-        out = []
+        out: list[Challenge] = []
         for c in challenges:
-            pub = {k: clone(c[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in c}
+            fields: Mapping[str, Any] = c
+            pub: dict[str, Any] = {k: clone(fields[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in fields}
             pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.unnamed]
             pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.unnamed]
             pub["outcome"] = self._outcome(c, decider.get(str(c.get("id"))))
-            out.append(pub)
+            out.append(cast(Challenge, pub))  # the public fields, id, title and status among them
         return out
 
-    def _outcome(self, c: dict[str, Any], seq: int | None) -> str:
+    def _outcome(self, c: Challenge, seq: int | None) -> str:
         outcome = c.get("outcome", "")
         if not outcome or not isinstance(outcome, str):
             return ""

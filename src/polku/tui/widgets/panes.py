@@ -17,7 +17,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...session.table.combat import effect_short
-from ...session.model import condition_monitors
+from ...session.model import Challenge, condition_monitors
 from ...session.tracker import Tracker
 from ..render import boxes, pips, short_name
 from ...i18n import _, ngettext
@@ -123,7 +123,7 @@ class ChallengeQueue(OptionList):
         self._rows: dict[tuple[Any, ...], Option] = {}
         """Each challenge's row by what it shows: a command that changes one challenge builds one row."""
 
-    def _row(self, tracker: Tracker, c: dict[str, Any], styles: dict[str, str]) -> Option:
+    def _row(self, tracker: Tracker, c: Challenge, styles: dict[str, str]) -> Option:
         chars = tracker.characters
 
         def name(x: str) -> str:
@@ -149,7 +149,7 @@ class ChallengeQueue(OptionList):
         self._show_options(tracker, options, keep)
 
     @staticmethod
-    def _build_row(tracker: Tracker, c: dict[str, Any], styles: dict[str, str]) -> Option:
+    def _build_row(tracker: Tracker, c: Challenge, styles: dict[str, str]) -> Option:
         t = Text()
         mark = STATUS_MARK.get(c["status"], "?")
         style = "bold" if c["status"] == "active" else (styles.get("muted", "") if c["status"] == "resolved" else "")
