@@ -121,7 +121,7 @@ async def test_a_command_that_fails_unexpectedly_is_rolled_back_and_reported_in_
             txn.set(["campaign", "name"], "half-written")
             raise ValueError("the ink ran dry")
 
-        self._run(build)
+        self.run(build)
 
     monkeypatch.setattr(Tracker, "note", broken_note)
     async with app.run_test(size=SIZE) as pilot:

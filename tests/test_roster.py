@@ -275,7 +275,7 @@ def _raja_lost():
 def test_every_command_of_damage_and_roster_has_an_undo_redo_case():
     def commands(cls: type) -> set[str]:
         return {f"{cls.__name__}.{n}" for n, v in inspect.getmembers(cls, inspect.isfunction)
-                if not n.startswith("_") and "_run" in v.__code__.co_names}
+                if not n.startswith("_") and "run" in v.__code__.co_names}
 
     assert commands(Damage) | commands(Roster) == set(CASES)
     assert HarmOffer(False, "").allowed is False

@@ -179,7 +179,7 @@ def test_what_follows_a_gm_only_roll_stays_the_gms(clock):
 def test_an_unknown_kind_of_event_is_withheld(clock):
     """A kind the projection does not know (a newer program, a new feature) stays with the GM."""
     t = raja_table(clock)
-    t._run(lambda txn: txn.emit("prophecy", f"{MARK} the tower falls", who="igor"))
+    t.run(lambda txn: txn.emit("prophecy", f"{MARK} the tower falls", who="igor"))
     assert t.events[-1]["kind"] == "prophecy"
     assert MARK not in shown_to_players(t)
 
@@ -335,7 +335,7 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
         elif name == "scene":
             t.new_scene(f"scene {a}")
         elif name == "unknown":
-            t._run(lambda txn: txn.emit(f"kind{a % 3}", _mark(s, "unknown kind"), who=ca))
+            t.run(lambda txn: txn.emit(f"kind{a % 3}", _mark(s, "unknown kind"), who=ca))
         elif name == "narration" and system == "harhapolku" and ca:
             t.rolls.narration_roll_background(t.characters[ca]["name"], f"bg{a % 3}")
         elif name == "remove" and ca and ca not in ("ann", "bob") and b % 2:

@@ -498,7 +498,7 @@ def _names_used(code: Any) -> set[str]:
 
 def _is_command(fn: Any) -> bool:
     """A method that changes state goes through one of the tracker's command runners."""
-    return bool(_names_used(fn.__code__) & {"_run", "_simple", "_narration_step"})
+    return bool(_names_used(fn.__code__) & {"run", "_simple", "_narration_step"})
 
 
 def test_every_command_of_the_tracker_has_an_undo_redo_case():
@@ -507,7 +507,7 @@ def test_every_command_of_the_tracker_has_an_undo_redo_case():
               if not n.startswith("_") and inspect.isfunction(v)}
     public |= {f"combat.{n}": v for n, v in inspect.getmembers(Combat)
                if not n.startswith("_") and inspect.isfunction(v)}
-    commands = {n for n, v in public.items() if _is_command(v)}
+    commands = {n for n, v in public.items() if _is_command(v)} - {"run"}  # the runner itself
     covered = {name.split(":")[0] for name in COMMANDS}
     missing = commands - covered - NEVER_UNDONE_COMMANDS
     assert not missing, f"commands without an undo/redo case: {sorted(missing)}"

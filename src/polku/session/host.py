@@ -7,17 +7,23 @@ and hands itself in as a :class:`RollHost` or a :class:`TableHost` (both a
 :class:`CommandHost`, what every family uses). Declaring the host here, below
 both, keeps the import graph a tree: ``tracker`` imports ``rolls``, and
 ``rolls`` never imports ``tracker``.
+
+Every member is public: a family calls what the protocol names, and a transaction is always
+explicit. :meth:`CommandHost.run` makes a command of a ``build(txn)``; a member that changes
+state inside a family's command takes that command's ``txn`` and ends in ``_in``
+(:meth:`RollHost.resolve_challenge_in`), never an optional ``txn`` that either joins a
+command or starts one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
-from .model import Challenge, Event, State
+from .model import Challenge, Character, Event, State
 
 
 class TrackerError(ValueError):
@@ -25,81 +31,114 @@ class TrackerError(ValueError):
 
 
 class Txn(Protocol):
-    """One command's changes, built inside :meth:`Tracker._run` and undone as one."""
+    """One command's changes, built inside :meth:`Tracker.run` and undone as one."""
 
-    def set(self, path: list[Any], value: Any) -> None: ...
+    def set(self, path: Sequence[str | int], value: object) -> None: ...
 
-    def delete(self, path: list[Any]) -> None: ...
+    def delete(self, path: Sequence[str | int]) -> None: ...
 
-    def insert(self, path: list[Any], index: int, value: Any) -> None: ...
+    def insert(self, path: Sequence[str | int], index: int, value: object) -> None: ...
 
-    def emit(self, kind: str, text: str, **data: Any) -> Event: ...
+    def emit(self, kind: str, text: str, **data: object) -> Event: ...
 
 
 class CommandHost(Protocol):
     """What every command family uses of the tracker: the state and the log, the campaign's
-    settings and characters, and :meth:`_run`, which makes a command of a ``build(txn)``."""
+    settings and characters, and :meth:`run`, which makes a command of a ``build(txn)``."""
 
     state: State
     events: Sequence[Event]
+    recent: dict[int, object]
+    """Rolls of this sitting that Edge may still change, by the seq of their event (never saved)."""
 
     @property
     def settings(self) -> Settings: ...
 
     @property
-    def characters(self) -> dict[str, dict[str, Any]]: ...
+    def characters(self) -> dict[str, Character]: ...
 
-    def character(self, cid: str) -> dict[str, Any]: ...
+    def character(self, cid: str) -> Character: ...
 
     def challenge(self, chid: str) -> Challenge: ...
 
     def is_undone(self, seq: int) -> bool: ...
 
-    def _run(self, build: Callable[[Any], Any]) -> list[Event]: ...
+    def run(self, build: Callable[[Txn], object]) -> list[Event]:
+        """Run ``build`` as one command: all of it or, if it raises, nothing; one undo reverts it."""
+        ...
+
+    def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
+
+
+class CombatView(Protocol):
+    """What the roll commands use of the fight (:class:`polku.session.table.combat.Combat`)."""
+
+    def effect_modifiers(self, cid: str) -> list[tuple[str, int]]: ...
+
+    def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
+                        faces: Sequence[int] | None = None) -> dict[str, object]: ...
 
 
 class RollHost(CommandHost, Protocol):
     """The tracker as the roll commands use it."""
 
-    _recent: dict[int, Any]
-    combat: Any
-    """The fight (:class:`polku.session.table.combat.Combat`): the initiative roll and a pool's effect rows."""
+    @property
+    def combat(self) -> CombatView:
+        """The fight: the initiative roll and a pool's effect rows."""
+        ...
 
     def challenge_index(self, chid: str) -> int: ...
 
-    def resolve_challenge(self, chid: str, outcome: str, txn: Any = None) -> None: ...
+    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str) -> None: ...
 
-    def use_edge_reroll(self, cid: str, edge: str, txn: Any = None) -> None: ...
+    def use_edge_reroll_in(self, txn: Txn, cid: str, edge: str) -> None: ...
 
     def wound_penalty(self, cid: str) -> int: ...
 
-    def program_source(self) -> tuple[DiceSource, dict[str, Any]]: ...
+    def program_source(self) -> tuple[DiceSource, dict[str, object]]: ...
 
-    def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
+    def new_id(self, txn: Txn, prefix: str) -> str: ...
 
-    def _new_id(self, txn: Any, prefix: str) -> str: ...
+
+class TableRolls(Protocol):
+    """What the damage and combat commands use of the rolls (:class:`polku.session.rolls.Rolls`): the dice
+    a roll is thrown with, its event, Edge spent on it."""
+
+    def dice_source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, object]]: ...
+
+    def check_faces_used(self, source: DiceSource) -> None: ...
+
+    def emit_roll(self, txn: Txn, test: str, sides: list[dict[str, object]], summary: str,
+                  outcome: dict[str, object], explain: list[str], origin: dict[str, object],
+                  challenge: str | None, text: str, resolved_with: Settings | None = None,
+                  **extra: object) -> Event: ...
+
+    def spend_edge_in(self, txn: Txn, cid: str, reason: str) -> None: ...
+
+    def latest_roll_seq(self) -> int | None: ...
+
+
+class ConditionView(Protocol):
+    """What the roster uses of the damage commands (:class:`polku.session.table.damage.Damage`)."""
+
+    def condition_text(self, cid: str) -> str: ...
 
 
 class TableHost(CommandHost, Protocol):
     """The tracker as the damage and roster commands use it (:mod:`polku.session.table.damage`,
     :mod:`polku.session.table.roster`)."""
 
-    _recent: dict[int, Any]
-    """Rolls of this sitting that Edge may still change (a damage resistance roll's record)."""
-
     @property
-    def rolls(self) -> Any:
-        """The tracker's :class:`~polku.session.rolls.Rolls` (its dice sources and roll events)."""
+    def rolls(self) -> TableRolls: ...
 
     @property
     def system(self) -> System: ...
 
     @property
-    def damage(self) -> Any:
-        """The tracker's :class:`~polku.session.table.damage.Damage` (a character's condition: can they act)."""
+    def damage(self) -> ConditionView:
+        """A character's condition: can they act."""
+        ...
 
     def condition_monitor(self, cid: str, track: str) -> int: ...
 
-    def _remove_character_in(self, txn: Any, cid: str) -> None: ...
-
-    def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
+    def remove_character_in(self, txn: Txn, cid: str) -> None: ...

@@ -19,7 +19,7 @@ import contextlib
 import datetime as _dt
 import random as _random
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, cast
 
 from ..rules.dice import DiceSource, RulesError
 from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System, raja_wound_level
@@ -28,6 +28,7 @@ from .table.damage import Damage
 from .table.combat import Combat
 from .model import Challenge, Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
+from .host import Txn
 from .table.roster import Roster
 from .store import EventLog
 
@@ -61,9 +62,9 @@ class _Txn:
         """The command's events so far, not numbered yet (``Tracker._append`` does it in place)."""
         self._all: list[Change] = []
 
-    def set(self, path: list[Any], value: Any) -> None:
+    def set(self, path: Sequence[Any], value: Any) -> None:
         state = self.tracker.state
-        before = get_path(state, path[:-1])
+        before = get_path(state, list(path[:-1]))
         key = path[-1]
         change: Change = {"path": list(path), "after": clone(value)}
         if isinstance(before, dict):
@@ -77,9 +78,9 @@ class _Txn:
         self.changes.append(change)
         self._all.append(change)
 
-    def delete(self, path: list[Any]) -> None:
+    def delete(self, path: Sequence[Any]) -> None:
         state = self.tracker.state
-        parent = get_path(state, path[:-1])
+        parent = get_path(state, list(path[:-1]))
         if path[-1] not in parent:
             return
         change: Change = {"path": list(path), "before": clone(parent[path[-1]])}
@@ -87,14 +88,14 @@ class _Txn:
         self.changes.append(change)
         self._all.append(change)
 
-    def insert(self, path: list[Any], index: int, value: Any) -> None:
+    def insert(self, path: Sequence[Any], index: int, value: Any) -> None:
         """Insert ``value`` at ``index`` of the list at ``path``."""
         change: Change = {"path": list(path) + [index], "insert": clone(value)}
         model.apply_changes(self.tracker.state, [change])
         self.changes.append(change)
         self._all.append(change)
 
-    def remove(self, path: list[Any], index: int) -> None:
+    def remove(self, path: Sequence[Any], index: int) -> None:
         """Remove item ``index`` of the list at ``path``."""
         lst = get_path(self.tracker.state, list(path))
         change: Change = {"path": list(path) + [index], "remove": clone(lst[index])}
@@ -154,7 +155,7 @@ class Tracker:
         self.seat_offer: int | None = None
         """While a seat rolls a roll request of the GM: that request's event (kept on the roll event)."""
         self.undone: set[int] = set()
-        self._recent: dict[int, Any] = {}
+        self.recent: dict[int, Any] = {}
         self._cmd_events: dict[int, list[int]] = {}
         """cmd seq → seqs of the events that command appended."""
         self._index: dict[int, int] = {}
@@ -400,7 +401,7 @@ class Tracker:
                     self._redo.clear()
             self._cmd_events[cmd].append(seq)
 
-    def _run(self, build: Callable[[_Txn], Any]) -> list[Event]:
+    def run(self, build: Callable[[_Txn], Any]) -> list[Event]:
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         txn = _Txn(self)
@@ -413,7 +414,7 @@ class Tracker:
             txn.rollback()
             self._txn = outer
             self.new_dice_secret(reveal=False)
-            return self._run(build)
+            return self.run(build)
         except (RulesError, StateError) as e:
             txn.rollback()
             raise TrackerError(str(e)) from None
@@ -446,7 +447,7 @@ class Tracker:
             draft.update(full)
             ev = cast(Event, draft)
             if recent is not None:
-                self._recent[ev["seq"]] = recent
+                self.recent[ev["seq"]] = recent
             self.events.append(ev)
             self.unsaved.append(ev)
             self._track(ev, len(self.events) - 1)
@@ -505,7 +506,7 @@ class Tracker:
         self.unsaved, self.needs_full_save = [], False
         return evs, full
 
-    def _new_id(self, txn: _Txn, prefix: str) -> str:
+    def new_id(self, txn: Txn, prefix: str) -> str:
         n = self.state["next_id"]
         txn.set(["next_id"], n + 1)
         return f"{prefix}{n}"
@@ -532,7 +533,7 @@ class Tracker:
             txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid)
             result.update(ch)
 
-        self._run(build)
+        self.run(build)
         return self.character(result["id"])
 
     def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None) -> None:
@@ -546,7 +547,7 @@ class Tracker:
             model.validate_state(self.state)
             txn.emit("character", text or f"{ch['name']}: {field_name} → {_show(value)}", who=cid)
 
-        self._run(build)
+        self.run(build)
 
     def open_challenges_of(self, cid: str) -> list[Challenge]:
         """The challenges not yet resolved that ``cid`` takes part in (on either side)."""
@@ -561,9 +562,9 @@ class Tracker:
         undo brings the character back into those challenges too.
         """
         self.character(cid)
-        self._run(lambda txn: self._remove_character_in(txn, cid))
+        self.run(lambda txn: self.remove_character_in(txn, cid))
 
-    def _remove_character_in(self, txn: _Txn, cid: str) -> None:
+    def remove_character_in(self, txn: Txn, cid: str) -> None:
         ch = self.character(cid)
         dropped = [c["title"] for c in self.open_challenges_of(cid)]
         txn.delete(["characters", cid])
@@ -599,7 +600,7 @@ class Tracker:
             model.validate_state(self.state)
             txn.emit(kind, text, who=cid, **data)
 
-        self._run(build)
+        self.run(build)
 
     # -- Rajapolku resources (R9–R12) ---------------------------------------
 
@@ -667,7 +668,7 @@ class Tracker:
             txn.emit("resource", f"{ch['name']} uses {ability} ({per}): −{cost} charges "
                      f"({ch['charges']}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
 
-        self._run(build)
+        self.run(build)
 
     def check_spend_story_point(self, cid: str) -> None:
         """Raise TrackerError if ``cid`` cannot spend a story point now (R12), before anyone asks what for."""
@@ -718,22 +719,26 @@ class Tracker:
 
     # -- Harhapolku edges (H7) --------------------------------------------------
 
-    def use_edge_reroll(self, cid: str, edge: str, txn: _Txn | None = None) -> None:
+    def use_edge_reroll(self, cid: str, edge: str) -> None:
+        """H7: mark ``cid``'s edge used for a reroll, as a command of its own."""
+        self._edge_to_use(cid, edge)
+        self.run(lambda txn: self.use_edge_reroll_in(txn, cid, edge))
+
+    def use_edge_reroll_in(self, txn: Txn, cid: str, edge: str) -> None:
+        """H7: mark ``cid``'s edge used, as part of the command of ``txn`` (the reroll it pays for)."""
+        ch, idx = self._edge_to_use(cid, edge)
+        txn.set(["characters", cid, "edges", idx, "used"], True)
+        txn.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
+
+    def _edge_to_use(self, cid: str, edge: str) -> tuple[dict[str, Any], int]:
+        """The character and the index of an edge they may still use this session (H7), or a TrackerError."""
         ch = self.character(cid)
         idx = next((i for i, e in enumerate(ch["edges"]) if e["name"] == edge), None)
         if idx is None:
             raise TrackerError(f"{ch['name']} has no edge '{edge}'")
         if ch["edges"][idx]["used"]:
             raise TrackerError(f"{ch['name']}'s edge '{edge}' is already used this session")
-
-        def build(t: _Txn) -> None:
-            t.set(["characters", cid, "edges", idx, "used"], True)
-            t.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
-
-        if txn is not None:
-            build(txn)
-        else:
-            self._run(build)
+        return ch, idx
 
     # -- structure and the resets of docs/rules.md ------------------------------------
 
@@ -792,7 +797,7 @@ class Tracker:
             txn.emit("structure", f"Scene {st['scene']}" + (f": {title.strip()}" if title.strip() else ""))
             self._scene_resets(txn)
 
-        self._run(build)
+        self.run(build)
         self.needs_full_save = True
 
     def new_session(self) -> None:
@@ -806,7 +811,7 @@ class Tracker:
             self._session_resets(txn)
             self._scene_resets(txn)
 
-        self._run(build)
+        self.run(build)
         if self.dice_key() is not None:
             # The last session is over: its dice secret is revealed, the new one committed.
             self.new_dice_secret(reveal=True)
@@ -868,7 +873,7 @@ class Tracker:
                      dice_key=key, commitment=new["commitment"], undoable=False)
 
         try:
-            self._run(build)
+            self.run(build)
         finally:
             self.gm_only_commands = was
 
@@ -880,7 +885,7 @@ class Tracker:
             txn.emit("structure", f"Story {st['story']} begins")
             self._story_resets(txn)
 
-        self._run(build)
+        self.run(build)
         self.needs_full_save = True
 
     def setting_choices(self) -> list[Any]:
@@ -922,12 +927,12 @@ class Tracker:
             txn.emit("setting", f"Setting {key} ({rule}): {_show(old)} → {_show(new.to_dotted()[key])}",
                      setting=key)
 
-        self._run(build)
+        self.run(build)
 
     def note(self, text: str) -> None:
         if not text.strip():
             raise TrackerError("the note is empty")
-        self._run(lambda txn: txn.emit("note", text.strip()))
+        self.run(lambda txn: txn.emit("note", text.strip()))
 
     # -- the challenge queue -------------------------------------------------------
 
@@ -942,14 +947,14 @@ class Tracker:
         out: dict[str, Any] = {}
 
         def build(txn: _Txn) -> None:
-            chid = self._new_id(txn, "c")
+            chid = self.new_id(txn, "c")
             c = {"id": chid, "title": title, "status": "waiting", "kind": kind or "challenge",
                  "participants": parts, "opposition": opp, "outcome": ""}
             txn.insert(["challenges"], len(self.state["challenges"]), c)
             txn.emit("challenge", f"Challenge added: {title}", challenge=chid)
             out.update(c)
 
-        self._run(build)
+        self.run(build)
         return self.challenge(out["id"])
 
     def remove_challenge(self, chid: str) -> None:
@@ -959,7 +964,7 @@ class Tracker:
             txn.remove(["challenges"], self.challenge_index(chid))
             txn.emit("challenge", f"Challenge removed: {c['title']}", challenge=chid)
 
-        self._run(build)
+        self.run(build)
 
     def move_challenge(self, chid: str, delta: int) -> None:
         i = self.challenge_index(chid)
@@ -975,7 +980,7 @@ class Tracker:
             txn.insert(["challenges"], j, item)
             txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {title}", challenge=chid)
 
-        self._run(build)
+        self.run(build)
 
     def start_challenge(self, chid: str) -> None:
         c = self.challenge(chid)
@@ -991,22 +996,24 @@ class Tracker:
             txn.set(["challenges", self.challenge_index(chid), "status"], "active")
             txn.emit("challenge", f"Challenge started: {c['title']}", challenge=chid)
 
-        self._run(build)
+        self.run(build)
 
-    def resolve_challenge(self, chid: str, outcome: str, txn: _Txn | None = None) -> None:
+    def resolve_challenge(self, chid: str, outcome: str) -> None:
+        """Close a challenge with ``outcome``, as a command of its own (one ``challenge`` event)."""
         c = self.challenge(chid)
 
-        def build(t: _Txn) -> None:
-            i = self.challenge_index(chid)
-            t.set(["challenges", i, "status"], "resolved")
-            t.set(["challenges", i, "outcome"], outcome)
-            if txn is None:
-                t.emit("challenge", f"Challenge resolved: {c['title']} — {outcome}", challenge=chid)
+        def build(txn: _Txn) -> None:
+            self.resolve_challenge_in(txn, chid, outcome)
+            txn.emit("challenge", f"Challenge resolved: {c['title']} — {outcome}", challenge=chid)
 
-        if txn is not None:
-            build(txn)
-        else:
-            self._run(build)
+        self.run(build)
+
+    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str) -> None:
+        """Close a challenge with ``outcome`` as part of the command of ``txn`` (the roll that settles it, whose
+        event tells it)."""
+        i = self.challenge_index(chid)
+        txn.set(["challenges", i, "status"], "resolved")
+        txn.set(["challenges", i, "outcome"], outcome)
 
     # -- initiative (S12) ---------------------------------------------------------
 
@@ -1021,7 +1028,7 @@ class Tracker:
             model.validate_state(self.state)
             txn.emit("initiative", text)
 
-        self._run(build)
+        self.run(build)
 
 
 _SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}

@@ -361,7 +361,7 @@ def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any]) -> dict[str
     def build(txn: Any) -> None:
         out.append(txn.emit("seat", text, who=cid, ask=ask))
 
-    t._run(build)
+    t.run(build)
     return out[0]
 
 
@@ -377,7 +377,7 @@ def withdraw(t: Tracker, offer_seq: int) -> dict[str, Any]:
         out.append(txn.emit("seat", f"The GM takes back the roll request to {name}", who=offer.cid,
                             withdraw=offer_seq))
 
-    t._run(build)
+    t.run(build)
     return out[0]
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 class Rolls(RajaRolls, HarhaRolls, SRExtendedRolls):
     """The roll commands, a part of the tracker: ``tracker.rolls.roll_raja(...)``.
 
-    Each command runs as one tracker command (``tracker._run``), so it is
+    Each command runs as one tracker command (``tracker.run``), so it is
     logged and undone like any other.
     """
 

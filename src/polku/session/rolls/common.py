@@ -78,7 +78,7 @@ class RollAction:
 class RollsBase:
     """What every system's roll commands use: ``self.tracker`` (the :class:`RollHost`), the dice, the event.
 
-    Each command runs as one tracker command (``tracker._run``), so it is
+    Each command runs as one tracker command (``tracker.run``), so it is
     logged and undone like any other.
     """
 
@@ -89,7 +89,7 @@ class RollsBase:
         self.doers: dict[str, DoAction] = {}
         """Who carries out an action of :meth:`roll_actions`, by its name; one missing is done by rolling again."""
 
-    def _source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
+    def dice_source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
         if faces is not None:
             return ManualSource(list(faces)), {"manual": True}
         return self.tracker.program_source()
@@ -108,25 +108,25 @@ class RollsBase:
         if faces is not None:
             fa, fb = faces
             if fa is not None and fb is not None:
-                src_a, origin = self._source(fa)
-                src_b, _ = self._source(fb)
+                src_a, origin = self.dice_source(fa)
+                src_b, _ = self.dice_source(fb)
             else:
-                program, origin = self._source(None)
+                program, origin = self.dice_source(None)
                 src_a = ManualSource(list(fa)) if fa is not None else program
                 src_b = ManualSource(list(fb)) if fb is not None else program
                 hand = [role for role, f in (("a", fa), ("b", fb)) if f is not None]
                 if hand:
                     origin.update(manual=True, hand=hand)
             dice_a, dice_b = roll_specs(specs_a, src_a), roll_specs(specs_b, src_b)
-            self._check_manual_used(src_a)
-            self._check_manual_used(src_b)
+            self.check_faces_used(src_a)
+            self.check_faces_used(src_b)
             return dice_a, dice_b, origin
-        src, origin = self._source(None)
+        src, origin = self.dice_source(None)
         return roll_specs(specs_a, src), roll_specs(specs_b, src), origin
 
-    def _roll_event(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
-                    outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
-                    challenge: str | None, text: str, resolved_with: Settings | None = None, **extra: Any) -> Event:
+    def emit_roll(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
+                  outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
+                  challenge: str | None, text: str, resolved_with: Settings | None = None, **extra: Any) -> Event:
         """Emit the roll; ``resolved_with``: the settings it was resolved with when not the campaign's
         (a Harhapolku roll's own comparison, :meth:`settings_for`). ``settings`` in ``extra`` replaces the
         kept settings (a damage resistance roll keeps its own)."""
@@ -160,13 +160,13 @@ class RollsBase:
 
     def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str) -> None:
         if challenge:
-            self.tracker.resolve_challenge(challenge, outcome, txn)
+            self.tracker.resolve_challenge_in(txn, challenge, outcome)
 
     def _refuse(self, message: str) -> Exception:
-        """A command refused before it starts: the same one-line TrackerError as inside ``_run``."""
+        """A command refused before it starts: the same one-line TrackerError as inside ``run``."""
         return TrackerError(message)
 
-    def _check_manual_used(self, source: DiceSource) -> None:
+    def check_faces_used(self, source: DiceSource) -> None:
         if isinstance(source, ManualSource) and source.remaining:
             raise RulesError(f"{plural(source.remaining, 'face')} more than the pool has dice; check what you entered")
 
@@ -180,7 +180,7 @@ class RollsBase:
 
     # -- what can be done to a roll now -------------------------------------------------
 
-    def _latest_roll_seq(self) -> int | None:
+    def latest_roll_seq(self) -> int | None:
         for i in range(len(self.tracker.events) - 1, -1, -1):
             ev = self.tracker.events[i]
             if ev.get("kind") == "roll" and not self.tracker.is_undone(ev["seq"]):
@@ -203,7 +203,7 @@ class RollsBase:
         answer = self.actions_of.get(logged_system(str(roll.get("test", ""))))
         if answer is None:
             return []
-        return answer(roll_event, roll, roll_event["seq"] == self._latest_roll_seq())
+        return answer(roll_event, roll, roll_event["seq"] == self.latest_roll_seq())
 
     def do_roll_action(self, roll_event: Event, name: str, *, role: str = "a",
                        edge: str = "", faces: Sequence[int] | None = None) -> dict[str, Any]:

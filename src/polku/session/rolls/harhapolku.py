@@ -144,7 +144,7 @@ class HarhaRolls(RollsBase):
                                             counts=(len(pa.dice), len(pb.dice)), demand=demand)
             out["event"], out["result"] = ev, result
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def _harha_record(self, txn: "Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
@@ -166,7 +166,7 @@ class HarhaRolls(RollsBase):
         if demand:
             outcome.update({"winner": result.winner, "success": result.success, "high": result.high,
                             "needed": result.needed, "won_comparison": result.won_comparison})
-        ev = self._roll_event(txn, f"harhapolku-{variant}", [
+        ev = self.emit_roll(txn, f"harhapolku-{variant}", [
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
         ], summary, outcome, result.explain() + explain, origin, challenge,
@@ -203,11 +203,11 @@ class HarhaRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            self.tracker.use_edge_reroll(cid, edge, txn)
-            src, origin = self._source(faces)
+            self.tracker.use_edge_reroll_in(txn, cid, edge)
+            src, origin = self.dice_source(faces)
             old = [die_from(d) for d in sides[role]["dice"]]
             new = harha.edge_reroll(old, None, src)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             ch = self.tracker.character(cid)
             chal = roll_event.get("challenge")
             why = [f"{ch['name']} rerolls the whole roll with edge '{edge}' (H7)"]
@@ -231,7 +231,7 @@ class HarhaRolls(RollsBase):
 
         # What follows a GM-only roll is the GM's too (the edge it uses included).
         with self.tracker.gm_only(bool(roll_event.get("secret"))):
-            self.tracker._run(build)
+            self.tracker.run(build)
         return out
 
     def roll_harha_difficult(self, side: HarhaSide, *, very_demanding: bool = False,
@@ -248,13 +248,13 @@ class HarhaRolls(RollsBase):
 
         def build(txn: "Txn") -> None:
             pool = self.harha_pool(side, v)
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             dice = roll_specs(harha.variant_dice(pool, v), src)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             out["event"] = self._difficult_record(txn, side, dice, very_demanding, challenge, origin,
                                                   list(pool.explain), variant=v)
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def _difficult_record(self, txn: "Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
@@ -266,7 +266,7 @@ class HarhaRolls(RollsBase):
         what = "very demanding" if very_demanding else "difficult"
         summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
         self._resolve_challenge_in(txn, challenge, summary)
-        return self._roll_event(
+        return self.emit_roll(
             txn, "harhapolku-difficult",
             [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
             summary, {"success": result.success, "high": result.high, "needed": result.needed,
@@ -342,12 +342,12 @@ class HarhaRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             before = self.narration()
             # The contest knows its participants by name; the log names them by id too.
             who = self.narration_ids(names(before))
             step = fn(before, src)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             self._store_narration(txn, step.state)
             data: dict[str, Any] = {}
             if roll_sides is not None:
@@ -357,7 +357,7 @@ class HarhaRolls(RollsBase):
             txn.emit("narration", text_prefix + step.text, who=who or None, **data)
             out["step"] = step
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         step: harha.Step = out["step"]
         return step
 
@@ -377,11 +377,11 @@ class HarhaRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            self.tracker.use_edge_reroll(cid, edge, txn)
-            src, origin = self._source(faces)
+            self.tracker.use_edge_reroll_in(txn, cid, edge)
+            src, origin = self.dice_source(faces)
             before = self.narration()
             step = before.reroll_hand(who, src)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             self._store_narration(txn, step.state)
             new = step.state.hand(who)
             txn.emit("narration", f"{step.text[:-len(' (H7)')]} with edge '{edge}' (H7)", who=[cid],
@@ -390,7 +390,7 @@ class HarhaRolls(RollsBase):
                            "summary": step.text, "outcome": {}, "explain": [step.text], **origin})
             out["step"] = step
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         step: harha.Step = out["step"]
         return step
 

@@ -106,14 +106,14 @@ class RajaRolls(RollsBase):
             explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
             if result.winner != "tie" or result.tie_action == "defender":
                 self._resolve_challenge_in(txn, challenge, summary)
-            ev = self._roll_event(txn, "rajapolku", [
+            ev = self.emit_roll(txn, "rajapolku", [
                 {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
             ], summary, raja.result_json(result), explain, origin, challenge,
                 f"{a.label} vs {b.label}: {summary}")
             out["event"], out["result"] = ev, result
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def _pay_abilities(self, txn: "Txn", side: RajaSide, plan: raja.PoolPlan) -> None:
@@ -212,7 +212,7 @@ class RajaRolls(RollsBase):
         def build(txn: "Txn") -> None:
             chid = challenge
             if chid is None:
-                chid = self.tracker._new_id(txn, "c")
+                chid = self.tracker.new_id(txn, "c")
                 txn.insert(["challenges"], len(self.tracker.state["challenges"]),
                            {"id": chid, "title": f"Spirit combat: {ca['name']} vs {cb['name']}", "status": "active",
                             "kind": "spirit", "participants": [a_cid], "opposition": [b_cid], "outcome": ""})
@@ -246,8 +246,8 @@ class RajaRolls(RollsBase):
             if after.over:
                 winner = {"a": ca["name"], "b": cb["name"]}.get(after.winner or "", "")
                 summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
-                self.tracker.resolve_challenge(chid, summary, txn)
-            self._roll_event(txn, "spirit", [
+                self.tracker.resolve_challenge_in(txn, chid, summary)
+            self.emit_roll(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
             ], summary, {**raja.result_json(result), "charge_loss": ex.loss, "fight": after.to_json()},
@@ -255,7 +255,7 @@ class RajaRolls(RollsBase):
                 f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}")
             out["result"], out["fight"], out["challenge"] = result, after, chid
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def end_spirit_fight(self, challenge: str) -> None:
@@ -272,10 +272,10 @@ class RajaRolls(RollsBase):
             txn.set(["challenges", idx, "spirit"], {**kept, "ended": True})
             text = (f"the GM ends the spirit combat after {fight.exchanges} exchange"
                     f"{'s' if fight.exchanges != 1 else ''} (R11)")
-            self.tracker.resolve_challenge(challenge, text, txn)
+            self.tracker.resolve_challenge_in(txn, challenge, text)
             txn.emit("challenge", f"{self.tracker.challenge(challenge)['title']}: {text}", challenge=challenge)
 
-        self.tracker._run(build)
+        self.tracker.run(build)
 
 
 def _raja_result_from(outcome: dict[str, Any]) -> Any:

@@ -134,7 +134,7 @@ class SRRolls(RollsBase):
     def _sr_roll_actions(self, roll_event: Event, roll: dict[str, Any], latest: bool) -> list[RollAction]:
         from ...rules.actions import roll_actions as rules_actions
 
-        rec = self.tracker._recent.get(roll_event["seq"])
+        rec = self.tracker.recent.get(roll_event["seq"])
         if not isinstance(rec, SRRecord):
             return [RollAction("edge_after", False, "Edge after the roll works on a Varjojuoksu roll of "
                                "this sitting only", 1)]
@@ -257,7 +257,7 @@ class SRRolls(RollsBase):
         for h, faces in zip(helpers, helper_faces):
             src = ManualSource(list(faces))
             rolls.append(sr.roll(self.sr_plan(h).size, src, settings=self.tracker.settings))
-            self._check_manual_used(src)
+            self.check_faces_used(src)
         extra = sr.teamwork_bonus(rolls, leader.skill, self.tracker.settings)
         plan = self.sr_plan(leader)
         if leader.long_shot:
@@ -269,7 +269,7 @@ class SRRolls(RollsBase):
         Edge rating in dice (S7); negating or reducing a glitch throws none (S5, S6)."""
         if what != "edge_after":
             return 0
-        rec = self.tracker._recent.get(roll_event["seq"])
+        rec = self.tracker.recent.get(roll_event["seq"])
         if isinstance(rec, SRRecord):
             who = rec.sides[role][0].who if role in rec.sides else []
         else:
@@ -310,19 +310,19 @@ class SRRolls(RollsBase):
         if side.long_shot:
             if ch is None:
                 raise RulesError("a Long Shot needs a character with Edge (S3)")
-            self._spend_edge_in(txn, side.who[0], "Long Shot (S3)")
+            self.spend_edge_in(txn, side.who[0], "Long Shot (S3)")
             return plan, sr.roll_long_shot(ch["edge_rating"], src, settings=self.tracker.settings)
         edge = None
         if side.edge_before:
             if ch is None:
                 raise RulesError("Edge needs a character (S7)")
-            self._spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)")
+            self.spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)")
             edge = ch["edge_rating"]
         r = sr.roll(plan.size, src, edge, settings=self.tracker.settings,
                     hurried=hurried, helper_dice=helper_dice)
         return plan, r
 
-    def _spend_edge_in(self, txn: "Txn", cid: str, reason: str) -> None:
+    def spend_edge_in(self, txn: "Txn", cid: str, reason: str) -> None:
         ch = self.tracker.character(cid)
         if ch["edge"] < 1:
             raise RulesError(f"{ch['name']} has no Edge left this session")
@@ -338,19 +338,19 @@ class SRRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             if buy_hits:
                 plan = self.sr_plan(side)
                 r = sr.buy_hits(plan.size)
             else:
                 plan, r = self._sr_roll_side(txn, side, src)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             rec = SRRecord("sr-success", {"a": (side, plan, r)}, challenge=challenge,
                             threshold=threshold, hidden=hidden)
             ev = self._sr_emit(txn, rec, origin)
             out["event"], out["roll"] = ev, r
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def _sr_emit(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
@@ -384,7 +384,7 @@ class SRRolls(RollsBase):
                            f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
             self._resolve_challenge_in(txn, chal, summary)
         explain += list(plan.explain())
-        ev = self._roll_event(txn, "shadowrun", [
+        ev = self.emit_roll(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
             threshold=rec.threshold, hidden=rec.hidden or None, **extra)
@@ -398,7 +398,7 @@ class SRRolls(RollsBase):
         res = sr.opposed(ra, rb)
         summary = _sr_opposed_summary(res, a.label, b.label)
         self._resolve_challenge_in(txn, chal, summary)
-        ev = self._roll_event(txn, "shadowrun-opposed", [
+        ev = self.emit_roll(txn, "shadowrun-opposed", [
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in ra.dice]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
         ], summary, sr.result_json(res), list(extra_explain) + res.explain() + list(plan_a.explain())
@@ -425,7 +425,7 @@ class SRRolls(RollsBase):
         outcome.pop("dice", None)
         lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
                  f"({hp.size} dice: {' '.join(hp.explain())})" for h, hp, hr in helpers]
-        ev = self._roll_event(txn, "shadowrun-teamwork", sides, summary, outcome,
+        ev = self.emit_roll(txn, "shadowrun-teamwork", sides, summary, outcome,
                               list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
                               origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, **extra)
         return ev
@@ -435,7 +435,7 @@ class SRRolls(RollsBase):
         """S5–S7 after the roll on any test and either side: ``edge_after``, ``negate_glitch``
         or ``reduce_critical`` (1 Edge each, by the character who rolled)."""
         key = roll_event["seq"]
-        rec = self.tracker._recent.get(key)
+        rec = self.tracker.recent.get(key)
         if not isinstance(rec, SRRecord):
             raise self._refuse("Edge after the roll works on a Varjojuoksu roll of this sitting only")
         if role not in rec.sides:
@@ -455,7 +455,7 @@ class SRRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             new: sr.SRRoll | sr.SuccessResult
             if what == "edge_after":
                 new = sr.edge_after(r, ch["edge_rating"], src)
@@ -466,8 +466,8 @@ class SRRolls(RollsBase):
             else:
                 new = sr.reduce_critical(r)
                 reason = "reduce a critical glitch to a glitch (S6)"
-            self._check_manual_used(src)
-            self._spend_edge_in(txn, cid, reason)
+            self.check_faces_used(src)
+            self.spend_edge_in(txn, cid, reason)
             if what != "edge_after":
                 origin = {k: v for k, v in roll_event["roll"].items() if k in ("manual", "seed")}
             new_rec = rec.with_roll(role, new)
@@ -476,7 +476,7 @@ class SRRolls(RollsBase):
 
         # What follows a GM-only roll is the GM's too (the Edge it spends included).
         with self.tracker.gm_only(bool(roll_event.get("secret"))):
-            self.tracker._run(build)
+            self.tracker.run(build)
         return out
 
     def roll_sr_opposed(self, a: SRSide, b: SRSide, *, group: Sequence[int] = (),
@@ -491,10 +491,10 @@ class SRRolls(RollsBase):
 
         def build(txn: "Txn") -> None:
             if faces is not None:
-                sa, origin = self._source(faces[0])
-                sb, _ = self._source(faces[1])
+                sa, origin = self.dice_source(faces[0])
+                sb, _ = self.dice_source(faces[1])
             else:
-                sa, origin = self._source(None)
+                sa, origin = self.dice_source(None)
                 sb = sa
             plan_a, ra = self._sr_roll_side(txn, a, sa)
             b_side = b
@@ -505,15 +505,15 @@ class SRRolls(RollsBase):
                 b_side = SRSide(b.label, b.who, dice=size, edge_before=b.edge_before)
                 extra_lines.append(f"group of {len(group) + 1}: largest pool + {min(5, len(group))} = {size} (S9)")
             plan_b, rb = self._sr_roll_side(txn, b_side, sb)
-            self._check_manual_used(sa)
+            self.check_faces_used(sa)
             if sb is not sa:
-                self._check_manual_used(sb)
+                self.check_faces_used(sb)
             rec = SRRecord("sr-group" if group else "sr-opposed", {"a": (a, plan_a, ra), "b": (b_side, plan_b, rb)},
                             challenge=challenge, lines=tuple(extra_lines), group=tuple(group))
             out["event"] = self._sr_emit(txn, rec, origin)
             out["result"] = sr.opposed(ra, rb)
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def sr_teamwork_lead(self, leader: SRSide, helpers: Sequence[SRSide]) -> TeamworkLead:
@@ -555,7 +555,7 @@ class SRRolls(RollsBase):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             sides: dict[str, tuple[SRSide, Any, Any]] = {}
             helper_rolls = []
             for i, h in enumerate(helpers):
@@ -569,12 +569,12 @@ class SRRolls(RollsBase):
                 lines.append(f"helpers' hits {total}, at most the leader's skill {leader.skill or 0}: "
                              f"+{extra} dice (S11, sr.teamwork_cap = skill)")
             plan, r = self._sr_roll_side(txn, leader, src, helper_dice=extra)
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             sides["a"] = (leader, plan, r)
             rec = SRRecord("sr-teamwork", sides, challenge=challenge, threshold=threshold, lines=tuple(lines))
             out["event"] = self._sr_emit(txn, rec, origin)
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,

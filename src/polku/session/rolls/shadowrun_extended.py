@@ -67,7 +67,7 @@ class SRExtendedRolls(SRRolls):
                       f" — {sr.glitch_words(judged.hits)}, GM: spoil?" if judged.glitch else "")
                    + (" — done" if test.done else ""))
         if test.done or test.ended:
-            self.tracker.resolve_challenge(chal, summary, txn)
+            self.tracker.resolve_challenge_in(txn, chal, summary)
         elif rec.status_before is not None and self.tracker.challenge(chal)["status"] == "resolved":
             # Edge turned an ending critical glitch into a glitch: the test goes on.
             txn.set(["challenges", idx, "status"], rec.status_before)
@@ -76,7 +76,7 @@ class SRExtendedRolls(SRRolls):
         outcome.pop("dice", None)
         outcome.update({"accumulated": test.accumulated, "threshold": test.threshold,
                         "intervals": test.intervals, "done": test.done, "ended": test.ended})
-        ev = self._roll_event(txn, "shadowrun-extended", [
+        ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()
             + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", **extra)
@@ -156,9 +156,9 @@ class SRExtendedRolls(SRRolls):
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
-            src, origin = self._source(faces)
+            src, origin = self.dice_source(faces)
             plan, r = self._sr_roll_side(txn, side, src, hurried=ext["hurried"])
-            self._check_manual_used(src)
+            self.check_faces_used(src)
             kept: dict[str, Any] = {"who": who}
             if pool is not None:
                 kept["pool"] = pool_json(pool)
@@ -168,7 +168,7 @@ class SRExtendedRolls(SRRolls):
                             ext_before=ext, status_before=c["status"])
             out["event"] = self._sr_emit(txn, rec, origin)
 
-        self.tracker._run(build)
+        self.tracker.run(build)
         return out
 
     def sr_extended_spoil(self, challenge: str) -> None:
@@ -182,8 +182,8 @@ class SRExtendedRolls(SRRolls):
         def build(txn: "Txn") -> None:
             idx = self.tracker.challenge_index(challenge)
             txn.set(["challenges", idx, "extended"], {**ext, "spoiled": True, "ended": True})
-            self.tracker.resolve_challenge(challenge, "spoiled by a glitch", txn)
+            self.tracker.resolve_challenge_in(txn, challenge, "spoiled by a glitch")
             txn.emit("challenge", f"{c['title']}: the GM rules the glitch spoils the extended test (S10)",
                      challenge=challenge)
 
-        self.tracker._run(build)
+        self.tracker.run(build)

@@ -229,7 +229,7 @@ class Combat:
         out: dict[str, Any] = {}
 
         def build(txn: _Txn) -> None:
-            src, origin = t.rolls._source(faces)
+            src, origin = t.rolls.dice_source(faces)
             sides, rows = [], []
             by_group: dict[str, int] = {}
             for cid, passes in entries:
@@ -247,13 +247,13 @@ class Combat:
                 sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                               "dice": [die_dict(d) for d in r.dice]})
                 rows.append({"id": cid, "score": score, "passes": passes})
-            t.rolls._check_manual_used(src)
+            t.rolls.check_faces_used(src)
             order = turns.turn_order(self._entry(r) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
             # The order as a fact (who, the score in force), from which every view words its line.
             placed = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
-            out["event"] = t.rolls._roll_event(txn, "initiative", sides, f"order: {names}", {"order": placed},
+            out["event"] = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", {"order": placed},
                                          ["initiative = Reaction + Intuition + hits (S12)",
                                           "highest first; ties by Edge, then Reaction, then Intuition",
                                           "wound modifiers lower the score (S12)"],
@@ -265,7 +265,7 @@ class Combat:
                 self._tick(txn, "turn", f"combat turn {b['turn']} is over")
             self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "")
 
-        t._run(build)
+        t.run(build)
         return out
 
     def next(self) -> None:
@@ -285,7 +285,7 @@ class Combat:
             acted = b["acted"] + ([b["acting"]] if b["acting"] else [])
             self._advance(txn, b, acted, list(b["held"]))
 
-        t._run(build)
+        t.run(build)
 
     def delay(self) -> None:
         """The acting fighter holds the action; the next one acts. The held one steps back in later."""
@@ -305,7 +305,7 @@ class Combat:
             txn.emit("combat", f"{name} holds the action", who=[cid])
             txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt])
 
-        t._run(build)
+        t.run(build)
 
     def step_in(self, cid: str) -> None:
         """A fighter holding an action acts now, before whoever was about to act."""
@@ -321,7 +321,7 @@ class Combat:
             self._set(txn, acting=cid, held=[x for x in b["held"] if x != cid])
             txn.emit("combat", f"{self._where(b)}: {name} steps in with the held action", who=[cid])
 
-        t._run(build)
+        t.run(build)
 
     def end(self) -> None:
         """Leave the fight: initiative and the marker go; effects counted in passes or turns end."""
@@ -337,7 +337,7 @@ class Combat:
             for unit in ("pass", "turn"):
                 self._expire_unit(txn, unit, "the fight is over")
 
-        t._run(build)
+        t.run(build)
 
     def next_challenge(self) -> None:
         """The queue as a turn order: start the first waiting challenge after the active one."""
@@ -372,7 +372,7 @@ class Combat:
             txn.set(["characters", cid, "effects"], effects + [new])
             txn.emit("effect", f"{ch['name']}: {effect_text(new)}", who=cid)
 
-        t._run(build)
+        t.run(build)
 
     def remove_effect(self, cid: str, index: int) -> None:
         t = self._t
@@ -386,7 +386,7 @@ class Combat:
             txn.set(["characters", cid, "effects"], effects[:index] + effects[index + 1:])
             txn.emit("effect", f"{ch['name']}: {gone['name']} removed", who=cid)
 
-        t._run(build)
+        t.run(build)
 
     # -- hooks of the tracker's own commands ------------------------------------------
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...rules.dice import RulesError
 from ...rules.system import System
@@ -320,13 +320,13 @@ class Damage:
             settings = t.settings
             body = ch["attributes"]["body"]
             size = sr.resistance_pool(body, armour, ap)
-            src, origin = t.rolls._source(faces)
+            src, origin = t.rolls.dice_source(faces)
             rating = None
             if edge:
-                t.rolls._spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
+                t.rolls.spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
                 rating = ch["edge_rating"]
             r = sr.roll(size, src, rating, settings=settings)
-            t.rolls._check_manual_used(src)
+            t.rolls.check_faces_used(src)
             phys_max, stun_max = t.condition_monitor(target, "physical"), t.condition_monitor(target, "stun")
             mon = sr.Monitors(ch["physical"], ch["stun"], phys_max, stun_max, int(ch.get("overflow", 0)), body)
             if weapon and attacker:
@@ -341,7 +341,7 @@ class Damage:
                             f"{which} armour")
             out.update(self._resist_in(txn, rec, origin))
 
-        t._run(build)
+        t.run(build)
         return out
 
     def _resist_in(self, txn: Txn, rec: _Resisted, origin: dict[str, Any], *,
@@ -381,10 +381,10 @@ class Damage:
         extra: dict[str, Any] = {"attack": rec.attack or None}
         if supersedes is not None:
             extra["supersedes"] = supersedes
-        ev = t.rolls._roll_event(txn, "damage-resistance", [
+        ev = t.rolls.emit_roll(txn, "damage-resistance", [
             {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
             text, outcome, explain, origin, rec.challenge, text, **extra)
-        ev["_recent"] = dataclasses.replace(rec, after=(res.after.physical, res.after.stun, res.after.overflow))
+        cast("dict[str, object]", ev)["_recent"] = dataclasses.replace(rec, after=(res.after.physical, res.after.stun, res.after.overflow))
         return {"event": ev, "result": res}
 
     # -- Edge after the resistance roll (S5–S7) -------------------------------------
@@ -408,14 +408,14 @@ class Damage:
         if roll.get("test") != "damage-resistance":
             return []
         seq = int(resist_event["seq"])
-        rec = t._recent.get(seq)
+        rec = t.recent.get(seq)
         if not isinstance(rec, _Resisted):
             return [RollAction("edge_after", False, "Edge after the roll works on a resistance roll of this "
                                "sitting only", 1, "b")]
         ch = t.characters.get(rec.target)
         if ch is None:
             return []
-        latest = seq == t.rolls._latest_roll_seq() and not t.is_undone(seq)
+        latest = seq == t.rolls.latest_roll_seq() and not t.is_undone(seq)
         acts = rules_actions("sr-resistance", roll=rec.roll, has_character=True, edge_left=ch["edge"],
                              edge_rating=ch["edge_rating"], latest=latest, settings=t.settings)
         now = (ch["physical"], ch["stun"], int(ch.get("overflow", 0)))
@@ -442,12 +442,12 @@ class Damage:
             raise TrackerError(f"'{what}' cannot be done to this roll")
         if not acts[0].allowed:
             raise TrackerError(acts[0].reason)
-        rec: _Resisted = t._recent[int(resist_event["seq"])]
+        rec = cast(_Resisted, t.recent[int(resist_event["seq"])])  # post_roll_actions found it
         ch = t.character(rec.target)
         out: dict[str, Any] = {}
 
         def build(txn: Txn) -> None:
-            src, origin = t.rolls._source(faces)
+            src, origin = t.rolls.dice_source(faces)
             if what == "edge_after":
                 new = sr.edge_after(rec.roll, ch["edge_rating"], src)
                 reason = f"Edge after the roll: +{plural(ch['edge_rating'], 'die')}, rule of six on them (S7)"
@@ -457,22 +457,22 @@ class Damage:
             else:
                 new = sr.reduce_critical(rec.roll)
                 reason = "reduce a critical glitch to a glitch (S6)"
-            t.rolls._check_manual_used(src)
-            t.rolls._spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test")
+            t.rolls.check_faces_used(src)
+            t.rolls.spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test")
             if what != "edge_after":
                 origin = {k: v for k, v in resist_event["roll"].items() if k in ("manual", "seed")}
             out.update(self._resist_in(txn, dataclasses.replace(rec, roll=new), origin,
                                        lines=[f"{ch['name']}: {reason}"], supersedes=int(resist_event["seq"])))
 
         with t.gm_only(bool(resist_event.get("secret"))):
-            t._run(build)
+            t.run(build)
         return out
 
     def post_roll_dice(self, resist_event: Event, what: str) -> int:
         """How many new dice ``what`` throws first (Edge after: the Edge rating; else 0), for a faces prompt."""
         if what != "edge_after":
             return 0
-        rec = self.t._recent.get(int(resist_event["seq"]))
+        rec = self.t.recent.get(int(resist_event["seq"]))
         if not isinstance(rec, _Resisted):
             return 0
         rating: int = self.t.character(rec.target)["edge_rating"]
@@ -599,7 +599,7 @@ class Damage:
             txn.emit("wound", f"{ch['name']}: {'; '.join(bits)}", who=offer.who,
                      before=level or None, after=new_level or None, harm_of=offer.source_seq or None)
 
-        t._run(build)
+        t.run(build)
 
 
 def _die(d: Any) -> dict[str, Any]:

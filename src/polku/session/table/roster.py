@@ -159,7 +159,7 @@ class Roster:
                      + (" (secret)" if block.get("secret") else ""), template=tid)
             out["id"] = tid
 
-        t._run(build)
+        t.run(build)
         return self.templates[out["id"]]
 
     def remove_template(self, name_or_id: str) -> None:
@@ -177,7 +177,7 @@ class Roster:
             txn.delete(["templates", tpl["id"]])
             txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
 
-        t._run(build)
+        t.run(build)
 
     def add_from_template(self, name_or_id: str, count: int, *, group: str = "",
                           initiative: str = "shared", kind: str = "") -> list[str]:
@@ -224,7 +224,7 @@ class Roster:
                      + (f"–{names[-1].rsplit(' ', 1)[-1]}" if count > 1 else "") + f", {shared} initiative"
                      + (", secret" if tpl.get("secret") else "") + ")", who=list(made), group_id=gid)
 
-        t._run(build)
+        t.run(build)
         return made
 
     def set_group_initiative(self, gid: str, initiative: str) -> None:
@@ -242,7 +242,7 @@ class Roster:
             txn.set(["groups", gid, "initiative"], initiative)
             txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid)
 
-        t._run(build)
+        t.run(build)
 
     def remove_fallen(self) -> list[str]:
         """Every non-player character out of the fight leaves, in one command; empty groups go too."""
@@ -255,13 +255,13 @@ class Roster:
         def build(txn: Txn) -> None:
             groups = {str(g) for c in gone if (g := t.character(c).get("group"))}
             for cid in gone:
-                t._remove_character_in(txn, cid)
+                t.remove_character_in(txn, cid)
             for gid in sorted(groups):
                 if not self.members(gid):
                     txn.delete(["groups", gid])
             txn.emit("character", f"The fallen leave: {', '.join(names)}", who=list(gone))
 
-        t._run(build)
+        t.run(build)
         return gone
 
     # -- copying characters ----------------------------------------------------------
@@ -309,7 +309,7 @@ class Roster:
             names = ", ".join(t.character(c)["name"] for c in made) or "templates only"
             txn.emit("character", f"Copied{f' from {source}' if source else ''}: {names}", who=list(made) or None)
 
-        t._run(build)
+        t.run(build)
         return made
 
     def add_imported(self, block: dict[str, Any], *, template: bool = False, source: str = "") -> str:
@@ -354,7 +354,7 @@ class Roster:
                      f"{what} {name} imported" + (f" from {source}" if source else ""),
                      **({"template": made["id"]} if template else {"who": made["id"]}))
 
-        t._run(build)
+        t.run(build)
         return made["id"]
 
     # -- gear (Varjojuoksu) -------------------------------------------------------------
@@ -381,7 +381,7 @@ class Roster:
             if not 0 <= index < len(sheet):
                 raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
             new, verb = sheet[:index] + [weapon] + sheet[index + 1:], "now carries"
-        t._run(self._gear(holder, template, "weapons", [w.to_table() for w in new],
+        t.run(self._gear(holder, template, "weapons", [w.to_table() for w in new],
                           f"{holder['name']} {verb} {weapon.text}"))
 
     def remove_weapon(self, owner: str, index: int, *, template: bool = False) -> None:
@@ -390,7 +390,7 @@ class Roster:
         sheet = weapons_of(t.state, holder)
         if not 0 <= index < len(sheet):
             raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
-        t._run(self._gear(holder, template, "weapons", [w.to_table() for i, w in enumerate(sheet) if i != index],
+        t.run(self._gear(holder, template, "weapons", [w.to_table() for i, w in enumerate(sheet) if i != index],
                           f"{holder['name']} drops {sheet[index].name}"))
 
     def set_armour(self, owner: str, armour: Armour, *, template: bool = False) -> None:
@@ -398,7 +398,7 @@ class Roster:
         holder = self.gear_holder(owner, template=template)
         if armour == armour_of(self.t.state, holder) and "armour" in holder:
             raise TrackerError(f"{holder['name']} already wears {armour.text}; nothing changed")
-        self.t._run(self._gear(holder, template, "armour", armour.to_table(),
+        self.t.run(self._gear(holder, template, "armour", armour.to_table(),
                                f"{holder['name']}: armour {armour.text}"))
 
     def _gear(self, holder: dict[str, Any], template: bool, key: str, value: Any,
@@ -438,7 +438,7 @@ class Roster:
             model.validate_state(t.state)
             txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid)
 
-        t._run(build)
+        t.run(build)
 
     def remove_pool(self, cid: str, name: str) -> None:
         t = self.t
@@ -451,7 +451,7 @@ class Roster:
             txn.set(["characters", cid, "pools"], kept)
             txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid)
 
-        t._run(build)
+        t.run(build)
 
     def sr_pool(self, pool: dict[str, Any]) -> Any:
         """A saved Varjojuoksu pool as the roll screen's :class:`~polku.session.rolls.SRPool`."""
