@@ -120,9 +120,10 @@ class TestSmallTerminal:
         assert snap_compare(demo_app(system), run_before=keys("r"), terminal_size=(60, 20))
 
     def test_varjojuoksu_result(self, snap_compare):
-        """Kaneda's success test rolled at 60x20: the 4-row result box shows the headline, the dice and
-        the first hint; the pools above have not moved."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "r"), terminal_size=(60, 20))
+        """Kaneda's success test rolled at 60x20 (Nyx acts, ▶: w 1 is Kaneda): the 4-row result box shows
+        the headline, the dice and the first hint; the pools above have not moved."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "w", "1", "r"),
+                            terminal_size=(60, 20))
 
 
 # -- the roll modals ---------------------------------------------------------------------------------
@@ -158,14 +159,15 @@ class TestRollModals:
     @sizes
     def test_varjojuoksu_success(self, snap_compare, size):
         """A success test on "Sneak past the Lone Star patrol" (highlighted in the queue with 1 and End):
-        Kaneda's Pistols 4 + Agility 5, the wound modifier −1 (S12), threshold 2, hit distribution."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r"), terminal_size=size)
+        Kaneda's Pistols 4 + Agility 5, the wound modifier −1 (S12), threshold 2, hit distribution. The
+        roll screen opens on Nyx, who acts (▶): w 1 makes it Kaneda's."""
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "w", "1"), terminal_size=size)
 
     @sizes
     def test_varjojuoksu_opposed(self, snap_compare, size):
         """t turns the same roll into an opposed test: B is the defending GM with a dice count (6),
         both pools are listed and the odds show Kaneda / stalemate / GM with a bar."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "t"), terminal_size=size)
+        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("1", "end", "r", "w", "1", "t"), terminal_size=size)
 
     @sizes
     def test_varjojuoksu_extended(self, snap_compare, size):
@@ -178,7 +180,7 @@ class TestRollModals:
         """Edge before the roll typed from physical dice: Kaneda's 11 dice with two sixes, the wave of 2
         with one six, the last wave of 1; the result box (13 rows at 120x40) lists all 14 dice, the hits
         and what can be done next."""
-        run = keys("1", "end", "r", "down", "down", "down", "enter", "f", *typed("6 6 5 1 2 3 4 2 3 4 3"), "enter",
+        run = keys("1", "end", "r", "w", "1", "down", "down", "down", "enter", "f", *typed("6 6 5 1 2 3 4 2 3 4 3"), "enter",
                    *typed("6 1"), "enter", "5", "enter")
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
 

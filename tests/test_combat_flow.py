@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import isolated, make_app, panes, pilot_test, press, settle, typed, until_quiet
+from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until_quiet
 from textual.pilot import Pilot
 
 from polku.session import demo, files
@@ -116,7 +116,7 @@ async def roll_group_initiative(pilot: Pilot, kaneda: int, nyx: int, gangers: in
 
 
 async def kaneda_shoots_ganger_3(pilot: Pilot) -> None:
-    """r (Kaneda selected), t: opposed, Tab, w 5: Ganger 3 defends; f: 4 hits against 1; D: DV 5 typed,
+    """r (Kaneda selected), t: opposed, Tab, w 5: Ganger 3 defends on Reaction; f: 4 hits against 1; D: DV 5 typed,
     Body 3 resists with 2 hits typed in: 5 + 3 net − 2 = 6 boxes."""
     from polku.tui.screens.damage import DamageScreen
     from polku.tui.screens.roll import SRRollScreen
@@ -130,8 +130,9 @@ async def kaneda_shoots_ganger_3(pilot: Pilot) -> None:
     assert roll.test == "opposed"
     await press(pilot, "tab", "w", "5")
     assert roll.b.who == "ganger-3"
-    # Pistols 4 + Agility 5 = 9 dice against Clubs 3 + Agility 3 = 6
-    await press(pilot, "f", *typed(faces((9, 4))), "enter", *typed(faces((6, 1))), "enter")
+    # Pistols 4 + Agility 5 = 9 dice against the ganger's defence by default, Reaction 3
+    assert "Defence: Reaction 3  (d: next)" in option_texts(roll.query_one("#side-b"))
+    await press(pilot, "f", *typed(faces((9, 4))), "enter", *typed(faces((3, 1))), "enter")
     await settle(pilot)
     assert roll.result_lines[0].endswith("Kaneda wins 4–1, 3 net"), roll.result_lines
     await press(pilot, "D")

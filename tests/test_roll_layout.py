@@ -87,7 +87,7 @@ async def test_a_177_character_name_leaves_the_pools_and_panes_on_screen(tmp_pat
         pane = app.main_screen().query_one("#chars", CharacterPane)
         first = option_texts(pane)[0]
         assert first.startswith("Bartholomew Quintessent… (Olli)  Edge 3/3")
-        await press(pilot, "1", "end", "r")
+        await press(pilot, "1", "end", "r", "w", "1")  # Nyx acts (▶): w 1 rolls for the long name
         roll = app.screen
         assert isinstance(roll, SRRollScreen) and roll.a.label == LONG
         shown = screen_text(app)

@@ -234,7 +234,7 @@ async def test_S11_roll_screen_helper_rolls_their_own_pool_and_the_gm_can_overri
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await press(pilot, "1", "end", "s", "r", "t", "t", "t")
+        await press(pilot, "1", "end", "s", "r", "w", "1", "t", "t", "t")  # Nyx acts (▶): w 1 is Kaneda
         roll = app.screen
         assert isinstance(roll, SRRollScreen) and roll.test == "teamwork"
         await press(pilot, "tab")

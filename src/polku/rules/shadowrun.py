@@ -85,6 +85,11 @@ __all__ = [
     "ArmourPenetration",
     "parse_ap",
     "WEAPON_KINDS",
+    "DEFENCES",
+    "DEFENCE_SKILLS",
+    "DEFENCE_ATTRIBUTE",
+    "defences_against",
+    "defence_penalty",
     "weapon_kind",
     "armour_against",
     "resistance_pool",
@@ -1340,6 +1345,47 @@ def weapon_kind(skill: str) -> str:
     if low in _THROWN_SKILLS:
         return "thrown"
     return "ranged"
+
+
+# The defence against an attack (SR4 core, the opposed test of S9 with the defender as side B):
+# Reaction alone by default; a full defence adds Dodge; against a melee attack the defender may
+# parry (a blade or a club) or block (Unarmed Combat) instead. Each attack defended before in
+# the same pass costs a die.
+
+DEFENCES = ("reaction", "full", "parry", "block")
+"""The defences, in the order a key steps through them."""
+
+DEFENCE_ATTRIBUTE = "reaction"
+"""Every defence rolls Reaction, alone or with the defence's skill."""
+
+DEFENCE_SKILLS: dict[str, tuple[str, ...]] = {
+    "reaction": (),
+    "full": ("Dodge",),
+    "parry": ("Blades", "Clubs"),
+    "block": ("Unarmed Combat",),
+}
+"""The skill each defence adds to Reaction (the highest the defender has, of those named)."""
+
+
+def defences_against(kind: str) -> tuple[str, ...]:
+    """The defences open against an attack of this weapon kind: parrying and blocking only meet a
+    melee attack; a ranged or thrown one is met by Reaction, or by a full defence (Dodge).
+
+    >>> defences_against("ranged"), defences_against("melee")
+    (('reaction', 'full'), ('reaction', 'full', 'parry', 'block'))
+    """
+    if kind not in WEAPON_KINDS:
+        raise RulesError(f"an attack is ranged, melee or thrown, not '{kind}'")
+    return DEFENCES if kind == "melee" else ("reaction", "full")
+
+
+def defence_penalty(defended_before: int) -> int:
+    """Dice off a defence for the attacks already defended in the same pass: −1 each.
+
+    >>> defence_penalty(0), defence_penalty(2)
+    (0, -2)
+    """
+    return -_check_int(defended_before, "attacks defended", 0)
 
 
 def armour_against(kind: str) -> str:

@@ -231,7 +231,7 @@ CHARACTER_KINDS = ("pc", "npc", "opposition")
 CHALLENGE_STATUS = ("waiting", "active", "resolved")
 GROUP_INITIATIVE = ("shared", "separate")
 """A group rolls one initiative for every member, or each member rolls their own."""
-POOL_MODES = ("skill", "default", "attr+attr", "dice")
+POOL_MODES = ("skill", "default", "attr+attr", "dice", "attribute")
 """Varjojuoksu saved pools: the modes of :class:`polku.session.rolls.SRPool`."""
 
 

@@ -26,6 +26,7 @@ from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .table.damage import Damage
 from .table.combat import Combat
+from .table.attack import Attacks
 from .model import Challenge, Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .host import Txn
@@ -170,6 +171,8 @@ class Tracker:
         """NPC templates, groups, copied characters, saved pools (:mod:`polku.session.table.roster`)."""
         self.combat = Combat(self)
         """The fight: turn order, the marker, effects (:mod:`polku.session.table.combat`)."""
+        self.attacks = Attacks(self)
+        """Who attacks with what, and the defender's pool (:mod:`polku.session.table.attack`)."""
         if isinstance(self.events, EventLog):
             for i in range(len(self.events)):
                 m = self.events.meta(i)

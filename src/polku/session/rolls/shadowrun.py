@@ -53,7 +53,8 @@ class SRPool:
     """What the GM chose for a Varjojuoksu pool, before the character's ratings are looked up.
 
     ``mode``: "skill" (skill + linked attribute), "default" (attribute alone −1, S2),
-    "attr+attr" (S1) or "dice" (a bare count). :meth:`Rolls.sr_side` turns
+    "attr+attr" (S1), "attribute" (an attribute alone, no die off: a defence on Reaction)
+    or "dice" (a bare count). :meth:`Rolls.sr_side` turns
     it into an :class:`SRSide` with the character's ratings and wounds.
     """
 
@@ -178,6 +179,10 @@ class SRRolls(RollsBase):
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
                           edge_before=spec.edge_before, long_shot=spec.long_shot)
         attrs = ch["attributes"]
+        if spec.mode == "attribute":
+            return SRSide(name, [cid], dice=attrs[spec.attribute], attribute_name=spec.attribute.capitalize(),
+                          modifiers=list(spec.modifiers), wound_modifier=wounds,
+                          edge_before=spec.edge_before, long_shot=spec.long_shot)
         skill: int | None = None
         if spec.mode == "skill":
             skill = ch.get("skills", {}).get(spec.skill, 0)
@@ -224,7 +229,9 @@ class SRRolls(RollsBase):
                                   skill_name=side.skill_name or "skill", attribute_name=side.attribute_name,
                                   second_attribute_name=side.second_attribute_name or "attribute")
         if side.dice is not None:
-            return sr.dice_pool(side.dice, side.modifiers, side.wound_modifier, label=side.label)
+            # An attribute alone is named by it ("Reaction: 3 dice"); a bare count by the side.
+            return sr.dice_pool(side.dice, side.modifiers, side.wound_modifier,
+                                label=side.attribute_name if side.attribute_name != "attribute" else side.label)
         return sr.build_pool(side.skill, side.attribute, side.second_attribute, side.modifiers,
                              side.defaulting_allowed, side.wound_modifier, skill_name=side.skill_name or "skill",
                              attribute_name=side.attribute_name, second_attribute_name=side.second_attribute_name or "attribute")

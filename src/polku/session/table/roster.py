@@ -472,6 +472,8 @@ class Roster:
                 what = f"{pool['attribute'].title()} − 1, defaulting"
             elif mode == "attr+attr":
                 what = f"{pool['attribute'].title()} + {pool['second'].title()}"
+            elif mode == "attribute":
+                what = f"{pool['attribute'].title()} alone"
             else:
                 what = f"{pool['count']} dice"
             return f"{name} ({what})" if what.lower() != name.lower() else name

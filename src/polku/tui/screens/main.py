@@ -491,7 +491,8 @@ class MainScreen(Screen[None]):
         # The selected character is side A, unless the challenge names who takes part and it is
         # someone else (an extended test goes on with its own roller), or names them as opposition.
         selected = self.selected_character(quiet=True)
-        actor = selected["id"] if selected is not None else None
+        # In a fight the fighter marked ▶ rolls (the session says who); w on the roll screen changes it.
+        actor = self.tracker.attacks.roller(selected["id"] if selected is not None else None)
         if actor is not None and chid is not None:
             c = self.tracker.challenge(chid)
             parts = c.get("participants", [])

@@ -40,7 +40,10 @@ class SRRollScreen(RollScreen):
         Binding("s", "spoil", N_("Spoil"), show=False, id="sr.spoil", tooltip=N_("The glitch spoils the extended test (S10)")),
         Binding("o", "helper_pool", N_("Helper pool"), show=False, id="sr.helper_pool",
                 tooltip=N_("The GM sets a teamwork helper's pool (S11)")),
-        Binding("D", "damage", N_("Damage"), show=False, id="sr.damage",
+        Binding("d", "defence", N_("Defence"), id="sr.defence",
+                tooltip=N_("The defender's pool in an opposed test: Reaction, full defence, parry, block or "
+                           "their own pool; remembered per character")),
+        Binding("D", "damage", N_("Damage"), id="sr.damage",
                 tooltip=N_("Apply damage from this opposed attack: the defender's resistance roll (S12)")),
     ]
 
@@ -63,6 +66,9 @@ class SRRollScreen(RollScreen):
                     self.a.sr = roller.pool
         elif c and c.get("opposition"):
             self.test = "opposed"
+        else:
+            # The test this character rolled last (before any: opposed in a fight, with a weapon).
+            self.test = tracker.attacks.default_test(self.a.who)
 
     def on_who_changed(self, side: Side) -> None:
         side.helpers = {}
@@ -73,7 +79,11 @@ class SRRollScreen(RollScreen):
         if side.who:
             ch = self.tracker.character(side.who)
             skills = ch.get("skills", {})
-            if skills and side.sr.skill not in skills:
+            attack = self.tracker.attacks.attack_pool(side.who) if side.role == "a" else None
+            if attack is not None:
+                # The weapon on the sheet it last attacked with: its skill and linked attribute.
+                side.pool(mode=attack.mode, skill=attack.skill, attribute=attack.attribute)
+            elif skills and side.sr.skill not in skills:
                 skill = next(iter(skills))
                 side.pool(mode="skill", skill=skill,
                           attribute=self.tracker.rolls.sr_linked_attribute(skill, side.sr.attribute, side.who))
@@ -85,8 +95,49 @@ class SRRollScreen(RollScreen):
         return {"mode": p.mode, "skill": p.skill, "attribute": p.attribute, "second": p.second, "count": p.dice}
 
     def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+        if self._defending(side):
+            self.tracker.attacks.choose_defence(side.who, "own")  # a saved pool is the defender's own
         spec = self.tracker.roster.sr_pool(pool)
         side.pool(mode=spec.mode, skill=spec.skill, attribute=spec.attribute, second=spec.second, dice=spec.dice)
+
+    # -- the defence (opposed test, side B): the session proposes the pool ---------------
+
+    def _attack_kind(self) -> str:
+        return self.tracker.attacks.attack_kind(self.a.sr)
+
+    def _defence(self, side: Side) -> Any:
+        """The defence the session proposes for side B of an opposed test (None: their own pool)."""
+        if side.role != "b" or self.test != "opposed" or not side.who:
+            return None
+        return self.tracker.attacks.defence(side.who, self._attack_kind())
+
+    @staticmethod
+    def _defence_words(d: Any) -> str:
+        """``Reaction 4``, ``full defence: Reaction 4 + Dodge 2``, ``parry: …``, ``block: …``."""
+        if not d.skill:
+            return _("Reaction {reaction}", reaction=d.reaction)
+        pool = _("Reaction {reaction} + {skill} {rating}", reaction=d.reaction, skill=d.skill, rating=d.rating)
+        return {"full": _("full defence: {pool}", pool=pool), "parry": _("parry: {pool}", pool=pool),
+                "block": _("block: {pool}", pool=pool)}.get(d.name, pool)
+
+    def _defending(self, side: Side) -> bool:
+        return self._defence(side) is not None
+
+    def action_defence(self) -> None:
+        """``d``: the defender's next defence (Reaction, full defence, parry, block, own pool)."""
+        if self.test != "opposed" or not self.b.who:
+            self.notify(_("A defence is side B's pool in an opposed test: t for opposed, then w on side B"),
+                        severity="warning", title=_("No defender"))
+            return
+        self.tracker.attacks.next_defence(self.b.who, self._attack_kind())
+        self.b.pool_name = ""
+        self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "damage":
+            # Offered only after a hit (S9): the key line shows D then.
+            return self.last_event is not None and self.tracker.damage.offer(self.last_event).allowed
+        return True
 
     def action_damage(self) -> None:
         from ..damage import DamageScreen
@@ -112,6 +163,8 @@ class SRRollScreen(RollScreen):
         return roller.reason if roller is not None else None
 
     def _spec(self, side: Side) -> SRPool:
+        if self._defending(side):
+            return self.tracker.attacks.defence_pool(side.who, self._attack_kind(), side.sr)
         return side.sr
 
     def _sr_side(self, side: Side) -> SRSide:
@@ -151,14 +204,28 @@ class SRRollScreen(RollScreen):
         fixed = self.who_fixed(side) is not None
         rows = [("who", _("Who: {short}  ", short=side.short) + (_("(rolls every interval, S10)") if fixed else _("(Enter to change)")))]
         p = side.sr
-        if not side.who or p.mode == "dice":
+        defence = self._defence(side)
+        if defence is not None:
+            rows.append(("def", _("Defence: {defence}  (d: next)", defence=self._defence_words(defence))))
+            before = self.tracker.attacks.defended_this_pass(side.who)
+            if before:
+                rows.append(("info", ngettext("−{n}: defended {n} attack before this pass",
+                                              "−{n}: defended {n} attacks before this pass", before)))
+        elif side.role == "b" and self.test == "opposed" and side.who:
+            rows.append(("def", _("Defence: own pool  (d: Reaction…)")))
+        if defence is not None:
+            pass  # the defence row says the pool
+        elif not side.who or p.mode == "dice":
             rows.append(("dice", _("Dice: {dice}  (Enter to set)", dice=p.dice)))
             if side.who:
                 rows.append(("mode", _("Pool from: a dice count (Enter: skill + attribute)")))
         else:
             ch = self.tracker.character(side.who)
             attrs = ch["attributes"]
-            if p.mode == "skill":
+            if p.mode == "attribute":
+                rows.append(("skill", _("Attribute alone")))
+                rows.append(("attr", f"{builtin_label(p.attribute).capitalize()} {attrs[p.attribute]}"))
+            elif p.mode == "skill":
                 rows.append(("skill", _("Skill: {skill} {rating}", skill=p.skill or '?', rating=ch.get('skills', {}).get(p.skill, 0))))
                 rows.append(("attr", f"+ {builtin_label(p.attribute).capitalize()} {attrs[p.attribute]}"))
             elif p.mode == "default":
@@ -168,10 +235,12 @@ class SRRollScreen(RollScreen):
                 rows.append(("skill", _("Attribute + attribute (S1)")))
                 rows.append(("attr", f"{p.attribute.capitalize()} {attrs[p.attribute]}"))
                 rows.append(("attr2", f"+ {builtin_label(p.second).capitalize()} {attrs[p.second]}"))
+        if side.who:
+            ch = self.tracker.character(side.who)
             w = self.tracker.wound_penalty(side.who)
             if w:
                 rows.append(("info", _("wounds −{w} (S12)", w=w)))
-            # Edge left first: at 80 columns the end of the row is cut.
+            # Any pool of a character may take Edge (S7). Edge left first: at 80 columns the end is cut.
             rows.append(("edge", _("{check} Edge before (Edge {edge}/{rating}): +{rating} dice, rule of six", check=_check(p.edge_before),
                                      edge=ch['edge'], rating=ch['edge_rating'])))
             rows.append(("long", _("{check} Long Shot (S3): {rating} dice, 1 Edge", check=_check(p.long_shot), rating=ch['edge_rating'])))
@@ -191,7 +260,9 @@ class SRRollScreen(RollScreen):
     def handle(self, side: Side, key: str) -> None:
         kind, _sep, rest = key.partition(":")
         p = side.sr
-        if kind == "thr":
+        if kind == "def":
+            self.action_defence()
+        elif kind == "thr":
             self.action_set_threshold()
         elif kind == "hurry":
             self.hurried = not self.hurried
@@ -243,6 +314,7 @@ class SRRollScreen(RollScreen):
         ch = self.tracker.character(side.who)
         choices = [(f"s:{k}", f"{k} {v}") for k, v in ch.get("skills", {}).items()]
         choices += [("default", _("No skill: default on the attribute, −1 die (S2)")),
+                    ("attribute", _("An attribute alone (a defence on Reaction)")),
                     ("attr+attr", _("Attribute + attribute (S1)")), ("dice", _("A plain dice count"))]
 
         def done(v: str | None) -> None:
@@ -463,7 +535,19 @@ class SRRollScreen(RollScreen):
     POST_KEYS = {"edge_after": "e", "negate_glitch": "g", "reduce_critical": "c", "spoil": "s",
                  "next_interval": "r"}
 
+    def show_result(self, ev: Event, note: str = "") -> None:
+        super().show_result(ev, note)
+        self.refresh_bindings()  # D is offered after a hit only
+
     def after_roll_hints(self, ev: Event) -> list[str]:
+        hints = []
+        offer = self.tracker.damage.offer(ev)
+        if offer.allowed and offer.targets:
+            hints.append(_("  D: damage to {name} ({reason})",
+                           name=short_name(self.tracker.character(offer.targets[0])['name']), reason=offer.reason))
+        return hints + self._post_hints(ev)
+
+    def _post_hints(self, ev: Event) -> list[str]:
         acts = [a for a in self.tracker.rolls.roll_actions(ev) if a.allowed and a.name in self.POST_KEYS]
         several = len({a.role for a in acts if a.name in ("edge_after", "negate_glitch", "reduce_critical")}) > 1
         hints = []

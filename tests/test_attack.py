@@ -1,0 +1,129 @@
+"""An attack at the Varjojuoksu table: the defender's pool by default (Reaction; full defence adds
+Dodge; parry or block against melee; a die off per attack already defended this pass), Edge before on
+any pool (S7), the ▶ fighter rolls, the test a character rolled last, the attacker's weapon skill."""
+
+from __future__ import annotations
+
+import pytest
+
+from polku.rules import shadowrun as sr
+from polku.rules.dice import RulesError
+from polku.session import demo
+from polku.session.rolls import SRPool
+from polku.session.table.gear import parse_weapon
+from polku.session.tracker import Tracker
+
+ATTRS = {"body": 3, "agility": 4, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 3, "logic": 2,
+         "willpower": 3}
+
+
+def fight() -> Tracker:
+    """Kaneda (Pistols, a Predator) and a Ganger (Reaction 4, Dodge 2, Blades 3, Clubs 4) in combat turn 1:
+    Kaneda 7 + 3 hits = 10 acts first, the ganger 7 + 0."""
+    t = Tracker.new("shadowrun", "Docks", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Kaneda", attributes={**ATTRS, "agility": 5}, skills={"Pistols": 4}, edge_rating=3, edge=3)
+    t.add_character("Ganger", kind="npc", attributes=ATTRS, skills={"Dodge": 2, "Blades": 3, "Clubs": 4},
+                    edge_rating=2, edge=2)
+    t.roster.set_weapon("kaneda", None, parse_weapon("Ares Predator IV, 5P, -1, Pistols"))
+    t.combat.roll_initiative([("kaneda", 1), ("ganger", 1)], faces=[5, 5, 6, 1, 2, 2, 3] + [1, 2, 3, 4, 2, 3, 4])
+    assert t.combat.acting() == "kaneda"
+    return t
+
+
+def test_the_defences_the_rules_open_against_each_kind_of_attack():
+    assert sr.defences_against("ranged") == ("reaction", "full")
+    assert sr.defences_against("thrown") == ("reaction", "full")
+    assert sr.defences_against("melee") == ("reaction", "full", "parry", "block")
+    assert [sr.defence_penalty(n) for n in (0, 1, 3)] == [0, -1, -3]
+    with pytest.raises(RulesError, match="ranged, melee or thrown"):
+        sr.defences_against("psychic")
+
+
+def test_a_defender_s_choices_come_from_their_sheet():
+    t = fight()
+    ranged = t.attacks.defences("ganger", "ranged")
+    assert [d.label for d in ranged] == ["Reaction 4", "full defence: Reaction 4 + Dodge 2"]
+    melee = t.attacks.defences("ganger", "melee")
+    # parry takes the better of Blades 3 and Clubs 4; no Unarmed Combat: no block
+    assert [d.label for d in melee] == ["Reaction 4", "full defence: Reaction 4 + Dodge 2", "parry: Reaction 4 + Clubs 4"]
+    # Kaneda has no Dodge: Reaction alone
+    assert [d.name for d in t.attacks.defences("kaneda", "melee")] == ["reaction"]
+
+
+def test_the_defence_is_reaction_by_default_and_d_s_choice_is_remembered_per_character():
+    t = fight()
+    pool = t.attacks.defence_pool("ganger", "ranged", SRPool())
+    assert t.rolls.sr_plan(t.rolls.sr_side("ganger", pool)).size == 4
+    assert t.attacks.next_defence("ganger", "ranged").name == "full"
+    plan = t.rolls.sr_plan(t.rolls.sr_side("ganger", t.attacks.defence_pool("ganger", "ranged", SRPool())))
+    assert plan.size == 6 and plan.explain()[0].startswith("Dodge 2 + Reaction 4")
+    # remembered for the ganger, not for Kaneda
+    assert t.attacks.defence("ganger", "ranged").name == "full"
+    assert t.attacks.defence("kaneda", "ranged").name == "reaction"
+    # the last step is the GM's own pool (None), then Reaction again
+    assert t.attacks.next_defence("ganger", "ranged") is None
+    own = SRPool(mode="dice", dice=7)
+    assert t.attacks.defence_pool("ganger", "ranged", own) == own
+    assert t.attacks.next_defence("ganger", "ranged").name == "reaction"
+    # a parry chosen against a knife falls back to Reaction against a gun
+    t.attacks.choose_defence("ganger", "parry")
+    assert t.attacks.defence("ganger", "melee").name == "parry"
+    assert t.attacks.defence("ganger", "ranged").name == "reaction"
+
+
+def test_each_attack_defended_before_in_the_same_pass_costs_a_die():
+    t = fight()
+    kaneda = t.rolls.sr_side("kaneda", SRPool(mode="skill", skill="Pistols", attribute="agility"))
+
+    def defend() -> int:
+        pool = t.attacks.defence_pool("ganger", "ranged", SRPool())
+        return t.rolls.sr_plan(t.rolls.sr_side("ganger", pool)).size
+
+    assert defend() == 4
+    t.rolls.roll_sr_opposed(kaneda, t.rolls.sr_side("ganger", SRPool(mode="attribute", attribute="reaction")))
+    assert t.attacks.defended_this_pass("ganger") == 1 and defend() == 3
+    pool = t.attacks.defence_pool("ganger", "ranged", SRPool())
+    assert pool.modifiers == [("defended 1 before this pass", -1)]
+    ev = t.rolls.roll_sr_opposed(kaneda, t.rolls.sr_side("ganger", pool))["event"]
+    assert t.attacks.defended_this_pass("ganger") == 2 and defend() == 2
+    assert t.attacks.defended_this_pass("kaneda") == 0, "attacking is not defending"
+    t.undo()  # the second attack undone: it was not defended
+    assert t.attacks.defended_this_pass("ganger") == 1
+    assert t.is_undone(ev["seq"])
+    t.combat.next()  # Kaneda done → the ganger acts, still pass 1
+    assert defend() == 3
+    t.combat.next()  # the pass (and the turn) is over: the count starts again
+    assert t.attacks.defended_this_pass("ganger") == 0 and defend() == 4
+
+
+def test_S7_edge_before_on_a_reaction_only_defence():
+    """Any pool may take Edge before: the ganger's Reaction 4 + Edge 2, rule of six; 1 Edge spent."""
+    t = fight()
+    kaneda = t.rolls.sr_side("kaneda", SRPool(mode="skill", skill="Pistols", attribute="agility"))
+    pool = t.attacks.defence_pool("ganger", "ranged", SRPool(edge_before=True))
+    side = t.rolls.sr_side("ganger", pool)
+    assert t.rolls.sr_pool_dice(side) == 6 and t.rolls.sr_rule_of_six(side)
+    ev = t.rolls.roll_sr_opposed(kaneda, side, faces=([5, 5, 5, 2, 2, 2, 2, 2, 2], [6, 5, 5, 2, 2, 2, 5]))["event"]
+    b = ev["roll"]["sides"][1]
+    assert [d["face"] for d in b["dice"]] == [6, 5, 5, 2, 2, 2, 5]
+    assert ev["roll"]["outcome"]["winner"] == "b"
+    assert t.character("ganger")["edge"] == 1
+    assert "Reaction: 4 dice = 4 dice" in ev["roll"]["explain"]
+
+
+def test_the_fighter_marked_to_act_rolls_and_opens_on_the_test_they_rolled_last():
+    t = fight()
+    assert t.attacks.roller("ganger") == "kaneda", "in a fight: the ▶ fighter"
+    # before any roll: opposed in a fight for a character with a weapon, else success
+    assert t.attacks.default_test("kaneda") == "opposed"
+    assert t.attacks.default_test("ganger") == "success"
+    t.rolls.roll_sr(t.rolls.sr_side("kaneda", SRPool(mode="skill", skill="Pistols", attribute="agility")))
+    assert t.attacks.default_test("kaneda") == "success"
+    t.undo()
+    assert t.attacks.default_test("kaneda") == "opposed", "an undone roll is not the last one"
+    # the weapon Kaneda attacks with gives his attack pool
+    assert t.attacks.attack_pool("kaneda") == SRPool(mode="skill", skill="Pistols", attribute="agility")
+    assert t.attacks.attack_pool("ganger") is None
+    t.combat.end()
+    assert t.attacks.roller("ganger") == "ganger", "out of a fight: the one selected"
+    assert t.attacks.default_test("ganger") == "success"
