@@ -115,6 +115,17 @@ class Narration(TypedDict):
     last: NotRequired[dict[str, Any]]
 
 
+class Group(TypedDict):
+    """NPC characters made from one template together (all four checked at load)."""
+
+    id: str
+    name: str
+    initiative: str
+    """``shared`` (one roll for the group, S12) or ``separate`` (GROUP_INITIATIVE)."""
+    template: str
+    """The template's id."""
+
+
 class DiceKey(TypedDict):
     """The game session's dice secret (:mod:`polku.session.fairdice`); the players see only
     its commitment until it is revealed."""
@@ -150,8 +161,8 @@ class State(TypedDict):
     next_id: int
     templates: NotRequired[dict[str, Character]]
     """NPC stat blocks by template id (:mod:`polku.session.table.roster`)."""
-    groups: NotRequired[dict[str, dict[str, Any]]]
-    """NPC groups by id: ``{id, name, initiative: "shared"|"separate", template}``."""
+    groups: NotRequired[dict[str, Group]]
+    """NPC groups by id."""
     dice: NotRequired[DiceKey]
     combat: NotRequired[Combat]
 

@@ -88,8 +88,8 @@ class Roster:
         return tpls
 
     @property
-    def groups(self) -> dict[str, dict[str, Any]]:
-        groups: dict[str, dict[str, Any]] = self.t.state.get("groups", {})
+    def groups(self) -> dict[str, model.Group]:
+        groups: dict[str, model.Group] = self.t.state.get("groups", {})
         return groups
 
     def template(self, name_or_id: str) -> dict[str, Any]:
@@ -107,11 +107,11 @@ class Roster:
         ids = [cid for cid, ch in chars.items() if ch.get("group") == gid]
         return sorted(ids, key=lambda c: _name_key(chars[c]["name"]))
 
-    def initiative_groups(self) -> list[tuple[dict[str, Any], list[str]]]:
+    def initiative_groups(self) -> list[tuple[model.Group, list[str]]]:
         """Each group with its members: ``group["initiative"]`` is "shared" or "separate"."""
         return [(g, self.members(gid)) for gid, g in self.groups.items()]
 
-    def group_of(self, cid: str) -> dict[str, Any] | None:
+    def group_of(self, cid: str) -> model.Group | None:
         gid = self.t.character(cid).get("group")
         return self.groups.get(gid) if gid else None
 
