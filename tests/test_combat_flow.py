@@ -79,17 +79,17 @@ async def select_character(pilot: Pilot, name: str) -> None:
     await until_quiet(pilot)
 
 
-def template_campaign() -> Tracker:
+def template_campaign(seed: int = 3) -> Tracker:
     """Kaneda and Nyx (PCs), and a "Ganger" template kept from an earlier fight (no ganger in play yet)."""
-    t = fight_campaign_pcs()
+    t = fight_campaign_pcs(seed)
     t.add_character("Ganger", kind="npc", skills={"Clubs": 3}, edge_rating=1, edge=1)
     t.roster.save_template("ganger")
     t.remove_character("ganger")
     return t
 
 
-def fight_campaign_pcs() -> Tracker:
-    t = Tracker.new("shadowrun", "Night at the docks", clock=demo.fixed_clock(), seed=3)
+def fight_campaign_pcs(seed: int = 3) -> Tracker:
+    t = Tracker.new("shadowrun", "Night at the docks", clock=demo.fixed_clock(), seed=seed)
     t.add_character("Kaneda", player="Olli", attributes={
         "body": 4, "agility": 5, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 4, "logic": 3,
         "willpower": 3}, skills={"Pistols": 4}, edge_rating=3, edge=3)
@@ -360,3 +360,74 @@ async def test_an_effect_s_dice_are_a_row_of_the_pool_on_by_default(tmp_path: Pa
         ev = next(e for e in reversed(t.events) if "roll" in e)
         assert "effect: Smoke" in " ".join(ev["roll"]["explain"])
         await press(pilot, "escape", "q")
+
+
+# -- issue 26: the night a veteran GM expects -------------------------------------------------------
+
+
+def armed_campaign(seed: int = 3) -> Tracker:
+    """Kaneda (Pistols 4, an Ares Predator IV 5P AP −1 on his sheet, 2 passes), Nyx, and four
+    gangers from the "Ganger" template, whose Colt America L36 (4P) and armour 4/2 they share; a fight is on,
+    rolled by the session: Kaneda 11 acts (▶), Nyx 9, the gangers 9."""
+    from polku.session.table.gear import Armour, parse_weapon
+
+    t = template_campaign(seed)
+    t.roster.set_weapon("Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"), template=True)
+    t.roster.set_armour("Ganger", Armour(4, 2), template=True)
+    t.roster.add_from_template("Ganger", 4, initiative="shared")
+    t.roster.set_weapon("kaneda", None, parse_weapon("Ares Predator IV, 5P, -1, Pistols"))
+    t.roster.set_armour("nyx", Armour(6, 4))
+    entries = [(cid, 2 if cid == "kaneda" else passes) for cid, (on, passes) in t.combat.default_fighters().items() if on]
+    t.combat.roll_initiative(entries, faces=[int(f) for f in faces((8, 3), (8, 1), (6, 3)).split()])
+    return t
+
+
+@pilot_test
+async def test_one_opposed_attack_with_damage_takes_nine_keys(tmp_path: Path) -> None:
+    """Keystrokes for one opposed attack with damage, weapon and armour already on the sheets: 9 (was about
+    21: select the attacker, t, the defender, a dice count typed for the defence, the weapon named and its DV
+    typed in the damage prompt).
+
+    The 9 keys: ``r`` (the roll screen opens on Kaneda, marked ▶, on an opposed test with his Predator's
+    Pistols + Agility), ``tab`` ``w`` ``5`` (Ganger 3 defends: Reaction by default), ``r`` (rolled; a hit),
+    ``D`` (offered after the hit: the Predator's 5P AP −1 against the ganger's ballistic 4), ``r`` (Body +
+    armour resists), ``escape`` (done), ``escape`` (back to the table).
+    """
+    from polku.tui.screens.damage import DamageScreen
+    from polku.tui.screens.roll import SRRollScreen
+
+    t = armed_campaign(seed=4)  # the program's dice: Kaneda hits 3–0
+    sf = files.create_session(tmp_path / "docks.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    keys: list[str] = []
+
+    async def key(*ks: str) -> None:
+        keys.extend(ks)
+        await press(pilot, *ks)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert combat(t)[2] == "kaneda"
+        await key("r")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.a.who == "kaneda" and roll.test == "opposed"
+        assert "Kaneda: Pistols 4 + Agility 5 = 9 dice" in str(roll.pool_text())
+        await key("tab", "w", "5")
+        assert roll.b.who == "ganger-3"
+        assert "Defence: Reaction 3  (d: next)" in option_texts(roll.query_one("#side-b"))
+        await key("r")
+        await settle(pilot)
+        ev = roll.last_event
+        assert ev is not None and ev["roll"]["outcome"]["winner"] == "a", ev["roll"]["summary"]
+        assert any(line.startswith("  D: damage to Ganger 3") for line in roll.result_lines), roll.result_lines
+        await key("D")
+        dmg = app.screen
+        assert isinstance(dmg, DamageScreen) and dmg.weapon == "Ares Predator IV" and dmg.dv == 5
+        assert (dmg.armour, dmg.which) == (4, "ballistic")
+        await key("r")
+        await settle(pilot)
+        assert dmg.result is not None and t.character("ganger-3")["physical"] > 0
+        await key("escape", "escape")
+        assert isinstance(app.screen, MainScreen)
+    assert keys == ["r", "tab", "w", "5", "r", "D", "r", "escape", "escape"]
+    assert len(keys) <= 12
