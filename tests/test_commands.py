@@ -36,24 +36,29 @@ def posted(messages: list[Message]) -> list[Command]:
 
 @pilot_test
 async def test_r_on_a_roll_screen_posts_a_roll_command_naming_its_side(tmp_path: Path) -> None:
-    """Kaneda sneaks past the patrol (the Varjojuoksu demo): r asks for ``rolls.roll_sr`` with
-    Kaneda's pool of Pistols 4 + Agility 5 − 1, and the roll is then in the log."""
+    """On a Varjojuoksu roll screen, r asks for a roll by name with the pool side A shows (who
+    rolls, skill and attribute), and the roll is then in the log."""
     tracker, sf = demo_session(tmp_path, "varjojuoksu")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     messages: list[Message] = []
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
         await press(pilot, "1", "end", "r")
-        assert isinstance(app.screen, SRRollScreen)
+        screen = app.screen
+        assert isinstance(screen, SRRollScreen) and screen.a.who
+        shown = screen._sr_side(screen.a)
+        name = {"success": "rolls.roll_sr", "opposed": "rolls.roll_sr_opposed"}[screen.test]
         rolls_before = sum(ev["kind"] == "roll" for ev in app.tracker.events)
         await press(pilot, "r")
         await until(pilot, lambda: sum(ev["kind"] == "roll" for ev in app.tracker.events) > rolls_before,
                     "the roll in the log")
     [cmd] = posted(messages)
-    assert cmd.name == "rolls.roll_sr"
+    assert cmd.name == name
     side = cmd.args[0]
     assert isinstance(side, SRSide)
-    assert (side.label, side.who, side.skill_name, side.skill, side.attribute) == ("Kaneda", ["kaneda"], "Pistols", 4, 5)
+    assert (side.label, side.who, side.skill_name, side.skill, side.attribute) == \
+        (shown.label, [screen.a.who], shown.skill_name, shown.skill, shown.attribute)
+    assert side.skill is not None and side.attribute > 0, "a pool of a skill and an attribute"
     assert cmd.gm_only is False
 
 
