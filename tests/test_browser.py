@@ -29,6 +29,14 @@ import pytest
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]")
 
+def gm_saves(sf, t) -> None:
+    """The GM's app's save, headless: the session file, then the players' file (what the views read)."""
+    from polku.session.players.public import publish
+
+    sf.save_now(t)
+    publish(sf.path, t)
+
+
 
 def _need_serve() -> None:
     try:
@@ -171,6 +179,7 @@ def session(tmp_path: Path):
 
     store.write_full(path, document(t.state, t.events, t.last_seq()))
     tracker, sf = open_session(path)
+    gm_saves(sf, tracker)  # the GM's app publishes the players' file on opening: all that serve reads
     yield path, tracker, sf
     sf.close()
 
@@ -208,7 +217,7 @@ def test_a_gms_roll_reaches_the_browser(session):
             for label in ("Zyxwv", "Qwvut"):
                 t0 = time.monotonic()
                 tracker.rolls.roll_sr(SRSide(label, dice=4))
-                sf.save_now(tracker)
+                gm_saves(sf, tracker)
                 screen.wait_for(label, t0, 60)
             assert tracker.state["dice"]["secret"] not in screen.text_since(start)
     finally:
@@ -218,7 +227,7 @@ def test_a_gms_roll_reaches_the_browser(session):
 def test_serve_refuses_bad_input_in_one_line(tmp_path, capsys):
     from polku.cli import main
 
-    for argv, want in ((["serve", str(tmp_path / "nope.toml")], "no such session file"),
+    for argv, want in ((["serve", str(tmp_path / "nope.toml")], "nope.players.jsonl is missing: the GM's app writes it"),
                        (["serve", "x.toml", "--port", "70000"], "--port"),
                        (["serve", "x.toml", "--port", "http"], "--port")):
         assert main(argv) == 2
@@ -297,12 +306,14 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
     from polku.session import demo, store
     from polku.session.players import seats
     from polku.session.files import document, load_tracker
+    from polku.session.players.public import publish
     from polku.session.rolls import SRPool
 
     path = tmp_path / "table.toml"
     t = demo.demo_varjojuoksu(seed=None)
     seats.ask_sr(t, "kaneda", SRPool(mode="dice", dice=5))
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)  # as the GM's app does on opening (serve reads only the players' file)
     n = t.last_seq()
     gm = GMApp(path)
     served = Served(path, "--seat", "Kaneda")

@@ -16,7 +16,7 @@ from app_fixtures import (SIZE_IDS, SIZES, demo_session, freeze_cursors, make_ap
 from polku.session import demo, store
 from polku.session.players import seats
 from polku.session.files import document, load_tracker, open_session
-from polku.session.players.public import Follower
+from polku.session.players.public import Follower, publish
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
 from polku.tui.watch import PlayerHelp
@@ -27,8 +27,16 @@ PISTOLS = SRPool(skill="Pistols", attribute="agility")
 
 
 def write(path: Path, t: Tracker) -> Path:
+    """The session file, and the players' file the GM's app would write beside it (the seat reads only that)."""
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
     return path
+
+
+def gm_saves(sf, t) -> None:
+    """The GM's app's save, headless: the session file, then the players' file (what the views read)."""
+    sf.save_now(t)
+    publish(sf.path, t)
 
 
 def seat_app(path: Path, cid: str = "kaneda"):
@@ -48,7 +56,7 @@ def gm_applies(path: Path) -> list[dict]:
     """The GM's side, headless: open the session, apply every waiting request, save."""
     t, sf = open_session(path)
     answers = [seats.handle(t, path, cid, p) for cid, p in seats.incoming(path)]
-    sf.save_now(t)
+    gm_saves(sf, t)
     sf.close()
     return [a for a in answers if a is not None]
 
@@ -174,7 +182,7 @@ async def test_edge_after_a_physical_roll_asks_the_edge_dice_wave_by_wave(tmp_pa
 
     def gm_applies_open() -> list[dict]:
         answers = [seats.handle(gm, path, cid, p) for cid, p in seats.incoming(path)]
-        sf.save_now(gm)
+        gm_saves(sf, gm)
         return [a for a in answers if a is not None]
 
     app = seat_app(path)
@@ -216,6 +224,7 @@ async def test_a_roll_shown_in_the_seat_asks_no_layout_pass_and_the_long_lived_h
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
         assert gc.get_freeze_count() > 0, "the whole reading's objects are frozen"
+        first = app.follower.view.tracker.events[0]
         layouts: list[bool] = []
         for widget in (app.screen.query_one("#status-line", Static), app.screen.query_one("#seat-status")):
             real = widget.refresh
@@ -227,13 +236,14 @@ async def test_a_roll_shown_in_the_seat_asks_no_layout_pass_and_the_long_lived_h
             widget.refresh = spy
         gm, sf = open_session(path)
         gm.rolls.roll_sr(gm.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
-        sf.save_now(gm)
+        gm_saves(sf, gm)
         sf.close()
         last = gm.last_seq()
         await wait_until(pilot, lambda: f"· live · {last} events" in screen_text(app) or
                          f"live · {len(gm.events)} events" in screen_text(app), "the roll")
         assert layouts and not any(layouts), "the status lines changed without a layout pass"
-        assert app.follower.last_read == "appended"
+        # The players' file is read whole, but an event line seen before is not parsed again.
+        assert app.follower.view.tracker.events[0] is first
 
 
 def test_every_seat_key_is_in_its_help():
@@ -373,20 +383,18 @@ async def test_no_secret_reaches_the_seats_screen_or_its_answers(tmp_path):
             await pilot.press("escape")
             await wait_until(pilot, lambda app=app: not isinstance(app.screen, PlayerHelp), "the seat again")
             if size == (80, 24):
-                # While the seat runs, the GM's app appends more secrets: the seat reads only those
-                # events (the appended path) and still shows none of them.
+                # While the seat runs, the GM's app logs more secrets: the players' file it publishes
+                # holds none of them, and the seat shows none.
                 gm, sf = open_session(path)
                 with gm.gm_only():
                     gm.rolls.roll_sr(SRSide(f"{MARK}-second-gmroll", [], dice=3), threshold=1)
                 gm.note(f"{MARK}-second-note")
                 gm.undo()
-                sf.save_now(gm)
+                gm_saves(sf, gm)
                 sf.close()
-                last = gm.last_seq()
-                await wait_until(pilot, lambda app=app, last=last: app.full() is not None
-                                 and app.full().last_seq() == last,
-                                 "the appended events")
-                assert app.follower.last_read.startswith("appended")
+                reads = app.follower.reads
+                await wait_until(pilot, lambda app=app, reads=reads: app.follower.reads > reads,
+                                 "the players' file published after those events")
                 assert leaks(screen_text(app)) == []
                 await pilot.press("r")
                 await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
@@ -519,7 +527,7 @@ class TestPhysicalDiceSnapshots:
             pilot.app.sent, pilot.app.sent_what = rid, "your roll"
             for cid, p in seats.incoming(path):
                 seats.handle(gm, path, cid, p)
-            sf.save_now(gm)
+            gm_saves(sf, gm)
             await wait_until(pilot, lambda: "e  Edge after" in screen_text(pilot.app), "the follow-ups")
             await pilot.press("e")
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, FacesPrompt), "the Edge dice prompt")
@@ -535,3 +543,23 @@ class TestPhysicalDiceSnapshots:
 def _no_user_config(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pilot_test
+async def test_a_seat_and_watch_never_open_the_session_file(tmp_path):
+    """The players' account may not read the session file (docs/remote-play.md): here it is not even there
+    (made a folder, which no read can open); the seat shows the request and sends its roll all the same."""
+    from polku.tui.watch import WatchApp
+
+    path = offer_session(tmp_path, threshold=2)
+    path.unlink()
+    path.mkdir()
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "The GM asks you to roll" in screen_text(app), "the request")
+        assert "threshold 2: success 80.5%" in screen_text(app)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+    watch = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark", theme_dirs=[THEMES])
+    async with watch.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "Kaneda" in screen_text(watch) and "live" in screen_text(watch), "the view")

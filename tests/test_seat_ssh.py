@@ -12,6 +12,7 @@ from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wai
 from polku.session import demo, store
 from polku.session.players import seats
 from polku.session.files import document, load_tracker
+from polku.session.players.public import players_path
 from polku.session.rolls import SRPool
 
 
@@ -55,7 +56,8 @@ def test_two_seats_roll_into_a_running_gm_app_and_a_key_plays_only_its_character
             # The GM's app, running: the only writer of the session file.
             subprocess.run(tmux + ["new-session", "-d", "-s", "gm", "-x", "100", "-y", "30",
                                    f"{sys.executable} -m polku.cli {session}"], check=True, env=env)
-            wait_for(lambda: "saved" in screen("gm"), 60, "the GM's app", lambda: screen("gm"))
+            wait_for(lambda: "saved" in screen("gm") and players_path(session).exists(), 60,
+                     "the GM's app and the players' file it writes on opening", lambda: screen("gm"))
 
             # Kaneda's key asks to play Nyx: the forced command plays Kaneda anyway.
             subprocess.run(tmux + ["new-session", "-d", "-s", "kaneda", "-x", "80", "-y", "24",

@@ -29,7 +29,7 @@ from polku.session.review import export
 from polku.session.players import transcript
 from polku.session.files import document, load_tracker
 from polku.session.table.combat import sets_initiative_scores
-from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, public_view
+from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, players_text, public_view, publish
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
 
@@ -38,11 +38,11 @@ MARK = "ZQMARK"
 
 
 def shown_to_players(t: Tracker) -> str:
-    """Everything a player can be shown of ``t``: the public view ``watch`` draws, both reports, the
-    players' dice transcript."""
+    """Everything a player can be shown of ``t``: the public view, the players' file the GM's app writes
+    (all that ``watch``, a seat and ``polku serve`` read), both reports, the players' dice transcript."""
     view = public_view(t)
-    return "\n".join([repr(view.state), repr(view.events), export.export(t, "md"), export.export(t, "html"),
-                      transcript.text(t)])
+    return "\n".join([repr(view.state), repr(view.events), players_text(t), export.export(t, "md"),
+                      export.export(t, "html"), transcript.text(t)])
 
 
 def raja_table(clock: Callable[[], str]) -> Tracker:
@@ -210,6 +210,7 @@ def test_the_players_status_line_does_not_count_secret_events(tmp_path):
     t.note("one more secret")
     path = tmp_path / "s.toml"
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
     f = Follower(path, now=lambda: "20:00:00")
     f.reload()
     assert f.status() == f"live · {len(public_view(t).events)} events"
@@ -661,6 +662,7 @@ def _watch_app(tmp_path: Path):
     t = demo.demo_rajapolku()
     path = tmp_path / "s.toml"
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
     return WatchApp(path, follower=Follower(path, now=lambda: "20:00:00"), theme="polku-dark",
                     theme_dirs=[Path(__file__).resolve().parents[1] / "themes"])
 

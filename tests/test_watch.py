@@ -16,7 +16,7 @@ from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wai
 from polku.session import demo, store
 from polku.session.players import watching
 from polku.session.files import document, load_tracker, open_session
-from polku.session.players.public import Follower, public_view
+from polku.session.players.public import Follower, players_path, public_view, publish
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import Tracker
 
@@ -24,8 +24,20 @@ THEMES = Path(__file__).resolve().parents[1] / "themes"
 
 
 def write(path: Path, t: Tracker) -> Path:
+    """The session file, and the players' file the GM's app would write beside it (all the views read)."""
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
     return path
+
+
+def gm_saves(sf, t) -> None:
+    """The GM's app's save, headless: the session file, then the players' file (what the views read)."""
+    sf.save_now(t)
+    publish(sf.path, t)
+
+
+def public_seqs(t: Tracker) -> list[int]:
+    return [e["seq"] for e in public_view(t).events]
 
 
 def hidden_threshold_session() -> Tracker:
@@ -85,11 +97,12 @@ def test_follower_keeps_the_last_good_view(tmp_path):
     assert f.poll() and f.problem is None and f.view is not None
     assert not f.poll(), "nothing changed"
     good = f.view
-    path.write_text("schema = [", encoding="utf-8")
+    players = players_path(path)
+    players.write_text("schema = [", encoding="utf-8")
     assert f.poll()
-    assert f.view is good and "bad TOML" in (f.problem or "")
+    assert f.view is good and "is not a players' file" in (f.problem or "")
     assert f.status().endswith("showing the last good view from 20:15:00")
-    path.unlink()
+    players.unlink()
     assert f.poll()
     assert f.view is good and f.problem and f.problem.endswith("is missing")
     assert f.short_status() == "file missing · last good view from 20:15:00"
@@ -98,15 +111,24 @@ def test_follower_keeps_the_last_good_view(tmp_path):
     t.award_story_point("alyosha")
     write(path, t)
     assert f.poll() and f.problem is None
-    assert f.view.full.last_seq() == 18
+    assert f.view.tracker.last_seq() == 18
 
 
-def test_follower_on_a_newer_schema(tmp_path):
+def test_follower_on_a_newer_players_file(tmp_path):
     path = tmp_path / "s.toml"
-    path.write_text("schema = 99\n", encoding="utf-8")
+    players_path(path).write_text('{"format": "polku-players", "version": 99}\n', encoding="utf-8")
     f = Follower(path)
     f.poll()
-    assert f.view is None and "newer Polku" in (f.problem or "")
+    assert f.view is None and "another Polku version" in (f.problem or "")
+
+
+def test_follower_never_opens_the_session_file(tmp_path):
+    """The players' views read the players' file only: the session file may be unreadable to them."""
+    path = write(tmp_path / "s.toml", demo.demo_rajapolku())
+    path.write_text("schema = [", encoding="utf-8")  # the GM's file, broken: the players never read it
+    f = Follower(path, now=lambda: "20:15:00")
+    assert f.poll() and f.problem is None
+    assert [e["seq"] for e in f.view.tracker.events] == public_seqs(demo.demo_rajapolku())
 
 
 WRITER = textwrap.dedent("""
@@ -126,7 +148,7 @@ WRITER = textwrap.dedent("""
         else:
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
                         RajaSide("GM: round %d" % i, [], backgrounds=["Heavy"]))
-        sf.save_now(t)
+        gm_saves(sf, t)
     sf.close()
 """)
 
@@ -144,8 +166,7 @@ def test_a_follower_never_sees_a_torn_state_while_the_gm_saves(tmp_path):
         while writer.poll() is None and time.monotonic() < deadline:
             if f.poll():
                 assert f.problem is None, f.problem
-                full = f.view.full
-                seqs = tuple(e["seq"] for e in full.events)
+                seqs = tuple(e["n"] for e in f.view.tracker.events)
                 assert seqs == tuple(range(1, len(seqs) + 1))
                 if seen:
                     assert len(seqs) >= len(seen[-1]), "the view never goes back in time"
@@ -158,7 +179,7 @@ def test_a_follower_never_sees_a_torn_state_while_the_gm_saves(tmp_path):
     final, _ = load_tracker(path, read_only=True)
     assert final.last_seq() == 17 + rounds
     f.poll()
-    assert f.view.full.state == final.state
+    assert f.view.tracker.state == public_view(final).state
     assert len(seen) >= 5, f"the follower saw only {len(seen)} versions; the race was not exercised"
 
 
@@ -173,15 +194,16 @@ def watch_app(path: Path):
                     theme_dirs=[THEMES], interval=0.05)
 
 
-async def shown(pilot, seq: int) -> None:
-    """Until the view shows the file's events up to ``seq`` (the GM's numbering), painted."""
+async def shown(pilot, t: Tracker) -> None:
+    """Until the view shows what the players may see of ``t``, painted."""
     app = pilot.app
+    seqs = public_seqs(t)
 
     def there() -> bool:
         view = app.follower.view
-        return view is not None and view.full.last_seq() == seq and app._shown is view.tracker
+        return view is not None and [e["seq"] for e in view.tracker.events] == seqs and app._shown is view.tracker
 
-    await until(pilot, there, f"the view of the file up to event {seq}")
+    await until(pilot, there, f"the players' view of the session up to event {t.last_seq()}")
     await until_quiet(pilot)
     await pilot.wait_for_scheduled_animations()
 
@@ -191,14 +213,14 @@ class TestWatchSnapshots:
         """The players' view: no secret ghost, no notes; the dice log follows the newest event."""
         t = demo.demo_rajapolku()
         path = write(tmp_path / "s.toml", t)
-        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t.last_seq()),
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t),
                             terminal_size=(80, 24))
 
     def test_hidden_threshold(self, snap_compare, tmp_path):
         """Varjojuoksu with a hidden threshold: hits shown, success and threshold not; Ganger (secret) gone."""
         t = hidden_threshold_session()
         path = write(tmp_path / "s.toml", t)
-        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t.last_seq()),
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, t),
                             terminal_size=(80, 24))
 
     def test_follows_a_save(self, snap_compare, tmp_path):
@@ -209,19 +231,19 @@ class TestWatchSnapshots:
             t, sf = open_session(path, seed=1)
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                         RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
-            sf.save_now(t)
+            gm_saves(sf, t)
             sf.close()
-            await shown(pilot, t.last_seq())
+            await shown(pilot, t)
 
         assert snap_compare(watch_app(path), run_before=run_before, terminal_size=(80, 24))
 
     def test_broken_file_keeps_the_last_view(self, snap_compare, tmp_path):
-        """The file breaks: the last good view stays and the status line says so."""
+        """The players' file breaks: the last good view stays and the status line says so."""
         path = write(tmp_path / "s.toml", demo.demo_rajapolku())
 
         async def run_before(pilot):
-            await shown(pilot, demo.demo_rajapolku().last_seq())
-            path.write_text("schema = [", encoding="utf-8")
+            await shown(pilot, demo.demo_rajapolku())
+            players_path(path).write_text("schema = [", encoding="utf-8")
             # Shown, not only read: the warning toast comes with the view, then goes.
             await until(pilot, lambda: pilot.app.follower.problem and pilot.app._told == pilot.app.follower.problem,
                         "the view to say the file is broken")
@@ -246,10 +268,10 @@ async def test_watch_is_told_of_a_save_instead_of_polling(tmp_path):
         t, sf = open_session(path, seed=1)
         t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                     RajaSide("GM: the night watchman", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
-        sf.save_now(t)
+        gm_saves(sf, t)
         sf.close()
         # Polling would look again only after 600 s: inotify told the view (how fast: benchmarks/seats.py).
-        await until(pilot, lambda: app._shown is not None and app._shown.last_seq() == t.last_seq(),
+        await until(pilot, lambda: app._shown is not None and app._shown.last_seq() == public_seqs(t)[-1],
                     "the save to reach the view")
         assert "Alyosha wins" in app._shown.events[-1]["text"]
 
@@ -264,7 +286,7 @@ async def test_the_players_log_pages_instead_of_scrolling_a_line_per_event(tmp_p
     app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark",
                    theme_dirs=[THEMES], interval=0.05, polling=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await shown(pilot, demo.demo_rajapolku().last_seq())
+        await shown(pilot, demo.demo_rajapolku())
         log = app.screen.query_one(DiceLog)
         height = log.scrollable_content_region.height
         t, sf = open_session(path, seed=1)
@@ -273,8 +295,8 @@ async def test_the_players_log_pages_instead_of_scrolling_a_line_per_event(tmp_p
             t.note(f"note {i}")  # withheld from players: only the roll lines below reach the view
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Street-wise"]),
                               RajaSide("GM", [], backgrounds=["Cudgel"]), faces=([9, 4], [8, 2]))
-            sf.save_now(t)
-            await shown(pilot, t.last_seq())
+            gm_saves(sf, t)
+            await shown(pilot, t)
             rows = len(log._rows)
             y = log.scroll_offset.y
             assert y <= rows - 1 < y + height, f"the newest event is out of view after roll {i}"
@@ -327,7 +349,7 @@ def test_remote_play_over_ssh(tmp_path):
             t, sf = open_session(session, seed=3)
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
                         RajaSide("GM: the locked gate", [], backgrounds=["Heavy"]), faces=([9, 8], [3, 2]))
-            sf.save_now(t)
+            gm_saves(sf, t)
             sf.close()
             wait_for(lambda: "Alyosha wins, 2 degrees" in screen(), 30, "the new roll to reach the player")
 
@@ -345,15 +367,13 @@ def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
 
     from app_fixtures import screen_text
 
-    from polku.session import store as _store
-    from polku.session.files import document as _document
     from polku.session.files import open_session
     from polku.session.rolls import SRSide
     from polku.tui.watch import WatchApp
 
     path = tmp_path / "t.toml"
     t = demo.demo_varjojuoksu()
-    _store.write_full(path, _document(t.state, t.events, t.last_seq()))
+    write(path, t)
     tracker, sf = open_session(path)
 
     async def run() -> None:
@@ -364,7 +384,7 @@ def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
             for i in range(14):
                 label = f"Zq{i}x"
                 tracker.rolls.roll_sr(SRSide(label, dice=2), faces=[5, 1])
-                sf.save_now(tracker)
+                gm_saves(sf, tracker)
                 await until(pilot, lambda label=label: label in screen_text(app), f"roll {i} on the players' screen")
 
     try:

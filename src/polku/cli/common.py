@@ -383,6 +383,17 @@ def load_read_only(file: str) -> tuple[Tracker, list[str]]:
     return tracker, notices
 
 
+def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
+    """The players' view of a session from the players' file beside it (never the session file itself:
+    the players' account need not read it); errors become one line."""
+    from polku.session.players.public import PlayersError, load_players as load
+
+    try:
+        return load(file)
+    except PlayersError as exc:
+        raise CliError(str(exc)) from None
+
+
 def print_notices(notices: list[str]) -> None:
     """What the loader noticed (a repaired tail, an old format), one line each on standard error."""
     for note in notices:

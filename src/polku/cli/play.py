@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from polku.cli.common import CliError, load_read_only, needs_terminal
+from polku.cli.common import CliError, load_players, needs_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def character_id(tracker: Any, wanted: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    tracker, _ = load_read_only(args.file)
+    tracker, _ = load_players(args.file)
     cid = character_id(tracker, args.character)
     needs_terminal("play")
     from polku.tui.seat import run_seat

@@ -6,7 +6,7 @@ binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.cli.webserve`.
 
 from __future__ import annotations
 
-from polku.cli.common import CliError, load_read_only, whole_arg
+from polku.cli.common import CliError, load_players, whole_arg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.url is not None and not re.fullmatch(r"https?://[^\s/?#@]+(:\d{1,5})?/?", args.url):
         raise CliError(f"--url is the address players type, like https://table.example.org, not {args.url!r}")
-    tracker, _ = load_read_only(args.file)
+    tracker, _ = load_players(args.file)
     seats = seat_names(tracker, args.seat, args.no_seats)
     try:
         from polku.cli.webserve import make_server, pages_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.cli.common import CliError, load_read_only, needs_terminal, seconds
+from polku.cli.common import CliError, load_players, needs_terminal, seconds
 
 if TYPE_CHECKING:
     import argparse
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     needs_terminal("watch")
     if args.interval <= 0:
         raise CliError("--interval must be above 0 seconds")
-    load_read_only(args.file)
+    load_players(args.file)
     from polku.tui.watch import run_watch
 
     return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval) or 0)

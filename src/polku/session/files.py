@@ -226,17 +226,6 @@ def load_tracker(path: Path, *, clock: Clock | None = None, seed: int | None = N
     return tracker, list(loaded.notices)
 
 
-def load_followed(path: Path) -> tuple[Tracker, list[str], store.Position | None]:
-    """Read a file whole for a reader that follows it (read-only): the tracker, the notices, and
-    where reading stopped, so that :func:`store.read_appended` reads only what is appended next.
-
-    Raises:
-        SessionOpenError: one line naming the file, the key and the backup.
-    """
-    tracker, loaded = _load(path, clock=None, seed=None, read_only=True, lazy=False)
-    return tracker, list(loaded.notices), loaded.position
-
-
 def _load(path: Path, *, clock: Clock | None, seed: int | None, read_only: bool,
           lazy: bool) -> tuple[Tracker, store.Loaded]:
     """The tracker, and what the store said of the file (notices, whether it must be rewritten)."""

@@ -207,64 +207,13 @@ class Tracker:
         state = replay_state(snapshot, snapshot_seq, events)
         return cls(state, events, **kw)
 
-    def with_appended(self, events: Iterable[dict[str, Any]]) -> "Tracker":
-        """A read-only copy with ``events`` applied: the events the writer appended to the file
-        since it was read (a reader following the file reads only those).
-
-        Each event is checked as a load checks it (its shape, the numbering, every
-        change against the state it starts from), so the copy is what reading the
-        whole file would give. The copy shares nothing it changes with this
-        tracker, which another thread may be showing.
-
-        Raises:
-            StateError: one line; read the whole file instead.
-        """
-        from .integrity import apply_checked, check_changes_fit, check_event, check_state_extra
-
-        # Copy on write: only the tables and lists on the changes' paths are copied (a whole
-        # copy of a long session's state costs more than the rest of a reading).
-        raw: dict[str, Any] = dict(self.state)
-        owned = {id(raw)}
-
-        def own(path: list[Any]) -> None:
-            node: Any = raw
-            for key in path:
-                child = node[key]
-                if isinstance(child, (dict, list)) and id(child) not in owned:
-                    child = dict(child) if isinstance(child, dict) else list(child)
-                    owned.add(id(child))
-                    node[key] = child
-                node = child
-
-        new = [cast(Event, ev) for ev in events]  # each is checked below, as a load checks it
-        last = self.last_seq()
-        for k, ev in enumerate(new):
-            check_event(ev, len(self.events) + k)
-            if ev["seq"] != last + 1:
-                raise StateError(f"event {ev['seq']} follows event {last}: not an append to the log")
-            last = ev["seq"]
-            for ch in ev.get("changes", []):
-                try:
-                    own(list(ch["path"])[:-1])
-                except (KeyError, IndexError, TypeError):
-                    pass  # apply_checked names what is wrong with this path
-            apply_checked(raw, ev.get("changes", []), ev["seq"])
-        state = model.validate_state(raw)
-        check_state_extra(raw)
-        for ev in new:
-            check_changes_fit(ev, raw)
-        t = Tracker(state, [], clock=self.clock, seed=self.seed, read_only=True)
-        t.events = list(self.events)
-        t.undone = set(self.undone)
-        t._index = dict(self._index)
-        t._cmd_events = dict(self._cmd_events)
-        t._undo, t._redo = list(self._undo), list(self._redo)
-        for ev in new:
-            cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else ev["seq"]
-            if cmd in t._cmd_events:  # a command read in part before: its list is this tracker's own
-                t._cmd_events[cmd] = list(t._cmd_events[cmd])
-            t.events.append(ev)
-            t._track(ev, len(t.events) - 1)
+    @classmethod
+    def snapshot_of(cls, state: State, events: list[Event] | EventLog, undone: Iterable[int]) -> "Tracker":
+        """A read-only tracker over a copy of a state and of a log, for a reader in another thread
+        (the players' file): which events are undone is given, not worked out from the log again."""
+        t = cls(state, [], read_only=True)
+        t.events = events
+        t.undone = set(undone)
         return t
 
     @cached_property

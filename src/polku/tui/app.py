@@ -21,6 +21,7 @@ from ..rules.dice import RulesError
 from ..session import store
 from ..session.commands import Command, command
 from ..session.files import SessionFile
+from ..session.players.public import PlayersFile
 from ..session.model import Event
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
@@ -196,6 +197,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_busy = False
         self._spool_again = False
         self._spool_problem = ""
+        self._players_problem = ""
+        self._players: tuple[SessionFile, PlayersFile] | None = None
         self.unsaved_on_exit: str | None = None
         """Set when the app ended (not by q) with a save that failed: ``run_app`` prints it."""
         self.after_first_frame: list[Callable[[], Any]] = []
@@ -646,11 +649,19 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             self._set_save_state(N_("saving…"))
             return
         job = sf.snapshot(t)
-        if job is None:
+        players = self._players_file(sf).snapshot(t)  # what is saved now, never what is still pending
+        if job is None and players is None:
             return
         self._saving = True
-        self._set_save_state(N_("saving…"))
-        self._save_worker(sf, job)
+        if job is not None:
+            self._set_save_state(N_("saving…"))
+        self._save_worker(sf, job, players)
+
+    def _players_file(self, sf: SessionFile) -> PlayersFile:
+        """The players' file of the session open now (what watch, the seats and serve read)."""
+        if self._players is None or self._players[0] is not sf:
+            self._players = (sf, PlayersFile(sf.path))
+        return self._players[1]
 
     def all_saved(self) -> bool:
         """Every event of the session is on disk (no save in flight, nothing pending)."""
@@ -658,16 +669,19 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         return not self._saving and not self._dirty and (t is None or (not t.unsaved and not t.needs_full_save))
 
     @work(thread=True, group="autosave", exit_on_error=False)
-    def _save_worker(self, sf: SessionFile, job: Any) -> None:
+    def _save_worker(self, sf: SessionFile, job: Any, players: Any = None) -> None:
         try:
-            sf.save(job)
+            if job is not None:
+                sf.save(job)
         except store.StoreError as e:
             self.post_message(SaveFailed(str(e), job, e))
         except OSError as e:
             err = store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
             self.post_message(SaveFailed(str(err), job, err))
         else:
-            self.post_message(SessionSaved(len(job.events)))
+            if players is not None:
+                self._players_file(sf).write(players)  # after the session: never ahead of it
+            self.post_message(SessionSaved(len(job.events) if job is not None else 0))
 
     @on(SessionSaved)
     def _saved(self, message: SessionSaved) -> None:
@@ -683,6 +697,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _after_saved(self) -> None:
         sf = self.session_file
         self._replaced = False
+        problem = self._players_file(sf).problem if sf is not None else ""
+        if problem and problem != self._players_problem:
+            self.notify(_("{problem}; the players' views show the last one written", problem=problem),
+                        severity="warning", title=_("Players' file"), timeout=10, markup=False)
+        self._players_problem = problem
         if sf is not None and sf.kept_aside is not None:
             self.notify(_("Saved your session as {name}; the other file is kept as {name2}", name=sf.path.name, name2=sf.kept_aside.name),
                         title=_("Saved"), timeout=15)
@@ -732,6 +751,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             return e
         except OSError as e:
             return store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
+        self._players_file(sf).publish_now(t)
         if sf.kept_aside is not None:
             self._after_saved()
         return None

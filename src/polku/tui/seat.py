@@ -11,14 +11,15 @@ rules' follow-ups for the player's own roll are offered (Edge after, negating
 or reducing a glitch, an edge reroll). A Rajapolku player may spend a story
 point (``s``, R12).
 
-The seat never writes the session file: every request is one small file in the
-seat's spool folder, which the GM's app picks up, checks, applies and answers.
-Both the session file and the answers are waited for with inotify
-(:func:`polku.session.players.watching.follow`).
+The seat never writes the session file, nor reads it: it reads the players'
+file the GM's app publishes beside it (:mod:`polku.session.players.public`), and every
+request is one small file in the seat's spool folder, which the GM's app picks
+up, checks, applies and answers. Both the players' file and the answers are
+waited for with inotify (:func:`polku.session.players.watching.follow`).
 
 What the panel shows comes from structured data only: the players' projection
 of the character (:func:`polku.session.players.public.public_view`, no notes), the
-public side of the GM's request (:func:`polku.session.players.seats.seat_offers`, no
+public side of the GM's request (:meth:`polku.session.players.seats.Offer.public`, no
 hidden threshold), the odds of the pool, and the GM's app's answers.
 """
 
@@ -199,6 +200,8 @@ class SeatApp(WatchApp):
         self._pending_of: object = None
         self._pending_list: list[seats.Offer] = []
         self._title_shown = ""
+        self._roll_seen: int | None = None
+        """The roll of the last answer, once the players' file showed it (gone again: undone)."""
 
     # -- the screens --------------------------------------------------------------
 
@@ -247,29 +250,34 @@ class SeatApp(WatchApp):
     # -- what the seat knows ------------------------------------------------------------
 
     def full(self) -> Tracker | None:
-        """The session as loaded (never shown: only the seat module's public projections are)."""
+        """The players' view of the session, as the GM's app published it (no secret is in it)."""
         view = self.follower.view
-        return view.full if view is not None else None
+        return view.tracker if view is not None else None
 
-    def _pending(self, full: Tracker) -> list[seats.Offer]:
+    def _pending(self) -> list[seats.Offer]:
         """The character's open requests, worked out once per reading of the file (every key asks)."""
-        if self._pending_of is not self.follower.view:
-            self._pending_of = self.follower.view
-            self._pending_list = seats.pending_offers(full, self.cid)
+        view = self.follower.view
+        if self._pending_of is not view:
+            self._pending_of = view
+            try:
+                mine = view.offers.get(self.cid, []) if view is not None else []
+                self._pending_list = [seats.Offer.from_public(o) for o in mine if isinstance(o, dict)]
+            except (KeyError, TypeError, ValueError):
+                self._pending_list = []
         return self._pending_list
 
     def offers(self) -> list[dict[str, Any]]:
         full = self.full()
-        if full is None or full.characters.get(self.cid, {}).get("secret"):
+        if full is None or self.cid not in full.characters:
             return []
-        return [o.public() for o in self._pending(full)]
+        return [o.public() for o in self._pending()]
 
     def current_offer(self) -> seats.Offer | None:
         full = self.full()
-        if full is None:
+        if full is None or self.cid not in full.characters:
             return None
-        pending = self._pending(full)
-        if not pending or full.characters.get(self.cid, {}).get("secret"):
+        pending = self._pending()
+        if not pending:
             return None
         return pending[min(self.offer_index, len(pending) - 1)]
 
@@ -280,12 +288,8 @@ class SeatApp(WatchApp):
         if not ans or not ans.get("ok") or not isinstance(ans.get("roll"), int) or full is None:
             return []
         seq = ans["roll"]
-        try:
-            latest = full.last_seq() >= seq and not full.is_undone(seq)
-        except (KeyError, IndexError):  # an event without its number (a file edited by hand): not the latest
-            latest = False
-        if not latest:
-            return []
+        if self._shown_roll(full, seq) is None:
+            return []  # not in the players' file yet, or undone
         later_rolls = [e for e in full.events[-20:] if e.get("kind") == "roll" and e.get("seq", 0) > seq]
         if later_rolls:
             return []
@@ -433,14 +437,32 @@ class SeatApp(WatchApp):
         self._type_faces(full, title, plan, send)
 
     def _my_roll(self, full: Tracker | None) -> Event | None:
-        """The roll the last answer was about, as the file has it."""
+        """The roll the last answer was about, as the players' file has it."""
         seq = (self.answer or {}).get("roll")
         if full is None or not isinstance(seq, int):
             return None
+        return self._shown_roll(full, seq)
+
+    @staticmethod
+    def _shown_roll(full: Tracker, seq: int) -> Event | None:
+        """The players' event ``seq``, or None (not published yet, or undone)."""
         try:
             return full.event_by_seq(seq)
         except KeyError:
             return None
+
+    def _forget_undone_roll(self) -> None:
+        """The GM undid the roll the last answer was about: its result leaves the seat (once seen, now gone)."""
+        ans, full = self.answer, self.full()
+        seq = (ans or {}).get("roll")
+        if full is None or not isinstance(seq, int) or not (ans or {}).get("ok"):
+            return
+        if self._shown_roll(full, seq) is not None:
+            self._roll_seen = seq
+        elif self._roll_seen == seq:
+            self.answer = None
+            self._roll_seen = None
+            self.notify(_("The GM undid your roll"), title=_("Undone"), timeout=6)
 
     def reroll(self) -> None:
         rerolls = [a for a in self.roll_actions() if a.get("name") == "edge_reroll" and a.get("allowed")]
@@ -479,6 +501,7 @@ class SeatApp(WatchApp):
 
     def show_view(self, force: bool = False) -> None:
         super().show_view(force)
+        self._forget_undone_roll()
         self.refresh_seat(force)
 
     def refresh_seat(self, force: bool = False) -> None:
@@ -535,11 +558,8 @@ class SeatApp(WatchApp):
         elif self.answer is not None:
             ok = bool(self.answer.get("ok"))
             seq = self.answer.get("roll")
-            shown_roll = next((e for e in reversed(view.tracker.events) if e.get("seq") == seq), None) if ok else None
-            if ok and isinstance(seq, int) and view.full.is_undone(seq):
-                # Its result is gone from the players' view with the roll (the answer's words say it).
-                status.append(_("↶ The GM undid your roll"), style=muted)
-            elif shown_roll is not None:
+            shown_roll = self._shown_roll(view.tracker, seq) if ok and isinstance(seq, int) else None
+            if shown_roll is not None:
                 status.append(f"✓ {shown_roll['text']}", style="bold")
             else:
                 status.append(("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)

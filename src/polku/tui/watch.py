@@ -1,11 +1,12 @@
 """``polku watch FILE``: the players' read-only live view of a session.
 
-It follows the file the GM's app autosaves (:class:`polku.session.players.public.Follower`):
-the operating system tells it when the file's folder changes (inotify, through
+It follows the players' file the GM's app writes beside the session on every save
+(:class:`polku.session.players.public.Follower`), never the session file itself: the
+operating system tells it when the file's folder changes (inotify, through
 watchfiles: :func:`polku.session.players.watching.follow`; where that cannot work it
 looks every ``interval`` seconds instead); when the file's identity, size or
 modification time changed it reloads the file in a thread worker and shows the challenge queue, the characters' public status and the
-dice log, without the GM's secrets (:func:`polku.session.players.public.public_view`).
+dice log, as the GM's app projected them (:func:`polku.session.players.public.public_view`: no secret is in that file).
 When the file disappears or breaks, the last good view stays on screen and
 the status line says so.
 
@@ -199,12 +200,12 @@ class WatchApp(ReadOnlyApp):
         return WatchScreen()
 
     def watched_folders(self) -> set[Path]:
-        """The session file's folder (and its link target's, when FILE is a symlink)."""
-        return {self.path.absolute().parent, self.path.resolve().parent}
+        """The players' file's folder (and the session link's, when FILE is a symlink the GM may re-point)."""
+        return {self.path.absolute().parent, self.follower.file.parent}
 
     def changed_paths(self, paths: set[str]) -> None:
-        """Called by the watching thread: tell the UI when the file (or anything, when polling) changed."""
-        names = {self.path.name, self.path.resolve().name}
+        """Called by the watching thread: tell the UI when the players' file (or anything, when polling) changed."""
+        names = {self.path.name, self.follower.file.name}
         if not paths or any(Path(p).name in names for p in paths):
             self.post_message(FileChanged())
 
@@ -237,8 +238,6 @@ class WatchApp(ReadOnlyApp):
         changed = False
         try:
             changed = self.follower.update()
-            if changed and self.follower.last_read == "whole":
-                settle_heap()
         finally:
             self.post_message(Reloaded(changed))
 

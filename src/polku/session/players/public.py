@@ -49,16 +49,16 @@ No textual, no rich.
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from ...i18n import _, ngettext
-from .. import store
 from ..table.combat import order_words, sets_initiative_scores
-from ..files import SessionOpenError, load_followed
 from ..model import Campaign, Challenge, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
 from ..tracker import Tracker
 
@@ -745,34 +745,254 @@ def public_events(tracker: Tracker) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------
-# Following a file
+# The players' file: what the GM's app publishes, what the players' views read
+
+
+PLAYERS_SUFFIX = ".players.jsonl"
+"""The players' file is the session file's name without ``.toml`` plus this, in the same folder."""
+PLAYERS_FORMAT = "polku-players"
+PLAYERS_VERSION = 1
+
+
+def players_path(path: str | os.PathLike[str]) -> Path:
+    """The players' file of a session file (symlinks resolved, as the spool's: a link and its target share
+    one); a players' file given itself is its own."""
+    p = Path(path).resolve()
+    if p.name.endswith(PLAYERS_SUFFIX):
+        return p
+    return p.with_name(p.name.removesuffix(".toml") + PLAYERS_SUFFIX)
+
+
+class PlayersError(Exception):
+    """One line: the players' file cannot be read (missing, not a players' file, broken)."""
+
+
+def _line(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+
+
+def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The open roll requests of every public character, as its seat may see them (never a hidden
+    threshold); a request whose opposition holds a character the players may not learn is left out."""
+    from .seats import pending_offers
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for offer in pending_offers(tracker):
+        ch = tracker.characters.get(offer.cid)
+        if ch is None or ch.get("secret") or offer.cid in unnamed:
+            continue
+        who = offer.opposition.get("who", [])
+        if isinstance(who, list) and any(str(w) in unnamed or tracker.characters.get(str(w), {}).get("secret")
+                                         for w in who):
+            continue
+        out.setdefault(offer.cid, []).append(offer.public())
+    return out
+
+
+class PlayersPublisher:
+    """The GM's side of the players' file: the players' projection of the session, kept up to date.
+
+    :meth:`lines` is called (off the UI thread) with a read-only copy of the session as it was when
+    the save was taken; it projects only the events appended since the last call when it can
+    (:class:`PublicLog`), and each public event is turned into its JSON line once.
+    """
+
+    def __init__(self) -> None:
+        self._log: PublicLog | None = None
+        self._count = 0
+        self._json: dict[int, tuple[dict[str, Any], bytes]] = {}
+        """id(public event) → (the event, its line): an event is written as JSON once."""
+
+    def lines(self, tracker: Tracker) -> list[bytes]:
+        """The players' file, one JSON value a line: the header (state, open requests), then each event."""
+        n = len(tracker.events)
+        if self._log is None or n < self._count:
+            self._log = PublicLog(tracker)
+        else:
+            self._log.extend(tracker, [tracker.events[i] for i in range(self._count, n)])
+        self._count = n
+        view = self._log.view
+        head = {"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": len(view.events),
+                "state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed)}
+        out = [_line(head)]
+        cache: dict[int, tuple[dict[str, Any], bytes]] = {}
+        for ev in view.events:
+            got = self._json.get(id(ev))
+            if got is None or got[0] is not ev:
+                got = (ev, _line(ev))
+            cache[id(ev)] = got
+            out.append(got[1])
+        self._json = cache
+        return out
+
+
+PlayersSnapshot = tuple[State, Any, frozenset[int]]
+"""What the players' file is made from: a copy of the state, the events (a list, or a copy of the lazy
+log), which of them are undone."""
+
+
+class PlayersFile:
+    """The GM's side of the players' file of one session: taken on the UI thread, written in a worker.
+
+    The GM's app calls :meth:`snapshot` right after the session file's own snapshot and
+    :meth:`write` after that save is written, so the players' file never runs ahead of the
+    session file: the events still pending (a dice commitment ends a save of its own, and what
+    follows it waits for the next one) are left out, with their changes to the state.
+    """
+
+    def __init__(self, session_path: str | os.PathLike[str]) -> None:
+        self.path = players_path(session_path)
+        self._publisher = PlayersPublisher()
+        self._published: tuple[int, int, frozenset[int]] | None = None
+        self._io = threading.Lock()
+        self.problem = ""
+        """Why the players' file could not be written the last time (one line), or ""."""
+
+    def snapshot(self, tracker: Tracker) -> PlayersSnapshot | None:
+        """What to write now (call on the UI thread), or None when nothing changed since the last one."""
+        from ..model import apply_changes, invert_changes
+        from ..store import EventLog
+
+        log = tracker.events
+        later = list(tracker.unsaved)
+        kept = len(log) - len(later)
+        last = log[kept - 1]["seq"] if kept > 0 else 0
+        undone = frozenset(s for s in tracker.undone if s <= last)
+        mark = (id(tracker), kept, undone)
+        if mark == self._published:
+            return None
+        self._published = mark
+        events = log.copy(drop_last=len(later)) if isinstance(log, EventLog) else list(log)[:kept]
+        state = clone(tracker.state)
+        for ev in reversed(later):
+            # The state before the events still pending: each one's changes undone, last first.
+            apply_changes(state, invert_changes(ev.get("changes", [])))
+        return state, events, undone
+
+    def write(self, snap: PlayersSnapshot) -> None:
+        """Replace the players' file atomically (any thread); a failure is kept in :attr:`problem`."""
+        from ..store.atomic import replace_file
+
+        with self._io:
+            try:
+                lines = self._publisher.lines(Tracker.snapshot_of(*snap))
+                replace_file(self.path, b"\n".join(lines) + b"\n")
+            except OSError as e:
+                self.problem = _("the players' file {name} could not be written: {why}", name=self.path.name,
+                                 why=e.strerror or str(e))
+            else:
+                self.problem = ""
+
+    def publish_now(self, tracker: Tracker) -> None:
+        """Write the players' file now, on this thread, when it changed (after a headless save)."""
+        snap = self.snapshot(tracker)
+        if snap is not None:
+            self.write(snap)
+
+
+def players_text(tracker: Tracker) -> str:
+    """The players' file of ``tracker`` as the GM's app would write it now."""
+    return (b"\n".join(PlayersPublisher().lines(tracker)) + b"\n").decode("utf-8")
+
+
+def publish(session_path: str | os.PathLike[str], tracker: Tracker) -> Path:
+    """Write the players' file of a session now (atomically), as the GM's app does after a save; its path.
+
+    Raises:
+        OSError: it could not be written.
+    """
+    from ..store.atomic import replace_file
+
+    path = players_path(session_path)
+    replace_file(path, players_text(tracker).encode("utf-8"))
+    return path
 
 
 @dataclass
 class View:
-    """One good reading of the file."""
+    """One good reading of the players' file."""
 
     tracker: Tracker
-    """The public view (see :func:`public_view`)."""
-    full: Tracker
-    """The tracker as loaded (with the secrets; never shown to players)."""
+    """The players' view of the session (see :func:`public_view`), as the GM's app published it."""
+    offers: dict[str, list[dict[str, Any]]]
+    """Character id → its open roll requests as its seat may see them (:meth:`seats.Offer.public`)."""
     loaded_at: str
     """When it was read, as the follower's clock shows it (``HH:MM:SS``)."""
 
 
-class Follower:
-    """Follow a session file as the GM's app saves it; keep the last good view when it breaks.
+def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None = None,
+                  name: str = "the players' file") -> tuple[Tracker, dict[str, list[dict[str, Any]]],
+                                                           dict[bytes, dict[str, Any]]]:
+    """Read a players' file's bytes: the view, the open requests, and each event line's parsed event
+    (``known``: the last reading's, so an unchanged line is not parsed again).
 
-    Between its full rewrites the GM's app only appends event blocks, so after
-    the first reading the follower reads only the bytes appended since
-    (:func:`polku.session.store.read_appended`), applies those events to its
-    copy of the session (checked as a load checks them) and projects only
-    them for the players (:class:`PublicLog`): the time a roll takes to show
-    does not grow with the session. A file that was replaced (a full save, a
-    compaction), rewritten, or is not this version's format is read whole.
+    Raises:
+        PlayersError: one line.
+    """
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except (ValueError, RecursionError):
+        head = None
+    if not isinstance(head, dict) or head.get("format") != PLAYERS_FORMAT:
+        raise PlayersError(f"{name} is not a players' file")
+    if head.get("version") != PLAYERS_VERSION:
+        raise PlayersError(f"{name} is of another Polku version (players' file version {head.get('version')})")
+    count = head.get("events")
+    if not isinstance(count, int) or count != len(lines) - 1:
+        raise PlayersError(f"{name} is cut short")
+    known = known or {}
+    parsed: dict[bytes, dict[str, Any]] = {}
+    events: list[dict[str, Any]] = []
+    try:
+        for raw in lines[1:]:
+            ev = known.get(raw) or parsed.get(raw)
+            if ev is None:
+                ev = json.loads(raw)
+                if not isinstance(ev, dict) or not isinstance(ev.get("seq"), int):
+                    raise ValueError("an event without its number")
+            parsed[raw] = ev
+            events.append(ev)
+        offers = head.get("offers", {})
+        if not isinstance(offers, dict):
+            raise ValueError("requests are not a table")
+        view = Tracker(head["state"], [], read_only=True)
+        view.events = cast("list[Event]", events)
+        view._index = {ev["seq"]: i for i, ev in enumerate(events)}  # event_by_seq; nothing is undone here
+    except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
+        raise PlayersError(f"{name} is broken") from None
+    return view, offers, parsed
+
+
+def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
+    """The players' view of a session from its players' file (never the session file itself).
+
+    Raises:
+        PlayersError: one line (the file is missing, unreadable or broken).
+    """
+    file = players_path(path)
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise PlayersError(f"{file} is missing: the GM's app writes it when it opens the session") from None
+    except OSError as e:
+        raise PlayersError(f"cannot read {file}: {e.strerror or e}") from None
+    view, offers, _ = parse_players(data, name=str(file))
+    return view, offers
+
+
+class Follower:
+    """Follow the players' file of a session as the GM's app publishes it; keep the last good view when it breaks.
+
+    The GM's app replaces the players' file atomically on every save, so a
+    reader never sees half of one. The follower never opens the session file:
+    the players' account need not be able to read it (docs/remote-play.md).
+    An event line unchanged since the last reading is not parsed again.
 
     Args:
-        path: the session file.
+        path: the session file (or its players' file).
         now: the local time of day as text (injected in tests).
     """
 
@@ -783,99 +1003,71 @@ class Follower:
         self.view: View | None = None
         """The last good view, or None before the first good reading."""
         self.problem: str | None = None
-        """One line: why the file cannot be shown now (the last good view stays)."""
+        """One line: why the view cannot be shown now (the last good view stays)."""
         self.notices: list[str] = []
-        """Notices of the last reading (a last event still being written, dropped)."""
         self._seen: tuple[int, int, int, int] | None = None
-        self._position: store.Position | None = None
-        self._log: PublicLog | None = None
-        self.reads = {"whole": 0, "appended": 0}
-        """How many readings read the whole file and how many only what was appended."""
-        self.last_read = ""
-        """How the last reading went: ``whole``, ``appended`` (only the new events projected) or
-        ``appended, projected whole`` (the new events changed what earlier ones show)."""
+        self._known: dict[bytes, dict[str, Any]] = {}
+        self.reads = 0
+        """How many readings were made."""
+
+    @property
+    def file(self) -> Path:
+        """The players' file followed (worked out at each look: a symlink may point elsewhere now)."""
+        return players_path(self.path)
 
     def _stat(self) -> tuple[int, int, int, int] | None:
         try:
-            st = os.stat(self.path)
+            st = os.stat(self.file)
         except OSError:
             return None
         return (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
 
     def changed(self) -> bool:
-        """Has the file changed since the last reading (or gone missing)?"""
+        """Has the players' file changed since the last reading (or gone missing)?"""
         sig = self._stat()
         if sig is None:
             return self._seen is not None or self.problem is None
         return sig != self._seen
 
     def reload(self) -> bool:
-        """Read the whole file now. Returns True when the view changed (or a problem appeared)."""
+        """Read the players' file now. Returns True when the view changed (or a problem appeared)."""
+        file = self.file
         sig = self._stat()
         if sig is None:
             was = self.problem
-            self.problem = f"{self.path} is missing"
+            self.problem = f"{file} is missing"
             self._seen = None
-            self._position = None
             return was != self.problem
-        self._position = None
-        self.reads["whole"] += 1
-        self.last_read = "whole"
+        self.reads += 1
         try:
-            full, notices, position = load_followed(self.path)
-        except SessionOpenError as e:
+            data = file.read_bytes()
+            tracker, offers, self._known = parse_players(data, known=self._known, name=str(file))
+        except PlayersError as e:
             self._seen = sig
             self.problem = str(e)
             return True
-        except OSError as e:  # pragma: no cover - a race with the file system
-            self._seen = None
-            self.problem = f"could not read {self.path}: {e.strerror or e}"
+        except OSError as e:
+            self._seen = sig
+            self.problem = f"cannot read {file}: {e.strerror or e}"
             return True
         self._seen = sig
         self.problem = None
-        self.notices = list(notices)
-        self._log = PublicLog(full)
-        self._position = position
-        self.view = View(self._log.view, full, self.now())
+        self.view = View(tracker, offers, self.now())
         return True
 
-    def update(self) -> bool:
-        """Read what changed: only the appended events when the file was only appended to, else the
-        whole file. Returns True when the view changed (or a problem appeared)."""
-        view, position, log = self.view, self._position, self._log
-        sig = self._stat()
-        if view is None or position is None or log is None or self.problem is not None or sig is None:
-            return self.reload()
-        appended = store.read_appended(self.path, position)
-        if appended is None or not (appended.events or appended.torn):
-            # Replaced, rewritten, or changed without growing (edited in place): read it whole.
-            return self.reload()
-        try:
-            full = view.full.with_appended(appended.events) if appended.events else view.full
-        except StateError:
-            return self.reload()  # it says what is wrong with the file, as a first reading would
-        self.reads["appended"] += 1
-        self._seen = sig
-        self._position = appended.position
-        self.notices = [f"{self.path}: the last event is still being written"] if appended.torn else []
-        if not appended.events:
-            return False
-        new = cast("list[Event]", appended.events)  # checked by with_appended
-        self.view = View(log.extend(full, new), full, self.now())
-        self.last_read = "appended" if log.incremental else "appended, projected whole"
-        return True
+    update = reload
 
     def poll(self) -> bool:
         """Read the file if it changed. Returns True when there is something new to show."""
         if not self.changed():
             return False
-        return self.update()
+        return self.reload()
 
     def status(self) -> str:
         """One line for the players: what is shown and whether it is current."""
         if self.problem is None:
             if self.view is None:
-                return _("waiting for {file}", file=self.path.name)
+                return _("waiting for {file}", file=self.file.name)
             return ngettext("live · {n} event", "live · {n} events", len(self.view.tracker.events))
         if self.view is None:
             return f"{self.problem}"
@@ -891,5 +1083,6 @@ class Follower:
         return _("{what} · last good view from {time}", what=what, time=self.view.loaded_at)
 
 
-__all__ = ["GM_DECIDED", "GM_ROLL", "Follower", "PublicLog", "View", "projected_events", "public_dice", "public_events", "public_summary",
-           "public_view", "secret_ids"]
+__all__ = ["GM_DECIDED", "GM_ROLL", "PLAYERS_SUFFIX", "Follower", "PlayersError", "PlayersFile", "PlayersPublisher", "PublicLog",
+           "View", "load_players", "parse_players", "players_path", "players_text", "projected_events", "public_dice",
+           "public_events", "public_summary", "public_view", "publish", "secret_ids"]

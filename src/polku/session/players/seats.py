@@ -230,6 +230,16 @@ class Offer:
             out["threshold"] = self.threshold
         return out
 
+    @classmethod
+    def from_public(cls, d: dict[str, Any]) -> "Offer":
+        """An offer as a seat knows it (from the players' file): a hidden threshold is None."""
+        thr = d.get("threshold")
+        return cls(int(d["seq"]), str(d["cid"]), str(d["test"]), clone(d.get("pool", {})),
+                   thr if isinstance(thr, int) and not d.get("hidden") else None, bool(d.get("hidden")),
+                   bool(d.get("very_demanding")),
+                   d.get("challenge") if isinstance(d.get("challenge"), str) else None, str(d.get("text", "")),
+                   clone(d["opposition"]) if isinstance(d.get("opposition"), dict) else {})
+
 
 def _check_seat_character(t: Tracker, cid: str) -> dict[str, Any]:
     ch = t.characters.get(cid)

@@ -66,13 +66,13 @@ def unlink_quietly(p: Path) -> None:
         pass
 
 
-def replace_file(path: Path, data: bytes, *, keep_backup: bool = False) -> None:
+def replace_file(path: Path, data: bytes, *, keep_backup: bool = False, new_mode: int = 0o666) -> None:
     """Put ``data`` at ``path`` atomically: at no instant is ``path`` missing or partly written.
 
     The bytes go to ``.<name>.tmp-<pid>`` (written, fsynced); with
     ``keep_backup`` the current file is hard-linked (or copied and fsynced) to
     ``<name>.bak``; the temp file replaces ``path`` and the folder is fsynced.
-    A new file gets the mode an existing one had.
+    A new file gets the mode an existing one had (a first one ``new_mode``, less the umask).
 
     Raises:
         OSError: the disk refused; ``path`` is untouched and no temp file is left.
@@ -81,7 +81,7 @@ def replace_file(path: Path, data: bytes, *, keep_backup: bool = False) -> None:
     tmp_bak = temp_path(path, "bak")
     with write_lock:
         try:
-            mode = 0o666
+            mode = new_mode
             try:
                 mode = os.stat(path).st_mode & 0o777
                 exists = True

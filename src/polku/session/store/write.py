@@ -12,6 +12,10 @@ from . import atomic
 from .errors import StoreError, oserror_text
 from .format import event_block, kept_comments, render
 
+SESSION_MODE = 0o600
+"""A new session file is the GM's alone (less the umask): it holds every secret. The players read the
+players' file beside it (:func:`polku.session.players.public.players_path`), never this one."""
+
 
 def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
     """Rewrite the whole session file atomically, keeping the old one as ``.bak``.
@@ -29,7 +33,7 @@ def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
     path = Path(path)
     data = render(doc, str(path), kept_comments(path))
     try:
-        atomic.replace_file(path, data, keep_backup=True)
+        atomic.replace_file(path, data, keep_backup=True, new_mode=SESSION_MODE)
     except OSError as e:
         tail = "the last good file is untouched" if path.exists() else "nothing was written"
         raise StoreError(f"could not save {path}: {oserror_text(e)}; {tail}", e.errno) from None

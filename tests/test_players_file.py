@@ -1,0 +1,306 @@
+"""The players' file: the GM's app publishes what the players may see; the players' views read only that.
+
+A seat, ``polku watch`` and ``polku serve`` never open the session file, which
+holds the unrevealed dice secret, the notes and hidden thresholds. On every save
+the GM's app replaces the players' file beside it (:mod:`polku.session.players.public`):
+the players' projection as facts, projected only for the events appended since
+the last save when it can. Every test compares what was published that way with
+the projection of the whole session read back from disk: the players must never
+see more, less, or other than that.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from polku.session import demo, store
+from polku.session.players import seats
+from polku.session.files import document, load_tracker, open_session
+from polku.session.players.public import (Follower, PlayersError, PlayersFile, load_players, players_path, players_text,
+                                          public_view)
+from polku.session.rolls import SRPool, SRSide
+from polku.session.tracker import Tracker
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "make_session.py"
+MARK = "Q9Z"
+"""In the name of a character made secret later: it must vanish from every event before too."""
+SECRET = "Xq7Secret"
+"""On everything the GM keeps: it must never be in the players' file."""
+
+
+def make_session():
+    spec = importlib.util.spec_from_file_location("polku_make_session", BENCH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def published_as_whole(path: Path) -> None:
+    """The players' file on disk is what projecting the whole session read back from disk gives."""
+    full = load_tracker(path, read_only=True)[0]
+    assert players_path(path).read_text(encoding="utf-8") == players_text(full)
+
+
+def saves(sf, pf: PlayersFile, t: Tracker) -> None:
+    """As the GM's app saves: the session file, then the players' file (never ahead of it)."""
+    sf.save_now(t)
+    pf.publish_now(t)
+
+
+def kaneda_rolls(t: Tracker, threshold: int = 2, **kw) -> dict:
+    ch = t.character("kaneda")
+    return t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Pistols", skill=ch["skills"]["Pistols"],
+                                  attribute_name="Agility", attribute=ch["attributes"]["agility"]),
+                           threshold=threshold, **kw)
+
+
+def saved_demo(tmp_path: Path) -> Path:
+    t = demo.demo_varjojuoksu()
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+@pytest.fixture(scope="module")
+def long_session(tmp_path_factory) -> Path:
+    """A 10,000-event Varjojuoksu session, made with the benchmarks' generator (every kind of event)."""
+    mod = make_session()
+    t = demo.demo_varjojuoksu(demo.fixed_clock(), seed=1)
+    t.add_character(f"Mr {MARK} Johnson", kind="npc")
+    mod.grow(t, 10_000, random.Random(1))
+    path = tmp_path_factory.mktemp("long") / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    return path
+
+
+@pytest.mark.slow
+def test_a_long_session_is_published_projecting_only_what_was_appended(long_session, tmp_path):
+    path = tmp_path / "night.toml"
+    path.write_bytes(long_session.read_bytes())
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        saves(sf, pf, gm)  # opening publishes: the players' file exists before any command
+        published_as_whole(path)
+        f = Follower(path, now=lambda: "20:15:00")
+        assert f.poll() and f.problem is None
+        first = f.view.tracker.events[0]
+        # A roll, then the GM's usual commands: an undo, a GM-only roll, a hidden threshold.
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        assert pf._publisher._log.incremental, "only the roll was projected for the players"
+        assert f.poll() and f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
+        assert f.view.tracker.events[0] is first, "an event line read before is not parsed again"
+        gm.undo()
+        with gm.gm_only():
+            kaneda_rolls(gm, threshold=3)
+        kaneda_rolls(gm, threshold=4, hidden=True)
+        saves(sf, pf, gm)
+        assert pf._publisher._log.incremental
+        assert f.poll() and f.view.tracker.events[-2]["text"] == "the GM rolls"
+        assert "threshold" not in f.view.tracker.events[-1]["roll"]
+        published_as_whole(path)
+        # Made secret now: the projection of every earlier event changes, so it is built again.
+        assert MARK.lower() in players_path(path).read_text().lower()
+        johnson = next(cid for cid, ch in gm.characters.items() if MARK in ch["name"])
+        gm.update_character(johnson, "secret", True)
+        saves(sf, pf, gm)
+        assert not pf._publisher._log.incremental
+        assert MARK.lower() not in players_path(path).read_text().lower(), "his earlier events are the GM's now"
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_the_gm_app_publishes_on_opening_and_on_every_save(tmp_path):
+    path = saved_demo(tmp_path)
+    assert not players_path(path).exists()
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        saves(sf, pf, gm)
+        published_as_whole(path)
+        stamp = players_path(path).stat().st_mtime_ns
+        saves(sf, pf, gm)
+        assert players_path(path).stat().st_mtime_ns == stamp, "nothing changed: not written again"
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        published_as_whole(path)
+        view, _ = load_players(path)
+        assert view.events[-1]["text"] == gm.events[-1]["text"]
+        gm.undo()
+        saves(sf, pf, gm)
+        published_as_whole(path)
+        assert load_players(path)[0].events[-1]["seq"] < gm.events[-2]["seq"], "the undone roll left the file"
+        gm.needs_full_save = True  # a compaction publishes too
+        gm.note("the Johnson calls")
+        saves(sf, pf, gm)
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_new_session_file_is_the_gms_alone_and_the_players_file_is_not(tmp_path):
+    """The players' account reads the players' file; the session file is made without group or other rights."""
+    old = os.umask(0o027)
+    try:
+        t = demo.demo_rajapolku()
+        path = tmp_path / "night.toml"
+        store.write_full(path, document(t.state, t.events, t.last_seq()))
+        gm, sf = open_session(path)
+        saves(sf, PlayersFile(path), gm)
+        sf.close()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(players_path(path).stat().st_mode) == 0o640
+
+
+def test_a_players_file_that_cannot_be_written_leaves_the_session_saved_and_says_why(tmp_path):
+    path = saved_demo(tmp_path)
+    players_path(path).mkdir()  # a folder where the file should be: the replace fails
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        assert load_tracker(path, read_only=True)[0].last_seq() == gm.last_seq(), "the session is saved"
+        assert pf.problem.startswith("the players' file night.players.jsonl could not be written")
+        players_path(path).rmdir()
+        gm.note("x")
+        saves(sf, pf, gm)
+        assert pf.problem == ""
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_broken_or_foreign_players_file_is_said_in_one_line(tmp_path):
+    path = tmp_path / "night.toml"
+    with pytest.raises(PlayersError, match="is missing: the GM's app writes it when it opens the session"):
+        load_players(path)
+    players_path(path).write_text("schema = 1\n")
+    with pytest.raises(PlayersError, match="is not a players' file"):
+        load_players(path)
+    t = demo.demo_rajapolku()
+    text = players_text(t)
+    players_path(path).write_text(text.rsplit("\n", 2)[0] + "\n")
+    with pytest.raises(PlayersError, match="is cut short"):
+        load_players(path)
+    players_path(path).write_text(text.replace('"seq":', '"sex":', 1))
+    with pytest.raises(PlayersError, match="is broken"):
+        load_players(path)
+    players_path(path).write_text(text)
+    assert [e["seq"] for e in load_players(path)[0].events] == [e["seq"] for e in public_view(t).events]
+
+
+def test_a_symlinked_session_and_its_target_share_one_players_file(tmp_path):
+    path = saved_demo(tmp_path)
+    link = tmp_path / "current.toml"
+    link.symlink_to(path.name)
+    assert players_path(link) == players_path(path) == tmp_path.resolve() / "night.players.jsonl"
+    assert players_path(players_path(path)) == players_path(path), "a players' file given itself is its own"
+
+
+def test_no_secret_reaches_the_players_file(tmp_path):
+    """Markers in every secret place: a GM-only roll, a note, a character's notes, a hidden threshold of a
+    request, a secret character, one made secret later, the dice secret in use."""
+    path = saved_demo(tmp_path)
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+
+    def published() -> str:
+        saves(sf, pf, gm)
+        shown = players_path(path).read_text(encoding="utf-8")
+        assert SECRET.lower() not in shown.lower(), "a secret reached the players"
+        dice = gm.dice_key()
+        if dice is not None:
+            assert dice["secret"] not in shown, "the dice secret in use never reaches the players"
+        return shown
+
+    try:
+        with gm.gm_only():
+            gm.rolls.roll_sr(SRSide(f"{SECRET} sniper", [], dice=6), threshold=2)
+        assert json.loads(published().splitlines()[-1])["text"] == "the GM rolls"
+        gm.undo()
+        published()
+        gm.note(f"{SECRET}: the Johnson is the sergeant")
+        published()
+        gm.update_character("kaneda", "notes", f"owes {SECRET} money")
+        published()
+        seats.ask_sr(gm, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=47, hidden=True)
+        shown = published()
+        head = json.loads(shown.splitlines()[0])
+        [offer] = head["offers"]["kaneda"]
+        assert offer["hidden"] and "threshold" not in offer, "the seat sees its request, not the threshold"
+        assert not re.search(r"(?<!\d)47(?!\d)", json.dumps(head["offers"]) + shown.splitlines()[-1])
+        gm.add_character(f"Mr {SECRET}", kind="npc", secret=True)
+        published()
+        gm.add_character("Ghost", kind="npc")
+        gm.update_character("ghost", "notes", "x")
+        assert "Ghost" in published()
+        gm.update_character("ghost", "secret", True)
+        assert "Ghost" not in published()
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_request_against_a_character_made_secret_later_is_not_published(tmp_path):
+    """Rajapolku: the GM's opposition names its characters; one made secret later takes the request off the file."""
+    t = demo.demo_rajapolku()
+    from polku.session.rolls import RajaSide
+
+    t.add_character(f"{SECRET} Count", kind="npc")
+    count = next(cid for cid, ch in t.characters.items() if SECRET in ch["name"])
+    seats.ask_raja(t, "alyosha", RajaSide("Alyosha", ["alyosha"]), RajaSide("the Count", [count]))
+    assert "alyosha" in json.loads(players_text(t).splitlines()[0])["offers"]
+    t.update_character(count, "secret", True)
+    text = players_text(t)
+    assert "alyosha" not in json.loads(text.splitlines()[0])["offers"] and count not in text
+
+
+def test_read_appended_trusts_only_a_file_that_still_starts_and_ends_as_read(tmp_path):
+    """The store's reading of appended blocks (what a reader following the session file itself could use)."""
+    from polku.session.store.format import event_block
+
+    t = demo.demo_varjojuoksu()
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    pos = store.load(path).position
+    assert pos is not None and pos.end == path.stat().st_size
+    n = len(t.events)
+    t.note("the Johnson calls")
+    block = event_block(t.events[n], "x").encode()
+    data = path.read_bytes()
+    with open(path, "ab") as out:
+        out.write(block)
+    got = store.read_appended(path, pos)
+    assert got is not None and [e["text"] for e in got.events] == ["the Johnson calls"] and not got.torn
+    assert got.position.end == len(data) + len(block)
+    assert store.read_appended(path, got.position).events == [], "nothing more"
+    changed = bytearray(data + block)
+    changed[pos.end - 20] ^= 0x20
+    with open(path, "r+b") as out:
+        out.write(bytes(changed))
+    assert store.read_appended(path, pos) is None
+    changed = bytearray(data + block)
+    changed[3] ^= 0x20
+    with open(path, "r+b") as out:
+        out.write(bytes(changed))
+    assert store.read_appended(path, pos) is None
+    with open(path, "r+b") as out:
+        out.truncate(pos.end - 1)
+    assert store.read_appended(path, pos) is None
+    old = tmp_path / "old.toml"
+    old.write_bytes(data.split(b"\n", 1)[1])
+    assert store.load(old).position is None
