@@ -371,7 +371,10 @@ def armed_campaign(seed: int = 3) -> Tracker:
     rolled by the session: Kaneda 11 acts (▶), Nyx 9, the gangers 9."""
     from polku.session.table.gear import Armour, parse_weapon
 
-    t = template_campaign(seed)
+    t = fight_campaign_pcs(seed)
+    t.add_character("Ganger", kind="npc", skills={"Pistols": 3, "Clubs": 3}, edge_rating=1, edge=1)
+    t.roster.save_template("ganger")
+    t.remove_character("ganger")
     t.roster.set_weapon("Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"), template=True)
     t.roster.set_armour("Ganger", Armour(4, 2), template=True)
     t.roster.add_from_template("Ganger", 4, initiative="shared")
@@ -431,3 +434,84 @@ async def test_one_opposed_attack_with_damage_takes_nine_keys(tmp_path: Path) ->
         assert isinstance(app.screen, MainScreen)
     assert keys == ["r", "tab", "w", "5", "r", "D", "r", "escape", "escape"]
     assert len(keys) <= 12
+
+
+async def ganger_1_shoots_nyx(pilot: Pilot, *, picture: bool = False) -> None:
+    """Ganger 1 acts (▶): r opens on his template's Colt (Pistols 3 + Agility 3 = 6 dice, opposed);
+    Tab, w 2: Nyx defends on Reaction 3; down down Enter: Edge before on that Reaction-only pool (S7)."""
+    from polku.tui.screens.roll import SRRollScreen
+
+    app = pilot.app
+    await press(pilot, "r")
+    roll = app.screen
+    assert isinstance(roll, SRRollScreen) and roll.a.who == "ganger-1" and roll.test == "opposed"
+    await press(pilot, "tab", "w", "2", "down", "down", "enter")
+    await until_quiet(pilot)
+    assert roll.b.who == "nyx" and roll.b.sr.edge_before
+
+
+@pilot_test
+async def test_a_ganger_shares_his_templates_pistol_and_nyx_defends_on_reaction_with_edge_before(
+        tmp_path: Path) -> None:
+    """The grown fight (issue 26), by keys at 80x24: Kaneda (▶, wired reflexes: 2 passes) done, Nyx holds
+    nothing, Ganger 1 shoots her with the template's Colt America L36 (4P); she defends on Reaction 3 with
+    Edge before: 3 + 4 Edge dice, rule of six, typed; the ganger hits 3–1; D: the Colt against her
+    ballistic 6; then pass 2 is Kaneda's alone (the second pass of his wired reflexes)."""
+    from polku.tui.screens.damage import DamageScreen
+
+    t = armed_campaign()
+    sf = files.create_session(tmp_path / "docks.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert combat(t) == (1, 1, "kaneda")
+        await press(pilot, "space", "space")  # Kaneda done, Nyx done
+        assert combat(t)[2] == "ganger-1"
+        await ganger_1_shoots_nyx(pilot)
+        roll = app.screen
+        assert "Defence: Reaction 3  (d: next)" in option_texts(roll.query_one("#side-b"))
+        pools = str(roll.pool_text())
+        assert "Ganger 1: Pistols 3 + Agility 3 = 6 dice" in pools, pools
+        assert "Nyx: Reaction: 3 dice = 3 dice + 4 Edge dice, rule of six" in pools, pools
+        # the ganger 3 hits of 6; Nyx's 7 dice: one six (a hit that explodes into a 2), no other hit
+        await press(pilot, "f", *typed("5 5 6 2 2 3"), "enter", *typed("6 2 2 3 4 3 2"), "enter",
+                    *typed("2"), "enter")
+        await settle(pilot)
+        ev = roll.last_event
+        assert ev is not None and ev["roll"]["summary"] == "Ganger 1 wins 3–1, 2 net", ev["roll"]["summary"]
+        assert t.character("nyx")["edge"] == 3, "1 Edge spent before the roll"
+        await press(pilot, "D")
+        dmg = app.screen
+        assert isinstance(dmg, DamageScreen) and dmg.target == "nyx"
+        assert (dmg.weapon, dmg.dv, dmg.armour, dmg.which) == ("Colt America L36", 4, 6, "ballistic")
+        # Body 2 + ballistic 6 = 8 dice, 3 hits: 4 + 2 net = 6P, not below the armour: 3 boxes physical
+        await press(pilot, "f", *typed("5 5 5 2 2 2 2 2"), "enter")
+        await settle(pilot)
+        assert dmg.result is not None and t.character("nyx")["physical"] == 3, t.character("nyx")
+        await press(pilot, "escape", "escape")
+        for _ in range(4):  # Ganger 1 … Ganger 4 done
+            await press(pilot, "space")
+        assert combat(t) == (1, 2, "kaneda"), "the second pass is Kaneda's (2 passes)"
+        assert order(app)[0] == "▶ 11 Kaneda"
+        await press(pilot, "q")
+
+
+class TestFightPictures:
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_a_ganger_s_attack_on_nyx_defending_on_reaction_with_edge_before(self, snap_compare, size, tmp_path):
+        """Ganger 1 (▶) shoots with the template's pistol: his Pistols pool; Nyx's defence row (Reaction 3, d:
+        next) with Edge before ticked: 3 dice + 4 Edge dice, rule of six; the odds of the two pools."""
+        from app_fixtures import freeze_cursors
+
+        t = armed_campaign()
+        t.combat.next()
+        t.combat.next()
+        sf = files.create_session(tmp_path / "docks.toml", t)
+
+        async def run_before(pilot: Pilot) -> None:
+            await settle(pilot)
+            await ganger_1_shoots_nyx(pilot)
+            freeze_cursors(pilot.app)
+            await settle(pilot)
+
+        assert snap_compare(make_app(t, sf, sessions_dir=tmp_path), run_before=run_before, terminal_size=size)
