@@ -56,8 +56,14 @@ def _sr_roll_again(side: Mapping[str, Any], out: Mapping[str, Any], settings: Se
     (what was asked for), the hits and glitches left to the rules (S4–S7)."""
     dice = _dice_of(side)
     bought = out.get("bought")
-    # Which six a rule-of-six die came from only words the explanation; the result counts by source.
-    return sr.SRRoll(tuple(dice), (None,) * len(dice), int(out.get("pool", len(dice))),
+    # Which six a rule-of-six die came from only words the explanation (the result counts by
+    # source), so it is taken as logged: a die's "from" index when it names an earlier die.
+    logged = out.get("dice")
+    parents: tuple[int | None, ...] = (None,) * len(dice)
+    if isinstance(logged, list) and len(logged) == len(dice):
+        parents = tuple(p if isinstance(p, int) and not isinstance(p, bool) and 0 <= p < i else None
+                        for i, p in enumerate(d.get("from") if isinstance(d, Mapping) else None for d in logged))
+    return sr.SRRoll(tuple(dice), parents, int(out.get("pool", len(dice))),
                      helper_dice=int(out.get("helper_dice", 0)), edge_dice=int(out.get("edge_dice", 0)),
                      edge_when=out.get("edge"), glitch_rerolls=settings.sr_glitch_rerolls,
                      hurried=bool(out.get("hurried")), glitch_negated=bool(out.get("glitch_negated")),
