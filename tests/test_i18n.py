@@ -258,3 +258,37 @@ def test_the_command_line_help_and_errors_speak_the_users_language(tmp_path: Pat
     env["POLKU_LANG"] = "en"
     out = subprocess.run([sys.executable, "-m", "polku", "--help"], env=env, capture_output=True, text=True)
     assert out.stdout.startswith("usage: polku")
+
+
+GLOSSARY = {
+    # English in a message → the rule texts' word (its stem) in the translation (docs/glossary.md)
+    r"\bglitch": "kämm",
+    r"\bchallenges?\b": "haaste",
+    r"\bcharges?\b": "lata",
+    r"\bstory points?\b": "tarinapiste",
+    r"(?<![-{])\bthreshold\b(?! test)(?!})": "tavoit",  # tavoite, tavoitteen
+    r"\bnet hits?\b": "netto-osum",
+    r"\bteamwork\b": "ryhmätest",
+    r"\bextended test\b": "pidennet",
+    r"\bspirit combat\b": "henkitaistelu",
+    r"\bedge reroll": "ter",
+    r"\bdegrees\b": "aste",
+}
+
+
+def test_the_catalogue_uses_the_glossarys_words() -> None:
+    """Wherever a message names one of these game terms, the Finnish names it with the rule texts' word."""
+    import re
+
+    wrong = []
+    for m in _catalogue():
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for pattern, stem in GLOSSARY.items():
+            if re.search(pattern, ids[0], re.I) and not all(stem in s.lower() for s in strings):
+                wrong.append((ids[0], stem))
+    assert not wrong, wrong[:20]
+    assert not any("tiimity" in (m.string if isinstance(m.string, str) else " ".join(m.string)).lower()
+                   for m in _catalogue() if m.id)

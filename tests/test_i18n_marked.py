@@ -26,7 +26,8 @@ CONVERTED = [
     "tui/app.py", "tui/keys.py", "tui/screens/main.py", "tui/widgets/panes.py", "tui/screens/help.py",
     "tui/screens/settings.py", "tui/screens/roll/base.py", "tui/screens/roll/rajapolku.py",
     "tui/screens/roll/harhapolku.py", "tui/screens/roll/shadowrun.py", "tui/screens/roll/initiative.py",
-    "tui/seat.py", "tui/watch.py", "tui/screens/failure.py",
+    "tui/seat.py", "tui/watch.py", "tui/screens/failure.py", "tui/screens/prompts.py", "tui/screens/chooser.py",
+    "tui/screens/narration.py", "tui/screens/damage.py",
 ]
 
 SHOWN_ARGS = {

@@ -25,12 +25,11 @@ from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...config import session_file_name
-from ...text import plural
 from ...session.tracker import Tracker
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..host import host
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 
 
 DEMOS: tuple[tuple[str, str], ...] = (
@@ -75,13 +74,13 @@ def check_file_name(name: str, folder: Path) -> str | None:
     """One line on what is wrong with a new session file name, or None."""
     name = name.strip()
     if not name:
-        return "file name: write one, e.g. my-campaign.toml"
+        return _("file name: write one, e.g. my-campaign.toml")
     if "/" in name or "\\" in name or name.startswith("."):
-        return "file name: a plain name without folders; it goes in " + str(folder)
+        return _("file name: a plain name without folders; it goes in {folder}", folder=folder)
     if not name.endswith(".toml"):
         name += ".toml"
     if (folder / name).exists():
-        return f"file name: {name} already exists in {folder}; pick another"
+        return _("file name: {name} already exists in {folder}; pick another", name=name, folder=folder)
     return None
 
 
@@ -111,10 +110,10 @@ class _Opener:
                 if yes:
                     self.open_path(path, read_only=True)
 
-            app.push_screen(ConfirmPrompt(f"{escape(e.holder_text)} — open it read-only instead?"), answered)
+            app.push_screen(ConfirmPrompt(_("{holder} — open it read-only instead?", holder=escape(e.holder_text))), answered)
             return
         except (SessionOpenError, store.StoreError) as e:
-            app.notify(str(e), severity="error", title="Cannot open", timeout=12)
+            app.notify(str(e), severity="error", title=_("Cannot open"), timeout=12)
             return
         _remember(app, path)
         gm.show_session(tracker, sf)
@@ -158,7 +157,8 @@ class ChooserScreen(_Opener, Screen[None]):
     def where_text(self) -> str:
         folders = [self.sessions_dir, *self.also]
         where = " and ".join(str(f) for f in folders)
-        return ("Recent files, then the session files in " if self.recent else "Session files in ") + where
+        return (_("Recent files, then the session files in {folder}", folder=where) if self.recent
+                else _("Session files in {folder}", folder=where))
 
     def listed_paths(self) -> list[Path]:
         """Recent files that still exist, then each folder's files (newest first), each file once."""
@@ -186,9 +186,9 @@ class ChooserScreen(_Opener, Screen[None]):
         return "~" + text[len(home):] if text.startswith(home + "/") else text
 
     def compose(self) -> ComposeResult:
-        yield Static("Polku · choose a session", id="chooser-title", classes="screen-title")
+        yield Static(_("Polku · choose a session"), id="chooser-title", classes="screen-title")
         yield Static(self.where_text(), id="chooser-where", markup=False)
-        yield Static("Enter: open · c: the next session, in a new file (this one stays as it is)",
+        yield Static(_("Enter: open · c: the next session, in a new file (this one stays as it is)"),
                      classes="form-hint", id="chooser-hint")
         yield OptionList(id="sessions")
         yield KeyLine()
@@ -206,14 +206,14 @@ class ChooserScreen(_Opener, Screen[None]):
         ol = self.query_one("#sessions", OptionList)
         keep = ol.highlighted
         options: list[Option] = []
-        names = [info.get("name") for _, info in self.entries]
+        names = [info.get("name") for _path, info in self.entries]
         for i, (path, info) in enumerate(self.entries):
             shared = "error" not in info and names.count(info["name"]) > 1
             options.append(Option(self.entry_text(path, info, shared=shared), id=f"file:{i}"))
         if not options:
-            options.append(Option(Text("No session files here yet.", style="dim"), id="empty", disabled=True))
-        options.append(Option(Text("+ New campaign…  (n)"), id="action:new"))
-        options.append(Option(Text("▶ Play a demo session…  (d)"), id="action:demo"))
+            options.append(Option(Text(_("No session files here yet."), style="dim"), id="empty", disabled=True))
+        options.append(Option(Text(_("+ New campaign…  (n)")), id="action:new"))
+        options.append(Option(Text(_("▶ Play a demo session…  (d)")), id="action:demo"))
         ol.set_options(options)
         if keep is not None and keep < len(options) and not options[keep].disabled:
             ol.highlighted = keep
@@ -232,7 +232,7 @@ class ChooserScreen(_Opener, Screen[None]):
         if "error" in info:
             t.append("✗ ", style="bold")
             t.append(self.shown_path(path), style="bold")
-            t.append("  cannot be opened\n")
+            t.append(_("  cannot be opened\n"))
             t.append(indented(info["error"]), style="dim")
             return t
         story, session, scene = info["where"]
@@ -242,10 +242,12 @@ class ChooserScreen(_Opener, Screen[None]):
             system = info["system"]
         t.append(info["name"], style="bold")
         if shared:
-            t.append(f" · {path.name} · session {session}", style="bold")
+            t.append(_(" · {name} · session {session}", name=path.name, session=session), style="bold")
         t.append(f" · {system}\n")
-        t.append(indented(f"{self.shown_path(path)} · story {story}, session {session}, scene {scene} · "
-                          f"{plural(info['events'], 'event')} · {plural(info['characters'], 'character')}"), style="dim")
+        t.append(indented(_("{path} · story {story}, session {session}, scene {scene}", path=self.shown_path(path), story=story,
+                            session=session, scene=scene)
+                          + " · " + ngettext("{n} event", "{n} events", info['events'])
+                          + " · " + ngettext("{n} character", "{n} characters", info['characters'])), style="dim")
         return t
 
     def on_resize(self) -> None:
@@ -275,7 +277,7 @@ class ChooserScreen(_Opener, Screen[None]):
             return
         path, info = entry
         if "error" in info:
-            self.notify(info["error"], severity="error", title="Cannot open", timeout=12)
+            self.notify(info["error"], severity="error", title=_("Cannot open"), timeout=12)
             return
         demo = files.demo_suffix(path)
         if demo is not None:
@@ -290,11 +292,11 @@ class ChooserScreen(_Opener, Screen[None]):
     def action_continue_campaign(self) -> None:
         entry = self.highlighted_entry()
         if entry is None:
-            self.notify("Highlight the session file to continue from (arrows), then press c", severity="warning")
+            self.notify(_("Highlight the session file to continue from (arrows), then press c"), severity="warning")
             return
         path, info = entry
         if "error" in info:
-            self.notify(info["error"], severity="error", title="Cannot continue", timeout=12)
+            self.notify(info["error"], severity="error", title=_("Cannot continue"), timeout=12)
             return
         folder = self.sessions_dir
         default = continuation_name(path, info["where"][1], folder)
@@ -308,15 +310,15 @@ class ChooserScreen(_Opener, Screen[None]):
             try:
                 tracker, sf = files.continue_campaign(path, new_path, clock=gm.clock, seed=gm.seed)
             except (SessionOpenError, store.StoreError) as e:
-                app.notify(str(e), severity="error", title="Cannot continue", timeout=12)
+                app.notify(str(e), severity="error", title=_("Cannot continue"), timeout=12)
                 return
             _remember(app, new_path)
             gm.show_session(tracker, sf)
 
         self.app.push_screen(TextPrompt(
-            f"Continue “{escape(info['name'])}” in a new file: its name", default,
-            hint=f"Starts session {info['where'][1] + 1} from the end of {escape(path.name)}; "
-                 "that file stays as it is.",
+            _("Continue “{name}” in a new file: its name", name=escape(info['name'])), default,
+            hint=_("Starts session {n} from the end of {file}; that file stays as it is.", n=info['where'][1] + 1,
+                   file=escape(path.name)),
             check=lambda s: check_file_name(s, folder)), named)
 
     def action_demo(self) -> None:
@@ -326,17 +328,18 @@ class ChooserScreen(_Opener, Screen[None]):
             if path is not None:
                 found.append((suffix, title, path))
         if not found:
-            self.notify(f"No demo files (demo-<system>.toml) in {self.sessions_dir} or {shipped_sessions_dir()}",
+            self.notify(_("No demo files (demo-<system>.toml) in {folder} or {shipped}", folder=self.sessions_dir,
+                          shipped=shipped_sessions_dir()),
                         severity="warning", timeout=10)
             return
-        sources = {s: p for s, _, p in found}
+        sources = {s: p for s, _name, p in found}
 
         def picked(suffix: str | None) -> None:
             if suffix:
                 self.play_demo(suffix, sources[suffix])
 
-        self.app.push_screen(ChoicePrompt("Play a demo — you play a copy; the demo itself stays as shipped",
-                                          [(s, t) for s, t, _ in found]), picked)
+        self.app.push_screen(ChoicePrompt(_("Play a demo — you play a copy; the demo itself stays as shipped"),
+                                          [(s, t) for s, t, _path in found]), picked)
 
     def play_demo(self, suffix: str, source: Path) -> None:
         """Open ``demo-<suffix>-play.toml``, copying the demo there first if needed."""
@@ -353,15 +356,15 @@ class ChooserScreen(_Opener, Screen[None]):
                 self.open_path(target)
 
         self.app.push_screen(ChoicePrompt(
-            f"You have played this demo before ({escape(target.name)})",
-            [("reuse", "Go on where you left off"), ("reset", "Start again from the shipped demo")]), answered)
+            _("You have played this demo before ({file})", file=escape(target.name)),
+            [("reuse", _("Go on where you left off")), ("reset", _("Start again from the shipped demo"))]), answered)
 
     def copy_demo(self, source: Path, target: Path) -> bool:
         """Copy atomically, refusing while another Polku has the copy open."""
         try:
             files.copy_demo(source, target)
         except store.LockedError as e:
-            self.notify(f"{e.holder_text} — close it there first", severity="error", title="Demo in use",
+            self.notify(_("{holder} — close it there first", holder=e.holder_text), severity="error", title=_("Demo in use"),
                         timeout=12)
             return False
         except store.StoreError as e:
@@ -400,14 +403,14 @@ class NewCampaignScreen(Screen[None]):
         self._auto_file = ""
 
     def compose(self) -> ComposeResult:
-        yield Static("Polku · new campaign", classes="screen-title")
+        yield Static(_("Polku · new campaign"), classes="screen-title")
         with Horizontal(classes="form-row"):
-            yield Label("Campaign", classes="form-label")
+            yield Label(_("Campaign"), classes="form-label")
             yield Input(placeholder="its name, e.g. The Kyiv Files", id="nc-name", compact=True)
         with Horizontal(classes="form-row"):
-            yield Label("File", classes="form-label")
+            yield Label(_("File"), classes="form-label")
             yield Input(placeholder=f"name.toml, created in {self.sessions_dir}", id="nc-file", compact=True)
-        yield Static("Enter: next field, then create · Tab: settings · Enter/space/←→: change one",
+        yield Static(_("Enter: next field, then create · Tab: settings · Enter/space/←→: change one"),
                      classes="form-hint")
         yield OptionList(id="nc-settings")
         yield Static("", id="nc-error", classes="dialog--error")
@@ -428,18 +431,18 @@ class NewCampaignScreen(Screen[None]):
     def render_rows(self) -> None:
         ol = self.query_one("#nc-settings", OptionList)
         keep = ol.highlighted
-        options = [Option(self._row("System", "", self.system.display_name,
-                                    "Which rules: Rajapolku, Harhapolku or Varjojuoksu (Shadowrun 4e)"), id="system")]
+        options = [Option(self._row(_("System"), "", self.system.display_name,
+                                    _("Which rules: Rajapolku, Harhapolku or Varjojuoksu (Shadowrun 4e)")), id="system")]
         for c in self.choices():
             value = self.values[c.key]
-            shown = show_value(value) + ("  (default)" if value == c.default else f"  (default {show_value(c.default)})")
+            shown = show_value(value) + (_("  (default)") if value == c.default else _("  (default {value})", value=show_value(c.default)))
             options.append(Option(self._row(c.key, c.rule, shown, c.label), id=f"set:{c.key}"))
         if self.system is System.RAJAPOLKU:
             default = self.wound_track == list(RAJA_WOUND_LEVELS)
-            options.append(Option(self._row("wound track", "R9", ", ".join(self.wound_track) + (
-                "  (default)" if default else ""), "3 to 7 levels of the R9 list, in its order (Enter edits)"),
+            options.append(Option(self._row(_("wound track"), "R9", ", ".join(self.wound_track) + (
+                _("  (default)") if default else ""), _("3 to 7 levels of the R9 list, in its order (Enter edits)")),
                 id="wound_track"))
-        options.append(Option(Text("✓ Create the campaign and start playing  (ctrl+s)", style="bold"), id="create"))
+        options.append(Option(Text(_("✓ Create the campaign and start playing  (ctrl+s)"), style="bold"), id="create"))
         ol.set_options(options)
         if keep is not None:
             ol.highlighted = min(keep, len(options) - 1)
@@ -499,7 +502,7 @@ class NewCampaignScreen(Screen[None]):
 
         ask_number_setting(self.app, choice, self.values[choice.key],
                            f"{choice.rule} {choice.key}: {escape(choice.label)}",
-                           f"{allowed_text(choice)}; default {choice.default}", done)
+                           _("{allowed}; default {default}", allowed=allowed_text(choice), default=choice.default), done)
 
     def edit_wound_track(self) -> None:
         def parse(text: str) -> list[str] | str:
@@ -567,7 +570,7 @@ class NewCampaignScreen(Screen[None]):
         gm = host(app)
         name = self.query_one("#nc-name", Input).value.strip()
         if not name:
-            self.error("campaign: write its name")
+            self.error(_("campaign: write its name"))
             self.query_one("#nc-name", Input).focus()
             return
         file_name = self.query_one("#nc-file", Input).value.strip() or session_file_name(name)
@@ -587,7 +590,7 @@ class NewCampaignScreen(Screen[None]):
             self.error(str(e))
             return
         except OSError as e:
-            self.error(f"cannot create {path}: {e.strerror or e}")
+            self.error(_("cannot create {path}: {reason}", path=path, reason=e.strerror or e))
             return
         _remember(app, path)
         app.pop_screen()

@@ -39,7 +39,7 @@ from ...text import die_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 
 _NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
 
@@ -92,7 +92,7 @@ class RowsModal(ModalScreen[Any]):
         keep = rows.highlighted
         options = []
         for key, text in self.rows():
-            label, _, value = text.partition("\t")
+            label, _tab, value = text.partition("\t")
             line = Text()
             line.append(f"{label:<26}", style="dim")
             line.append(value, style="bold")
@@ -130,9 +130,9 @@ class RowsModal(ModalScreen[Any]):
                 return None
             raw = text.strip().replace("−", "-")
             if not raw.lstrip("+-").isdigit():
-                return f"a whole number {lo} to {hi}"
+                return _("a whole number {lo} to {hi}", lo=lo, hi=hi)
             n = int(raw)
-            return None if lo <= n <= (hi if hi is not None else n) else f"a whole number {lo} to {hi}"
+            return None if lo <= n <= (hi if hi is not None else n) else _("a whole number {lo} to {hi}", lo=lo, hi=hi)
 
         def back(text: str | None) -> None:
             if text is not None:
@@ -210,7 +210,7 @@ class DamageScreen(RowsModal):
     def action_next_weapon(self) -> None:
         """``w``: the next weapon on the attacker's sheet."""
         if not self.weapons:
-            self.notify("no weapon on the attacker's sheet: Enter on the weapon row names one", severity="warning")
+            self.notify(_("no weapon on the attacker's sheet: Enter on the weapon row names one"), severity="warning")
             return
         self.step("weapon", 1)
         self.render_rows()
@@ -228,17 +228,18 @@ class DamageScreen(RowsModal):
             return str(self.result["text"])
         who = t.character(self.target)["name"]
         if self.roll_event is None:
-            return f"Damage to {who}"
-        by = t.character(self.attacker)["name"] if self.attacker else "the attacker"
-        return f"Apply damage: {by} hits {who} ({self.net_hits} net hit{'s' if self.net_hits != 1 else ''})"
+            return _("Damage to {who}", who=who)
+        by = t.character(self.attacker)["name"] if self.attacker else _("the attacker")
+        return ngettext("Apply damage: {by} hits {who} ({n} net hit)", "Apply damage: {by} hits {who} ({n} net hits)",
+                        self.net_hits, by=by, who=who)
 
     def preview(self) -> str:
         if self.result is not None:
             roll = self.result["roll"]
-            faces = " ".join(die_text(d["face"], d.get("source", "die")) for d in roll["sides"][0]["dice"]) or "no dice"
+            faces = " ".join(die_text(d["face"], d.get("source", "die")) for d in roll["sides"][0]["dice"]) or _("no dice")
             out = roll["outcome"]
             glitch = self.tracker.damage.glitch_words(out)
-            return (f"resistance: {faces} → {out['hits']} hit{'s' if out['hits'] != 1 else ''}"
+            return (ngettext("resistance: {faces} → {n} hit", "resistance: {faces} → {n} hits", out['hits'], faces=faces)
                     + (f", {glitch}" if glitch else ""))
         return self.tracker.damage.preview(self.target, self.dv, self.net_hits, self.damage, self.ap,
                                            self.armour, self.edge, self.which)
@@ -246,36 +247,36 @@ class DamageScreen(RowsModal):
     def hint(self) -> str:
         if self.result is not None:
             if not any(a.allowed for a in self.tracker.damage.post_roll_actions(self.result)):
-                return "The boxes are filled; nothing more can be spent on this roll. Esc: done (u undoes it)."
-            return ("The boxes are filled. Enter or e/g/c: spend the defender's Edge on this roll · "
-                    "Esc: done (u undoes the hit).")
-        return ("←/→: change · Enter: type a value · w: next weapon · r: roll resistance · f: physical dice · "
-                "Esc: cancel.  The weapon is remembered for the attacker's next hit.")
+                return _("The boxes are filled; nothing more can be spent on this roll. Esc: done (u undoes it).")
+            return (_("The boxes are filled. Enter or e/g/c: spend the defender's Edge on this roll · "
+                    "Esc: done (u undoes the hit)."))
+        return (_("←/→: change · Enter: type a value · w: next weapon · r: roll resistance · f: physical dice · "
+                "Esc: cancel.  The weapon is remembered for the attacker's next hit."))
 
     def rows(self) -> list[tuple[str, str]]:
         t = self.tracker
         if self.result is not None:
-            labels = {"edge_after": "Edge after the roll", "negate_glitch": "Negate the glitch",
-                      "reduce_critical": "Reduce the critical"}
+            labels = {"edge_after": _("Edge after the roll"), "negate_glitch": _("Negate the glitch"),
+                      "reduce_critical": _("Reduce the critical")}
             return [(f"post:{a.name}", f"{self.POST_KEYS[a.name]}  {labels[a.name]}\t"
                      + (a.reason if a.allowed else f"no: {a.reason}"))
                     for a in t.damage.post_roll_actions(self.result) if a.name in labels]
         ch = t.character(self.target)
-        out = [("target", f"Target\t{ch['name']}" + (" (←/→ for another)" if len(self.targets) > 1 else ""))]
+        out = [("target", _("Target\t{name}", name=ch['name']) + (_(" (←/→ for another)") if len(self.targets) > 1 else ""))]
         if self.roll_event is None:
-            out.append(("net", f"Net hits\t{self.net_hits}"))
+            out.append(("net", _("Net hits\t{net_hits}", net_hits=self.net_hits)))
         names = [w.name for w in self.weapons]
-        place = f"  ({names.index(self.weapon) + 1}/{len(names)} on the sheet, w: next)" if self.weapon in names else (
-            f"  (not on the sheet: joins it; w: {len(names)} on it)" if names and self.weapon else "")
+        place = _("  ({i}/{n} on the sheet, w: next)", i=names.index(self.weapon) + 1, n=len(names)) if self.weapon in names else (
+            _("  (not on the sheet: joins it; w: {n} on it)", n=len(names)) if names and self.weapon else "")
         out += [
-            ("weapon", f"Weapon\t{self.weapon or '(none: Enter names it)'}{place}"),
-            ("dv", f"Damage value (DV)\t{self.dv}"),
-            ("damage", f"Damage\t{self.damage}"),
-            ("ap", f"Armour Penetration (AP)\t{self.ap.text}"),
-            ("kind", f"Weapon kind\t{self.kind}" + (f" ({self.skill})" if self.skill else "")),
-            ("armour", f"Armour: {self.which}\t{self.armour}  ({self.which} meets a {self.kind} weapon)"),
-            ("edge", f"Edge before the roll\t{'yes' if self.edge else 'no'}  (Edge {ch['edge']}/{ch['edge_rating']};"
-                     " after it: e)"),
+            ("weapon", _("Weapon\t{weapon}{place}", weapon=self.weapon or _("(none: Enter names it)"), place=place)),
+            ("dv", _("Damage value (DV)\t{dv}", dv=self.dv)),
+            ("damage", _("Damage\t{damage}", damage=self.damage)),
+            ("ap", _("Armour Penetration (AP)\t{text}", text=self.ap.text)),
+            ("kind", _("Weapon kind\t{kind}", kind=self.kind) + (f" ({self.skill})" if self.skill else "")),
+            ("armour", _("Armour: {which}\t{armour}  ({which} meets a {kind} weapon)", which=self.which, armour=self.armour, kind=self.kind)),
+            ("edge", _("Edge before the roll\t{yes_no}  (Edge {edge}/{rating}; after it: e)",
+                        yes_no=_("yes") if self.edge else _("no"), edge=ch['edge'], rating=ch['edge_rating'])),
         ]
         return out
 
@@ -308,7 +309,7 @@ class DamageScreen(RowsModal):
             self.action_post(key[5:])
             return
         if key == "weapon":
-            self.ask("Weapon name (remembered with its DV, damage and AP):", self.weapon,
+            self.ask(_("Weapon name (remembered with its DV, damage and AP):"), self.weapon,
                      lambda v: setattr(self, "weapon", v))
         elif key == "ap":
             self.ask_ap()
@@ -333,7 +334,7 @@ class DamageScreen(RowsModal):
                 self.ap = parse_ap(text)
                 self.render_rows()
 
-        self.app.push_screen(TextPrompt("Armour Penetration (AP) as the book prints it: −2, +2, −half, —",
+        self.app.push_screen(TextPrompt(_("Armour Penetration (AP) as the book prints it: −2, +2, −half, —"),
                                         self.ap.text, check=check), back)
 
     def _apply(self, faces: list[int] | None) -> None:
@@ -348,7 +349,7 @@ class DamageScreen(RowsModal):
         Edge on the roll (S5–S7), show what it can do (the session says what is allowed). After
         Edge was spent (``stay``) the new dice are shown until Esc."""
         if not stay and not any(a.allowed for a in self.tracker.damage.post_roll_actions(ev)):
-            self.notify(ev["text"], title="Damage")
+            self.notify(ev["text"], title=_("Damage"))
             self.dismiss(ev)
             return
         self.result = ev
@@ -360,7 +361,7 @@ class DamageScreen(RowsModal):
 
     def action_done(self) -> None:
         if self.result is not None:
-            self.notify(self.result["text"], title="Damage")
+            self.notify(self.result["text"], title=_("Damage"))
         self.dismiss(self.result)
 
     def action_post(self, what: str) -> None:
@@ -371,7 +372,7 @@ class DamageScreen(RowsModal):
         d = self.tracker.damage
         act = next((a for a in d.post_roll_actions(ev) if a.name == what), None)
         if act is None or not act.allowed:
-            self.notify(act.reason if act else "that cannot be done to this roll", severity="error", title="Not done")
+            self.notify(act.reason if act else _("that cannot be done to this roll"), severity="error", title=_("Not done"))
             return
 
         def post(faces: list[int] | None) -> None:
@@ -383,9 +384,9 @@ class DamageScreen(RowsModal):
             post(None)
             return
         # The roll was made with physical dice: so are the Edge dice, and the sixes among them.
-        ask_faces(self.app, f"{self.tracker.character(self.target)['name']}'s Edge dice (rule of six)", n, 6,
+        ask_faces(self.app, _("{name}'s Edge dice (rule of six)", name=self.tracker.character(self.target)['name']), n, 6,
                   post, wave=self.tracker.rolls.sr_six_wave,
-                  hint="rule of six: a prompt follows for the dice the sixes add")
+                  hint=_("rule of six: a prompt follows for the dice the sixes add"))
 
     def action_apply(self) -> None:
         self._apply(None)
@@ -399,12 +400,12 @@ class DamageScreen(RowsModal):
             try:
                 n = d.faces_needed(self.target, self.armour, self.ap, self.edge, faces)
             except (TrackerError, RulesError) as e:  # a refused value: say it, keep the form
-                self.notify(str(e), severity="error", title="Not done")
+                self.notify(str(e), severity="error", title=_("Not done"))
                 return
             if n == 0:
                 self._apply(faces)
                 return
-            what = "resistance test" if not faces else "rule of six: the dice rolled again"
+            what = _("resistance test") if not faces else _("rule of six: the dice rolled again")
             self.app.push_screen(FacesPrompt(f"{self.tracker.character(self.target)['name']}'s {what}", n, 6), got)
 
         def got(dice: Any) -> None:
@@ -432,7 +433,7 @@ class HarmScreen(RowsModal):
         self.note = offer.note
 
     def title_line(self) -> str:
-        return f"Harm to {self.tracker.character(self.offer.who)['name']} — {self.offer.reason}"
+        return _("Harm to {name} — {reason}", name=self.tracker.character(self.offer.who)['name'], reason=self.offer.reason)
 
     def _level(self) -> str:
         ch = self.tracker.character(self.offer.who)
@@ -447,16 +448,16 @@ class HarmScreen(RowsModal):
         if "wound" in ch:
             effect = raja_wound_effect(self._level())
             return f"{ch['wound']} → {self._level()}" + (f" ({effect})" if effect else "")
-        return "Harhapolku keeps no wound track: the note is the harm"
+        return _("Harhapolku keeps no wound track: the note is the harm")
 
     def hint(self) -> str:
-        return "←/→: fewer/more steps · Enter: edit · y: confirm · Esc: no harm"
+        return _("←/→: fewer/more steps · Enter: edit · y: confirm · Esc: no harm")
 
     def rows(self) -> list[tuple[str, str]]:
         out = []
         if "wound" in self.tracker.character(self.offer.who):
-            out.append(("steps", f"Steps down the track\t{self.steps}"))
-        out.append(("note", f"Health note\t{self.note or '(none)'}"))
+            out.append(("steps", _("Steps down the track\t{steps}", steps=self.steps)))
+        out.append(("note", _("Health note\t{note}", note=self.note or _("(none)"))))
         return out
 
     def step(self, key: str, delta: int) -> None:
@@ -465,7 +466,7 @@ class HarmScreen(RowsModal):
 
     def edit(self, key: str) -> None:
         if key == "note":
-            self.ask("Health note (free text, R8 / H9):", self.note, lambda v: setattr(self, "note", v))
+            self.ask(_("Health note (free text, R8 / H9):"), self.note, lambda v: setattr(self, "note", v))
         else:
             super().edit(key)
 

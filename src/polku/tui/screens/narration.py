@@ -17,11 +17,11 @@ from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.tracker import Tracker
 from ...session.commands import Command, command
-from ...text import plural
+from ...text import builtin_label
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from ..messages import RunCommand, TrackerChanged
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 
 
 class DicePicker(ModalScreen[list[int] | None]):
@@ -44,7 +44,7 @@ class DicePicker(ModalScreen[list[int] | None]):
             yield Static(Text(self.title_text), classes="dialog--title")
             yield OptionList(id="pick-list")
             yield Static("", id="pick-sum")
-            yield Static("Enter/space: toggle   d: done   Esc: cancel", classes="dialog--hint")
+            yield Static(_("Enter/space: toggle   d: done   Esc: cancel"), classes="dialog--hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -56,13 +56,15 @@ class DicePicker(ModalScreen[list[int] | None]):
     def _show(self) -> None:
         ol = self.query_one(OptionList)
         keep = ol.highlighted
-        ol.set_options([Option(Text(f"{'[x]' if on else '[ ]'} {d.face} on d{d.size} ({d.label or d.source})"),
+        ol.set_options([Option(Text(_("{check} {face} on d{size} ({label})", check='[x]' if on else '[ ]', face=d.face, size=d.size,
+                                         label=builtin_label(d.label or d.source))),
                                id=str(i)) for i, (d, on) in enumerate(zip(self.dice, self.chosen))])
         if keep is not None and self.dice:
             ol.highlighted = keep
         picked = [d for d, on in zip(self.dice, self.chosen) if on]
         self.query_one("#pick-sum", Static).update(
-            Text(f"chosen: {plural(len(picked), 'die')}, sum {sum(d.face for d in picked)}"))
+            Text(ngettext("chosen: {n} die, sum {sum}", "chosen: {n} dice, sum {sum}", len(picked),
+                          sum=sum(d.face for d in picked))))
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -122,7 +124,7 @@ class NarrationScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="nar-box"):
-            yield Static("Narration contest (H9)", id="nar-title")
+            yield Static(_("Narration contest (H9)"), id="nar-title")
             with VerticalScroll():
                 yield Static("", id="nar-body")
         yield KeyLine()
@@ -139,40 +141,42 @@ class NarrationScreen(ModalScreen[None]):
         c = self.tracker.rolls.narration()
         n = self.tracker.state["narration"]
         t = Text()
-        t.append(f"Conflict: {c.conflict} (GM harm dice d{c.harm_die_size})")
-        t.append("\nDice: " + ("physical ones, faces typed in (f: the program's)" if self.physical
-                              else "the program's (f: type the faces of physical dice)"), style="dim")
+        t.append(_("Conflict: {conflict} (GM harm dice d{size})", conflict=c.conflict, size=c.harm_die_size))
+        t.append(_("\nDice: ") + (_("physical ones, faces typed in (f: the program's)") if self.physical
+                              else _("the program's (f: type the faces of physical dice)")), style="dim")
         if self.gm_only:
-            t.append("\nThe GM's harm roll: GM ONLY (the players see \"the GM rolls\"; G: public)", style="bold")
+            t.append(_("\nThe GM's harm roll: GM ONLY (the players see \"the GM rolls\"; G: public)"), style="bold")
         if c.ability_fight:
-            t.append(" — a fight with abilities: the GM wins harm rolls", style="bold")
+            t.append(_(" — a fight with abilities: the GM wins harm rolls"), style="bold")
         t.append("\n\n")
         if c.narrator:
-            t.append("Narrator: ", style="bold")
+            t.append(_("Narrator: "), style="bold")
             t.append(f"{c.narrator}   table: " + " + ".join(f"{d.face}/d{d.size}" for d in c.table) +
                      f" = {c.table_total}\n")
-            t.append(f"To usurp, put down dice summing more than {c.table_total}.\n", style="dim")
+            t.append(_("To usurp, put down dice summing more than {total}.\n", total=c.table_total), style="dim")
         else:
-            t.append("Nobody narrates: take the narration with two rolled dice (o).\n", style="bold")
-        t.append("\nUnburned dice in hand:\n", style="bold")
+            t.append(_("Nobody narrates: take the narration with two rolled dice (o).\n"), style="bold")
+        t.append(_("\nUnburned dice in hand:\n"), style="bold")
         names = [ch["name"] for ch in self.tracker.characters.values()]
         for name in names:
             hand = c.hand(name)
             rolled = sorted(c.rolled_backgrounds(name))
             line = f"  {name}: " + (", ".join(f"{d.face}/d{d.size} {d.label}" for d in hand) or "—")
             if rolled:
-                line += f"   (rolled this scene: {', '.join(rolled)})"
+                line += _("   (rolled this scene: {backgrounds})", backgrounds=', '.join(rolled))
             t.append(line + "\n")
         burned = n.get("burned", [])
         if burned:
-            t.append("\nBurned this scene:\n", style="bold")
+            t.append(_("\nBurned this scene:\n"), style="bold")
             for b in burned[-6:]:
-                t.append(f"  {b['by']} burned {b['owner']}'s " + "+".join(str(d["face"]) for d in b["dice"]) + "\n")
+                t.append(_("  {by} burned {owner}'s ", by=b['by'], owner=b['owner']) + "+".join(str(d["face"]) for d in b["dice"]) + "\n")
         if c.last is not None:
-            t.append(f"\nLast usurpation: {c.last.who} with {plural(len(c.last.dice), 'die')} = {c.last.total}: "
-                     f"{TIER_TEXT[c.last.tier]}\n", style="bold")
+            t.append(ngettext("\nLast usurpation: {who} with {n} die = {total}: {tier}\n",
+                              "\nLast usurpation: {who} with {n} dice = {total}: {tier}\n", len(c.last.dice),
+                              who=c.last.who, total=c.last.total, tier=TIER_TEXT[c.last.tier]), style="bold")
             if c.last.tier == "harm_roll" and not c.last.harm_resolved:
-                t.append(f"  GM harm roll due: {c.last.gm_dice}d{c.last.gm_die_size} against {c.last.total} (g)\n")
+                t.append(_("  GM harm roll due: {n}d{size} against {total} (g)\n", n=c.last.gm_dice, size=c.last.gm_die_size,
+                           total=c.last.total))
         if self.last_text:
             t.append(f"\n{self.last_text}\n", style="italic")
         self.query_one("#nar-body", Static).update(t)
@@ -191,9 +195,10 @@ class NarrationScreen(ModalScreen[None]):
         for ch in self.tracker.characters.values():
             hand = c.hand(ch["name"])
             if len(hand) >= need_dice:
-                choices.append((ch["name"], f"{ch['name']} ({plural(len(hand), 'die')} in hand)"))
+                choices.append((ch["name"], ngettext("{name} ({n} die in hand)", "{name} ({n} dice in hand)", len(hand), name=ch['name'])))
         if not choices:
-            self.notify(f"Nobody has {plural(need_dice, 'rolled die', 'rolled dice')} in hand; roll background dice first (b)", severity="warning")
+            self.notify(ngettext("Nobody has {n} rolled die in hand; roll background dice first (b)",
+                                 "Nobody has {n} rolled dice in hand; roll background dice first (b)", need_dice), severity="warning")
             return
         self.app.push_screen(ChoicePrompt(title, choices), then)
 
@@ -202,7 +207,7 @@ class NarrationScreen(ModalScreen[None]):
             if not name:
                 return
             choices = [(f"{bg}\x1f{size}", f"{bg} (d{size})") for bg, size in self.tracker.rolls.narration_backgrounds(name)]
-            choices.append(("__other__", "another background… (d8)"))
+            choices.append(("__other__", _("another background… (d8)")))
 
             def bg_chosen(value: str | None) -> None:
                 if value is None:
@@ -212,15 +217,15 @@ class NarrationScreen(ModalScreen[None]):
                         if text and text.strip():
                             self._roll_background(name, text.strip(), 8)
 
-                    self.app.push_screen(TextPrompt("Background name:"), typed)
+                    self.app.push_screen(TextPrompt(_("Background name:")), typed)
                     return
                 bg, size = value.split("\x1f")
                 self._roll_background(name, bg, int(size))
 
-            self.app.push_screen(ChoicePrompt(f"{name} rolls which background? (once per scene)", choices), bg_chosen)
+            self.app.push_screen(ChoicePrompt(_("{name} rolls which background? (once per scene)", name=name), choices), bg_chosen)
 
         choices = [(ch["name"], ch["name"]) for ch in self.tracker.characters.values()]
-        self.app.push_screen(ChoicePrompt("Who rolls a background die?", choices), who_chosen)
+        self.app.push_screen(ChoicePrompt(_("Who rolls a background die?"), choices), who_chosen)
 
     def action_open(self) -> None:
         def who_chosen(name: str | None) -> None:
@@ -234,9 +239,9 @@ class NarrationScreen(ModalScreen[None]):
                 dice = [hand[i] for i in idx]
                 self._run(command("rolls.narration_open", name, dice))
 
-            self.app.push_screen(DicePicker(f"{name}: choose exactly two dice for the table", hand, preselect=2), picked)
+            self.app.push_screen(DicePicker(_("{name}: choose exactly two dice for the table", name=name), hand, preselect=2), picked)
 
-        self._pick_participant("Who takes the narration?", who_chosen, need_dice=2)
+        self._pick_participant(_("Who takes the narration?"), who_chosen, need_dice=2)
 
     def action_usurp(self) -> None:
         def who_chosen(name: str | None) -> None:
@@ -251,10 +256,9 @@ class NarrationScreen(ModalScreen[None]):
                 dice = [hand[i] for i in idx]
                 self._run(command("rolls.narration_usurp", name, dice))
 
-            self.app.push_screen(DicePicker(f"{name}: dice to burn the table's {total} with (sum must exceed it). "
-                                            "1 die negates, 2–3 parry, >3 harm roll", hand), picked)
+            self.app.push_screen(DicePicker(_("{name}: dice to burn the table's {total} with (sum must exceed it). 1 die negates, 2–3 parry, >3 harm roll", name=name, total=total), hand), picked)
 
-        self._pick_participant("Who usurps the narration?", who_chosen, need_dice=1)
+        self._pick_participant(_("Who usurps the narration?"), who_chosen, need_dice=1)
 
     def _roll_background(self, name: str, background: str, size: int) -> None:
         if not self.physical:
@@ -266,7 +270,7 @@ class NarrationScreen(ModalScreen[None]):
                 faces = [d.face for d in dice]
                 self._run(command("rolls.narration_roll_background", name, background, size, faces=faces))
 
-        self.app.push_screen(FacesPrompt(f"{name}'s {background} die", 1, size), typed)
+        self.app.push_screen(FacesPrompt(_("{name}'s {background} die", name=name, background=background), 1, size), typed)
 
     def action_edge_reroll(self) -> None:
         """H7: an unused edge throws a participant's background dice still in hand again (H9's hand)."""
@@ -277,9 +281,10 @@ class NarrationScreen(ModalScreen[None]):
                 for edge in self.tracker.character(cid).get("edges", []):
                     if not edge["used"]:
                         choices.append((f"{name}\x1f{cid}\x1f{edge['name']}",
-                                        f"{name}: edge '{edge['name']}' — reroll {plural(len(hand), 'die', 'dice')} in hand"))
+                                        ngettext("{name}: edge '{edge}' — reroll {n} die in hand", "{name}: edge '{edge}' — reroll {n} dice in hand",
+                                                 len(hand), name=name, edge=edge['name'])))
         if not choices:
-            self.notify("Nobody with dice in hand has an unused edge this session (H7)", severity="warning")
+            self.notify(_("Nobody with dice in hand has an unused edge this session (H7)"), severity="warning")
             return
 
         def chosen(value: str | None) -> None:
@@ -296,10 +301,10 @@ class NarrationScreen(ModalScreen[None]):
                     faces = [d.face for d in dice]
                     self._run(command("rolls.narration_edge_reroll", name, cid, edge, faces=faces))
 
-            self.app.push_screen(FacesPrompt(f"{name} rerolls with edge '{edge}'", len(hand),
+            self.app.push_screen(FacesPrompt(_("{name} rerolls with edge '{edge}'", name=name, edge=edge), len(hand),
                                              [d.size for d in hand]), typed)
 
-        self.app.push_screen(ChoicePrompt("Which edge? (once per session, only where it helps)", choices), chosen)
+        self.app.push_screen(ChoicePrompt(_("Which edge? (once per session, only where it helps)"), choices), chosen)
 
     def action_toggle_gm_only(self) -> None:
         self.gm_only = not self.gm_only
@@ -329,14 +334,14 @@ class NarrationScreen(ModalScreen[None]):
                 self._harm([d.face for d in dice])
 
         total = c.last.total if c.last is not None else 0
-        self.app.push_screen(FacesPrompt(f"The GM's harm roll against {total}", len(specs), specs[0].size), typed)
+        self.app.push_screen(FacesPrompt(_("The GM's harm roll against {total}", total=total), len(specs), specs[0].size), typed)
 
     def action_harm_note(self) -> None:
         from .damage import HarmScreen
 
         offer = self.tracker.damage.harm_offer(self.tracker.damage.last_event())
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title="No harm to note")
+            self.notify(offer.reason, severity="warning", title=_("No harm to note"))
             return
         self.app.push_screen(HarmScreen(self.tracker, offer))
 

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from ...rules.dice import Die, FaceError, parse_faces
 from ..widgets.keyline import KeyLine
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 
 
 _R = TypeVar("_R")
@@ -150,7 +150,7 @@ class ConfirmPrompt(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(self.question), classes="dialog--title")
-            yield Static("y / Enter: yes    n / Escape: no", classes="dialog--hint")
+            yield Static(_("y / Enter: yes    n / Escape: no"), classes="dialog--hint")
         yield KeyLine()
 
     def action_answer(self, yes: bool) -> None:
@@ -171,7 +171,7 @@ def read_faces(text: str, size: int | Sequence[int], *, allow_ability: bool = Fa
         return list(parse_faces(",".join(items), size, allow_ability=allow_ability))
     sizes = list(size)
     if not items:
-        raise FaceError("no faces given (write them separated by commas or spaces, e.g. 7 4 3)")
+        raise FaceError(_("no faces given (write them separated by commas or spaces, e.g. 7 4 3)"))
     if len(items) != len(sizes):
         raise FaceError(_count_error(len(sizes), len(items)))
     out: list[Die] = []
@@ -179,13 +179,13 @@ def read_faces(text: str, size: int | Sequence[int], *, allow_ability: bool = Fa
         try:
             out.extend(parse_faces(item, s, allow_ability=allow_ability))
         except FaceError as e:
-            raise FaceError(f"die {n} (d{s}): {e}") from None
+            raise FaceError(_("die {n} (d{size}): {reason}", n=n, size=s, reason=e)) from None
     return out
 
 
 def _count_error(want: int, got: int) -> str:
-    return (f"{want} {'die was' if want == 1 else 'dice were'} rolled; "
-            f"you entered {got} {'face' if got == 1 else 'faces'}")
+    rolled = ngettext("{n} die was rolled", "{n} dice were rolled", want)
+    return ngettext("{rolled}; you entered {n} face", "{rolled}; you entered {n} faces", got, rolled=rolled)
 
 
 def _dice_text(count: int, size: int | Sequence[int]) -> str:
@@ -219,9 +219,9 @@ class FacesPrompt(_LinePrompt[list[Die]]):
         self.allow_ability = allow_ability
         top = size if isinstance(size, int) else max(size, default=6)
         example = " ".join(str(min(top, 3 + i)) for i in range(min(count, 6)))
-        super().__init__(f"{title}: {_dice_text(count, size)} — the faces of the physical dice",
+        super().__init__(_("{title}: {dice_text} — the faces of the physical dice", title=title, dice_text=_dice_text(count, size)),
                          placeholder=f"e.g. {example}",
-                         hint=hint or "separated by commas or spaces; Escape cancels", check=self._check)
+                         hint=hint or _("separated by commas or spaces; Escape cancels"), check=self._check)
 
     def _check(self, text: str) -> str | None:
         try:
@@ -265,7 +265,7 @@ def ask_faces(app: App[Any], title: str, count: int, size: int | Sequence[int], 
             else:
                 then(collected)
 
-        label = title if k == 0 else f"{title}, rule of six wave {k} (one die per six)"
+        label = title if k == 0 else _("{title}, rule of six wave {n} (one die per six)", title=title, n=k)
         app.push_screen(FacesPrompt(label, n, sizes, hint=hint if k == 0 else ""), typed)
 
     ask(count, size, 0)

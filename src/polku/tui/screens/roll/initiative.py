@@ -18,7 +18,7 @@ from ....session.commands import command
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
-from ....i18n import N_, _, ngettext
+from ....i18n import N_, _
 
 
 class InitiativeScreen(ModalScreen[None]):
@@ -74,7 +74,7 @@ class InitiativeScreen(ModalScreen[None]):
             group = self.tracker.roster.group_of(cid)
             shared = _("  · {name}: one roll", name=group['name']) if group and group.get("initiative") == "shared" else ""
             opts.append(Option(Text(f"{_check(self.chosen[cid])} {ch['name']}  R{a['reaction']}+I{a['intuition']}  "
-                                    + ngettext("{n} pass", "{n} passes", self.passes[cid])
+                                    + _("passes {n}", n=self.passes[cid])
                                     + f"  Edge {ch['edge_rating']}{shared}"), id=cid))
         ol.set_options(opts)
         if opts:
