@@ -19,7 +19,7 @@ from polku import i18n
 from polku.session import demo, store
 from polku.session.files import document
 from polku.session.players import seats
-from polku.session.players.public import Follower
+from polku.session.players.public import Follower, publish
 from polku.session.rolls import SRPool
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
@@ -70,7 +70,9 @@ def test_roll_screen(snap_compare, system, lang):
 
 
 def _write(path: Path, t) -> Path:
+    """The session file and the players' file the GM's app publishes beside it (what watch and seats read)."""
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
     return path
 
 
