@@ -141,6 +141,15 @@ def player_reads_answer(session: str, rid: str) -> dict:
     return {"ok": bool(ans and ans["ok"]), "last": view.events[-1].get("seat")}
 
 
+def player_asks_as(session: str, cid: str) -> str:
+    return seats.write_request(Path(session), cid, "story_point", bought="a sewer hatch opens")
+
+
+def gm_looks(session: str) -> dict:
+    look = seats.take_requests(Path(session))
+    return {"problems": look.seat_problems, "taken": [t.cid for t in look.taken]}
+
+
 def test_the_docs_recipe_keeps_the_players_out_of_the_session_and_the_seats_working(tmp_path):
     tag = str(os.getpid())[-6:]
     gm, player, group = f"polkugm{tag}", f"polkupl{tag}", f"polkuw{tag}"
@@ -188,6 +197,14 @@ def test_the_docs_recipe_keeps_the_players_out_of_the_session_and_the_seats_work
         assert done["problem"] == "" and [a["ok"] for a in done["answers"]] == [True], done
         assert as_user(player, 0o022, player_reads_answer, session, got["rid"]) == {"ok": True, "last": "kaneda"}, \
             "the seat sees its answer and its roll"
+
+        # A permission the recipe would not leave: Nyx's folder closed to the GM's account (the owner class
+        # wins over the group's rwx). The GM's app names the seat and what to fix; nothing is taken.
+        nyx = Path(session).with_name("tonight.seats") / "nyx"
+        run(gm, f"chmod 2070 {nyx}", {**env, "HOME": str(homes[gm])})
+        as_user(player, 0o022, player_asks_as, session, "nyx")
+        looked = as_user(gm, 0o027, gm_looks, session)
+        assert looked == {"problems": {"nyx": seats.SEAT_CANNOT_OPEN}, "taken": []}, looked
     finally:
         for cmd in made:
             subprocess.run(cmd, capture_output=True)

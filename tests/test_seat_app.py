@@ -563,3 +563,74 @@ async def test_a_seat_and_watch_never_open_the_session_file(tmp_path):
     watch = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark", theme_dirs=[THEMES])
     async with watch.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: "Kaneda" in screen_text(watch) and "live" in screen_text(watch), "the view")
+
+
+def test_a_request_the_gm_app_may_not_remove_or_a_folder_it_may_not_open_is_a_seat_problem(tmp_path, monkeypatch):
+    """A group permission missing on a seat's folder: the look names the seat and what to fix, and takes
+    (applies) nothing it could not remove, since it would be applied again at every look."""
+    import errno
+    import os
+
+    path = offer_session(tmp_path, threshold=2)
+    rid = seats.write_request(path, "kaneda", "story_point", bought="x")
+    real_unlink = os.unlink
+
+    def no_unlink(name, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "unlink", no_unlink)
+    look = seats.take_requests(path)
+    assert look.taken == [] and look.seat_problems == {"kaneda": seats.SEAT_CANNOT_REMOVE}
+    assert seats.waiting(path, "kaneda") == [rid], "left where it was, not applied"
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    real_open = os.open
+
+    def no_folder(name, flags, *args, **kwargs):
+        if name == "kaneda" and flags & os.O_DIRECTORY:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", no_folder)
+    look = seats.take_requests(path)
+    assert look.seat_problems == {"kaneda": seats.SEAT_CANNOT_OPEN} and "kaneda" in look.looked
+    monkeypatch.setattr(os, "open", real_open)
+    look = seats.take_requests(path)
+    assert look.seat_problems == {} and [t.rid for t in look.taken] == [rid], "fixed: taken at the next look"
+
+
+@pilot_test
+async def test_the_gm_is_told_which_seat_cannot_be_read_and_the_seat_stops_waiting(tmp_path, monkeypatch):
+    """The GM's app shows one line naming the seat and what to fix; the seat, told through the players'
+    file, stops saying it waits and says why."""
+    from polku.session.players.public import load_players
+
+    path = offer_session(tmp_path, threshold=2)
+    seat = seat_app(path)
+    async with seat.run_test(size=(80, 24)) as seat_pilot:
+        await wait_until(seat_pilot, lambda: "The GM asks you to roll" in screen_text(seat), "the request")
+        await seat_pilot.press("r")
+        await wait_until(seat_pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        assert "waiting for the GM's app" in screen_text(seat)
+
+        stuck = seats.Look(seat_problems={"kaneda": seats.SEAT_CANNOT_REMOVE}, looked={"kaneda"})
+        monkeypatch.setattr(seats, "take_requests", lambda *a, **k: stuck)
+        gm_tracker, sf = open_session(path)
+        gm = make_app(gm_tracker, sf, sessions_dir=tmp_path)
+        async with gm.run_test(size=(100, 30)) as gm_pilot:
+            await until(gm_pilot, lambda: any(n.title == "Kaneda's seat" and n.message == seats.SEAT_CANNOT_REMOVE
+                                              for n in gm._notifications), "the GM's line naming the seat")
+            await until(gm_pilot, lambda: load_players(path)[1] is not None and gm.all_saved()
+                        and "kaneda" in json.loads(players_head(path)).get("seat_problems", {}),
+                        "the players' file telling the seat")
+            assert [n.message for n in gm._notifications].count(seats.SEAT_CANNOT_REMOVE) == 1, "said once"
+            await wait_until(seat_pilot, lambda: "waiting for the GM's app" not in screen_text(seat),
+                             "the seat to stop waiting")
+            assert "cannot reach the GM" in screen_text(seat)
+            assert seat.sent is None
+            await gm_pilot.press("q")
+
+
+def players_head(path: Path) -> str:
+    from polku.session.players.public import players_path
+
+    return players_path(path).read_text(encoding="utf-8").split("\n", 1)[0]

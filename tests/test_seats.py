@@ -331,7 +331,7 @@ def test_junk_in_the_spool_is_ignored_and_stale_temp_files_go(tmp_path):
     fresh.write_text("{")
     (seats.spool_dir(path) / "Bad Name").mkdir()
     assert seats.incoming(path) == []
-    assert seats.take_requests(path) == seats.Look()
+    assert seats.take_requests(path) == seats.Look(looked={"kaneda"}), "nothing taken, no problem"
     assert not stale.exists() and fresh.exists(), "a seat still writing keeps its temporary file"
     assert (folder / "notes.txt").exists()
 

@@ -197,6 +197,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_busy = False
         self._spool_again = False
         self._spool_problem = ""
+        self._seat_problems: dict[str, str] = {}
         self._players_problem = ""
         self._players: tuple[SessionFile, PlayersFile] | None = None
         self.unsaved_on_exit: str | None = None
@@ -587,6 +588,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             self.notify(_("Players' seats: {problem}", problem=look.problem), severity="warning", title=_("Seats"), timeout=10,
                         markup=False)
         self._spool_problem = look.problem
+        self._seat_folder_problems(look)
         answers: list[tuple[str, dict[str, Any]]] = []
         refused: dict[str, list[str]] = {}
         for taken in look.taken:
@@ -613,6 +615,24 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                         timeout=8, markup=False)
         self.run_worker(partial(self._write_answers, message.path, answers, look.more), thread=True,
                         group="seat-spool", exit_on_error=False)
+
+    def _seat_folder_problems(self, look: Any) -> None:
+        """A seat whose requests the GM's app may not take (a group permission missing): one line to the GM
+        naming the seat and what to fix, once; and to that seat, through the players' file, so it stops
+        waiting. A problem gone at a later look is taken back."""
+        now = {cid: text for cid, text in self._seat_problems.items() if cid not in look.looked}
+        now.update(look.seat_problems)
+        t, sf = self.tracker, self.session_file
+        for cid, text in look.seat_problems.items():
+            if self._seat_problems.get(cid) == text:
+                continue
+            ch = t.characters.get(cid) if t is not None else None
+            name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
+                    else _("seat folder {cid}", cid=cid))
+            self.notify(text, title=escape(name), severity="warning", timeout=15, markup=False)
+        self._seat_problems = now
+        if sf is not None and self._players_file(sf).set_seat_problems(now):
+            self.request_save()
 
     def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool) -> None:
         """Worker: write each answer into its seat's folder, then let the next look begin."""
@@ -687,11 +707,12 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _saved(self, message: SessionSaved) -> None:
         self._saving = False
         self._after_saved()
-        self._dirty = False
+        again, self._dirty = self._dirty, False
         t = self.tracker
-        if t is not None and (t.unsaved or t.needs_full_save):
-            self.request_save()  # events made while that save ran: still "saving…"
-        else:
+        if t is not None and (t.unsaved or t.needs_full_save or again):
+            # Events made while that save ran ("saving…" still), or the players' file asked for again.
+            self.request_save()
+        if not self._saving:
             self._set_save_state(N_("saved"))
 
     def _after_saved(self) -> None:

@@ -341,6 +341,7 @@ class SeatApp(WatchApp):
             return
         self.sent_what = what
         self.answer = None
+        self._told_of_problem()  # known already: no waiting for an answer that cannot come
         self.refresh_seat()
         self._check_answer()
 
@@ -502,7 +503,23 @@ class SeatApp(WatchApp):
     def show_view(self, force: bool = False) -> None:
         super().show_view(force)
         self._forget_undone_roll()
+        self._told_of_problem()
         self.refresh_seat(force)
+
+    def seat_problem(self) -> str:
+        """What keeps the GM's app from taking this seat's requests, as its players' file says (or "")."""
+        view = self.follower.view
+        return view.seat_problems.get(self.cid, "") if view is not None else ""
+
+    def _told_of_problem(self) -> None:
+        """The GM's app cannot take this seat's requests: a request sent stops waiting, and the seat says why."""
+        problem = self.seat_problem()
+        if problem and self.sent is not None:
+            self.sent = None
+            self.answer = {"ok": False, "text": problem}
+            self.edge_before = False
+            self.notify(problem, severity="error", title=_("Not taken by the GM's app"), timeout=15, markup=False)
+            self.refresh_bindings()
 
     def refresh_seat(self, force: bool = False) -> None:
         """Show the panel and the title again (each only when it changed)."""
@@ -552,6 +569,9 @@ class SeatApp(WatchApp):
         sheet = sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
         if self.problem_line:
             sheet.append(f"\n⚠ {self.problem_line}", style=bad)
+        if self.seat_problem():
+            sheet.append("\n⚠ " + _("Your requests cannot reach the GM (the GM is told): {problem}",
+                                     problem=self.seat_problem()), style=bad)
         status = Text()
         if self.sent is not None:
             status.append(f"{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)

@@ -803,8 +803,9 @@ class PlayersPublisher:
         self._json: dict[int, tuple[dict[str, Any], bytes]] = {}
         """id(public event) → (the event, its line): an event is written as JSON once."""
 
-    def lines(self, tracker: Tracker) -> list[bytes]:
-        """The players' file, one JSON value a line: the header (state, open requests), then each event."""
+    def lines(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> list[bytes]:
+        """The players' file, one JSON value a line: the header (state, open requests, what keeps the GM's
+        app from taking a seat's requests), then each event."""
         n = len(tracker.events)
         if self._log is None or n < self._count:
             self._log = PublicLog(tracker)
@@ -813,7 +814,9 @@ class PlayersPublisher:
         self._count = n
         view = self._log.view
         head = {"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": len(view.events),
-                "state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed)}
+                "state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
+                "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
+                                  if cid in view.state["characters"]}}
         out = [_line(head)]
         cache: dict[int, tuple[dict[str, Any], bytes]] = {}
         for ev in view.events:
@@ -826,9 +829,9 @@ class PlayersPublisher:
         return out
 
 
-PlayersSnapshot = tuple[State, Any, frozenset[int]]
+PlayersSnapshot = tuple[State, Any, frozenset[int], dict[str, str]]
 """What the players' file is made from: a copy of the state, the events (a list, or a copy of the lazy
-log), which of them are undone."""
+log), which of them are undone, the seats' problems."""
 
 
 class PlayersFile:
@@ -847,6 +850,16 @@ class PlayersFile:
         self._io = threading.Lock()
         self.problem = ""
         """Why the players' file could not be written the last time (one line), or ""."""
+        self.seat_problems: dict[str, str] = {}
+        """Seat (character id) → what keeps the GM's app from taking its requests (published to the seats)."""
+
+    def set_seat_problems(self, problems: Mapping[str, str]) -> bool:
+        """Publish these seats' problems with the next write; True when they changed."""
+        if dict(problems) == self.seat_problems:
+            return False
+        self.seat_problems = dict(problems)
+        self._published = None
+        return True
 
     def snapshot(self, tracker: Tracker) -> PlayersSnapshot | None:
         """What to write now (call on the UI thread), or None when nothing changed since the last one."""
@@ -867,7 +880,7 @@ class PlayersFile:
         for ev in reversed(later):
             # The state before the events still pending: each one's changes undone, last first.
             apply_changes(state, invert_changes(ev.get("changes", [])))
-        return state, events, undone
+        return state, events, undone, dict(self.seat_problems)
 
     def write(self, snap: PlayersSnapshot) -> None:
         """Replace the players' file atomically (any thread); a failure is kept in :attr:`problem`."""
@@ -875,7 +888,8 @@ class PlayersFile:
 
         with self._io:
             try:
-                lines = self._publisher.lines(Tracker.snapshot_of(*snap))
+                state, events, undone, problems = snap
+                lines = self._publisher.lines(Tracker.snapshot_of(state, events, undone), problems)
                 replace_file(self.path, b"\n".join(lines) + b"\n")
             except OSError as e:
                 self.problem = _("the players' file {name} could not be written: {why}", name=self.path.name,
@@ -916,6 +930,8 @@ class View:
     """The players' view of the session (see :func:`public_view`), as the GM's app published it."""
     offers: dict[str, list[dict[str, Any]]]
     """Character id → its open roll requests as its seat may see them (:meth:`seats.Offer.public`)."""
+    seat_problems: dict[str, str]
+    """Character id → what keeps the GM's app from taking that seat's requests (one line), if anything."""
     loaded_at: str
     """When it was read, as the follower's clock shows it (``HH:MM:SS``)."""
 
@@ -964,6 +980,15 @@ def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None =
     except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
         raise PlayersError(f"{name} is broken") from None
     return view, offers, parsed
+
+
+def _json_head_problems(data: bytes) -> dict[str, str]:
+    """The seats' problems in a players' file's first line (checked already by :func:`parse_players`)."""
+    try:
+        got = json.loads(data.split(b"\n", 1)[0]).get("seat_problems", {})
+    except (ValueError, AttributeError, RecursionError):
+        return {}
+    return {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
 
 
 def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
@@ -1052,7 +1077,8 @@ class Follower:
             return True
         self._seen = sig
         self.problem = None
-        self.view = View(tracker, offers, self.now())
+        problems = _json_head_problems(data)
+        self.view = View(tracker, offers, problems, self.now())
         return True
 
     update = reload

@@ -654,6 +654,26 @@ class Look:
     """Requests were left for the next look (a seat over :data:`MAX_PER_SEAT`)."""
     problem: str = ""
     """The spool folder itself cannot be used (one line), or empty."""
+    seat_problems: dict[str, str] = field(default_factory=dict)
+    """Seat folder (character id) → what keeps the GM's app from taking its requests and what to fix
+    (one line each): a group permission missing on the folder or on the request files."""
+    looked: set[str] = field(default_factory=set)
+    """The seat folders looked into (a problem of one not here is not known to be gone)."""
+
+
+SEAT_CANNOT_OPEN = ("the GM's app may not open this seat's folder: give the GM's account the folder's group,"
+                    " with rwx for the group (chmod 2770; docs/remote-play.md)")
+SEAT_CANNOT_REMOVE = ("the GM's app may not remove this seat's requests: the seat folder must be writable by the"
+                      " GM's account (its group, chmod 2770; docs/remote-play.md)")
+SEAT_CANNOT_READ = ("the GM's app may not read this seat's requests: they must be readable by the seat folder's"
+                    " group (the player's umask 022 or 027, the GM's account in that group; docs/remote-play.md)")
+SEAT_CANNOT_ANSWER = ("the GM's app may not write answers into this seat's folder: it must be writable by the"
+                      " GM's account (its group, chmod 2770; docs/remote-play.md)")
+"""What a seat's folder permissions keep the GM's app from doing, and what to fix (shown to the GM, and in
+the players' file to that seat, which then stops waiting)."""
+UNREADABLE_REQUEST = "the GM's app may not read the request file (see the seats' folder permissions)"
+_STUCK = object()
+"""A request the GM's app may not remove: not applied (it would be applied again at every look)."""
 
 
 def take_requests(session_path: str | os.PathLike[str], *, per_seat: int = MAX_PER_SEAT) -> Look:
@@ -684,10 +704,18 @@ def take_requests(session_path: str | os.PathLike[str], *, per_seat: int = MAX_P
         for cid in names[:MAX_SEATS]:
             try:
                 folder = _open_dir(cid, root)
+            except PermissionError:
+                look.seat_problems[cid] = SEAT_CANNOT_OPEN
+                look.looked.add(cid)
+                continue
             except OSError:
                 continue  # a link, or gone: never looked into
+            look.looked.add(cid)
             try:
-                more = _take_from(folder, cid, per_seat, look.taken)
+                more = _take_from(folder, cid, per_seat, look)
+            except PermissionError:
+                look.seat_problems[cid] = SEAT_CANNOT_OPEN  # may enter it, not list it
+                more = False
             finally:
                 os.close(folder)
             look.more = look.more or more
@@ -696,8 +724,9 @@ def take_requests(session_path: str | os.PathLike[str], *, per_seat: int = MAX_P
     return look
 
 
-def _take_from(folder: int, cid: str, limit: int, out: list[Taken]) -> bool:
-    """Take up to ``limit`` requests from one seat folder into ``out``; True when more are waiting."""
+def _take_from(folder: int, cid: str, limit: int, look: Look) -> bool:
+    """Take up to ``limit`` requests from one seat folder into ``look``; True when more are waiting."""
+    out = look.taken
     now = time.time()
     found: list[tuple[float, str]] = []
     with os.scandir(folder) as it:
@@ -720,11 +749,17 @@ def _take_from(folder: int, cid: str, limit: int, out: list[Taken]) -> bool:
     for _, name in found[:limit]:
         rid = name[4:-5]
         got = _take_one(folder, name)
+        if got is _STUCK:
+            look.seat_problems[cid] = SEAT_CANNOT_REMOVE
+            continue
         if got is None:
-            continue  # gone already (or not ours to remove): no answer
+            continue  # gone already: no answer
         if isinstance(got, str):
+            if got == UNREADABLE_REQUEST:
+                look.seat_problems.setdefault(cid, SEAT_CANNOT_READ)
             out.append(Taken(cid, rid, None, got))
             continue
+        assert isinstance(got, bytes)
         try:
             out.append(Taken(cid, rid, parse_request(got, cid, rid)))
         except SeatError as e:
@@ -732,8 +767,9 @@ def _take_from(folder: int, cid: str, limit: int, out: list[Taken]) -> bool:
     return len(found) > limit
 
 
-def _take_one(folder: int, name: str) -> bytes | str | None:
-    """Read and remove one request file: its bytes, why it is refused, or None when it is not there."""
+def _take_one(folder: int, name: str) -> bytes | str | object | None:
+    """Read and remove one request file: its bytes, why it is refused, None when it is not there, or
+    :data:`_STUCK` when the GM's app may not remove it."""
     refused = ""
     data = b""
     try:
@@ -744,7 +780,7 @@ def _take_one(folder: int, name: str) -> bytes | str | None:
         if e.errno == errno.ELOOP:
             refused = "the request is a symbolic link, not a file"
         elif e.errno in (errno.EACCES, errno.EPERM):
-            refused = "the GM's app may not read the request file (see the seats' folder permissions)"
+            refused = UNREADABLE_REQUEST
         else:
             refused = "the request file cannot be read"
     else:
@@ -772,6 +808,8 @@ def _take_one(folder: int, name: str) -> bytes | str | None:
             os.close(fd)
     try:
         os.unlink(name, dir_fd=folder)
+    except PermissionError:
+        return _STUCK
     except OSError:
         return None  # whoever removes it answers it (a folder named like a request stays, unanswered)
     return refused or data
@@ -998,12 +1036,13 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
         got = _take_one(folder, path.name)
     finally:
         os.close(folder)
-    if got is None:
+    if got is None or got is _STUCK:
         return None
     rid = m.group(1)
     if isinstance(got, str):
         taken = Taken(cid, rid, None, got)
     else:
+        assert isinstance(got, bytes)
         try:
             taken = Taken(cid, rid, parse_request(got, cid, rid))
         except SeatError as e:
@@ -1019,6 +1058,6 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
 __all__ = [
     "MAX_REQUEST_BYTES", "FacesPlan", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr",
     "faces_plan", "follow_up_plan", "physical",
-    "Look", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
+    "Look", "SEAT_CANNOT_ANSWER", "SEAT_CANNOT_OPEN", "SEAT_CANNOT_READ", "SEAT_CANNOT_REMOVE", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
 ]
