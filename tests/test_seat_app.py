@@ -634,3 +634,34 @@ def players_head(path: Path) -> str:
     from polku.session.players.public import players_path
 
     return players_path(path).read_text(encoding="utf-8").split("\n", 1)[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_picture_the_seat_shows_the_turn_order_and_says_your_turn(snap_compare, tmp_path, size):
+    """In a fight the seat shows the turn order as watch does; Nyx acts (▶): her seat says it is her turn."""
+    path = write(tmp_path / "night.toml", demo.demo_varjojuoksu())
+
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_until(pilot, lambda: "Your turn" in screen_text(app) and "Combat turn 1" in screen_text(app),
+                         "the fight and the seat's turn")
+        await pilot.wait_for_scheduled_animations()
+
+    assert snap_compare(seat_app(path, "nyx"), run_before=run_before, terminal_size=size)
+
+
+@pilot_test
+async def test_only_the_acting_characters_seat_says_your_turn(tmp_path):
+    path = write(tmp_path / "night.toml", demo.demo_varjojuoksu())
+    app = seat_app(path, "kaneda")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "Combat turn 1" in screen_text(app), "the fight")
+        assert "Your turn" not in screen_text(app) and "your turn" not in screen_text(app)
+        gm, sf = open_session(path)
+        gm.combat.next()  # Nyx has acted: the marker moves on
+        gm_saves(sf, gm)
+        sf.close()
+        acting = gm.state["combat"]["acting"]
+        assert acting == "kaneda", acting
+        await wait_until(pilot, lambda: "Your turn" in screen_text(app), "Kaneda's turn")
+        assert "You: Kaneda · your turn" in screen_text(app)

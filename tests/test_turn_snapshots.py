@@ -61,8 +61,7 @@ class TestEffects:
 
 def _secret_turn_file(tmp_path: Path) -> Path:
     """The Varjojuoksu demo with the ganger secret and acting (Nyx and Kaneda have acted)."""
-    from polku.session import demo, store
-    from polku.session.files import document
+    from polku.session import demo
 
     t = demo.demo_varjojuoksu()
     t.update_character("ganger", "secret", True)
@@ -70,8 +69,9 @@ def _secret_turn_file(tmp_path: Path) -> Path:
     t.combat.next()
     assert t.state["combat"]["acting"] == "ganger"
     path = tmp_path / "fight.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    return path
+    from test_watch import write
+
+    return write(path, t)  # the session and the players' file the views read
 
 
 class TestWatch:
@@ -81,8 +81,8 @@ class TestWatch:
         from test_watch import shown, watch_app
 
         path = _secret_turn_file(tmp_path)
-        last = load_tracker(path, read_only=True)[0].last_seq()
-        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, last), terminal_size=(80, 24))
+        gm = load_tracker(path, read_only=True)[0]
+        assert snap_compare(watch_app(path), run_before=lambda pilot: shown(pilot, gm), terminal_size=(80, 24))
 
 
 def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
@@ -96,7 +96,7 @@ def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
     async def run() -> list[str]:
         app = watch_app(_secret_turn_file(tmp_path))
         async with app.run_test(size=(80, 24)) as pilot:
-            await shown(pilot, load_tracker(app.path, read_only=True)[0].last_seq())
+            await shown(pilot, load_tracker(app.path, read_only=True)[0])
             return app.screen.query_one("#turns", TurnOrder).lines
 
     lines = asyncio.run(run())

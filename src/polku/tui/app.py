@@ -628,7 +628,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 continue
             ch = t.characters.get(cid) if t is not None else None
             name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
-                    else _("seat folder {cid}", cid=cid))
+                    else _("seat folder {folder}", folder=cid))
             self.notify(text, title=escape(name), severity="warning", timeout=15, markup=False)
         self._seat_problems = now
         if sf is not None and self._players_file(sf).set_seat_problems(now):

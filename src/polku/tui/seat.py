@@ -47,7 +47,7 @@ from ..session.tracker import Tracker, TrackerError
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
-from .widgets.panes import ChallengeQueue, CharacterPane
+from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder
 from ..i18n import N_, _, ngettext
 
 ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
@@ -92,6 +92,7 @@ class SeatScreen(WatchScreen):
         yield Static(id="status-line")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
+                yield TurnOrder(id="turns", classes="-idle")  # the fight, as watch shows it (S12)
                 yield Static(_("Challenges"), classes="pane-title", id="queue-title")
                 yield ChallengeQueue(id="queue")
                 yield Static(_("Characters"), classes="pane-title", id="chars-title")
@@ -506,6 +507,12 @@ class SeatApp(WatchApp):
         self._told_of_problem()
         self.refresh_seat(force)
 
+    def my_turn(self) -> bool:
+        """Whether this seat's character acts now in the fight (the marker of the turn order, S12)."""
+        view = self.follower.view
+        fight = view.tracker.state.get("combat") if view is not None else None
+        return isinstance(fight, dict) and fight.get("acting") == self.cid
+
     def seat_problem(self) -> str:
         """What keeps the GM's app from taking this seat's requests, as its players' file says (or "")."""
         view = self.follower.view
@@ -537,6 +544,8 @@ class SeatApp(WatchApp):
         if view is not None:
             ch = view.tracker.characters.get(self.cid)
             title = _("You: {name}", name=ch['name']) if ch is not None else _("You")
+            if ch is not None and self.my_turn():
+                title = _("You: {name} · your turn", name=ch["name"])
             if title != self._title_shown:
                 screen.query_one("#seat-title", Static).update(title)
                 self._title_shown = title
@@ -565,8 +574,11 @@ class SeatApp(WatchApp):
             return (Text(_("Your character is not in this session now (the GM removed it or made it secret)."),
                          style=bad), Text(), Text())
         offer = self.current_offer()
+        turn = Text()
+        if self.my_turn():
+            turn.append("▶ " + _("Your turn") + "\n", style=f"bold {accent}".strip())
         # Short while a roll is asked (it must fit at 80x24).
-        sheet = sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
+        sheet = turn + sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
         if self.problem_line:
             sheet.append(f"\n⚠ {self.problem_line}", style=bad)
         if self.seat_problem():
