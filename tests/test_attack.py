@@ -5,6 +5,7 @@ any pool (S7), the ▶ fighter rolls, the test a character rolled last, the atta
 from __future__ import annotations
 
 import pytest
+from app_fixtures import isolated, make_app, pilot_test, press, settle, typed
 
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
@@ -13,6 +14,7 @@ from polku.session.rolls import SRPool
 from polku.session.table.gear import parse_weapon
 from polku.session.tracker import Tracker
 
+pytestmark = pytest.mark.usefixtures(isolated.__name__)
 ATTRS = {"body": 3, "agility": 4, "reaction": 4, "strength": 3, "charisma": 2, "intuition": 3, "logic": 2,
          "willpower": 3}
 
@@ -127,3 +129,60 @@ def test_the_fighter_marked_to_act_rolls_and_opens_on_the_test_they_rolled_last(
     t.combat.end()
     assert t.attacks.roller("ganger") == "ganger", "out of a fight: the one selected"
     assert t.attacks.default_test("ganger") == "success"
+
+
+def test_S12_wired_reflexes_on_the_sheet_give_the_initiative_bonus_and_a_second_pass():
+    """Wired reflexes 2 on Kaneda's sheet (+2, 2 passes): Reaction 4 + Intuition 3 + 2 = 9 dice and
+    9 + hits; the next initiative roll proposes his 2 passes; a bad line is refused in one line."""
+    from polku.session.table.combat import parse_initiative
+    from polku.session.tracker import TrackerError
+
+    assert parse_initiative("+2 2") == (2, 2) and parse_initiative("1") == (1, 1)
+    for bad in ("two", "+2 2 2", "-1 2", "+2 0", "+13 2"):
+        with pytest.raises(TrackerError):
+            parse_initiative(bad)
+    t = Tracker.new("shadowrun", "Docks", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Kaneda", attributes={**ATTRS, "agility": 5}, skills={"Pistols": 4}, edge_rating=3, edge=3)
+    t.add_character("Ganger", kind="npc", attributes=ATTRS)
+    t.combat.set_initiative("kaneda", 2, 2, "wired reflexes 2")
+    assert t.events[-1]["text"] == "Kaneda: initiative +2, 2 passes (wired reflexes 2)"
+    assert t.combat.initiative_dice([("kaneda", 2), ("ganger", 1)]) == [("Kaneda", 9), ("Ganger", 7)]
+    entries = [(cid, passes) for cid, (on, passes) in t.combat.default_fighters().items() if on]
+    assert entries == [("kaneda", 2), ("ganger", 1)]
+    t.combat.roll_initiative(entries, faces=[5, 2, 2, 2, 2, 2, 2, 2, 2] + [5, 5, 2, 2, 2, 2, 2])
+    assert [(e["id"], e["score"], e["passes"]) for e in t.state["initiative"]] == [("kaneda", 10, 2), ("ganger", 9, 1)]
+    assert t.combat.acting() == "kaneda"
+    with pytest.raises(TrackerError, match="0 to 12"):
+        t.combat.set_initiative("kaneda", 13, 2)
+    assert (t.character("kaneda")["initiative_bonus"], t.character("kaneda")["initiative_passes"]) == (2, 2)
+
+
+@pilot_test
+async def test_the_sheet_s_initiative_row_takes_wired_reflexes_by_keys(tmp_path) -> None:
+    """The Varjojuoksu sheet's Initiative row (Enter): '+2 2' is wired reflexes 2; a bad line is refused in
+    the prompt and changes nothing."""
+    from textual.widgets import OptionList
+
+    from polku.session import files
+    from polku.tui.screens.prompts import TextPrompt
+
+    t = Tracker.new("shadowrun", "Docks", clock=demo.fixed_clock(), seed=3)
+    t.add_character("Kaneda", attributes={**ATTRS, "agility": 5}, skills={"Pistols": 4}, edge_rating=3, edge=3)
+    sf = files.create_session(tmp_path / "docks.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.main_screen().open_detail("kaneda")
+        await settle(pilot)
+        rows = app.screen.query_one("#detail-rows", OptionList)
+        rows.highlighted = rows.get_option_index("initiative")
+        assert "Reaction 4 + Intuition 3 · 1 pass" in str(rows.get_option("initiative").prompt)
+        await press(pilot, "enter")
+        assert isinstance(app.screen, TextPrompt)
+        await press(pilot, "ctrl+u", *typed("+2 two"), "enter")
+        assert isinstance(app.screen, TextPrompt), "refused in the prompt"
+        await press(pilot, "ctrl+u", *typed("+2 2"), "enter")
+        await settle(pilot)
+        assert (t.character("kaneda")["initiative_bonus"], t.character("kaneda")["initiative_passes"]) == (2, 2)
+        rows = app.screen.query_one("#detail-rows", OptionList)
+        assert "Reaction 4 + Intuition 3 + 2 · 2 passes" in str(rows.get_option("initiative").prompt)

@@ -97,6 +97,7 @@ __all__ = [
     "take_damage",
     "resolve_damage",
     "initiative_pool",
+    "MAX_INITIATIVE_BONUS",
     "initiative_score",
     "initiative_order",
     "result_json",
@@ -1626,14 +1627,24 @@ def spend_edge(current: int, cost: int = 1) -> int:
     return current - cost
 
 
-def initiative_pool(reaction: int, intuition: int) -> int:
-    """S12: dice for the initiative roll, Reaction + Intuition."""
-    return _check_int(reaction, "Reaction", 0) + _check_int(intuition, "Intuition", 0)
+MAX_INITIATIVE_BONUS = 12
+"""The largest initiative bonus from augmentations or magic a sheet may hold (wired reflexes 3 is +3)."""
 
 
-def initiative_score(reaction: int, intuition: int, hits: int) -> int:
-    """S12: initiative = Reaction + Intuition + hits on the initiative roll."""
-    return initiative_pool(reaction, intuition) + _check_int(hits, "hits", 0)
+def initiative_pool(reaction: int, intuition: int, bonus: int = 0) -> int:
+    """S12: dice for the initiative roll, Reaction + Intuition, + the initiative bonus of
+    augmentations or magic (SR4 core: e.g. wired reflexes 2 is +2 and one more pass)."""
+    return (_check_int(reaction, "Reaction", 0) + _check_int(intuition, "Intuition", 0)
+            + _check_int(bonus, "initiative bonus", 0))
+
+
+def initiative_score(reaction: int, intuition: int, hits: int, bonus: int = 0) -> int:
+    """S12: initiative = Reaction + Intuition (+ the bonus) + hits on the initiative roll.
+
+    >>> initiative_score(4, 4, 3), initiative_score(4, 4, 3, bonus=2)
+    (11, 13)
+    """
+    return initiative_pool(reaction, intuition, bonus) + _check_int(hits, "hits", 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -669,6 +669,8 @@ def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
             _int(ch["monitor_extra"], track, p + ["monitor_extra"], -8, 12)
     if "initiative_passes" in ch:
         _int(ch, "initiative_passes", p, 1, MAX_PASSES)
+    if "initiative_bonus" in ch:
+        _int(ch, "initiative_bonus", p, 0, 12)  # rules.shadowrun.MAX_INITIATIVE_BONUS
 
 
 def _validate_pool(system: System, pool: Any, p: list[Any]) -> None:

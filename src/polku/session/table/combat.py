@@ -195,8 +195,32 @@ class Combat:
                     continue
                 seen.add(gid)
             a = ch["attributes"]
-            out.append((ch["name"], sr.initiative_pool(a["reaction"], a["intuition"])))
+            out.append((ch["name"], sr.initiative_pool(a["reaction"], a["intuition"], int(ch.get("initiative_bonus", 0)))))
         return out
+
+    def set_initiative(self, cid: str, bonus: int, passes: int, why: str = "") -> None:
+        """The sheet's initiative bonus and passes (augmentations or magic: wired reflexes 2 is +2 and
+        2 passes), one command; the next initiative roll takes them (S12)."""
+        from ...rules import shadowrun as sr
+
+        t = self._t
+        ch = t.character(cid)
+        if t.system is not System.SHADOWRUN:
+            raise _refuse("an initiative bonus and passes are on Varjojuoksu sheets")
+        if not 0 <= bonus <= sr.MAX_INITIATIVE_BONUS:
+            raise _refuse(f"an initiative bonus is 0 to {sr.MAX_INITIATIVE_BONUS}, not {bonus}")
+        try:
+            turns.check_passes(passes)
+        except RulesError as e:
+            raise _refuse(str(e)) from None
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, "initiative_bonus"], bonus)
+            txn.set(["characters", cid, "initiative_passes"], passes)
+            txn.emit("character", f"{ch['name']}: initiative +{bonus}, {passes} pass{'es' if passes != 1 else ''}"
+                     + (f" ({why})" if why else ""), who=cid)
+
+        t.run(build)
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None) -> dict[str, Any]:
@@ -235,13 +259,14 @@ class Combat:
             for cid, passes in entries:
                 ch = t.character(cid)
                 a = ch["attributes"]
-                base = sr.initiative_pool(a["reaction"], a["intuition"])
+                bonus = int(ch.get("initiative_bonus", 0))
+                base = sr.initiative_pool(a["reaction"], a["intuition"], bonus)
                 gid = self._shared_group(ch)
                 if gid is not None and gid in by_group:
                     rows.append({"id": cid, "score": by_group[gid], "passes": passes})
                     continue
                 r = sr.roll(base, src, settings=t.settings)
-                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits)
+                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits, bonus)
                 if gid is not None:
                     by_group[gid] = score
                 sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
@@ -254,7 +279,7 @@ class Combat:
             placed = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
             out["event"] = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", {"order": placed},
-                                         ["initiative = Reaction + Intuition + hits (S12)",
+                                         ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
                                           "highest first; ties by Edge, then Reaction, then Intuition",
                                           "wound modifiers lower the score (S12)"],
                                          origin, None, f"Initiative: {names}")
@@ -560,6 +585,30 @@ def parse_effect(text: str) -> tuple[str, int, str, int]:
         return turns.check_effect(" ".join(name), dice, unit, count)
     except RulesError as e:
         raise _refuse(str(e)) from None
+
+
+def parse_initiative(text: str) -> tuple[int, int]:
+    """A sheet's initiative bonus and passes typed in one line, ``+2 2`` (wired reflexes 2): the
+    bonus, then the passes (1 when left out).
+
+    Raises:
+        TrackerError: anything else, in one line.
+    """
+    from ...rules import shadowrun as sr
+
+    parts = text.replace("−", "-").split()
+    try:
+        bonus = int(parts[0]) if parts else 0
+        passes = int(parts[1]) if len(parts) > 1 else 1
+    except ValueError:
+        raise _refuse("write the bonus, then the passes: '+2 2'") from None
+    if len(parts) > 2 or not 0 <= bonus <= sr.MAX_INITIATIVE_BONUS:
+        raise _refuse(f"write the bonus (0 to {sr.MAX_INITIATIVE_BONUS}), then the passes: '+2 2'")
+    try:
+        turns.check_passes(passes)
+    except RulesError as e:
+        raise _refuse(str(e)) from None
+    return bonus, passes
 
 
 def _refuse(message: str) -> Exception:

@@ -29,7 +29,7 @@ from ..widgets.keyline import KeyLine
 from ...rules.dice import ascii_int
 from ...rules.system import System, raja_wound_effect
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
-from ...session.tracker import Tracker
+from ...session.tracker import Tracker, TrackerError
 from ...session.commands import Command, command
 from ..render import boxes, pips
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
@@ -499,8 +499,12 @@ class CharacterDetail(ModalScreen[None]):
             from .gear import gear_rows
 
             out.extend(gear_rows(t, ch))
-            if ch.get("initiative_passes", 1) != 1:
-                out.append(("info:passes", "Init. passes", f"{ch['initiative_passes']} (imported)"))
+            a = ch["attributes"]
+            bonus, passes = int(ch.get("initiative_bonus", 0)), int(ch.get("initiative_passes", 1))
+            out.append(("initiative", "Initiative",
+                        f"Reaction {a['reaction']} + Intuition {a['intuition']}"
+                        + (f" + {bonus}" if bonus else "") + f" · {passes} pass{'es' if passes != 1 else ''}"
+                        + "  (Enter edits)"))
         group = t.roster.group_of(self.cid)
         if group is not None:
             out.append(("group", "Group", f"{group['name']}: {group['initiative']} initiative (Enter switches)"))
@@ -665,6 +669,20 @@ class CharacterDetail(ModalScreen[None]):
         elif rid.startswith("pool:"):
             pool = ch.get("pools", [])[int(rid[5:])]
             self.run(command("roster.remove_pool", cid, pool["name"]))
+        elif rid == "initiative":
+            from ...session.table.combat import parse_initiative
+
+            def check(text: str) -> str | None:
+                try:
+                    parse_initiative(text)
+                except TrackerError as e:
+                    return str(e)
+                return None
+
+            self.ask_text(f"{name}: initiative bonus and passes (augmentations, e.g. wired reflexes 2: +2 2)",
+                          f"+{ch.get('initiative_bonus', 0)} {ch.get('initiative_passes', 1)}",
+                          lambda text: self.run(command("combat.set_initiative", cid, *parse_initiative(text))),
+                          check=check, placeholder="+2 2")
         elif rid.startswith("gear:"):
             from .gear import edit_gear
 
