@@ -272,7 +272,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert "Edge 3/3" in character_row(app, "Kaneda")
-        await press(pilot, "1", "end", "r")
+        await press(pilot, "1", "end", "r", "w", "1")  # r opens on the ▶ fighter (Nyx); w 1 picks Kaneda
         roll = app.screen
         assert isinstance(roll, SRRollScreen) and roll.test == "success"
         assert tracker.challenge(roll.challenge_id)["title"] == "Sneak past the Lone Star patrol"

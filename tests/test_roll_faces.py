@@ -44,7 +44,7 @@ def notes(app: Any) -> list[str]:
 async def kaneda_sneaks(pilot: Pilot) -> SRRollScreen:
     """The Varjojuoksu demo's "Sneak past the Lone Star patrol": Kaneda, Pistols 4 + Agility 5 − 1 = 8 dice."""
     await settle(pilot)
-    await press(pilot, "1", "end", "r")
+    await press(pilot, "1", "end", "r", "w", "1")  # r opens on the ▶ fighter (Nyx); w 1 picks Kaneda
     roll = pilot.app.screen
     assert isinstance(roll, SRRollScreen) and roll.a.who == "kaneda" and roll.test == "success"
     return roll

@@ -27,8 +27,8 @@ preference they read anyway (:func:`polku.config.use_language`).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     import gettext as _gettext
     from collections.abc import Mapping
