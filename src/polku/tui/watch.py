@@ -101,6 +101,7 @@ rolls ("the GM rolls"), hidden thresholds.
   1 2 3          challenges · characters · dice log
   ↑ ↓ PgUp PgDn  move in the focused pane
   Enter          every die and number of the event under the cursor
+  H              the dice commitment and revealed secrets in full
   ctrl+t         colour theme
   ctrl+p         the commands: Theme, Help, Quit
   ?              this help
@@ -145,6 +146,8 @@ class WatchApp(ReadOnlyApp):
 
     BINDINGS = ReadOnlyApp.BINDINGS + [
         Binding("question_mark", "help", N_("Help"), id="watch.help", tooltip=N_("The keys of the players' view")),
+        Binding("H", "dice_proof", N_("Dice proof"), show=False, id="watch.dice_proof",
+                tooltip=N_("The dice commitment and the revealed secrets in full, to check the dice")),
     ]
 
     def __init__(self, path: Path, *, interval: float = 0.3, follower: Follower | None = None,
@@ -175,6 +178,14 @@ class WatchApp(ReadOnlyApp):
 
     def action_show_help_panel(self) -> None:
         self.action_help()
+
+    def action_dice_proof(self) -> None:
+        """The full commitment and the revealed secrets (the status line's 8 hex digits are a label)."""
+        from .screens.dice_proof import DiceProof
+
+        if not any(isinstance(s, DiceProof) for s in self.screen_stack):
+            shown = self._shown
+            self.push_screen(DiceProof(shown.state.get("dice") if shown is not None else None))
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         self.notify(_("The players' view never writes files"), severity="warning")

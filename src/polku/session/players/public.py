@@ -657,6 +657,29 @@ def public_dice(state: State) -> DiceKey | None:
     return out
 
 
+def dice_proof(dice: DiceKey | None) -> list[str]:
+    """What a player checks the program dice against, whole (the status line's 8 hex digits are a
+    label): the current secret's full commitment, then each revealed secret and its commitment.
+    From the players' side of the dice (:func:`public_dice`): never the secret in use."""
+    if not dice:
+        return [_("No dice secret is committed in this session: its program dice cannot be checked."),
+                _("(A file from before verifiable dice; the first program roll commits one.)")]
+    out = [_("Dice secret #{key}, session {session}: its commitment, SHA-256 of the secret,",
+             key=dice["key"], session=dice["session"]),
+           _("shown before its first roll:"), "  " + str(dice["commitment"]), ""]
+    revealed = [r for r in dice.get("revealed", []) if isinstance(r, dict)]
+    if not revealed:
+        out.append(_("No secret revealed yet: the GM reveals it when the session ends."))
+    for r in reversed(revealed):
+        out += [ngettext("Revealed dice secret #{key}, session {session}, {n} program roll:",
+                         "Revealed dice secret #{key}, session {session}, {n} program rolls:", int(r.get("rolls", 0)),
+                         key=r.get("key"), session=r.get("session")),
+                _("  secret"), "  " + str(r.get("secret")), _("  its commitment"), "  " + str(r.get("commitment")), ""]
+    out += [_("To check every roll: polku verify on the GM's dice transcript"),
+            _("(polku export FILE --transcript; docs/verifiable-dice.md).")]
+    return out
+
+
 def public_view(tracker: Tracker) -> Tracker:
     """A read-only tracker holding only what the players may see (see the module docstring)."""
     return PublicLog(tracker).view
@@ -1110,5 +1133,5 @@ class Follower:
 
 
 __all__ = ["GM_DECIDED", "GM_ROLL", "PLAYERS_SUFFIX", "Follower", "PlayersError", "PlayersFile", "PlayersPublisher", "PublicLog",
-           "View", "load_players", "parse_players", "players_path", "players_text", "projected_events", "public_dice",
+           "View", "load_players", "parse_players", "players_path", "players_text", "projected_events", "dice_proof", "public_dice",
            "public_events", "public_summary", "public_view", "publish", "secret_ids"]

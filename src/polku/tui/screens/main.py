@@ -115,6 +115,8 @@ class MainScreen(Screen[None]):
         Binding("N", "new_session", N_("Session+"), show=False, group=_STORY, id="main.new_session", tooltip=N_("Start a new game session (Edge, edges reset)")),
         Binding("T", "new_story", N_("Story+"), show=False, group=_STORY, id="main.new_story", tooltip=N_("Start a new story (story points replaced)")),
         Binding("V", "reveal_dice", N_("Reveal dice"), show=False, group=_STORY, id="main.reveal_dice", tooltip=N_("Reveal the dice secret to the players, commit a new one")),
+        Binding("H", "dice_proof", N_("Dice proof"), show=False, group=_STORY, id="main.dice_proof",
+                tooltip=N_("The dice commitment and the revealed secrets in full, as the players see them")),
         Binding("o", "note", N_("Note"), show=False, group=_STORY, id="main.note", tooltip=N_("Write a note into the log")),
         Binding("S", "settings", N_("Settings"), show=False, group=_STORY, id="main.settings",
                 tooltip=N_("Change a rule setting of this campaign (logged, undoable)")),
@@ -679,6 +681,12 @@ class MainScreen(Screen[None]):
                 self.run(command("new_dice_secret", reveal=True))
 
         self.app.push_screen(ConfirmPrompt(_("Reveal dice secret{key} to the players now and commit a new one? (A new session does this too; it cannot be undone.)", key=key)), done)
+
+    def action_dice_proof(self) -> None:
+        from ...session.players.public import public_dice
+        from .dice_proof import DiceProof
+
+        self.app.push_screen(DiceProof(public_dice(self.tracker.state)))
 
     def action_new_story(self) -> None:
         from .prompts import ConfirmPrompt
