@@ -576,8 +576,9 @@ def table(rows: list[Row], markdown: bool = False) -> str:
 
 
 def machine() -> dict[str, Any]:
-    import textual.app  # noqa: F401 -- only for its version
     from importlib.metadata import version
+
+    import textual.app  # noqa: F401 -- only for its version
 
     cpu = ""
     try:

@@ -61,8 +61,8 @@ def _session(folder: Path, offers: int) -> Path:
     import random
 
     from polku.session import demo, store
-    from polku.session.players import seats
     from polku.session.files import document
+    from polku.session.players import seats
     from polku.session.rolls import SRPool
 
     t = demo.demo_varjojuoksu()

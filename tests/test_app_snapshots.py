@@ -21,8 +21,18 @@ from typing import Awaitable, Callable
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import (isolated, isolated_here, REPO, SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, settle,
-                          until_quiet)
+from app_fixtures import (
+    REPO,
+    SIZE_IDS,
+    SIZES,
+    demo_session,
+    freeze_cursors,
+    isolated,
+    isolated_here,
+    make_app,
+    settle,
+    until_quiet,
+)
 from polku.tui.app import PolkuApp
 
 SESSIONS = Path("sessions")

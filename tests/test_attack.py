@@ -5,8 +5,8 @@ any pool (S7), the ▶ fighter rolls, the test a character rolled last, the atta
 from __future__ import annotations
 
 import pytest
-from app_fixtures import isolated, make_app, pilot_test, press, settle, typed
 
+from app_fixtures import isolated, make_app, pilot_test, press, settle, typed
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
 from polku.session import demo

@@ -236,7 +236,7 @@ def test_serve_refuses_bad_input_in_one_line(tmp_path, capsys):
 
 
 def test_serve_offers_seats_only_for_public_characters(session):
-    from polku.cli import CliError, VERBS
+    from polku.cli import VERBS, CliError
     from polku.cli.serve import seat_names
 
     _, tracker, _ = session
@@ -304,8 +304,8 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
     if "play" not in VERBS:
         pytest.skip("polku play (the seats) is not in this Polku yet")
     from polku.session import demo, store
-    from polku.session.players import seats
     from polku.session.files import document, load_tracker
+    from polku.session.players import seats
     from polku.session.players.public import publish
     from polku.session.rolls import SRPool
 

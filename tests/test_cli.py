@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 
 from polku import __version__
-from polku.rules.system import Settings
 from polku.cli import ALL_SYSTEM_NAMES, VERB_MODULE, VERBS, main
 from polku.rules import odds
-from polku.rules.system import SYSTEM_ALIASES
+from polku.rules.system import SYSTEM_ALIASES, Settings
 
 
 def run_json(capsys, *argv: str) -> dict:

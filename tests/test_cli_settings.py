@@ -6,11 +6,11 @@ tests (S10) and teamwork (S11)."""
 from __future__ import annotations
 
 import pytest
-from test_cli import run_fail, run_json, run_text
 
 from polku.cli import main
 from polku.rules import odds
 from polku.rules.system import CHOICES, Settings
+from test_cli import run_fail, run_json, run_text
 
 # ------------------------------------------------------------------ --set
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until_quiet
 from textual.pilot import Pilot
 
+from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until_quiet
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.main import MainScreen

@@ -16,8 +16,8 @@ from app_fixtures import demo_session, make_app, pilot_test, press, settle, unti
 from polku.session import demo
 from polku.session.commands import FUNCTIONS, TRACKER_COMMANDS, Command, command, function
 from polku.session.rolls import SRSide
-from polku.tui.messages import RunCommand
 from polku.session.tracker import Tracker
+from polku.tui.messages import RunCommand
 from polku.tui.screens.failure import CommandFailed
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.roll import SRRollScreen

@@ -15,8 +15,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from app_fixtures import pilot_test
-from polku.tui.compat import (CoveringScreens, action_state, app_bindings, binding_chain, message_pumps, pump_at_rest,
-                              refresh_truecolor_filter)
+from polku.tui.compat import (
+    CoveringScreens,
+    action_state,
+    app_bindings,
+    binding_chain,
+    message_pumps,
+    pump_at_rest,
+    refresh_truecolor_filter,
+)
 
 
 class Cover(ModalScreen[None]):

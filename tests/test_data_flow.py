@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from app_fixtures import demo_session, log_lines, make_app, panes, pilot_test, settle, until_quiet
-
-from polku.session.rolls import RajaSide
 from polku.session.commands import command
+from polku.session.rolls import RajaSide
 from polku.tui.messages import TrackerChanged
 from polku.tui.screens.damage import HarmScreen
 from polku.tui.screens.main import MainScreen

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import make_app, pilot_test, settle
 
+from app_fixtures import make_app, pilot_test, settle
 from polku.rules import harhapolku as harha
 from polku.rules.dice import RulesError
 from polku.session import demo, files

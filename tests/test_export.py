@@ -17,8 +17,8 @@ import pytest
 
 from polku.cli import main
 from polku.session import demo, store
-from polku.session.review.export import export
 from polku.session.files import document
+from polku.session.review.export import export
 from polku.session.rolls import SRSide
 
 APPROVED = Path(__file__).parent / "data" / "export"

@@ -5,9 +5,9 @@ recomputing every roll (session/fairdice.py, session/players/verify.py)."""
 from __future__ import annotations
 
 import copy
-import re
 import hashlib
 import hmac
+import re
 from pathlib import Path
 
 import pytest
@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from polku.session import demo, fairdice
 from polku.session.commands import command
-from polku.session.review import export
 from polku.session.players import transcript
 from polku.session.players.public import public_view
+from polku.session.players.verify import verify
+from polku.session.review import export
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
-from polku.session.players.verify import verify
 
 SECRET = "00" * 31 + "01"
 
@@ -421,7 +421,6 @@ def test_v_on_the_gms_screen_reveals_the_secret_after_asking(tmp_path):
     import asyncio
 
     from app_fixtures import make_app, screen_text, settle
-
     from polku.session import files
 
     async def run() -> None:
@@ -618,7 +617,6 @@ def test_the_gms_app_saves_an_old_files_first_commitment_before_its_roll(tmp_pat
     import asyncio
 
     from app_fixtures import make_app, settle, until
-
     from polku.session import files
 
     async def run() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from app_fixtures import demo_session, make_app, pilot_test, settle
-from polku.session.players import seats
 from polku.session.files import load_tracker
+from polku.session.players import seats
 from polku.tui.run import open_for_app
 from polku.tui.screens.chooser import ChooserScreen, NewCampaignScreen, shipped_sessions_dir
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
 from polku.session import demo, model
 from polku.session.files import create_session, load_tracker
-from polku.session.table.gear import Armour, Weapon, format_weapon, parse_armour, parse_weapon
 from polku.session.rolls import SRSide
+from polku.session.table.gear import Armour, Weapon, format_weapon, parse_armour, parse_weapon
 from polku.session.tracker import TrackerError
 
 

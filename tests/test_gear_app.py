@@ -8,6 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
 from app_fixtures import (
     SIZE_IDS,
     SIZES,
@@ -20,12 +23,9 @@ from app_fixtures import (
     settle,
     until_quiet,
 )
-from textual.pilot import Pilot
-from textual.widgets import OptionList
-
-from polku.session.table.gear import Armour, parse_weapon
 from polku.session.commands import command
 from polku.session.rolls import SRSide
+from polku.session.table.gear import Armour, parse_weapon
 from polku.tui.app import PolkuApp
 from polku.tui.screens.character import CharacterDetail
 from polku.tui.screens.damage import DamageScreen

@@ -10,10 +10,10 @@ so a new kind of roll is covered as soon as it has its undo/redo case.
 from __future__ import annotations
 
 import pytest
-from test_tracker import COMMANDS
 
-from polku.session.review import export
 from polku.session.players.public import GM_ROLL, public_view
+from polku.session.review import export
+from test_tracker import COMMANDS
 
 ROLL_KINDS = ("roll", "narration")
 
@@ -108,11 +108,10 @@ def test_g_on_the_initiative_and_narration_screens_makes_the_next_roll_the_gms(t
     import asyncio
 
     from app_fixtures import make_app, screen_text, settle
-    from test_tracker import COMMANDS
-
     from polku.session import demo, files
     from polku.tui.screens.narration import NarrationScreen
     from polku.tui.screens.roll import InitiativeScreen
+    from test_tracker import COMMANDS
 
     async def initiative() -> None:
         tracker = demo.demo_varjojuoksu()
@@ -167,9 +166,8 @@ def test_g_on_the_initiative_and_narration_screens_makes_the_next_roll_the_gms(t
 def test_a_gm_only_initiative_shows_the_players_the_turn_order_and_no_score():
     """S12 + §4: the players need whose turn it is, not the GM's dice: the order in force
     (wounds included) with a '?' for each score; undone, the earlier public scores are back."""
-    from test_tracker import shadowrun
-
     from polku.tui.widgets.panes import turn_rows
+    from test_tracker import shadowrun
 
     t = shadowrun()
     t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)],

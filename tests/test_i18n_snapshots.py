@@ -13,8 +13,17 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import (demo_session, freeze_cursors, isolated, isolated_here, make_app, screen_text, settle,
-                          until, until_quiet)
+from app_fixtures import (
+    demo_session,
+    freeze_cursors,
+    isolated,
+    isolated_here,
+    make_app,
+    screen_text,
+    settle,
+    until,
+    until_quiet,
+)
 from polku import i18n
 from polku.session import demo, store
 from polku.session.files import document

@@ -15,9 +15,9 @@ import pytest
 from polku.cli import main
 from polku.session import demo, model, store
 from polku.session.files import create_session, load_tracker
-from polku.session.table.gear import Armour, Weapon
 from polku.session.importers import ImportRefused
 from polku.session.importers.chummer import MAX_BYTES, parse_chummer, read_chummer
+from polku.session.table.gear import Armour, Weapon
 from polku.session.tracker import TrackerError
 
 DATA = Path(__file__).parent / "data" / "chummer"

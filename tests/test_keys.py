@@ -15,8 +15,8 @@ from typing import Any, Callable
 import pytest
 from rich.console import Console
 from textual.binding import Binding
-from textual.keys import key_to_character
 from textual.command import CommandPalette
+from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -30,8 +30,8 @@ from polku.tui.screens.help import HelpScreen
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.narration import DicePicker, NarrationScreen
 from polku.tui.screens.prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
-from polku.tui.screens.settings import SettingsScreen
 from polku.tui.screens.roll import InitiativeScreen, RollScreen, roll_screen_for
+from polku.tui.screens.settings import SettingsScreen
 from polku.tui.widgets.keyline import KeyLine
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import demo_session, make_app, panes, pilot_test, press, settle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.message import Message
 
+from app_fixtures import demo_session, make_app, panes, pilot_test, press, settle
 from polku.session import demo, files, store
 from polku.session.files import SessionOpenError, load_tracker, open_session
 from polku.tui.messages import SaveFailed, SessionSaved

@@ -14,9 +14,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-import mutations
 import pytest
 
+import mutations
 from polku.session import store
 from polku.session.files import SessionOpenError, load_tracker
 

@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polku.rules.dice import RulesError
-from polku.rules.system import Settings
 from polku.rules.odds import (
     SR_TAIL,
     harha_difficult,
@@ -34,6 +33,7 @@ from polku.rules.odds import (
     sr_opposed,
     sr_teamwork,
 )
+from polku.rules.system import Settings
 
 TOL = 1e-12
 DEFAULT = Settings()

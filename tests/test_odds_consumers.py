@@ -24,8 +24,8 @@ from polku.rules.dice import Die
 from polku.rules.system import Settings
 from polku.session import demo, files, store
 from polku.session.files import document
-from polku.session.rolls import HarhaSide, RajaSide
 from polku.session.review.stats import compute
+from polku.session.rolls import HarhaSide, RajaSide
 from polku.session.tracker import Tracker
 from test_rules_path_app import to_row
 

@@ -90,10 +90,12 @@ def test_serve_without_the_extra_says_how_to_get_it_in_one_line(tmp_path, capsys
     from polku.cli import main
     from polku.session import demo, store
     from polku.session.files import document
+    from polku.session.players.public import publish
 
     t = demo.demo_rajapolku()
     path = tmp_path / "night.toml"
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)  # as the GM's app does on opening: serve reads only the players' file
     for name in ("textual_serve", "textual_serve.server"):
         monkeypatch.setitem(sys.modules, name, None)  # as if textual-serve were not installed
     assert main(["serve", str(path), "--no-seats"]) == 2

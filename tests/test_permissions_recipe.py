@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from polku.session import demo, store
-from polku.session.players import seats
 from polku.session.files import document, open_session
+from polku.session.players import seats
 from polku.session.players.public import PlayersFile, load_players
 from polku.session.rolls import SRPool
 

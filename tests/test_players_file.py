@@ -22,10 +22,17 @@ from pathlib import Path
 import pytest
 
 from polku.session import demo, store
-from polku.session.players import seats
 from polku.session.files import document, load_tracker, open_session
-from polku.session.players.public import (Follower, PlayersError, PlayersFile, load_players, players_path, players_text,
-                                          public_view)
+from polku.session.players import seats
+from polku.session.players.public import (
+    Follower,
+    PlayersError,
+    PlayersFile,
+    load_players,
+    players_path,
+    players_text,
+    public_view,
+)
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
 

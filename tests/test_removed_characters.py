@@ -7,15 +7,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from app_fixtures import make_app, panes, pilot_test, screen_text, settle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app_fixtures import make_app, panes, pilot_test, screen_text, settle
 from polku.session import demo, files, store
 from polku.session.commands import command
-from polku.session.review.export import export
 from polku.session.files import load_tracker, open_session
 from polku.session.model import clone
+from polku.session.review.export import export
 from polku.session.tracker import TrackerError
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.roll import RajaRollScreen

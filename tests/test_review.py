@@ -17,8 +17,8 @@ from polku.session import demo, store
 from polku.session.files import document, load_tracker
 from polku.session.model import clone
 from polku.session.review.replay import History, ReplayError, states_forward
-from polku.session.rolls import RajaSide
 from polku.session.review.stats import chi2_sf, chi_square, compute, event_tags, gamma_q
+from polku.session.rolls import RajaSide
 from polku.session.tracker import Tracker
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"

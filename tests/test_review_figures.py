@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,11 @@ from app_fixtures import pilot_test, until_quiet
 from polku.rules import harhapolku as harha
 from polku.rules.dice import Die
 from polku.session import demo, store
-from polku.session.review.export import export
 from polku.session.files import continue_campaign, create_session, document, load_tracker
+from polku.session.review.export import export
 from polku.session.review.replay import History
-from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.review.stats import EventPeople, compute, event_tags, judge_roll
-
+from polku.session.rolls import HarhaSide, RajaSide, SRSide
 
 # ---------------------------------------------------------------------------
 # resets (R12, S12)

@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as hs
 from rich.console import Console
 
-from polku.session.review import stats as st
 from polku.session import store
-from polku.session.review.export import export
 from polku.session.files import document, load_tracker
+from polku.session.review import stats as st
+from polku.session.review.export import export
 from polku.session.review.replay import History
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker

@@ -8,9 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from textual.pilot import Pilot
 
 from app_fixtures import demo_session, make_app, pilot_test, press, screen_text, settle
+from polku.rules import shadowrun as sr
+from polku.session import demo
+from polku.session.rolls import SRPool
 from polku.tui.screens.prompts import FacesPrompt
 from polku.tui.screens.roll import InitiativeScreen, SideList, SRRollScreen
 
@@ -201,11 +207,6 @@ async def test_buy_hits_settles_the_test_without_dice_and_is_refused_where_it_ca
 
 # -- the session's counts that the prompts follow ----------------------------------------------------
 
-from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
-
-from polku.rules import shadowrun as sr  # noqa: E402
-from polku.session import demo  # noqa: E402
-from polku.session.rolls import SRPool  # noqa: E402
 
 
 def test_six_wave_counts_the_sixes_only() -> None:

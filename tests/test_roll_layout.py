@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.widgets import Static
 
 from app_fixtures import demo_session, make_app, option_texts, pilot_test, press, screen_text, settle

@@ -14,12 +14,12 @@ import pytest
 
 from polku.session import demo, model
 from polku.session.copying import read_characters
-from polku.session.table.damage import Damage, HarmOffer
 from polku.session.files import create_session, load_tracker
-from polku.session.table.gear import Armour, parse_weapon
 from polku.session.importers.chummer import read_chummer
 from polku.session.players.public import public_view
 from polku.session.rolls import SRSide
+from polku.session.table.damage import Damage, HarmOffer
+from polku.session.table.gear import Armour, parse_weapon
 from polku.session.table.roster import Roster, numbered_names
 from polku.session.tracker import Tracker, TrackerError
 

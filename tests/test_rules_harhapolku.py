@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from polku.rules.dice import Die, DieSpec, ManualSource, RulesError, Src
 from polku.rules.harhapolku import (
     H4_REMINDER,
+    SUM_REFUSED,
+    SUM_VERY_DEMANDING,
     NarrationContest,
     build_pool,
     build_pool_same_size,
     compare_ch23,
     compare_classic,
-    SUM_REFUSED,
-    SUM_VERY_DEMANDING,
     difficult,
     difficult_notice,
     difficult_opposed,

@@ -13,8 +13,18 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from app_fixtures import (demo_session, isolated, make_app, option_texts, panes, pilot_test, press, screen_text, settle,
-                          typed)
+from app_fixtures import (
+    demo_session,
+    isolated,
+    make_app,
+    option_texts,
+    panes,
+    pilot_test,
+    press,
+    screen_text,
+    settle,
+    typed,
+)
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.character import CharacterDetail

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from polku.rules.dice import ManualSource, RandomSource, RulesError, Src
 from polku.rules.shadowrun import (
     ExtendedTest,
     InitEntry,
-    build_pool,
     bought_hits,
+    build_pool,
     buy_hits,
     condition_monitor,
     count_hits,

@@ -6,21 +6,31 @@ import json
 import re
 import subprocess
 import sys
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
-from app_fixtures import (SIZE_IDS, SIZES, demo_session, freeze_cursors, make_app, pilot_test, screen_text, settle,
-                          until, until_quiet)
 
+from app_fixtures import (
+    SIZE_IDS,
+    SIZES,
+    demo_session,
+    freeze_cursors,
+    make_app,
+    pilot_test,
+    screen_text,
+    settle,
+    until,
+    until_quiet,
+)
 from polku.session import demo, store
-from polku.session.players import seats
 from polku.session.files import document, load_tracker, open_session
+from polku.session.players import seats
 from polku.session.players.public import Follower, publish
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
-from polku.tui.watch import PlayerHelp
 from polku.tui.screens.prompts import FacesPrompt
+from polku.tui.watch import PlayerHelp
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
 PISTOLS = SRPool(skill="Pistols", attribute="agility")

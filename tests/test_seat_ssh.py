@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
-from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 
 from polku.session import demo, store
-from polku.session.players import seats
 from polku.session.files import document, load_tracker
+from polku.session.players import seats
 from polku.session.players.public import players_path
 from polku.session.rolls import SRPool
+from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 
 
 @pytest.mark.slow

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from polku.session import demo, store
-from polku.session.players import seats
 from polku.session.files import document, load_tracker
+from polku.session.players import seats
 from polku.session.players.public import public_view
-from polku.session.rolls import HarhaSide, SRPool
 from polku.session.players.seats import SeatError
+from polku.session.rolls import HarhaSide, SRPool
 from polku.session.tracker import Tracker, TrackerError
 
 PISTOLS = SRPool(skill="Pistols", attribute="agility")

@@ -25,12 +25,20 @@ from hypothesis import strategies as st
 from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
 from polku.session import demo, store
-from polku.session.review import export
-from polku.session.players import transcript
 from polku.session.files import document, load_tracker
-from polku.session.table.combat import sets_initiative_scores
-from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, Follower, players_text, public_view, publish
+from polku.session.players import transcript
+from polku.session.players.public import (
+    GM_DECIDED,
+    GM_ROLL,
+    HIDDEN_SCORE_STEP,
+    Follower,
+    players_text,
+    public_view,
+    publish,
+)
+from polku.session.review import export
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
+from polku.session.table.combat import sets_initiative_scores
 from polku.session.tracker import Tracker, TrackerError
 
 MARK = "ZQMARK"
@@ -552,7 +560,6 @@ def test_the_roll_screens_key_makes_the_roll_the_gms_only(tmp_path):
     import asyncio
 
     from app_fixtures import demo_session, make_app, screen_text, settle
-
     from polku.tui.screens.roll import RajaRollScreen
 
     async def run() -> None:
@@ -714,10 +721,10 @@ def test_a_huge_paste_is_cut_and_no_text_field_grows_without_bound(tmp_path):
     """Pasting 260 KB into the GM's note prompt, or typing on and on: the field stays bounded."""
     import asyncio
 
-    from app_fixtures import demo_session, make_app, settle
     from textual import events
     from textual.widgets import Input
 
+    from app_fixtures import demo_session, make_app, settle
     from polku.tui.limits import PASTE_MAX, TEXT_MAX
 
     async def run() -> None:

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from app_fixtures import QUIET_TIMEOUT
-from test_browser import Served, _need_serve
 from polku.cli import webserve
+from test_browser import Served, _need_serve
 
 
 @pytest.fixture
@@ -28,8 +28,11 @@ def table(tmp_path: Path) -> Path:
     from polku.session.files import document
 
     path = tmp_path / "table.toml"
+    from polku.session.players.public import publish
+
     t = demo.demo_varjojuoksu(seed=None)
     store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)  # as the GM's app does on opening: serve reads only the players' file
     return path
 
 

@@ -26,8 +26,8 @@ from polku.rules.dice import RulesError
 from polku.rules.system import CHOICE_BY_KEY, CHOICES, Settings
 from polku.session import demo, files, odds
 from polku.session.players import seats
-from polku.session.rolls import HarhaSide, RajaSide, SRPool
 from polku.session.review.stats import judge_roll
+from polku.session.rolls import HarhaSide, RajaSide, SRPool
 from polku.session.tracker import Tracker, TrackerError
 
 pytestmark = pytest.mark.usefixtures(isolated.__name__)

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import SYSTEMS, make_app, pilot_test, settle, until
 
+from app_fixtures import SYSTEMS, make_app, pilot_test, settle, until
 from polku.session import demo, files
 from polku.session.players import seats
 from polku.session.rolls import HarhaSide, RajaSide, SRPool

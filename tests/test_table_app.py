@@ -7,23 +7,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
+
 from app_fixtures import (
-    isolated,
-    isolated_here,
     SIZE_IDS,
     SIZES,
-    until_quiet,
     demo_session,
     freeze_cursors,
+    isolated,
+    isolated_here,
     make_app,
     option_texts,
     pilot_test,
     settle,
+    until_quiet,
 )
-from textual.pilot import Pilot
-
-from polku.session.files import create_session, load_tracker
 from polku.session.commands import command
+from polku.session.files import create_session, load_tracker
 from polku.session.rolls import RajaSide, SRSide
 from polku.tui.app import PolkuApp
 from polku.tui.screens.damage import DamageScreen, HarmScreen

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_fixtures import isolated, isolated_here, make_app, pilot_test, press, screen_text, settle, typed
 
+from app_fixtures import isolated, isolated_here, make_app, pilot_test, press, screen_text, settle, typed
 from polku.session import demo, files
 from polku.session.commands import command
 from polku.session.host import TrackerError
@@ -226,8 +226,9 @@ async def test_H9_a_background_typed_in_another_letter_case_is_not_rolled_again_
         # The sheet's "Villager" is no longer offered; typing "Villager" is refused in one line.
         await press(pilot, "b", "enter")
         assert isinstance(app.screen, ChoicePrompt)
-        from app_fixtures import option_texts
         from textual.widgets import OptionList
+
+        from app_fixtures import option_texts
 
         assert option_texts(app.screen.query_one(OptionList)) == ["1. Dream-walker (d10)", "2. another background… (d8)"]
         await press(pilot, "end", "enter", *typed("Villager"), "enter")

@@ -11,8 +11,8 @@ from typing import Any, Callable
 import pytest
 
 from polku.session import demo, model
-from polku.session.table.combat import Combat
 from polku.session.rolls import HarhaSide, RajaSide, Rolls, SRSide
+from polku.session.table.combat import Combat
 from polku.session.tracker import Tracker, TrackerError
 
 Builder = Callable[[], tuple[Tracker, Callable[[Tracker], Any]]]
@@ -444,6 +444,11 @@ def _b():
 @command("combat.roll_initiative")
 def _b():
     return _fight(), lambda t: t.combat.roll_initiative([("kaneda", 1), ("nyx", 2)], faces=[5] * 8 + [6] * 8)
+
+
+@command("combat.set_initiative")
+def _b():
+    return shadowrun(), lambda t: t.combat.set_initiative("kaneda", 2, 2, "wired reflexes 2")
 
 
 @command("combat.delay")

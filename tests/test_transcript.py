@@ -11,8 +11,8 @@ import pytest
 
 from polku.cli import main
 from polku.session import demo, store
-from polku.session.players import transcript
 from polku.session.files import document
+from polku.session.players import transcript
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import Tracker
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import isolated, isolated_here, SIZE_IDS, SIZES, Setup
+from app_fixtures import SIZE_IDS, SIZES, Setup, isolated, isolated_here
 from test_app_snapshots import demo_app, keys, typed
 
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -88,10 +88,9 @@ class TestWatch:
 def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
     import asyncio
 
-    from test_watch import shown, watch_app
-
     from polku.session.files import load_tracker
     from polku.tui.widgets.panes import TurnOrder
+    from test_watch import shown, watch_app
 
     async def run() -> list[str]:
         app = watch_app(_secret_turn_file(tmp_path))

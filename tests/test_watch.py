@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from app_fixtures import pilot_test, until, until_quiet
-from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 from polku.session import demo, store
-from polku.session.players import watching
 from polku.session.files import document, load_tracker, open_session
+from polku.session.players import watching
 from polku.session.players.public import Follower, players_path, public_view, publish
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import Tracker
+from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"
 
@@ -135,6 +135,7 @@ WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     from polku.session.files import open_session
+    from polku.session.players.public import publish
     from polku.session.rolls import RajaSide
 
     t, sf = open_session(Path(sys.argv[1]), seed=5)
@@ -148,7 +149,8 @@ WRITER = textwrap.dedent("""
         else:
             t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Runner"]),
                         RajaSide("GM: round %d" % i, [], backgrounds=["Heavy"]))
-        gm_saves(sf, t)
+        sf.save_now(t)
+        publish(sf.path, t)  # as the GM's app does after each save
     sf.close()
 """)
 
@@ -366,7 +368,6 @@ def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
     import asyncio
 
     from app_fixtures import screen_text
-
     from polku.session.files import open_session
     from polku.session.rolls import SRSide
     from polku.tui.watch import WatchApp

@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polku.i18n import N_, _
 from polku.cli.common import (
     ALL_SYSTEM_NAMES,
     PROG,
@@ -46,6 +45,7 @@ from polku.cli.common import (
     run_app,
     whole_arg,
 )
+from polku.i18n import N_, _
 
 __all__ = ["ALL_SYSTEM_NAMES", "VERBS", "VERB_MODULE", "CliError", "main"]
 

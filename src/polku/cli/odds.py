@@ -21,18 +21,18 @@ from polku.cli.common import (
     check_rating,
     check_threshold,
     difficult_flags,
-    sr_edge_before_odds_flag,
     emit,
     emit_json,
     emit_lines,
+    finish,
     h8_demand,
     harha_settings,
     raja_wound_flags,
     raja_wound_penalties,
-    finish,
     settings_epilog,
     settings_from_args,
     settings_json,
+    sr_edge_before_odds_flag,
     sub,
     whole_arg,
 )
@@ -223,9 +223,8 @@ def _odds_spirit(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _odds_harha(args: argparse.Namespace) -> int:
-    from polku.session import odds
-
     from polku.rules.harhapolku import difficult_notice
+    from polku.session import odds
 
     settings = harha_settings(args)
     variant = settings.harha_variant

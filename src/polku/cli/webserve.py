@@ -19,9 +19,9 @@ import hmac
 import secrets
 import shlex
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable, Iterable
 from typing import Any
 
 TOKEN_BYTES = 16

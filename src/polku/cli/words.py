@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.rules.shadowrun import glitch_words
-from polku.text import die_typed, raja_outcome, split_bar
 from polku.cli.common import (
     BAR_WIDTH,
 )
-from polku.text import percent
+from polku.rules.shadowrun import glitch_words
+from polku.text import die_typed, percent, raja_outcome, split_bar
 
 if TYPE_CHECKING:
     from typing import Any

@@ -26,7 +26,8 @@ from operator import mul
 from typing import Any, Iterator, Literal, Sequence
 
 from .dice import Die, RulesError
-from .harhapolku import HIGH_FACE, check_variant, difficult_opposed as harha_difficult_opposed_result
+from .harhapolku import HIGH_FACE, check_variant
+from .harhapolku import difficult_opposed as harha_difficult_opposed_result
 from .harhapolku import resolve as harha_resolve
 from .system import Settings
 

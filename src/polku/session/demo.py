@@ -132,8 +132,8 @@ DEMOS = {
 
 
 def write_demos(folder: Path) -> list[Path]:
-    from .files import SessionFile, document
     from . import store
+    from .files import SessionFile, document
 
     folder.mkdir(parents=True, exist_ok=True)
     out = []

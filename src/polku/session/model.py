@@ -34,7 +34,6 @@ import re
 from typing import Any, Iterable, NotRequired, Sequence, TypedDict, TypeVar, cast
 
 from ..rules.dice import VALID_SIZES, RulesError
-from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
 from ..rules.system import (
     CHOICE_BY_KEY,
     RAJA_WOUND_LEVELS,
@@ -43,6 +42,7 @@ from ..rules.system import (
     raja_wound_level,
     validate_choice,
 )
+from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
 
 _T = TypeVar("_T")
 

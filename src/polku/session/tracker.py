@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, c
 from ..rules.dice import DiceSource, RulesError
 from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System, raja_wound_level
 from . import fairdice, model
-from .table.damage import Damage
-from .table.combat import Combat
-from .table.attack import Attacks
-from .model import Challenge, Change, Event, State, StateError, clone, get_path
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .host import Txn
-from .table.roster import Roster
+from .model import Challenge, Change, Event, State, StateError, clone, get_path
 from .store import EventLog
+from .table.attack import Attacks
+from .table.combat import Combat
+from .table.damage import Damage
+from .table.roster import Roster
 
 if TYPE_CHECKING:
     from .rolls import Rolls

@@ -13,16 +13,17 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
-from textual.markup import escape
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 from textual.screen import Screen
 
+from ..i18n import N_, _, ngettext
 from ..rules.dice import RulesError
 from ..session import store
 from ..session.commands import Command, command
 from ..session.files import SessionFile
-from ..session.players.public import PlayersFile
 from ..session.model import Event
+from ..session.players.public import PlayersFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits
@@ -36,9 +37,8 @@ from .messages import (
     SessionSaved,
     TrackerChanged,
 )
-from .typeahead import TypeAhead
 from .render import plain_styles, styles_from_theme
-from ..i18n import N_, _, ngettext
+from .typeahead import TypeAhead
 
 
 class PolkuCommands(Provider):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rich.color import Color as RichColor, ColorParseError
+from rich.color import Color as RichColor
+from rich.color import ColorParseError
 from rich.text import Text
 
 from .. import text

@@ -25,18 +25,18 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..session.review import stats as st
-from ..text import bar
-from ..session.review.replay import History, ReplayError
+from ..i18n import N_, _, ngettext
 from ..session.model import State
+from ..session.review import stats as st
+from ..session.review.replay import History, ReplayError
 from ..session.tracker import Tracker
+from ..text import bar
 from .limits import InputLimits
-from .typeahead import TypeAhead
 from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
+from .typeahead import TypeAhead
 from .widgets.dice_log import DiceLog
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
-from ..i18n import N_, _, ngettext
 
 REVIEW_CSS = """
 #stats-body { height: 1fr; background: $surface; padding: 0 1; scrollbar-size-vertical: 1; }

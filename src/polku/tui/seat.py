@@ -38,17 +38,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..i18n import N_, _, ngettext
 from ..rules.dice import RulesError
-from ..session.players import seats
 from ..session.model import Event
+from ..session.players import seats
 from ..session.players.public import Follower
-from ..text import percent, wound_label
 from ..session.tracker import Tracker, TrackerError
+from ..text import percent, wound_label
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder
-from ..i18n import N_, _, ngettext
 
 ANSWER_WAIT_NOTE = "sent — waiting for the GM's app (a request waits while it is closed)"
 

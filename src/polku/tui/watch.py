@@ -28,19 +28,19 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 from textual.widgets.option_list import Option
 
+from ..i18n import N_, _
 from ..session.players.public import Follower
 from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
-from ..i18n import N_, _
 
 
 def _neutral_empty(pane: ChallengeQueue | CharacterPane, text: str, styles: dict[str, str]) -> None:

@@ -37,7 +37,7 @@ from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from ...rules.turns import MAX_PASSES
 from ..table.gear import MAX_WEAPONS, Armour, Weapon
-from . import ImportRefused, Imported
+from . import Imported, ImportRefused
 
 MAX_BYTES = 8 * 1024 * 1024
 """The largest file read: Chummer's own characters are under 200 KB (a portrait adds a few hundred)."""

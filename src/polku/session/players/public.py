@@ -58,8 +58,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from ...i18n import _, ngettext
-from ..table.combat import order_words, sets_initiative_scores
 from ..model import Campaign, Challenge, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
+from ..table.combat import order_words, sets_initiative_scores
 from ..tracker import Tracker
 
 GM_ROLL = "the GM rolls"

@@ -47,9 +47,9 @@ from __future__ import annotations
 import errno
 import json
 import os
-import stat
 import re
 import secrets
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field

@@ -30,8 +30,8 @@ import json
 from typing import Any, cast
 
 from ..model import Event, State, clone
-from .public import GM_ROLL, projected_events, public_dice
 from ..tracker import Tracker
+from .public import GM_ROLL, projected_events, public_dice
 from .verify import Report, verify
 
 TRANSCRIPT_FORMAT = "polku dice transcript"

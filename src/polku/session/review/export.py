@@ -26,11 +26,11 @@ from typing import Any, Sequence
 
 from ...rules.system import System
 from ...text import bar, dice_origin, logged_die_text
-from . import stats as st
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
-from .replay import Scene, scene_sections
 from ..tracker import Tracker
+from . import stats as st
+from .replay import Scene, scene_sections
 
 Run = tuple[str, str]
 """A run of text and its style: ``""``, ``"b"`` (bold), ``"i"`` (italic) or ``"del"`` (undone)."""

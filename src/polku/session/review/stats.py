@@ -27,10 +27,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...rules.dice import RulesError
+from ...rules.shadowrun import count_hits
 from ...rules.system import Settings
 from .. import odds
 from ..rolls.common import roll_settings
-from ...rules.shadowrun import count_hits
 
 # ---------------------------------------------------------------------------
 # Chi-square

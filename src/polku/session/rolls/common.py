@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...rules import harhapolku as harha
-from ...rules.dice import Die, DiceSource, DieSpec, ManualSource, RulesError, roll_specs
+from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, roll_specs
 from ...rules.system import CHOICE_BY_KEY, Settings
 from ...text import plural
 from ..host import TrackerError

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ...rules import harhapolku as harha
-from ...rules.dice import Die, DiceSource, DieSpec, roll_specs
+from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
 from ..model import Event
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict, die_from
 

@@ -24,7 +24,6 @@ from .common import die_from, toml_safe
 from .harhapolku import _harha_summary
 from .shadowrun import _sr_opposed_summary, _sr_summary
 
-
 # A logged roll judged again from its faces (polku verify)
 
 

@@ -27,7 +27,6 @@ from typing import Any, cast
 from ...rules import turns
 from ...rules.dice import RulesError
 from ...rules.system import System
-
 from ..host import Txn as _Txn
 
 Tracker = Any

@@ -30,17 +30,17 @@ the change (undoable like any other).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ...rules.dice import RulesError
 from ...rules.system import System
 from ...text import plural
-from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 from ..host import TrackerError
 from ..model import Event
+from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 
 if TYPE_CHECKING:
     from ..host import TableHost, Txn

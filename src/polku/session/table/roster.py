@@ -37,10 +37,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...rules.system import System
-from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
-from ..host import TrackerError
 from .. import model
+from ..host import TrackerError
 from ..model import by_name_or_id, clone
+from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
 
 if TYPE_CHECKING:
     from ..host import TableHost, Txn

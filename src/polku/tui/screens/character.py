@@ -24,18 +24,16 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..widgets.keyline import KeyLine
-
+from ...i18n import N_
 from ...rules.dice import ascii_int
 from ...rules.system import System, raja_wound_effect
+from ...session.commands import Command, command
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.tracker import Tracker, TrackerError
-from ...session.commands import Command, command
-from ..render import boxes, pips
-from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 from ..messages import RunCommand, TrackerChanged
-from ...i18n import N_
-
+from ..render import boxes, pips
+from ..widgets.keyline import KeyLine
+from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
 
 
 class FieldError(ValueError):

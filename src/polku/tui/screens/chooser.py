@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -20,17 +20,16 @@ from textual.widgets.option_list import Option
 
 import polku
 
+from ...config import session_file_name
+from ...i18n import N_, _, ngettext
 from ...rules.dice import RulesError
 from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text, raja_wound_level
 from ...session import files, store
 from ...session.files import SessionOpenError
-from ...config import session_file_name
 from ...session.tracker import Tracker
+from ..host import host
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
-from ..host import host
-from ...i18n import N_, _, ngettext
-
 
 DEMOS: tuple[tuple[str, str], ...] = (
     ("rajapolku", "Rajapolku"),

@@ -28,18 +28,18 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...session.table.damage import HarmOffer, Weapon
+from ...i18n import N_, _, ngettext
 from ...rules.dice import RulesError
-from ...rules.system import raja_wound_effect
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
-from ...session.model import Event
-from ...session.tracker import Tracker, TrackerError
+from ...rules.system import raja_wound_effect
 from ...session.commands import command
+from ...session.model import Event
+from ...session.table.damage import HarmOffer, Weapon
+from ...session.tracker import Tracker, TrackerError
 from ...text import die_text
 from ..messages import RunCommand
 from ..widgets.keyline import KeyLine
 from .prompts import FacesPrompt, TextPrompt, ask_faces
-from ...i18n import N_, _, ngettext
 
 _NUMBER_ROWS = {"dv": ("Damage value (DV)", 0, 99), "armour": ("Armour", 0, 99), "net": ("Net hits", 0, 99)}
 

@@ -17,8 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ..widgets.keyline import KeyLine
 from ...i18n import N_, _
+from ..widgets.keyline import KeyLine
 
 
 def failure_report(exc: BaseException, command: str, session: Path | None) -> str:

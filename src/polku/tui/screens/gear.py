@@ -21,14 +21,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...session.table.gear import armour_of, format_weapon, gear_owner, parse_armour, parse_weapon, shared_from, weapons_of
-from ...session.host import TrackerError
-from ...session.tracker import Tracker
+from ...i18n import N_
 from ...session.commands import Command, command
+from ...session.host import TrackerError
+from ...session.table.gear import (
+    armour_of,
+    format_weapon,
+    gear_owner,
+    parse_armour,
+    parse_weapon,
+    shared_from,
+    weapons_of,
+)
+from ...session.tracker import Tracker
 from ..messages import RunCommand, TrackerChanged
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
-from ...i18n import N_
 
 WEAPON_HINT = "name, DV, AP, skill — e.g. Ares Predator IV, 5P, -1, Pistols · Katana, 7P, -1, Blades · AP: -2, +2, -half"
 

@@ -13,10 +13,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
-from ..widgets.keyline import KeyLine
-
-from ..keys import grouped
 from ...i18n import N_, _
+from ..keys import grouped
+from ..widgets.keyline import KeyLine
 
 SESSION_TEXT = N_("""\
 How a session runs

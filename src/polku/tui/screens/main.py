@@ -12,16 +12,16 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets.option_list import OptionDoesNotExist
 
+from ...i18n import N_, _, ngettext
 from ...rules.system import System
+from ...session.commands import Command, command
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
-from ...session.commands import Command, command
+from ..host import AppHost, host
+from ..messages import LanguageChanged, RunCommand, TrackerChanged
 from ..widgets.dice_log import DiceLog
 from ..widgets.keyline import KeyLine
 from ..widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
-from ..host import AppHost, host
-from ..messages import LanguageChanged, RunCommand, TrackerChanged
-from ...i18n import N_, _, ngettext
 
 # Groups of the help screen and the palette.
 _CHALLENGES = Binding.Group(N_("Challenges"))

@@ -5,23 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual import on
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, ngettext
 from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
-from ...session.tracker import Tracker
 from ...session.commands import Command, command
+from ...session.tracker import Tracker
 from ...text import builtin_label
+from ..messages import RunCommand, TrackerChanged
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, FacesPrompt, TextPrompt
-from ..messages import RunCommand, TrackerChanged
-from ...i18n import N_, _, ngettext
 
 
 class DicePicker(ModalScreen[list[int] | None]):

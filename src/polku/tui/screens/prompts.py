@@ -14,10 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, ngettext
 from ...rules.dice import Die, FaceError, parse_faces
 from ..widgets.keyline import KeyLine
-from ...i18n import N_, _, ngettext
-
 
 _R = TypeVar("_R")
 

@@ -12,9 +12,9 @@ from textwrap import shorten
 from typing import Any, Callable, Literal, Protocol
 
 from ...rules.system import System
+from ...session.commands import Command, command
 from ...session.table.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
-from ...session.commands import Command, command
 from .prompts import ChoicePrompt, TextPrompt
 
 

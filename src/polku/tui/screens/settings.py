@@ -21,17 +21,15 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
+from ...i18n import N_, _
 from ...rules.dice import RulesError
 from ...rules.system import Choice, allowed_text, parse_setting
-from ...session.tracker import Tracker
 from ...session.commands import command
-from ..widgets.keyline import KeyLine
-from .prompts import TextPrompt
+from ...session.tracker import Tracker
 from ..host import host
 from ..messages import LanguageChanged, RunCommand, TrackerChanged
-from ...i18n import N_, _
-
-
+from ..widgets.keyline import KeyLine
+from .prompts import TextPrompt
 
 LANGUAGE_ROW = "pref:language"
 """The last row: the language Polku speaks to this user (a preference of theirs, not the campaign's)."""

@@ -19,8 +19,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..render import event_details, event_line
 from ...i18n import N_
+from ..render import event_details, event_line
 
 
 class DiceLog(ScrollView, can_focus=True):

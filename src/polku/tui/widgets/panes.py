@@ -16,12 +16,12 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from ...session.table.combat import effect_short
-from ...session.model import Challenge, condition_monitors
-from ...session.tracker import Tracker
-from ..render import boxes, pips, short_name
 from ...i18n import _, ngettext
+from ...session.model import Challenge, condition_monitors
+from ...session.table.combat import effect_short
+from ...session.tracker import Tracker
 from ...text import kind_label, wound_label
+from ..render import boxes, pips, short_name
 
 STATUS_MARK = {"waiting": "○", "active": "▶", "resolved": "✓"}
 

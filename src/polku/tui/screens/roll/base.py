@@ -20,19 +20,18 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ....i18n import N_, _, ngettext
 from ....rules.dice import RulesError
+from ....session.commands import Command, command
 from ....session.model import Event
 from ....session.rolls import SRPool, settings_text
 from ....session.tracker import Tracker, TrackerError
-from ....session.commands import Command, command
-from ....text import percent
+from ....text import die_text, percent, split_cells
+from ...host import AppHost, host
+from ...messages import RunCommand, TrackerChanged
 from ...render import short_name
 from ...widgets.keyline import KeyLine
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
-from ...host import AppHost, host
-from ....text import die_text, split_cells
-from ...messages import RunCommand, TrackerChanged
-from ....i18n import N_, _, ngettext
 
 GM = ""
 

@@ -7,17 +7,17 @@ from typing import Any
 from rich.text import Text
 from textual.binding import Binding
 
+from ....i18n import N_, _
 from ....rules.dice import RulesError
-from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
 from ....session import odds
+from ....session.commands import Command, command
+from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
-from ....session.commands import Command, command
 from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
-from .base import effect_rows, RollScreen, Side, _bar, _check, odds_line
-from ....i18n import N_, _
+from .base import RollScreen, Side, _bar, _check, effect_rows, odds_line
 
 
 class HarhaRollScreen(RollScreen):

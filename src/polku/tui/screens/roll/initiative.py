@@ -13,12 +13,12 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ....session.tracker import Tracker
+from ....i18n import N_, _
 from ....session.commands import command
+from ....session.tracker import Tracker
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
 from .base import _check
-from ....i18n import N_, _
 
 
 class InitiativeScreen(ModalScreen[None]):

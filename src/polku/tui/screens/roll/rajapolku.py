@@ -7,16 +7,16 @@ from typing import Any
 from rich.text import Text
 from textual.binding import Binding
 
+from ....i18n import N_, _
 from ....rules.dice import RulesError
 from ....session import odds
-from ....session.rolls import RajaSide
-from ....session.model import Event
-from ....session.tracker import Tracker, TrackerError
 from ....session.commands import Command, command
+from ....session.model import Event
+from ....session.rolls import RajaSide
+from ....session.tracker import Tracker, TrackerError
 from ....text import builtin_label, percent, wound_label
 from ..prompts import TextPrompt
-from .base import effect_rows, RollScreen, Side, _check, odds_line
-from ....i18n import N_, _
+from .base import RollScreen, Side, _check, effect_rows, odds_line
 
 
 class RajaRollScreen(RollScreen):

@@ -7,18 +7,17 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
+from ....i18n import N_, _, ngettext
 from ....rules.dice import RulesError, ascii_int
-from ....session.model import SR_ATTRIBUTES, Event
 from ....session import odds
+from ....session.commands import Command, command
+from ....session.model import SR_ATTRIBUTES, Event
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
-from ....session.commands import Command, command
 from ....text import builtin_label, percent
 from ...render import short_name
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, SideList, _check, effect_rows, odds_line
-from ....i18n import N_, _, ngettext
-
 
 SR_TESTS = ("success", "opposed", "extended", "teamwork")
 
