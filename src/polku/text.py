@@ -8,9 +8,10 @@ nothing of Polku, and reads a result by its attributes), so the rules core can u
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .i18n import N_, _
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any

@@ -6,9 +6,10 @@ binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.cli.webserve`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polku.cli.common import CliError, load_players, whole_arg
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     import argparse
     from typing import Any

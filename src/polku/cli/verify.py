@@ -9,9 +9,10 @@ dice came from a fixed seed (the shipped demos, ``polku --seed``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polku.cli.common import CliError, emit_json, load_read_only, print_notices
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: the headless verbs stay lean
 if TYPE_CHECKING:
     import argparse
     from typing import Any
