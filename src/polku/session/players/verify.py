@@ -157,6 +157,102 @@ def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list
     return new, changed
 
 
+@dataclass
+class _Keys:
+    """The dice secrets a file (or a transcript) holds, and what the players were shown of them."""
+
+    committed: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """dice key → (seq of its commitment, commitment)."""
+    revealed: dict[int, str] = field(default_factory=dict)
+    """dice key → the secret, revealed to the players."""
+    secrets: dict[int, str] = field(default_factory=dict)
+    """dice key → the secret, revealed or (in the GM's file) the one in use."""
+    current: int | None = None
+    """The key of the secret in use now."""
+
+
+@dataclass
+class _Walk:
+    """What the check of one roll needs to know of the rest of the log."""
+
+    keys: _Keys
+    by_seq: dict[Any, Event]
+    undone: set[int]
+    player: bool
+    used: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(dice key, roll number) → the seq that used it."""
+    numbers: dict[int, set[int]] = field(default_factory=dict)
+    """dice key → the roll numbers the log's program rolls carry."""
+
+
+def _revealed_list(dice: Mapping[str, Any]) -> list[dict[str, Any]]:
+    raw = dice.get("revealed")
+    return [r for r in raw if isinstance(r, dict) and isinstance(r.get("key"), int)] if isinstance(raw, list) else []
+
+
+def _keys(events: list[Event], dice: Mapping[str, Any], player: bool) -> _Keys:
+    """The secrets of the log's dice events and of the state (the first one, the one in use, the revealed)."""
+    keys = _Keys()
+    for ev in events:
+        dice_key = ev.get("dice_key")
+        if ev.get("kind") != "dice" or not isinstance(dice_key, int):
+            continue
+        if isinstance(ev.get("revealed"), str):
+            keys.revealed[dice_key] = ev["revealed"]
+        elif isinstance(ev.get("commitment"), str):
+            keys.committed.setdefault(dice_key, (ev["seq"], ev["commitment"]))
+    for r in _revealed_list(dice):
+        if isinstance(r.get("secret"), str):
+            keys.revealed.setdefault(r["key"], r["secret"])
+    keys.secrets = dict(keys.revealed)
+    current = keys.current = dice.get("key") if isinstance(dice.get("key"), int) else None
+    if current is not None and isinstance(dice.get("secret"), str) and not player:
+        keys.secrets.setdefault(current, dice["secret"])
+    if current is not None and current not in keys.committed and isinstance(dice.get("commitment"), str):
+        # The first secret of a campaign is in its first state, not in an event.
+        keys.committed[current] = (0, dice["commitment"])
+    for r in _revealed_list(dice):
+        if r["key"] not in keys.committed and isinstance(r.get("commitment"), str):
+            keys.committed[r["key"]] = (0, r["commitment"])
+    return keys
+
+
+def _check_secrets(rep: Report, keys: _Keys, player: bool) -> None:
+    """Each secret's SHA-256 is the commitment shown; a secret not revealed yet is said so."""
+    for key, secret in sorted(keys.secrets.items()):
+        shown = keys.committed.get(key)
+        try:
+            actual = fairdice.commitment(secret)
+        except ValueError as e:
+            rep.mismatches.append(f"dice secret #{key}: {e}")
+            continue
+        if shown is None:
+            rep.mismatches.append(f"dice secret #{key}: no commitment was ever shown for it")
+        elif shown[1] != actual:
+            rep.mismatches.append(f"dice secret #{key}: its SHA-256 is {actual}, not the commitment "
+                                  f"{shown[1]} shown to the players")
+        if key not in keys.revealed:
+            rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
+                             "this file holds; the players can check them once it is revealed")
+    current = keys.current
+    if player and current is not None and current not in keys.secrets:
+        rep.notes.append(f"dice secret #{current} is not revealed yet: its commitment is "
+                         f"{keys.committed[current][1] if current in keys.committed else '(none shown)'}; its rolls "
+                         "can be checked once the GM reveals it (a new session, or V in the GM's app)")
+
+
+def _list_withheld(rep: Report, walk: _Walk, withheld: Iterable[Mapping[str, Any]]) -> None:
+    """The roll numbers a transcript lists without dice: counted as made, named as not checkable."""
+    for w in withheld:
+        w_key, w_n = w.get("dice_key"), w.get("roll_no")
+        if not isinstance(w_key, int) or not isinstance(w_n, int):
+            continue
+        walk.numbers.setdefault(w_key, set()).add(w_n)
+        why = SECRET_FIGHTER if w.get("why") == "secret fighter" else GM_ROLLS
+        rep.not_checked.setdefault(why, []).append(
+            f"seq {w.get('seq')} (roll #{w_n} of dice secret #{w_key}){' (undone)' if w.get('undone') else ''}")
+
+
 def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
            withheld: Iterable[Mapping[str, Any]] | None = None) -> Report:
     """Check every program roll of ``events`` (a loaded session's log and state).
@@ -168,149 +264,122 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
     """
     player = withheld is not None
     rep = Report(source="transcript" if player else "file")
-    undone = set(undone)
     events = list(events)
-    by_seq = {ev.get("seq"): ev for ev in events if isinstance(ev, dict)}
-    committed: dict[int, tuple[int, str]] = {}
-    """dice key → (seq of its commitment, commitment)."""
-    revealed: dict[int, str] = {}
-    for ev in events:
-        dice_key = ev.get("dice_key")
-        if ev.get("kind") != "dice" or not isinstance(dice_key, int):
-            continue
-        if isinstance(ev.get("revealed"), str):
-            revealed[dice_key] = ev["revealed"]
-        elif isinstance(ev.get("commitment"), str):
-            committed.setdefault(dice_key, (ev["seq"], ev["commitment"]))
     raw = state.get("dice")
     dice: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
-    for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
-        if isinstance(r, dict) and isinstance(r.get("key"), int) and isinstance(r.get("secret"), str):
-            revealed.setdefault(r["key"], r["secret"])
-    secrets = dict(revealed)
-    current = dice.get("key") if isinstance(dice.get("key"), int) else None
-    if current is not None and isinstance(dice.get("secret"), str) and not player:
-        secrets.setdefault(current, dice["secret"])
-    if current is not None and current not in committed and isinstance(dice.get("commitment"), str):
-        # The first secret of a campaign is in its first state, not in an event.
-        committed[current] = (0, dice["commitment"])
-    for r in dice.get("revealed", []) if isinstance(dice.get("revealed"), list) else []:
-        if isinstance(r, dict) and isinstance(r.get("key"), int) and r["key"] not in committed \
-                and isinstance(r.get("commitment"), str):
-            committed[r["key"]] = (0, r["commitment"])
+    keys = _keys(events, dice, player)
+    _check_secrets(rep, keys, player)
+    walk = _Walk(keys, {ev.get("seq"): ev for ev in events if isinstance(ev, dict)}, set(undone), player)
+    _judge_results(rep, events, walk.undone, _campaign_settings(state))
+    _list_withheld(rep, walk, withheld or ())
+    for ev in events:
+        roll = ev.get("roll")
+        if isinstance(roll, dict):
+            _check_roll(rep, walk, ev, roll, bool(dice))
+    _check_numbering(rep, walk.numbers, dice, "transcript" if player else "log")
+    if not rep.seeded and not keys.secrets and rep.before:
+        rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
+                            "secret to check them against")
+    return rep
 
-    for key, secret in sorted(secrets.items()):
-        shown = committed.get(key)
-        try:
-            actual = fairdice.commitment(secret)
-        except ValueError as e:
-            rep.mismatches.append(f"dice secret #{key}: {e}")
-            continue
-        if shown is None:
-            rep.mismatches.append(f"dice secret #{key}: no commitment was ever shown for it")
-        elif shown[1] != actual:
-            rep.mismatches.append(f"dice secret #{key}: its SHA-256 is {actual}, not the commitment "
-                                  f"{shown[1]} shown to the players")
-        if key not in revealed:
-            rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
-                             "this file holds; the players can check them once it is revealed")
-    if player and current is not None and current not in secrets:
-        rep.notes.append(f"dice secret #{current} is not revealed yet: its commitment is "
-                         f"{committed[current][1] if current in committed else '(none shown)'}; its rolls can be "
-                         "checked once the GM reveals it (a new session, or V in the GM's app)")
 
-    campaign = _campaign_settings(state)
+def _judge_results(rep: Report, events: list[Event], undone: set[int], campaign: Settings) -> None:
+    """Every roll's result judged again from its faces (a success test's hits first)."""
     for ev in events:
         note = " (undone)" if ev.get("seq") in undone else ""
         found = len(rep.mismatches)
         _check_outcome(rep, ev, note)
         if len(rep.mismatches) == found:
             _rejudge(rep, ev, note, campaign)
-    used: dict[tuple[int, int], int] = {}
-    numbers: dict[int, set[int]] = {}
-    """dice key → the roll numbers the log's program rolls carry."""
-    for w in withheld or ():
-        w_key, w_n = w.get("dice_key"), w.get("roll_no")
-        if not isinstance(w_key, int) or not isinstance(w_n, int):
-            continue
-        numbers.setdefault(w_key, set()).add(w_n)
-        why = SECRET_FIGHTER if w.get("why") == "secret fighter" else GM_ROLLS
-        rep.not_checked.setdefault(why, []).append(
-            f"seq {w.get('seq')} (roll #{w_n} of dice secret #{w_key}){' (undone)' if w.get('undone') else ''}")
-    for ev in events:
-        roll = ev.get("roll")
-        if not isinstance(roll, dict):
-            continue
-        seq = ev.get("seq")
-        undone_note = " (undone)" if seq in undone else ""
-        if roll.get("manual"):
-            hand = _hand_sides(roll)
-            if not hand:
-                rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
-                continue
-            # Some sides by hand, the others the program's dice: list the one, check the others.
-            sides = ", ".join(sorted(hand))
-            rep.hand.append(f"seq {seq}{undone_note} (side {sides}; the other side's program dice are checked): "
-                            f"{_label(ev)}")
-        roll_key, n = roll.get("dice_key"), roll.get("roll_no")
-        prev_seq = roll.get("supersedes", roll.get("rerolls"))
-        before = by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
-        before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
-        where = f"seq {seq}{undone_note}"
-        if player and isinstance(prev_seq, int) and before_roll is None:
-            # Which of its dice were carried over is in the roll the players were not shown.
-            if isinstance(roll_key, int) and isinstance(n, int):
-                numbers.setdefault(roll_key, set()).add(n)
-                rep.not_checked.setdefault(NOT_BEFORE, []).append(
-                    f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}")
-            continue
-        if roll.get("fixed_seed") and isinstance(roll.get("seed"), int):
-            # Deliberately seeded (a demo, polku --seed): the faces must still be the seed's.
-            rep.seeded += 1
-            _check_draws(rep, f"seq {seq} (fixed seed){undone_note}", roll["seed"], roll, before_roll)
-            continue
-        if not isinstance(roll_key, int) or not isinstance(n, int):
-            if before_roll is not None and not roll.get("draws"):
-                # A follow-up that threw nothing (negating a glitch): the dice must be the same.
-                new, changed = _new_dice(roll, before_roll)
-                rep.mismatches += [f"{where}: {c}" for c in changed]
-                rep.mismatches += [f"{where}: {w} is new but no die was thrown" for _, _, w in new]
-                continue
-            if roll.get("draws") or "seed" in roll:
-                rep.before += 1
-            continue
-        where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
-        numbers.setdefault(roll_key, set()).add(n)
-        if player and roll_key not in secrets and (roll_key == current or roll_key in committed):
-            why = NOT_REVEALED if roll_key == current else NEVER_REVEALED
-            rep.not_checked.setdefault(why.format(key=roll_key), []).append(where)
-            _note_reuse(rep, used, roll_key, n, seq, undone, where)
-            continue
-        rep.checked += 1
-        rep.numbers.setdefault(roll_key, set()).add(n)
-        _note_reuse(rep, used, roll_key, n, seq, undone, where)
-        if roll_key not in secrets:
-            rep.mismatches.append(f"{where}: no dice secret #{roll_key} in this {rep.source}")
-            continue
-        shown = committed.get(roll_key)
-        if shown is not None and isinstance(seq, int) and shown[0] > seq:
-            rep.mismatches.append(f"{where}: its secret was committed only later, at seq {shown[0]}")
-        try:
-            want_seed = fairdice.roll_seed(secrets[roll_key], n)
-        except ValueError as e:
-            rep.mismatches.append(f"{where}: {e}")
-            continue
-        if roll.get("seed") != want_seed:
-            rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
-            continue
-        _check_draws(rep, where, want_seed, roll, before_roll)
-        if dice and roll_key not in revealed:
+
+
+def _list_by_hand(rep: Report, ev: Event, roll: dict[str, Any], undone_note: str) -> bool:
+    """A roll entered by hand is listed; True when nothing of it is the program's to check."""
+    if not roll.get("manual"):
+        return False
+    seq = ev.get("seq")
+    hand = _hand_sides(roll)
+    if not hand:
+        rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
+        return True
+    # Some sides by hand, the others the program's dice: list the one, check the others.
+    sides = ", ".join(sorted(hand))
+    rep.hand.append(f"seq {seq}{undone_note} (side {sides}; the other side's program dice are checked): "
+                    f"{_label(ev)}")
+    return False
+
+
+def _check_unnumbered(rep: Report, roll: dict[str, Any], before_roll: dict[str, Any] | None, where: str) -> None:
+    """A roll without a secret's number: a follow-up that threw nothing, or a roll older than verifiable dice."""
+    if before_roll is not None and not roll.get("draws"):
+        # A follow-up that threw nothing (negating a glitch): the dice must be the same.
+        new, changed = _new_dice(roll, before_roll)
+        rep.mismatches += [f"{where}: {c}" for c in changed]
+        rep.mismatches += [f"{where}: {w} is new but no die was thrown" for _, _, w in new]
+        return
+    if roll.get("draws") or "seed" in roll:
+        rep.before += 1
+
+
+def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: dict[str, Any], has_dice: bool) -> None:
+    """One logged roll's dice against its secret (or its fixed seed), with what it carried over."""
+    seq = ev.get("seq")
+    undone_note = " (undone)" if seq in walk.undone else ""
+    if _list_by_hand(rep, ev, roll, undone_note):
+        return
+    roll_key, n = roll.get("dice_key"), roll.get("roll_no")
+    prev_seq = roll.get("supersedes", roll.get("rerolls"))
+    before = walk.by_seq.get(prev_seq) if isinstance(prev_seq, int) else None
+    before_roll = before.get("roll") if isinstance(before, dict) and isinstance(before.get("roll"), dict) else None
+    if walk.player and isinstance(prev_seq, int) and before_roll is None:
+        # Which of its dice were carried over is in the roll the players were not shown.
+        if isinstance(roll_key, int) and isinstance(n, int):
+            walk.numbers.setdefault(roll_key, set()).add(n)
+            rep.not_checked.setdefault(NOT_BEFORE, []).append(
+                f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}")
+        return
+    if roll.get("fixed_seed") and isinstance(roll.get("seed"), int):
+        # Deliberately seeded (a demo, polku --seed): the faces must still be the seed's.
+        rep.seeded += 1
+        _check_draws(rep, f"seq {seq} (fixed seed){undone_note}", roll["seed"], roll, before_roll)
+        return
+    if not isinstance(roll_key, int) or not isinstance(n, int):
+        _check_unnumbered(rep, roll, before_roll, f"seq {seq}{undone_note}")
+        return
+    where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
+    walk.numbers.setdefault(roll_key, set()).add(n)
+    keys = walk.keys
+    if walk.player and roll_key not in keys.secrets and (roll_key == keys.current or roll_key in keys.committed):
+        why = NOT_REVEALED if roll_key == keys.current else NEVER_REVEALED
+        rep.not_checked.setdefault(why.format(key=roll_key), []).append(where)
+        _note_reuse(rep, walk.used, roll_key, n, seq, walk.undone, where)
+        return
+    rep.checked += 1
+    rep.numbers.setdefault(roll_key, set()).add(n)
+    _note_reuse(rep, walk.used, roll_key, n, seq, walk.undone, where)
+    if _check_seed(rep, keys, roll, roll_key, n, seq, where):
+        _check_draws(rep, where, roll["seed"], roll, before_roll)
+        if has_dice and roll_key not in keys.revealed:
             rep.unrevealed += 1
-    _check_numbering(rep, numbers, dice, "transcript" if player else "log")
-    if not rep.seeded and not secrets and rep.before:
-        rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
-                            "secret to check them against")
-    return rep
+
+
+def _check_seed(rep: Report, keys: _Keys, roll: dict[str, Any], key: int, n: int, seq: Any, where: str) -> bool:
+    """The roll's secret is there and committed before it, and its seed is the one the secret and number give."""
+    if key not in keys.secrets:
+        rep.mismatches.append(f"{where}: no dice secret #{key} in this {rep.source}")
+        return False
+    shown = keys.committed.get(key)
+    if shown is not None and isinstance(seq, int) and shown[0] > seq:
+        rep.mismatches.append(f"{where}: its secret was committed only later, at seq {shown[0]}")
+    try:
+        want_seed = fairdice.roll_seed(keys.secrets[key], n)
+    except ValueError as e:
+        rep.mismatches.append(f"{where}: {e}")
+        return False
+    if roll.get("seed") != want_seed:
+        rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
+        return False
+    return True
 
 
 def _note_reuse(rep: Report, used: dict[tuple[int, int], int], key: int, n: int, seq: Any, undone: set[int],
