@@ -247,3 +247,23 @@ async def test_the_pilot_waiting_for_the_app_waits_for_held_keys_too(tmp_path: P
         await pilot.press("2")  # after the burst, as the pilot presses: its wait covers the burst
         assert held_keys(app) == 0
         assert [e["text"] for e in tracker.events[-2:]] == ["Clue", "Rats"]
+
+
+@pilot_test
+async def test_a_pasted_line_is_not_held_a_quarter_second_a_key(tmp_path: Path) -> None:
+    """A line typed ahead into a prompt (a paste, or SSH's one read): each held key goes to the
+    field as soon as the one before is handled. The wait for the app's queues once kept its own
+    callback until the burst was over, so every key after the first waited a whole look
+    (LOOK_AGAIN_S): 40 letters took ten seconds. A few looks may time out on a loaded machine;
+    one per key may not."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    line = "the warehouse by the river at midnight!!"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await burst(pilot, "o")  # a note's prompt
+        await until(pilot, lambda: isinstance(app.focused, Input), "the note's prompt up")
+        before = app.looks_timed_out
+        await burst(pilot, line)
+        assert isinstance(app.focused, Input) and app.focused.value == line
+        assert app.looks_timed_out - before <= len(line) // 4

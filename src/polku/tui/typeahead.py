@@ -31,6 +31,7 @@ from typing import Any, Callable
 
 from textual import events
 from textual.app import App
+from textual.message_pump import MessagePump
 
 from .compat import in_a_message_pump, message_pumps, pump_at_rest
 
@@ -60,6 +61,9 @@ class TypeAhead:
         self._held_keys: deque[events.Key] = deque()
         self._releasing: asyncio.Task[None] | None = None
         self._after_keys: list[Callable[[], Any]] = []
+        self.looks_timed_out = 0
+        """How often a held key waited a whole LOOK_AGAIN_S for the app's queues (a key that
+        waits for nothing else is released as soon as the one before is handled)."""
 
     def call_later(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
         """As ``App.call_later`` ("after all messages are processed"), where held keys count as
@@ -129,14 +133,16 @@ class TypeAhead:
                     done.set()
 
             for pump in busy:
-                if pump.call_later(handled):
+                # MessagePump's own call_later: this app's override would keep the callback
+                # until the held keys are handled, and this wait would then always time out.
+                if MessagePump.call_later(pump, handled):
                     left[0] += 1
             if left[0]:
                 try:
                     await asyncio.wait_for(done.wait(), LOOK_AGAIN_S)
                     continue
                 except asyncio.TimeoutError:
-                    pass
+                    self.looks_timed_out += 1
             else:
                 await asyncio.sleep(0)
             stuck += 1
