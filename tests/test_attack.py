@@ -65,12 +65,47 @@ def test_the_defence_is_reaction_by_default_and_d_s_choice_is_remembered_per_cha
     # the last step is the GM's own pool (None), then Reaction again
     assert t.attacks.next_defence("ganger", "ranged") is None
     own = SRPool(mode="dice", dice=7)
-    assert t.attacks.defence_pool("ganger", "ranged", own) == own
+    assert t.attacks.defence_pool("ganger", "ranged", own) == SRPool(mode="dice", dice=7, defence="own")
     assert t.attacks.next_defence("ganger", "ranged").name == "reaction"
     # a parry chosen against a knife falls back to Reaction against a gun
     t.attacks.choose_defence("ganger", "parry")
     assert t.attacks.defence("ganger", "melee").name == "parry"
     assert t.attacks.defence("ganger", "ranged").name == "reaction"
+
+
+def test_the_defence_rolled_is_kept_on_the_sheet_and_proposed_again_after_reopening(tmp_path):
+    """The ganger defends with a full defence: the opposed test keeps it on his sheet (``defence``), so
+    a tracker read back from the file proposes it for the next attack; undoing the roll forgets it; a
+    file without the field (older) proposes Reaction; a made-up defence is refused at load."""
+    from polku.session import files, model
+
+    t = fight()
+    kaneda = t.rolls.sr_side("kaneda", SRPool(mode="skill", skill="Pistols", attribute="agility"))
+    assert "defence" not in t.character("ganger")
+    t.attacks.choose_defence("ganger", "full")
+    pool = t.attacks.defence_pool("ganger", "ranged", SRPool())
+    assert pool.defence == "full"
+    t.rolls.roll_sr_opposed(kaneda, t.rolls.sr_side("ganger", pool))
+    assert t.character("ganger")["defence"] == "full"
+    sf = files.create_session(tmp_path / "docks.toml", t)
+    sf.close()
+    again, sf = files.open_session(tmp_path / "docks.toml")
+    sf.close()
+    d = again.attacks.defence("ganger", "ranged")
+    assert d is not None and d.label == "full defence: Reaction 4 + Dodge 2"
+    assert again.attacks.defence("kaneda", "ranged").name == "reaction", "Kaneda never defended"
+    again.undo()
+    assert "defence" not in again.character("ganger")
+    assert again.attacks.defence("ganger", "ranged").name == "reaction"
+    # the GM's own pool is remembered as such: no defence row proposed next time
+    t.attacks.choose_defence("ganger", "own")
+    own = t.attacks.defence_pool("ganger", "ranged", SRPool(mode="dice", dice=5))
+    t.rolls.roll_sr_opposed(kaneda, t.rolls.sr_side("ganger", own))
+    fresh = Tracker.replay(t.state, t.events[-1]["seq"], [], clock=demo.fixed_clock())
+    assert fresh.character("ganger")["defence"] == "own" and fresh.attacks.defence("ganger", "ranged") is None
+    t.state["characters"]["ganger"]["defence"] = "dodge"
+    with pytest.raises(model.StateError, match="defence: 'dodge'"):
+        model.validate_state(t.state)
 
 
 def test_each_attack_defended_before_in_the_same_pass_costs_a_die():

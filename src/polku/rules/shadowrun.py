@@ -86,6 +86,8 @@ __all__ = [
     "parse_ap",
     "WEAPON_KINDS",
     "DEFENCES",
+    "DEFENCE_CHOICES",
+    "OWN_DEFENCE",
     "DEFENCE_SKILLS",
     "DEFENCE_ATTRIBUTE",
     "defences_against",
@@ -1355,6 +1357,12 @@ def weapon_kind(skill: str) -> str:
 
 DEFENCES = ("reaction", "full", "parry", "block")
 """The defences, in the order a key steps through them."""
+
+OWN_DEFENCE = "own"
+"""The defender rolls the pool the GM builds instead (any pool: an attribute alone, a count, skill + attribute)."""
+
+DEFENCE_CHOICES = (*DEFENCES, OWN_DEFENCE)
+"""What a defender may roll, as a character's sheet remembers it (``defence``)."""
 
 DEFENCE_ATTRIBUTE = "reaction"
 """Every defence rolls Reaction, alone or with the defence's skill."""

@@ -23,8 +23,9 @@ Layout::
 
 A character may also carry (all optional, absent = none): ``pools`` (saved
 pools), ``group`` (its group's id), Varjojuoksu ``weapons`` (remembered
-damage values), ``armour`` and ``overflow`` (physical boxes beyond the
-monitor). See :mod:`polku.session.table.roster` and :mod:`polku.session.table.damage`.
+damage values), ``armour``, ``overflow`` (physical boxes beyond the
+monitor) and ``defence`` (the defence last rolled against an attack,
+``rules.shadowrun.DEFENCE_CHOICES``). See :mod:`polku.session.table.roster` and :mod:`polku.session.table.damage`.
 """
 
 from __future__ import annotations
@@ -629,7 +630,7 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
 def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
     """Varjojuoksu gear (:mod:`polku.session.table.gear`): weapons, armour, the weapon last used,
     the template it shares gear with, the imported extras (skill links, monitor boxes, passes)."""
-    from ..rules.shadowrun import WEAPON_KINDS, parse_ap
+    from ..rules.shadowrun import DEFENCE_CHOICES, WEAPON_KINDS, parse_ap
 
     if isinstance(ch.get("armour"), dict):
         for kind in ("ballistic", "impact"):
@@ -657,6 +658,8 @@ def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
     for key in ("wielded", "template"):
         if key in ch:
             _str(ch, key, p)
+    if "defence" in ch:
+        _str(ch, "defence", p, DEFENCE_CHOICES)
     if "links" in ch:
         for skill, attr in _table(ch, "links", p).items():
             _want(attr, str, p + ["links", skill], "an attribute")

@@ -46,6 +46,9 @@ class SRSide:
     """A teamwork helper's pool (S11): no defaulting leaves 0 dice instead of an error."""
     override: bool = False
     """``dice`` is the GM's pool for this helper, replacing their own (S11)."""
+    defence: str = ""
+    """The defence a defender rolls (``rules.shadowrun.DEFENCE_CHOICES``: Reaction, full defence, parry, block or
+    "own", the GM's own pool); an opposed test keeps it on side B's sheet (``defence``) for the next attack."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,8 @@ class SRPool:
     long_shot: bool = False
     effects_off: tuple[str, ...] = ()
     """Labels of the character's effect rows the GM turned off for this roll (each is on by default)."""
+    defence: str = ""
+    """The defence this pool rolls, when a defender's (:meth:`polku.session.table.attack.Attacks.defence_pool`)."""
 
 
 def pool_json(pool: SRPool) -> dict[str, Any]:
@@ -177,12 +182,12 @@ class SRRolls(RollsBase):
         spec = replace(spec, modifiers=list(spec.modifiers) + self.effect_dice([cid], spec.effects_off))
         if spec.mode == "dice":
             return SRSide(name, [cid], dice=spec.dice, modifiers=list(spec.modifiers), wound_modifier=wounds,
-                          edge_before=spec.edge_before, long_shot=spec.long_shot)
+                          edge_before=spec.edge_before, long_shot=spec.long_shot, defence=spec.defence)
         attrs = ch["attributes"]
         if spec.mode == "attribute":
             return SRSide(name, [cid], dice=attrs[spec.attribute], attribute_name=spec.attribute.capitalize(),
                           modifiers=list(spec.modifiers), wound_modifier=wounds,
-                          edge_before=spec.edge_before, long_shot=spec.long_shot)
+                          edge_before=spec.edge_before, long_shot=spec.long_shot, defence=spec.defence)
         skill: int | None = None
         if spec.mode == "skill":
             skill = ch.get("skills", {}).get(spec.skill, 0)
@@ -191,7 +196,7 @@ class SRRolls(RollsBase):
                       attribute_name=spec.attribute.capitalize(), attribute=attrs[spec.attribute],
                       second_attribute_name=spec.second.capitalize(), second_attribute=second,
                       modifiers=list(spec.modifiers), wound_modifier=wounds,
-                      edge_before=spec.edge_before, long_shot=spec.long_shot)
+                      edge_before=spec.edge_before, long_shot=spec.long_shot, defence=spec.defence)
 
     def sr_helper_side(self, cid: str, leader: SRPool, override: int | None = None) -> SRSide:
         """S11: a helper rolls their own pool for the leader's test, or the GM's ``override``.
@@ -517,11 +522,23 @@ class SRRolls(RollsBase):
                 self.check_faces_used(sb)
             rec = SRRecord("sr-group" if group else "sr-opposed", {"a": (a, plan_a, ra), "b": (b_side, plan_b, rb)},
                             challenge=challenge, lines=tuple(extra_lines), group=tuple(group))
+            self._keep_defence(txn, b)
             out["event"] = self._sr_emit(txn, rec, origin)
             out["result"] = sr.opposed(ra, rb)
 
         self.tracker.run(build)
         return out
+
+    def _keep_defence(self, txn: "Txn", b: SRSide) -> None:
+        """The defence side B rolled, kept on their sheet: the next attack on them proposes it again,
+        after the file is reopened too (one change of the roll's command: undoing the roll forgets it)."""
+        cid = b.who[0] if len(b.who) == 1 else ""
+        if not b.defence or cid not in self.tracker.characters:
+            return
+        if b.defence not in sr.DEFENCE_CHOICES:
+            raise RulesError(f"a defence is one of {', '.join(sr.DEFENCE_CHOICES)}, not '{b.defence}'")
+        if self.tracker.character(cid).get("defence", "reaction") != b.defence:
+            txn.set(["characters", cid, "defence"], b.defence)
 
     def sr_teamwork_lead(self, leader: SRSide, helpers: Sequence[SRSide]) -> TeamworkLead:
         """S11: whether ``leader`` may lead these helpers — the largest pool leads.

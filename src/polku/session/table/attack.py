@@ -9,7 +9,8 @@
   (the rules core's defences, ``rules.shadowrun.defences_against``: Reaction; a full defence
   adds Dodge; parry or block against a melee attack), with a die off for each attack the
   defender already defended in this pass (``defence_penalty``). The choice is remembered per
-  character while the app runs (:meth:`Attacks.choose_defence`).
+  character (:meth:`Attacks.choose_defence`) while the app runs, and an opposed test keeps the one
+  rolled on the defender's sheet (``defence``), so it is proposed again after the file is reopened.
 
 The screens ask; nothing here changes the state, so nothing here is a command.
 """
@@ -31,7 +32,8 @@ _TESTS = {"shadowrun": "success", "shadowrun-opposed": "opposed", "shadowrun-tea
 """The roll screen's test type of a logged Varjojuoksu roll (an extended test belongs to its challenge)."""
 
 OWN = "own"
-"""The defender rolls the pool the GM builds (any pool: an attribute alone, a count, skill + attribute)."""
+"""The defender rolls the pool the GM builds (any pool: an attribute alone, a count, skill + attribute);
+``rules.shadowrun.OWN_DEFENCE``."""
 
 _WORDS = {"reaction": "Reaction", "full": "full defence", "parry": "parry", "block": "block"}
 
@@ -57,7 +59,8 @@ class Attacks:
     def __init__(self, tracker: Any) -> None:
         self._t = tracker
         self._chosen: dict[str, str] = {}
-        """Character id → the defence last chosen for them (this sitting)."""
+        """Character id → the defence chosen for them this sitting (not rolled yet: the sheet keeps
+        the one last rolled)."""
 
     # -- who rolls, which test ----------------------------------------------------------
 
@@ -128,13 +131,19 @@ class Attacks:
             out.append(Defence(name, pool if name == "reaction" else f"{_WORDS[name]}: {pool}", skill, reaction, rating))
         return out
 
+    def choice(self, cid: str) -> str:
+        """The defence chosen for ``cid``: this sitting's (d), else the one their sheet keeps from the
+        last opposed test they defended (``defence``), else Reaction."""
+        return self._chosen.get(cid) or str(self._t.character(cid).get("defence", "reaction"))
+
     def defence(self, cid: str, kind: str) -> Defence | None:
-        """The defence proposed for ``cid``: the one last chosen for them if open against this
-        kind of attack, else Reaction; None when the GM chose their own pool for them ("own")."""
-        if self._chosen.get(cid) == OWN:
+        """The defence proposed for ``cid``: the one chosen for them (:meth:`choice`) if open against
+        this kind of attack, else Reaction; None when the GM chose their own pool for them ("own")."""
+        chosen = self.choice(cid)
+        if chosen == OWN:
             return None
         ds = self.defences(cid, kind)
-        return next((d for d in ds if d.name == self._chosen.get(cid)), ds[0])
+        return next((d for d in ds if d.name == chosen), ds[0])
 
     def next_defence(self, cid: str, kind: str) -> Defence | None:
         """Choose (and remember for ``cid``) the defence after the one proposed now: Reaction,
@@ -174,14 +183,16 @@ class Attacks:
 
         d = self.defence(cid, kind)
         if d is None:
-            return own
+            return replace(own, defence=OWN)
         before = self.defended_this_pass(cid)
         mods = list(own.modifiers)
         if before:
             mods.insert(0, (f"defended {before} before this pass", sr.defence_penalty(before)))
         if d.skill:
-            return replace(own, mode="skill", skill=d.skill, attribute=sr.DEFENCE_ATTRIBUTE, modifiers=mods)
-        return replace(own, mode="attribute", skill="", attribute=sr.DEFENCE_ATTRIBUTE, modifiers=mods)
+            return replace(own, mode="skill", skill=d.skill, attribute=sr.DEFENCE_ATTRIBUTE, modifiers=mods,
+                           defence=d.name)
+        return replace(own, mode="attribute", skill="", attribute=sr.DEFENCE_ATTRIBUTE, modifiers=mods,
+                       defence=d.name)
 
 
 def _begins_pass(ev: Event) -> bool:

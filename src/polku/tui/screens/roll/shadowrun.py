@@ -162,7 +162,8 @@ class SRRollScreen(RollScreen):
         return roller.reason if roller is not None else None
 
     def _spec(self, side: Side) -> SRPool:
-        if self._defending(side):
+        if side.role == "b" and self.test == "opposed" and side.who:
+            # The proposed defence, or the GM's own pool marked as such: the roll keeps the choice.
             return self.tracker.attacks.defence_pool(side.who, self._attack_kind(), side.sr)
         return side.sr
 
