@@ -312,6 +312,60 @@ async def test_the_gms_app_applies_a_seats_request_and_answers(tmp_path):
 
 
 @pilot_test
+async def test_the_gm_is_told_which_seat_its_answer_could_not_be_written_into(tmp_path, monkeypatch):
+    """A seat folder the GM's account may not write into (its group's w missing): the request is applied
+    as ever, and the GM reads one line naming the seat and what to fix, instead of nothing."""
+    import errno
+    import os
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    offer = seats.ask_sr(tracker, "kaneda", PISTOLS, threshold=2)["seq"]
+    seats.seat_dir(sf.path, "kaneda").mkdir(parents=True)
+    real_open = os.open
+
+    def no_answer(name, flags, *args, **kwargs):
+        if isinstance(name, str) and name.startswith(".ans-") and flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", no_answer)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rid = seats.write_request(sf.path, "kaneda", "roll", offer=offer, faces=[5, 6, 1, 2, 3, 3, 4, 2])
+        await wait_until(pilot, lambda: any(n.message == seats.SEAT_CANNOT_ANSWER for n in app._notifications),
+                         "the GM's line")
+        told = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
+        assert told == [("Kaneda's seat", seats.SEAT_CANNOT_ANSWER)], told
+        assert "chmod 2770" in told[0][1], "the fix"
+        assert tracker.events[-1]["seat"] == "kaneda", "the roll stands"
+        assert seats.read_answer(sf.path, "kaneda", rid) is None and seats.waiting(sf.path, "kaneda") == []
+        await pilot.press("q")
+
+
+def test_an_answer_that_cannot_be_written_is_named_with_its_reason(tmp_path, monkeypatch):
+    """deliver: a folder replaced by a file, a full disk, a refused folder: each seat's one line."""
+    import errno
+
+    path = offer_session(tmp_path)
+    seats.spool_dir(path).mkdir()
+    (seats.spool_dir(path) / "nyx").write_text("not a folder")
+    real = seats.write_answer
+
+    def full(session_path, cid, answer):
+        if cid == "ganger":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(session_path, cid, answer)
+
+    monkeypatch.setattr(seats, "write_answer", full)
+    ok = {"v": 1, "id": "0123456789abcdef", "ok": True, "text": "x"}
+    lost = seats.deliver(path, [("kaneda", ok), ("nyx", ok), ("ganger", ok)])
+    assert lost == {"nyx": seats.SEAT_NOT_A_FOLDER,
+                    "ganger": seats.SEAT_ANSWER_FAILED.format(why="No space left on device")}, lost
+    assert seats.read_answer(path, "kaneda", "0123456789abcdef") == ok
+
+
+@pilot_test
 async def test_the_roll_screens_key_sends_the_pool_to_the_seat(tmp_path):
     from polku.tui.screens.roll import SRRollScreen
 

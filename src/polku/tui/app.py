@@ -622,32 +622,35 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         waiting. A problem gone at a later look is taken back."""
         now = {cid: text for cid, text in self._seat_problems.items() if cid not in look.looked}
         now.update(look.seat_problems)
-        t, sf = self.tracker, self.session_file
+        sf = self.session_file
         for cid, text in look.seat_problems.items():
             if self._seat_problems.get(cid) == text:
                 continue
-            ch = t.characters.get(cid) if t is not None else None
-            name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
-                    else _("seat folder {folder}", folder=cid))
-            self.notify(text, title=escape(name), severity="warning", timeout=15, markup=False)
+            self.notify(text, title=escape(self._seat_title(cid)), severity="warning", timeout=15, markup=False)
         self._seat_problems = now
         if sf is not None and self._players_file(sf).set_seat_problems(now):
             self.request_save()
+
+    def _seat_title(self, cid: str) -> str:
+        """A seat named for the GM: its character's, or the folder's when that is no seat (no such
+        character, or a secret one)."""
+        t = self.tracker
+        ch = t.characters.get(cid) if t is not None else None
+        return (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
+                else _("seat folder {folder}", folder=cid))
 
     def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool) -> None:
         """Worker: write each answer into its seat's folder, then let the next look begin."""
         from ..session.players import seats
 
-        for cid, answer in answers:
-            try:
-                seats.write_answer(path, cid, answer)
-            except (OSError, seats.SeatError):
-                pass  # the seat keeps waiting; the command itself stands in the log
-        self.post_message(SeatRequestsAnswered(more))
+        self.post_message(SeatRequestsAnswered(more, seats.deliver(path, answers)))
 
     @on(SeatRequestsAnswered)
     def _requests_answered(self, message: SeatRequestsAnswered) -> None:
         self._spool_busy = False
+        for cid, text in message.lost.items():
+            # The seat keeps waiting for this answer; the command itself stands in the log.
+            self.notify(text, title=escape(self._seat_title(cid)), severity="warning", timeout=15, markup=False)
         if message.more or self._spool_again:
             self.pick_up_requests()
 

@@ -97,11 +97,13 @@ class SeatRequestsTaken(Message):
 
 
 class SeatRequestsAnswered(Message):
-    """The answers of a look are written; ``more``: requests were left for the next look."""
+    """The answers of a look are written; ``more``: requests were left for the next look; ``lost``: seat
+    folder → why its answer could not be written and what to fix (:func:`polku.session.players.seats.deliver`)."""
 
-    def __init__(self, more: bool) -> None:
+    def __init__(self, more: bool, lost: dict[str, str] | None = None) -> None:
         super().__init__()
         self.more = more
+        self.lost = lost or {}
 
 
 class LanguageChanged(Message):

@@ -51,7 +51,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1013,6 +1013,30 @@ def write_answer(session_path: str | os.PathLike[str], cid: str, answer: dict[st
     return _write_atomic(session_path, cid, f"ans-{rid}.json", json.dumps(answer, separators=(",", ":")).encode())
 
 
+SEAT_NOT_A_FOLDER = ("the GM's app writes no answer into this seat's folder: it is a symbolic link or a file, not a"
+                     " folder; remove it (the seat makes its folder again when it opens)")
+SEAT_ANSWER_FAILED = ("the GM's app could not write its answer into this seat's folder ({why}): check that disk and"
+                      " the folder's permissions (docs/remote-play.md); the roll stands in the log")
+
+
+def deliver(session_path: str | os.PathLike[str], answers: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, str]:
+    """Write each ``(seat folder, answer)`` with :func:`write_answer`; for a seat whose answer could not be
+    written, what kept the GM's app from it and what to fix (one line, for the GM; nothing else changes:
+    the command answered stands in the log)."""
+    lost: dict[str, str] = {}
+    for cid, ans in answers:
+        try:
+            write_answer(session_path, cid, ans)
+        except PermissionError:
+            lost[cid] = SEAT_CANNOT_ANSWER
+        except SpoolError:
+            lost[cid] = SEAT_NOT_A_FOLDER
+        except (OSError, SeatError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            lost[cid] = SEAT_ANSWER_FAILED.format(why=why)
+    return lost
+
+
 def refusal(taken: Taken) -> dict[str, Any]:
     """The answer to a request refused before it was applied."""
     return {"v": 1, "id": taken.rid, "ok": False, "text": taken.refused}
@@ -1058,6 +1082,6 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
 __all__ = [
     "MAX_REQUEST_BYTES", "FacesPlan", "Offer", "SeatError", "SeatOdds", "apply_request", "ask_harha", "ask_sr",
     "faces_plan", "follow_up_plan", "physical",
-    "Look", "SEAT_CANNOT_ANSWER", "SEAT_CANNOT_OPEN", "SEAT_CANNOT_READ", "SEAT_CANNOT_REMOVE", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
+    "Look", "SEAT_ANSWER_FAILED", "SEAT_CANNOT_ANSWER", "SEAT_NOT_A_FOLDER", "deliver", "SEAT_CANNOT_OPEN", "SEAT_CANNOT_READ", "SEAT_CANNOT_REMOVE", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
 ]
