@@ -20,10 +20,11 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from .importers import Imported
+    from .model import Character
     from .rolls import SRSide
     from .tracker import Tracker
 
@@ -127,7 +128,7 @@ def command(name: str, /, *args: Any, gm_only: bool = False, **kwargs: Any) -> C
 # --------------------------------------------------------------------------- the functions
 
 
-def read_characters(t: Tracker, path: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def read_characters(t: Tracker, path: str) -> tuple[list[Character], list[Character]]:
     """The characters and templates of another session file, for this campaign's system (nothing changes)."""
     from .copying import read_characters as read
 
@@ -143,7 +144,7 @@ def read_chummer(t: Tracker, path: str) -> Imported:
 
 def set_maximum(t: Tracker, cid: str, key: str, most_key: str, n: int) -> None:
     """A new maximum (charges, Edge rating): what is left now (``key``) comes down to it if it was above."""
-    if t.characters[cid][key] > n:
+    if cast("dict[str, int]", t.characters[cid])[key] > n:
         t.update_character(cid, key, n)
     t.update_character(cid, most_key, n)
 

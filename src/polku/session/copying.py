@@ -9,15 +9,14 @@ the tracker) never imports the file layer, which imports the tracker.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ..rules.system import System
 from .files import SessionOpenError, load_tracker
 from .host import TrackerError
-from .model import clone
+from .model import Character, clone
 
 
-def read_characters(path: str | Path, system: System) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def read_characters(path: str | Path, system: System) -> tuple[list[Character], list[Character]]:
     """The characters and templates of the session file at ``path``, for a campaign of ``system``.
 
     Raises:

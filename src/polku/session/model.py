@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable, NotRequired, Sequence, TypedDict, TypeVar, cast
+from typing import Any, Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeVar, cast
 
 from ..rules.dice import VALID_SIZES, RulesError
 from ..rules.system import (
@@ -44,13 +44,13 @@ from ..rules.system import (
     validate_choice,
 )
 from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
+from .records import Character as Character  # the per-system sheets (session/records.py), re-exported
+from .records import SRCharacter, sr
 
 _T = TypeVar("_T")
+_Named = TypeVar("_Named", bound=Mapping[str, object])
 
 
-Character = dict[str, Any]
-"""One character: the common fields of :func:`new_character` plus its system's
-(they differ per system, and features add optional ones)."""
 
 class Challenge(TypedDict):
     """One challenge of the queue (checked at load: ``id``, ``title``, ``status``; the rest is
@@ -285,7 +285,7 @@ def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc"
     ``track``, the campaign's wound track, by the name the campaign gives it)."""
     system = System(system)
     settings = settings or Settings()
-    ch: Character = {
+    ch: dict[str, Any] = {
         "id": cid, "name": name, "player": player, "kind": kind,
         "health": "", "notes": "", "secret": False,
     }
@@ -309,10 +309,10 @@ def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc"
         if key not in ch:
             raise StateError(f"unknown character field '{key}'")
         ch[key] = value
-    return ch
+    return cast(Character, ch)
 
 
-def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
+def condition_monitors(ch: SRCharacter) -> tuple[int, int]:
     """Boxes of a Varjojuoksu character's physical and stun monitors (S12, from the rules core)."""
     from ..rules.shadowrun import condition_monitor
 
@@ -322,13 +322,13 @@ def condition_monitors(ch: dict[str, Any]) -> tuple[int, int]:
             condition_monitor(attrs["willpower"]) + int(extra.get("stun", 0)))
 
 
-def by_name_or_id(table: dict[str, dict[str, Any]], name_or_id: str) -> dict[str, Any] | None:
+def by_name_or_id(table: Mapping[str, _Named], name_or_id: str) -> _Named | None:
     """The entry of ``table`` (characters, templates) with that id, else the first whose name
     is that text in any case; None if neither."""
     if name_or_id in table:
         return table[name_or_id]
     low = name_or_id.strip().lower()
-    return next((x for x in table.values() if x["name"].lower() == low), None)
+    return next((x for x in table.values() if str(x["name"]).lower() == low), None)
 
 
 def clone(value: _T) -> _T:
@@ -579,6 +579,8 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
     _str(ch, "player", p)
     _str(ch, "health", p)
     _str(ch, "notes", p)
+    if "secret" in ch:
+        _want(ch["secret"], bool, p + ["secret"], "true or false")
     if "effects" in ch:
         _validate_effects(ch, p)
     if system is System.RAJAPOLKU:
@@ -615,14 +617,15 @@ def _validate_character(system: System, track: list[str], cid: str, ch: Any, tab
             _int(skills, name, p + ["skills"], 0, 12)
         rating = _int(ch, "edge_rating", p, 0, 9)
         _int(ch, "edge", p, 0, rating)
-        phys, stun = condition_monitors(ch)
+        phys, stun = condition_monitors(sr(ch))
         _int(ch, "physical", p, 0, phys)
         _int(ch, "stun", p, 0, stun)
         if "overflow" in ch:
             _int(ch, "overflow", p, 0, attrs["body"] + 1)
         _validate_gear(ch, p)
-    if "group" in ch:
-        _str(ch, "group", p)
+    for key in ("group", "template"):
+        if key in ch:
+            _str(ch, key, p)
     for i, pool in enumerate(_list(ch, "pools", p) if "pools" in ch else []):
         _validate_pool(system, pool, p + ["pools", i])
 
@@ -655,9 +658,8 @@ def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
             _str(w, "skill", wp)
         if "kind" in w:
             _str(w, "kind", wp, WEAPON_KINDS)
-    for key in ("wielded", "template"):
-        if key in ch:
-            _str(ch, key, p)
+    if "wielded" in ch:
+        _str(ch, "wielded", p)
     if "defence" in ch:
         _str(ch, "defence", p, DEFENCE_CHOICES)
     if "links" in ch:

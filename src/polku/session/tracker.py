@@ -26,7 +26,8 @@ from ..rules.system import RAJA_WOUND_CARE, RAJA_WOUND_PENALTY, Settings, System
 from . import fairdice, model
 from .host import TrackerError as TrackerError  # re-exported: callers import it from here
 from .host import Txn
-from .model import Challenge, Change, Event, State, StateError, clone, get_path
+from .model import Challenge, Change, Character, Event, State, StateError, clone, get_path
+from .records import HarhaCharacter, harha, raja, sr
 from .store import EventLog
 from .table.attack import Attacks
 from .table.combat import Combat
@@ -239,16 +240,16 @@ class Tracker:
         return model.settings_of(self.state)
 
     @property
-    def characters(self) -> dict[str, dict[str, Any]]:
+    def characters(self) -> dict[str, Character]:
         return self.state["characters"]
 
-    def character(self, cid: str) -> dict[str, Any]:
+    def character(self, cid: str) -> Character:
         try:
             return self.state["characters"][cid]
         except KeyError:
             raise TrackerError(f"no character '{cid}'") from None
 
-    def find_character(self, name_or_id: str) -> dict[str, Any]:
+    def find_character(self, name_or_id: str) -> Character:
         ch = model.by_name_or_id(self.characters, name_or_id)
         if ch is None:
             raise TrackerError(f"no character named '{name_or_id}'")
@@ -304,16 +305,16 @@ class Tracker:
         """Dice lost to wounds: R9 level (Rajapolku) or S12 monitors (Varjojuoksu)."""
         ch = self.character(cid)
         if self.system is System.RAJAPOLKU:
-            return RAJA_WOUND_PENALTY.get(raja_wound_level(ch["wound"]) or "", 0)
+            return RAJA_WOUND_PENALTY.get(raja_wound_level(raja(ch)["wound"]) or "", 0)
         if self.system is System.SHADOWRUN:
             from ..rules.shadowrun import wound_modifier
 
-            return -wound_modifier(ch["physical"], ch["stun"])
+            return -wound_modifier(sr(ch)["physical"], sr(ch)["stun"])
         return 0
 
     def condition_monitor(self, cid: str, track: str) -> int:
         """Boxes of a character's ``physical`` or ``stun`` monitor (S12)."""
-        phys, stun = model.condition_monitors(self.character(cid))
+        phys, stun = model.condition_monitors(sr(self.character(cid)))
         return phys if track == "physical" else stun
 
     # -- the command machinery --------------------------------------------
@@ -465,7 +466,7 @@ class Tracker:
 
     # -- characters --------------------------------------------------------
 
-    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: Any) -> dict[str, Any]:
+    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: Any) -> Character:
         name = name.strip()
         if not name:
             raise TrackerError("a character needs a name")
@@ -558,7 +559,7 @@ class Tracker:
 
     def move_wound(self, cid: str, steps: int) -> None:
         """R9/R10: move a character down (+) or up (−) the wound track."""
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         track = self.state["wound_track"]
         i = track.index(ch["wound"]) if ch["wound"] in track else 0
         j = max(0, min(len(track) - 1, i + steps))
@@ -571,7 +572,7 @@ class Tracker:
                      f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j])
 
     def set_wound(self, cid: str, level: str) -> None:
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         if level not in self.state["wound_track"]:
             raise TrackerError(f"'{level}' is not on this campaign's wound track")
         r9 = raja_wound_level(level) or ""
@@ -580,7 +581,7 @@ class Tracker:
 
     def spend_charges(self, cid: str, n: int, reason: str) -> None:
         """R11: spend charges (an ability, spirit combat…)."""
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         if n < 1:
             raise TrackerError("spend at least 1 charge")
         if ch["charges"] < n:
@@ -590,7 +591,7 @@ class Tracker:
                      f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n)
 
     def restore_charges(self, cid: str, n: int, reason: str = "rest") -> None:
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         new = min(ch["charges_max"], ch["charges"] + n)
         if new == ch["charges"]:
             raise TrackerError(f"{ch['name']} already has all {ch['charges_max']} charges")
@@ -600,7 +601,7 @@ class Tracker:
 
     def use_ability(self, cid: str, ability: str) -> None:
         """R11: pay an ability's cost — per use, once per scene, or nothing if always on."""
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         ab = next((a for a in ch.get("abilities", []) if a["name"] == ability), None)
         if ab is None:
             raise TrackerError(f"{ch['name']} has no ability '{ability}'")
@@ -624,13 +625,13 @@ class Tracker:
 
     def check_spend_story_point(self, cid: str) -> None:
         """Raise TrackerError if ``cid`` cannot spend a story point now (R12), before anyone asks what for."""
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         if ch["story_points"] < 1:
             raise TrackerError(f"{ch['name']} has no story points left; a new story (T) brings new ones")
 
     def spend_story_point(self, cid: str, bought: str) -> None:
         """R12: spend a story point on what it bought."""
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         self.check_spend_story_point(cid)
         if not bought.strip():
             raise TrackerError("say what the story point bought")
@@ -639,7 +640,7 @@ class Tracker:
                      resource="story_points", amount=-1, bought=bought.strip())
 
     def award_story_point(self, cid: str, reason: str = "good roleplaying") -> None:
-        ch = self.character(cid)
+        ch = raja(self.character(cid))
         self._simple(cid, "story_points", ch["story_points"] + 1, "resource",
                      f"{ch['name']} is awarded a story point: {reason} ({ch['story_points'] + 1})",
                      resource="story_points", amount=1)
@@ -648,12 +649,12 @@ class Tracker:
 
     def check_spend_edge(self, cid: str) -> None:
         """Raise TrackerError if ``cid`` has no Edge point to spend now (S7), before anyone asks what for."""
-        ch = self.character(cid)
+        ch = sr(self.character(cid))
         if ch["edge"] < 1:
             raise TrackerError(f"{ch['name']} has no Edge left this session; a new session (N) refreshes it")
 
     def spend_edge(self, cid: str, reason: str) -> None:
-        ch = self.character(cid)
+        ch = sr(self.character(cid))
         self.check_spend_edge(cid)
         self._simple(cid, "edge", ch["edge"] - 1, "resource",
                      f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
@@ -663,11 +664,11 @@ class Tracker:
         """S12: set filled boxes on the physical or stun monitor."""
         if track not in ("physical", "stun"):
             raise TrackerError("the condition monitor is 'physical' or 'stun'")
-        ch = self.character(cid)
+        ch = sr(self.character(cid))
         size = self.condition_monitor(cid, track)
         if not 0 <= boxes <= size:
             raise TrackerError(f"{track} monitor has {size} boxes; {boxes} is out of range")
-        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch[track]} → {boxes}/{size} boxes")
+        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch['physical' if track == 'physical' else 'stun']} → {boxes}/{size} boxes")
 
     # -- Harhapolku edges (H7) --------------------------------------------------
 
@@ -682,9 +683,9 @@ class Tracker:
         txn.set(["characters", cid, "edges", idx, "used"], True)
         txn.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
 
-    def _edge_to_use(self, cid: str, edge: str) -> tuple[dict[str, Any], int]:
+    def _edge_to_use(self, cid: str, edge: str) -> tuple[HarhaCharacter, int]:
         """The character and the index of an edge they may still use this session (H7), or a TrackerError."""
-        ch = self.character(cid)
+        ch = harha(self.character(cid))
         idx = next((i for i, e in enumerate(ch["edges"]) if e["name"] == edge), None)
         if idx is None:
             raise TrackerError(f"{ch['name']} has no edge '{edge}'")
@@ -717,7 +718,7 @@ class Tracker:
             if "edge_rating" in ch and ch["edge"] != ch["edge_rating"]:
                 txn.set(["characters", cid, "edge"], ch["edge_rating"])
                 txn.emit("reset", f"{ch['name']}: Edge refreshed to {ch['edge_rating']}", who=cid)
-            if any(e["used"] for e in ch.get("edges", [])):
+            if "edges" in ch and any(e["used"] for e in ch["edges"]):
                 txn.set(["characters", cid, "edges"], [{**e, "used": False} for e in ch["edges"]])
                 txn.emit("reset", f"{ch['name']}: edge rerolls available again", who=cid)
         if self.state["initiative"]:

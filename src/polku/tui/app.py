@@ -67,7 +67,7 @@ class PolkuCommands(Provider):
             from ..session.players import seats
 
             for offer in seats.pending_offers(t):
-                who = t.characters.get(offer.cid, {}).get("name", offer.cid)
+                who = t.characters[offer.cid]["name"] if offer.cid in t.characters else offer.cid
                 out.append((_("Seat: take back the roll request to {name}", name=who),
                             partial(app.run_command, command("seats.withdraw", offer_seq=offer.seq)), offer.text))
             for c in t.state["challenges"]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from rich.text import Text
 from textual import on
@@ -622,7 +622,7 @@ ACTION_NAMES = {"edge_after": "e  Edge after", "negate_glitch": "g  negate glitc
                 "reduce_critical": "c  reduce critical", "edge_reroll": "x  edge reroll"}
 
 
-def sheet_line(ch: dict[str, Any], system: str, *, short: bool = False) -> Text:
+def sheet_line(ch: Mapping[str, Any], system: str, *, short: bool = False) -> Text:
     """The player's own character, from its public fields (``short``: the resources only, while a roll waits)."""
     t = Text()
     t.append(str(ch.get("name", "")), style="bold")

@@ -58,7 +58,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
 from ...i18n import _, ngettext
-from ..model import Campaign, Challenge, Combat, DiceKey, Event, InitiativeEntry, Narration, State, StateError, clone
+from ..model import (
+    Campaign,
+    Challenge,
+    Character,
+    Combat,
+    DiceKey,
+    Event,
+    InitiativeEntry,
+    Narration,
+    State,
+    StateError,
+    clone,
+)
 from ..table.combat import order_words, sets_initiative_scores
 from ..tracker import Tracker
 
@@ -531,7 +543,9 @@ class _Projection:
         st = self.full.state
         secret = self.secret_now
         fields = PUBLIC_CHARACTER_FIELDS[""] + PUBLIC_CHARACTER_FIELDS.get(self.system, ())
-        chars = {cid: {**{k: clone(ch[k]) for k in fields if k in ch}, "notes": "", "secret": False}
+        # The fields of a sheet the players may see, by name (PUBLIC_CHARACTER_FIELDS), so a plain table
+        # that is still the campaign's kind of sheet.
+        chars = {cid: cast(Character, {**{k: clone(v) for k, v in ch.items() if k in fields}, "notes": "", "secret": False})
                  for cid, ch in st["characters"].items() if cid not in secret}
         camp = st["campaign"]
         campaign: Campaign = {"name": camp["name"], "system": camp["system"]}
@@ -805,7 +819,8 @@ def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[di
         if ch is None or ch.get("secret") or offer.cid in unnamed:
             continue
         who = offer.opposition.get("who", [])
-        if isinstance(who, list) and any(str(w) in unnamed or tracker.characters.get(str(w), {}).get("secret")
+        if isinstance(who, list) and any(str(w) in unnamed or (str(w) in tracker.characters
+                                                                and tracker.characters[str(w)].get("secret"))
                                          for w in who):
             continue
         out.setdefault(offer.cid, []).append(offer.public())

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
-from ..model import Event, clone
+from ..model import Character, Event, clone
 from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
 from ..tracker import TrackerError
 
@@ -241,7 +241,7 @@ class Offer:
                    clone(d["opposition"]) if isinstance(d.get("opposition"), dict) else {})
 
 
-def _check_seat_character(t: Tracker, cid: str) -> dict[str, Any]:
+def _check_seat_character(t: Tracker, cid: str) -> Character:
     ch = t.characters.get(cid)
     if ch is None:
         raise SeatError(f"no character '{cid}'")
@@ -338,7 +338,7 @@ def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
     ch = _check_seat_character(t, cid)
     if t.system.value != "rajapolku":
         raise SeatError("a Rajapolku roll request needs a Rajapolku campaign")
-    if any(t.characters.get(w, {}).get("secret") for w in opposition.who):
+    if any(w in t.characters and t.characters[w].get("secret") for w in opposition.who):
         raise SeatError("a secret character is in the opposition: roll this one at the GM's screen")
     if challenge is not None:
         t.challenge(challenge)

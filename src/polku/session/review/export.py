@@ -28,6 +28,7 @@ from ...rules.system import System
 from ...text import bar, dice_origin, logged_die_text
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
+from ..records import Character, harha, raja, sr
 from ..tracker import Tracker
 from . import stats as st
 from .replay import Scene, scene_sections
@@ -144,9 +145,10 @@ def _time(t: str, *, date: bool = False) -> str:
     return f"{m.group(1)} {m.group(2)}" if date else m.group(2)
 
 
-def character_status(tracker: Tracker, ch: dict[str, Any], system: System) -> str:
+def character_status(tracker: Tracker, character: Character, system: System) -> str:
     """One line of a character's state in words (no colour, no glyphs needing a font)."""
     if system is System.RAJAPOLKU:
+        ch = raja(character)
         parts = [ch["wound"], f"charges {ch['charges']}/{ch['charges_max']}"]
         if ch["kind"] == "pc" or ch["story_points"]:
             parts.append(f"story points {ch['story_points']}")
@@ -154,11 +156,13 @@ def character_status(tracker: Tracker, ch: dict[str, Any], system: System) -> st
             parts.append(ch["health"])
         return ", ".join(parts)
     if system is System.HARHAPOLKU:
-        edges = ", ".join(f"{e['name']}{' (used)' if e['used'] else ''}" for e in ch.get("edges", []))
-        bgs = ", ".join(f"{b['name']} ({b['tier']})" for b in ch.get("backgrounds", []))
+        hch = harha(character)
+        edges = ", ".join(f"{e['name']}{' (used)' if e['used'] else ''}" for e in hch["edges"])
+        bgs = ", ".join(f"{b['name']} ({b['tier']})" for b in hch["backgrounds"])
         return "; ".join(x for x in (f"backgrounds {bgs}" if bgs else "", f"edges {edges}" if edges else "") if x)
-    phys, stun = condition_monitors(ch)
-    return f"Edge {ch['edge']}/{ch['edge_rating']}, physical {ch['physical']}/{phys}, stun {ch['stun']}/{stun}"
+    sch = sr(character)
+    phys, stun = condition_monitors(sch)
+    return f"Edge {sch['edge']}/{sch['edge_rating']}, physical {sch['physical']}/{phys}, stun {sch['stun']}/{stun}"
 
 
 def _characters_table(view: Tracker, system: System) -> Block:

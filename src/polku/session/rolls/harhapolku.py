@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
 from ..model import Event
+from ..records import harha as harha_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict, die_from
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class HarhaRolls(RollsBase):
         for s in roll.get("sides", []):
             cid = (s.get("who") or [""])[0]
             ch = self.tracker.characters.get(cid) if cid else None
-            unused = [e["name"] for e in ch.get("edges", []) if not e["used"]] if ch else []
+            unused = [e["name"] for e in harha_sheet(ch)["edges"] if not e["used"]] if ch else []
             acts = rules_actions(kind, has_character=ch is not None, edges_unused=len(unused), latest=latest,
                                  settings=self.tracker.settings)
             for a in acts:
@@ -197,7 +198,7 @@ class HarhaRolls(RollsBase):
         if role not in sides:
             raise self._refuse(f"no side '{role}' in that roll")
         if cid not in (sides[role].get("who") or []):
-            raise self._refuse(f"{self.tracker.character(cid)['name']} did not roll side {role.upper()} (H7)")
+            raise self._refuse(f"{harha_sheet(self.tracker.character(cid))['name']} did not roll side {role.upper()} (H7)")
         if self.tracker.is_undone(roll_event["seq"]):
             raise self._refuse("that roll was undone (H7)")
         out: dict[str, Any] = {}
@@ -208,7 +209,7 @@ class HarhaRolls(RollsBase):
             old = [die_from(d) for d in sides[role]["dice"]]
             new = harha.edge_reroll(old, None, src)
             self.check_faces_used(src)
-            ch = self.tracker.character(cid)
+            ch = harha_sheet(self.tracker.character(cid))
             chal = roll_event.get("challenge")
             why = [f"{ch['name']} rerolls the whole roll with edge '{edge}' (H7)"]
             if test == "harhapolku-difficult":
@@ -320,8 +321,8 @@ class HarhaRolls(RollsBase):
         rolled in this scene (H2 sizes: d10 for a special tier; H9: each background once per scene,
         whatever the spelling it was rolled under)."""
         c = self.narration()
-        ch = next((x for x in self.tracker.characters.values() if x["name"] == who), None)
-        return [(bg["name"], 10 if "special" in bg["tier"] else 8) for bg in (ch or {}).get("backgrounds", [])
+        ch = next((harha_sheet(x) for x in self.tracker.characters.values() if x["name"] == who), None)
+        return [(bg["name"], 10 if "special" in bg["tier"] else 8) for bg in (ch["backgrounds"] if ch else [])
                 if c.rolled_as(who, bg["name"]) is None]
 
     def narration_ids(self, names: Sequence[str | None]) -> list[str]:

@@ -16,6 +16,7 @@ from ...rules.dice import DieSpec, RulesError, Src
 from ...text import plural, raja_outcome
 from ..model import Event
 from ..odds import RajaQuestion
+from ..records import raja as raja_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class RajaRolls(RollsBase):
         side, one that takes dice gives the opposition as many (circumstances never remove dice)."""
         level = side.wound_level
         if side.who and level == "Healthy":
-            level = self.tracker.character(side.who[0])["wound"]
+            level = raja_sheet(self.tracker.character(side.who[0]))["wound"]
         helping, hindering = list(side.helping), list(side.hindering)
         for label, n in self.effect_dice(side.who, side.effects_off):
             (helping if n > 0 else hindering).extend([label] * abs(n))
@@ -121,7 +122,7 @@ class RajaRolls(RollsBase):
         if not side.who or not side.abilities:
             return
         cid = side.who[0]
-        ch = self.tracker.character(cid)
+        ch = raja_sheet(self.tracker.character(cid))
         rolled = [s.label for s in plan.dice if s.source == Src.ABILITY]
         for name in side.abilities:
             if name not in rolled:
@@ -150,14 +151,14 @@ class RajaRolls(RollsBase):
         fight = self.tracker.challenge(challenge).get("spirit")
         if not fight:
             return None
-        return raja.SpiritFight(self.tracker.character(fight["a"])["charges"], self.tracker.character(fight["b"])["charges"],
+        return raja.SpiritFight(raja_sheet(self.tracker.character(fight["a"]))["charges"], raja_sheet(self.tracker.character(fight["b"]))["charges"],
                                 exchanges=fight.get("exchanges", 0), ended_by_gm=fight.get("ended", False),
                                 a_penalty=self.tracker.wound_penalty(fight["a"]),
                                 b_penalty=self.tracker.wound_penalty(fight["b"]))
 
     def _begin_spirit(self, a_cid: str, b_cid: str) -> raja.SpiritFight:
         """R11's entry for these two, with their R9 wound penalties now (``raja.spirit_wounds``)."""
-        return raja.begin_spirit_fight(self.tracker.character(a_cid)["charges"], self.tracker.character(b_cid)["charges"],
+        return raja.begin_spirit_fight(raja_sheet(self.tracker.character(a_cid))["charges"], raja_sheet(self.tracker.character(b_cid))["charges"],
                                        a_penalty=self.tracker.wound_penalty(a_cid),
                                        b_penalty=self.tracker.wound_penalty(b_cid))
 
@@ -199,12 +200,12 @@ class RajaRolls(RollsBase):
         when there is none) and resolves it when a side has no charges left.
         """
         out: dict[str, Any] = {}
-        ca, cb = self.tracker.character(a_cid), self.tracker.character(b_cid)
+        ca, cb = raja_sheet(self.tracker.character(a_cid)), raja_sheet(self.tracker.character(b_cid))
         if a_cid == b_cid:
             raise self._refuse("spirit combat needs two different characters (R11)")
         kept = self.tracker.challenge(challenge).get("spirit") if challenge else None
         if kept and (kept["a"], kept["b"]) != (a_cid, b_cid):
-            names = f"{self.tracker.character(kept['a'])['name']} and {self.tracker.character(kept['b'])['name']}"
+            names = f"{raja_sheet(self.tracker.character(kept['a']))['name']} and {raja_sheet(self.tracker.character(kept['b']))['name']}"
             raise self._refuse(f"this challenge's spirit combat is between {names}, in that order (R11)")
         if kept and self.spirit_fight(challenge).over:  # type: ignore[arg-type, union-attr]
             raise self._refuse("this spirit combat is over (R11)")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
 from ..model import Event
+from ..records import sr as sr_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ class SRRolls(RollsBase):
                                   history=(rec.sides["a"][2],) if e.get("glitched") else ())
         out: list[RollAction] = []
         for role, (side, _plan, r) in rec.sides.items():
-            ch = self.tracker.character(side.who[0]) if side.who and side.who[0] in self.tracker.characters else None
+            ch = sr_sheet(self.tracker.character(side.who[0])) if side.who and side.who[0] in self.tracker.characters else None
             kind = {"sr-teamwork": "sr-teamwork-leader"}.get(rec.kind, rec.kind)
             if role.startswith("helper:"):
                 kind = "sr-teamwork-helper"
@@ -175,7 +176,7 @@ class SRRolls(RollsBase):
         """
         if not cid:
             return SRSide(label or "GM", [], dice=spec.dice, modifiers=list(spec.modifiers))
-        ch = self.tracker.character(cid)
+        ch = sr_sheet(self.tracker.character(cid))
         wounds = -self.tracker.wound_penalty(cid)
         name = label or ch["name"]
         # The character's effects with a dice modifier are rows of the pool, each on unless turned off.
@@ -204,7 +205,7 @@ class SRRolls(RollsBase):
         The same skill + attribute (their own ratings; defaulting, S2, when they lack the
         skill) or the same attribute + attribute, with their own wound modifier.
         """
-        ch = self.tracker.character(cid)
+        ch = sr_sheet(self.tracker.character(cid))
         if override is not None:
             return SRSide(ch["name"], [cid], dice=override, helper=True, override=True)
         mode = "default" if leader.mode == "skill" and not ch.get("skills", {}).get(leader.skill) else leader.mode
@@ -220,12 +221,12 @@ class SRRolls(RollsBase):
         names for it (``links``, e.g. from Chummer: Swimming on Strength), else the usual one, else
         ``current``."""
         ch = self.tracker.characters.get(who) if who else None
-        linked = (ch or {}).get("links", {}).get(skill)
+        linked = sr_sheet(ch).get("links", {}).get(skill) if ch else None
         return str(linked) if linked else sr.linked_attribute(skill, current)
 
     def sr_plan(self, side: SRSide) -> sr.PoolPlan:
         if side.long_shot:
-            ch = self.tracker.character(side.who[0]) if side.who else None
+            ch = sr_sheet(self.tracker.character(side.who[0])) if side.who else None
             return sr.long_shot(ch["edge_rating"] if ch else 0)
         if side.helper:
             return sr.helper_pool(side.skill, side.attribute, side.second_attribute,
@@ -246,7 +247,7 @@ class SRRolls(RollsBase):
         plan = self.sr_plan(side)
         if side.long_shot or not side.edge_before or not side.who:
             return plan.size
-        return plan.size + int(self.tracker.character(side.who[0])["edge_rating"])
+        return plan.size + int(sr_sheet(self.tracker.character(side.who[0]))["edge_rating"])
 
     def sr_group_dice(self, side: SRSide, group: Sequence[int]) -> int:
         """S9 against a group: the largest pool + 1 die per extra member (at most +5), plus the
@@ -291,11 +292,11 @@ class SRRolls(RollsBase):
             who = [w for w in side_ev.get("who", []) if isinstance(w, str)]
         if not who or who[0] not in self.tracker.characters:
             return 0
-        return int(self.tracker.character(who[0]).get("edge_rating", 0))
+        return int(sr_sheet(self.tracker.character(who[0])).get("edge_rating", 0))
 
     def sr_initiative_dice(self, cid: str) -> int:
         """S12: the dice a character throws for initiative (Reaction + Intuition)."""
-        a = self.tracker.character(cid)["attributes"]
+        a = sr_sheet(self.tracker.character(cid))["attributes"]
         return sr.initiative_pool(a["reaction"], a["intuition"])
 
     def sr_rule_of_six(self, side: SRSide) -> bool:
@@ -306,7 +307,7 @@ class SRRolls(RollsBase):
         """What may be chosen before this side rolls: Edge before, Long Shot, buying hits (S3, S4, S7)."""
         from ...rules.actions import roll_actions
 
-        ch = self.tracker.character(side.who[0]) if side.who else None
+        ch = sr_sheet(self.tracker.character(side.who[0])) if side.who else None
         plain = SRSide(side.label, side.who, side.skill_name, side.skill, side.attribute_name, side.attribute,
                        side.second_attribute_name, side.second_attribute, list(side.modifiers), side.wound_modifier,
                        side.defaulting_allowed, dice=side.dice, helper=side.helper, override=side.override)
@@ -318,7 +319,7 @@ class SRRolls(RollsBase):
     def _sr_roll_side(self, txn: "Txn", side: SRSide, src: DiceSource, *, hurried: bool = False,
                       helper_dice: int = 0) -> tuple[sr.PoolPlan, sr.SRRoll]:
         plan = self.sr_plan(side)
-        ch = self.tracker.character(side.who[0]) if side.who else None
+        ch = sr_sheet(self.tracker.character(side.who[0])) if side.who else None
         if side.long_shot:
             if ch is None:
                 raise RulesError("a Long Shot needs a character with Edge (S3)")
@@ -335,7 +336,7 @@ class SRRolls(RollsBase):
         return plan, r
 
     def spend_edge_in(self, txn: "Txn", cid: str, reason: str) -> None:
-        ch = self.tracker.character(cid)
+        ch = sr_sheet(self.tracker.character(cid))
         if ch["edge"] < 1:
             raise RulesError(f"{ch['name']} has no Edge left this session")
         left = ch["edge"] - 1
@@ -456,7 +457,7 @@ class SRRolls(RollsBase):
         if not side.who:
             raise self._refuse("Edge needs a character (a player character or a GM's NPC with Edge) (S7)")
         cid = side.who[0]
-        ch = self.tracker.character(cid)
+        ch = sr_sheet(self.tracker.character(cid))
         if ch["edge"] < 1 and what in ("edge_after", "negate_glitch", "reduce_critical"):
             raise self._refuse(f"{ch['name']} has no Edge left this session")
         act = next((a for a in self.roll_actions(roll_event) if a.name == what and a.role == role), None)
@@ -537,7 +538,7 @@ class SRRolls(RollsBase):
             return
         if b.defence not in sr.DEFENCE_CHOICES:
             raise RulesError(f"a defence is one of {', '.join(sr.DEFENCE_CHOICES)}, not '{b.defence}'")
-        if self.tracker.character(cid).get("defence", "reaction") != b.defence:
+        if sr_sheet(self.tracker.character(cid)).get("defence", "reaction") != b.defence:
             txn.set(["characters", cid, "defence"], b.defence)
 
     def sr_teamwork_lead(self, leader: SRSide, helpers: Sequence[SRSide]) -> TeamworkLead:

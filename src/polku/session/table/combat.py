@@ -28,6 +28,7 @@ from ...rules import turns
 from ...rules.dice import RulesError
 from ...rules.system import System
 from ..host import Txn as _Txn
+from ..records import Effect
 
 Tracker = Any
 """The tracker this is a part of (typed loosely: session.tracker imports this module, never the reverse)."""
@@ -390,7 +391,7 @@ class Combat:
             raise _refuse(f"{ch['name']} already has '{name}'; remove it first (f) to change it")
         if len(effects) >= 20:
             raise _refuse(f"{ch['name']} carries 20 effects already")
-        new = {"name": name, "modifier": dice, "unit": unit, "left": count}
+        new: Effect = {"name": name, "modifier": dice, "unit": unit, "left": count}
 
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, "effects"], effects + [new])
@@ -492,13 +493,16 @@ class Combat:
             effects = ch.get("effects")
             if not effects:
                 continue
-            kept, gone = [], []
+            kept: list[Effect] = []
+            gone: list[Effect] = []
             for e in effects:
                 left = turns.count_down(e["unit"], e["left"], ended)
                 if left is None:
                     gone.append(e)
                 else:
-                    kept.append({**e, "left": left})
+                    counted = e.copy()
+                    counted["left"] = left
+                    kept.append(counted)
             if kept == effects:
                 continue
             txn.set(["characters", cid, "effects"], kept)
@@ -616,7 +620,7 @@ def _refuse(message: str) -> Exception:
     return TrackerError(message)
 
 
-def effect_short(e: dict[str, Any]) -> str:
+def effect_short(e: Effect) -> str:
     """``Smoke −2 · 2 passes``, ``Blessed +1``, ``Hidden · 1 scene``: an effect in a narrow pane."""
     mod = f" {'+' if e['modifier'] > 0 else '−'}{abs(e['modifier'])}" if e["modifier"] else ""
     if e["unit"] == "removed":
@@ -624,7 +628,7 @@ def effect_short(e: dict[str, Any]) -> str:
     return f"{e['name']}{mod} · {turns.duration_text(e['unit'], e['left']).removesuffix(' left')}"
 
 
-def effect_text(e: dict[str, Any]) -> str:
+def effect_text(e: Effect) -> str:
     """``Stunned (−2 dice, 2 passes left)``, ``Blessed (until removed)``."""
     parts = [p for p in (turns.dice_text(e["modifier"]), turns.duration_text(e["unit"], e["left"])) if p]
     return f"{e['name']} ({', '.join(parts)})"

@@ -40,6 +40,8 @@ from ...rules.system import System
 from ...text import plural
 from ..host import TrackerError
 from ..model import Event
+from ..records import raja as raja_sheet
+from ..records import sr as sr_sheet
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 
 if TYPE_CHECKING:
@@ -215,7 +217,7 @@ class Damage:
         """Dice of the target's damage resistance test: Body + armour after AP (no wound modifier)."""
         from ...rules import shadowrun as sr
 
-        ch = self.t.character(target)
+        ch = sr_sheet(self.t.character(target))
         try:
             return sr.resistance_pool(ch["attributes"]["body"], armour, ap)
         except RulesError as e:
@@ -249,7 +251,7 @@ class Damage:
         (``which``: "ballistic" or "impact", the armour named)."""
         from ...rules import shadowrun as sr
 
-        ch = self.t.character(target)
+        ch = sr_sheet(self.t.character(target))
         try:
             total = sr.modified_damage(dv, net_hits)
             eff = sr.effective_armour(armour, ap)
@@ -267,7 +269,7 @@ class Damage:
         """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
         from ...rules import shadowrun as sr
 
-        rating = self.t.character(target)["edge_rating"] if edge else None
+        rating = sr_sheet(self.t.character(target))["edge_rating"] if edge else None
         return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
 
     def apply(self, roll_event: Event | None, *, target: str, dv: int, damage: str = "physical",
@@ -412,9 +414,10 @@ class Damage:
         if not isinstance(rec, _Resisted):
             return [RollAction("edge_after", False, "Edge after the roll works on a resistance roll of this "
                                "sitting only", 1, "b")]
-        ch = t.characters.get(rec.target)
-        if ch is None:
+        found = t.characters.get(rec.target)
+        if found is None:
             return []
+        ch = sr_sheet(found)
         latest = seq == t.rolls.latest_roll_seq() and not t.is_undone(seq)
         acts = rules_actions("sr-resistance", roll=rec.roll, has_character=True, edge_left=ch["edge"],
                              edge_rating=ch["edge_rating"], latest=latest, settings=t.settings)
@@ -443,7 +446,7 @@ class Damage:
         if not acts[0].allowed:
             raise TrackerError(acts[0].reason)
         rec = cast(_Resisted, t.recent[int(resist_event["seq"])])  # post_roll_actions found it
-        ch = t.character(rec.target)
+        ch = sr_sheet(t.character(rec.target))
         out: dict[str, Any] = {}
 
         def build(txn: Txn) -> None:
@@ -475,7 +478,7 @@ class Damage:
         rec = self.t.recent.get(int(resist_event["seq"]))
         if not isinstance(rec, _Resisted):
             return 0
-        rating: int = self.t.character(rec.target)["edge_rating"]
+        rating: int = sr_sheet(self.t.character(rec.target))["edge_rating"]
         return rating
 
     def _remember(self, txn: Txn, cid: str, w: Weapon) -> None:
@@ -529,7 +532,7 @@ class Damage:
         who = next((c for c in side.get("who", []) if c in t.characters), "")
         if not who:
             return HarmOffer(False, f"the loser ({side.get('label', '?')}) is not a character")
-        ch = t.character(who)
+        ch = raja_sheet(t.character(who))
         degrees = int(out.get("degrees", 0))
         steps, to = raja.harm_steps(degrees, t.state["wound_track"], ch["wound"])
         seq = int(event["seq"])

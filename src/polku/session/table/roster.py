@@ -33,17 +33,20 @@ characters; templates and groups are never part of the players' view.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from ...rules.system import System
 from .. import model
 from ..host import TrackerError
 from ..model import by_name_or_id, clone
+from ..records import Character, SavedPool, SRCharacter, SRPoolTable, sr
+from ..records import raja as raja_sheet
 from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
 
 if TYPE_CHECKING:
     from ..host import TableHost, Txn
+    from ..rolls import SRPool
 
 MAX_GROUP_ADD = 20
 """At most this many characters from one "add N×"."""
@@ -52,10 +55,10 @@ _FRESH_SKIP = ("id", "name", "player", "health", "group", "effects", "template",
 """Character fields a template does not keep (who plays it, its wounds note, its group)."""
 
 
-def _fresh(system: System, block: dict[str, Any], healthy: str = "Healthy") -> dict[str, Any]:
+def _fresh(system: System, block: Mapping[str, Any], healthy: str = "Healthy") -> dict[str, Any]:
     """A stat block with its per-fight and per-session values reset (S12, R9, R11, H7); ``healthy``: the
     first level of the campaign's wound track, by the name it gives it."""
-    b = clone(block)
+    b = dict(clone(block))
     if system is System.SHADOWRUN:
         b.update({"physical": 0, "stun": 0, "edge": b.get("edge_rating", 0)})
         b.pop("overflow", None)
@@ -83,8 +86,8 @@ class Roster:
     # -- reading -------------------------------------------------------------------
 
     @property
-    def templates(self) -> dict[str, dict[str, Any]]:
-        tpls: dict[str, dict[str, Any]] = self.t.state.get("templates", {})
+    def templates(self) -> dict[str, Character]:
+        tpls: dict[str, Character] = self.t.state.get("templates", {})
         return tpls
 
     @property
@@ -92,7 +95,7 @@ class Roster:
         groups: dict[str, model.Group] = self.t.state.get("groups", {})
         return groups
 
-    def template(self, name_or_id: str) -> dict[str, Any]:
+    def template(self, name_or_id: str) -> Character:
         tpls = self.templates
         tpl = by_name_or_id(tpls, name_or_id)
         if tpl is not None:
@@ -124,7 +127,7 @@ class Roster:
         if t.system is System.SHADOWRUN:
             return bool(t.damage.condition_text(cid))  # the fighter who cannot act (Combat.down)
         if t.system is System.RAJAPOLKU:
-            return raja.is_fallen(ch["wound"])
+            return raja.is_fallen(raja_sheet(ch)["wound"])
         return False
 
     def fallen(self) -> list[str]:
@@ -133,7 +136,7 @@ class Roster:
 
     # -- templates -----------------------------------------------------------------
 
-    def save_template(self, cid: str, name: str = "") -> dict[str, Any]:
+    def save_template(self, cid: str, name: str = "") -> Character:
         """Keep a character's stat block as a template (a template of that name is replaced)."""
         t = self.t
         ch = t.character(cid)
@@ -331,7 +334,7 @@ class Roster:
                 if "templates" not in t.state:
                     txn.set(["templates"], {})
                 tid = self._free_id("tpl-" + model.slug(name), self.templates)
-                tpl = model.new_character(t.system, name, cid=tid, kind="npc", settings=t.settings)
+                tpl: dict[str, Any] = dict(model.new_character(t.system, name, cid=tid, kind="npc", settings=t.settings))
                 tpl.update({k: clone(v) for k, v in block.items() if k not in ("id", "name", "player")})
                 txn.set(["templates", tid], _fresh(t.system, tpl))
                 made["id"] = tid
@@ -341,7 +344,7 @@ class Roster:
                 while final.lower() in taken:
                     final, n = f"{name} ({n})", n + 1
                 cid = self._free_id(model.slug(final), t.characters)
-                ch = model.new_character(t.system, final, cid=cid, kind="npc", settings=t.settings)
+                ch: dict[str, Any] = dict(model.new_character(t.system, final, cid=cid, kind="npc", settings=t.settings))
                 ch.update({k: clone(v) for k, v in block.items() if k not in ("id", "name")})
                 txn.set(["characters", cid], ch)
                 made["id"] = cid
@@ -359,11 +362,11 @@ class Roster:
 
     # -- gear (Varjojuoksu) -------------------------------------------------------------
 
-    def gear_holder(self, owner: str, *, template: bool = False) -> dict[str, Any]:
+    def gear_holder(self, owner: str, *, template: bool = False) -> SRCharacter:
         """The character (or, with ``template``, the template) whose sheet holds gear."""
         if self.t.system is not System.SHADOWRUN:
             raise TrackerError("weapons and armour are on Varjojuoksu sheets")
-        return self.template(owner) if template else self.t.character(owner)
+        return sr(self.template(owner) if template else self.t.character(owner))
 
     def set_weapon(self, owner: str, index: int | None, weapon: Weapon, *, template: bool = False) -> None:
         """Add a weapon (``index`` None) or replace the one at ``index``, one command. A character
@@ -401,7 +404,7 @@ class Roster:
         self.t.run(self._gear(holder, template, "armour", armour.to_table(),
                                f"{holder['name']}: armour {armour.text}"))
 
-    def _gear(self, holder: dict[str, Any], template: bool, key: str, value: Any,
+    def _gear(self, holder: SRCharacter, template: bool, key: str, value: Any,
               text: str) -> Callable[[Txn], None]:
         """The command that sets a sheet's ``weapons`` or ``armour`` and logs ``text``."""
         t = self.t
@@ -419,8 +422,11 @@ class Roster:
 
     # -- saved pools --------------------------------------------------------------------
 
-    def pools(self, cid: str) -> list[dict[str, Any]]:
-        return list(self.t.character(cid).get("pools", []))
+    def pools(self, cid: str) -> list[SavedPool]:
+        """The pools saved on ``cid``'s sheet (its system's kind)."""
+        out: list[SavedPool] = []
+        out.extend(self.t.character(cid).get("pools", []))
+        return out
 
     def save_pool(self, cid: str, pool: dict[str, Any]) -> None:
         """Keep a pool on the character (one of the same name is replaced); validated."""
@@ -453,15 +459,16 @@ class Roster:
 
         t.run(build)
 
-    def sr_pool(self, pool: dict[str, Any]) -> Any:
+    def sr_pool(self, saved: SavedPool) -> SRPool:
         """A saved Varjojuoksu pool as the roll screen's :class:`~polku.session.rolls.SRPool`."""
         from ..rolls import SRPool
 
+        pool = cast(SRPoolTable, saved)
         return SRPool(mode=pool["mode"], skill=pool["skill"], attribute=pool["attribute"],
                       second=pool["second"], dice=pool["count"])
 
     @staticmethod
-    def pool_label(system: System, pool: dict[str, Any]) -> str:
+    def pool_label(system: System, pool: Mapping[str, Any]) -> str:
         """"Pistols (Agility)", "Ram the door (Body + Strength)", "Shadows (background: Thief)"."""
         name = pool["name"]
         if system is System.SHADOWRUN:
@@ -493,7 +500,7 @@ class Roster:
         return cid
 
 
-def _gear_tables(state: Any, ch: dict[str, Any]) -> dict[str, Any]:
+def _gear_tables(state: Any, ch: Mapping[str, Any]) -> dict[str, Any]:
     """The gear a character carries (its own or its template's) as tables to store."""
     out: dict[str, Any] = {}
     for key in ("weapons", "armour"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from rich.markup import escape
 from rich.text import Text
@@ -29,6 +29,7 @@ from ...rules.dice import ascii_int
 from ...rules.system import System, raja_wound_effect
 from ...session.commands import Command, command
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
+from ...session.records import SRCharacter
 from ...session.tracker import Tracker, TrackerError
 from ..messages import RunCommand, TrackerChanged
 from ..render import boxes, pips
@@ -399,7 +400,8 @@ class CharacterDetail(ModalScreen[None]):
 
     @property
     def ch(self) -> dict[str, Any]:
-        return self.tracker.characters[self.cid]
+        # The sheet editor reads and edits any system's fields by name (the rows it builds).
+        return cast("dict[str, Any]", self.tracker.characters[self.cid])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="detail"):
@@ -487,7 +489,7 @@ class CharacterDetail(ModalScreen[None]):
             out.append(("skills", "Skills", format_skills(ch["skills"]) or Text("(none)", style=muted)))
             out.append(("edge_rating", "Edge rating", str(ch["edge_rating"])))
             out.append(("edge", "Edge (S7)", f"{ch['edge']}/{ch['edge_rating']} this session"))
-            phys, stun = condition_monitors(ch)
+            phys, stun = condition_monitors(cast(SRCharacter, ch))
             out.append(("physical", "Physical (S12)", f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
             out.append(("stun", "Stun (S12)", f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
         if system is System.SHADOWRUN:

@@ -34,6 +34,7 @@ from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...rules.system import raja_wound_effect
 from ...session.commands import command
 from ...session.model import Event
+from ...session.records import sr
 from ...session.table.damage import HarmOffer, Weapon
 from ...session.tracker import Tracker, TrackerError
 from ...text import die_text
@@ -261,7 +262,7 @@ class DamageScreen(RowsModal):
             return [(f"post:{a.name}", f"{self.POST_KEYS[a.name]}  {labels[a.name]}\t"
                      + (a.reason if a.allowed else f"no: {a.reason}"))
                     for a in t.damage.post_roll_actions(self.result) if a.name in labels]
-        ch = t.character(self.target)
+        ch = sr(t.character(self.target))
         out = [("target", _("Target\t{name}", name=ch['name']) + (_(" (←/→ for another)") if len(self.targets) > 1 else ""))]
         if self.roll_event is None:
             out.append(("net", _("Net hits\t{net_hits}", net_hits=self.net_hits)))

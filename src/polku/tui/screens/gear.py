@@ -9,7 +9,7 @@ form (key ``K`` on the GM's screen, or the palette).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from rich.markup import escape
 from rich.text import Text
@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from ...i18n import N_
 from ...session.commands import Command, command
 from ...session.host import TrackerError
+from ...session.records import Character
 from ...session.table.gear import (
     armour_of,
     format_weapon,
@@ -52,7 +53,7 @@ def _check(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
     return check
 
 
-def gear_rows(tracker: Tracker, holder: dict[str, Any]) -> list[tuple[str, str, Text | str]]:
+def gear_rows(tracker: Tracker, holder: Mapping[str, Any]) -> list[tuple[str, str, Text | str]]:
     """(row id, label, value) of a sheet's weapons, the add row and the armour."""
     state = tracker.state
     shared = shared_from(state, holder)
@@ -69,7 +70,7 @@ def gear_rows(tracker: Tracker, holder: dict[str, Any]) -> list[tuple[str, str, 
     return out
 
 
-def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: dict[str, Any], rid: str, *,
+def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: Mapping[str, Any], rid: str, *,
               template: bool = False) -> None:
     """Enter on a gear row: add or edit a weapon (one line), remove it, or set the armour."""
     owner = str(holder["id"])
@@ -135,8 +136,8 @@ class TemplateGearScreen(ModalScreen[None]):
         self.tid = tid
 
     @property
-    def tpl(self) -> dict[str, Any] | None:
-        found: dict[str, Any] | None = self.tracker.state.get("templates", {}).get(self.tid)
+    def tpl(self) -> Character | None:
+        found: Character | None = self.tracker.state.get("templates", {}).get(self.tid)
         return found
 
     def compose(self) -> ComposeResult:

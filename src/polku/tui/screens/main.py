@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from rich.text import Text
 from textual import events, on
@@ -267,7 +267,7 @@ class MainScreen(Screen[None]):
             if not quiet:
                 self.notify(_("Select a character first (press 2, then arrows)"), severity="warning")
             return None
-        return self.tracker.characters.get(cid)
+        return cast("dict[str, Any] | None", self.tracker.characters.get(cid))  # the GM's keys read any system's fields
 
     def _allowed(self, check: Callable[[Tracker], None]) -> bool:
         """Ask the tracker whether a command may run before prompting for it; say why not."""

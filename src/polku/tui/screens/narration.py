@@ -17,6 +17,7 @@ from ...i18n import N_, _, ngettext
 from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.commands import Command, command
+from ...session.records import harha
 from ...session.tracker import Tracker
 from ...text import builtin_label
 from ..messages import RunCommand, TrackerChanged
@@ -278,7 +279,7 @@ class NarrationScreen(ModalScreen[None]):
         choices = []
         for name, hand in contest.hands:
             for cid in self.tracker.rolls.narration_ids([name]):
-                for edge in self.tracker.character(cid).get("edges", []):
+                for edge in harha(self.tracker.character(cid))["edges"]:
                     if not edge["used"]:
                         choices.append((f"{name}\x1f{cid}\x1f{edge['name']}",
                                         ngettext("{name}: edge '{edge}' — reroll {n} die in hand", "{name}: edge '{edge}' — reroll {n} dice in hand",

@@ -6,7 +6,7 @@ command in the screen.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, cast
 from weakref import WeakKeyDictionary
 
 from rich.text import Text
@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...i18n import _, ngettext
 from ...session.model import Challenge, condition_monitors
+from ...session.records import Character, SRCharacter
 from ...session.table.combat import effect_short
 from ...session.tracker import Tracker
 from ...text import kind_label, wound_label
@@ -254,14 +255,14 @@ class CharacterPane(OptionList):
         return opt.id
 
 
-def character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
+def character_text(tracker: Tracker, ch: Character, system: str, styles: dict[str, str]) -> Text:
     t = _character_text(tracker, ch, system, styles)
     for e in ch.get("effects", []):
         t.append(f"\n  ◌ {effect_short(e)}", style=styles.get("accent", ""))
     return t
 
 
-def _character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: dict[str, str]) -> Text:
+def _character_text(tracker: Tracker, ch: Mapping[str, Any], system: str, styles: dict[str, str]) -> Text:
     t = Text()
     t.append(short_name(ch["name"]), style="bold")
     if ch.get("player"):
@@ -295,7 +296,7 @@ def _character_text(tracker: Tracker, ch: dict[str, Any], system: str, styles: d
             t.append("\n  " + _("rolled: {backgrounds}", backgrounds=", ".join(ch["rolled_this_scene"])),
                      style=styles.get("muted", ""))
     else:
-        phys, stun = condition_monitors(ch)
+        phys, stun = condition_monitors(cast(SRCharacter, ch))
         pen = tracker.wound_penalty(ch["id"])
         t.append("  " + _("Edge {edge}/{rating}", edge=ch['edge'], rating=ch['edge_rating']),
                  style=styles.get("accent", ""))

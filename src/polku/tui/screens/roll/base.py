@@ -24,6 +24,7 @@ from ....i18n import N_, _, ngettext
 from ....rules.dice import RulesError
 from ....session.commands import Command, command
 from ....session.model import Event
+from ....session.records import SavedPool
 from ....session.rolls import SRPool, settings_text
 from ....session.tracker import Tracker, TrackerError
 from ....text import die_text, percent, split_cells
@@ -434,7 +435,7 @@ class RollScreen(ModalScreen[None]):
         """The side's pool as a saved pool (without its name), or None if this side cannot keep one."""
         return None
 
-    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+    def apply_pool(self, side: Side, pool: SavedPool) -> None:
         """Fill the side's rows from a saved pool."""
 
     def _pool_hint(self, side: Side) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -12,6 +12,8 @@ from ....rules.dice import RulesError
 from ....session import odds
 from ....session.commands import Command, command
 from ....session.model import HARHA_TIER_LABELS, HARHA_TIERS, Event
+from ....session.records import HarhaPool, SavedPool
+from ....session.records import harha as harha_sheet
 from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
 from ....text import builtin_label, percent
@@ -65,13 +67,13 @@ class HarhaRollScreen(RollScreen):
     def pool_of(self, side: Side) -> dict[str, Any] | None:
         return {"tiers": dict(side.claims)}
 
-    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
-        side.claims = dict(pool["tiers"])
+    def apply_pool(self, side: Side, pool: SavedPool) -> None:
+        side.claims = dict(cast(HarhaPool, pool)["tiers"])
 
     def _backgrounds(self, side: Side) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         if side.who:
-            out = [(bg["name"], bg["tier"]) for bg in self.tracker.character(side.who).get("backgrounds", [])]
+            out = [(bg["name"], bg["tier"]) for bg in harha_sheet(self.tracker.character(side.who))["backgrounds"]]
         return out + side.extra_backgrounds
 
     def rows(self, side: Side) -> list[tuple[str, Text | str]]:
@@ -102,7 +104,7 @@ class HarhaRollScreen(RollScreen):
         else:
             rows.extend(effect_rows(self.tracker, side, side.effects_off))
         if side.who:
-            edges = self.tracker.character(side.who).get("edges", [])
+            edges = harha_sheet(self.tracker.character(side.who)).get("edges", [])
             if edges:
                 rows.append(("info", _("edges:") + " " + ", ".join(e["name"] + (_(" (used)") if e["used"] else "") for e in edges)))
         return rows

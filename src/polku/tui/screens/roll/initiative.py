@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ....i18n import N_, _
 from ....session.commands import command
+from ....session.records import sr as sr_sheet
 from ....session.tracker import Tracker
 from ...messages import RunCommand
 from ...widgets.keyline import KeyLine
@@ -70,6 +71,7 @@ class InitiativeScreen(ModalScreen[None]):
         keep = ol.highlighted
         opts = []
         for cid, ch in self.tracker.characters.items():
+            ch = sr_sheet(ch)
             a = ch["attributes"]
             group = self.tracker.roster.group_of(cid)
             shared = _("  · {name}: one roll", name=group['name']) if group and group.get("initiative") == "shared" else ""

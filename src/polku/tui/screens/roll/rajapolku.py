@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -12,6 +12,8 @@ from ....rules.dice import RulesError
 from ....session import odds
 from ....session.commands import Command, command
 from ....session.model import Event
+from ....session.records import RajaPool, SavedPool
+from ....session.records import raja as raja_sheet
 from ....session.rolls import RajaSide
 from ....session.tracker import Tracker, TrackerError
 from ....text import builtin_label, percent, wound_label
@@ -51,7 +53,7 @@ class RajaRollScreen(RollScreen):
     def on_who_changed(self, side: Side) -> None:
         side.backgrounds, side.abilities = {}, {}
         if side.who:
-            ch = self.tracker.character(side.who)
+            ch = raja_sheet(self.tracker.character(side.who))
             side.backgrounds = {bg: False for bg in ch.get("backgrounds", [])}
             side.abilities = {ab["name"]: False for ab in ch.get("abilities", [])}
 
@@ -59,7 +61,8 @@ class RajaRollScreen(RollScreen):
         return {"backgrounds": [k for k, v in side.backgrounds.items() if v],
                 "abilities": [k for k, v in side.abilities.items() if v]}
 
-    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+    def apply_pool(self, side: Side, saved: SavedPool) -> None:
+        pool = cast(RajaPool, saved)
         side.backgrounds = {k: k in pool["backgrounds"] for k in side.backgrounds}
         side.backgrounds.update({k: True for k in pool["backgrounds"]})
         side.abilities = {k: k in pool["abilities"] for k in side.abilities}
@@ -84,7 +87,7 @@ class RajaRollScreen(RollScreen):
         rows: list[tuple[str, Text | str]] = [("who", _("Who: {short}  (Enter to change)", short=side.short))]
         if self.spirit:
             if side.who:
-                ch = self.tracker.character(side.who)
+                ch = raja_sheet(self.tracker.character(side.who))
                 dice = self._spirit_dice()
                 fight = self._fight()
                 if dice is None:
@@ -105,7 +108,7 @@ class RajaRollScreen(RollScreen):
                 rows.append(("info", _("spirit combat needs a character (with charges)")))
             return rows
         if side.who:
-            ch = self.tracker.character(side.who)
+            ch = raja_sheet(self.tracker.character(side.who))
             pen = self.tracker.wound_penalty(side.who)
             rows.append(("info", wound_label(ch['wound']) + (_(": −{pen} dice (R9)", pen=pen) if pen else "") +
                          _("   charges {charges}/{charges_max}", charges=ch['charges'], charges_max=ch['charges_max'])))
@@ -115,7 +118,7 @@ class RajaRollScreen(RollScreen):
         for ab, on_ in side.abilities.items():
             cost = ""
             if side.who:
-                spec = next((a for a in self.tracker.character(side.who)["abilities"] if a["name"] == ab), None)
+                spec = next((a for a in raja_sheet(self.tracker.character(side.who))["abilities"] if a["name"] == ab), None)
                 if spec:
                     cost = _(" (always on)") if spec["per"] == "always" else _(" ({cost} charge/{per})", cost=spec['cost'], per=builtin_label(spec['per']))
             rows.append((f"ab:{ab}", Text(f"{_check(on_)} ✦ {ab}{cost}")))

@@ -12,6 +12,8 @@ from ....rules.dice import RulesError, ascii_int
 from ....session import odds
 from ....session.commands import Command, command
 from ....session.model import SR_ATTRIBUTES, Event
+from ....session.records import SavedPool
+from ....session.records import sr as sr_sheet
 from ....session.rolls import SRPool, SRSide
 from ....session.tracker import Tracker
 from ....text import builtin_label, percent
@@ -76,7 +78,7 @@ class SRRollScreen(RollScreen):
             self.b.helpers.pop(side.who, None)
             self.b.helper_pools.pop(side.who, None)
         if side.who:
-            ch = self.tracker.character(side.who)
+            ch = sr_sheet(self.tracker.character(side.who))
             skills = ch.get("skills", {})
             attack = self.tracker.attacks.attack_pool(side.who) if side.role == "a" else None
             if attack is not None:
@@ -93,7 +95,7 @@ class SRRollScreen(RollScreen):
         p = side.sr
         return {"mode": p.mode, "skill": p.skill, "attribute": p.attribute, "second": p.second, "count": p.dice}
 
-    def apply_pool(self, side: Side, pool: dict[str, Any]) -> None:
+    def apply_pool(self, side: Side, pool: SavedPool) -> None:
         if self._defending(side):
             self.tracker.attacks.choose_defence(side.who, "own")  # a saved pool is the defender's own
         spec = self.tracker.roster.sr_pool(pool)
@@ -220,7 +222,7 @@ class SRRollScreen(RollScreen):
             if side.who:
                 rows.append(("mode", _("Pool from: a dice count (Enter: skill + attribute)")))
         else:
-            ch = self.tracker.character(side.who)
+            ch = sr_sheet(self.tracker.character(side.who))
             attrs = ch["attributes"]
             if p.mode == "attribute":
                 rows.append(("skill", _("Attribute alone")))
@@ -236,7 +238,7 @@ class SRRollScreen(RollScreen):
                 rows.append(("attr", f"{p.attribute.capitalize()} {attrs[p.attribute]}"))
                 rows.append(("attr2", f"+ {builtin_label(p.second).capitalize()} {attrs[p.second]}"))
         if side.who:
-            ch = self.tracker.character(side.who)
+            ch = sr_sheet(self.tracker.character(side.who))
             w = self.tracker.wound_penalty(side.who)
             if w:
                 rows.append(("info", _("wounds −{w} (S12)", w=w)))
@@ -311,7 +313,7 @@ class SRRollScreen(RollScreen):
         self.app.push_screen(TextPrompt(title, check=check), done)
 
     def _pick_skill(self, side: Side) -> None:
-        ch = self.tracker.character(side.who)
+        ch = sr_sheet(self.tracker.character(side.who))
         choices = [(f"s:{k}", f"{k} {v}") for k, v in ch.get("skills", {}).items()]
         choices += [("default", _("No skill: default on the attribute, −1 die (S2)")),
                     ("attribute", _("An attribute alone (a defence on Reaction)")),
@@ -330,7 +332,7 @@ class SRRollScreen(RollScreen):
         self.app.push_screen(ChoicePrompt(_("Pool from"), choices), done)
 
     def _pick_attr(self, side: Side, which: str) -> None:
-        ch = self.tracker.character(side.who)
+        ch = sr_sheet(self.tracker.character(side.who))
         choices = [(a, f"{a.capitalize()} {ch['attributes'][a]}") for a in SR_ATTRIBUTES]
 
         def done(v: str | None) -> None:
@@ -407,7 +409,7 @@ class SRRollScreen(RollScreen):
             t.append("\n")
         if self.test == "teamwork":
             helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
-            t.append("helpers: " + (", ".join(f"{short_name(self.tracker.character(c)['name'])} {self._helper_pool(c)}"
+            t.append("helpers: " + (", ".join(f"{short_name(sr_sheet(self.tracker.character(c))['name'])} {self._helper_pool(c)}"
                                               for c in helpers) or "none"))
             if self.tracker.settings.sr_teamwork_cap == "skill":
                 t.append(_(" (extra dice at most the leader's skill, S11)"), style="dim")
@@ -544,7 +546,7 @@ class SRRollScreen(RollScreen):
         offer = self.tracker.damage.offer(ev)
         if offer.allowed and offer.targets:
             hints.append(_("  D: damage to {name} ({reason})",
-                           name=short_name(self.tracker.character(offer.targets[0])['name']), reason=offer.reason))
+                           name=short_name(sr_sheet(self.tracker.character(offer.targets[0]))['name']), reason=offer.reason))
         return hints + self._post_hints(ev)
 
     def _post_hints(self, ev: Event) -> list[str]:
@@ -568,7 +570,7 @@ class SRRollScreen(RollScreen):
             reason = acts[0].reason if acts else _("that cannot be done to this roll")
             mine = next((a for a in acts if a.role == "a"), acts[0] if acts else None)
             if mine is not None and what != "spoil" and mine.who:
-                ch = self.tracker.character(mine.who)
+                ch = sr_sheet(self.tracker.character(mine.who))
                 if ch.get("edge", 1) < 1 and "Edge" in reason:
                     reason = _("{name} has no Edge left this session", name=short_name(ch['name']))
                 else:
@@ -635,7 +637,7 @@ class SRRollScreen(RollScreen):
             self.notify(_("Highlight a helper first (Tab to the helpers)"), severity="warning")
             return
         cid = str(opt.id)[len("helper:"):]
-        name = self.tracker.character(cid)["name"]
+        name = sr_sheet(self.tracker.character(cid))["name"]
 
         def check(text: str) -> str | None:
             if not text.strip():
