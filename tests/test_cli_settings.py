@@ -15,8 +15,9 @@ from test_cli import run_fail, run_json, run_text
 # ------------------------------------------------------------------ --set
 
 
-@pytest.mark.parametrize("choice", [c for c in CHOICES], ids=lambda c: c.key)
+@pytest.mark.parametrize("choice", [c for c in CHOICES if not c.key.startswith("seats.")], ids=lambda c: c.key)
 def test_every_setting_is_accepted_by_resolve_roll_and_odds(capsys, choice):
+    # (the seats' settings are the GM's app's: no headless verb has a seat)
     system = {"raja": "rajapolku", "harha": "harhapolku", "sr": "shadowrun"}[choice.key.split(".")[0]]
     value = choice.allowed[-1] if choice.allowed else choice.bounds[1]
     text = str(value).lower() if isinstance(value, bool) else str(value)

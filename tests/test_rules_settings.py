@@ -7,7 +7,7 @@ from dataclasses import fields
 import pytest
 
 from polku.rules.dice import RulesError
-from polku.rules.system import CHOICES, Settings, choices_for, parse_setting
+from polku.rules.system import CHOICES, Settings, campaign_choices, choices_for, parse_setting
 
 
 def test_every_choice_of_rules_md_is_a_setting_with_its_default():
@@ -19,6 +19,11 @@ def test_every_choice_of_rules_md_is_a_setting_with_its_default():
                                                          "sr.stun_conversion", "sr.stun_overflow", "sr.initiative"]
     assert Settings().sr_stun_conversion == "below" and Settings().sr_stun_overflow == "box"
     assert keys["sr.initiative"] == "reroll"
+    # shared by the three systems: how a seat's own roll reaches the log (after the system's own settings)
+    assert keys["seats.own_rolls"] == "at_once"
+    for system in ("rajapolku", "harhapolku", "shadowrun"):
+        assert [c.key for c in campaign_choices(system)][-1] == "seats.own_rolls"
+        assert "seats.own_rolls" not in [c.key for c in choices_for(system)]
 
 
 def test_every_setting_field_can_be_set_by_its_dotted_key():
@@ -38,6 +43,7 @@ def test_every_setting_field_can_be_set_by_its_dotted_key():
     ("raja.story_points=4", "raja.story_points", 4),
     ("sr.stun_conversion=not_above", "sr.stun_conversion", "not_above"),
     ("sr.stun_overflow=half", "sr.stun_overflow", "half"),
+    ("seats.own_rolls=approve", "seats.own_rolls", "approve"),
 ])
 def test_parse_setting(text, key, value):
     assert parse_setting(text) == (key, value)

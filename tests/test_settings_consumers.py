@@ -133,6 +133,7 @@ NO_ODDS: dict[str, str] = {
     "sr.stun_conversion": "damage after the roll (S12)",
     "sr.stun_overflow": "damage after the roll (S12)",
     "sr.initiative": "whether initiative is rolled again each combat turn (S12)",
+    "seats.own_rolls": "when a player's own roll from a seat is applied (at once, or after the GM's approval)",
 }
 """The settings no odds figure depends on, and why."""
 

@@ -103,6 +103,8 @@ CHOICES: tuple[Choice, ...] = (
            "Stun beyond a full monitor: 1 physical box per box (4th edition), or per 2 boxes"),
     Choice("sr.initiative", "sr_initiative", "S12", "reroll", ("reroll", "keep"),
            "Each new combat turn: reroll initiative, or keep the scores"),
+    Choice("seats.own_rolls", "seats_own_rolls", "seats", "at_once", ("at_once", "approve"),
+           "A player's own roll from a seat: applied at once, or after the GM's approval (A)"),
 )
 
 CHOICE_BY_KEY = {c.key: c for c in CHOICES}
@@ -184,6 +186,7 @@ class Settings:
     sr_stun_conversion: str = "below"
     sr_stun_overflow: str = "box"
     sr_initiative: str = "reroll"
+    seats_own_rolls: str = "at_once"
 
     def to_dotted(self) -> dict[str, Any]:
         return {c.key: getattr(self, c.attr) for c in CHOICES}
@@ -216,6 +219,15 @@ def choices_for(system: System | str | None = None) -> tuple[Choice, ...]:
         return CHOICES
     prefix = {"rajapolku": "raja.", "harhapolku": "harha.", "shadowrun": "sr."}[System(system).value]
     return tuple(c for c in CHOICES if c.key.startswith(prefix))
+
+
+SHARED_PREFIX = "seats."
+"""The settings of every system: how the table plays, not a rule of its dice (the players' seats)."""
+
+
+def campaign_choices(system: System | str) -> tuple[Choice, ...]:
+    """A campaign's settings: its system's [choice] settings, then the shared ones."""
+    return choices_for(system) + tuple(c for c in CHOICES if c.key.startswith(SHARED_PREFIX))
 
 
 def allowed_text(choice: Choice) -> str:

@@ -57,11 +57,11 @@ TRACKER_COMMANDS: frozenset[str] = frozenset({
 """Tracker methods a screen may ask for, by their dotted path from the tracker."""
 
 FUNCTIONS: frozenset[str] = frozenset({
-    "seats.ask_raja", "seats.ask_harha", "seats.ask_sr", "seats.answer", "seats.withdraw",
+    "seats.ask_raja", "seats.ask_harha", "seats.ask_sr", "seats.answer", "seats.withdraw", "seat_rolls.answer",
     "read_characters", "read_chummer", "set_maximum", "sr_extended_interval",
 })
 """Session functions a screen may ask for, each called with the tracker first: the players' seats'
-(``players/seats.py``) and this module's own (below)."""
+(``players/seats.py``; a seat's own rolls and defences, ``players/seat_rolls.py``) and this module's own (below)."""
 
 
 def function(name: str) -> Callable[..., Any]:
@@ -74,6 +74,11 @@ def function(name: str) -> Callable[..., Any]:
 
         found: Callable[..., Any] = getattr(seats, name.removeprefix("seats."))
         return found
+    if name.startswith("seat_rolls."):
+        from .players import seat_rolls
+
+        own_roll: Callable[..., Any] = getattr(seat_rolls, name.removeprefix("seat_rolls."))
+        return own_roll
     own: Callable[..., Any] = globals()[name]
     return own
 

@@ -843,10 +843,9 @@ class Tracker:
 
     def setting_choices(self) -> list[Any]:
         """The [choice] settings of this campaign's system, in docs/rules.md order."""
-        from ..rules.system import CHOICES
+        from ..rules.system import campaign_choices
 
-        prefix = _SETTING_PREFIX[self.system]
-        return [c for c in CHOICES if c.key.startswith(prefix)]
+        return list(campaign_choices(self.system))
 
     def next_setting_value(self, key: str, delta: int = 1) -> Any:
         """The value after (``delta`` 1) or before (−1) the current one; None for a number setting."""
@@ -984,7 +983,6 @@ class Tracker:
         self.run(build)
 
 
-_SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}
 
 
 def _show(value: Any) -> str:

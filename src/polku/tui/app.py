@@ -70,6 +70,12 @@ class PolkuCommands(Provider):
                 who = t.characters[offer.cid]["name"] if offer.cid in t.characters else offer.cid
                 out.append((_("Seat: take back the roll request to {name}", name=who),
                             partial(app.run_command, command("seats.withdraw", offer_seq=offer.seq)), offer.text))
+            for taken in app.seat_waiting:
+                who = t.characters.get(taken.cid, {}).get("name", taken.cid)
+                out.append((_("Seat: approve {name}'s own roll", name=who), partial(app.decide_seat_roll, taken, True),
+                            _("Apply it now, as the GM's own roll would be")))
+                out.append((_("Seat: refuse {name}'s own roll", name=who), partial(app.decide_seat_roll, taken, False),
+                            _("Tell the seat the GM said no; nothing is rolled")))
             for c in t.state["challenges"]:
                 if c["status"] != "resolved":
                     out.append((_("Challenge: start {title}", title=c['title']),
@@ -164,6 +170,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         Binding("ctrl+q", "quit_app", N_("Quit"), show=False, priority=True, id="app.quit_anywhere",
                 tooltip=N_("Save and quit")),
         Binding("ctrl+t", "pick_theme", N_("Theme"), show=False, id="app.theme", tooltip=N_("Switch the colour theme")),
+        Binding("A", "approve_seat", N_("Approve"), show=False, id="app.approve_seat",
+                tooltip=N_("Apply the oldest roll a player's seat made that waits for your approval")),
     ]
 
     def __init__(self, tracker: Tracker | None = None, session_file: SessionFile | None = None, *,
@@ -198,6 +206,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_again = False
         self._spool_problem = ""
         self._seat_problems: dict[str, str] = {}
+        self.seat_waiting: list[Any] = []
+        """Own rolls of the seats that wait for the GM's approval (``seats.own_rolls = approve``), oldest first:
+        the requests as taken (``seats.Taken``); their seats were told they wait."""
         self._players_problem = ""
         self._players: tuple[SessionFile, PlayersFile] | None = None
         self.unsaved_on_exit: str | None = None
@@ -580,7 +591,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     @on(SeatRequestsTaken)
     def _apply_requests(self, message: SeatRequestsTaken) -> None:
-        from ..session.players import seats
+        from ..session.players import seat_rolls, seats
 
         look: Any = message.look
         t = self.tracker
@@ -594,8 +605,10 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         for taken in look.taken:
             if taken.request is None or t is None:
                 answer: Any = seats.refusal(taken)
+            elif seat_rolls.needs_approval(t, taken.request):
+                answer = self._hold_for_approval(taken)
             else:
-                answer = self.run_command(command("seats.answer", taken=taken))
+                answer = self.run_command(command("seat_rolls.answer", taken=taken))
             if not isinstance(answer, dict):
                 continue
             answers.append((taken.cid, answer))
@@ -603,7 +616,10 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             # A folder that is no seat (no such character, or a secret one) is named as the folder.
             name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
                     else _("seat folder {folder}", folder=taken.cid))
-            if answer.get("ok"):
+            if answer.get("waiting"):
+                self.notify(_("asks to roll: {what} — A approves (ctrl+p: refuse)", what=answer.get("what", "")),
+                            title=escape(name), timeout=10, markup=False)
+            elif answer.get("ok"):
                 seq = answer.get("roll")
                 line = t.event_by_seq(seq)["text"] if t is not None and isinstance(seq, int) else str(answer["text"])
                 self.notify(line, title=escape(name), timeout=6, markup=False)
@@ -615,6 +631,52 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                         timeout=8, markup=False)
         self.run_worker(partial(self._write_answers, message.path, answers, look.more), thread=True,
                         group="seat-spool", exit_on_error=False)
+
+    def _hold_for_approval(self, taken: Any) -> dict[str, Any]:
+        """An own roll under ``seats.own_rolls = approve``: checked now (refused at once, with its reason, if the
+        character may not make it), else kept until the GM approves it (A) and answered that it waits."""
+        from ..session.players import seat_rolls
+
+        t = self.tracker
+        assert t is not None
+        why = seat_rolls.check(t, taken.cid, taken.request)
+        if why:
+            return {"v": 1, "id": taken.rid, "ok": False, "text": why}
+        self.seat_waiting.append(taken)
+        own = seat_rolls.find(t, taken.cid, taken.request)
+        return {"v": 1, "id": taken.rid, "ok": True, "waiting": True, "text": seat_rolls.WAITING, "what": own.label}
+
+    def action_approve_seat(self) -> None:
+        if self.seat_waiting:
+            self.decide_seat_roll(self.seat_waiting[0], True)
+
+    def decide_seat_roll(self, taken: Any, approve: bool) -> None:
+        """The GM approves (the roll is made now, checked again) or refuses a seat's own roll that waits."""
+        from ..session.players import seat_rolls
+
+        if taken not in self.seat_waiting or self.session_file is None:
+            return
+        self.seat_waiting.remove(taken)
+        if approve:
+            answer = self.run_command(command("seat_rolls.answer", taken=taken))
+            if not isinstance(answer, dict):
+                answer = {"v": 1, "id": taken.rid, "ok": False, "text": "the GM's app could not make it"}
+            elif not answer.get("ok"):
+                self.notify(str(answer.get("text", "")), title=_("Not done"), severity="warning", markup=False)
+        else:
+            answer = {"v": 1, "id": taken.rid, "ok": False, "text": seat_rolls.REFUSED}
+        self.run_worker(partial(self._write_decided, self.session_file.path, taken.cid, answer),
+                        thread=True, group="seat-answer", exit_on_error=False)
+
+    @staticmethod
+    def _write_decided(path: Path, cid: str, answer: dict[str, Any]) -> None:
+        """Worker: the final answer to a roll that waited for the GM, over the one that said it waits."""
+        from ..session.players import seats
+
+        try:
+            seats.write_answer(path, cid, answer)
+        except (OSError, seats.SeatError):
+            pass  # the seat keeps waiting; the command itself stands in the log
 
     def _seat_folder_problems(self, look: Any) -> None:
         """A seat whose requests the GM's app may not take (a group permission missing): one line to the GM

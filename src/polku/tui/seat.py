@@ -41,7 +41,7 @@ from textual.widgets import Static
 from ..i18n import N_, _, ngettext
 from ..rules.dice import RulesError
 from ..session.model import Event
-from ..session.players import seats
+from ..session.players import seat_rolls, seats
 from ..session.players.public import Follower
 from ..session.tracker import Tracker, TrackerError
 from ..text import percent, wound_label
@@ -81,6 +81,8 @@ class SeatScreen(WatchScreen):
                 tooltip=N_("1 Edge turns a critical glitch into a glitch (S6)")),
         Binding("x", "reroll", N_("Edge reroll"), id="seat.reroll", tooltip=N_("Throw your whole roll again with an edge (H7)")),
         Binding("s", "story_point", N_("Story point"), id="seat.story", tooltip=N_("Spend a story point (R12)")),
+        Binding("o", "own", N_("Own roll"), id="seat.own",
+                tooltip=N_("Roll for your character: a test, an attack, resisting a hit, initiative")),
         Binding("tab", "next_offer", N_("Next request"), show=False, id="seat.next",
                 tooltip=N_("Show the next roll request, when the GM sent several")),
     ] + WatchScreen.BINDINGS + [
@@ -146,6 +148,9 @@ class SeatScreen(WatchScreen):
     def action_story_point(self) -> None:
         self.seat_app.story_point()
 
+    def action_own(self) -> None:
+        self.seat_app.choose_own()
+
     def action_next_offer(self) -> None:
         self.seat_app.next_offer()
 
@@ -160,6 +165,9 @@ Your seat (the GM's app applies what you ask; a request waits while it is closed
   g / c          negate a glitch (S5) / reduce a critical glitch (S6)
   x              throw your whole roll again with an unused edge (H7)
   s              spend a story point: say what it buys (R12)
+  o              a roll of your own: a test with a saved pool or a skill, an
+                 attack, resisting a hit on you, initiative (Varjojuoksu);
+                 then r or f rolls it (the GM may approve it first)
   tab            the next roll request, when the GM sent several
 """
 
@@ -203,6 +211,10 @@ class SeatApp(WatchApp):
         self._title_shown = ""
         self._roll_seen: int | None = None
         """The roll of the last answer, once the players' file showed it (gone again: undone)."""
+        self.own: seat_rolls.OwnRoll | None = None
+        """The roll of the player's own the panel shows (``o``), rolled with ``r`` or ``f``."""
+        self.approval = False
+        """The request sent waits for the GM's approval (``seats.own_rolls = approve``)."""
 
     # -- the screens --------------------------------------------------------------
 
@@ -275,7 +287,7 @@ class SeatApp(WatchApp):
 
     def current_offer(self) -> seats.Offer | None:
         full = self.full()
-        if full is None or self.cid not in full.characters:
+        if full is None or self.cid not in full.characters or self.own is not None:
             return None
         pending = self._pending()
         if not pending:
@@ -304,15 +316,21 @@ class SeatApp(WatchApp):
             return False
         if action == "reroll" and system != "harhapolku":
             return False
-        if action in ("edge", "follow") and system != "shadowrun":
+        if action in ("edge", "follow", "own") and system != "shadowrun":
             return False
         waiting = self.sent is not None
         offer = self.current_offer()
+        if action == "own":
+            return True if not waiting and self.own_rolls() else None
         if action in ("roll", "faces"):
+            if self.own is not None:
+                return None if waiting or not self.own.allowed else True
             return None if (offer is None or waiting) else True
         if action == "edge":
             if waiting:
                 return None
+            if self.own is not None:
+                return True if self.own.edge or self.edge_before else None
             if offer is not None:
                 acts = seats.offer_choices(full, offer) if full is not None else []
                 return True if any(a.allowed for a in acts) or self.edge_before else None
@@ -352,7 +370,14 @@ class SeatApp(WatchApp):
         ans = seats.read_answer(self.path, self.cid, self.sent)
         if ans is None:
             return
+        if ans.get("waiting"):
+            # The GM's app took it; it waits for the GM's approval (the final answer replaces this one).
+            if not self.approval:
+                self.approval = True
+                self.refresh_seat()
+            return
         self.sent = None
+        self.approval = False
         self.answer = ans
         self.edge_before = False
         if not ans.get("ok"):
@@ -361,6 +386,12 @@ class SeatApp(WatchApp):
         self.refresh_bindings()
 
     def roll(self, faces: list[int] | None) -> None:
+        own = self.own
+        if own is not None:
+            if self.sent is None and own.allowed:
+                self.own = None
+                self._send("own", own.label, test=own.test, key=own.key, edge_before=self.edge_before, faces=faces)
+            return
         offer = self.current_offer()
         if offer is None or self.sent is not None:
             return
@@ -374,15 +405,21 @@ class SeatApp(WatchApp):
         """
         offer = self.current_offer()
         full = self.full()
-        if offer is None or full is None or self.sent is not None:
+        if (offer is None and self.own is None) or full is None or self.sent is not None:
             return
         try:
-            plan = seats.faces_plan(full, offer, edge_before=self.edge_before)
-        except (seats.SeatError, RulesError) as e:
+            if self.own is not None:
+                plan = seat_rolls.own_plan(full, self.cid, self.own, edge_before=self.edge_before)
+            elif offer is not None and offer.test == seat_rolls.DEFEND_TEST:
+                plan = seat_rolls.defence_plan(full, offer, edge_before=self.edge_before)
+            else:
+                assert offer is not None
+                plan = seats.faces_plan(full, offer, edge_before=self.edge_before)
+        except (seats.SeatError, RulesError, TrackerError, KeyError) as e:
             self.notify(str(e), severity="error", title=_("Not rolled"))
             return
         what = _("Your pool and Edge dice") if self.edge_before else _("Your pool")
-        after = _(" (the GM's side: the program's dice, R5)") if offer.test == "raja" else ""
+        after = _(" (the GM's side: the program's dice, R5)") if offer is not None and offer.test == "raja" else ""
         self._type_faces(full, what, plan, lambda faces: self.roll(faces), after)
 
     def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any, after: str = "") -> None:
@@ -400,6 +437,12 @@ class SeatApp(WatchApp):
 
     def edge(self) -> None:
         if self.sent is not None:
+            return
+        if self.own is not None:
+            if self.own.edge or self.edge_before:
+                self.edge_before = not self.edge_before
+                self.refresh_seat()
+                self.refresh_bindings()
             return
         offer = self.current_offer()
         full = self.full()
@@ -492,6 +535,57 @@ class SeatApp(WatchApp):
         self.push_screen(TextPrompt(_("Spend a story point: what does it buy? (R12)"),
                                     placeholder=_("a sewer hatch opens")), bought)
 
+    def own_rolls(self) -> list[seat_rolls.OwnRoll]:
+        """The rolls this seat may make of its own accord, as the GM's app published them."""
+        view = self.follower.view
+        mine = view.own.get(self.cid, []) if view is not None else []
+        out = []
+        for d in mine:
+            try:
+                out.append(seat_rolls.OwnRoll.from_public(d))
+            except (KeyError, TypeError, ValueError):
+                continue
+        return out
+
+    def choose_own(self) -> None:
+        """Pick a roll of one's own; one the player may not make now says why (the GM's app's reason)."""
+        from .screens.prompts import ChoicePrompt
+
+        rolls = self.own_rolls()
+        if not rolls or self.sent is not None:
+            return
+        choices = [("-", _("none: back to the GM's requests"))] if self.own is not None else []
+        for i, r in enumerate(rolls):
+            choices.append((str(i), r.label if r.allowed else _("{label} — not now: {reason}", label=r.label,
+                                                                    reason=r.reason)))
+
+        def chosen(value: str | None) -> None:
+            if value is None:
+                return
+            self.edge_before = False
+            if value == "-":
+                self.own = None
+            else:
+                r = rolls[int(value)]
+                if not r.allowed:
+                    self.notify(r.reason, severity="warning", title=_("Not now"), markup=False)
+                    return
+                self.own = r
+            self.refresh_seat()
+            self.refresh_bindings()
+
+        self.push_screen(ChoicePrompt(_("Roll for your character"), choices), chosen)
+
+    def _follow_own(self) -> None:
+        """The players' file changed: the roll of one's own shown is taken again from it (gone: not shown)."""
+        if self.own is None:
+            return
+        now = next((r for r in self.own_rolls() if (r.test, r.key) == (self.own.test, self.own.key)), None)
+        if now != self.own:
+            self.own = now if now is not None and now.allowed else None
+            if self.own is None:
+                self.edge_before = False
+
     def next_offer(self) -> None:
         n = len(self.offers())
         if n > 1:
@@ -503,6 +597,7 @@ class SeatApp(WatchApp):
 
     def show_view(self, force: bool = False) -> None:
         super().show_view(force)
+        self._follow_own()
         self._forget_undone_roll()
         self._told_of_problem()
         self.refresh_seat(force)
@@ -585,7 +680,9 @@ class SeatApp(WatchApp):
             sheet.append("\n⚠ " + _("Your requests cannot reach the GM (the GM is told): {problem}",
                                      problem=self.seat_problem()), style=bad)
         status = Text()
-        if self.sent is not None:
+        if self.sent is not None and self.approval:
+            status.append(_("{what}: waiting for the GM's approval", what=self.sent_what), style=accent)
+        elif self.sent is not None:
             status.append(f"{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)
         elif self.answer is not None:
             ok = bool(self.answer.get("ok"))
@@ -600,7 +697,10 @@ class SeatApp(WatchApp):
         body = Text()
         full = self.full()
         pending = self.offers()
-        if offer is not None and full is not None:
+        if self.own is not None and full is not None:
+            body.append(_("Your own roll") + "\n", style="bold")
+            body.append_text(own_lines(full, self.cid, self.own, self.edge_before, styles))
+        elif offer is not None and full is not None:
             shown = next((o for o in pending if o["seq"] == offer.seq), None)
             n = len(pending)
             head = _("The GM asks you to roll") + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
@@ -615,6 +715,10 @@ class SeatApp(WatchApp):
                             style="" if a.get("allowed") else muted)
         else:
             body.append(_("No roll asked of you now. When the GM asks, it shows here."), style=muted)
+            ready = sum(1 for r in self.own_rolls() if r.allowed)
+            if ready:
+                body.append("\n" + ngettext("o  a roll of your own: {n} open now", "o  a roll of your own: {n} open now",
+                                             ready), style=accent)
         return sheet, status, body
 
 
@@ -660,6 +764,8 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
     """The requested pool and its odds (the seat module computes them; only formatting here)."""
     muted = styles.get("muted", "")
     t = Text()
+    if offer.test == seat_rolls.DEFEND_TEST:
+        return defence_lines(full, offer, edge_before, styles)
     try:
         odds = seats.offer_odds(full, offer, edge_before=edge_before)
     except (TrackerError, RulesError, KeyError) as e:  # a pool the character can no longer roll (a skill removed)
@@ -693,6 +799,49 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
         what = _("very demanding (two 7+ dice)") if offer.very_demanding else _("difficult (one 7+ die)")
         t.append(_("{what}: success {percent}", what=what, percent=percent(odds.success or 0.0)) + "\n", style="bold")
     t.append(_("r roll (the program's dice) · f your own dice"), style=styles.get("accent", ""))
+    return t
+
+
+def defence_lines(full: Tracker, offer: seats.Offer, edge_before: bool, styles: dict[str, str]) -> Text:
+    """An attack made at the player's character: their defence and its odds (the seat module computes them)."""
+    t = Text()
+    try:
+        odds = seat_rolls.defence_odds(full, offer, edge_before=edge_before)
+    except (TrackerError, RulesError, KeyError) as e:
+        t.append(_("this request cannot be rolled now: {reason}", reason=e), style=styles.get("error", ""))
+        return t
+    label = str(offer.opposition.get("label", ""))
+    t.append(_("{attacker} attacks you: {n} dice", attacker=label, n=odds.against or 0) + "\n")
+    for line in odds.explain:
+        t.append(line + "\n")
+    if odds.success is not None:
+        t.append(_("the attack misses or stalls: {percent}", percent=percent(odds.success)) + "\n", style="bold")
+    t.append(_("r defend (the program's dice) · f your own dice; the attacker's dice are thrown with yours (S9)"),
+             style=styles.get("accent", ""))
+    return t
+
+
+def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: bool, styles: dict[str, str]) -> Text:
+    """A roll of the player's own: what it is, its dice and odds (the seat module computes them)."""
+    muted = styles.get("muted", "")
+    t = Text()
+    t.append(own.label + "\n")
+    try:
+        odds = seat_rolls.own_odds(full, cid, own, edge_before=edge_before)
+    except (TrackerError, RulesError, KeyError) as e:
+        t.append(_("this roll cannot be made now: {reason}", reason=e), style=styles.get("error", ""))
+        return t
+    if not own.plain:
+        for line in odds.explain:
+            t.append(line + "\n")
+    t.append(_("hits") + " " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
+    t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
+               glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
+    if edge_before:
+        t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))
+    elif own.edge:
+        t.append(_("e  Edge before the roll (S7)") + "\n", style=muted)
+    t.append(_("r roll (the program's dice) · f your own dice · o another roll"), style=styles.get("accent", ""))
     return t
 
 

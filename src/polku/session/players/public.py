@@ -53,7 +53,7 @@ import json
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, cast
 
@@ -827,6 +827,13 @@ def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[di
     return out
 
 
+def own_rolls_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """What each public player character's seat may roll of its own accord now (:mod:`.seat_rolls`)."""
+    from .seat_rolls import published
+
+    return published(tracker, frozenset(unnamed))
+
+
 class PlayersPublisher:
     """The GM's side of the players' file: the players' projection of the session, kept up to date.
 
@@ -853,6 +860,7 @@ class PlayersPublisher:
         view = self._log.view
         head = {"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": len(view.events),
                 "state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
+                "own": own_rolls_public(tracker, self._log._p.unnamed),
                 "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
                                   if cid in view.state["characters"]}}
         out = [_line(head)]
@@ -972,6 +980,9 @@ class View:
     """Character id → what keeps the GM's app from taking that seat's requests (one line), if anything."""
     loaded_at: str
     """When it was read, as the follower's clock shows it (``HH:MM:SS``)."""
+    own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Character id → the rolls its seat may make of its own accord now
+    (:meth:`polku.session.players.seat_rolls.OwnRoll.public`)."""
 
 
 def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None = None,
@@ -1020,13 +1031,19 @@ def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None =
     return view, offers, parsed
 
 
-def _json_head_problems(data: bytes) -> dict[str, str]:
-    """The seats' problems in a players' file's first line (checked already by :func:`parse_players`)."""
+def _json_head_extras(data: bytes) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """The seats' problems and own rolls in a players' file's first line (checked already by
+    :func:`parse_players`)."""
     try:
-        got = json.loads(data.split(b"\n", 1)[0]).get("seat_problems", {})
-    except (ValueError, AttributeError, RecursionError):
-        return {}
-    return {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+        head = json.loads(data.split(b"\n", 1)[0])
+    except (ValueError, RecursionError):
+        return {}, {}
+    got = head.get("seat_problems", {}) if isinstance(head, dict) else {}
+    own = head.get("own", {}) if isinstance(head, dict) else {}
+    problems = {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+    rolls = {str(k): [r for r in v if isinstance(r, dict)] for k, v in own.items()
+             if isinstance(v, list)} if isinstance(own, dict) else {}
+    return problems, rolls
 
 
 def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
@@ -1115,8 +1132,8 @@ class Follower:
             return True
         self._seen = sig
         self.problem = None
-        problems = _json_head_problems(data)
-        self.view = View(tracker, offers, problems, self.now())
+        problems, own = _json_head_extras(data)
+        self.view = View(tracker, offers, problems, self.now(), own)
         return True
 
     update = reload

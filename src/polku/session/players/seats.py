@@ -76,11 +76,11 @@ MAX_FACES = 60
 MAX_TEXT = 200
 """At most this many characters of text (what a story point buys, an edge's name)."""
 
-REQUEST_KINDS = ("roll", "action", "story_point")
+REQUEST_KINDS = ("roll", "action", "story_point", "own")
 SEAT_ACTIONS = ("edge_after", "negate_glitch", "reduce_critical", "edge_reroll")
 """What a seat may do to its own roll (the rules core says whether it may now)."""
 
-OFFER_TESTS = ("sr-success", "harha-difficult", "raja")
+OFFER_TESTS = ("sr-success", "harha-difficult", "raja", "sr-defend")
 
 _ID = re.compile(r"[0-9a-f]{16}")
 _REQUEST_NAME = re.compile(r"req-([0-9a-f]{16})\.json")
@@ -89,6 +89,7 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "roll": {"offer": int, "edge_before": bool, "faces": (list, type(None))},
     "action": {"roll": int, "action": str, "edge": str, "faces": (list, type(None))},
     "story_point": {"bought": str},
+    "own": {"test": str, "key": str, "edge_before": bool, "faces": (list, type(None))},
 }
 _COMMON: dict[str, type | tuple[type, ...]] = {"v": int, "id": str, "seat": str, "kind": str, "at": (int, float)}
 STALE_TEMP_SECONDS = 60.0
@@ -885,14 +886,14 @@ def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
     if faces is not None and (len(faces) > MAX_FACES or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 10 for f in faces)):
         raise SeatError(f"faces must be at most {MAX_FACES} whole numbers from 1 to 10")
-    for name in ("bought", "edge", "action"):
+    for name in ("bought", "edge", "action", "test", "key"):
         value = req.get(name)
         if isinstance(value, str) and (len(value) > MAX_TEXT or any(ord(c) < 32 for c in value)):
             raise SeatError(f"field '{name}' is too long or not one line")
     for name in ("offer", "roll"):
         if name in req and req[name] < 1:
             raise SeatError(f"field '{name}' must be a positive event number")
-    need = {"roll": ("offer",), "action": ("roll", "action"), "story_point": ("bought",)}[kind]
+    need = {"roll": ("offer",), "action": ("roll", "action"), "story_point": ("bought",), "own": ("test",)}[kind]
     missing = [n for n in need if n not in req]
     if missing:
         raise SeatError(f"a {kind} request needs '{missing[0]}'")
@@ -931,6 +932,8 @@ def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
             if kind == "action":
                 ev = _apply_action(t, cid, req)
                 return _answer(rid, True, f"{ch['name']}: done (the new dice are in the log)", ev, t, cid)
+            if kind == "own":
+                raise SeatError("a seat's own roll is answered by seat_rolls.answer")
             if "story_points" not in ch:
                 raise SeatError("story points are a Rajapolku resource (R12)")
             t.spend_story_point(cid, str(req["bought"]))
@@ -961,6 +964,8 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
             side = t.rolls.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
             ev = t.rolls.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
                            faces=faces)["event"]
+        elif offer.test == "sr-defend":
+            raise SeatError("a defence is answered by seat_rolls.answer")
         elif offer.test == "raja":
             if edge_before:
                 raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")

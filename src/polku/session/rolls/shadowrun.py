@@ -494,16 +494,25 @@ class SRRolls(RollsBase):
 
     def roll_sr_opposed(self, a: SRSide, b: SRSide, *, group: Sequence[int] = (),
                         challenge: str | None = None,
-                        faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
+                        faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
         """S9: both roll; more hits wins by the difference; a tie goes to the defender (B) if needed.
 
         ``group``: pool sizes of B's companions (largest + 1 per extra member, at most +5).
         Either side may spend Edge before (S7) and after (:meth:`sr_post_roll`) the roll.
+        ``faces``: each side's physical faces; a side's None is thrown with the program's dice (a
+        player's seat types its own, the other side's are the program's; ``hand`` says which).
         """
         out: dict[str, Any] = {}
+        if faces is not None and faces[0] is None and faces[1] is None:
+            faces = None
 
         def build(txn: "Txn") -> None:
-            if faces is not None:
+            if faces is not None and None in faces:
+                program, origin = self.dice_source(None)
+                sa = ManualSource(list(faces[0])) if faces[0] is not None else program
+                sb = ManualSource(list(faces[1])) if faces[1] is not None else program
+                origin.update(manual=True, hand=[role for role, f in zip("ab", faces) if f is not None])
+            elif faces is not None:
                 sa, origin = self.dice_source(faces[0])
                 sb, _ = self.dice_source(faces[1])
             else:

@@ -293,6 +293,68 @@ class Combat:
         t.run(build)
         return out
 
+    def join_refusal(self, cid: str) -> str:
+        """Why ``cid`` may not roll into this combat turn's order now (:meth:`join_initiative`), or ""."""
+        b = self.block
+        if b is None:
+            return "no fight now: initiative is rolled when the GM starts a combat turn (S12)"
+        if any(e["id"] == cid for e in self._t.state["initiative"]):
+            return "your initiative for this combat turn is rolled already"
+        if b["pass"] != 1 or b["acted"] or b["held"]:
+            return "someone has acted in this combat turn: the GM rolls you in at the next one (S12)"
+        return ""
+
+    def join_initiative(self, cid: str, passes: int | None = None, *,
+                        faces: Sequence[int] | None = None) -> dict[str, Any]:
+        """S12: ``cid`` rolls their own initiative into a combat turn the GM began without them (a player's
+        seat), before anyone acts in it: the order is sorted again and its first fighter acts. Passes: the
+        sheet's (``initiative_passes``), else 1. One roll event, as the GM's roll makes, and undoable."""
+        from ...rules import shadowrun as sr
+        from ..rolls import die_dict
+
+        t = self._t
+        ch = t.character(cid)
+        if t.system is not System.SHADOWRUN:
+            raise _refuse("initiative is rolled in Varjojuoksu (S12)")
+        why = self.join_refusal(cid)
+        if why:
+            raise _refuse(why)
+        n = int(ch.get("initiative_passes", 1)) if passes is None else passes
+        try:
+            turns.check_passes(n)
+        except RulesError as e:
+            raise _refuse(str(e)) from None
+        out: dict[str, Any] = {}
+
+        def build(txn: _Txn) -> None:
+            src, origin = t.rolls.dice_source(faces)
+            a = ch["attributes"]
+            bonus = int(ch.get("initiative_bonus", 0))
+            base = sr.initiative_pool(a["reaction"], a["intuition"], bonus)
+            r = sr.roll(base, src, settings=t.settings)
+            t.rolls.check_faces_used(src)
+            score = sr.initiative_score(a["reaction"], a["intuition"], r.hits, bonus)
+            rows = [*t.state["initiative"], {"id": cid, "score": score, "passes": n}]
+            order = turns.turn_order(self._entry(e) for e in rows if e["id"] in t.characters)
+            txn.set(["initiative"], [next(e for e in rows if e["id"] == o.cid) for o in order])
+            placed = [{"id": o.cid, "current": o.current} for o in order]
+            names = order_words(placed, {o.cid: t.character(o.cid)["name"] for o in order})
+            side = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
+                    "dice": [die_dict(d) for d in r.dice]}
+            out["event"] = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
+                                             ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
+                                              " (S12)", f"{ch['name']} joins this combat turn's order"],
+                                             origin, None, f"Initiative: {ch['name']} joins: {names}")
+            b = self.block
+            assert b is not None
+            first = turns.next_to_act(self.order(), 1, []) or ""
+            if first != b["acting"]:
+                self._set(txn, acting=first, acted=[], held=[])
+                txn.emit("combat", f"Combat turn {b['turn']}: {t.character(first)['name']} acts", who=[first])
+
+        t.run(build)
+        return out
+
     def next(self) -> None:
         """The acting fighter is done: the marker moves on (pass by pass, turn by turn).
 

@@ -23,7 +23,16 @@ import polku
 from ...config import session_file_name
 from ...i18n import N_, _, ngettext
 from ...rules.dice import RulesError
-from ...rules.system import CHOICES, RAJA_WOUND_LEVELS, Choice, Settings, System, allowed_text, raja_wound_level
+from ...rules.system import (
+    CHOICES,
+    RAJA_WOUND_LEVELS,
+    Choice,
+    Settings,
+    System,
+    allowed_text,
+    campaign_choices,
+    raja_wound_level,
+)
 from ...session import files, store
 from ...session.files import SessionOpenError
 from ...session.tracker import Tracker
@@ -37,9 +46,6 @@ DEMOS: tuple[tuple[str, str], ...] = (
     ("varjojuoksu", "Varjojuoksu (Shadowrun 4e)"),
 )
 """(file suffix, title) of each shipped demo: ``demo-<suffix>.toml``."""
-
-SETTING_PREFIX = {System.RAJAPOLKU: "raja.", System.HARHAPOLKU: "harha.", System.SHADOWRUN: "sr."}
-"""Which of docs/rules.md's choices belong to which system."""
 
 
 def shipped_sessions_dir() -> Path:
@@ -424,8 +430,7 @@ class NewCampaignScreen(Screen[None]):
 
     def choices(self) -> list[Choice]:
         """The settings of the chosen system, in docs/rules.md order."""
-        prefix = SETTING_PREFIX[self.system]
-        return [c for c in CHOICES if c.key.startswith(prefix)]
+        return list(campaign_choices(self.system))
 
     def render_rows(self) -> None:
         ol = self.query_one("#nc-settings", OptionList)

@@ -1,0 +1,464 @@
+"""A player's own rolls, made from a seat: what the character may roll now, checked and applied.
+
+Beside answering the GM's requests (:mod:`polku.session.players.seats`), a seat rolls
+for its own character when the fiction asks (Varjojuoksu):
+
+- a success test with one of the character's saved pools or skills (S1, S8);
+- an attack: an opposed test (S9) with the weapon on the sheet it last attacked with
+  (:meth:`polku.session.table.attack.Attacks.attack_pool`). At an NPC, the defender's
+  default defence is thrown with the program's dice in the same roll; at a player
+  character, the attack waits for that character's seat to defend (a ``seat`` event
+  with ``ask.test = "sr-defend"``, as a GM's request is), and the defender's roll throws
+  both sides (the attacker's physical faces, if typed, kept in the request);
+- damage resistance after the newest attack that hit the character (S12: Body + armour,
+  the attacker's weapon as its sheet has it), the GM's own ``damage.apply``;
+- initiative, rolled into a combat turn the GM began without the character, before
+  anyone acted (S12, ``combat.join_initiative``).
+
+:func:`own_rolls` says what is open to a character now, each with the reason when it
+is not; the GM's app publishes it for every public player character (in the players'
+file, :mod:`polku.session.players.public`), the seat shows it, and the GM's app checks
+a request against the same answer (:func:`check`) before :func:`apply_own` makes it,
+inside ``tracker.by_seat``: every event is the command the GM would run, marked with
+the seat. The campaign's ``seats.own_rolls`` setting says whether an own roll applies
+at once or waits for the GM's approval (:func:`needs_approval`).
+
+No textual, no rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...rules.dice import RulesError
+from ..model import Event, clone
+from ..rolls import SRPool
+from ..tracker import TrackerError
+from .seats import (
+    FacesPlan,
+    Offer,
+    SeatError,
+    SeatOdds,
+    Taken,
+    _answer,
+    _sr_pool_dict,
+    pending_offers,
+    refusal,
+    sr_pool_of,
+)
+
+if TYPE_CHECKING:
+    from ..table.gear import Weapon
+    from ..tracker import Tracker
+
+OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative")
+"""What a seat may roll of its own accord (the request's ``test``)."""
+
+DEFEND_TEST = "sr-defend"
+"""The test of a request to defend against an attack (an offer, rolled with the ``roll`` request)."""
+
+WAITING = "waiting for the GM's approval"
+"""The interim answer's line while the GM has not approved an own roll (``seats.own_rolls = approve``)."""
+
+REFUSED = "the GM said no to this roll; nothing was rolled"
+"""The answer to an own roll the GM refused instead of approving it."""
+
+
+@dataclass(frozen=True)
+class OwnRoll:
+    """One roll a seat may make for its own character now (or may not, and why)."""
+
+    test: str
+    """One of :data:`OWN_TESTS`."""
+    key: str
+    """Which one: a saved pool's name (``pool:NAME``) or a skill (``skill:NAME``) for a success test, the
+    target's id for an attack, the attack roll's number for a resistance test, "" for initiative."""
+    label: str
+    spec: dict[str, Any] = field(default_factory=dict)
+    """The pool as an offer keeps it (:func:`polku.session.players.seats.sr_pool_of`); for a test without
+    modifiers of its own (resistance, initiative) ``{"mode": "dice", "count": n, "plain": true}``."""
+    allowed: bool = True
+    reason: str = ""
+    edge: bool = True
+    """Edge before the roll may be chosen (S7; the rules core says whether there is Edge left)."""
+
+    def public(self) -> dict[str, Any]:
+        return {"test": self.test, "key": self.key, "label": self.label, "spec": clone(self.spec),
+                "allowed": self.allowed, "reason": self.reason, "edge": self.edge}
+
+    @classmethod
+    def from_public(cls, d: dict[str, Any]) -> OwnRoll:
+        spec = d.get("spec")
+        return cls(str(d["test"]), str(d.get("key", "")), str(d.get("label", "")),
+                   clone(spec) if isinstance(spec, dict) else {}, bool(d.get("allowed")), str(d.get("reason", "")),
+                   bool(d.get("edge")))
+
+    @property
+    def plain(self) -> bool:
+        """A bare count of dice: no wound modifier, no modifier rows (resistance, initiative)."""
+        return bool(self.spec.get("plain"))
+
+    def dice(self) -> int:
+        return int(self.spec.get("count", 0))
+
+    def offer(self, cid: str) -> Offer:
+        """The roll as an offer, so the seat's odds, faces and Edge choices are the requests' own."""
+        return Offer(0, cid, "sr-success", clone(self.spec))
+
+
+def _name(t: Tracker, cid: str, unnamed: frozenset[str]) -> str | None:
+    ch = t.characters.get(cid)
+    if ch is None or ch.get("secret") or cid in unnamed:
+        return None
+    return str(ch["name"])
+
+
+def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> list[OwnRoll]:
+    """What ``cid``'s seat may roll for its character now, each with its reason when it may not.
+
+    Names only characters the players may see (``unnamed``: those the players' view leaves out).
+    Varjojuoksu only; in the other systems a seat answers the GM's requests (and spends story points).
+    """
+    ch = t.characters.get(cid)
+    if t.system.value != "shadowrun" or ch is None or ch.get("secret") or cid in unnamed or "attributes" not in ch:
+        return []
+    down = t.combat.down(cid)
+    cannot = f"{ch['name']} cannot act: {down}" if down else ""
+    out = _success_tests(t, cid, ch, cannot)
+    out += _attacks(t, cid, cannot, unnamed)
+    resist = _resistance(t, cid, unnamed)
+    if resist is not None:
+        out.append(resist)
+    ini = _initiative(t, cid, cannot)
+    if ini is not None:
+        out.append(ini)
+    return out
+
+
+def _pool_roll(t: Tracker, cid: str, test: str, key: str, label: str, pool: SRPool, cannot: str,
+               why_not: str = "") -> OwnRoll:
+    spec = _sr_pool_dict(pool)
+    try:
+        side = t.rolls.sr_side(cid, pool)
+        n = t.rolls.sr_pool_dice(side)
+        edge = any(a.allowed for a in t.rolls.sr_pool_actions(side) if a.name == "edge_before")
+    except (RulesError, TrackerError, KeyError) as e:
+        return OwnRoll(test, key, label, spec, False, str(e).strip("'"), False)
+    reason = cannot or why_not
+    return OwnRoll(test, key, f"{label}: {n} dice", spec, not reason, reason, edge)
+
+
+def _success_tests(t: Tracker, cid: str, ch: dict[str, Any], cannot: str) -> list[OwnRoll]:
+    out = []
+    for p in ch.get("pools", []):
+        if isinstance(p, dict) and isinstance(p.get("name"), str):
+            out.append(_pool_roll(t, cid, "sr-success", f"pool:{p['name']}", str(p["name"]), t.roster.sr_pool(p),
+                                  cannot))
+    for skill in sorted(ch.get("skills", {}), key=str.lower):
+        attribute = t.rolls.sr_linked_attribute(skill, "agility", cid)
+        out.append(_pool_roll(t, cid, "sr-success", f"skill:{skill}", f"{skill} + {attribute.title()}",
+                              SRPool(mode="skill", skill=skill, attribute=attribute), cannot))
+    return out
+
+
+def _attacks(t: Tracker, cid: str, cannot: str, unnamed: frozenset[str]) -> list[OwnRoll]:
+    pool = t.attacks.attack_pool(cid)
+    if pool is None:
+        return []
+    fight = t.combat.block
+    in_fight = {e["id"] for e in t.state["initiative"]} if fight is not None else set()
+    why_not = ""
+    if fight is not None:
+        acting = t.combat.acting()
+        if not fight.get("pass"):
+            why_not = "the combat turn is over: the GM rolls the next one's initiative (S12)"
+        elif acting != cid:
+            who = _name(t, acting, unnamed) if acting else None
+            why_not = f"not your turn: {who} acts (S12)" if who else "not your turn (S12)"
+    out = []
+    for target in t.characters:
+        name = _name(t, target, unnamed)
+        if target == cid or name is None or t.combat.down(target) or (fight is not None and target not in in_fight):
+            continue
+        out.append(_pool_roll(t, cid, "sr-attack", target, f"Attack {name} ({pool.skill})", pool, cannot, why_not))
+    return out
+
+
+def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, Any, Weapon | None] | None:
+    """The newest attack roll, when it hit ``cid``, is public and no damage came from it yet."""
+    ev = t.damage.last_event()
+    if ev is None or ev.get("secret"):
+        return None
+    offer = t.damage.offer(ev)
+    if not offer.allowed or cid not in offer.targets or _name(t, offer.attacker, unnamed) is None:
+        return None
+    seq = int(ev["seq"])
+    for i in range(len(t.events) - 1, -1, -1):
+        later = t.events[i]
+        if later["seq"] <= seq:
+            break
+        if later.get("kind") == "roll" and (later.get("roll") or {}).get("attack") == seq \
+                and not t.is_undone(later["seq"]):
+            return None
+    return ev, offer, offer.weapons[0] if offer.weapons else None
+
+
+def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None:
+    hit = _attack_hit(t, cid, unnamed)
+    if hit is None:
+        return None
+    ev, offer, weapon = hit
+    attacker = _name(t, offer.attacker, unnamed)
+    key = str(ev["seq"])
+    if weapon is None:
+        return OwnRoll("sr-resist", key, f"Resist {attacker}'s hit", {}, False,
+                       "the attacker's weapon is not on its sheet: the GM applies this hit (D)", False)
+    armour, which = t.damage.armour_against(cid, weapon.kind)
+    try:
+        n = t.damage.resistance_dice(cid, armour, weapon.ap)
+    except TrackerError as e:
+        return OwnRoll("sr-resist", key, f"Resist {attacker}'s hit", {}, False, str(e), False)
+    letter = "P" if weapon.damage == "physical" else "S"
+    label = (f"Resist {attacker}'s {weapon.name} ({weapon.dv}{letter} + {offer.net_hits} net): "
+             f"Body + {which} armour, {n} dice")
+    edge = int(t.character(cid).get("edge", 0)) > 0
+    return OwnRoll("sr-resist", key, label, {"mode": "dice", "count": n, "plain": True}, True, "", edge)
+
+
+def _initiative(t: Tracker, cid: str, cannot: str) -> OwnRoll | None:
+    b = t.combat.block
+    if b is None:
+        return None
+    if any(e["id"] == cid for e in t.state["initiative"]):
+        return None  # rolled for this combat turn (by the GM, or this seat)
+    n = t.combat.initiative_dice([(cid, 1)])[0][1]
+    spec = {"mode": "dice", "count": n, "plain": True}
+    label = f"Initiative: Reaction + Intuition, {n} dice"
+    why = cannot or t.combat.join_refusal(cid)
+    return OwnRoll("sr-initiative", "", label, spec, not why, why, False)
+
+
+# ---------------------------------------------------------------------------
+# the GM's app: check and apply
+
+
+def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
+    """The GM's app's answer to a taken request: an own roll or a defence made here, anything else as
+    :func:`polku.session.players.seats.answer` makes it (a command marked with the seat, or a refusal)."""
+    from .seats import answer as seats_answer
+
+    req = taken.request
+    if req is None:
+        return refusal(taken)
+    if req.get("kind") != "own" and _defence(t, taken.cid, req) is None:
+        return seats_answer(t, taken)
+    cid, rid = taken.cid, str(req.get("id", ""))
+    try:
+        ch = t.characters.get(cid)
+        if ch is None or ch.get("secret"):
+            raise SeatError("no character has a seat in this folder")  # never named (a secret character)
+        with t.by_seat(cid):
+            if req.get("kind") == "own":
+                line, ev = apply_own(t, cid, req)
+            else:
+                offer = _defence(t, cid, req)
+                assert offer is not None
+                t.seat_offer = offer.seq
+                try:
+                    ev = roll_defence(t, offer, req.get("faces"), bool(req.get("edge_before", False)))
+                finally:
+                    t.seat_offer = None
+                line = f"{ch['name']} defends (the dice are in the log)"
+        return _answer(rid, True, line, ev, t, cid)
+    except (SeatError, TrackerError, RulesError) as e:
+        return _answer(rid, False, str(e), None, t, cid)
+
+
+def _defence(t: Tracker, cid: str, req: dict[str, Any]) -> Offer | None:
+    """The open request to defend that a ``roll`` request answers, or None (another kind of request)."""
+    if req.get("kind") != "roll" or not isinstance(req.get("offer"), int):
+        return None
+    return next((o for o in pending_offers(t, cid) if o.seq == req["offer"] and o.test == DEFEND_TEST), None)
+
+
+def needs_approval(t: Tracker, request: dict[str, Any] | None) -> bool:
+    """Does this checked request wait for the GM's approval (an own roll under ``seats.own_rolls = approve``)?"""
+    return request is not None and request.get("kind") == "own" and t.settings.seats_own_rolls == "approve"
+
+
+def find(t: Tracker, cid: str, req: dict[str, Any]) -> OwnRoll:
+    """The roll the request names, open to the seat now; else :class:`SeatError` with the reason."""
+    test, key = req.get("test"), str(req.get("key", ""))
+    if test not in OWN_TESTS:
+        raise SeatError("a seat cannot roll that")
+    found = next((r for r in own_rolls(t, cid) if r.test == test and r.key == key), None)
+    if found is None:
+        raise SeatError("that roll is not open to you now")
+    if not found.allowed:
+        raise SeatError(found.reason)
+    if req.get("edge_before") and not found.edge:
+        raise SeatError("Edge before the roll is not open to you on this roll (S7)")
+    return found
+
+
+def check(t: Tracker, cid: str, req: dict[str, Any]) -> str:
+    """Why the GM's app would refuse this own roll now, or "" (nothing changes)."""
+    ch = t.characters.get(cid)
+    if ch is None or ch.get("secret"):
+        return "no character has a seat in this folder"
+    try:
+        find(t, cid, req)
+    except SeatError as e:
+        return str(e)
+    return ""
+
+
+def apply_own(t: Tracker, cid: str, req: dict[str, Any]) -> tuple[str, Event | None]:
+    """Make a checked own roll (inside ``tracker.by_seat``): the answer's line and the roll, if one was made.
+
+    Raises:
+        SeatError, TrackerError, RulesError: refused; nothing changed.
+    """
+    own = find(t, cid, req)
+    faces: list[int] | None = req.get("faces")
+    edge_before = bool(req.get("edge_before", False))
+    name = t.character(cid)["name"]
+    if own.test == "sr-success":
+        pool = sr_pool_of(own.offer(cid), edge_before=edge_before)
+        ev: Event = t.rolls.roll_sr(t.rolls.sr_side(cid, pool), faces=faces)["event"]
+        return f"{name} rolls (the dice are in the log)", ev
+    if own.test == "sr-attack":
+        return _attack(t, cid, own, edge_before, faces)
+    if own.test == "sr-resist":
+        hit = _attack_hit(t, cid, frozenset())
+        w = hit[2] if hit is not None else None
+        if hit is None or w is None:
+            raise SeatError("that roll is not open to you now")  # find() offered it: not reached
+        attack = hit[0]
+        got = t.damage.apply(attack, target=cid, dv=w.dv, damage=w.damage, ap=w.ap, weapon=w.name, skill=w.skill,
+                             kind=w.kind, edge=edge_before, faces=faces)
+        return f"{name} resists (the dice are in the log)", got["event"]
+    got = t.combat.join_initiative(cid, faces=faces)
+    return f"{name} rolls initiative", got["event"]
+
+
+def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,
+            faces: list[int] | None) -> tuple[str, Event | None]:
+    target = own.key
+    pool = sr_pool_of(own.offer(cid), edge_before=edge_before)
+    kind = t.attacks.attack_kind(pool)
+    attacker, defender = t.character(cid), t.character(target)
+    if defender.get("kind") == "pc":
+        # A player character defends from their own seat: the attack waits for it (an offer, undoable).
+        against = {"who": [cid], "label": attacker["name"], "spec": _sr_pool_dict(pool), "edge_before": edge_before,
+                   "attack_kind": kind}
+        if faces is not None:
+            against["faces"] = list(faces)
+        text = f"{attacker['name']} attacks {defender['name']} ({pool.skill}): {defender['name']} defends"
+        out: list[Event] = []
+
+        def build(txn: Any) -> None:
+            out.append(txn.emit("seat", text, who=target, ask={"test": DEFEND_TEST, "spec": {}, "against": against}))
+
+        t.run(build)
+        return f"{attacker['name']} attacks: {defender['name']}'s seat defends", None
+    a = t.rolls.sr_side(cid, pool)
+    b = t.rolls.sr_side(target, t.attacks.defence_pool(target, kind, SRPool()))
+    ev: Event = t.rolls.roll_sr_opposed(a, b, faces=None if faces is None else (faces, None))["event"]
+    return f"{attacker['name']} attacks (the dice are in the log)", ev
+
+
+def roll_defence(t: Tracker, offer: Offer, faces: Sequence[int] | None, edge_before: bool) -> Event:
+    """The defender's seat rolls against an attack made at them (the offer): one opposed test (S9), both
+    sides thrown now (the attacker's typed faces, if any, from the attack's request)."""
+    against = offer.opposition
+    who = [w for w in against.get("who", []) if isinstance(w, str) and w in t.characters]
+    if not who:
+        raise SeatError("the attacker is no longer in play")
+    attacker = who[0]
+    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
+    pool = sr_pool_of(Offer(0, attacker, "sr-success", spec), edge_before=bool(against.get("edge_before")))
+    kind = str(against.get("attack_kind", "ranged"))
+    a = t.rolls.sr_side(attacker, pool)
+    b = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool(edge_before=edge_before)))
+    a_faces = against.get("faces")
+    a_faces = [int(f) for f in a_faces] if isinstance(a_faces, list) else None
+    both = None if a_faces is None and faces is None else (a_faces, None if faces is None else list(faces))
+    ev: Event = t.rolls.roll_sr_opposed(a, b, faces=both)["event"]
+    return ev
+
+
+def defence_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
+    """The defender's odds against the attack: P(the attack misses or stalemates) (S9), the defence's lines."""
+    from .. import odds
+
+    against = offer.opposition
+    who = [w for w in against.get("who", []) if isinstance(w, str) and w in t.characters]
+    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
+    kind = str(against.get("attack_kind", "ranged"))
+    b = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool(edge_before=edge_before)))
+    n_b = t.rolls.sr_pool_dice(b)
+    plan = t.rolls.sr_plan(b)
+    if not who:
+        return SeatOdds(n_b, None, explain=tuple(plan.explain()))
+    pool = sr_pool_of(Offer(0, who[0], "sr-success", spec), edge_before=bool(against.get("edge_before")))
+    a = t.rolls.sr_side(who[0], pool)
+    n_a = t.rolls.sr_pool_dice(a)
+    settings = t.rolls.settings_for()
+    o = odds.opposed(odds.SRQuestion(n_a, test="opposed", b_dice=n_b, rule_of_six=t.rolls.sr_rule_of_six(a),
+                                     b_rule_of_six=t.rolls.sr_rule_of_six(b)), settings)
+    held = 1.0 - o.a_wins
+    return SeatOdds(n_b, held, against=n_a, explain=tuple(plan.explain()))
+
+
+def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -> SeatOdds:
+    """The odds of hits the seat shows for an own roll (the pool's lines; a bare count for resistance and
+    initiative, which no wound modifier touches)."""
+    from .. import odds
+    from .seats import offer_odds
+
+    if not own.plain:
+        return offer_odds(t, own.offer(cid), edge_before=edge_before)
+    n = own.dice()
+    rating = int(t.character(cid).get("edge_rating", 0)) if edge_before else 0
+    o = odds.sr(odds.SRQuestion(n + rating, rule_of_six=edge_before), t.rolls.settings_for())
+    return SeatOdds(n + rating, None, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
+                    o.critical_glitch, (own.label,))
+
+
+def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, Any]]]:
+    """Every public player character's own rolls, for the players' file (what each seat shows)."""
+    if t.system.value != "shadowrun":
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for cid, ch in t.characters.items():
+        if ch.get("kind") != "pc" or ch.get("secret") or cid in unnamed:
+            continue
+        rolls = own_rolls(t, cid, unnamed)
+        if rolls:
+            out[cid] = [r.public() for r in rolls]
+    return out
+
+
+__all__ = ["DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "check", "defence_odds", "find",
+           "defence_plan", "needs_approval", "own_odds", "own_plan", "own_rolls", "published", "roll_defence"]
+
+
+def defence_plan(t: Tracker, offer: Offer, *, edge_before: bool = False) -> FacesPlan:
+    """What the defender types for physical dice: their defence pool (the attacker's dice are its own)."""
+    kind = str(offer.opposition.get("attack_kind", "ranged"))
+    b = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool(edge_before=edge_before)))
+    return FacesPlan(max(0, t.rolls.sr_pool_dice(b)), 6, t.rolls.sr_rule_of_six(b))
+
+
+def own_plan(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -> FacesPlan:
+    """What the player types for physical dice on an own roll (a pool's dice, its Edge dice follow the rule of
+    six; resistance and initiative: the bare count)."""
+    from .seats import faces_plan
+
+    if not own.plain:
+        return faces_plan(t, own.offer(cid), edge_before=edge_before)
+    rating = int(t.character(cid).get("edge_rating", 0)) if edge_before else 0
+    return FacesPlan(own.dice() + rating, 6, edge_before)

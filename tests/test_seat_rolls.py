@@ -1,0 +1,204 @@
+"""A player's own rolls from a seat (session layer): what is open to a character now, refused with the
+reason when not, and applied as the GM's own command marked with the seat (issue 27)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from polku.rules import shadowrun as sr
+from polku.session import demo
+from polku.session.players import seat_rolls, seats
+from polku.session.players.public import players_text
+from polku.session.table.gear import Weapon
+from polku.session.tracker import Tracker
+
+PREDATOR = Weapon("Ares Predator", 5, "physical", sr.parse_ap(-1), "Pistols", "ranged")
+
+
+def table(acting: str = "kaneda") -> Tracker:
+    """The Varjojuoksu demo's fight (Nyx 11, Kaneda 10, Ganger 7) with Kaneda armed, ``acting`` acting."""
+    t = demo.demo_varjojuoksu()
+    t.roster.set_weapon("kaneda", None, PREDATOR)
+    while t.combat.acting() != acting:
+        t.combat.next()
+    return t
+
+
+_ids = iter(range(1, 10**6))
+
+
+def taken(cid: str, kind: str = "own", **fields) -> seats.Taken:
+    rid = f"{next(_ids):016x}"
+    return seats.Taken(cid, rid, {"v": 1, "id": rid, "seat": cid, "kind": kind, "at": 0, **fields})
+
+
+def own(t: Tracker, cid: str, test: str) -> list[seat_rolls.OwnRoll]:
+    return [r for r in seat_rolls.own_rolls(t, cid) if r.test == test]
+
+
+# ---------------------------------------------------------------------------
+# a success test from a skill or a saved pool
+
+
+def test_a_seat_rolls_a_success_test_with_a_skill_as_the_gms_roll_marked_with_the_seat_and_undoable():
+    t = table()
+    pistols = next(r for r in own(t, "kaneda", "sr-success") if r.key == "skill:Pistols")
+    assert pistols.allowed and pistols.label == "Pistols + Agility: 8 dice"
+    before = len(t.events)
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-success", key="skill:Pistols", faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    assert ans["ok"] and ans["text"] == "Kaneda rolls (the dice are in the log)"
+    ev = t.event_by_seq(ans["roll"])
+    assert ev["seat"] == "kaneda" and ev["roll"]["test"] == "shadowrun" and ev["roll"]["outcome"]["hits"] == 2
+    assert [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [5, 6, 1, 2, 3, 3, 4, 2]
+    assert any(a["name"] == "edge_after" for a in ans["actions"]), "the follow-ups of the seat's own roll"
+    t.undo()
+    assert t.is_undone(ev["seq"]) and len([e for e in t.events[before:] if e["kind"] == "roll"]) == 1
+
+
+def test_a_saved_pool_is_a_seats_own_roll_with_its_name():
+    t = table()
+    t.roster.save_pool("kaneda", {"name": "Quiet shot", "mode": "attr+attr", "skill": "", "attribute": "agility",
+                                  "second": "intuition", "count": 0})
+    quiet = next(r for r in own(t, "kaneda", "sr-success") if r.key == "pool:Quiet shot")
+    assert quiet.allowed and quiet.label.startswith("Quiet shot: ")
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-success", key="pool:Quiet shot"))
+    assert ans["ok"] and t.event_by_seq(ans["roll"])["seat"] == "kaneda"
+
+
+def test_a_roll_the_character_may_not_make_is_refused_with_the_reason_and_nothing_changes():
+    t = table(acting="nyx")
+    n = len(t.events)
+    # not Kaneda's turn: the attack is listed with its reason, and refused with it
+    attack = own(t, "kaneda", "sr-attack")
+    assert [r.key for r in attack] == ["nyx", "ganger"] and not attack[0].allowed
+    assert attack[0].reason == "not your turn: Nyx acts (S12)"
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="ganger"))
+    assert ans == {"v": 1, "id": ans["id"], "ok": False, "text": "not your turn: Nyx acts (S12)"}
+    # a roll not open at all, a skill the character lacks, Edge where there is none left
+    for fields, why in (({"test": "sr-resist", "key": "3"}, "that roll is not open to you now"),
+                        ({"test": "sr-success", "key": "skill:Hacking"}, "that roll is not open to you now"),
+                        ({"test": "sr-initiative", "key": ""}, "that roll is not open to you now"),
+                        ({"test": "spell", "key": ""}, "a seat cannot roll that")):
+        assert seat_rolls.answer(t, taken("kaneda", **fields))["text"] == why
+    t.update_character("kaneda", "edge", 0)
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-success", key="skill:Pistols", edge_before=True))
+    assert ans["text"] == "Edge before the roll is not open to you on this roll (S7)"
+    assert len(t.events) == n + 1  # only the GM's Edge change above
+
+
+def test_a_secret_character_is_never_a_target_nor_named_in_a_refusal():
+    t = table()
+    t.add_character("Shade", kind="npc", secret=True, attributes=dict(t.character("ganger")["attributes"]))
+    assert "shade" in t.characters
+    assert "shade" not in [r.key for r in own(t, "kaneda", "sr-attack")]
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="shade"))
+    assert ans["ok"] is False and "Shade" not in ans["text"]
+    assert seat_rolls.answer(t, taken("shade", test="sr-success", key="skill:Clubs"))["text"] == \
+        "no character has a seat in this folder"
+
+
+# ---------------------------------------------------------------------------
+# an attack, the defence, the damage resistance
+
+
+def test_an_attack_at_a_player_character_waits_for_their_seat_to_defend_then_one_opposed_roll():
+    t = table()
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx", faces=[6, 6, 5, 1, 2, 3, 4, 2]))
+    assert ans["ok"] and "roll" not in ans and ans["text"] == "Kaneda attacks: Nyx's seat defends"
+    offer = seats.pending_offers(t, "nyx")[-1]
+    assert offer.test == "sr-defend" and t.event_by_seq(offer.seq)["seat"] == "kaneda"
+    # Another seat cannot roll Nyx's defence: the request is not open to it
+    assert seats.pending_offers(t, "kaneda") == []
+    assert seat_rolls.answer(t, taken("kaneda", "roll", offer=offer.seq))["ok"] is False
+    ans = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, faces=[5, 1, 2]))
+    assert ans["ok"] and ans["text"] == "Nyx defends (the dice are in the log)"
+    ev = t.event_by_seq(ans["roll"])
+    roll = ev["roll"]
+    assert ev["seat"] == "nyx" and ev["offer"] == offer.seq and roll["test"] == "shadowrun-opposed"
+    assert [[d["face"] for d in s["dice"]] for s in roll["sides"]] == [[6, 6, 5, 1, 2, 3, 4, 2], [5, 1, 2]]
+    assert roll["outcome"]["winner"] == "a" and roll["outcome"]["net_hits"] == 2
+    assert seats.pending_offers(t, "nyx") == [], "the defence closes the request"
+
+
+def test_an_attack_at_an_npc_rolls_at_once_the_defence_with_the_programs_dice():
+    t = table()
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="ganger", faces=[6, 6, 5, 1, 2, 3, 4, 2]))
+    roll = t.event_by_seq(ans["roll"])["roll"]
+    assert roll["test"] == "shadowrun-opposed" and roll["hand"] == ["a"] and roll["manual"]
+    assert roll["draws"], "the defender's dice are the program's: verify checks them"
+    assert [s["label"] for s in roll["sides"]] == ["Kaneda", "Ganger"]
+
+
+def test_the_hit_character_resists_once_with_the_attackers_weapon():
+    t = table()
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx", faces=[6, 6, 5, 1, 2, 3, 4, 2]))
+    offer = seats.pending_offers(t, "nyx")[-1]
+    hit = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, faces=[5, 1, 2]))["roll"]
+    assert [r.key for r in own(t, "kaneda", "sr-resist")] == [], "only the one hit resists"
+    resist = own(t, "nyx", "sr-resist")
+    assert [r.key for r in resist] == [str(hit)]
+    assert resist[0].label == "Resist Kaneda's Ares Predator (5P + 2 net): Body + ballistic armour, 2 dice"
+    ans = seat_rolls.answer(t, taken("nyx", test="sr-resist", key=str(hit), faces=[5, 2]))
+    ev = t.event_by_seq(ans["roll"])
+    assert ev["seat"] == "nyx" and ev["roll"]["attack"] == hit
+    assert t.character("nyx")["physical"] == 6  # 5 + 2 net = 7P, 1 hit resisted
+    assert own(t, "nyx", "sr-resist") == [], "damage came from that attack: no second resistance"
+    assert seat_rolls.answer(t, taken("nyx", test="sr-resist", key=str(hit)))["ok"] is False
+
+
+# ---------------------------------------------------------------------------
+# initiative
+
+
+def test_a_seat_rolls_its_initiative_into_a_combat_turn_the_gm_began_without_it():
+    t = demo.demo_varjojuoksu()
+    t.combat.end()
+    assert own(t, "kaneda", "sr-initiative") == [], "no fight: nothing to roll"
+    t.rolls.roll_initiative([("ganger", 1)], faces=[1, 1, 1, 1, 1, 1])
+    ini = own(t, "kaneda", "sr-initiative")
+    assert len(ini) == 1 and ini[0].allowed and ini[0].label == "Initiative: Reaction + Intuition, 8 dice"
+    ans = seat_rolls.answer(t, taken("kaneda", test="sr-initiative", key="", faces=[5, 6, 1, 1, 1, 1, 1, 1]))
+    ev = t.event_by_seq(ans["roll"])
+    assert ev["seat"] == "kaneda" and ev["roll"]["test"] == "initiative"
+    assert [e["id"] for e in t.state["initiative"]] == ["kaneda", "ganger"]
+    assert t.combat.acting() == "kaneda", "the higher score acts first: nobody had acted"
+    assert own(t, "kaneda", "sr-initiative") == [], "rolled already"
+    t.combat.next()
+    nyx = own(t, "nyx", "sr-initiative")
+    assert not nyx[0].allowed and nyx[0].reason.startswith("someone has acted in this combat turn")
+    t.undo()
+    t.undo()
+    assert [e["id"] for e in t.state["initiative"]] == ["ganger"] and t.combat.acting() == "ganger"
+
+
+# ---------------------------------------------------------------------------
+# the setting and the players' file
+
+
+def test_the_campaign_setting_says_whether_an_own_roll_waits_for_the_gm():
+    t = table()
+    req = taken("kaneda", test="sr-success", key="skill:Pistols").request
+    assert not seat_rolls.needs_approval(t, req)
+    t.set_setting("seats.own_rolls", "approve")
+    assert seat_rolls.needs_approval(t, req)
+    assert not seat_rolls.needs_approval(t, {**req, "kind": "roll"}), "the GM's requests apply at once"
+    assert seat_rolls.check(t, "kaneda", req) == ""
+    assert seat_rolls.check(t, "kaneda", {**req, "key": "skill:Hacking"}) == "that roll is not open to you now"
+
+
+def test_the_players_file_lists_each_player_characters_own_rolls_and_no_npcs():
+    t = table()
+    t.add_character("Shade", kind="npc", secret=True, attributes=dict(t.character("ganger")["attributes"]))
+    head = json.loads(players_text(t).split("\n", 1)[0])
+    assert sorted(head["own"]) == ["kaneda", "nyx"]
+    labels = [r["label"] for r in head["own"]["kaneda"]]
+    assert "Attack Ganger (Pistols): 8 dice" in labels and not any("Shade" in x for x in labels)
+    assert "Shade" not in json.dumps(head["own"])
+
+
+@pytest.mark.parametrize("system", ["rajapolku", "harhapolku"])
+def test_the_other_systems_have_no_own_rolls_yet(system):
+    t = {"rajapolku": demo.demo_rajapolku, "harhapolku": demo.demo_harhapolku}[system]()
+    assert all(seat_rolls.own_rolls(t, cid) == [] for cid in t.characters)
