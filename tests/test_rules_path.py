@@ -163,7 +163,9 @@ def test_a_setting_changed_mid_campaign_is_logged_undoable_and_used_by_the_next_
 def test_each_system_offers_only_its_own_settings_and_steps_through_their_values():
     t = demo.demo_varjojuoksu()
     keys = [c.key for c in t.setting_choices()]
-    assert keys and all(k.startswith("sr.") for k in keys) and "sr.glitch_rerolls" in keys
+    assert keys and all(k.startswith("sr.") for k in keys[:-1]) and "sr.glitch_rerolls" in keys
+    assert keys[-1] == "seats.own_rolls", "then the settings every system shares"
+    assert t.next_setting_value("seats.own_rolls") == "approve"
     assert t.next_setting_value("sr.glitch_rerolls") is False
     r = demo.demo_rajapolku()
     assert r.next_setting_value("raja.story_points") is None  # a number: asked for, not stepped

@@ -381,7 +381,7 @@ async def test_new_campaign_system_row_switches_the_settings(tmp_path: Path) -> 
         rows = app.screen.query_one("#nc-settings", OptionList)
         ids = [rows.get_option_at_index(i).id for i in range(rows.option_count)]
         assert ids == ["system", "set:sr.glitch_rerolls", "set:sr.teamwork_cap", "set:sr.stun_conversion",
-                       "set:sr.stun_overflow", "set:sr.initiative", "create"]
+                       "set:sr.stun_overflow", "set:sr.initiative", "set:seats.own_rolls", "create"]
         await pilot.press("down", "space", "ctrl+s")
         await settle(app, pilot)
     reloaded, _ = files.load_tracker(tmp_path / "run1.toml")
