@@ -71,7 +71,7 @@ class PolkuCommands(Provider):
                 out.append((_("Seat: take back the roll request to {name}", name=who),
                             partial(app.run_command, command("seats.withdraw", offer_seq=offer.seq)), offer.text))
             for taken in app.seat_waiting:
-                who = t.characters.get(taken.cid, {}).get("name", taken.cid)
+                who = t.characters[taken.cid]["name"] if taken.cid in t.characters else taken.cid
                 out.append((_("Seat: approve {name}'s own roll", name=who), partial(app.decide_seat_roll, taken, True),
                             _("Apply it now, as the GM's own roll would be")))
                 out.append((_("Seat: refuse {name}'s own roll", name=who), partial(app.decide_seat_roll, taken, False),

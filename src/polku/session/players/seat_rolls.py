@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
 from ..model import Event, clone
+from ..records import SRCharacter, sr
 from ..rolls import SRPool
 from ..tracker import TrackerError
 from .seats import (
@@ -126,7 +127,7 @@ def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> li
         return []
     down = t.combat.down(cid)
     cannot = f"{ch['name']} cannot act: {down}" if down else ""
-    out = _success_tests(t, cid, ch, cannot)
+    out = _success_tests(t, cid, sr(ch), cannot)
     out += _attacks(t, cid, cannot, unnamed)
     resist = _resistance(t, cid, unnamed)
     if resist is not None:
@@ -150,12 +151,10 @@ def _pool_roll(t: Tracker, cid: str, test: str, key: str, label: str, pool: SRPo
     return OwnRoll(test, key, f"{label}: {n} dice", spec, not reason, reason, edge)
 
 
-def _success_tests(t: Tracker, cid: str, ch: dict[str, Any], cannot: str) -> list[OwnRoll]:
+def _success_tests(t: Tracker, cid: str, ch: SRCharacter, cannot: str) -> list[OwnRoll]:
     out = []
     for p in ch.get("pools", []):
-        if isinstance(p, dict) and isinstance(p.get("name"), str):
-            out.append(_pool_roll(t, cid, "sr-success", f"pool:{p['name']}", str(p["name"]), t.roster.sr_pool(p),
-                                  cannot))
+        out.append(_pool_roll(t, cid, "sr-success", f"pool:{p['name']}", p["name"], t.roster.sr_pool(p), cannot))
     for skill in sorted(ch.get("skills", {}), key=str.lower):
         attribute = t.rolls.sr_linked_attribute(skill, "agility", cid)
         out.append(_pool_roll(t, cid, "sr-success", f"skill:{skill}", f"{skill} + {attribute.title()}",
@@ -223,7 +222,7 @@ def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None
     letter = "P" if weapon.damage == "physical" else "S"
     label = (f"Resist {attacker}'s {weapon.name} ({weapon.dv}{letter} + {offer.net_hits} net): "
              f"Body + {which} armour, {n} dice")
-    edge = int(t.character(cid).get("edge", 0)) > 0
+    edge = sr(t.character(cid))["edge"] > 0
     return OwnRoll("sr-resist", key, label, {"mode": "dice", "count": n, "plain": True}, True, "", edge)
 
 
@@ -422,7 +421,7 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
     if not own.plain:
         return offer_odds(t, own.offer(cid), edge_before=edge_before)
     n = own.dice()
-    rating = int(t.character(cid).get("edge_rating", 0)) if edge_before else 0
+    rating = sr(t.character(cid))["edge_rating"] if edge_before else 0
     o = odds.sr(odds.SRQuestion(n + rating, rule_of_six=edge_before), t.rolls.settings_for())
     return SeatOdds(n + rating, None, tuple(o.success(k) for k in (1, 2, 3, 4)), o.mean(), o.glitch,
                     o.critical_glitch, (own.label,))
@@ -460,5 +459,5 @@ def own_plan(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
 
     if not own.plain:
         return faces_plan(t, own.offer(cid), edge_before=edge_before)
-    rating = int(t.character(cid).get("edge_rating", 0)) if edge_before else 0
+    rating = sr(t.character(cid))["edge_rating"] if edge_before else 0
     return FacesPlan(own.dice() + rating, 6, edge_before)
