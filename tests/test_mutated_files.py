@@ -63,6 +63,7 @@ CASES = {
     "challenge = [..]": (["challenge"], ["c1"], "challenge"),
     "a date as the time": (["t"], datetime(2026, 12, 1, 18, 0, tzinfo=UTC), "t"),
     "a number where a summary is drawn": (["roll", "summary"], 7, "summary"),
+    "text where the roll says if its dice were typed": (["roll", "manual"], "yes", "manual: expected true or false"),
     "a table where a change held a number": (["changes", 0, "before"], {"a": 1}, "structure.scene"),
 }
 

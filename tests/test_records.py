@@ -4,11 +4,17 @@ of the wrong kind is refused too, so code reading a typed field never meets anot
 
 from __future__ import annotations
 
+import types
+import typing
+from pathlib import Path
+
 import pytest
 
 from polku.rules.system import System
-from polku.session import model
-from polku.session.records import HarhaCharacter, RajaCharacter, SRCharacter
+from polku.session import model, store
+from polku.session.records import HarhaCharacter, RajaCharacter, RollTable, SRCharacter
+
+REPO = Path(__file__).resolve().parents[1]
 
 SHEETS = {System.RAJAPOLKU: RajaCharacter, System.HARHAPOLKU: HarhaCharacter, System.SHADOWRUN: SRCharacter}
 
@@ -48,3 +54,48 @@ def test_an_optional_key_of_the_wrong_kind_is_refused_in_one_line(system, key, v
     with pytest.raises(model.StateError) as e:
         model.validate_state(state)
     assert words in str(e.value)
+
+
+def _fits(value: object, hint: object, where: str) -> list[str]:
+    """Where ``value`` is not of the declared ``hint`` (a TypedDict, list[...], dict[...], a union, a plain type)."""
+    if typing.is_typeddict(hint):
+        if not isinstance(value, dict):
+            return [f"{where}: not a table"]
+        hints = typing.get_type_hints(hint)
+        out = [f"{where}.{k}: not declared in {hint.__name__}" for k in value if k not in hints]
+        missing = [k for k in hint.__required_keys__ if k not in value]
+        out += [f"{where}.{k}: required by {hint.__name__}, missing" for k in missing]
+        for k, v in value.items():
+            if k in hints:
+                out += _fits(v, hints[k], f"{where}.{k}")
+        return out
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        tries = [_fits(value, a, where) for a in args]
+        return [] if any(not t for t in tries) else tries[0]
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: not a list"]
+        return [p for i, v in enumerate(value) for p in _fits(v, args[0], f"{where}[{i}]")]
+    if origin is dict:
+        return [] if isinstance(value, dict) else [f"{where}: not a table"]
+    if hint is int:
+        return [] if isinstance(value, int) and not isinstance(value, bool) else [f"{where}: {value!r} is not a whole number"]
+    return [] if isinstance(value, hint) else [f"{where}: {value!r} is not {hint}"]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("demo", sorted(p.name for p in (REPO / "sessions").glob("demo-*.toml")))
+def test_every_logged_roll_and_sheet_of_the_demos_has_its_declared_shape(demo):
+    """Each key of the demos' roll tables, outcomes, sides, dice and sheets is declared, with the kind
+    of value Polku writes there: code reading the typed fields reads what is there."""
+    doc = store.load(REPO / "sessions" / demo).doc
+    state = model.validate_state(doc["state"])
+    sheet = SHEETS[model.system_of(state)]
+    problems = [p for cid, ch in state["characters"].items() for p in _fits(ch, sheet, f"characters.{cid}")]
+    tests = set()
+    for ev in doc["event"]:
+        if "roll" in ev:
+            tests.add(ev["roll"].get("test"))
+            problems += _fits(ev["roll"], RollTable, f"event {ev['seq']}.roll")
+    assert problems == []
+    assert tests  # the demo has rolls to check

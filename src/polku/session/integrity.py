@@ -41,15 +41,21 @@ MAX_SHOWN = 60
 _INT_KEYS = frozenset({
     "seq", "cmd", "target", "amount", "face", "size", "hits", "degrees", "net_hits", "threshold", "seed",
     "rerolls", "edge_dice", "edge_spent", "ones", "pool", "dice_counted", "helper_dice", "needed",
-    "accumulated", "intervals", "deciding_position", "score", "passes",
+    "accumulated", "intervals", "deciding_position", "score", "passes", "dice_key", "roll_no", "supersedes",
+    "withheld_sides",
 })
 _STR_KEYS = frozenset({
     "kind", "text", "t", "label", "source", "summary", "test", "winner", "winner_if_needed", "decided_by",
     "role", "resource", "challenge", "bought", "title", "status", "outcome_text", "tier", "narrator",
-    "id", "name", "player", "health", "notes", "wound",
+    "id", "name", "player", "health", "notes", "wound", "variant", "demand",
 })
-_INT_LIST_KEYS = frozenset({"at", "replaced", "a_faces", "b_faces", "a_sizes", "b_sizes", "degree_faces"})
-_STR_LIST_KEYS = frozenset({"explain", "participants", "opposition"})
+_BOOL_KEYS = frozenset({
+    "manual", "fixed_seed", "hidden", "glitch", "critical_glitch", "glitch_negated", "critical_reduced", "success",
+    "very_demanding", "narrow", "auto_failed", "hurried",
+})
+"""True or false: how a roll's dice came (``manual``…) and its outcome's flags (records.RollOutcome)."""
+_INT_LIST_KEYS = frozenset({"at", "replaced", "a_faces", "b_faces", "a_sizes", "b_sizes", "degree_faces", "counts"})
+_STR_LIST_KEYS = frozenset({"explain", "participants", "opposition", "hand", "draws"})
 _TABLE_LIST_KEYS = frozenset({"sides", "dice", "a_dice", "b_dice", "positions", "changes"})
 _NAMES_KEYS = frozenset({"who"})
 """Text or a list of texts: the characters an event names."""
@@ -117,6 +123,8 @@ def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) 
                 _want_int(value, at)
             elif key in _STR_KEYS:
                 _want(value, str, at)
+            elif key in _BOOL_KEYS:
+                _want(value, bool, at)
             elif key in _INT_LIST_KEYS:
                 _want(value, list, at)
                 for i, x in enumerate(value):
@@ -140,7 +148,7 @@ def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) 
 
 def _want(value: Any, typ: type, path: list[Any]) -> None:
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        want = {str: "text", list: "a list", dict: "a table", int: "a whole number"}[typ]
+        want = {str: "text", list: "a list", dict: "a table", int: "a whole number", bool: "true or false"}[typ]
         raise StateError(f"{_where(path)}: expected {want}, found {_kind(value)} {_show(value)}")
 
 

@@ -45,7 +45,8 @@ from ..rules.system import (
 )
 from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
 from .records import Character as Character  # the per-system sheets (session/records.py), re-exported
-from .records import SRCharacter, sr
+from .records import DieTable as DieTable
+from .records import RollTable, SRCharacter, sr
 
 _T = TypeVar("_T")
 _Named = TypeVar("_Named", bound=Mapping[str, object])
@@ -71,8 +72,6 @@ class Challenge(TypedDict):
     spirit: NotRequired[dict[str, Any]]
     """A Rajapolku spirit fight in progress (R11)."""
 
-DieTable = dict[str, Any]
-"""A die as stored: ``size``, ``face``, ``source`` and optional ``label``/``replaced``."""
 
 
 class Campaign(TypedDict):
@@ -207,7 +206,7 @@ class Event(TypedDict):
     undoable: NotRequired[bool]
     who: NotRequired[str | list[str]]
     challenge: NotRequired[str]
-    roll: NotRequired[dict[str, Any]]
+    roll: NotRequired[RollTable]
     resource: NotRequired[str]
     amount: NotRequired[int]
     bought: NotRequired[str]
@@ -329,6 +328,11 @@ def by_name_or_id(table: Mapping[str, _Named], name_or_id: str) -> _Named | None
         return table[name_or_id]
     low = name_or_id.strip().lower()
     return next((x for x in table.values() if str(x["name"]).lower() == low), None)
+
+
+def roll_of(ev: Event) -> RollTable:
+    """The event's ``roll`` table, or an empty one (no sides) for an event without dice."""
+    return ev.get("roll") or {"sides": []}
 
 
 def clone(value: _T) -> _T:

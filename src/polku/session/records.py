@@ -184,3 +184,288 @@ def harha(ch: Character) -> HarhaCharacter:
 def sr(ch: Character) -> SRCharacter:
     """``ch`` as the Varjojuoksu sheet it is in a Varjojuoksu campaign."""
     return cast(SRCharacter, ch)
+
+
+# ---------------------------------------------------------------------------
+# A roll as logged: the ``roll`` table of an event (:meth:`polku.session.rolls.common.RollsBase.emit_roll`).
+#
+# The outcome differs per system and test: each kind's keys are declared below, and
+# :class:`RollOutcome`, what a reader of any roll gets, is their union of keys (all optional: which
+# ones a roll has follows from its ``test``, and older files lack some). The loader checks the
+# dice (:func:`polku.session.model.validate_event`) and the kind of every key with a fixed meaning
+# wherever it appears (:mod:`polku.session.integrity`).
+
+
+class DieTable(TypedDict):
+    """A die as stored: its size and face; where it came from and what it replaced."""
+
+    size: int
+    face: int
+    source: NotRequired[str]
+    """``die`` (thrown), ``exploded``, ``ability``, ``edge``…: a :class:`polku.rules.dice.Src`."""
+    label: NotRequired[str]
+    replaced: NotRequired[list[int]]
+    """Faces this die showed before a reroll replaced them."""
+
+
+class RollSide(TypedDict):
+    """One side of a roll (``a``, ``b``, ``helper:0``, ``gm``…): who rolled which dice."""
+
+    dice: list[DieTable]
+    role: NotRequired[str]
+    label: NotRequired[str]
+    who: NotRequired[list[str]]
+    """Character ids (none: the GM's opposition)."""
+
+
+class OutcomeDie(TypedDict):
+    """A Rajapolku die in its outcome (``a_dice``/``b_dice``): face, where it came from, an ability's."""
+
+    face: int
+    source: NotRequired[str]
+    ability: NotRequired[bool]
+    label: NotRequired[str]
+    replaced: NotRequired[list[int]]
+
+
+class RajaOutcome(TypedDict, total=False):
+    """A Rajapolku contest (R5–R7; ``rules.rajapolku.result_json``), test ``rajapolku``."""
+
+    system: str
+    winner: str
+    """``a``, ``b`` or ``tie``."""
+    degrees: int
+    supernatural: int
+    narrow: bool
+    a_faces: list[int]
+    b_faces: list[int]
+    a_dice: list[OutcomeDie]
+    b_dice: list[OutcomeDie]
+    deciding_position: int
+    decided_by: str
+    deciding_die_is_ability: bool
+    visibly_supernatural: bool
+    degrees_rule: str
+    degree_faces: list[int]
+    tie_action: str
+    holds: str
+    explain: list[str]
+
+
+class SpiritFightTable(TypedDict, total=False):
+    """A spirit fight after an exchange (R11; ``rules.rajapolku.SpiritFight.to_json``)."""
+
+    a_charges: int
+    b_charges: int
+    exchanges: int
+    over: bool
+    winner: str
+    ended_by_gm: bool
+
+
+class SpiritOutcome(RajaOutcome, total=False):
+    """A spirit combat exchange (R11), test ``spirit``: the contest, the charges lost, the fight after."""
+
+    charge_loss: int
+    fight: SpiritFightTable
+
+
+class HarhaPosition(TypedDict, total=False):
+    """One compared position of a Harhapolku roll (H3–H6): the faces met there and who won it."""
+
+    index: int
+    a: int
+    b: int
+    side: str
+
+
+class HarhaOutcome(TypedDict, total=False):
+    """A Harhapolku comparison (H3–H6), tests ``harhapolku-ch23``, ``-classic``, ``-sum``."""
+
+    system: str
+    variant: str
+    winner: str
+    a_positions: int
+    b_positions: int
+    a_faces: list[int]
+    b_faces: list[int]
+    a_sizes: list[int]
+    b_sizes: list[int]
+    positions: list[HarhaPosition]
+    reason: str
+    tie_action: str
+    explain: list[str]
+    a_count: int
+    """The sum variant (``sum``): each side's dice count, roll and total, and the die size."""
+    a_roll: int
+    a_total: int
+    a_size: int
+    b_count: int
+    b_roll: int
+    b_total: int
+    b_size: int
+
+
+class HarhaDifficultOutcome(TypedDict, total=False):
+    """A difficult or very demanding action (H8), test ``harhapolku-difficult``, or an opposed roll
+    with a demand (its comparison's keys, then these)."""
+
+    success: bool
+    high: int
+    needed: int
+    very_demanding: bool
+    won_comparison: bool
+
+
+class NarrationHarm(TypedDict, total=False):
+    """The numbers of a narration harm roll (H9)."""
+
+    harmed: bool
+    automatic: bool
+    usurper_total: int
+    gm_total: int
+
+
+class NarrationOutcome(TypedDict, total=False):
+    """A narration contest step (H9), test ``narration``: a harm roll's numbers, else nothing."""
+
+    harm: NarrationHarm
+
+
+SRTestDie = TypedDict("SRTestDie", {"face": int, "source": str, "label": str, "from": int}, total=False)
+"""A die of an opposed test's side, in its outcome: ``from``, the index of the die it exploded from."""
+
+
+class SRTestOutcome(TypedDict, total=False):
+    """A Varjojuoksu roll (S4–S8; ``rules.shadowrun.SRRoll.to_json`` without its dice), tests
+    ``shadowrun``, ``shadowrun-teamwork``, and each side of an opposed test."""
+
+    hits: int
+    glitch: bool
+    critical_glitch: bool
+    ones: int
+    dice_counted: int
+    pool: int
+    helper_dice: int
+    edge_dice: int
+    edge: str
+    """When Edge was used: ``before``, ``after``, ``long_shot``."""
+    edge_spent: int
+    glitch_negated: bool
+    critical_reduced: bool
+    bought: int
+    """Hits bought instead of rolling (S4)."""
+    auto_failed: bool
+    hurried: bool
+    manual: bool
+    threshold: int
+    hidden: bool
+    success: bool
+    net_hits: int
+    dice: list[SRTestDie]
+    """Each side of an opposed test only (a test's own dice are its sides')."""
+
+
+class SROpposedOutcome(TypedDict, total=False):
+    """A Varjojuoksu opposed test (S9), test ``shadowrun-opposed``: each side's roll and who won."""
+
+    winner: str
+    net_hits: int
+    winner_if_needed: str
+    a: SRTestOutcome
+    b: SRTestOutcome
+
+
+class SRExtendedOutcome(SRTestOutcome, total=False):
+    """One interval of an extended test (S10), test ``shadowrun-extended``: the roll and the progress."""
+
+    accumulated: int
+    intervals: int
+    done: bool
+    ended: bool
+    spoiled: bool
+    glitched: bool
+    status: str
+    restarts: int
+    interval: str
+    interval_thresholds: list[int]
+
+
+class DamageOutcome(TypedDict, total=False):
+    """A damage resistance roll (``rules.shadowrun.DamageResult.to_json`` and the roll's hits), test
+    ``damage-resistance``."""
+
+    base_dv: int
+    dv: int
+    declared: str
+    armour: int
+    resist_hits: int
+    damage_kind: str
+    boxes: int
+    physical: int
+    stun: int
+    overflow: int
+    state: str
+
+
+class InitiativePlace(TypedDict):
+    """One fighter in an initiative roll's order: who, and the score in force."""
+
+    id: str
+    current: int
+
+
+class InitiativeOutcome(TypedDict, total=False):
+    """An initiative roll (S12), test ``initiative``: the order it made."""
+
+    order: list[InitiativePlace]
+
+
+class RollOutcome(SpiritOutcome, HarhaOutcome, HarhaDifficultOutcome, NarrationOutcome, SROpposedOutcome,
+                  SRExtendedOutcome, DamageOutcome, InitiativeOutcome, total=False):
+    """A logged roll's ``outcome`` as any reader sees it: the keys of every kind above (each one a
+    roll of its ``test`` writes; the same key means the same thing in every kind)."""
+
+
+class RollTable(TypedDict):
+    """The ``roll`` table of an event: the sides and their dice (checked at load), the test, the
+    outcome and its wording, where the dice came from, and what a kind of test keeps."""
+
+    sides: list[RollSide]
+    test: NotRequired[str]
+    """``rajapolku``, ``spirit``, ``harhapolku-<variant>``, ``harhapolku-difficult``, ``narration``,
+    ``shadowrun``, ``shadowrun-opposed``, ``shadowrun-teamwork``, ``shadowrun-extended``,
+    ``damage-resistance``, ``initiative``."""
+    summary: NotRequired[str]
+    outcome: NotRequired[RollOutcome]
+    explain: NotRequired[list[str]]
+    settings: NotRequired[dict[str, bool | int | str]]
+    """The [choice] settings the roll was resolved with (:meth:`RollsBase.roll_settings`)."""
+    # Where the dice came from (polku.session.fairdice, docs/rules.md §4).
+    manual: NotRequired[bool]
+    hand: NotRequired[list[str]]
+    """The roles whose faces were entered by hand."""
+    seed: NotRequired[int]
+    fixed_seed: NotRequired[bool]
+    dice_key: NotRequired[int]
+    roll_no: NotRequired[int]
+    draws: NotRequired[list[str]]
+    # Kept by some kinds of test.
+    variant: NotRequired[str]
+    """Harhapolku: the comparison it was resolved by (H3–H6)."""
+    demand: NotRequired[str]
+    """Harhapolku: ``difficult`` or ``very_demanding`` (H8)."""
+    counts: NotRequired[list[int]]
+    """Harhapolku: each side's dice count (H6)."""
+    rerolls: NotRequired[int]
+    """A Harhapolku edge reroll (H7): the ``seq`` of the roll it replaces."""
+    supersedes: NotRequired[int]
+    """A Varjojuoksu roll changed after it was made (Edge, S5–S7): the ``seq`` of the roll it replaces."""
+    threshold: NotRequired[int]
+    hidden: NotRequired[bool]
+    """A Varjojuoksu threshold the GM keeps to themself (S8)."""
+    group: NotRequired[list[str]]
+    attack: NotRequired[int]
+    """A damage resistance roll: the ``seq`` of the attack it resists."""
+    withheld_sides: NotRequired[int]
+    """The players' view only: sides left out (a secret character's)."""

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..i18n import N_, _, ngettext
-from ..session.model import State
+from ..session.model import Event, State
 from ..session.review import stats as st
 from ..session.review.replay import History, ReplayError
 from ..session.tracker import Tracker
@@ -260,17 +260,17 @@ class ReviewScreen(Screen[None]):
         """A character's name now, or the last one it had before it left the campaign."""
         return self.names.get(cid, cid)
 
-    def stands(self, ev: dict[str, Any]) -> bool:
+    def stands(self, ev: Event) -> bool:
         """Not undone, and not replaced by a later roll (an edge reroll, Edge after the roll)."""
         return not self.tracker.is_undone(ev["seq"]) and ev["seq"] not in self.replaced
 
-    def predicate(self) -> Callable[[dict[str, Any]], bool] | None:
+    def predicate(self) -> Callable[[Event], bool] | None:
         f = dict(self.filters)
         if not f:
             return None
         settings = self.tracker.settings
 
-        def keep(ev: dict[str, Any]) -> bool:
+        def keep(ev: Event) -> bool:
             cid = f.get("character")
             if cid is not None and cid not in self.people.of(ev):
                 return False

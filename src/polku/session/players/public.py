@@ -71,6 +71,7 @@ from ..model import (
     StateError,
     clone,
 )
+from ..records import RollTable
 from ..table.combat import order_words, sets_initiative_scores
 from ..tracker import Tracker
 
@@ -163,7 +164,12 @@ def _undo_flag(flags: dict[str, bool], change: Any) -> None:
         flags[cid] = had and before is True
 
 
-def public_summary(roll: dict[str, Any]) -> str:
+def _named(table: Mapping[str, object], fields: Iterable[str]) -> list[tuple[str, object]]:
+    """``(field, value)`` of ``table`` for each of ``fields`` it has, in the order of ``fields``."""
+    return [(k, table[k]) for k in fields if k in table]
+
+
+def public_summary(roll: RollTable) -> str:
     """A hidden-threshold roll's summary without the threshold: hits and glitches only (a glitch
     with its size, S5)."""
     from ...rules.shadowrun import glitch_words
@@ -443,7 +449,7 @@ class _Projection:
                 base[k] = clone(fields[k])
         return base
 
-    def _follows_gm_roll(self, ev: Event, roll: dict[str, Any] | None) -> bool:
+    def _follows_gm_roll(self, ev: Event, roll: RollTable | None) -> bool:
         """Whether the event takes its numbers from a roll the players saw as "the GM rolls" (a
         GM-only roll or one with a secret character): the damage resisted after that attack (S9,
         ``attack``) or the harm proposed from it (R8/R9, H9: ``harm_of``)."""
@@ -474,7 +480,7 @@ class _Projection:
         base["who"] = []
         return base
 
-    def _initiative(self, base: dict[str, Any], ev: Event, roll: dict[str, Any],
+    def _initiative(self, base: dict[str, Any], ev: Event, roll: RollTable,
                     secret: set[str] | frozenset[str]) -> dict[str, Any]:
         """S12: an initiative roll without the secret characters' dice and places.
 
@@ -515,24 +521,19 @@ class _Projection:
         return base
 
     @staticmethod
-    def _roll(roll: dict[str, Any], hidden: bool) -> dict[str, Any]:
-        out = {k: clone(roll[k]) for k in PUBLIC_ROLL_FIELDS if k in roll}
+    def _roll(roll: RollTable, hidden: bool) -> dict[str, Any]:
+        # The players' copy is made of the fields named public, each taken by its name.
+        out = {k: clone(v) for k, v in _named(roll, PUBLIC_ROLL_FIELDS)}
         sides = []
-        for side in roll.get("sides", []) if isinstance(roll.get("sides"), list) else []:
-            if not isinstance(side, dict):
-                continue
-            pub = {k: clone(side[k]) for k in PUBLIC_SIDE_FIELDS if k in side}
+        for side in roll["sides"]:
+            pub = {k: clone(v) for k, v in _named(side, PUBLIC_SIDE_FIELDS)}
             pub["who"] = _strs(side.get("who"))
-            dice = side.get("dice", [])
-            pub["dice"] = [{k: clone(d[k]) for k in PUBLIC_DIE_FIELDS if k in d}
-                           for d in (dice if isinstance(dice, list) else []) if isinstance(d, dict)]
+            pub["dice"] = [{k: clone(v) for k, v in _named(d, PUBLIC_DIE_FIELDS)} for d in side["dice"]]
             sides.append(pub)
         out["sides"] = sides
         if hidden:
-            outcome = roll.get("outcome", {})
-            outcome = outcome if isinstance(outcome, dict) else {}
             out.pop("threshold", None)
-            out["outcome"] = {k: clone(outcome[k]) for k in HIDDEN_OUTCOME_FIELDS if k in outcome}
+            out["outcome"] = {k: clone(v) for k, v in _named(roll.get("outcome", {}), HIDDEN_OUTCOME_FIELDS)}
             out["summary"] = public_summary(roll)
             out["explain"] = []
         return out

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
-from ..model import Character, Event, clone
+from ..model import Character, Event, clone, roll_of
 from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
 from ..tracker import TrackerError
 
@@ -563,13 +563,11 @@ def faces_plan(t: Tracker, offer: Offer, *, edge_before: bool = False) -> FacesP
 def follow_up_plan(t: Tracker, roll_event: Event, name: str, cid: str) -> FacesPlan:
     """What to type for a follow-up of ``cid``'s own roll: Edge after (S7, its sixes explode), an edge
     reroll (H7, the whole roll again); nothing for negating or reducing a glitch (S5, S6)."""
-    roll = roll_event.get("roll") or {}
-    role = next((str(s.get("role")) for s in roll.get("sides", [])
-                 if isinstance(s, dict) and cid in (s.get("who") or [])), "a")
+    roll = roll_of(roll_event)
+    role = next((str(s.get("role")) for s in roll["sides"] if cid in s.get("who", [])), "a")
     if name == "edge_reroll":
         sizes = t.rolls.harha_reroll_dice(roll_event, role)
-        side = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
-        dice = [d for d in side.get("dice", []) if isinstance(d, dict)]
+        dice = next((s["dice"] for s in roll["sides"] if s.get("role") == role), [])
         order = tuple(str(d.get("label") or d.get("source", "")) for d in dice) if len(dice) == len(sizes) else ()
         return FacesPlan(len(sizes), tuple(sizes), order=order)
     n = t.rolls.sr_follow_up_dice(roll_event, name, role)
@@ -578,7 +576,7 @@ def follow_up_plan(t: Tracker, roll_event: Event, name: str, cid: str) -> FacesP
 
 def physical(roll_event: Event | None) -> bool:
     """Were this roll's dice (some of them) entered by hand? Its follow-ups are then typed too."""
-    return bool(roll_event and (roll_event.get("roll") or {}).get("manual"))
+    return bool(roll_event and roll_of(roll_event).get("manual"))
 
 
 # ---------------------------------------------------------------------------

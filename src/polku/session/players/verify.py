@@ -24,6 +24,7 @@ from ...rules.dice import RulesError
 from ...rules.system import Settings
 from .. import fairdice
 from ..model import Event, State
+from ..records import DieTable, RollSide, RollTable
 from ..rolls.common import roll_settings
 from ..rolls.rejudge import rejudge
 
@@ -118,20 +119,20 @@ def _label(ev: Event) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def _shown(side: dict[str, Any]) -> list[dict[str, Any]]:
+def _shown(side: RollSide) -> list[DieTable]:
     dice = side.get("dice", []) if isinstance(side, dict) else []
     return [d for d in dice if isinstance(d, dict)] if isinstance(dice, list) else []
 
 
-def _hand_sides(roll: dict[str, Any]) -> set[str]:
+def _hand_sides(roll: RollTable) -> set[str]:
     """The sides of a roll entered by hand while the others were the program's (a seat's Rajapolku roll)."""
     hand = roll.get("hand")
     return {h for h in hand if isinstance(h, str)} if isinstance(hand, list) else set()
 
 
-def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list[tuple[int, int, str]], list[str]]:
+def _new_dice(roll: RollTable, before: RollTable | None) -> tuple[list[tuple[int, int, str]], list[str]]:
     """The program dice this roll threw (size, face, where), in throwing order, and carried dice that changed."""
-    prev_sides = {s.get("role"): s for s in (before or {}).get("sides", []) if isinstance(s, dict)}
+    prev_sides = {s.get("role"): s for s in (before["sides"] if before else [])}
     new: list[tuple[int, int, str]] = []
     changed: list[str] = []
     by_hand = _hand_sides(roll)
@@ -141,7 +142,7 @@ def _new_dice(roll: dict[str, Any], before: dict[str, Any] | None) -> tuple[list
         role = side.get("role", "?")
         if role in by_hand:
             continue
-        old = _shown(prev_sides.get(role, {})) if before is not None else []
+        old = _shown(prev_sides[role]) if before is not None and role in prev_sides else []
         for i, d in enumerate(_shown(side)):
             where = f"die {i + 1} of side {role}"
             size, face = d.get("size"), d.get("face")
@@ -293,7 +294,7 @@ def _judge_results(rep: Report, events: list[Event], undone: set[int], campaign:
             _rejudge(rep, ev, note, campaign)
 
 
-def _list_by_hand(rep: Report, ev: Event, roll: dict[str, Any], undone_note: str) -> bool:
+def _list_by_hand(rep: Report, ev: Event, roll: RollTable, undone_note: str) -> bool:
     """A roll entered by hand is listed; True when nothing of it is the program's to check."""
     if not roll.get("manual"):
         return False
@@ -309,7 +310,7 @@ def _list_by_hand(rep: Report, ev: Event, roll: dict[str, Any], undone_note: str
     return False
 
 
-def _check_unnumbered(rep: Report, roll: dict[str, Any], before_roll: dict[str, Any] | None, where: str) -> None:
+def _check_unnumbered(rep: Report, roll: RollTable, before_roll: RollTable | None, where: str) -> None:
     """A roll without a secret's number: a follow-up that threw nothing, or a roll older than verifiable dice."""
     if before_roll is not None and not roll.get("draws"):
         # A follow-up that threw nothing (negating a glitch): the dice must be the same.
@@ -321,7 +322,7 @@ def _check_unnumbered(rep: Report, roll: dict[str, Any], before_roll: dict[str, 
         rep.before += 1
 
 
-def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: dict[str, Any], has_dice: bool) -> None:
+def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: RollTable, has_dice: bool) -> None:
     """One logged roll's dice against its secret (or its fixed seed), with what it carried over."""
     seq = ev.get("seq")
     undone_note = " (undone)" if seq in walk.undone else ""
@@ -363,7 +364,7 @@ def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: dict[str, Any], has_d
             rep.unrevealed += 1
 
 
-def _check_seed(rep: Report, keys: _Keys, roll: dict[str, Any], key: int, n: int, seq: Any, where: str) -> bool:
+def _check_seed(rep: Report, keys: _Keys, roll: RollTable, key: int, n: int, seq: Any, where: str) -> bool:
     """The roll's secret is there and committed before it, and its seed is the one the secret and number give."""
     if key not in keys.secrets:
         rep.mismatches.append(f"{where}: no dice secret #{key} in this {rep.source}")
@@ -504,7 +505,7 @@ def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[st
                                   "(rewritten as entered by hand, or removed)")
 
 
-def _check_draws(rep: Report, where: str, seed: int, roll: dict[str, Any], before_roll: dict[str, Any] | None) -> None:
+def _check_draws(rep: Report, where: str, seed: int, roll: RollTable, before_roll: RollTable | None) -> None:
     """The seed gives every logged draw, and the roll shows exactly those draws as its new dice."""
     draws_raw = roll.get("draws", [])
     try:

@@ -22,13 +22,13 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from ...rules.system import System
 from ...text import bar, dice_origin, logged_die_text
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
-from ..records import Character, harha, raja, sr
+from ..records import Character, DieTable, harha, raja, sr
 from ..tracker import Tracker
 from . import stats as st
 from .replay import Scene, scene_sections
@@ -175,7 +175,7 @@ def _characters_table(view: Tracker, system: System) -> Block:
     return Block("table", header=["Character", "Player", "Kind", "At the end"], rows=rows)
 
 
-def die_words(d: dict[str, Any], system: System) -> str:
+def die_words(d: DieTable, system: System) -> str:
     face = logged_die_text(d, system.value, replaced=False, named=True)
     label = d.get("label", "")
     if label and d.get("source") not in ("exploded",) and label != "action":

@@ -24,12 +24,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from ...rules.dice import RulesError
 from ...rules.shadowrun import count_hits
 from ...rules.system import Settings
 from .. import odds
+from ..model import Challenge, Event, roll_of
+from ..records import DieTable, RollSide, RollTable, SRTestOutcome
 from ..rolls.common import roll_settings
 
 # ---------------------------------------------------------------------------
@@ -235,13 +237,13 @@ class SideResult:
     expected_hits: float | None = None
 
 
-def _count_sizes(dice: Iterable[Mapping[str, Any]]) -> tuple[int, int]:
+def _count_sizes(dice: Iterable[DieTable]) -> tuple[int, int]:
     n8 = sum(1 for d in dice if d.get("size") == 8)
     n10 = sum(1 for d in dice if d.get("size") == 10)
     return n8, n10
 
 
-def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any], settings: Settings) -> tuple[float | None, Any]:
+def _sr_expect(side_dice: Sequence[DieTable], outcome: SRTestOutcome, settings: Settings) -> tuple[float | None, Any]:
     """Expected hits and the odds object of a Varjojuoksu roll, or (None, None)."""
     if outcome.get("bought") or outcome.get("auto_failed"):
         return None, None
@@ -262,7 +264,7 @@ def _sr_expect(side_dice: Sequence[Mapping[str, Any]], outcome: Mapping[str, Any
         return None, None
 
 
-def _rerolled_role(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> int | None:
+def _rerolled_role(roll: RollTable, previous: RollTable | None) -> int | None:
     """Which side (by position) an edge reroll threw again: the one whose dice are not the previous roll's."""
     if previous is None:
         return None
@@ -274,12 +276,12 @@ def _rerolled_role(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) 
     return changed[0] if len(changed) == 1 else None
 
 
-def _sr_explodes(sub: Mapping[str, Any]) -> bool:
+def _sr_explodes(sub: SRTestOutcome) -> bool:
     """S3, S7: Edge before the roll and a Long Shot make every die follow the rule of six."""
     return sub.get("edge") in ("before", "long_shot")
 
 
-def _harha_pools(roll: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], variant: str) -> list[tuple[int, int]]:
+def _harha_pools(roll: RollTable, sides: Sequence[RollSide], variant: str) -> list[tuple[int, int]]:
     """Each side's pool as (d8, d10); under the sum variant the dice it had, of its die's size (H6)."""
     pools = [_count_sizes(s.get("dice", [])) for s in sides]
     counts = roll.get("counts")
@@ -291,8 +293,8 @@ def _harha_pools(roll: Mapping[str, Any], sides: Sequence[Mapping[str, Any]], va
     return out
 
 
-def judge_roll(roll: Mapping[str, Any], campaign: Settings,
-               previous: Mapping[str, Any] | None = None) -> list[SideResult]:
+def judge_roll(roll: RollTable, campaign: Settings,
+               previous: RollTable | None = None) -> list[SideResult]:
     """Each side's result, degrees, hits, glitches and exact odds, from a stored roll.
 
     The odds are asked of :mod:`polku.session.odds` with the settings the roll
@@ -368,8 +370,9 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings,
             r.hits = count_hits(d.get("face", 0) for d in s.get("dice", []))
     elif test == "shadowrun-opposed" and len(sides) == 2:
         winner = outcome.get("winner")
-        for r, key, s in ((out[0], "a", sides[0]), (out[1], "b", sides[1])):
-            sub = outcome.get(key, {}) or {}
+        none: SRTestOutcome = {}
+        sa, sb = outcome.get("a") or none, outcome.get("b") or none
+        for r, sub, s in ((out[0], sa, sides[0]), (out[1], sb, sides[1])):
             r.hits = int(sub.get("hits", 0))
             r.glitch = bool(sub.get("glitch"))
             r.critical_glitch = bool(sub.get("critical_glitch"))
@@ -378,7 +381,6 @@ def judge_roll(roll: Mapping[str, Any], campaign: Settings,
         if winner in ("a", "b"):
             out[0 if winner == "a" else 1].net_hits = int(outcome.get("net_hits", 0))
         try:
-            sa, sb = (outcome.get(k, {}) or {} for k in ("a", "b"))
             na = sum(1 for d in sides[0].get("dice", []) if d.get("source") != "exploded")
             nb = sum(1 for d in sides[1].get("dice", []) if d.get("source") != "exploded")
             if "after" not in (sa.get("edge"), sb.get("edge")) and not (sa.get("bought") or sb.get("bought")):
@@ -420,17 +422,17 @@ OUTCOME_MEANING = {
 """What each outcome filter shows, in words for the filter's chooser."""
 
 
-def _who_list(ev: Mapping[str, Any]) -> list[str]:
+def _who_list(ev: Event) -> list[str]:
     who = ev.get("who", [])
     if isinstance(who, str):
         return [who] if who else []
     return list(who)
 
 
-def event_characters(ev: Mapping[str, Any]) -> set[str]:
+def event_characters(ev: Event) -> set[str]:
     """Ids of the characters an event names (its ``who`` and its roll's sides) or changes."""
     out = set(_who_list(ev))
-    for side in (ev.get("roll") or {}).get("sides", []):
+    for side in roll_of(ev).get("sides", []):
         out.update(side.get("who", []))
     for ch in ev.get("changes", []):
         path = ch.get("path", [])
@@ -466,12 +468,12 @@ class EventPeople:
                 for value in (ch.get("insert"), ch.get("after"), ch.get("before"), ch.get("remove")):
                     for c in value if isinstance(value, list) else [value]:
                         if isinstance(c, dict) and "participants" in c and isinstance(c.get("id"), str):
-                            self._challenge(c)
+                            self._challenge(cast(Challenge, c))  # a challenge's table: it has participants
         for c in tracker.state.get("challenges", []):
             self._challenge(c)
         self._cache: dict[int, set[str]] = {}
 
-    def _challenge(self, c: Mapping[str, Any]) -> None:
+    def _challenge(self, c: Challenge) -> None:
         people = self.challenges.setdefault(c["id"], set())
         people.update(x for x in list(c.get("participants", [])) + list(c.get("opposition", []))
                       if isinstance(x, str))
@@ -480,7 +482,7 @@ class EventPeople:
         cid = self.by_name.get(name.strip().lower()) if isinstance(name, str) else None
         return {cid} if cid else set()
 
-    def of(self, ev: Mapping[str, Any]) -> set[str]:
+    def of(self, ev: Event) -> set[str]:
         """Ids of the characters ``ev`` is about."""
         seq = ev.get("seq")
         if isinstance(seq, int) and seq in self._cache:
@@ -490,7 +492,7 @@ class EventPeople:
         if kind == "challenge" and ev.get("challenge") in self.challenges:
             out |= self.challenges[ev["challenge"]]
         if kind == "narration" and not ev.get("who"):
-            for side in (ev.get("roll") or {}).get("sides", []):
+            for side in roll_of(ev).get("sides", []):
                 if side.get("role") != "gm":
                     out |= self._named(side.get("label"))
             for ch in ev.get("changes", []):
@@ -511,7 +513,7 @@ class EventPeople:
         return out
 
 
-def event_tags(ev: Mapping[str, Any], settings: Settings, cid: str | None = None) -> set[str]:
+def event_tags(ev: Event, settings: Settings, cid: str | None = None) -> set[str]:
     """Outcome tags of an event (``win``, ``loss``, ``glitch``, ``critical glitch``, ``burn``, ``tie``).
 
     With ``cid``, win / loss / glitches are those of that character's side;
@@ -538,7 +540,7 @@ def event_tags(ev: Mapping[str, Any], settings: Settings, cid: str | None = None
     return tags
 
 
-def _burned(ev: Mapping[str, Any]) -> bool:
+def _burned(ev: Event) -> bool:
     for ch in ev.get("changes", []):
         if list(ch.get("path", [])) == ["narration"]:
             before = (ch.get("before") or {}).get("burned", [])
@@ -552,23 +554,23 @@ def _burned(ev: Mapping[str, Any]) -> bool:
 # The whole log
 
 
-def superseded(events: Sequence[Mapping[str, Any]], is_undone: Callable[[int], bool]) -> dict[int, int]:
+def superseded(events: Sequence[Event], is_undone: Callable[[int], bool]) -> dict[int, int]:
     """Roll seq → the seq of the (not undone) roll that replaced it."""
     out: dict[int, int] = {}
     for ev in events:
-        roll = ev.get("roll") or {}
+        roll = roll_of(ev)
         old = roll.get("rerolls", roll.get("supersedes"))
         if isinstance(old, int) and not is_undone(ev["seq"]):
             out[old] = ev["seq"]
     return out
 
 
-def _die_key(d: Mapping[str, Any]) -> tuple[Any, ...]:
+def _die_key(d: DieTable) -> tuple[Any, ...]:
     """A die as the log keeps it: size, source, label, face and the faces it replaced."""
     return (d.get("size"), d.get("source", ""), d.get("label", ""), d.get("face"), tuple(d.get("replaced", ())))
 
 
-def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+def new_dice(roll: RollTable, previous: RollTable | None) -> list[DieTable]:
     """The dice a roll threw itself, each once, from what the log records of every die.
 
     A roll that replaces ``previous`` (an edge reroll, H7; Edge after the roll,
@@ -578,7 +580,7 @@ def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> lis
     is new, and so is every face it replaced.
     """
     dice = [d for s in roll.get("sides", []) for d in s.get("dice", [])]
-    old = Counter(_die_key(d) for s in (previous or {}).get("sides", []) for d in s.get("dice", []))
+    old = Counter(_die_key(d) for s in (previous["sides"] if previous else []) for d in s.get("dice", []))
     kept = Counter[tuple[Any, ...]]()
     fresh = []
     for d in dice:
@@ -588,7 +590,7 @@ def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> lis
         else:
             fresh.append(d)
     left = old - kept
-    out: list[Mapping[str, Any]] = []
+    out: list[DieTable] = []
     for d in fresh:
         out.append(d)
         history = list(d.get("replaced", ()))
@@ -601,7 +603,7 @@ def new_dice(roll: Mapping[str, Any], previous: Mapping[str, Any] | None) -> lis
     return out
 
 
-def log_names(events: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
+def log_names(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
     """Character id → (last name, kind) the log knows, for characters that left the campaign.
 
     A character's addition, edits and removal record its fields in their
@@ -694,8 +696,8 @@ def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStat
     return SessionStats(people, dists, rolls, len(events), undone)
 
 
-def _credit(roll: Mapping[str, Any], settings: Settings, stat: Callable[..., CharacterStats],
-            previous: Mapping[str, Any] | None = None) -> None:
+def _credit(roll: RollTable, settings: Settings, stat: Callable[..., CharacterStats],
+            previous: RollTable | None = None) -> None:
     seen: set[str] = set()
     for side in judge_roll(roll, settings, previous):
         for cid in side.who:
@@ -725,7 +727,7 @@ def _credit(roll: Mapping[str, Any], settings: Settings, stat: Callable[..., Cha
                 c.expected_hits += side.expected_hits
 
 
-def _resource(ev: Mapping[str, Any], stat: Callable[..., CharacterStats]) -> None:
+def _resource(ev: Event, stat: Callable[..., CharacterStats]) -> None:
     res = ev.get("resource")
     amount = ev.get("amount", 0)
     amount = amount if isinstance(amount, int) and not isinstance(amount, bool) else 0

@@ -16,7 +16,8 @@ from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, ro
 from ...rules.system import CHOICE_BY_KEY, Settings
 from ...text import plural
 from ..host import TrackerError
-from ..model import Event
+from ..model import Event, roll_of
+from ..records import DieTable, RollTable
 
 if TYPE_CHECKING:
     from ..host import RollHost, Txn
@@ -31,7 +32,7 @@ def die_dict(d: Die) -> dict[str, Any]:
     return out
 
 
-def die_from(d: dict[str, Any]) -> Die:
+def die_from(d: DieTable) -> Die:
     return Die(d["size"], d["face"], d.get("source", "die"), d.get("label", ""), tuple(d.get("replaced", ())))
 
 
@@ -199,7 +200,7 @@ class RollsBase:
         """
         if not roll_event or roll_event.get("kind") != "roll":
             return []
-        roll = roll_event.get("roll") or {}
+        roll = roll_of(roll_event)
         answer = self.actions_of.get(logged_system(str(roll.get("test", ""))))
         if answer is None:
             return []
@@ -234,7 +235,7 @@ def logged_system(test: str) -> str | None:
     return test if test in ("rajapolku", "spirit") else None
 
 
-ActionsOf = Callable[[Event, dict[str, Any], bool], list[RollAction]]
+ActionsOf = Callable[[Event, RollTable, bool], list[RollAction]]
 """A system's answer to :meth:`RollsBase.roll_actions`: (the roll's event, its ``roll`` table, whether it is
 the latest roll) → what can be done to it now."""
 DoAction = Callable[[Event, RollAction, "Sequence[int] | None"], dict[str, Any]]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
-from ..model import Event
+from ..model import Event, roll_of
+from ..records import RollTable
 from ..records import harha as harha_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict, die_from
 
@@ -46,7 +47,7 @@ class HarhaRolls(RollsBase):
     def harha_doers(self) -> dict[str, DoAction]:
         return {"edge_reroll": self._do_edge_reroll}
 
-    def _harha_roll_actions(self, roll_event: Event, roll: dict[str, Any], latest: bool) -> list[RollAction]:
+    def _harha_roll_actions(self, roll_event: Event, roll: RollTable, latest: bool) -> list[RollAction]:
         from ...rules.actions import roll_actions as rules_actions
 
         out: list[RollAction] = []
@@ -178,9 +179,9 @@ class HarhaRolls(RollsBase):
     @staticmethod
     def harha_reroll_dice(roll_event: Event, role: str) -> list[int]:
         """H7: the die sizes an edge reroll of ``role``'s side throws (its whole roll again), in order."""
-        roll = roll_event.get("roll") or {}
-        side = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
-        return [int(d["size"]) for d in side.get("dice", []) if isinstance(d, dict) and isinstance(d.get("size"), int)]
+        roll = roll_of(roll_event)
+        dice = next((s["dice"] for s in roll["sides"] if s.get("role") == role), [])
+        return [d["size"] for d in dice]
 
     def harha_edge_reroll(self, roll_event: Event, role: str, cid: str, edge: str, *,
                           faces: Sequence[int] | None = None) -> dict[str, Any]:
@@ -190,7 +191,7 @@ class HarhaRolls(RollsBase):
         (any variant, with or without H8's demand) and an unopposed difficult or
         very demanding action (H8).
         """
-        roll = roll_event.get("roll") or {}
+        roll = roll_of(roll_event)
         test = str(roll.get("test", ""))
         if not test.startswith("harhapolku-"):
             raise self._refuse("only a Harhapolku challenge roll can be rerolled with an edge")
@@ -224,7 +225,8 @@ class HarhaRolls(RollsBase):
             db = new if role == "b" else [die_from(d) for d in b_s["dice"]]
             a = HarhaSide(a_s["label"], list(a_s.get("who", [])))
             b = HarhaSide(b_s["label"], list(b_s.get("who", [])))
-            counts = tuple(roll["counts"]) if roll.get("counts") else None
+            kept = roll.get("counts") or []
+            counts = (kept[0], kept[1]) if len(kept) == 2 else None
             ev, result = self._harha_record(txn, a, b, da, db, roll.get("variant", "ch23"), chal, origin, why,
                                             counts=counts, demand=roll.get("demand", ""),
                                             rerolls=roll_event["seq"])

@@ -16,6 +16,7 @@ from ...rules.dice import DieSpec, RulesError, Src
 from ...text import plural, raja_outcome
 from ..model import Event
 from ..odds import RajaQuestion
+from ..records import RollOutcome, RollTable
 from ..records import raja as raja_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
@@ -48,13 +49,13 @@ class RajaRolls(RollsBase):
     def raja_doers(self) -> dict[str, DoAction]:
         return {"end_fight": self._do_end_fight}
 
-    def _raja_roll_actions(self, roll_event: Event, roll: dict[str, Any], latest: bool) -> list[RollAction]:
+    def _raja_roll_actions(self, roll_event: Event, roll: RollTable, latest: bool) -> list[RollAction]:
         from ...rules.actions import roll_actions as rules_actions
 
         res = _raja_result_from(roll.get("outcome", {}))
         return [RollAction.of(a, "a", "", "") for a in rules_actions("raja", raja=res, settings=self.tracker.settings)]
 
-    def _spirit_roll_actions(self, roll_event: Event, roll: dict[str, Any], latest: bool) -> list[RollAction]:
+    def _spirit_roll_actions(self, roll_event: Event, roll: RollTable, latest: bool) -> list[RollAction]:
         challenge = roll_event.get("challenge")
         if challenge and self.spirit_fight(challenge):
             return self.spirit_actions(challenge)
@@ -279,7 +280,7 @@ class RajaRolls(RollsBase):
         self.tracker.run(build)
 
 
-def _raja_result_from(outcome: dict[str, Any]) -> Any:
+def _raja_result_from(outcome: RollOutcome) -> raja.RajaResult:
     """Enough of a logged Rajapolku result to ask what may follow it (R5: a tie is rerolled)."""
     winner = outcome.get("winner", "a")
     return raja.RajaResult(a=(), b=(), winner=winner, degrees=outcome.get("degrees", 0), supernatural=0,

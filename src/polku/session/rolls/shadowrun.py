@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
-from ..model import Event
+from ..model import Event, roll_of
+from ..records import RollTable
 from ..records import sr as sr_sheet
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
@@ -138,7 +139,7 @@ class SRRolls(RollsBase):
     def sr_doers(self) -> dict[str, DoAction]:
         return {name: self._do_post_roll for name in ("edge_after", "negate_glitch", "reduce_critical")}
 
-    def _sr_roll_actions(self, roll_event: Event, roll: dict[str, Any], latest: bool) -> list[RollAction]:
+    def _sr_roll_actions(self, roll_event: Event, roll: RollTable, latest: bool) -> list[RollAction]:
         from ...rules.actions import roll_actions as rules_actions
 
         rec = self.tracker.recent.get(roll_event["seq"])
@@ -287,9 +288,8 @@ class SRRolls(RollsBase):
             who = rec.sides[role][0].who if role in rec.sides else []
         else:
             # Read from the log (a player's seat sees the roll in the file, not in memory).
-            roll = roll_event.get("roll") or {}
-            side_ev = next((s for s in roll.get("sides", []) if isinstance(s, dict) and s.get("role") == role), {})
-            who = [w for w in side_ev.get("who", []) if isinstance(w, str)]
+            roll = roll_of(roll_event)
+            who = next((s.get("who", []) for s in roll["sides"] if s.get("role") == role), [])
         if not who or who[0] not in self.tracker.characters:
             return 0
         return int(sr_sheet(self.tracker.character(who[0])).get("edge_rating", 0))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...rules import shadowrun as sr
-from ..model import Event
+from ..model import Event, roll_of
 from .common import DoAction, RollAction, die_dict
 from .shadowrun import SREmit, SRPool, SRRecord, SRRolls, SRSide, pool_from, pool_json
 
@@ -105,11 +105,10 @@ class SRExtendedRolls(SRRolls):
             who, pool = kept["who"], pool_from(kept.get("pool"))
         else:
             for ev in reversed(self.tracker.events):
-                roll = ev.get("roll") or {}
+                roll = roll_of(ev)
                 if (ev.get("kind") == "roll" and ev.get("challenge") == challenge
                         and roll.get("test") == "shadowrun-extended" and not self.tracker.is_undone(ev["seq"])):
-                    sides = roll.get("sides") or [{}]
-                    who = next(iter(sides[0].get("who") or []), "")
+                    who = next(iter(roll["sides"][0].get("who") or []), "") if roll["sides"] else ""
                     break
         if who is None or (who and who not in self.tracker.characters):
             return None

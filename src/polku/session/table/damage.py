@@ -39,7 +39,8 @@ from ...rules.dice import RulesError
 from ...rules.system import System
 from ...text import plural
 from ..host import TrackerError
-from ..model import Event
+from ..model import Event, roll_of
+from ..records import RollOutcome, RollSide, RollTable
 from ..records import raja as raja_sheet
 from ..records import sr as sr_sheet
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
@@ -155,18 +156,18 @@ class Damage:
         t = self.t
         if t.system is not System.SHADOWRUN:
             return DamageOffer(False, "damage from a roll is Varjojuoksu's (Rajapolku and Harhapolku propose harm)")
-        roll = (roll_event.get("roll") if roll_event else None) or {}
-        if not roll_event or roll.get("test") != "shadowrun-opposed":
+        if not roll_event or roll_of(roll_event).get("test") != "shadowrun-opposed":
             return DamageOffer(False, "damage comes from an opposed attack roll (S9)")
+        roll = roll_of(roll_event)
         seq = int(roll_event["seq"])
         if t.is_undone(seq):
             return DamageOffer(False, "that attack roll was undone")
-        if any(int(e.get("roll", {}).get("supersedes", 0) or 0) == seq for e in self._later(seq)):
+        if any(roll_of(e).get("supersedes") == seq for e in self._later(seq)):
             return DamageOffer(False, "Edge changed that roll: apply damage from its newer result")
         out = roll.get("outcome") or {}
-        sides = {s.get("role"): s for s in roll.get("sides", [])}
-        targets = [c for c in sides.get("b", {}).get("who", []) if c in t.characters]
-        attacker = next((c for c in sides.get("a", {}).get("who", []) if c in t.characters), "")
+        who = {s.get("role"): s.get("who", []) for s in roll["sides"]}
+        targets = [c for c in who.get("b", []) if c in t.characters]
+        attacker = next((c for c in who.get("a", []) if c in t.characters), "")
         if out.get("winner") == "tie":
             return DamageOffer(False, "stalemate: no net hits, so no damage (S9)", seq, attacker, targets, missed=True)
         if out.get("winner") != "a":
@@ -230,14 +231,14 @@ class Damage:
             ev = t.events[i]
             if ev.get("kind") not in ("roll", "narration") or t.is_undone(ev["seq"]):
                 continue
-            test = (ev.get("roll") or {}).get("test")
+            test = roll_of(ev).get("test")
             if test in ("shadowrun-opposed", "rajapolku") or (
-                    test == "narration" and "harm" in ((ev.get("roll") or {}).get("outcome") or {})):
+                    test == "narration" and "harm" in (roll_of(ev).get("outcome") or {})):
                 found: Event = ev
                 return found
         return None
 
-    def glitch_words(self, outcome: dict[str, Any]) -> str:
+    def glitch_words(self, outcome: RollOutcome) -> str:
         """A resistance roll's glitch in words with its size and hits (S5, S6), or "" without one."""
         from ...rules import shadowrun as sr
 
@@ -406,7 +407,7 @@ class Damage:
         t = self.t
         if resist_event is None:
             return []
-        roll = resist_event.get("roll") or {}
+        roll = roll_of(resist_event)
         if roll.get("test") != "damage-resistance":
             return []
         seq = int(resist_event["seq"])
@@ -510,7 +511,7 @@ class Damage:
         t = self.t
         if not event:
             return HarmOffer(False, "no roll to take harm from")
-        roll = event.get("roll") or {}
+        roll = roll_of(event)
         if t.is_undone(int(event["seq"])):
             return HarmOffer(False, "that roll was undone")
         if t.system is System.RAJAPOLKU and roll.get("test") in ("rajapolku",):
@@ -519,7 +520,7 @@ class Damage:
             return self._harha_offer(event, roll)
         return HarmOffer(False, "harm is proposed after a decided Rajapolku challenge or a harm roll (H9)")
 
-    def _raja_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
+    def _raja_offer(self, event: Event, roll: RollTable) -> HarmOffer:
         from ...rules import rajapolku as raja
 
         t = self.t
@@ -528,7 +529,8 @@ class Damage:
         if winner not in ("a", "b"):
             return HarmOffer(False, "a tie: nobody lost (R5)")
         loser_role = "b" if winner == "a" else "a"
-        side: dict[str, Any] = next((s for s in roll.get("sides", []) if s.get("role") == loser_role), {})
+        none: RollSide = {"dice": []}
+        side = next((s for s in roll["sides"] if s.get("role") == loser_role), none)
         who = next((c for c in side.get("who", []) if c in t.characters), "")
         if not who:
             return HarmOffer(False, f"the loser ({side.get('label', '?')}) is not a character")
@@ -552,7 +554,7 @@ class Damage:
                          f"{'s' if steps != 1 else ''} down the wound track (R8, R9)",
                          who, steps, ch["wound"], to, note, seq)
 
-    def _harha_offer(self, event: Event, roll: dict[str, Any]) -> HarmOffer:
+    def _harha_offer(self, event: Event, roll: RollTable) -> HarmOffer:
         t = self.t
         harm = (roll.get("outcome") or {}).get("harm")
         if not isinstance(harm, dict):

@@ -7,7 +7,7 @@ rows on screen are formatted (and cached).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...i18n import N_
+from ...session.model import Event
 from ..render import event_details, event_line
 
 
@@ -46,13 +47,13 @@ class DiceLog(ScrollView, can_focus=True):
     class Selected(Message):
         """The cursor moved to an event."""
 
-        def __init__(self, event: dict[str, Any]) -> None:
+        def __init__(self, event: Event) -> None:
             super().__init__()
             self.event = event
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.system = ""
         self.styles_map: dict[str, str] = {}
         self.is_undone: Callable[[int], bool] = lambda seq: False
@@ -63,13 +64,13 @@ class DiceLog(ScrollView, can_focus=True):
         self._seen = 0
         """How many of ``events`` the rows hold (the rest are new)."""
         self._row_start: list[int] = []
-        self.filter: Callable[[dict[str, Any]], bool] | None = None
+        self.filter: Callable[[Event], bool] | None = None
         self._visible: list[int] = []
         self._line_style: Style | None = None
 
     # -- data ---------------------------------------------------------------
 
-    def set_events(self, events: list[dict[str, Any]], *, system: str, is_undone: Callable[[int], bool],
+    def set_events(self, events: list[Event], *, system: str, is_undone: Callable[[int], bool],
                    styles: dict[str, str]) -> None:
         self.events = events
         self.system = system
@@ -151,7 +152,7 @@ class DiceLog(ScrollView, can_focus=True):
         self._cache.clear()
         self.refresh()
 
-    def set_filter(self, predicate: Callable[[dict[str, Any]], bool] | None) -> None:
+    def set_filter(self, predicate: Callable[[Event], bool] | None) -> None:
         self.filter = predicate
         self._rebuild()
         self.scroll_end(animate=False, immediate=True)
@@ -261,7 +262,7 @@ class DiceLog(ScrollView, can_focus=True):
             if row >= self.scroll_offset.y + height:
                 self.scroll_to(y=min(self._row_start[cur], row - height + 1), animate=False, immediate=True)
 
-    def selected_event(self) -> dict[str, Any] | None:
+    def selected_event(self) -> Event | None:
         cur = self._cursor_index()
         return None if cur < 0 else self.events[self._visible[cur]]
 
