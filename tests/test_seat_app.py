@@ -23,11 +23,13 @@ from app_fixtures import (
     until,
     until_quiet,
 )
+from polku.rules import shadowrun as sr
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import seats
 from polku.session.players.public import Follower, publish
 from polku.session.rolls import SRPool, SRSide
+from polku.session.table.gear import Weapon
 from polku.session.tracker import Tracker
 from polku.tui.screens.prompts import FacesPrompt
 from polku.tui.watch import PlayerHelp
@@ -309,6 +311,43 @@ async def test_the_gms_app_applies_a_seats_request_and_answers(tmp_path):
         assert [o.seq for o in seats.pending_offers(tracker)] == [offer]
     saved = load_tracker(sf.path, read_only=True)[0]
     assert sum(1 for e in saved.events if e.get("seat") == "kaneda" and e["kind"] == "roll") == 1
+
+
+@pilot_test
+async def test_under_approve_a_seats_own_roll_waits_for_the_gms_a_and_a_refused_one_says_so(tmp_path):
+    """seats.own_rolls = approve: the seat's own roll is checked, the seat told it waits, nothing rolled until
+    the GM presses A; one the GM refuses (the palette) is answered so, one the character may not make is
+    refused at once with its reason."""
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    tracker.set_setting("seats.own_rolls", "approve")
+    tracker.roster.set_weapon("kaneda", None, Weapon("Ares Predator", 5, "physical", sr.parse_ap(0), "Pistols", "ranged"))
+    seats.seat_dir(sf.path, "kaneda").mkdir(parents=True)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rolls = sum(1 for e in tracker.events if e["kind"] == "roll")
+        first = seats.write_request(sf.path, "kaneda", "own", test="sr-success", key="skill:Pistols",
+                                    faces=[5, 6, 1, 2, 3, 3, 4, 2])
+        second = seats.write_request(sf.path, "kaneda", "own", test="sr-success", key="skill:Sneaking")
+        never = seats.write_request(sf.path, "kaneda", "own", test="sr-attack", key="ganger")
+        await wait_until(pilot, lambda: all(seats.read_answer(sf.path, "kaneda", r) for r in (first, second, never)),
+                         "the answers")
+        assert seats.read_answer(sf.path, "kaneda", first) == {
+            "v": 1, "id": first, "ok": True, "waiting": True, "text": "waiting for the GM's approval",
+            "what": "Pistols + Agility: 8 dice"}
+        assert seats.read_answer(sf.path, "kaneda", never)["text"] == "not your turn: Nyx acts (S12)"
+        assert sum(1 for e in tracker.events if e["kind"] == "roll") == rolls, "nothing rolled before the GM's A"
+        await pilot.press("A")
+        await wait_until(pilot, lambda: not (seats.read_answer(sf.path, "kaneda", first) or {}).get("waiting"),
+                         "the roll's answer")
+        ans = seats.read_answer(sf.path, "kaneda", first)
+        ev = tracker.event_by_seq(ans["roll"])
+        assert ans["ok"] and ev["seat"] == "kaneda" and ev["roll"]["outcome"]["hits"] == 2
+        app.decide_seat_roll(app.seat_waiting[0], False)  # the palette's "Seat: refuse Kaneda's own roll"
+        await wait_until(pilot, lambda: not (seats.read_answer(sf.path, "kaneda", second) or {}).get("waiting"),
+                         "the refusal")
+        assert seats.read_answer(sf.path, "kaneda", second)["text"] == "the GM said no to this roll; nothing was rolled"
+        assert app.seat_waiting == [] and sum(1 for e in tracker.events if e["kind"] == "roll") == rolls + 1
 
 
 @pilot_test
