@@ -155,7 +155,7 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         assert "edges ○ Cold head ○ Quick" in character_row(app, "Lena")
         assert "↻" in line_of(app, reroll["seq"])
         # the outcome comes first so a narrow pane shows who won; then the faces
-        assert "Tuomas wins 0–1 │ ✋ Lena 2/d8 3/d8ᵇ" in line_of(app, first["seq"])
+        assert "Tuomas wins 0–1 │ ✍ Lena 2/d8 3/d8ᵇ" in line_of(app, first["seq"])
 
         # u undoes the reroll (both of its events): the edge is free again
         await press(pilot, "u")

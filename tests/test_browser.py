@@ -112,6 +112,8 @@ class Screen:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.chunks: list[tuple[float, str]] = []
+        self.sent: list[str] = []
+        """What the page sent the server (its terminal size, the keys)."""
         page.on("websocket", self._socket)
 
     def _socket(self, ws: Any) -> None:
@@ -119,6 +121,7 @@ class Screen:
             data = payload if isinstance(payload, bytes) else str(payload).encode()
             self.chunks.append((time.monotonic(), data.decode("utf-8", "replace")))
         ws.on("framereceived", got)
+        ws.on("framesent", lambda payload: self.sent.append(payload if isinstance(payload, str) else ""))
 
     def settle(self, quiet: float = 0.3, timeout: float = 10) -> None:
         """Wait until nothing has arrived for ``quiet`` seconds (the view finished starting)."""
@@ -333,3 +336,46 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
     finally:
         served.stop()
         gm.stop()
+
+
+@pytest.mark.parametrize("ratio", [1, 2, 3])
+def test_a_seat_fits_a_phone(session, ratio):
+    """A player opens their seat's link on a phone (390x844 CSS pixels, a device pixel ratio of 1 to 3).
+    The page is laid out at the phone's width, the terminal's canvas lies on the screen, it is drawn
+    at the resolution the page scales it by (at a ratio of 2–3 it used to draw the glyphs 2–3× too
+    big for its canvas: the seat's roll panel and key line were off-screen), and the app got a
+    terminal of 80 columns or more, so the seat lays out its roll panel beside the view."""
+    _need()
+    from playwright.sync_api import sync_playwright
+
+    path, _, _ = session
+    served = Served(path)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=ratio,
+                                              is_mobile=True, has_touch=True)
+                page = context.new_page()
+                screen = Screen(page)
+                start = time.monotonic()
+                page.goto(served.urls["Seat: Kaneda"])
+                screen.wait_for("You: Kaneda", start, 30)
+                screen.settle()
+                got = page.evaluate("""() => {
+                    const r = document.querySelector('.xterm-screen').getBoundingClientRect();
+                    const c = document.querySelector('canvas.xterm-text-layer') || document.querySelector('.xterm-screen canvas');
+                    return {inner: window.innerWidth, right: r.right, bottom: r.bottom,
+                            backing: c.width, css: parseFloat(c.style.width), ratio: window.devicePixelRatio,
+                            font: document.getElementById('terminal').dataset.fontSize};
+                }""")
+                sizes = [m.group(1, 2) for m in re.finditer(r'"width":\s*(\d+),\s*"height":\s*(\d+)',
+                                                             "".join(screen.sent))]
+            finally:
+                browser.close()
+    finally:
+        served.stop()
+    assert got["inner"] == 390, got  # laid out at the phone's width, not a 980 px desktop page
+    assert got["right"] <= 390 and got["bottom"] <= 844, got
+    assert got["backing"] == round(got["css"] * got["ratio"]), got
+    assert sizes and 78 <= int(sizes[-1][0]) <= 120, (sizes, got)

@@ -238,7 +238,11 @@ def test_killed_writer_never_loses_more_than_the_command_in_flight(tmp_path):
             pytest.fail(f"writer did not start (seed {seed}): {err.strip()[-500:]}")
         time.sleep(rng.uniform(0.005, 0.08))
         proc.send_signal(signal.SIGKILL)
-        out, err = proc.communicate()
+        # Read to the end through the same reader as the first line: readline() may have taken later
+        # acknowledgements into its buffer (a loaded machine lets several lines pile up before it
+        # runs), and communicate() reads the pipe itself, past that buffer.
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait()
         assert proc.returncode == -signal.SIGKILL, f"writer failed (seed {seed}): {err.strip()[-500:]}"
         acks = [int(line) for line in out.split()] or [int(first.split()[1])]
         acked = acks[-1]

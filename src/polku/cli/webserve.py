@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polku.i18n import _, language
+
 TOKEN_BYTES = 16
 """128 random bits per page: a token cannot be guessed."""
 
@@ -41,6 +43,10 @@ STOP_WAIT = 3.0
 """Seconds an app process has to quit when serve stops before it is killed."""
 
 ALL_ADDRESSES = ("0.0.0.0", "", "::")
+
+WEB = Path(__file__).with_name("web")
+"""Polku's own page (page.html) and what it needs beside textual-serve's xterm.js: a font with every
+mark Polku draws (DejaVu Sans Mono, its licence beside it)."""
 
 
 @dataclass(frozen=True)
@@ -175,9 +181,10 @@ def make_server(pages: list[Page], *, host: str = "127.0.0.1", port: int = 8000,
 
         async def _make_app(self) -> web.Application:
             app = web.Application()
-            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(str(WEB)), autoescape=True)
             app.add_routes([
                 web.get("/static/{path:.*}", self.static),
+                web.get("/polku-static/{path:.*}", self.polku_static),
                 web.get("/{token}", self.to_page),
                 web.get("/{token}/", self.index),
                 web.get("/{token}/ws", self.websocket),
@@ -193,21 +200,29 @@ def make_server(pages: list[Page], *, host: str = "127.0.0.1", port: int = 8000,
                 raise web.HTTPNotFound()
             return web.FileResponse(target)
 
+        async def polku_static(self, request: web.Request) -> web.StreamResponse:
+            target = WEB / request.match_info["path"]
+            if target.name not in {"DejaVuSansMono.ttf", "DejaVuSansMono-LICENSE.txt"} or target.parent != WEB:
+                raise web.HTTPNotFound()
+            return web.FileResponse(target)
+
         async def to_page(self, request: web.Request) -> web.StreamResponse:
             page = self.page(request)
             raise web.HTTPFound(f"/{page.token}/")
 
         async def index(self, request: web.Request) -> web.StreamResponse:
             page = self.page(request)
-            font_size = max(8, min(40, _to_int(request.query.get("fontsize", "16"), 16)))
+            given = request.query.get("fontsize")
+            font_size = max(8, min(40, _to_int(given or "16", 16)))
             # Every URL from the configured address (--host/--port or --url), never the request's Host
             # header: a forged Host could point the page's scripts and socket elsewhere.
             origin = base
             ws = f"{ws_base}/{page.token}/ws"
-            context = {"font_size": font_size, "app_websocket_url": ws,
-                       "config": {"static": {"url": f"{origin}/static/"}},
-                       "application": {"name": page.title}}
-            response = aiohttp_jinja2.render_template("app_index.html", request, context)
+            context = {"font_size": font_size, "font_size_given": "true" if given else "false",
+                       "websocket_url": ws, "static": f"{origin}/static/", "polku_static": f"{origin}/polku-static/",
+                       "title": page.title, "lang": language(), "ended": _("The session ended."),
+                       "reload": _("Open it again")}
+            response = aiohttp_jinja2.render_template("page.html", request, context)
             response.headers["Cache-Control"] = "no-store"
             response.headers["Referrer-Policy"] = "no-referrer"
             # Nothing but this server: the page's web font would tell a third party who plays (and

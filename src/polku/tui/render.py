@@ -35,6 +35,10 @@ SOURCE_NAME = {
     "exploded": "rule of six",
 }
 
+MANUAL_MARK = "✍"
+"""Before the dice of a roll whose faces were typed from physical dice. Every mark here is a glyph of
+DejaVu Sans Mono, the font polku serve gives the browser (and a one-cell glyph in a terminal)."""
+
 KIND_MARK = {
     "roll": "⚄",
     "resource": "◆",
@@ -47,7 +51,7 @@ KIND_MARK = {
     "redo": "↷",
     "setting": "⚙",
     "note": "✎",
-    "narration": "☰",
+    "narration": "≡",
     "initiative": "⇅",
     "template": "❏",
     "combat": "»",
@@ -139,7 +143,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
             line.append(summary)
             line.append(" │ ", style=styles.get("muted", ""))
         if roll.get("manual"):
-            line.append("✋ ", style=styles.get("muted", ""))
+            line.append(MANUAL_MARK + " ", style=styles.get("muted", ""))
         sides = roll.get("sides", [])
         for i, side in enumerate(sides):
             if i:
