@@ -236,8 +236,30 @@ def test_a_file_from_before_verifiable_dice_says_so(clock):
 # Property: any session of program rolls verifies
 
 OPS = st.lists(st.tuples(st.sampled_from(["raja", "harha", "sr", "sr_edge", "post", "reroll", "undo", "redo",
-                                          "session", "reveal", "hand", "initiative", "teamwork"]),
+                                          "session", "reveal", "hand", "initiative", "teamwork", "spirit",
+                                          "narration", "extended", "resist"]),
                          st.integers(1, 9)), max_size=25)
+
+
+def _narrate(t: Tracker, n: int) -> None:
+    """One step of a narration contest with the program's dice (H9): a background's die, the narration
+    taken or usurped with the dice in hand, the GM's harm roll, an edge's reroll (H7)."""
+    r = t.rolls
+    c = r.narration()
+    who, cid = ("Lena", "lena") if n % 2 else ("Tuomas", "tuomas")
+    hand = c.hand(who)
+    if c.last is not None and c.last.tier == "harm_roll" and not c.last.harm_resolved:
+        r.narration_harm()
+    elif n % 3 == 0 and hand:
+        edge = next((e["name"] for e in t.character(cid).get("edges", []) if not e.get("used")), None)
+        if edge:
+            r.narration_edge_reroll(who, cid, edge)
+    elif c.narrator is None and len(hand) >= 2:
+        r.narration_open(who, hand[:2])
+    elif c.narrator not in (None, who) and sum(d.face for d in hand) > c.table_total:
+        r.narration_usurp(who, hand)
+    else:
+        r.narration_roll_background(who, f"Background {n} {len(t.events)}", 8 if n % 2 else 10)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -269,7 +291,8 @@ def test_any_session_of_program_rolls_verifies(system, ops):
                     t.rolls.do_roll_action(last, act.name, role=act.role, edge=act.edge)
             elif system == "shadowrun" and op in ("sr", "sr_edge"):
                 t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=n, edge_before=op == "sr_edge"))
-            elif system == "shadowrun" and op == "post" and last is not None:
+            elif system == "shadowrun" and op == "post" and last is not None and last["roll"]["test"] != \
+                    "damage-resistance":
                 act = next((a for a in t.rolls.roll_actions(last) if a.allowed), None)
                 if act:
                     t.rolls.do_roll_action(last, act.name, role=act.role)
@@ -277,6 +300,23 @@ def test_any_session_of_program_rolls_verifies(system, ops):
                 t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1)])
             elif system == "shadowrun" and op == "teamwork":
                 t.rolls.roll_sr_teamwork(SRSide("Kaneda", ["kaneda"], dice=n), [SRSide("Nyx", ["nyx"], dice=3)])
+            elif system == "shadowrun" and op == "extended":
+                open_ = [c["id"] for c in t.state["challenges"] if c["status"] != "resolved" and c.get("extended")]
+                cid = open_[0] if open_ and n % 3 else t.add_challenge(f"Hack {n}", ["kaneda"], [])["id"]
+                t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=n), cid, threshold=n + 2,
+                                         hurried=n % 4 == 0 or None)
+            elif system == "shadowrun" and op == "resist":
+                t.damage.apply(None, target="nyx" if n % 2 else "kaneda", dv=n, net_hits=n % 3, edge=n % 5 == 0,
+                               damage="stun" if n % 3 == 0 else "physical")
+            elif system == "shadowrun" and op == "post" and last is not None and last["roll"]["test"] == \
+                    "damage-resistance":
+                act = next((a for a in t.damage.post_roll_actions(last) if a.allowed), None)
+                if act:
+                    t.damage.post_roll(last, act.name)
+            elif system == "rajapolku" and op == "spirit":
+                t.rolls.roll_spirit("alyosha", next(c for c in t.characters if c != "alyosha"))
+            elif system == "harhapolku" and op == "narration":
+                _narrate(t, n)
         except TrackerError:
             pass
     rep = check(t)

@@ -12,6 +12,7 @@ import pytest
 
 from polku.cli import main
 from polku.rules.system import Settings
+from polku.session import demo
 from polku.session.players import transcript
 from polku.session.players.verify import verify
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
@@ -169,3 +170,185 @@ def test_the_rule_of_six_dice_are_judged_as_thrown(clock):
     assert _check(t).ok, _check(t).mismatches
     ev["roll"]["sides"][0]["dice"][4]["source"] = "die"  # a rule-of-six die passed off as a thrown one
     assert any("does not follow from its faces" in m and "dice_counted" in m for m in _check(t).mismatches)
+
+
+# ---------------------------------------------------------------------------
+# Initiative (S12), extended tests (S10), spirit combat (R11), the narration contest (H9), damage resistance
+
+
+def _initiative(clock) -> tuple[Tracker, dict]:
+    """Kaneda (8 dice, 2 hits, wounded −1) and Nyx (8 dice, 1 hit), literal faces."""
+    t = demo.demo_varjojuoksu(clock, seed=None)
+    ev = t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1)],
+                                 faces=[5, 6, 1, 1, 2, 2, 3, 3, 5, 1, 2, 2, 3, 3, 4, 4])["event"]
+    assert [s["label"] for s in ev["roll"]["sides"]] == ["Kaneda 8+2=10", "Nyx 8+1=9"]
+    assert ev["roll"]["summary"] == "order: Nyx 9, Kaneda 9", ev["roll"]["summary"]  # a tie: Edge, Reaction…
+    return t, ev
+
+
+def _extended(clock) -> tuple[Tracker, dict]:
+    """Two intervals of a threshold-5 extended test: 2 hits (2/5), then 1 (3/5)."""
+    t = demo.demo_varjojuoksu(clock, seed=None)
+    cid = t.add_challenge("Crack the door", ["kaneda"], [])["id"]
+    t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=3), cid, threshold=5, faces=[5, 6, 1])
+    ev = t.rolls.roll_sr_extended(SRSide("Kaneda", ["kaneda"], dice=3), cid, faces=[5, 2, 3])["event"]
+    assert ev["roll"]["summary"] == "interval 2: 1 hit, 3/5", ev["roll"]["summary"]
+    return t, ev
+
+
+def _spirit(clock) -> tuple[Tracker, dict]:
+    """Igor 9,3,2,1 against the spirit's 7,2,1,1: Igor wins by 1 degree, the spirit loses 1 charge (3 left)."""
+    t = Tracker.new("rajapolku", "R", clock=clock)
+    a, b = t.add_character("Igor")["id"], t.add_character("Spirit")["id"]
+    t.rolls.roll_spirit(a, b, faces=([9, 3, 2, 1], [7, 2, 1, 1]))
+    ev = t.events[-1]
+    assert ev["roll"]["summary"] == "Igor wins, 1 degree; Spirit loses 1 charge (3 left)", ev["roll"]["summary"]
+    return t, ev
+
+
+def _narration(clock) -> tuple[Tracker, dict[str, dict]]:
+    """A scene's narration contest: Lena opens with 2+3, Tuomas usurps with 8+7+9+6 = 30, the GM's harm roll
+    4d6 = 24 is not above it; Lena's new die 4 is thrown again with an edge: 8."""
+    t = demo.demo_harhapolku(clock, seed=None)
+    t.new_scene("Docks")
+    r = t.rolls
+    r.narration_roll_background("Lena", "Thief", 8, faces=[2])
+    r.narration_roll_background("Lena", "Island girl", 8, faces=[3])
+    r.narration_open("Lena", r.narration().hand("Lena"))
+    for bg, face, size in (("Fisherman", 8, 8), ("Brawler", 7, 8), ("Sea-touched", 9, 10), ("Iron grip", 6, 8)):
+        r.narration_roll_background("Tuomas", bg, size, faces=[face])
+    r.narration_usurp("Tuomas", r.narration().hand("Tuomas"))
+    r.narration_harm(faces=[6, 6, 6, 6])
+    harm = t.events[-1]
+    r.narration_roll_background("Lena", "Dream-walker", 8, faces=[4])
+    r.narration_edge_reroll("Lena", "lena", "Cold head", faces=[8])
+    reroll = t.events[-1]
+    background = next(e for e in t.events if e.get("text") == "Lena rolls Thief: 2 on a d8")
+    assert harm["text"] == "GM 6+6+6+6=24 is not above 30: Tuomas's character is unharmed (H9)"
+    assert reroll["text"] == "Lena rerolls with an edge: 4 → 8 with edge 'Cold head' (H7)"
+    return t, {"harm": harm, "reroll": reroll, "background": background}
+
+
+def _resistance(clock) -> tuple[Tracker, dict]:
+    """Kaneda (4 boxes filled) resists 6P + 1 net hit with 5,1,2,3: 1 hit, 6 boxes, 10/10: dying."""
+    t = demo.demo_varjojuoksu(clock, seed=None)
+    ev = t.damage.apply(None, target="kaneda", dv=6, net_hits=1, faces=[5, 1, 2, 3])["event"]
+    assert ev["roll"]["outcome"]["physical"] == 10 and "6 boxes physical (10/10 physical" in ev["text"]
+    return t, ev
+
+
+def _narration_roll(which: str):
+    def make(clock):
+        t, evs = _narration(clock)
+        return t, evs[which]
+    return make
+
+
+def _set_total(roll: dict, key: str, value: int, old: str, new: str) -> None:
+    """A total changed by hand, its summary and log line changed to agree (only the faces disagree)."""
+    roll["outcome"][key] = value
+    roll["summary"] = roll["summary"].replace(old, new)
+
+
+MORE_KINDS = {
+    # kind: (make, [(what, tamper(roll), the start of the one MISMATCH line after "seq N: ")])
+    "initiative": (_initiative, [
+        ("face", lambda r: r["sides"][0]["dice"][2].update(face=5),
+         "side 1 says 'Kaneda 8+2=10', its faces give 'Kaneda 8+3=11' (S12)"),
+        ("outcome", lambda r: r["outcome"]["order"][1].update(current=12),
+         "its result does not follow from its faces (S12"),
+        ("total", lambda r: r["sides"][1].update(label="Nyx 8+1=11"),
+         "side 2 says 'Nyx 8+1=11', its faces give 'Nyx 8+1=9' (S12)"),
+    ]),
+    "extended": (_extended, [
+        ("face", lambda r: r["sides"][0]["dice"][1].update(face=6), "its result does not follow from its faces "
+                                                                    "(S4–S7, S10"),
+        ("outcome", lambda r: r["outcome"].update(done=True), "its result does not follow from its faces (S4–S7, S10"),
+        ("total", lambda r: _set_total(r, "accumulated", 4, "3/5", "4/5"),
+         "its result does not follow from its faces (S4–S7, S10"),
+    ]),
+    "spirit": (_spirit, [
+        ("face", lambda r: r["sides"][1]["dice"][0].update(face=10), "its result does not follow from its faces "
+                                                                     "(R5–R7, R11"),
+        ("outcome", lambda r: r["outcome"].update(charge_loss=2), "its result does not follow from its faces "
+                                                                  "(R5–R7, R11"),
+        ("total", lambda r: (r["outcome"]["fight"].update(b_charges=4),
+                             r.update(summary=r["summary"].replace("3 left", "4 left"))),
+         "its result does not follow from its faces (R5–R7, R11"),
+    ]),
+    "narration-background": (_narration_roll("background"), [
+        ("face", lambda r: r["sides"][0]["dice"][0].update(face=7),
+         "its summary says 'Lena rolls Thief: 2 on a d8', its result is 'Lena rolls Thief: 7 on a d8' (H9)"),
+    ]),
+    "narration-reroll": (_narration_roll("reroll"), [
+        ("face", lambda r: r["sides"][0]["dice"][0].update(face=3),
+         "its summary says 'Lena rerolls with an edge: 4 → 8 (H7)', its result is "
+         "'Lena rerolls with an edge: 4 → 3 (H7)' (H7, H9)"),
+    ]),
+    "narration-harm": (_narration_roll("harm"), [
+        ("face", lambda r: r["sides"][0]["dice"][0].update(face=1), "its result does not follow from its faces (H9"),
+        ("outcome", lambda r: r["outcome"]["harm"].update(harmed=True), "its result does not follow from its faces "
+                                                                        "(H9"),
+        ("total", lambda r: r["outcome"]["harm"].update(gm_total=31), "its result does not follow from its faces (H9"),
+    ]),
+    "damage-resistance": (_resistance, [
+        ("face", lambda r: r["sides"][0]["dice"][1].update(face=6), "its result does not follow from its faces "
+                                                                    "(S4–S7, S12"),
+        ("outcome", lambda r: r["outcome"].update(boxes=5), "its result does not follow from its faces (S4–S7, S12"),
+        ("total", lambda r: (r["outcome"].update(physical=9), r.update(summary=r["summary"].replace("10/10", "9/10"))),
+         "its result does not follow from its faces (S4–S7, S12"),
+    ]),
+}
+CASES = [(kind, what) for kind, (_, tampers) in MORE_KINDS.items() for what, _, _ in tampers]
+
+
+def _tamper(kind: str, what: str):
+    make, tampers = MORE_KINDS[kind]
+    _, tamper, says = next(x for x in tampers if x[0] == what)
+    return make, tamper, says
+
+
+@pytest.mark.parametrize(("kind", "what"), CASES, ids=[f"{k}-{w}" for k, w in CASES])
+def test_a_changed_face_outcome_or_total_of_the_other_kinds_is_a_mismatch(clock, kind, what):
+    make, tamper, says = _tamper(kind, what)
+    t, ev = make(clock)
+    assert _check(t).ok, _check(t).mismatches
+    tamper(ev["roll"])
+    if ev["roll"]["summary"] != ev["text"] and ev["roll"]["summary"].split(": ")[-1] not in ev["text"]:
+        ev["text"] = ev["roll"]["summary"]  # a consistent hand: the log line says what the summary says
+    bad = _check(t).mismatches
+    assert len(bad) == 1, bad
+    assert bad[0].startswith(f"seq {ev['seq']}: {says}"), bad
+
+
+@pytest.mark.parametrize("kind", ["initiative", "extended", "spirit", "narration-harm", "damage-resistance"])
+def test_a_changed_total_of_the_other_kinds_fails_polku_verify_on_the_transcript(tmp_path, capsys, clock, kind):
+    """The players' path: polku export --transcript, a total changed in it, polku verify on it alone."""
+    make, tamper, says = _tamper(kind, "total")
+    t, ev = make(clock)
+    t.new_dice_secret()
+    honest = tmp_path / "honest.json"
+    honest.write_text(transcript.text(t), encoding="utf-8")
+    assert main(["verify", str(honest)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    doc = json.loads(transcript.text(t))
+    shown = next(e for e in doc["events"] if e["seq"] == ev["seq"])
+    tamper(shown["roll"])
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    bad = [x for x in capsys.readouterr().out.splitlines() if x.startswith("MISMATCH")]
+    assert len(bad) == 1 and bad[0].startswith(f"MISMATCH seq {ev['seq']}: {says}"), bad
+
+
+def test_each_interval_of_an_extended_test_starts_from_the_total_its_faces_gave(clock):
+    """Every interval's total raised by one, each agreeing with its own hits: each is named, since the
+    first interval's faces give 2, not 3."""
+    t, ev = _extended(clock)
+    first = next(e for e in t.events if e.get("roll", {}).get("test") == "shadowrun-extended")
+    _set_total(first["roll"], "accumulated", 3, "2/5", "3/5")
+    first["text"] = f"Kaneda, extended test: {first['roll']['summary']}"
+    _set_total(ev["roll"], "accumulated", 4, "3/5", "4/5")
+    ev["text"] = f"Kaneda, extended test: {ev['roll']['summary']}"
+    bad = _check(t).mismatches
+    assert [m.split(":")[0] for m in bad] == [f"seq {first['seq']}", f"seq {ev['seq']}"], bad

@@ -8,6 +8,8 @@ structured view ``watch`` draws from), never by filtering text:
 - every public roll the players saw (undone ones too, marked: they were rolled
   in front of the players and their numbers given back), with its number, secret,
   seed, draws, faces, outcome and the settings it was made with;
+- the names of the characters the players see (an initiative order names its fighters by id), and
+  each roll's challenge (an extended test's intervals add up per challenge);
 - the commitments as the log published them, and each secret once revealed
   (:func:`polku.session.public.public_dice`);
 - for each roll the players saw as "the GM rolls" (a GM-only roll, or one with a
@@ -31,7 +33,7 @@ from typing import Any, cast
 
 from ..model import Event, State, clone
 from ..tracker import Tracker
-from .public import GM_ROLL, projected_events, public_dice
+from .public import GM_ROLL, projected_events, public_dice, public_view
 from .verify import Report, verify
 
 TRANSCRIPT_FORMAT = "polku dice transcript"
@@ -90,7 +92,7 @@ def build(tracker: Tracker) -> dict[str, Any]:
                 continue
         if not isinstance(roll, dict):
             continue
-        out: dict[str, Any] = {k: clone(pub[k]) for k in ("seq", "kind", "text") if k in pub}
+        out: dict[str, Any] = {k: clone(pub[k]) for k in ("seq", "kind", "text", "challenge") if k in pub}
         out["roll"] = clone(roll)
         if partial:
             # Its number is listed as withheld: the public fighters' dice alone cannot be checked.
@@ -107,6 +109,8 @@ def build(tracker: Tracker) -> dict[str, Any]:
         "system": str(camp.get("system", "")),
         "dice": public_dice(state),
         "settings": clone(state.get("settings", {})),
+        # Who the fighters of an initiative order are (its sides name them by name, the order by id).
+        "names": {cid: str(ch["name"]) for cid, ch in public_view(tracker).state["characters"].items()},
         "events": events,
         "withheld": withheld,
     }
@@ -121,7 +125,7 @@ def text(tracker: Tracker) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
     lines = []
-    for key in ("format", "version", "campaign", "system", "settings", "dice"):
+    for key in ("format", "version", "campaign", "system", "settings", "names", "dice"):
         lines.append(f" {one(key)}: {one(doc[key])},")
     for key in ("events", "withheld"):
         items = ",\n".join(f"  {one(item)}" for item in doc[key])
@@ -168,7 +172,10 @@ def read(data: bytes) -> dict[str, Any]:
 def check(doc: dict[str, Any]) -> Report:
     """``polku verify`` on a transcript: every roll it can check, and why it cannot check the others."""
     events: list[Event] = list(doc["events"])  # their shape checked by read(); verify trusts no field
-    state: dict[str, Any] = {"settings": doc.get("settings")}
+    names = doc.get("names")
+    state: dict[str, Any] = {"settings": doc.get("settings"),
+                             "characters": {str(cid): {"name": str(n)} for cid, n in names.items()}
+                             if isinstance(names, dict) else {}}
     if doc.get("dice"):
         state["dice"] = doc["dice"]
     undone = {e["seq"] for e in events if e.get("undone")}

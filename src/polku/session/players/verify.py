@@ -11,6 +11,10 @@ from the roll it replaces must be unchanged and the new ones must be the
 draws. Undone rolls are checked too: they were rolled. Dice entered by hand
 are listed as such; rolls older than verifiable dice are counted.
 
+Every roll's result, of every kind, is judged again from its faces with the rules core and the
+settings it kept (:mod:`polku.session.table.rejudge`, :mod:`polku.session.rolls.rejudge`), the
+program's dice or dice entered by hand alike.
+
 No textual.
 """
 
@@ -26,7 +30,8 @@ from .. import fairdice
 from ..model import Event, State
 from ..records import DieTable, RollSide, RollTable
 from ..rolls.common import roll_settings
-from ..rolls.rejudge import rejudge
+from ..rolls.rejudge import Known, Rejudged
+from ..table.rejudge import rejudge
 
 
 @dataclass
@@ -271,7 +276,7 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
     keys = _keys(events, dice, player)
     _check_secrets(rep, keys, player)
     walk = _Walk(keys, {ev.get("seq"): ev for ev in events if isinstance(ev, dict)}, set(undone), player)
-    _judge_results(rep, events, walk.undone, _campaign_settings(state))
+    _judge_results(rep, events, walk.undone, _campaign_settings(state), _names(state))
     _list_withheld(rep, walk, withheld or ())
     for ev in events:
         roll = ev.get("roll")
@@ -284,14 +289,35 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
     return rep
 
 
-def _judge_results(rep: Report, events: list[Event], undone: set[int], campaign: Settings) -> None:
-    """Every roll's result judged again from its faces (a success test's hits first)."""
+def _names(state: Mapping[str, Any]) -> dict[str, str]:
+    """Character id → name, of the characters the file (or the transcript) names."""
+    chars = state.get("characters")
+    if not isinstance(chars, Mapping):
+        return {}
+    return {str(cid): str(ch["name"]) for cid, ch in chars.items() if isinstance(ch, Mapping) and "name" in ch}
+
+
+def _judge_results(rep: Report, events: list[Event], undone: set[int], campaign: Settings,
+                   names: dict[str, str]) -> None:
+    """Every roll's result judged again from its faces (a success test's hits first). An extended test's
+    interval starts from the total the interval before it reached, as judged again (S10)."""
+    totals: dict[Any, dict[int, int]] = {}
+    """challenge → intervals → the hits accumulated after so many, as the faces give them."""
     for ev in events:
         note = " (undone)" if ev.get("seq") in undone else ""
         found = len(rep.mismatches)
         _check_outcome(rep, ev, note)
-        if len(rep.mismatches) == found:
-            _rejudge(rep, ev, note, campaign)
+        if len(rep.mismatches) != found:
+            continue
+        roll = ev.get("roll")
+        known = Known(names=names, text=str(ev.get("text", "")))
+        ext = roll.get("outcome") if isinstance(roll, dict) and roll.get("test") == "shadowrun-extended" else None
+        k = ext.get("intervals") if isinstance(ext, dict) else None
+        if isinstance(k, int):
+            known = Known(0 if k == 1 else totals.get(ev.get("challenge"), {}).get(k - 1), names, known.text)
+        again = _rejudge(rep, ev, note, campaign, known)
+        if isinstance(k, int) and again is not None and ev.get("seq") not in undone:
+            totals.setdefault(ev.get("challenge"), {})[k] = int(again.outcome.get("accumulated", 0))
 
 
 def _list_by_hand(rep: Report, ev: Event, roll: RollTable, undone_note: str) -> bool:
@@ -452,19 +478,35 @@ def _campaign_settings(state: Mapping[str, Any]) -> Settings:
         return Settings()
 
 
-def _rejudge(rep: Report, ev: Event, undone_note: str, campaign: Settings) -> None:
+def _rejudge(rep: Report, ev: Event, undone_note: str, campaign: Settings, known: Known) -> Rejudged | None:
     """Every roll's result judged again from its faces with the rules core and the settings the roll
-    kept (:func:`polku.session.rolls.rejudge.rejudge`): a changed outcome, summary or log line is a mismatch."""
+    kept (:func:`polku.session.table.rejudge.rejudge`): a changed outcome, summary, side label or log
+    line is a mismatch. The result as judged again, or None."""
     roll = ev.get("roll")
     if not isinstance(roll, dict):
-        return
+        return None
     where = f"seq {ev.get('seq')}{undone_note}"
     try:
-        again = rejudge(roll, roll_settings(roll, campaign))
-    except (ValueError, TypeError, KeyError, AttributeError, RulesError):
+        again = rejudge(roll, roll_settings(roll, campaign), known)
+    except RulesError as e:
+        rep.mismatches.append(f"{where}: its faces break the rules it was made with: {e}")
+        return None
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         rep.mismatches.append(f"{where}: its dice cannot be read as dice, so its result cannot be judged")
-        return
+        return None
     if again is None:
+        return None
+    _compare(rep, ev, roll, again, where)
+    return again
+
+
+def _compare(rep: Report, ev: Event, roll: dict[str, Any], again: Rejudged, where: str) -> None:
+    """The logged result, summary, side labels and log line against what the faces give: one line for the first that differs."""
+    labels = [str(s.get("label", "")) for s in roll.get("sides", []) if isinstance(s, dict)]
+    wrong = [(i, a, b) for i, (a, b) in enumerate(zip(labels, again.labels)) if a != b]
+    if again.labels and wrong:
+        i, said_label, right = wrong[0]
+        rep.mismatches.append(f"{where}: side {i + 1} says '{said_label}', its faces give '{right}' ({again.rules})")
         return
     said = roll.get("summary")
     if roll.get("outcome") != again.outcome:

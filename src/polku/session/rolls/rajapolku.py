@@ -240,19 +240,13 @@ class RajaRolls(RollsBase):
             txn.set(["characters", b_cid, "charges"], after.b_charges)
             txn.set(["challenges", idx, "spirit"], {"a": a_cid, "b": b_cid, "exchanges": after.exchanges,
                                                      "ended": False})
-            summary = raja_outcome(result, ca["name"], cb["name"])
-            if ex.loser is not None and ex.loss:
-                loser = ca if ex.loser == "a" else cb
-                left = after.charges(ex.loser)
-                summary += f"; {loser['name']} loses {ex.loss} charge{'s' if ex.loss != 1 else ''} ({left} left)"
+            summary = spirit_summary(ex, ca["name"], cb["name"])
             if after.over:
-                winner = {"a": ca["name"], "b": cb["name"]}.get(after.winner or "", "")
-                summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
                 self.tracker.resolve_challenge_in(txn, chid, summary)
             self.emit_roll(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
-            ], summary, {**raja.result_json(result), "charge_loss": ex.loss, "fight": after.to_json()},
+            ], summary, spirit_outcome(fight, ex),
                 lines + result.explain() + after.explain(), origin, chid,
                 f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}")
             out["result"], out["fight"], out["challenge"] = result, after, chid
@@ -278,6 +272,27 @@ class RajaRolls(RollsBase):
             txn.emit("challenge", f"{self.tracker.challenge(challenge)['title']}: {text}", challenge=challenge)
 
         self.tracker.run(build)
+
+
+def spirit_summary(ex: raja.SpiritExchange, a_name: str, b_name: str) -> str:
+    """A spirit-combat exchange's log line (R11): who won it, what the loser lost, whether the fight is over."""
+    summary = raja_outcome(ex.result, a_name, b_name)
+    after = ex.fight
+    if ex.loser is not None and ex.loss:
+        left = after.charges(ex.loser)
+        summary += f"; {a_name if ex.loser == 'a' else b_name} loses {ex.loss} charge{'s' if ex.loss != 1 else ''} ({left} left)"
+    if after.over:
+        winner = {"a": a_name, "b": b_name}.get(after.winner or "", "")
+        summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
+    return summary
+
+
+def spirit_outcome(before: raja.SpiritFight, ex: raja.SpiritExchange) -> dict[str, Any]:
+    """A spirit-combat exchange's logged outcome (R11): the comparison, the charges lost, the fight after it,
+    and the fight before it (each side's charges and R9 wound penalty in dice), from which it follows."""
+    return {**raja.result_json(ex.result), "charge_loss": ex.loss, "fight": ex.fight.to_json(),
+            "before": {"a_charges": before.a_charges, "b_charges": before.b_charges, "exchanges": before.exchanges,
+                       "a_penalty": before.a_penalty, "b_penalty": before.b_penalty}}
 
 
 def _raja_result_from(outcome: RollOutcome) -> raja.RajaResult:

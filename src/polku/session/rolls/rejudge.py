@@ -10,19 +10,22 @@ No textual.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...rules import harhapolku as harha
 from ...rules import rajapolku as raja
 from ...rules import shadowrun as sr
-from ...rules.dice import Die
+from ...rules.dice import Die, ManualSource
 from ...rules.system import Settings
 from ...text import raja_outcome
 from .common import die_from, toml_safe
-from .harhapolku import _harha_summary
+from .harhapolku import _harha_summary, _narration_outcome
+from .rajapolku import spirit_outcome, spirit_summary
 from .shadowrun import _sr_opposed_summary, _sr_summary
+from .shadowrun_extended import extended_outcome, extended_summary
 
 # A logged roll judged again from its faces (polku verify)
 
@@ -36,6 +39,22 @@ class Rejudged:
     summary: str
     text: str
     rules: str
+    labels: tuple[str, ...] = ()
+    """Each side's label as its faces give it, when the label carries a result (an initiative score)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the log says before a roll that the roll's own entry does not hold."""
+
+    accumulated: int | None = None
+    """An extended test's interval: the hits accumulated before it (the interval before's, as judged again;
+    0 for the first; None when the log does not hold the interval before)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Character id → name: which fighter of an initiative order a side is, where the log names the side's
+    fighter by name only (a transcript)."""
+    text: str = ""
+    """The roll's log line (an edge reroll's names the edge, which its roll does not hold)."""
 
 
 def _sides_of(roll: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -77,16 +96,109 @@ def _sr_judged(r: sr.SRRoll) -> dict[str, Any]:
     return out
 
 
-def rejudge(roll: Mapping[str, Any], settings: Settings) -> Rejudged | None:
+def _extended(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Settings, known: Known) -> Rejudged:
+    """One interval of an extended test (S10): the roll as the faces give it, added to the hits the
+    intervals before it accumulated, against the threshold in force."""
+    side = _sides_of(roll)["a"]
+    r = _sr_roll_again(side, outcome, settings)
+    intervals, threshold = outcome.get("intervals"), outcome.get("threshold")
+    if not isinstance(intervals, int) or not isinstance(threshold, int):
+        raise ValueError("no interval or threshold")
+    before = known.accumulated
+    if before is None:  # the interval before is not in the log (a transcript): the total as logged
+        logged = outcome.get("accumulated")
+        before = (logged if isinstance(logged, int) else 0) - (0 if r.critical_glitch else r.hits)
+    test = sr.ExtendedTest(threshold, hurried=bool(outcome.get("hurried")), accumulated=before,
+                           intervals=intervals - 1).add(r)
+    summary = extended_summary(test)
+    return Rejudged(toml_safe(extended_outcome(test)), summary,
+                    f"{side.get('label', '')}, extended test: {summary}", "S4–S7, S10")
+
+
+def _spirit(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Settings) -> Rejudged:
+    """One exchange of a spirit combat (R11): the comparison of the faces (R5–R7), the charges the loser
+    loses, and the fight after it from the fight before it (a roll from before Polku logged that: the
+    fight after as logged)."""
+    sides = _sides_of(roll)
+    a, b = str(sides["a"].get("label", "")), str(sides["b"].get("label", ""))
+    result = raja.resolve(_dice_of(sides["a"]), _dice_of(sides["b"]), settings)
+    before = outcome.get("before")
+    if isinstance(before, Mapping):
+        fight = raja.SpiritFight(int(before["a_charges"]), int(before["b_charges"]),
+                                 exchanges=int(before["exchanges"]), a_penalty=int(before["a_penalty"]),
+                                 b_penalty=int(before["b_penalty"]))
+        ex = fight.exchange(result, settings)
+        judged = spirit_outcome(fight, ex)
+    else:
+        f = outcome["fight"]
+        after = raja.SpiritFight(int(f["a_charges"]), int(f["b_charges"]), exchanges=int(f["exchanges"]),
+                                 ended_by_gm=bool(f.get("ended_by_gm")))
+        ex = raja.SpiritExchange(after, result, result.loser, raja.spirit_loss(result, settings))
+        judged = {**raja.result_json(result), "charge_loss": ex.loss, "fight": after.to_json()}
+    summary = spirit_summary(ex, a, b)
+    return Rejudged(toml_safe(judged), summary, f"Spirit combat {a} vs {b}, exchange {ex.fight.exchanges}: {summary}",
+                    "R5–R7, R11")
+
+
+_REROLL = re.compile(r": (?P<old>[0-9,]+) → [0-9,]+ \(H7\)$")
+_EDGE = re.compile(r" with edge '(?P<edge>.*)' \(H7\)$")
+_HARMED = re.compile(r"^.*?(?:\d: |automatically, )(?P<who>.*)'s character is (?:un)?harmed \(H9\)$")
+
+
+def _narration(roll: Mapping[str, Any], outcome: Mapping[str, Any], known: Known) -> Rejudged:
+    """A die of the narration contest (H9), with the rules' own words: a background's die rolled, a hand
+    thrown again with an edge (H7), or the GM's harm roll after a usurpation with more than 3 dice."""
+    sides = _sides_of(roll)
+    said = str(roll.get("summary", ""))
+    if "gm" in sides:
+        harm = outcome.get("harm")
+        if not isinstance(harm, Mapping):
+            raise ValueError("no harm")
+        gm = _dice_of(sides["gm"])
+        m = _HARMED.match(said)
+        who = m.group("who") if m else "?"
+        pending = harha.Usurpation(who, (), int(harm["usurper_total"]), harha.Burn("", (), who), 0, "harm_roll",
+                                   len(gm), gm[0].size if gm else None)
+        step = harha.NarrationContest(ability_fight=bool(harm.get("automatic")), last=pending).harm_roll(gm)
+        return Rejudged(toml_safe(_narration_outcome(step)), step.text, step.text, "H9")
+    side = sides["a"]
+    who, dice = str(side.get("label", "")), _dice_of(side)
+    if said.endswith("(H7)"):
+        m = _REROLL.search(said)
+        old = [int(f) for f in m.group("old").split(",")] if m else []
+        hand = tuple(Die(d.size, f, d.source, d.label) for d, f in zip(dice, old))
+        if len(hand) != len(dice):  # the hand before is not in the words: the faces alone say the new one
+            hand = tuple(Die(d.size, 1, d.source, d.label) for d in dice)
+        step = harha.NarrationContest(hands=((who, hand),)).reroll_hand(who, ManualSource([d.face for d in dice]))
+        edge = _EDGE.search(known.text)  # which edge was used is in the log line alone
+        text = f"{step.text[:-len(' (H7)')]} with edge '{edge.group('edge') if edge else '?'}' (H7)"
+        return Rejudged({}, step.text, text, "H7, H9")
+    if len(dice) != 1:
+        raise ValueError("a background's roll is one die")
+    d = dice[0]
+    step = harha.NarrationContest().roll_background(who, d.label, ManualSource([d.face]), d.size)
+    return Rejudged({}, step.text, step.text, "H9")
+
+
+def rejudge(roll: Mapping[str, Any], settings: Settings, known: Known | None = None) -> Rejudged | None:
     """Judge a logged roll again from the faces it shows, with the rules core and ``settings`` (the
-    settings it was made with, whole). None for a kind not judged again here (initiative, H9
-    narration, spirit combat, an extended test's running total, damage resistance) or a roll
-    whose dice cannot be read; ValueError for dice that are not dice."""
+    settings it was made with, whole), and ``known``: what the log says before it that its entry does
+    not hold (an extended test's total so far). None for a kind not judged here (initiative and damage
+    resistance are the table's: :mod:`polku.session.table.rejudge`) or a roll without an outcome;
+    ValueError (KeyError, TypeError) for dice that are not dice, RulesError for faces the rules it was
+    made with refuse (a spirit combat's dice that are not the charges left)."""
     test = str(roll.get("test", ""))
     sides = _sides_of(roll)
     outcome = roll.get("outcome")
     if not isinstance(outcome, Mapping):
         return None
+    known = known or Known()
+    if test == "shadowrun-extended" and "a" in sides:
+        return _extended(roll, outcome, settings, known)
+    if test == "spirit" and {"a", "b"} <= set(sides):
+        return _spirit(roll, outcome, settings)
+    if test == "narration" and ("a" in sides or "gm" in sides):
+        return _narration(roll, outcome, known)
     label = {k: str(v.get("label", "")) for k, v in sides.items()}
     if test == "rajapolku" and {"a", "b"} <= set(sides):
         r = raja.resolve(_dice_of(sides["a"]), _dice_of(sides["b"]), settings)
@@ -141,4 +253,4 @@ def rejudge(roll: Mapping[str, Any], settings: Settings) -> Rejudged | None:
     return None
 
 
-__all__ = ["Rejudged", "rejudge"]
+__all__ = ["Known", "Rejudged", "rejudge"]

@@ -37,6 +37,26 @@ class ExtendedRoller:
         return f"{self.name} rolls every interval of this extended test (S10): add a new challenge for another roller"
 
 
+def extended_summary(test: sr.ExtendedTest) -> str:
+    """An interval's log line after ``test.add`` (S10): its hits, the running total against the threshold,
+    a glitch, the end."""
+    judged = test.history[-1]
+    return (f"interval {test.intervals}: {judged.hits} hit{'s' if judged.hits != 1 else ''}, "
+            f"{test.accumulated}/{test.threshold}"
+            + (f" — {sr.glitch_words(judged.hits, True)}, the test ends" if judged.critical_glitch else
+               f" — {sr.glitch_words(judged.hits)}, GM: spoil?" if judged.glitch else "")
+            + (" — done" if test.done else ""))
+
+
+def extended_outcome(test: sr.ExtendedTest) -> dict[str, Any]:
+    """An interval's logged outcome after ``test.add`` (S10): the roll as judged, and the test's progress."""
+    outcome = sr.result_json(test.history[-1])
+    outcome.pop("dice", None)
+    outcome.update({"accumulated": test.accumulated, "threshold": test.threshold,
+                    "intervals": test.intervals, "done": test.done, "ended": test.ended})
+    return outcome
+
+
 class SRExtendedRolls(SRRolls):
     """The extended test's commands (``tracker.rolls.roll_sr_extended``, ``sr_extended_spoil``…)."""
 
@@ -61,21 +81,14 @@ class SRExtendedRolls(SRRolls):
                                                   "intervals": test.intervals, "ended": test.ended,
                                                   "glitched": test.glitched})
         judged = test.history[-1]
-        summary = (f"interval {test.intervals}: {judged.hits} hit{'s' if judged.hits != 1 else ''}, "
-                   f"{test.accumulated}/{test.threshold}"
-                   + (f" — {sr.glitch_words(judged.hits, True)}, the test ends" if judged.critical_glitch else
-                      f" — {sr.glitch_words(judged.hits)}, GM: spoil?" if judged.glitch else "")
-                   + (" — done" if test.done else ""))
+        summary = extended_summary(test)
         if test.done or test.ended:
             self.tracker.resolve_challenge_in(txn, chal, summary)
         elif rec.status_before is not None and self.tracker.challenge(chal)["status"] == "resolved":
             # Edge turned an ending critical glitch into a glitch: the test goes on.
             txn.set(["challenges", idx, "status"], rec.status_before)
             txn.set(["challenges", idx, "outcome"], "")
-        outcome = sr.result_json(judged)
-        outcome.pop("dice", None)
-        outcome.update({"accumulated": test.accumulated, "threshold": test.threshold,
-                        "intervals": test.intervals, "done": test.done, "ended": test.ended})
+        outcome = extended_outcome(test)
         ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()

@@ -46,6 +46,7 @@ from ..records import sr as sr_sheet
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 
 if TYPE_CHECKING:
+    from ...rules import shadowrun as sr
     from ..host import TableHost, Txn
 
 
@@ -363,16 +364,8 @@ class Damage:
         txn.set(path + ["stun"], res.after.stun)
         if res.after.overflow or "overflow" in ch:
             txn.set(path + ["overflow"], res.after.overflow)
-        letter = "P" if rec.damage == "physical" else "S"
-        phys_max, stun_max = rec.before.physical_max, rec.before.stun_max
-        summary = (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
-                   f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
-                   f" ({res.after.physical}/{phys_max} physical, {res.after.stun}/{stun_max} stun"
-                   + (f", overflow {res.overflow}" if res.overflow else "") + ")"
-                   + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
-                   + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}")
-                   + (f", {sr.glitch_words(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
-        outcome = {**res.to_json(), "hits": r.hits, "glitch": r.glitch, "critical_glitch": r.critical_glitch}
+        summary = resistance_summary(res, r)
+        outcome = resistance_outcome(res, r)
         eff = sr.effective_armour(rec.armour, rec.ap)
         ap = sr.parse_ap(rec.ap)
         explain = list(lines) + [f"{rec.what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
@@ -613,4 +606,32 @@ def _die(d: Any) -> dict[str, Any]:
     return die_dict(d)
 
 
-__all__ = ["Damage", "DamageOffer", "HarmOffer", "Weapon"]
+def resistance_summary(res: sr.DamageResult, r: sr.SRRoll) -> str:
+    """A damage resistance roll's result in words: the DV less the hits, the boxes filled and the monitors
+    after them, the wound modifier, a glitch (SR4 core, S5–S7, S12)."""
+    from ...rules import shadowrun as sr
+
+    letter = "P" if res.declared == "physical" else "S"
+    return (f"{res.dv}{letter} − {r.hits} hit{'s' if r.hits != 1 else ''} → "
+            f"{res.boxes} box{'es' if res.boxes != 1 else ''} {res.kind}"
+            f" ({res.after.physical}/{res.before.physical_max} physical, {res.after.stun}/{res.before.stun_max} stun"
+            + (f", overflow {res.overflow}" if res.overflow else "") + ")"
+            + f", wound {str(res.after.wound_modifier).replace('-', '−')}"
+            + ("" if res.after.state_text() == "conscious" else f", {res.after.state_text()}")
+            + (f", {sr.glitch_words(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
+
+
+def resistance_outcome(res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
+    """A damage resistance roll's logged outcome: the roll as judged (S4–S7), the hit resisted and the
+    monitors before it, from which the boxes follow (``polku verify`` judges it again from them)."""
+    from ...rules import shadowrun as sr
+
+    roll = sr.result_json(r)
+    roll.pop("dice", None)
+    b = res.before
+    return {**roll, **res.to_json(), "before": {"physical": b.physical, "stun": b.stun, "overflow": b.overflow,
+                                                "physical_max": b.physical_max, "stun_max": b.stun_max,
+                                                "body": b.body}}
+
+
+__all__ = ["Damage", "DamageOffer", "HarmOffer", "Weapon", "resistance_outcome", "resistance_summary"]
