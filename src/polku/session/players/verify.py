@@ -500,7 +500,7 @@ def _rejudge(rep: Report, ev: Event, undone_note: str, campaign: Settings, known
     return again
 
 
-def _compare(rep: Report, ev: Event, roll: dict[str, Any], again: Rejudged, where: str) -> None:
+def _compare(rep: Report, ev: Event, roll: Mapping[str, Any], again: Rejudged, where: str) -> None:
     """The logged result, summary, side labels and log line against what the faces give: one line for the first that differs."""
     labels = [str(s.get("label", "")) for s in roll.get("sides", []) if isinstance(s, dict)]
     wrong = [(i, a, b) for i, (a, b) in enumerate(zip(labels, again.labels)) if a != b]
