@@ -2,8 +2,9 @@
 player's seat and the players' view (watch).
 
 The Finnish pictures are for reading with the rule texts beside them (docs/glossary.md): the game
-terms are the texts' own. What is still English in them is what the session and rules layers word
-(the dice log's lines, outcomes, a pool's source lines) and what the GM typed (names).
+terms are the texts' own. The dice log's rolls are told from their facts (session/telling.py); what
+is still English in them is the log's other kinds, a challenge's stored outcome, a pool's source
+lines (issue 25, part two) and what the GM typed (names).
 """
 
 from __future__ import annotations

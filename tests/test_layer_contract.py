@@ -6,7 +6,7 @@ Layers, bottom first: the base (``polku``, ``polku.text``, ``polku.tomlread``), 
 the app, so ``cli`` may import ``tui``; the app never imports the CLI).
 
 Inside ``session`` the same holds for its parts (ARCHITECTURE.md, "Inside session/"), bottom first:
-the core (``model``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``), ``rolls``, ``table``,
+the core (``model``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``, ``telling``), ``rolls``, ``table``,
 ``tracker``, the session's making and opening (``files``, ``copying``, ``demo``, ``importers``), and on
 top ``players`` and ``review`` side by side: the review may read the players' projection
 (``players.public``, so a players' report is the players' view), nothing else of the players' side,
@@ -96,6 +96,7 @@ SESSION_PARTS = {
 """The parts of ``polku.session``, bottom first; a part imports only parts below it (or itself)."""
 SESSION_PART_OF = {
     "model": "core", "records": "core", "host": "core", "odds": "core", "fairdice": "core", "integrity": "core", "store": "core",
+    "telling": "core",
     "rolls": "rolls", "table": "table", "tracker": "tracker",
     "files": "opening", "copying": "opening", "demo": "opening", "importers": "opening",
     "players": "players", "review": "review", "commands": "commands",

@@ -207,6 +207,9 @@ class Event(TypedDict):
     who: NotRequired[str | list[str]]
     challenge: NotRequired[str]
     roll: NotRequired[RollTable]
+    fact: NotRequired[dict[str, Any]]
+    """What happened, language-neutral: the fact's kind (``id``) and named values; its sentence is made
+    where it is shown, in the reader's language (:mod:`polku.session.telling`)."""
     resource: NotRequired[str]
     amount: NotRequired[int]
     bought: NotRequired[str]

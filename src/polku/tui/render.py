@@ -16,6 +16,7 @@ from rich.text import Text
 
 from .. import text
 from ..rules.shadowrun import is_hit
+from ..session import telling
 
 SOURCE_MARK = text.SOURCE_MARK
 
@@ -130,7 +131,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     roll = ev.get("roll")
     if roll:
         # The outcome first, so a narrow pane still shows who won; the dice follow.
-        summary = roll.get("summary", "")
+        summary = telling.roll_summary(ev)
         if summary and roll.get("test") != "narration":
             style = styles.get("accent", "")
             out = roll.get("outcome", {})
@@ -151,7 +152,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
             line.append(f"{short_name(str(side.get('label', '?')))} ", style="bold")
             line.append_text(dice_text(side.get("dice", []), styles, system=system))
     else:
-        line.append(ev.get("text", ""))
+        line.append(telling.event_text(ev))
     if undone:
         body_start = len(f"{number}{mark} ")
         line.stylize(styles.get("undone", "strike"), body_start)
@@ -166,7 +167,7 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
     pad = "       "
     roll = ev.get("roll")
     out.append(Text(f"{pad}{ev.get('t', '')}  scene {'.'.join(str(x) for x in ev.get('at', []))}  "
-                    f"{ev.get('text', '')}", style=styles.get("muted", "")))
+                    f"{telling.event_text(ev)}", style=styles.get("muted", "")))
     if roll:
         origin = text.dice_origin(roll)
         out.append(Text(f"{pad}{roll.get('test', '')}: {origin}", style=styles.get("muted", "")))

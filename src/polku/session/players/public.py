@@ -169,6 +169,20 @@ def _named(table: Mapping[str, object], fields: Iterable[str]) -> list[tuple[str
     return [(k, table[k]) for k in fields if k in table]
 
 
+def hidden_fact(label: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
+    """A hidden-threshold roll's public fact (S8): the label, hits and glitch, no threshold and no verdict;
+    told as :func:`public_summary` words it."""
+    fact: dict[str, Any] = {"id": "sr.success", "label": label, "hidden_threshold": True,
+                            "hits": int(outcome.get("hits", 0))}
+    if outcome.get("auto_failed"):
+        fact["auto_failed"] = True
+    glitch = ("critical" if outcome.get("critical_glitch") else "glitch" if outcome.get("glitch")
+              else "negated" if outcome.get("glitch_negated") else "")
+    if glitch:
+        fact["glitch"] = glitch
+    return fact
+
+
 def public_summary(roll: RollTable) -> str:
     """A hidden-threshold roll's summary without the threshold: hits and glitches only (a glitch
     with its size, S5)."""
@@ -431,8 +445,13 @@ class _Projection:
                     sides = base["roll"]["sides"]
                     label = sides[0].get("label", "?") if sides else "?"
                     base["text"] = f"{label}: {base['roll']['summary']}"
+                    base["fact"] = hidden_fact(label, base["roll"]["outcome"])
+                else:
+                    self._fact(base, ev)
                 if isinstance(seq, int):
                     self.mode[seq] = "hidden" if hidden else "full"
+            else:
+                self._fact(base, ev)
             return base
         extra = PLAIN_KINDS.get(str(kind))
         if extra is None or cmd in self.secret_cmds:
@@ -444,10 +463,19 @@ class _Projection:
         base["text"] = str(ev.get("text", ""))
         base["who"] = _strs(ev.get("who"))
         self._seat(base, ev)
+        self._fact(base, ev)
         for k in extra:
             if k in fields:
                 base[k] = clone(fields[k])
         return base
+
+    @staticmethod
+    def _fact(base: dict[str, Any], ev: Event) -> None:
+        """The event's fact, for the players' own language (:mod:`polku.session.telling`): a fact holds what
+        its event's line says and nothing more, so it is public wherever the line is."""
+        fact = ev.get("fact")
+        if isinstance(fact, dict):
+            base["fact"] = clone(fact)
 
     def _follows_gm_roll(self, ev: Event, roll: RollTable | None) -> bool:
         """Whether the event takes its numbers from a roll the players saw as "the GM rolls" (a
@@ -477,6 +505,7 @@ class _Projection:
             self.mode[seq] = "gm"
         base["kind"] = "roll"
         base["text"] = GM_ROLL
+        base["fact"] = {"id": "gm.roll"}
         base["who"] = []
         return base
 

@@ -127,10 +127,13 @@ class RollsBase:
 
     def emit_roll(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
                   outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
-                  challenge: str | None, text: str, resolved_with: Settings | None = None, **extra: Any) -> Event:
+                  challenge: str | None, text: str, resolved_with: Settings | None = None,
+                  fact: dict[str, Any] | None = None, **extra: Any) -> Event:
         """Emit the roll; ``resolved_with``: the settings it was resolved with when not the campaign's
         (a Harhapolku roll's own comparison, :meth:`settings_for`). ``settings`` in ``extra`` replaces the
-        kept settings (a damage resistance roll keeps its own)."""
+        kept settings (a damage resistance roll keeps its own). ``fact``: what the roll came to, language-neutral
+        (:mod:`polku.session.telling` tells it in the reader's language); ``text`` and ``summary`` are its English
+        words, kept for older readers."""
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
                 "explain": list(explain), **origin}
         used = self.roll_settings(test, resolved_with or self.tracker.settings)
@@ -138,7 +141,8 @@ class RollsBase:
             roll["settings"] = used
         roll.update(toml_safe(extra))
         who = sorted({w for s in sides for w in s.get("who", [])})
-        return txn.emit("roll", text, roll=roll, who=who, challenge=challenge)
+        return txn.emit("roll", text, roll=roll, who=who, challenge=challenge,
+                        fact=toml_safe(fact) if fact is not None else None)
 
     def settings_for(self, variant: str | None = None) -> Settings:
         """The settings a roll is made with, whole: the campaign's, with a Harhapolku roll's own

@@ -173,7 +173,7 @@ class HarhaRolls(RollsBase):
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
         ], summary, outcome, result.explain() + explain, origin, challenge,
             f"{a.label} vs {b.label}: {summary}", resolved_with=used, variant=variant, demand=demand or None,
-            counts=list(counts) if counts else None, **extra)
+            counts=list(counts) if counts else None, fact=_harha_fact(result, a.label, b.label, variant), **extra)
         return ev, result
 
     @staticmethod
@@ -274,7 +274,9 @@ class HarhaRolls(RollsBase):
             [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
             summary, {"success": result.success, "high": result.high, "needed": result.needed,
                       "very_demanding": very_demanding},
-            result.explain() + explain, origin, challenge, f"{side.label}, {what} action: {summary}", **extra)
+            result.explain() + explain, origin, challenge, f"{side.label}, {what} action: {summary}",
+            fact={"id": "harha.difficult", "label": side.label, "success": result.success, "high": result.high,
+                  "needed": result.needed, "very_demanding": very_demanding}, **extra)
 
     # -- Harhapolku narration contest (H9) --------------------------------------------
 
@@ -435,6 +437,23 @@ def _usurpation_from(d: dict[str, Any] | None) -> Any:
                             total=sum(x["face"] for x in d["dice"]), burned=burn,
                             burned_total=d.get("burned_total", 0), tier=d["tier"], gm_dice=d.get("gm_dice", 0),
                             gm_die_size=d.get("gm_die_size") or None, harm_resolved=d.get("harm_resolved", False))
+
+
+def _harha_fact(r: Any, a: str, b: str, variant: str) -> dict[str, Any]:
+    """The facts of a Harhapolku comparison (H3–H6), or of a difficult action against an opponent (H8),
+    for :mod:`polku.session.telling`."""
+    if hasattr(r, "comparison"):
+        return {"id": "harha.opposed_difficult", "a": a, "b": b, "winner": "tie" if r.tie else r.winner,
+                "success": r.success, "won_comparison": r.won_comparison, "high": r.high, "needed": r.needed,
+                "very_demanding": r.needed == 2}
+    fact: dict[str, Any] = {"id": "harha.contest", "a": a, "b": b, "winner": r.winner}
+    if hasattr(r, "a_total"):
+        fact.update(variant="sum", a_total=r.a_total, b_total=r.b_total)
+    else:
+        fact.update(a_positions=r.a_positions, b_positions=r.b_positions)
+        if getattr(r, "reason", "") == "actor_no_dice":
+            fact["actor_no_dice"] = True
+    return fact
 
 
 def _harha_summary(r: Any, a: str, b: str, variant: str) -> str:

@@ -18,6 +18,7 @@ from ..model import Event
 from ..odds import RajaQuestion
 from ..records import RollOutcome, RollTable
 from ..records import raja as raja_sheet
+from ..telling import raja_fact
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class RajaRolls(RollsBase):
                 {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
             ], summary, raja.result_json(result), explain, origin, challenge,
-                f"{a.label} vs {b.label}: {summary}")
+                f"{a.label} vs {b.label}: {summary}", fact={"id": "raja.roll", **raja_fact(result, a.label, b.label)})
             out["event"], out["result"] = ev, result
 
         self.tracker.run(build)
@@ -241,6 +242,7 @@ class RajaRolls(RollsBase):
             txn.set(["challenges", idx, "spirit"], {"a": a_cid, "b": b_cid, "exchanges": after.exchanges,
                                                      "ended": False})
             summary = spirit_summary(ex, ca["name"], cb["name"])
+            fact = spirit_fact(ex, ca["name"], cb["name"])
             if after.over:
                 self.tracker.resolve_challenge_in(txn, chid, summary)
             self.emit_roll(txn, "spirit", [
@@ -248,7 +250,7 @@ class RajaRolls(RollsBase):
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
             ], summary, spirit_outcome(fight, ex),
                 lines + result.explain() + after.explain(), origin, chid,
-                f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}")
+                f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}", fact=fact)
             out["result"], out["fight"], out["challenge"] = result, after, chid
 
         self.tracker.run(build)
@@ -285,6 +287,17 @@ def spirit_summary(ex: raja.SpiritExchange, a_name: str, b_name: str) -> str:
         winner = {"a": a_name, "b": b_name}.get(after.winner or "", "")
         summary += f" — the fight is over{', ' + winner + ' wins' if winner else ''}"
     return summary
+
+
+def spirit_fact(ex: raja.SpiritExchange, a_name: str, b_name: str) -> dict[str, Any]:
+    """A spirit-combat exchange's facts (R11), as :func:`spirit_summary` words them, for :mod:`polku.session.telling`."""
+    after = ex.fight
+    fact: dict[str, Any] = {"id": "raja.spirit", **raja_fact(ex.result, a_name, b_name), "exchange": after.exchanges}
+    if ex.loser is not None and ex.loss:
+        fact.update(loser=a_name if ex.loser == "a" else b_name, loss=ex.loss, left=after.charges(ex.loser))
+    if after.over:
+        fact.update(over=True, fight_winner={"a": a_name, "b": b_name}.get(after.winner or "") or None)
+    return fact
 
 
 def spirit_outcome(before: raja.SpiritFight, ex: raja.SpiritExchange) -> dict[str, Any]:

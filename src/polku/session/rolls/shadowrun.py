@@ -15,6 +15,7 @@ from ...rules.dice import DiceSource, ManualSource, RulesError
 from ..model import Event, roll_of
 from ..records import RollTable
 from ..records import sr as sr_sheet
+from ..telling import sr_roll_fact
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -397,10 +398,13 @@ class SRRolls(RollsBase):
                            f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
             self._resolve_challenge_in(txn, chal, summary)
         explain += list(plan.explain())
+        fact = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
+        if rec.threshold is not None:
+            fact.update(threshold=rec.threshold, success=res.success, net_hits=res.net_hits)
         ev = self.emit_roll(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
-            threshold=rec.threshold, hidden=rec.hidden or None, **extra)
+            threshold=rec.threshold, hidden=rec.hidden or None, fact=fact, **extra)
         return ev
 
     def _emit_opposed(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
@@ -416,7 +420,7 @@ class SRRolls(RollsBase):
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
         ], summary, sr.result_json(res), list(extra_explain) + res.explain() + list(plan_a.explain())
             + list(rec.lines) + list(plan_b.explain()), origin, chal, f"{a.label} vs {b.label}: {summary}",
-            group=list(rec.group) or None, **extra)
+            group=list(rec.group) or None, fact=_sr_opposed_fact(res, a.label, b.label), **extra)
         return ev
 
     def _emit_teamwork(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
@@ -431,16 +435,20 @@ class SRRolls(RollsBase):
                       "dice": [die_dict(d) for d in r.dice]})
         res = sr.success_test(r, rec.threshold) if rec.threshold is not None else r
         summary = _sr_summary(r, res if rec.threshold is not None else None)
-        summary = f"teamwork (+{r.helper_dice} dice from helpers): {summary}"
+        summary = f"teamwork (+{r.helper_dice} {'die' if r.helper_dice == 1 else 'dice'} from helpers): {summary}"
         if rec.threshold is not None:
             self._resolve_challenge_in(txn, chal, summary)
         outcome = sr.result_json(res)
         outcome.pop("dice", None)
         lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
                  f"({hp.size} dice: {' '.join(hp.explain())})" for h, hp, hr in helpers]
+        fact = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice, **sr_roll_fact(r)}
+        if rec.threshold is not None:
+            fact.update(threshold=rec.threshold, success=res.success, net_hits=res.net_hits)
         ev = self.emit_roll(txn, "shadowrun-teamwork", sides, summary, outcome,
                               list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
-                              origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, **extra)
+                              origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, fact=fact,
+                              **extra)
         return ev
 
     def sr_post_roll(self, roll_event: Event, what: str, *, role: str = "a",
@@ -644,3 +652,14 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
         elif r.glitch:
             glitches.append(f"{label} {sr.glitch_words(r.hits)}")
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
+
+
+def _sr_opposed_fact(res: sr.OpposedResult, a: str, b: str) -> dict[str, Any]:
+    """The facts of an opposed test (S9) for :mod:`polku.session.telling`: who won by how many, each side's glitch."""
+    fact: dict[str, Any] = {"id": "sr.opposed", "a": a, "b": b, "a_hits": res.a_hits, "b_hits": res.b_hits,
+                            "winner": res.winner, "net_hits": res.net_hits}
+    for role, r in (("a", res.a), ("b", res.b)):
+        glitch = sr_roll_fact(r).get("glitch")
+        if glitch in ("critical", "glitch"):
+            fact[f"{role}_glitch"] = glitch
+    return fact

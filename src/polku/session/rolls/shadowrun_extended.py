@@ -89,10 +89,13 @@ class SRExtendedRolls(SRRolls):
             txn.set(["challenges", idx, "status"], rec.status_before)
             txn.set(["challenges", idx, "outcome"], "")
         outcome = extended_outcome(test)
+        fact = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
+                "accumulated": test.accumulated, "threshold": test.threshold, "done": test.done,
+                "glitch": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
         ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()
-            + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", **extra)
+            + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", fact=fact, **extra)
         return ev
 
     def _do_spoil(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> dict[str, Any]:

@@ -19,7 +19,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ... import i18n
 from ...i18n import N_
+from ...session import telling
 from ...session.model import Event
 from ..render import event_details, event_line
 
@@ -67,6 +69,8 @@ class DiceLog(ScrollView, can_focus=True):
         self.filter: Callable[[Event], bool] | None = None
         self._visible: list[int] = []
         self._line_style: Style | None = None
+        self._old_noted = False
+        """Whether the note on entries shown as stored (an older file's, in English) was given."""
 
     # -- data ---------------------------------------------------------------
 
@@ -298,6 +302,8 @@ class DiceLog(ScrollView, can_focus=True):
             ev = self.events[index]
             if sub == 0:
                 text = event_line(ev, self.styles_map, system=self.system, undone=self.is_undone(ev["seq"]))
+                if not self._old_noted and telling.stored_only(ev):
+                    self._note_stored(ev)
             else:
                 details = self._details(index)
                 text = details[sub - 1] if sub - 1 < len(details) else Text("")
@@ -320,6 +326,11 @@ class DiceLog(ScrollView, can_focus=True):
 
     def on_focus(self) -> None:
         self.refresh()
+
+    def _note_stored(self, ev: Event) -> None:
+        """Once per log: its file has entries from before facts, shown in English as written."""
+        self._old_noted = True
+        self.call_later(self.notify, telling.old_note([ev]), title=i18n._("Older entries"))
 
     def on_blur(self) -> None:
         self.refresh()

@@ -1,0 +1,340 @@
+"""The log's sentences in the reader's language, made from each event's facts (issue 25).
+
+An event records what happened as a language-neutral **fact**: ``event["fact"]``, a table with
+the fact's kind (``id``, e.g. ``"sr.success"``) and named values (labels as the GM typed them,
+numbers, outcomes as values: ``"winner": "a"``, ``"glitch": "critical"``). The session file so
+reads the same whoever wrote it: a Finnish GM's file shows English in an English ``watch``.
+
+This module makes the sentences at display time, one **teller** per fact kind (:data:`TELLERS`):
+whole sentences with named placeholders through :mod:`polku.i18n` (``ngettext`` for counts),
+in the language in use. Every view asks here: :func:`event_text` (the event's line),
+:func:`roll_summary` (a roll's outcome in a few words, the dice log's first words).
+
+An event without a fact (a file from before facts, or a kind not converted yet) is shown as
+stored: its English ``text`` and ``roll.summary``, which the tracker still writes beside the
+fact for older readers. :func:`stored_only` tells a view so; it says :data:`OLD_NOTE` once per
+file (:func:`old_note`). A fact a teller cannot read (a hand-edited file) falls back the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..i18n import N_, _, ngettext
+from ..rules import shadowrun as sr
+
+Fact = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a teller makes of one fact."""
+
+    text: str
+    """The event's line."""
+    summary: str = ""
+    """A roll's outcome in a few words ("" for other kinds)."""
+
+
+TELLERS: dict[str, Callable[[Fact], Told]] = {}
+"""The teller of each fact kind (``fact["id"]``)."""
+
+OLD_NOTE = N_("Entries without facts (from an older Polku) are shown as written, in English.")
+"""The one line a view adds once per file when some of its events have no fact."""
+
+
+def teller(fact_id: str) -> Callable[[Callable[[Fact], Told]], Callable[[Fact], Told]]:
+    def register(fn: Callable[[Fact], Told]) -> Callable[[Fact], Told]:
+        TELLERS[fact_id] = fn
+        return fn
+    return register
+
+
+def fact_of(ev: Mapping[str, Any]) -> Fact | None:
+    """The event's fact if a teller knows its kind, else None."""
+    fact = ev.get("fact")
+    if isinstance(fact, Mapping) and isinstance(fact.get("id"), str) and fact["id"] in TELLERS:
+        return fact
+    return None
+
+
+def told(ev: Mapping[str, Any]) -> Told | None:
+    """The event's sentences in the language in use, or None (no fact, or one that cannot be read)."""
+    fact = fact_of(ev)
+    if fact is None:
+        return None
+    try:
+        return TELLERS[str(fact["id"])](fact)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def event_text(ev: Mapping[str, Any]) -> str:
+    """The event's line: told from its fact, else as stored."""
+    t = told(ev)
+    return t.text if t is not None else str(ev.get("text", ""))
+
+
+def roll_summary(ev: Mapping[str, Any]) -> str:
+    """A roll's outcome in a few words: told from its fact, else as stored (``roll.summary``)."""
+    t = told(ev)
+    if t is not None and t.summary:
+        return t.summary
+    roll = ev.get("roll")
+    return str(roll.get("summary", "")) if isinstance(roll, Mapping) else ""
+
+
+def told_from_facts(ev: Mapping[str, Any]) -> bool:
+    """Whether events like ``ev`` are made with a fact now (a roll of the tests converted so far)."""
+    roll = ev.get("roll")
+    if ev.get("kind") != "roll" or not isinstance(roll, Mapping):
+        return False
+    test = str(roll.get("test", ""))
+    return (test in ("rajapolku", "spirit") or (test.startswith("shadowrun") and test != "shadowrun-initiative")
+            or (test.startswith("harhapolku") and test != "harhapolku-narration"))
+
+
+def stored_only(ev: Mapping[str, Any]) -> bool:
+    """Whether the event is one Polku now tells from a fact but shown as stored, in English: written by an
+    older Polku (or its fact cannot be read)."""
+    return told_from_facts(ev) and told(ev) is None
+
+
+def old_note(events: Iterable[Mapping[str, Any]]) -> str:
+    """:data:`OLD_NOTE` in the language in use if any of ``events`` is shown as stored, else ""."""
+    return _(OLD_NOTE) if any(stored_only(ev) for ev in events) else ""
+
+
+# -- words several tellers share --------------------------------------------------------------
+
+def hits_words(n: int) -> str:
+    return ngettext("{n} hit", "{n} hits", n)
+
+
+def glitch_words(hits: int, glitch: str, *, loud: bool = False) -> str:
+    """A glitch with its size and hits (S5, S6): ``serious glitch (1 hit)``, ``MINOR GLITCH (6 hits)``.
+
+    ``glitch``: "critical" or "glitch" (its size comes from the hits, ``rules.shadowrun.glitch_severity``).
+    """
+    size = sr.glitch_severity(hits, glitch == "critical")
+    word = {"critical": _("critical glitch"), "serious": _("serious glitch"), "minor": _("minor glitch")}.get(
+        size, _("glitch"))
+    if loud:
+        word = word.upper()
+    return ngettext("{word} ({n} hit)", "{word} ({n} hits)", hits, word=word)
+
+
+def sr_glitch_part(f: Fact, *, loud: bool = True) -> str:
+    """The glitch clause of a Varjojuoksu roll's fact (``glitch``: "critical", "glitch", "negated" or "")."""
+    glitch = str(f.get("glitch", ""))
+    if glitch in ("critical", "glitch"):
+        return glitch_words(int(f["hits"]), glitch, loud=loud)
+    if glitch == "negated":
+        return _("glitch negated")
+    return ""
+
+
+def sr_roll_fact(r: Any) -> dict[str, Any]:
+    """The facts of one Varjojuoksu roll (``rules.shadowrun.SRRoll``): hits, auto failure, glitch."""
+    glitch = "critical" if r.critical_glitch else "glitch" if r.glitch else "negated" if r.glitch_negated else ""
+    out: dict[str, Any] = {"hits": int(r.hits)}
+    if r.auto_failed:
+        out["auto_failed"] = True
+    if glitch:
+        out["glitch"] = glitch
+    return out
+
+
+@teller("gm.roll")
+def _gm_roll(f: Fact) -> Told:
+    """The players' whole line of a roll they may not see (docs/rules.md, secrets)."""
+    return Told(_("the GM rolls"))
+
+
+# -- Varjojuoksu rolls ---------------------------------------------------------------------
+
+def _sr_outcome(f: Fact) -> str:
+    if f.get("auto_failed"):
+        return _("automatic failure (pool 0 or less, S3)")
+    parts = [hits_words(int(f["hits"]))]
+    if f.get("hidden_threshold"):
+        parts.append(_("threshold hidden by the GM"))
+    elif "threshold" in f:
+        parts.append(_("success, {net} net", net=int(f["net_hits"])) if f.get("success") else _("failure"))
+    glitch = sr_glitch_part(f)
+    if glitch:
+        parts.append(glitch)
+    return ", ".join(parts)
+
+
+@teller("sr.success")
+def _sr_success(f: Fact) -> Told:
+    """S1–S8: a success test, or a plain roll counting hits."""
+    summary = _sr_outcome(f)
+    return Told(_("{label}: {outcome}", label=f["label"], outcome=summary), summary)
+
+
+@teller("sr.teamwork")
+def _sr_teamwork(f: Fact) -> Told:
+    """S11: the leader's roll with the helpers' dice."""
+    summary = ngettext("teamwork (+{n} die from helpers): {outcome}", "teamwork (+{n} dice from helpers): {outcome}",
+                       int(f["helper_dice"]), outcome=_sr_outcome(f))
+    return Told(_("{label} leads: {outcome}", label=f["label"], outcome=summary), summary)
+
+
+@teller("sr.opposed")
+def _sr_opposed(f: Fact) -> Told:
+    """S9: an opposed test, or one against a group."""
+    a, b = str(f["a"]), str(f["b"])
+    a_hits, b_hits = int(f["a_hits"]), int(f["b_hits"])
+    winner = f["winner"]
+    if winner == "tie":
+        summary = _("stalemate {a_hits}–{b_hits} ({b} wins if needed)", a_hits=a_hits, b_hits=b_hits, b=b)
+    else:
+        glitches = []
+        for label, side, hits in ((a, f.get("a_glitch"), a_hits), (b, f.get("b_glitch"), b_hits)):
+            if side in ("critical", "glitch"):
+                glitches.append(_("{label} {glitch}", label=label,
+                                  glitch=glitch_words(hits, str(side), loud=side == "critical")))
+        name = a if winner == "a" else b
+        summary = ngettext("{name} wins {a_hits}–{b_hits}, {n} net", "{name} wins {a_hits}–{b_hits}, {n} net",
+                           int(f["net_hits"]), name=name, a_hits=a_hits, b_hits=b_hits)
+        if glitches:
+            summary = _("{outcome} ({glitches})", outcome=summary, glitches=", ".join(glitches))
+    return Told(_("{a} vs {b}: {outcome}", a=a, b=b, outcome=summary), summary)
+
+
+@teller("sr.extended")
+def _sr_extended(f: Fact) -> Told:
+    """S10: one interval of an extended test."""
+    hits = int(f["hits"])
+    summary = ngettext("interval {interval}: {n} hit, {accumulated}/{threshold}",
+                       "interval {interval}: {n} hits, {accumulated}/{threshold}", hits,
+                       interval=int(f["interval"]), accumulated=int(f["accumulated"]),
+                       threshold=int(f["threshold"]))
+    glitch = f.get("glitch")
+    if glitch == "critical":
+        summary = _("{outcome} — {glitch}, the test ends", outcome=summary, glitch=glitch_words(hits, "critical"))
+    elif glitch == "glitch":
+        summary = _("{outcome} — {glitch}, GM: spoil?", outcome=summary, glitch=glitch_words(hits, "glitch"))
+    if f.get("done"):
+        summary = _("{outcome} — done", outcome=summary)
+    return Told(_("{label}, extended test: {outcome}", label=f["label"], outcome=summary), summary)
+
+
+# -- Rajapolku rolls -------------------------------------------------------------------------
+
+def raja_outcome(f: Fact) -> str:
+    """R5–R7 in a few words: ``Aino wins, 2 degrees, 1 supernatural (visibly!)``."""
+    a, b = str(f["a"]), str(f["b"])
+    if f["winner"] == "tie":
+        return _("tie — both reroll (R5)") if f.get("tie_action") == "reroll" else _("tie — {b} holds (R5)", b=b)
+    name = a if f["winner"] == "a" else b
+    degrees, supernatural = int(f.get("degrees", 0)), int(f.get("supernatural", 0))
+    if not degrees:
+        out = _("{name} wins narrowly (0 degrees)", name=name)
+    else:
+        out = ngettext("{name} wins, {n} degree", "{name} wins, {n} degrees", degrees, name=name)
+    if supernatural:
+        out = (_("{outcome}, {n} supernatural (visibly!)", outcome=out, n=supernatural) if f.get("visibly")
+               else _("{outcome}, {n} supernatural", outcome=out, n=supernatural))
+    return out
+
+
+def raja_fact(result: Any, a: str, b: str) -> dict[str, Any]:
+    """The facts of a Rajapolku result (``rules.rajapolku.RajaResult``) between sides labelled ``a`` and ``b``."""
+    out: dict[str, Any] = {"a": a, "b": b, "winner": result.winner, "degrees": int(result.degrees),
+                           "supernatural": int(result.supernatural)}
+    if result.winner == "tie":
+        out["tie_action"] = str(result.tie_action)
+    if result.supernatural and result.deciding_die_is_ability:
+        out["visibly"] = True
+    return out
+
+
+@teller("raja.roll")
+def _raja_roll(f: Fact) -> Told:
+    summary = raja_outcome(f)
+    return Told(_("{a} vs {b}: {outcome}", a=f["a"], b=f["b"], outcome=summary), summary)
+
+
+@teller("raja.spirit")
+def _raja_spirit(f: Fact) -> Told:
+    """R11: one exchange of a spirit combat."""
+    summary = raja_outcome(f)
+    if f.get("loser"):
+        summary = ngettext("{outcome}; {loser} loses {n} charge ({left} left)",
+                           "{outcome}; {loser} loses {n} charges ({left} left)", int(f["loss"]),
+                           outcome=summary, loser=f["loser"], left=int(f["left"]))
+    if f.get("over"):
+        summary = (_("{outcome} — the fight is over, {winner} wins", outcome=summary, winner=f["fight_winner"])
+                   if f.get("fight_winner") else _("{outcome} — the fight is over", outcome=summary))
+    return Told(_("Spirit combat {a} vs {b}, exchange {exchange}: {outcome}", a=f["a"], b=f["b"],
+                  exchange=int(f["exchange"]), outcome=summary), summary)
+
+
+# -- Harhapolku rolls ------------------------------------------------------------------------
+
+def _demand_word(f: Fact) -> str:
+    return _("very demanding") if f.get("very_demanding") else _("difficult")
+
+
+@teller("harha.contest")
+def _harha_contest(f: Fact) -> Told:
+    """H3–H6: the comparison of two sides."""
+    a, b = str(f["a"]), str(f["b"])
+    winner = f["winner"]
+    name = a if winner == "a" else b
+    if f.get("variant") == "sum":
+        if winner == "b":
+            summary = _("{name} wins {a_total}–{b_total} (H6)", name=name, a_total=int(f["a_total"]),
+                        b_total=int(f["b_total"]))
+        else:
+            summary = _("{name} wins: {b_total} is not above {a_total} (H6)", name=name,
+                        a_total=int(f["a_total"]), b_total=int(f["b_total"]))
+    elif winner == "tie":
+        summary = _("tie {a_positions}–{b_positions}: reroll (H3)", a_positions=int(f["a_positions"]),
+                    b_positions=int(f["b_positions"]))
+    elif f.get("actor_no_dice"):
+        summary = _("{name} wins: the actor has no dice (H4)", name=name)
+    else:
+        summary = _("{name} wins {a_positions}–{b_positions}", name=name, a_positions=int(f["a_positions"]),
+                    b_positions=int(f["b_positions"]))
+    return Told(_("{a} vs {b}: {outcome}", a=a, b=b, outcome=summary), summary)
+
+
+@teller("harha.opposed_difficult")
+def _harha_opposed_difficult(f: Fact) -> Told:
+    """H8: a difficult or very demanding action against an opponent."""
+    a, b = str(f["a"]), str(f["b"])
+    what = _demand_word(f)
+    high, needed = int(f["high"]), int(f["needed"])
+    if f["winner"] == "tie":
+        summary = _("tie: reroll (H3), {what}", what=what)
+    elif f.get("success"):
+        summary = _("{a} succeeds ({what}: wins and shows {high} of {needed} needed 7+)", a=a, what=what,
+                    high=high, needed=needed)
+    elif f.get("won_comparison"):
+        summary = _("{a} fails ({what}: wins the comparison but shows {high} of {needed} needed 7+)", a=a,
+                    what=what, high=high, needed=needed)
+    else:
+        summary = _("{b} wins; {a} fails ({what})", a=a, b=b, what=what)
+    return Told(_("{a} vs {b}: {outcome}", a=a, b=b, outcome=summary), summary)
+
+
+@teller("harha.difficult")
+def _harha_difficult(f: Fact) -> Told:
+    """H8: a difficult or very demanding action alone."""
+    high, needed = int(f["high"]), int(f["needed"])
+    summary = (_("success ({high} of {needed} needed 7+)", high=high, needed=needed) if f.get("success")
+               else _("failure ({high} of {needed} needed 7+)", high=high, needed=needed))
+    text = (_("{label}, very demanding action: {outcome}", label=f["label"], outcome=summary)
+            if f.get("very_demanding") else
+            _("{label}, difficult action: {outcome}", label=f["label"], outcome=summary))
+    return Told(text, summary)
+
+
+__all__ = ["OLD_NOTE", "TELLERS", "Told", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
+           "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]
