@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from app_fixtures import until_quiet
 from polku.rules.dice import RulesError
-from polku.session import demo, store
+from polku.session import demo, store, telling
 from polku.session.files import document, load_tracker
 from polku.session.players import transcript
 from polku.session.players.public import (
@@ -94,6 +94,7 @@ def test_an_undone_hidden_threshold_roll_is_gone_with_its_undo_line(clock):
               faces=[5, 6, 2, 3, 1])
     assert "2 hits, failure" in t.events[-1]["text"]
     assert public_view(t).events[-1]["text"] == "Kaneda: 2 hits, threshold hidden by the GM"
+    assert telling.event_text(public_view(t).events[-1]) == "Kaneda: 2 hits, threshold hidden by the GM"
     t.undo()
     view = public_view(t)
     assert [e["text"] for e in view.events] == ["Kaneda joins (pc)", "Challenge added: Spot the ambush"]
@@ -449,6 +450,11 @@ def check_no_marker_shown(s: Session) -> None:
             assert "threshold" not in roll and not roll["explain"]
             assert not {"success", "net_hits"} & set(roll["outcome"])
             assert "success" not in ev["text"] and "failure" not in ev["text"]
+            assert not {"threshold", "success", "net_hits"} & set(ev.get("fact", {})), "the fact told in any language"
+    for ev in view.events:
+        # What each player reads, told from the fact in their language, says what the players' line says.
+        told = telling.event_text(ev).replace("(+1 die from helpers)", "(+1 dice from helpers)")
+        assert told == ev["text"], (told, ev["text"])
     for c in view.state["challenges"]:
         assert not set(c["participants"] + c["opposition"]) & secret_now
     gm_only = {e.get("cmd") for e in t.events if e.get("secret")}

@@ -484,7 +484,7 @@ def test_S11_a_tie_of_pools_keeps_the_gms_choice_and_says_so(tmp_path: Path) -> 
     lead = t.rolls.sr_teamwork_lead(byte, [razor])
     assert (lead.allowed, lead.line) == (True, "Byte leads: tied with Razor at 8 dice, the GM's choice (S11)")
     ev = t.rolls.roll_sr_teamwork(byte, [razor], threshold=2, faces=[5] + [1] * 7 + [5, 5] + [2] * 7)["event"]
-    assert ev["text"].startswith("Byte leads: teamwork (+1 die from helpers)")
+    assert ev["text"].startswith("Byte leads: teamwork (+1 dice from helpers)")
     with pytest.raises(TrackerError, match=r"^Razor leads \(S11\): largest pool, 9 dice; Byte 8 — w: Razor as side A$"):
         t.rolls.roll_sr_teamwork(byte, [t.rolls.sr_helper_side("razor", spec, override=9)], faces=[5] * 17)
 

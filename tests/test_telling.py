@@ -106,11 +106,17 @@ def test_every_roll_of_every_system_has_a_fact(rolls: list[Event]) -> None:
                              "harha.contest", "harha.opposed_difficult", "harha.difficult"}
 
 
+def _as_told(stored: str) -> str:
+    """The stored English as the teller says it: the one difference is the teller's plural, "+1 die from
+    helpers" (the stored words say "+1 dice", and stay so: ``polku verify`` compares them as written)."""
+    return stored.replace("(+1 dice from helpers)", "(+1 die from helpers)")
+
+
 def test_told_in_english_a_fact_says_what_the_tracker_wrote(rolls: list[Event]) -> None:
     i18n.set_language("en")
-    differ = [(ev["text"], telling.event_text(ev)) for ev in rolls if telling.event_text(ev) != ev["text"]]
+    differ = [(ev["text"], telling.event_text(ev)) for ev in rolls if telling.event_text(ev) != _as_told(ev["text"])]
     differ += [(ev["roll"]["summary"], telling.roll_summary(ev)) for ev in rolls
-               if telling.roll_summary(ev) != ev["roll"]["summary"]]
+               if telling.roll_summary(ev) != _as_told(ev["roll"]["summary"])]
     assert not differ, differ[:5]
     # The outcomes are many: every branch of a teller was taken.
     summaries = {telling.roll_summary(ev) for ev in rolls}

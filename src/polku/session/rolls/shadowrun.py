@@ -435,7 +435,7 @@ class SRRolls(RollsBase):
                       "dice": [die_dict(d) for d in r.dice]})
         res = sr.success_test(r, rec.threshold) if rec.threshold is not None else r
         summary = _sr_summary(r, res if rec.threshold is not None else None)
-        summary = f"teamwork (+{r.helper_dice} {'die' if r.helper_dice == 1 else 'dice'} from helpers): {summary}"
+        summary = f"teamwork (+{r.helper_dice} dice from helpers): {summary}"
         if rec.threshold is not None:
             self._resolve_challenge_in(txn, chal, summary)
         outcome = sr.result_json(res)
