@@ -31,7 +31,7 @@ ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\
 
 def gm_saves(sf, t) -> None:
     """The GM's app's save, headless: the session file, then the players' file (what the views read)."""
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
 
     sf.save_now(t)
     publish(sf.path, t)
@@ -309,7 +309,7 @@ def test_a_seats_roll_in_the_browser_lands_in_the_gms_app(tmp_path):
     from polku.session import demo, store
     from polku.session.files import document, load_tracker
     from polku.session.players import seats
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
     from polku.session.rolls import SRPool
 
     path = tmp_path / "table.toml"

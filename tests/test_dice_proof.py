@@ -10,7 +10,8 @@ import pytest
 from app_fixtures import make_app, pilot_test, screen_text, until, until_quiet
 from polku.session import demo, store
 from polku.session.files import create_session, document
-from polku.session.players.public import Follower, dice_proof, public_dice, publish
+from polku.session.players.players_file import Follower, publish
+from polku.session.players.public import dice_proof, public_dice
 from polku.session.tracker import Tracker
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"

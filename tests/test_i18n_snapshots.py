@@ -29,7 +29,7 @@ from polku import i18n
 from polku.session import demo, store
 from polku.session.files import document
 from polku.session.players import seats
-from polku.session.players.public import Follower, publish
+from polku.session.players.players_file import Follower, publish
 from polku.session.rolls import SRPool
 
 THEMES = Path(__file__).resolve().parents[1] / "themes"

@@ -42,6 +42,7 @@ HEADLESS_MODULES = (
     "polku.session.review.stats",
     "polku.session.review.export",
     "polku.session.players.public",
+    "polku.session.players.players_file",
     "polku.session.fairdice",
     "polku.session.players.verify",
     "polku.session.table.gear",

@@ -90,7 +90,7 @@ def test_serve_without_the_extra_says_how_to_get_it_in_one_line(tmp_path, capsys
     from polku.cli import main
     from polku.session import demo, store
     from polku.session.files import document
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
 
     t = demo.demo_rajapolku()
     path = tmp_path / "night.toml"

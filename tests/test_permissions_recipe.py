@@ -21,7 +21,7 @@ import pytest
 from polku.session import demo, store
 from polku.session.files import document, open_session
 from polku.session.players import seats
-from polku.session.players.public import PlayersFile, load_players
+from polku.session.players.players_file import PlayersFile, load_players
 from polku.session.rolls import SRPool
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "remote-play.md"

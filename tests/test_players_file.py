@@ -2,7 +2,7 @@
 
 A seat, ``polku watch`` and ``polku serve`` never open the session file, which
 holds the unrevealed dice secret, the notes and hidden thresholds. On every save
-the GM's app replaces the players' file beside it (:mod:`polku.session.players.public`):
+the GM's app replaces the players' file beside it (:mod:`polku.session.players.players_file`):
 the players' projection as facts, projected only for the events appended since
 the last save when it can. Every test compares what was published that way with
 the projection of the whole session read back from disk: the players must never
@@ -24,15 +24,15 @@ import pytest
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import seats
-from polku.session.players.public import (
+from polku.session.players.players_file import (
     Follower,
     PlayersError,
     PlayersFile,
     load_players,
     players_path,
     players_text,
-    public_view,
 )
+from polku.session.players.public import public_view
 from polku.session.rolls import SRPool, SRSide
 from polku.session.tracker import Tracker
 

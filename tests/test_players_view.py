@@ -18,7 +18,7 @@ from app_fixtures import SIZE_IDS, SIZES, pilot_test, screen_text, until
 from polku.session import demo, store
 from polku.session.files import document, open_session
 from polku.session.players import seats
-from polku.session.players.public import Follower, publish
+from polku.session.players.players_file import Follower, publish
 from polku.session.rolls import RajaSide, SRPool, SRSide
 from polku.session.tracker import Tracker
 

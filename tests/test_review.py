@@ -185,7 +185,7 @@ def test_review_error_path_does_not_import_textual(tmp_path):
 
 
 @pytest.mark.parametrize("module", ["polku.session.review.replay", "polku.session.review.stats", "polku.session.review.export",
-                                    "polku.session.players.public"])
+                                    "polku.session.players.public", "polku.session.players.players_file"])
 def test_pure_modules_never_import_the_ui(module):
     proc = subprocess.run([sys.executable, "-c", f"import {module}, sys, json; "
                            "print(json.dumps([m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]))"],

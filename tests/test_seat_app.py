@@ -27,7 +27,7 @@ from polku.rules import shadowrun as sr
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import seats
-from polku.session.players.public import Follower, publish
+from polku.session.players.players_file import Follower, publish
 from polku.session.rolls import SRPool, SRSide
 from polku.session.table.gear import Weapon
 from polku.session.tracker import Tracker
@@ -712,7 +712,7 @@ def test_a_request_the_gm_app_may_not_remove_or_a_folder_it_may_not_open_is_a_se
 async def test_the_gm_is_told_which_seat_cannot_be_read_and_the_seat_stops_waiting(tmp_path, monkeypatch):
     """The GM's app shows one line naming the seat and what to fix; the seat, told through the players'
     file, stops saying it waits and says why."""
-    from polku.session.players.public import load_players
+    from polku.session.players.players_file import load_players
 
     path = offer_session(tmp_path, threshold=2)
     seat = seat_app(path)
@@ -741,7 +741,7 @@ async def test_the_gm_is_told_which_seat_cannot_be_read_and_the_seat_stops_waiti
 
 
 def players_head(path: Path) -> str:
-    from polku.session.players.public import players_path
+    from polku.session.players.players_file import players_path
 
     return players_path(path).read_text(encoding="utf-8").split("\n", 1)[0]
 

@@ -10,7 +10,7 @@ import pytest
 from polku.rules import shadowrun as sr
 from polku.session import demo
 from polku.session.players import seat_rolls, seats
-from polku.session.players.public import players_text
+from polku.session.players.players_file import players_text
 from polku.session.table.gear import Weapon
 from polku.session.tracker import Tracker
 

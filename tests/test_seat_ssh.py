@@ -11,7 +11,7 @@ import pytest
 from polku.session import demo, store
 from polku.session.files import document, load_tracker
 from polku.session.players import seats
-from polku.session.players.public import players_path
+from polku.session.players.players_file import players_path
 from polku.session.rolls import SRPool
 from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
 

@@ -27,15 +27,8 @@ from polku.rules.dice import RulesError
 from polku.session import demo, store, telling
 from polku.session.files import document, load_tracker
 from polku.session.players import transcript
-from polku.session.players.public import (
-    GM_DECIDED,
-    GM_ROLL,
-    HIDDEN_SCORE_STEP,
-    Follower,
-    players_text,
-    public_view,
-    publish,
-)
+from polku.session.players.players_file import Follower, players_text, publish
+from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, public_view
 from polku.session.review import export
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.table.combat import sets_initiative_scores

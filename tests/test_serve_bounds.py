@@ -28,7 +28,7 @@ def table(tmp_path: Path) -> Path:
     from polku.session.files import document
 
     path = tmp_path / "table.toml"
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
 
     t = demo.demo_varjojuoksu(seed=None)
     store.write_full(path, document(t.state, t.events, t.last_seq()))

@@ -15,7 +15,8 @@ from app_fixtures import pilot_test, until, until_quiet
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import watching
-from polku.session.players.public import Follower, players_path, public_view, publish
+from polku.session.players.players_file import Follower, players_path, publish
+from polku.session.players.public import public_view
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import Tracker
 from sshd_fixture import needs_ssh_tools, needs_sshd, new_key, running_sshd, wait_for
@@ -135,7 +136,7 @@ WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
     from polku.session.files import open_session
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
     from polku.session.rolls import RajaSide
 
     t, sf = open_session(Path(sys.argv[1]), seed=5)

@@ -386,8 +386,8 @@ def load_read_only(file: str) -> tuple[Tracker, list[str]]:
 def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
     """The players' view of a session from the players' file beside it (never the session file itself:
     the players' account need not read it); errors become one line."""
-    from polku.session.players.public import PlayersError
-    from polku.session.players.public import load_players as load
+    from polku.session.players.players_file import PlayersError
+    from polku.session.players.players_file import load_players as load
 
     try:
         return load(file)

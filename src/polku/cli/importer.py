@@ -97,7 +97,7 @@ def _into(path: Any, imported: Any, *, template: bool) -> str:
             sf.save_now(tracker)
         except store.StoreError as e:
             raise CliError(str(e)) from None
-        from polku.session.players.public import PlayersFile
+        from polku.session.players.players_file import PlayersFile
 
         players = PlayersFile(sf.path)
         players.publish_now(tracker)  # as the GM's app does after each save: what the players' views read

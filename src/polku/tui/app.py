@@ -23,7 +23,7 @@ from ..session import store
 from ..session.commands import Command, command
 from ..session.files import SessionFile
 from ..session.model import Event
-from ..session.players.public import PlayersFile
+from ..session.players.players_file import PlayersFile
 from ..session.tracker import Clock, Tracker, TrackerError
 from .compat import CoveringScreens, refresh_truecolor_filter
 from .limits import InputLimits

@@ -42,7 +42,7 @@ from ..i18n import N_, _, ngettext
 from ..rules.dice import RulesError
 from ..session.model import Event
 from ..session.players import seat_rolls, seats
-from ..session.players.public import Follower
+from ..session.players.players_file import Follower
 from ..session.tracker import Tracker, TrackerError
 from ..text import percent, wound_label
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen

@@ -1,7 +1,7 @@
 """``polku watch FILE``: the players' read-only live view of a session.
 
 It follows the players' file the GM's app writes beside the session on every save
-(:class:`polku.session.players.public.Follower`), never the session file itself: the
+(:class:`polku.session.players.players_file.Follower`), never the session file itself: the
 operating system tells it when the file's folder changes (inotify, through
 watchfiles: :func:`polku.session.players.watching.follow`; where that cannot work it
 looks every ``interval`` seconds instead); when the file's identity, size or
@@ -35,7 +35,7 @@ from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from ..i18n import N_, _
-from ..session.players.public import Follower
+from ..session.players.players_file import Follower
 from ..session.tracker import Tracker
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog

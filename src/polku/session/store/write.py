@@ -14,7 +14,7 @@ from .format import event_block, kept_comments, render
 
 SESSION_MODE = 0o600
 """A new session file is the GM's alone (less the umask): it holds every secret. The players read the
-players' file beside it (:func:`polku.session.players.public.players_path`), never this one."""
+players' file beside it (:func:`polku.session.players.players_file.players_path`), never this one."""
 
 
 def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:

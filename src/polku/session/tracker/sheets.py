@@ -1,0 +1,253 @@
+"""The tracker's commands on the characters: adding, editing and removing them, Rajapolku's
+wounds, charges, abilities and story points (R9–R12), Varjojuoksu's Edge and condition monitors
+(S7, S12), Harhapolku's edges (H7)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...rules.system import RAJA_WOUND_CARE, raja_wound_level
+from .. import model
+from ..host import TrackerError as TrackerError  # re-exported: callers import it from here
+from ..host import Txn
+from ..model import Challenge, Character
+from ..records import HarhaCharacter, harha, raja, sr
+
+if TYPE_CHECKING:
+    pass
+
+from .base import TrackerBase, _show, _Txn
+
+
+class SheetCommands(TrackerBase):
+    """The commands on characters and their resources (a part of :class:`~polku.session.tracker.Tracker`)."""
+
+    # -- characters --------------------------------------------------------
+
+    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: Any) -> Character:
+        name = name.strip()
+        if not name:
+            raise TrackerError("a character needs a name")
+        if kind not in model.CHARACTER_KINDS:
+            raise TrackerError(f"kind must be one of {', '.join(model.CHARACTER_KINDS)}")
+        result: dict[str, Any] = {}
+
+        def build(txn: _Txn) -> None:
+            cid = model.slug(name)
+            base, n = cid, 2
+            while cid in self.characters:
+                cid, n = f"{base}-{n}", n + 1
+            ch = model.new_character(self.system, name, cid=cid, kind=kind, player=player,
+                                     settings=self.settings, track=self.state["wound_track"], **fields)
+            txn.set(["characters", cid], ch)
+            model.validate_state(self.state)
+            txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid)
+            result.update(ch)
+
+        self.run(build)
+        return self.character(result["id"])
+
+    def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None) -> None:
+        """Set any character field (the detail view); validated, logged, undoable."""
+        ch = self.character(cid)
+        if field_name in ("id",) or field_name not in ch:
+            raise TrackerError(f"'{field_name}' is not a field a GM can edit")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, field_name], value)
+            model.validate_state(self.state)
+            txn.emit("character", text or f"{ch['name']}: {field_name} → {_show(value)}", who=cid)
+
+        self.run(build)
+
+    def open_challenges_of(self, cid: str) -> list[Challenge]:
+        """The challenges not yet resolved that ``cid`` takes part in (on either side)."""
+        return [c for c in self.state["challenges"] if c["status"] != "resolved"
+                and (cid in c.get("participants", []) or cid in c.get("opposition", []))]
+
+    def remove_character(self, cid: str) -> None:
+        """Remove a character, and drop them from every open challenge in the same command.
+
+        A challenge still waiting for a roll cannot be rolled for someone who is
+        gone; resolved ones keep the id as history (shown as "(removed)"). One
+        undo brings the character back into those challenges too.
+        """
+        self.character(cid)
+        self.run(lambda txn: self.remove_character_in(txn, cid))
+
+    def remove_character_in(self, txn: Txn, cid: str) -> None:
+        ch = self.character(cid)
+        dropped = [c["title"] for c in self.open_challenges_of(cid)]
+        txn.delete(["characters", cid])
+        ini = [e for e in self.state["initiative"] if e["id"] != cid]
+        txn.set(["initiative"], ini)
+        self.combat.on_removed(txn, cid)
+        for i, c in enumerate(self.state["challenges"]):
+            if c["status"] == "resolved":
+                continue
+            for key, members in (("participants", c.get("participants", [])), ("opposition", c.get("opposition", []))):
+                if cid in members:
+                    txn.set(["challenges", i, key], [x for x in members if x != cid])
+        text = f"{ch['name']} leaves the campaign"
+        if dropped:
+            text += f" (dropped from {', '.join(dropped)})"
+        # The name stays on the event: statistics and filters still name who left.
+        txn.emit("character", text, who=cid, name=ch["name"])
+
+    def set_health(self, cid: str, note: str) -> None:
+        ch = self.character(cid)
+        self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}")
+
+    def _simple(self, cid: str, key: str, value: Any, kind: str, text: str, **data: Any) -> None:
+        ch = self.character(cid)
+        if ch.get(key) == value:
+            # A repeated key press that changes nothing is refused, so it logs nothing.
+            shown = {"health": "health", "story_points": "story points", "physical": "physical boxes",
+                     "stun": "stun boxes"}.get(key, key)
+            raise TrackerError(f"{ch['name']}'s {shown} is already {value if value != '' else 'empty'}; nothing changed")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, key], value)
+            model.validate_state(self.state)
+            txn.emit(kind, text, who=cid, **data)
+
+        self.run(build)
+
+    # -- Rajapolku resources (R9–R12) ---------------------------------------
+
+    def move_wound(self, cid: str, steps: int) -> None:
+        """R9/R10: move a character down (+) or up (−) the wound track."""
+        ch = raja(self.character(cid))
+        track = self.state["wound_track"]
+        i = track.index(ch["wound"]) if ch["wound"] in track else 0
+        j = max(0, min(len(track) - 1, i + steps))
+        if j == i:
+            raise TrackerError(f"{ch['name']} is already {track[i]}")
+        verb = "worse" if j > i else "better"
+        level = raja_wound_level(track[j]) or ""
+        care = f"; {RAJA_WOUND_CARE[level]}" if level in RAJA_WOUND_CARE else ""
+        self._simple(cid, "wound", track[j], "wound",
+                     f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j])
+
+    def set_wound(self, cid: str, level: str) -> None:
+        ch = raja(self.character(cid))
+        if level not in self.state["wound_track"]:
+            raise TrackerError(f"'{level}' is not on this campaign's wound track")
+        r9 = raja_wound_level(level) or ""
+        care = f" ({RAJA_WOUND_CARE[r9]})" if r9 in RAJA_WOUND_CARE else ""
+        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}")
+
+    def spend_charges(self, cid: str, n: int, reason: str) -> None:
+        """R11: spend charges (an ability, spirit combat…)."""
+        ch = raja(self.character(cid))
+        if n < 1:
+            raise TrackerError("spend at least 1 charge")
+        if ch["charges"] < n:
+            raise TrackerError(f"{ch['name']} has {ch['charges']} charges, not {n}")
+        self._simple(cid, "charges", ch["charges"] - n, "resource",
+                     f"{ch['name']} spends {n} charge{'s' if n != 1 else ''}: {reason} "
+                     f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n)
+
+    def restore_charges(self, cid: str, n: int, reason: str = "rest") -> None:
+        ch = raja(self.character(cid))
+        new = min(ch["charges_max"], ch["charges"] + n)
+        if new == ch["charges"]:
+            raise TrackerError(f"{ch['name']} already has all {ch['charges_max']} charges")
+        self._simple(cid, "charges", new, "resource",
+                     f"{ch['name']} regains {new - ch['charges']} charges: {reason} ({new}/{ch['charges_max']})",
+                     resource="charges", amount=new - ch["charges"])
+
+    def use_ability(self, cid: str, ability: str) -> None:
+        """R11: pay an ability's cost — per use, once per scene, or nothing if always on."""
+        ch = raja(self.character(cid))
+        ab = next((a for a in ch.get("abilities", []) if a["name"] == ability), None)
+        if ab is None:
+            raise TrackerError(f"{ch['name']} has no ability '{ability}'")
+        if ab["per"] == "always":
+            raise TrackerError(f"'{ability}' is always on and costs nothing")
+        if ab["per"] == "scene" and ability in ch["paid_this_scene"]:
+            raise TrackerError(f"'{ability}' is already paid for this scene")
+        cost = ab["cost"]
+        if ch["charges"] < cost:
+            raise TrackerError(f"{ch['name']} has {ch['charges']} charges; '{ability}' costs {cost}")
+
+        def build(txn: _Txn) -> None:
+            txn.set(["characters", cid, "charges"], ch["charges"] - cost)
+            if ab["per"] == "scene":
+                txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [ability])
+            per = "this scene" if ab["per"] == "scene" else "one use"
+            txn.emit("resource", f"{ch['name']} uses {ability} ({per}): −{cost} charges "
+                     f"({ch['charges']}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
+
+        self.run(build)
+
+    def check_spend_story_point(self, cid: str) -> None:
+        """Raise TrackerError if ``cid`` cannot spend a story point now (R12), before anyone asks what for."""
+        ch = raja(self.character(cid))
+        if ch["story_points"] < 1:
+            raise TrackerError(f"{ch['name']} has no story points left; a new story (T) brings new ones")
+
+    def spend_story_point(self, cid: str, bought: str) -> None:
+        """R12: spend a story point on what it bought."""
+        ch = raja(self.character(cid))
+        self.check_spend_story_point(cid)
+        if not bought.strip():
+            raise TrackerError("say what the story point bought")
+        self._simple(cid, "story_points", ch["story_points"] - 1, "resource",
+                     f"{ch['name']} spends a story point: {bought.strip()} ({ch['story_points'] - 1} left)",
+                     resource="story_points", amount=-1, bought=bought.strip())
+
+    def award_story_point(self, cid: str, reason: str = "good roleplaying") -> None:
+        ch = raja(self.character(cid))
+        self._simple(cid, "story_points", ch["story_points"] + 1, "resource",
+                     f"{ch['name']} is awarded a story point: {reason} ({ch['story_points'] + 1})",
+                     resource="story_points", amount=1)
+
+    # -- Varjojuoksu resources (S3, S5–S7, S12) --------------------------------
+
+    def check_spend_edge(self, cid: str) -> None:
+        """Raise TrackerError if ``cid`` has no Edge point to spend now (S7), before anyone asks what for."""
+        ch = sr(self.character(cid))
+        if ch["edge"] < 1:
+            raise TrackerError(f"{ch['name']} has no Edge left this session; a new session (N) refreshes it")
+
+    def spend_edge(self, cid: str, reason: str) -> None:
+        ch = sr(self.character(cid))
+        self.check_spend_edge(cid)
+        self._simple(cid, "edge", ch["edge"] - 1, "resource",
+                     f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
+                     resource="edge", amount=-1)
+
+    def set_condition(self, cid: str, track: str, boxes: int) -> None:
+        """S12: set filled boxes on the physical or stun monitor."""
+        if track not in ("physical", "stun"):
+            raise TrackerError("the condition monitor is 'physical' or 'stun'")
+        ch = sr(self.character(cid))
+        size = self.condition_monitor(cid, track)
+        if not 0 <= boxes <= size:
+            raise TrackerError(f"{track} monitor has {size} boxes; {boxes} is out of range")
+        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch['physical' if track == 'physical' else 'stun']} → {boxes}/{size} boxes")
+
+    # -- Harhapolku edges (H7) --------------------------------------------------
+
+    def use_edge_reroll(self, cid: str, edge: str) -> None:
+        """H7: mark ``cid``'s edge used for a reroll, as a command of its own."""
+        self._edge_to_use(cid, edge)
+        self.run(lambda txn: self.use_edge_reroll_in(txn, cid, edge))
+
+    def use_edge_reroll_in(self, txn: Txn, cid: str, edge: str) -> None:
+        """H7: mark ``cid``'s edge used, as part of the command of ``txn`` (the reroll it pays for)."""
+        ch, idx = self._edge_to_use(cid, edge)
+        txn.set(["characters", cid, "edges", idx, "used"], True)
+        txn.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
+
+    def _edge_to_use(self, cid: str, edge: str) -> tuple[HarhaCharacter, int]:
+        """The character and the index of an edge they may still use this session (H7), or a TrackerError."""
+        ch = harha(self.character(cid))
+        idx = next((i for i, e in enumerate(ch["edges"]) if e["name"] == edge), None)
+        if idx is None:
+            raise TrackerError(f"{ch['name']} has no edge '{edge}'")
+        if ch["edges"][idx]["used"]:
+            raise TrackerError(f"{ch['name']}'s edge '{edge}' is already used this session")
+        return ch, idx
+
