@@ -570,6 +570,61 @@ class TestSeatSnapshots:
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
 
 
+def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False) -> Path:
+    """The Varjojuoksu demo's fight with Kaneda armed and acting (and, with ``attack_nyx``, Kaneda's seat's
+    attack at Nyx waiting for Nyx's seat to defend)."""
+    from polku.session.players import seat_rolls
+
+    t = demo.demo_varjojuoksu()
+    t.roster.set_weapon("kaneda", None, Weapon("Ares Predator", 5, "physical", sr.parse_ap(-1), "Pistols", "ranged"))
+    t.combat.next()
+    if attack_nyx:
+        rid = "00000000000000a1"
+        seat_rolls.answer(t, seats.Taken("kaneda", rid, {"v": 1, "id": rid, "seat": "kaneda", "kind": "own",
+                                                         "test": "sr-attack", "key": "nyx", "at": 0}))
+    return write(tmp_path / "own.toml", t)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+class TestOwnRollSnapshots:
+    """A player's own rolls in the seat (issue 27), at 80x24 and 120x40."""
+
+    def test_the_own_rolls_open_now(self, snap_compare, tmp_path, size):
+        """o: Kaneda's rolls of his own on his turn: his skills' success tests and an attack at each fighter."""
+        path = own_rolls_session(tmp_path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "a roll of your own" in screen_text(pilot.app), "the seat")
+            await pilot.press("o")
+            await wait_until(pilot, lambda: "Roll for your character" in screen_text(pilot.app), "the list")
+
+        assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
+
+    def test_an_own_roll_picked_with_edge_before(self, snap_compare, tmp_path, size):
+        """2, e: the Pistols test shown with its pool, Edge before on and the odds that follow from it."""
+        path = own_rolls_session(tmp_path)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "a roll of your own" in screen_text(pilot.app), "the seat")
+            await pilot.press("o")
+            await wait_until(pilot, lambda: "Roll for your character" in screen_text(pilot.app), "the list")
+            await pilot.press("2")
+            await wait_until(pilot, lambda: "Your own roll" in screen_text(pilot.app), "the roll")
+            await pilot.press("e")
+            await wait_until(pilot, lambda: "Edge before the roll: on" in screen_text(pilot.app), "Edge on")
+
+        assert snap_compare(seat_app(path), run_before=run_before, terminal_size=size)
+
+    def test_nyx_is_asked_to_defend(self, snap_compare, tmp_path, size):
+        """Nyx's seat after Kaneda's seat attacked her: the attacker's dice, her defence and its odds."""
+        path = own_rolls_session(tmp_path, attack_nyx=True)
+
+        async def run_before(pilot):
+            await wait_until(pilot, lambda: "Kaneda attacks you" in screen_text(pilot.app), "the defence")
+
+        assert snap_compare(seat_app(path, "nyx"), run_before=run_before, terminal_size=size)
+
+
 async def still_cursor(pilot) -> None:
     """The field's cursor stops blinking (shown), so a picture does not depend on when it is taken."""
     freeze_cursors(pilot.app)

@@ -673,7 +673,8 @@ class SeatApp(WatchApp):
         if self.my_turn():
             turn.append("▶ " + _("Your turn") + "\n", style=f"bold {accent}".strip())
         # Short while a roll is asked (it must fit at 80x24).
-        sheet = turn + sheet_line(ch, view.tracker.system.value, short=offer is not None or self.sent is not None)
+        sheet = turn + sheet_line(ch, view.tracker.system.value,
+                                  short=offer is not None or self.sent is not None or self.own is not None)
         if self.problem_line:
             sheet.append(f"\n⚠ {self.problem_line}", style=bad)
         if self.seat_problem():
@@ -703,7 +704,8 @@ class SeatApp(WatchApp):
         elif offer is not None and full is not None:
             shown = next((o for o in pending if o["seq"] == offer.seq), None)
             n = len(pending)
-            head = _("The GM asks you to roll") + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
+            head = (_("An attack on you: defend") if offer.test == seat_rolls.DEFEND_TEST
+                    else _("The GM asks you to roll")) + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
             body.append(f"{head}\n", style="bold")
             body.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
         elif self.answer is not None and self.roll_actions():
