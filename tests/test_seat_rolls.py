@@ -202,3 +202,41 @@ def test_the_players_file_lists_each_player_characters_own_rolls_and_no_npcs():
 def test_the_other_systems_have_no_own_rolls_yet(system):
     t = {"rajapolku": demo.demo_rajapolku, "harhapolku": demo.demo_harhapolku}[system]()
     assert all(seat_rolls.own_rolls(t, cid) == [] for cid in t.characters)
+
+
+def test_the_roller_of_an_extended_test_rolls_each_next_interval_from_the_seat():
+    from polku.session.rolls import SRPool
+
+    t = table()
+    hack = SRPool(skill="Hacking", attribute="logic")
+    chal = t.add_challenge("Open the maglock")["id"]
+    t.rolls.roll_sr_extended(t.rolls.sr_side("nyx", hack), chal, threshold=6, faces=[5, 1, 2, 2, 3, 4, 4, 3, 2, 2, 2],
+                             pool=hack)
+    ext = own(t, "nyx", "sr-extended")
+    assert [(r.key, r.label, r.allowed) for r in ext] == [
+        (chal, "Open the maglock: interval 2, 1/6 hits so far: 11 dice", True)]
+    assert own(t, "kaneda", "sr-extended") == [], "only its roller rolls an extended test (S10)"
+    ans = seat_rolls.answer(t, taken("nyx", test="sr-extended", key=chal, faces=[5, 5, 6, 6, 5, 1, 2, 2, 3, 3, 4]))
+    ev = t.event_by_seq(ans["roll"])
+    assert ev["seat"] == "nyx" and ev["roll"]["test"] == "shadowrun-extended"
+    assert ev["roll"]["outcome"]["accumulated"] == 6 and ev["roll"]["outcome"]["done"]
+    assert own(t, "nyx", "sr-extended") == [], "done: no next interval"
+    assert seat_rolls.answer(t, taken("kaneda", test="sr-extended", key=chal))["ok"] is False
+
+
+def test_a_harhapolku_seat_makes_a_difficult_action_with_a_saved_pool_then_an_edge_reroll():
+    t = demo.demo_harhapolku()
+    t.roster.save_pool("lena", {"name": "Slip the lock", "tiers": {"general": "Island girl", "plain": "Thief"}})
+    rolls = seat_rolls.own_rolls(t, "lena")
+    assert [(r.test, r.key, r.label) for r in rolls] == [
+        ("harha-difficult", "pool:Slip the lock", "Slip the lock: a difficult action, 3 dice (H8)")]
+    ans = seat_rolls.answer(t, taken("lena", test="harha-difficult", key="pool:Slip the lock", faces=[2, 3, 4]))
+    ev = t.event_by_seq(ans["roll"])
+    assert ev["seat"] == "lena" and ev["roll"]["outcome"]["success"] is False
+    reroll = next(a for a in ans["actions"] if a["name"] == "edge_reroll")
+    assert reroll["allowed"] and reroll["edge"] == "Cold head"
+    again = seats.apply_request(t, "lena", {"v": 1, "id": "00000000000000ff", "seat": "lena", "kind": "action",
+                                            "roll": ev["seq"], "action": "edge_reroll", "edge": "Cold head",
+                                            "faces": [8, 3, 4]})
+    assert again["ok"] and t.event_by_seq(again["roll"])["seat"] == "lena"
+    assert seat_rolls.own_rolls(t, "tuomas") == [], "no saved pool: nothing of his own to roll"

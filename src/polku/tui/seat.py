@@ -316,7 +316,9 @@ class SeatApp(WatchApp):
             return False
         if action == "reroll" and system != "harhapolku":
             return False
-        if action in ("edge", "follow", "own") and system != "shadowrun":
+        if action in ("edge", "follow") and system != "shadowrun":
+            return False
+        if action == "own" and system not in ("shadowrun", "harhapolku"):
             return False
         waiting = self.sent is not None
         offer = self.current_offer()
@@ -836,6 +838,11 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
     if not own.plain:
         for line in odds.explain:
             t.append(line + "\n")
+    if own.test == "harha-difficult":
+        t.append(_("{what}: success {percent}", what=_("difficult (one 7+ die)"), percent=percent(odds.success or 0.0))
+                 + "\n", style="bold")
+        t.append(_("r roll (the program's dice) · f your own dice · o another roll"), style=styles.get("accent", ""))
+        return t
     t.append(_("hits") + " " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
     t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
                glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)

@@ -13,7 +13,12 @@ for its own character when the fiction asks (Varjojuoksu):
 - damage resistance after the newest attack that hit the character (S12: Body + armour,
   the attacker's weapon as its sheet has it), the GM's own ``damage.apply``;
 - initiative, rolled into a combat turn the GM began without the character, before
-  anyone acted (S12, ``combat.join_initiative``).
+  anyone acted (S12, ``combat.join_initiative``);
+- the next interval of an extended test the character rolls (S10: the GM rolled its
+  first interval; the pool of the last one, ``rolls.roll_sr_extended``).
+
+Harhapolku: a difficult action (H8) with a pool saved on the character's sheet; an edge reroll
+(H7) follows it as any roll of the seat does. A Rajapolku seat spends story points (R12).
 
 :func:`own_rolls` says what is open to a character now, each with the reason when it
 is not; the GM's app publishes it for every public player character (in the players'
@@ -34,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
 from ..model import Event, clone
-from ..records import SRCharacter, sr
+from ..records import HarhaCharacter, SRCharacter, harha, sr
 from ..rolls import SRPool
 from ..tracker import TrackerError
 from .seats import (
@@ -45,6 +50,7 @@ from .seats import (
     Taken,
     _answer,
     _sr_pool_dict,
+    harha_side_of,
     pending_offers,
     refusal,
     sr_pool_of,
@@ -54,7 +60,7 @@ if TYPE_CHECKING:
     from ..table.gear import Weapon
     from ..tracker import Tracker
 
-OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative")
+OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative", "sr-extended", "harha-difficult")
 """What a seat may roll of its own accord (the request's ``test``)."""
 
 DEFEND_TEST = "sr-defend"
@@ -106,7 +112,7 @@ class OwnRoll:
 
     def offer(self, cid: str) -> Offer:
         """The roll as an offer, so the seat's odds, faces and Edge choices are the requests' own."""
-        return Offer(0, cid, "sr-success", clone(self.spec))
+        return Offer(0, cid, "harha-difficult" if self.test == "harha-difficult" else "sr-success", clone(self.spec))
 
 
 def _name(t: Tracker, cid: str, unnamed: frozenset[str]) -> str | None:
@@ -120,10 +126,15 @@ def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> li
     """What ``cid``'s seat may roll for its character now, each with its reason when it may not.
 
     Names only characters the players may see (``unnamed``: those the players' view leaves out).
-    Varjojuoksu only; in the other systems a seat answers the GM's requests (and spends story points).
+    Varjojuoksu and Harhapolku (its saved pools' difficult actions); a Rajapolku seat answers the GM's
+    requests and spends story points.
     """
     ch = t.characters.get(cid)
-    if t.system.value != "shadowrun" or ch is None or ch.get("secret") or cid in unnamed or "attributes" not in ch:
+    if ch is None or ch.get("secret") or cid in unnamed:
+        return []
+    if t.system.value == "harhapolku":
+        return _difficult_actions(t, cid, harha(ch))
+    if t.system.value != "shadowrun" or "attributes" not in ch:
         return []
     down = t.combat.down(cid)
     cannot = f"{ch['name']} cannot act: {down}" if down else ""
@@ -135,6 +146,30 @@ def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> li
     ini = _initiative(t, cid, cannot)
     if ini is not None:
         out.append(ini)
+    out += _extended(t, cid, cannot)
+    return out
+
+
+_TIER_CLAIMS = {"general": "general", "plain": "background", "significant": "significant", "special": "special",
+                "significant_special": "significant_special"}
+"""A saved pool's tier → the claim of a Harhapolku side it names (H2)."""
+
+
+def _difficult_actions(t: Tracker, cid: str, ch: HarhaCharacter) -> list[OwnRoll]:
+    """Harhapolku: a difficult action (H8) with each pool saved on the character's sheet (the GM's choice of
+    the backgrounds it claims); an edge reroll follows it as on any roll of the seat (H7)."""
+    out = []
+    for p in ch.get("pools", []):
+        spec: dict[str, Any] = {_TIER_CLAIMS[k]: v for k, v in p["tiers"].items() if k in _TIER_CLAIMS and v}
+        spec["gm_bonus"] = False
+        own = OwnRoll("harha-difficult", f"pool:{p['name']}", p["name"], spec, edge=False)
+        try:
+            t.rolls.harha_difficult_notice("difficult")
+            n = len(t.rolls.harha_difficult_dice(harha_side_of(t, own.offer(cid))))
+        except (RulesError, TrackerError, KeyError) as e:
+            out.append(OwnRoll(own.test, own.key, own.label, spec, False, str(e).strip("'"), False))
+            continue
+        out.append(OwnRoll(own.test, own.key, f"{p['name']}: a difficult action, {n} dice (H8)", spec, edge=False))
     return out
 
 
@@ -239,6 +274,22 @@ def _initiative(t: Tracker, cid: str, cannot: str) -> OwnRoll | None:
     return OwnRoll("sr-initiative", "", label, spec, not why, why, False)
 
 
+def _extended(t: Tracker, cid: str, cannot: str) -> list[OwnRoll]:
+    """The next interval of each extended test the character rolls (S10: its roller rolls every interval,
+    with the pool of the last one; the GM may change the threshold or the pool between them)."""
+    out = []
+    for c in t.state["challenges"]:
+        ext = c.get("extended")
+        if not ext or c["status"] == "resolved" or ext["ended"] or ext["accumulated"] >= ext["threshold"]:
+            continue
+        roller = t.rolls.sr_extended_roller(c["id"])
+        if roller is None or roller.who != cid or roller.pool is None:
+            continue
+        label = f"{c['title']}: interval {ext['intervals'] + 1}, {ext['accumulated']}/{ext['threshold']} hits so far"
+        out.append(_pool_roll(t, cid, "sr-extended", c["id"], label, roller.pool, cannot))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # the GM's app: check and apply
 
@@ -339,6 +390,14 @@ def apply_own(t: Tracker, cid: str, req: dict[str, Any]) -> tuple[str, Event | N
         got = t.damage.apply(attack, target=cid, dv=w.dv, damage=w.damage, ap=w.ap, weapon=w.name, skill=w.skill,
                              kind=w.kind, edge=edge_before, faces=faces)
         return f"{name} resists (the dice are in the log)", got["event"]
+    if own.test == "harha-difficult":
+        ev = t.rolls.roll_harha_difficult(harha_side_of(t, own.offer(cid)), faces=faces)["event"]
+        return f"{name} rolls (the dice are in the log)", ev
+    if own.test == "sr-extended":
+        pool = sr_pool_of(own.offer(cid), edge_before=edge_before)
+        ev = t.rolls.roll_sr_extended(t.rolls.sr_side(cid, pool), own.key, faces=faces,
+                                      pool=sr_pool_of(own.offer(cid)))["event"]
+        return f"{name} rolls the next interval (the dice are in the log)", ev
     got = t.combat.join_initiative(cid, faces=faces)
     return f"{name} rolls initiative", got["event"]
 
@@ -429,7 +488,7 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
 
 def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, Any]]]:
     """Every public player character's own rolls, for the players' file (what each seat shows)."""
-    if t.system.value != "shadowrun":
+    if t.system.value not in ("shadowrun", "harhapolku"):
         return {}
     out: dict[str, list[dict[str, Any]]] = {}
     for cid, ch in t.characters.items():
