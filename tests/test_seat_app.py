@@ -433,6 +433,32 @@ async def test_the_roll_screens_key_sends_the_pool_to_the_seat(tmp_path):
     assert tracker.events[-1]["text"].endswith("threshold hidden by the GM")
 
 
+@pilot_test
+async def test_the_gms_attack_at_a_player_character_goes_to_the_defenders_seat(tmp_path):
+    """P on an opposed test whose defender is a player character: the attack waits for that seat's defence."""
+    from polku.tui.screens.roll import SRRollScreen, roll_screen_for
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.push_screen(roll_screen_for(tracker, None, actor="ganger"))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SRRollScreen)
+        while screen.test != "opposed":
+            await pilot.press("t")
+            await settle(pilot)
+        screen.set_who(screen.b, "kaneda")
+        await pilot.press("P")
+        await settle(pilot)
+        assert not isinstance(app.screen, SRRollScreen), "sent: the roll screen closes"
+        assert [(n.title, n.message) for n in app._notifications][-1] == (
+            "Roll request sent", "Kaneda's player rolls it from their seat (polku play)")
+    [offer] = seats.pending_offers(tracker)
+    assert offer.cid == "kaneda" and offer.test == "sr-defend" and offer.opposition["who"] == ["ganger"]
+
+
 # ---------------------------------------------------------------------------
 # secrets
 

@@ -240,3 +240,27 @@ def test_a_harhapolku_seat_makes_a_difficult_action_with_a_saved_pool_then_an_ed
                                             "faces": [8, 3, 4]})
     assert again["ok"] and t.event_by_seq(again["roll"])["seat"] == "lena"
     assert seat_rolls.own_rolls(t, "tuomas") == [], "no saved pool: nothing of his own to roll"
+
+
+def test_the_gm_attacks_a_player_character_and_their_seat_defends_against_that_roll():
+    from polku.session.rolls import SRPool
+
+    t = table(acting="nyx")
+    ev = seat_rolls.ask_defence(t, "kaneda", "ganger", SRPool(skill="Clubs", attribute="strength"), label="Ganger")
+    assert ev["text"] == "Ganger attacks Kaneda (7 dice): Kaneda defends" and "seat" not in ev
+    [offer] = seats.pending_offers(t, "kaneda")
+    assert offer.test == "sr-defend" and offer.public()["opposition"]["attack_kind"] == "melee"
+    ans = seat_rolls.answer(t, taken("kaneda", "roll", offer=offer.seq, faces=[5, 6, 1]))
+    roll = t.event_by_seq(ans["roll"])["roll"]
+    assert roll["hand"] == ["b"], "the defender's faces typed, the GM's side the program's"
+    assert [s["label"] for s in roll["sides"]] == ["Ganger", "Kaneda"]
+    # the GM's own dice count against a seat, and what cannot be asked
+    ev = seat_rolls.ask_defence(t, "nyx", None, SRPool(mode="dice", dice=9), label="Sniper")
+    assert ev["text"] == "Sniper attacks Nyx (9 dice): Nyx defends"
+    t.undo()  # the Sniper's attack taken back
+    assert [o.cid for o in seats.pending_offers(t)] == []
+    t.add_character("Shade", kind="npc", secret=True, attributes=dict(t.character("ganger")["attributes"]))
+    with pytest.raises(seats.SeatError, match="the attacker is secret"):
+        seat_rolls.ask_defence(t, "nyx", "shade", SRPool(mode="dice", dice=4))
+    with pytest.raises(seats.SeatError, match="Shade is secret"):
+        seat_rolls.ask_defence(t, "shade", "ganger", SRPool(mode="dice", dice=4))

@@ -58,6 +58,7 @@ TRACKER_COMMANDS: frozenset[str] = frozenset({
 
 FUNCTIONS: frozenset[str] = frozenset({
     "seats.ask_raja", "seats.ask_harha", "seats.ask_sr", "seats.answer", "seats.withdraw", "seat_rolls.answer",
+    "seat_rolls.ask_defence",
     "read_characters", "read_chummer", "set_maximum", "sr_extended_interval",
 })
 """Session functions a screen may ask for, each called with the tracker first: the players' seats'

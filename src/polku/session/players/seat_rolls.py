@@ -415,12 +415,7 @@ def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,
         if faces is not None:
             against["faces"] = list(faces)
         text = f"{attacker['name']} attacks {defender['name']} ({pool.skill}): {defender['name']} defends"
-        out: list[Event] = []
-
-        def build(txn: Any) -> None:
-            out.append(txn.emit("seat", text, who=target, ask={"test": DEFEND_TEST, "spec": {}, "against": against}))
-
-        t.run(build)
+        _log_attack(t, target, text, {"test": DEFEND_TEST, "spec": {}, "against": against})
         return f"{attacker['name']} attacks: {defender['name']}'s seat defends", None
     a = t.rolls.sr_side(cid, pool)
     b = t.rolls.sr_side(target, t.attacks.defence_pool(target, kind, SRPool()))
@@ -428,23 +423,67 @@ def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,
     return f"{attacker['name']} attacks (the dice are in the log)", ev
 
 
+def ask_defence(t: Tracker, defender: str, attacker: str | None, pool: SRPool, *, label: str = "",
+                challenge: str | None = None) -> Event:
+    """The GM attacks ``defender`` (a player character) and their seat defends: the attack's pool (``attacker``'s,
+    or the GM's dice count with ``attacker`` None) waits, as a request of the GM does, for the defender's roll,
+    which throws both sides in one opposed test (S9). Logged, undoable (undo takes the attack back)."""
+    ch = t.characters.get(defender)
+    if ch is None:
+        raise SeatError(f"no character '{defender}'")
+    if ch.get("secret"):
+        raise SeatError(f"{ch['name']} is secret: a secret character has no seat")
+    if t.system.value != "shadowrun":
+        raise SeatError("a defence from a seat is a Varjojuoksu roll (S9)")
+    if attacker is not None and t.character(attacker).get("secret"):
+        raise SeatError("the attacker is secret: roll this attack at the GM's screen")
+    if attacker == defender:
+        raise SeatError("a character cannot attack themselves")
+    if challenge is not None:
+        t.challenge(challenge)
+    side = t.rolls.sr_side(attacker, pool, label or None)
+    n = t.rolls.sr_pool_dice(side)
+    against: dict[str, Any] = {"who": [attacker] if attacker else [], "label": side.label, "spec": _sr_pool_dict(pool),
+                               "edge_before": pool.edge_before, "attack_kind": t.attacks.attack_kind(pool)}
+    ask: dict[str, Any] = {"test": DEFEND_TEST, "spec": {}, "against": against}
+    if challenge:
+        ask["challenge"] = challenge
+    return _log_attack(t, defender, f"{side.label} attacks {ch['name']} ({n} dice): {ch['name']} defends", ask)
+
+
+def _log_attack(t: Tracker, defender: str, text: str, ask: dict[str, Any]) -> Event:
+    """The attack waiting for ``defender``'s seat: a ``seat`` event, as a GM's roll request is."""
+    out: list[Event] = []
+
+    def build(txn: Any) -> None:
+        out.append(txn.emit("seat", text, who=defender, ask=ask))
+
+    t.run(build)
+    return out[0]
+
+
+def _attacker_side(t: Tracker, against: dict[str, Any]) -> Any:
+    """The attack's side as the request keeps it: the attacker's pool, or the GM's dice count."""
+    who = [w for w in against.get("who", []) if isinstance(w, str)]
+    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
+    if who and who[0] not in t.characters:
+        raise SeatError("the attacker is no longer in play")
+    attacker = who[0] if who else None
+    pool = sr_pool_of(Offer(0, attacker or "", "sr-success", spec), edge_before=bool(against.get("edge_before")))
+    return t.rolls.sr_side(attacker, pool, None if attacker else str(against.get("label") or "GM"))
+
+
 def roll_defence(t: Tracker, offer: Offer, faces: Sequence[int] | None, edge_before: bool) -> Event:
     """The defender's seat rolls against an attack made at them (the offer): one opposed test (S9), both
     sides thrown now (the attacker's typed faces, if any, from the attack's request)."""
     against = offer.opposition
-    who = [w for w in against.get("who", []) if isinstance(w, str) and w in t.characters]
-    if not who:
-        raise SeatError("the attacker is no longer in play")
-    attacker = who[0]
-    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
-    pool = sr_pool_of(Offer(0, attacker, "sr-success", spec), edge_before=bool(against.get("edge_before")))
     kind = str(against.get("attack_kind", "ranged"))
-    a = t.rolls.sr_side(attacker, pool)
+    a = _attacker_side(t, against)
     b = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool(edge_before=edge_before)))
     a_faces = against.get("faces")
     a_faces = [int(f) for f in a_faces] if isinstance(a_faces, list) else None
     both = None if a_faces is None and faces is None else (a_faces, None if faces is None else list(faces))
-    ev: Event = t.rolls.roll_sr_opposed(a, b, faces=both)["event"]
+    ev: Event = t.rolls.roll_sr_opposed(a, b, faces=both, challenge=offer.challenge)["event"]
     return ev
 
 
@@ -453,16 +492,14 @@ def defence_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> Seat
     from .. import odds
 
     against = offer.opposition
-    who = [w for w in against.get("who", []) if isinstance(w, str) and w in t.characters]
-    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
     kind = str(against.get("attack_kind", "ranged"))
     b = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool(edge_before=edge_before)))
     n_b = t.rolls.sr_pool_dice(b)
     plan = t.rolls.sr_plan(b)
-    if not who:
+    try:
+        a = _attacker_side(t, against)
+    except (SeatError, KeyError):
         return SeatOdds(n_b, None, explain=tuple(plan.explain()))
-    pool = sr_pool_of(Offer(0, who[0], "sr-success", spec), edge_before=bool(against.get("edge_before")))
-    a = t.rolls.sr_side(who[0], pool)
     n_a = t.rolls.sr_pool_dice(a)
     settings = t.rolls.settings_for()
     o = odds.opposed(odds.SRQuestion(n_a, test="opposed", b_dice=n_b, rule_of_six=t.rolls.sr_rule_of_six(a),
@@ -500,7 +537,7 @@ def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, A
     return out
 
 
-__all__ = ["DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "check", "defence_odds", "find",
+__all__ = ["DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "ask_defence", "check", "defence_odds", "find",
            "defence_plan", "needs_approval", "own_odds", "own_plan", "own_rolls", "published", "roll_defence"]
 
 

@@ -184,7 +184,7 @@ class RollScreen(ModalScreen[None]):
                 tooltip=N_("Keep the next roll from the players: they see \"the GM rolls\" and nothing else")),
         Binding("tab", "switch_side", N_("Other side"), show=False, id="roll.switch", tooltip=N_("Move to the other side")),
         Binding("P", "ask_seat", N_("Ask player"), show=False, id="roll.ask_seat",
-                tooltip=N_("Send this pool to side A's player, who rolls it from their seat (polku play)")),
+                tooltip=N_("Send this roll to a player's seat (polku play): side A's pool, or an attack to its defender")),
         Binding("l", "next_pool", N_("Saved pool"), show=False, id="roll.pool",
                 tooltip=N_("Fill the focused side from its character's saved pools (each press: the next one)")),
         Binding("L", "save_pool", N_("Save pool"), show=False, id="roll.save_pool",
@@ -549,12 +549,17 @@ class RollScreen(ModalScreen[None]):
                         "Harhapolku difficult action or a Rajapolku challenge"), severity="warning", title=_("Not sent"))
         return None
 
+    def seat_label(self) -> str:
+        """Whose seat :meth:`seat_request` asks: side A's."""
+        return self.a.label
+
     def action_ask_seat(self) -> None:
         cmd = self.seat_request()
         if cmd is None:
             return
         def sent(_result: object) -> None:
-            self.app.notify(_("{label}'s player rolls it from their seat (polku play)", label=self.a.label), title=_("Roll request sent"))
+            self.app.notify(_("{label}'s player rolls it from their seat (polku play)", label=self.seat_label()),
+                            title=_("Roll request sent"))
             self.dismiss(None)
 
         self.run(cmd, sent)

@@ -522,10 +522,17 @@ class SRRollScreen(RollScreen):
             self.challenge_id = out["challenge"]
         return out
 
+    def seat_label(self) -> str:
+        return self.b.label if self.test == "opposed" and self.b.who else self.a.label
+
     def seat_request(self) -> Command | None:
+        if self.test == "opposed" and self.b.who and not self.b.group:
+            # The GM's attack at a player character: the defender's seat rolls the defence, both sides at once (S9).
+            return command("seat_rolls.ask_defence", self.b.who, self.a.who or None, self._spec(self.a),
+                           label=self.a.label, challenge=self.challenge_id)
         if self.test != "success":
-            self.app.notify(_("Only a success test (S8) can be sent to a player's seat"), severity="warning",
-                            title=_("Not sent"))
+            self.app.notify(_("A success test (S8) or an attack at one character (S9) can be sent to a player's seat"),
+                            severity="warning", title=_("Not sent"))
             return None
         cid = self.a.who
         if not cid:
