@@ -348,6 +348,12 @@ async def test_under_approve_a_seats_own_roll_waits_for_the_gms_a_and_a_refused_
                          "the refusal")
         assert seats.read_answer(sf.path, "kaneda", second)["text"] == "the GM said no to this roll; nothing was rolled"
         assert app.seat_waiting == [] and sum(1 for e in tracker.events if e["kind"] == "roll") == rolls + 1
+        # One still waiting when the GM quits: the seat is answered, not left waiting.
+        last = seats.write_request(sf.path, "kaneda", "own", test="sr-success", key="skill:Sneaking")
+        await wait_until(pilot, lambda: (seats.read_answer(sf.path, "kaneda", last) or {}).get("waiting"), "it waits")
+        await pilot.press("q")
+    assert seats.read_answer(sf.path, "kaneda", last)["text"] == (
+        "the GM's app closed before the GM approved this roll; nothing was rolled (send it again)")
 
 
 @pilot_test
@@ -609,6 +615,32 @@ def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False) -> Path:
         seat_rolls.answer(t, seats.Taken("kaneda", rid, {"v": 1, "id": rid, "seat": "kaneda", "kind": "own",
                                                          "test": "sr-attack", "key": "nyx", "at": 0}))
     return write(tmp_path / "own.toml", t)
+
+
+@pilot_test
+async def test_the_seat_sends_its_own_roll_and_says_when_it_waits_for_the_gm(tmp_path):
+    """o, 2, r: the Pistols test is sent as the seat's own roll; an answer saying it waits keeps the seat
+    waiting (and says so), the GM's refusal then ends the wait with its reason."""
+    path = own_rolls_session(tmp_path)
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "a roll of your own" in screen_text(app), "the seat")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: "Roll for your character" in screen_text(app), "the list")
+        await pilot.press("2", "r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        [rid] = seats.waiting(path, "kaneda")
+        sent = json.loads((seats.seat_dir(path, "kaneda") / f"req-{rid}.json").read_text())
+        assert {k: sent[k] for k in ("kind", "test", "key", "edge_before", "faces")} == {
+            "kind": "own", "test": "sr-success", "key": "skill:Pistols", "edge_before": False, "faces": None}
+        seats.write_answer(path, "kaneda", {"v": 1, "id": rid, "ok": True, "waiting": True,
+                                            "text": "waiting for the GM's approval", "what": "Pistols"})
+        await wait_until(pilot, lambda: "waiting for the GM's approval" in screen_text(app), "the wait said")
+        assert app.sent == rid, "still waiting for the roll itself"
+        seats.write_answer(path, "kaneda", {"v": 1, "id": rid, "ok": False,
+                                            "text": "the GM said no to this roll; nothing was rolled"})
+        await wait_until(pilot, lambda: "✗ the GM said no to this roll" in screen_text(app), "the refusal")
+        assert app.sent is None and app.own is None
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

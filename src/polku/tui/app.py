@@ -859,9 +859,20 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if err is not None:
             self._report_save_error(str(err), err, quitting=True)
             return
+        self._close_waiting()
         if self.session_file is not None:
             self.session_file.close()
         self.exit()
+
+    def _close_waiting(self) -> None:
+        """Quitting: each seat's own roll still waiting for the GM's approval is answered, so no seat waits on."""
+        from ..session.players import seat_rolls
+
+        waiting, self.seat_waiting = self.seat_waiting, []
+        for taken in waiting:
+            if self.session_file is not None:
+                self._write_decided(self.session_file.path, taken.cid,
+                                    {"v": 1, "id": taken.rid, "ok": False, "text": seat_rolls.CLOSED})
 
     async def action_quit(self) -> None:
         """Textual's own quit (ctrl+q, the palette) saves first, as q does."""

@@ -684,7 +684,7 @@ class SeatApp(WatchApp):
                                      problem=self.seat_problem()), style=bad)
         status = Text()
         if self.sent is not None and self.approval:
-            status.append(_("{what}: waiting for the GM's approval", what=self.sent_what), style=accent)
+            status.append(_("waiting for the GM's approval: {what}", what=self.sent_what), style=accent)
         elif self.sent is not None:
             status.append(f"{self.sent_what.capitalize()}: {ANSWER_WAIT_NOTE}", style=accent)
         elif self.answer is not None:
