@@ -180,3 +180,148 @@ def test_a_fact_a_teller_cannot_read_falls_back_to_the_stored_words() -> None:
                               "fact": {"id": "sr.success", "label": "Kaneda", "hits": "three"}}
     assert telling.event_text(broken) == "Kaneda: 3 hits"
     assert telling.stored_only(broken)
+
+
+# -- every kind of event, not only rolls -------------------------------------------------------------
+
+def _raja_session() -> Tracker:
+    t = demo.demo_rajapolku(seed=5)
+    t.move_wound("alyosha", 3)      # Badly wounded: with the care it needs
+    t.move_wound("alyosha", -1)
+    t.move_wound("alyosha", 1)
+    t.set_wound("alyosha", "Mortally wounded")
+    t.set_wound("alyosha", "Bruised")
+    t.set_health("alyosha", "a sprained ankle")
+    t.set_health("alyosha", "")
+    t.spend_charges("alyosha", 1, "the ward")
+    t.spend_charges("alyosha", 2, "the seal")
+    t.restore_charges("alyosha", 2)
+    t.restore_charges("alyosha", 1, "a night's sleep") if t.characters["alyosha"]["charges"] < 5 else None
+    t.use_ability("alyosha", "Second sight")
+    t.use_ability("igor-bondarenko", "Ape-man strength")
+    t.spend_story_point("alyosha", "a lucky break")
+    t.award_story_point("alyosha")
+    t.award_story_point("igor-bondarenko", "a fine speech")
+    t.set_setting("raja.exhausted", not t.settings.to_dotted()["raja.exhausted"])
+    t.set_setting("raja.full_tie", "defender")
+    chal = t.add_challenge("Bar the door", ["alyosha"])["id"]
+    t.move_challenge(chal, -1)
+    t.move_challenge(chal, 1)
+    t.start_challenge(chal)
+    t.resolve_challenge(chal, "the door holds")
+    other = t.add_challenge("Forget this one")["id"]
+    t.remove_challenge(other)
+    t.new_scene("The rooftops")
+    t.new_scene()
+    t.new_session()
+    t.new_story()
+    t.add_character("Vera", kind="npc")
+    t.add_character("Mole", kind="opposition", secret=True)
+    t.add_challenge("Catch Vera", ["alyosha"], ["vera"])
+    t.remove_character("vera")
+    t.add_character("Lazar")
+    t.remove_character("lazar")
+    return t
+
+
+def _sr_session() -> Tracker:
+    t = demo.demo_varjojuoksu(seed=None)  # the program's own dice: a dice secret committed, then revealed
+    t.spend_edge("kaneda", "a lucky dodge")
+    t.set_condition("kaneda", "stun", 3)
+    t.set_condition("kaneda", "physical", 6)
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=1, long_shot=True))
+    ev = t.rolls.roll_sr(SRSide("Nyx", ["nyx"], dice=6), threshold=2, faces=[1, 1, 1, 1, 5, 2])["event"]
+    t.rolls.sr_post_roll(ev, "negate_glitch")
+    ev = t.rolls.roll_sr(SRSide("Nyx", ["nyx"], dice=4), threshold=2, faces=[2, 3, 4, 5])["event"]
+    t.rolls.sr_post_roll(ev, "edge_after", faces=[6, 2, 3, 4, 5])
+    t.new_session()
+    return t
+
+
+def _harha_session() -> Tracker:
+    t = demo.demo_harhapolku(seed=5)
+    t.use_edge_reroll("lena", "Cold head")
+    t.new_scene("The shore")
+    t.new_session()
+    return t
+
+
+@pytest.fixture(scope="module")
+def sessions() -> list[Event]:
+    i18n.set_language("en")
+    out: list[Event] = []
+    for make in (_raja_session, _sr_session, _harha_session):
+        out += [ev for ev in make().events if ev.get("fact")]
+    return out
+
+
+def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: list[Event]) -> None:
+    i18n.set_language("en")
+    differ = [(ev["text"], telling.event_text(ev)) for ev in sessions if telling.event_text(ev) != _as_told(ev["text"])]
+    assert not differ, differ[:5]
+    assert {"character.joins", "character.leaves", "character.health", "raja.wound", "raja.wound_set",
+            "raja.charges_spent", "raja.charges_regained", "raja.ability_used", "raja.story_point_spent",
+            "raja.story_point_awarded", "sr.edge_spent", "sr.monitor", "harha.edge_used", "reset.scene_costs",
+            "reset.backgrounds", "reset.edge", "reset.edges", "reset.initiative", "reset.story_points",
+            "structure.scene", "structure.session", "structure.story", "dice.committed", "dice.revealed", "setting",
+            "challenge.added", "challenge.removed", "challenge.moved", "challenge.started",
+            "challenge.resolved"} <= _kinds(sessions)
+    reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
+    assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
+
+
+def test_the_wound_care_words_are_the_rules(sessions: list[Event]) -> None:
+    from polku.rules.system import RAJA_WOUND_CARE
+
+    assert telling.WOUND_CARE == RAJA_WOUND_CARE
+
+
+CODES = {"id", "kind", "track", "per", "why", "winner", "glitch_kind", "a_glitch", "b_glitch", "variant", "tie_action",
+         "care", "before", "after"}
+"""A fact's values that are codes (or R9's own wound levels), not words the GM typed."""
+
+
+def _typed_words_hidden(fact: dict[str, Any]) -> dict[str, Any]:
+    """The fact with every text the GM typed (names, titles, reasons…) as ``«»``: what is left is Polku's words."""
+    codes = CODES - {"before", "after"} if fact["id"] == "setting" else CODES  # a setting's values as --set takes them
+
+    def hide(key: str, value: Any) -> Any:
+        if isinstance(value, str) and key not in codes:
+            return "«»"
+        if isinstance(value, list):
+            return [hide(key, v) for v in value]
+        return value
+    return {k: hide(k, v) for k, v in fact.items()}
+
+
+def test_every_kind_of_event_in_finnish_has_no_english_left(sessions: list[Event], rolls: list[Event]) -> None:
+    i18n.set_language("fi")
+    try:
+        left = []
+        for ev in sessions + rolls:
+            line = telling.event_text({**ev, "fact": _typed_words_hidden(dict(ev["fact"]))})
+            if ENGLISH_WORDS.search(line) or re.search(r"\b(joins|leaves|spends|uses|Scene|Session|Story|begins|"
+                                                       r"Challenge|added|started|resolved|Setting|secret|"
+                                                       r"refreshed|available|again|reset|cleared|regains|"
+                                                       r"awarded|physical|stun|boxes|left)\b", line):
+                left.append(line)
+        assert not left, left[:8]
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_facts_survive_the_session_file_and_its_checks(tmp_path, sessions: list[Event], rolls: list[Event]) -> None:
+    """Written and read back with every check of a loaded file (model.validate_event, the integrity check of
+    each key's type wherever it appears): each fact as it was, told the same."""
+    from polku.session import store
+    from polku.session.files import document, load_tracker
+
+    for make in (_raja_session, _sr_session, _harha_session, _sr_rolls, _raja_rolls, _harha_rolls):
+        t = make()
+        path = tmp_path / f"{make.__name__}.toml"
+        store.write_full(path, document(t.state, t.events, t.last_seq()))
+        loaded, problems = load_tracker(path)
+        assert not problems, problems
+        facts = [ev.get("fact") for ev in t.events]
+        assert [ev.get("fact") for ev in loaded.events] == facts
+        assert [telling.event_text(ev) for ev in loaded.events] == [telling.event_text(ev) for ev in t.events]

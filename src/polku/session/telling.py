@@ -2,7 +2,7 @@
 
 An event records what happened as a language-neutral **fact**: ``event["fact"]``, a table with
 the fact's kind (``id``, e.g. ``"sr.success"``) and named values (labels as the GM typed them,
-numbers, outcomes as values: ``"winner": "a"``, ``"glitch": "critical"``). The session file so
+numbers, outcomes as values: ``"winner": "a"``, ``"glitch_kind": "critical"``). The session file so
 reads the same whoever wrote it: a Finnish GM's file shows English in an English ``watch``.
 
 This module makes the sentences at display time, one **teller** per fact kind (:data:`TELLERS`):
@@ -24,6 +24,7 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from ..rules import shadowrun as sr
+from ..text import wound_label
 
 Fact = Mapping[str, Any]
 
@@ -127,8 +128,8 @@ def glitch_words(hits: int, glitch: str, *, loud: bool = False) -> str:
 
 
 def sr_glitch_part(f: Fact, *, loud: bool = True) -> str:
-    """The glitch clause of a Varjojuoksu roll's fact (``glitch``: "critical", "glitch", "negated" or "")."""
-    glitch = str(f.get("glitch", ""))
+    """The glitch clause of a Varjojuoksu roll's fact (``glitch_kind``: "critical", "glitch", "negated" or "")."""
+    glitch = str(f.get("glitch_kind", ""))
     if glitch in ("critical", "glitch"):
         return glitch_words(int(f["hits"]), glitch, loud=loud)
     if glitch == "negated":
@@ -143,7 +144,7 @@ def sr_roll_fact(r: Any) -> dict[str, Any]:
     if r.auto_failed:
         out["auto_failed"] = True
     if glitch:
-        out["glitch"] = glitch
+        out["glitch_kind"] = glitch
     return out
 
 
@@ -214,7 +215,7 @@ def _sr_extended(f: Fact) -> Told:
                        "interval {interval}: {n} hits, {accumulated}/{threshold}", hits,
                        interval=int(f["interval"]), accumulated=int(f["accumulated"]),
                        threshold=int(f["threshold"]))
-    glitch = f.get("glitch")
+    glitch = f.get("glitch_kind")
     if glitch == "critical":
         summary = _("{outcome} — {glitch}, the test ends", outcome=summary, glitch=glitch_words(hits, "critical"))
     elif glitch == "glitch":
@@ -334,6 +335,262 @@ def _harha_difficult(f: Fact) -> Told:
             if f.get("very_demanding") else
             _("{label}, difficult action: {outcome}", label=f["label"], outcome=summary))
     return Told(text, summary)
+
+
+# -- characters, resources and wounds ---------------------------------------------------------
+
+JOINS = {
+    ("pc", False): N_("{name} joins (pc)"), ("npc", False): N_("{name} joins (npc)"),
+    ("opposition", False): N_("{name} joins (opposition)"), ("pc", True): N_("{name} joins (pc, secret)"),
+    ("npc", True): N_("{name} joins (npc, secret)"), ("opposition", True): N_("{name} joins (opposition, secret)"),
+}
+"""A character joining, by kind (``model.CHARACTER_KINDS``) and secrecy: each a whole sentence."""
+
+
+@teller("character.joins")
+def _character_joins(f: Fact) -> Told:
+    return Told(_(JOINS[(str(f["kind"]), bool(f.get("secret_character")))], name=f["name"]))
+
+
+@teller("character.leaves")
+def _character_leaves(f: Fact) -> Told:
+    dropped = [str(t) for t in f.get("dropped", [])]
+    if dropped:
+        return Told(_("{name} leaves the campaign (dropped from {titles})", name=f["name"],
+                      titles=", ".join(dropped)))
+    return Told(_("{name} leaves the campaign", name=f["name"]))
+
+
+@teller("character.health")
+def _character_health(f: Fact) -> Told:
+    note = str(f.get("note", ""))
+    if note:
+        return Told(_("{name} health: {note}", name=f["name"], note=note))
+    return Told(_("{name} health: (cleared)", name=f["name"]))
+
+
+WOUND_CARE = {
+    "Badly wounded": N_("worsens without hospital care"),
+    "Mortally wounded": N_("dies without hospital care"),
+    "Out of play": N_("mortally wounded and unconscious: dies without hospital care"),
+}
+"""R9: what a level does beyond its dice (``rules.system.RAJA_WOUND_CARE``, the same words), for the catalogue."""
+
+
+@teller("raja.wound")
+def _raja_wound(f: Fact) -> Told:
+    """R9/R10: a step down or up the wound track."""
+    values = {"name": f["name"], "before": wound_label(str(f["before"])), "after": wound_label(str(f["after"]))}
+    care = f.get("care")
+    if care:
+        values["care"] = _(WOUND_CARE[str(care)])
+        return Told(_("{name}: {before} → {after} (worse; {care})", **values) if f.get("worse")
+                    else _("{name}: {before} → {after} (better; {care})", **values))
+    return Told(_("{name}: {before} → {after} (worse)", **values) if f.get("worse")
+                else _("{name}: {before} → {after} (better)", **values))
+
+
+@teller("raja.wound_set")
+def _raja_wound_set(f: Fact) -> Told:
+    values = {"name": f["name"], "before": wound_label(str(f["before"])), "after": wound_label(str(f["after"]))}
+    care = f.get("care")
+    if care:
+        return Told(_("{name}: {before} → {after} ({care})", care=_(WOUND_CARE[str(care)]), **values))
+    return Told(_("{name}: {before} → {after}", **values))
+
+
+@teller("raja.charges_spent")
+def _raja_charges_spent(f: Fact) -> Told:
+    return Told(ngettext("{name} spends {n} charge: {reason} ({left}/{max} left)",
+                         "{name} spends {n} charges: {reason} ({left}/{max} left)", int(f["n"]), name=f["name"],
+                         reason=f["reason"], left=int(f["left"]), max=int(f["max"])))
+
+
+@teller("raja.charges_regained")
+def _raja_charges_regained(f: Fact) -> Told:
+    reason = f.get("reason") or _("rest")
+    return Told(ngettext("{name} regains {n} charges: {reason} ({now}/{max})",
+                         "{name} regains {n} charges: {reason} ({now}/{max})", int(f["n"]), name=f["name"],
+                         reason=reason, now=int(f["now"]), max=int(f["max"])))
+
+
+@teller("raja.ability_used")
+def _raja_ability_used(f: Fact) -> Told:
+    """R11: an ability's cost paid."""
+    values = {"name": f["name"], "ability": f["ability"], "cost": int(f["cost"]), "left": int(f["left"]),
+              "max": int(f["max"])}
+    if f.get("per") == "scene":
+        return Told(_("{name} uses {ability} (this scene): −{cost} charges ({left}/{max} left)", **values))
+    return Told(_("{name} uses {ability} (one use): −{cost} charges ({left}/{max} left)", **values))
+
+
+@teller("raja.story_point_spent")
+def _raja_story_point_spent(f: Fact) -> Told:
+    return Told(_("{name} spends a story point: {bought} ({left} left)", name=f["name"], bought=f["bought"],
+                  left=int(f["left"])))
+
+
+@teller("raja.story_point_awarded")
+def _raja_story_point_awarded(f: Fact) -> Told:
+    reason = f.get("reason") or _("good roleplaying")
+    return Told(_("{name} is awarded a story point: {reason} ({now})", name=f["name"], reason=reason,
+                  now=int(f["now"])))
+
+
+EDGE_REASONS = {
+    "long_shot": N_("Long Shot (S3)"),
+    "edge_before": N_("Edge before the roll: rule of six (S7)"),
+    "negate_glitch": N_("negate a glitch (S5)"),
+    "reduce_critical": N_("reduce a critical glitch to a glitch (S6)"),
+    "resist_edge": N_("Edge on the damage resistance test (S7)"),
+    "resist_negate_glitch": N_("negate a glitch (S5) on the damage resistance test"),
+    "resist_reduce_critical": N_("reduce a critical glitch to a glitch (S6) on the damage resistance test"),
+}
+"""Why Polku spends Edge in a roll (``spend_edge_in``'s reasons), by id; the GM's own reason is shown as typed."""
+
+
+def edge_reason(f: Fact) -> str:
+    """The reason of an ``sr.edge_spent`` fact in words: Polku's own by its id, or the GM's as typed."""
+    why = f.get("why")
+    if why == "edge_after":
+        return _("Edge after the roll: +{dice} dice, rule of six on them (S7)", dice=int(f["edge_dice"]))
+    if why == "resist_edge_after":
+        return ngettext("Edge after the roll: +{n} die, rule of six on them (S7) on the damage resistance test",
+                        "Edge after the roll: +{n} dice, rule of six on them (S7) on the damage resistance test",
+                        int(f["edge_dice"]))
+    if why in EDGE_REASONS:
+        return _(EDGE_REASONS[str(why)])
+    return str(f["reason"])
+
+
+@teller("sr.edge_spent")
+def _sr_edge_spent(f: Fact) -> Told:
+    return Told(_("{name} spends Edge: {reason} ({left}/{rating} left)", name=f["name"], reason=edge_reason(f),
+                  left=int(f["left"]), rating=int(f["rating"])))
+
+
+@teller("sr.monitor")
+def _sr_monitor(f: Fact) -> Told:
+    """S12: boxes filled on a condition monitor."""
+    values = {"name": f["name"], "before": int(f["before"]), "boxes": int(f["boxes"]), "size": int(f["size"])}
+    if f["track"] == "stun":
+        return Told(_("{name}: stun {before} → {boxes}/{size} boxes", **values))
+    return Told(_("{name}: physical {before} → {boxes}/{size} boxes", **values))
+
+
+@teller("harha.edge_used")
+def _harha_edge_used(f: Fact) -> Told:
+    return Told(_("{name} uses edge '{edge}' for a reroll", name=f["name"], edge=f["edge"]))
+
+
+# -- resets, structure, dice secrets, settings --------------------------------------------
+
+@teller("reset.scene_costs")
+def _reset_scene_costs(f: Fact) -> Told:
+    return Told(_("{name}: per-scene ability costs reset", name=f["name"]))
+
+
+@teller("reset.backgrounds")
+def _reset_backgrounds(f: Fact) -> Told:
+    return Told(_("{name}: background dice available again", name=f["name"]))
+
+
+@teller("reset.narration")
+def _reset_narration(f: Fact) -> Told:
+    return Told(_("Narration contest cleared for the new scene"))
+
+
+@teller("reset.edge")
+def _reset_edge(f: Fact) -> Told:
+    return Told(_("{name}: Edge refreshed to {rating}", name=f["name"], rating=int(f["rating"])))
+
+
+@teller("reset.edges")
+def _reset_edges(f: Fact) -> Told:
+    return Told(_("{name}: edge rerolls available again", name=f["name"]))
+
+
+@teller("reset.initiative")
+def _reset_initiative(f: Fact) -> Told:
+    return Told(_("Initiative cleared: the new session starts out of combat"))
+
+
+@teller("reset.story_points")
+def _reset_story_points(f: Fact) -> Told:
+    return Told(_("{name}: story points {before} → {after} (unspent points vanish)", name=f["name"],
+                  before=int(f["before"]), after=int(f["after"])))
+
+
+@teller("structure.scene")
+def _structure_scene(f: Fact) -> Told:
+    if f.get("title"):
+        return Told(_("Scene {scene}: {title}", scene=int(f["scene"]), title=f["title"]))
+    return Told(_("Scene {scene}", scene=int(f["scene"])))
+
+
+@teller("structure.session")
+def _structure_session(f: Fact) -> Told:
+    return Told(_("Session {session} begins", session=int(f["session"])))
+
+
+@teller("structure.story")
+def _structure_story(f: Fact) -> Told:
+    return Told(_("Story {story} begins", story=int(f["story"])))
+
+
+@teller("dice.committed")
+def _dice_committed(f: Fact) -> Told:
+    return Told(_("Dice secret #{key} committed for session {session}: SHA-256 {commitment}", key=int(f["key"]),
+                  session=int(f["session"]), commitment=f["commitment"]))
+
+
+@teller("dice.revealed")
+def _dice_revealed(f: Fact) -> Told:
+    return Told(ngettext("Dice secret #{key} revealed ({n} program roll): {secret} — anyone can check them with "
+                         "polku verify",
+                         "Dice secret #{key} revealed ({n} program rolls): {secret} — anyone can check them with "
+                         "polku verify", int(f["rolls"]), key=int(f["key"]), secret=f["revealed"]))
+
+
+def setting_value(value: Any) -> str:
+    """A setting's value as the log shows it: yes or no, else as it is kept."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+@teller("setting")
+def _setting(f: Fact) -> Told:
+    return Told(_("Setting {key} ({rule}): {before} → {after}", key=f["key"], rule=f["rule"],
+                  before=setting_value(f["before"]), after=setting_value(f["after"])))
+
+
+# -- the challenge queue ----------------------------------------------------------------------
+
+@teller("challenge.added")
+def _challenge_added(f: Fact) -> Told:
+    return Told(_("Challenge added: {title}", title=f["title"]))
+
+
+@teller("challenge.removed")
+def _challenge_removed(f: Fact) -> Told:
+    return Told(_("Challenge removed: {title}", title=f["title"]))
+
+
+@teller("challenge.moved")
+def _challenge_moved(f: Fact) -> Told:
+    return Told(_("Challenge moved up: {title}", title=f["title"]) if f.get("up")
+                else _("Challenge moved down: {title}", title=f["title"]))
+
+
+@teller("challenge.started")
+def _challenge_started(f: Fact) -> Told:
+    return Told(_("Challenge started: {title}", title=f["title"]))
+
+
+@teller("challenge.resolved")
+def _challenge_resolved(f: Fact) -> Told:
+    return Told(_("Challenge resolved: {title} — {outcome}", title=f["title"], outcome=f["outcome"]))
 
 
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",

@@ -169,7 +169,7 @@ def hidden_fact(label: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
     glitch = ("critical" if outcome.get("critical_glitch") else "glitch" if outcome.get("glitch")
               else "negated" if outcome.get("glitch_negated") else "")
     if glitch:
-        fact["glitch"] = glitch
+        fact["glitch_kind"] = glitch
     return fact
 
 

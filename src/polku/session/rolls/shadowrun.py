@@ -324,26 +324,30 @@ class SRRolls(RollsBase):
         if side.long_shot:
             if ch is None:
                 raise RulesError("a Long Shot needs a character with Edge (S3)")
-            self.spend_edge_in(txn, side.who[0], "Long Shot (S3)")
+            self.spend_edge_in(txn, side.who[0], "Long Shot (S3)", "long_shot")
             return plan, sr.roll_long_shot(ch["edge_rating"], src, settings=self.tracker.settings)
         edge = None
         if side.edge_before:
             if ch is None:
                 raise RulesError("Edge needs a character (S7)")
-            self.spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)")
+            self.spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)", "edge_before")
             edge = ch["edge_rating"]
         r = sr.roll(plan.size, src, edge, settings=self.tracker.settings,
                     hurried=hurried, helper_dice=helper_dice)
         return plan, r
 
-    def spend_edge_in(self, txn: "Txn", cid: str, reason: str) -> None:
+    def spend_edge_in(self, txn: "Txn", cid: str, reason: str, why: str = "", dice: int = 0) -> None:
+        """Spend 1 Edge as part of a roll's command; ``reason`` in English words, ``why`` its id
+        (:data:`polku.session.telling.EDGE_REASONS`) and ``dice`` the Edge dice added, for the fact."""
         ch = sr_sheet(self.tracker.character(cid))
         if ch["edge"] < 1:
             raise RulesError(f"{ch['name']} has no Edge left this session")
         left = ch["edge"] - 1
         txn.set(["characters", cid, "edge"], left)
         txn.emit("resource", f"{ch['name']} spends Edge: {reason} ({left}/{ch['edge_rating']} left)",
-                 who=cid, resource="edge", amount=-1)
+                 who=cid, resource="edge", amount=-1,
+                 fact={"id": "sr.edge_spent", "name": ch["name"], "reason": reason, "why": why or None,
+                       "edge_dice": dice or None, "left": left, "rating": ch["edge_rating"]})
 
     def roll_sr(self, side: SRSide, *, threshold: int | None = None, hidden: bool = False,
                 challenge: str | None = None, faces: Sequence[int] | None = None,
@@ -488,7 +492,7 @@ class SRRolls(RollsBase):
                 new = sr.reduce_critical(r)
                 reason = "reduce a critical glitch to a glitch (S6)"
             self.check_faces_used(src)
-            self.spend_edge_in(txn, cid, reason)
+            self.spend_edge_in(txn, cid, reason, what, ch["edge_rating"] if what == "edge_after" else 0)
             if what != "edge_after":
                 origin = {k: v for k, v in roll_event["roll"].items() if k in ("manual", "seed")}
             new_rec = rec.with_roll(role, new)
@@ -659,7 +663,7 @@ def _sr_opposed_fact(res: sr.OpposedResult, a: str, b: str) -> dict[str, Any]:
     fact: dict[str, Any] = {"id": "sr.opposed", "a": a, "b": b, "a_hits": res.a_hits, "b_hits": res.b_hits,
                             "winner": res.winner, "net_hits": res.net_hits}
     for role, r in (("a", res.a), ("b", res.b)):
-        glitch = sr_roll_fact(r).get("glitch")
+        glitch = sr_roll_fact(r).get("glitch_kind")
         if glitch in ("critical", "glitch"):
             fact[f"{role}_glitch"] = glitch
     return fact

@@ -91,7 +91,7 @@ class SRExtendedRolls(SRRolls):
         outcome = extended_outcome(test)
         fact = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
                 "accumulated": test.accumulated, "threshold": test.threshold, "done": test.done,
-                "glitch": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
+                "glitch_kind": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
         ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()

@@ -327,7 +327,7 @@ class Damage:
             src, origin = t.rolls.dice_source(faces)
             rating = None
             if edge:
-                t.rolls.spend_edge_in(txn, target, "Edge on the damage resistance test (S7)")
+                t.rolls.spend_edge_in(txn, target, "Edge on the damage resistance test (S7)", "resist_edge")
                 rating = ch["edge_rating"]
             r = sr.roll(size, src, rating, settings=settings)
             t.rolls.check_faces_used(src)
@@ -455,7 +455,8 @@ class Damage:
                 new = sr.reduce_critical(rec.roll)
                 reason = "reduce a critical glitch to a glitch (S6)"
             t.rolls.check_faces_used(src)
-            t.rolls.spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test")
+            t.rolls.spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test", f"resist_{what}",
+                                  ch["edge_rating"] if what == "edge_after" else 0)
             if what != "edge_after":
                 origin = {k: v for k, v in resist_event["roll"].items() if k in ("manual", "seed")}
             out.update(self._resist_in(txn, dataclasses.replace(rec, roll=new), origin,

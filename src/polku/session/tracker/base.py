@@ -103,6 +103,9 @@ class _Txn:
     def emit(self, kind: str, text: str, **data: Any) -> Event:
         ev: dict[str, Any] = {"kind": kind, "text": text}
         ev.update({k: v for k, v in data.items() if v is not None})
+        if isinstance(ev.get("fact"), dict):
+            # A fact's values as TOML keeps them: one left out is None (TOML has no null).
+            ev["fact"] = {k: v for k, v in ev["fact"].items() if v is not None}
         if self.tracker.gm_only_commands:
             ev["secret"] = True
         if self.tracker.seat:
@@ -446,12 +449,14 @@ class TrackerBase:
                                  "secret": d["secret"], "rolls": made})
                 txn.emit("dice", f"Dice secret #{d['key']} revealed ({made} program roll{'s' * (made != 1)}): "
                          f"{d['secret']} — anyone can check them with polku verify",
-                         dice_key=d["key"], commitment=d["commitment"], revealed=d["secret"], undoable=False)
+                         dice_key=d["key"], commitment=d["commitment"], revealed=d["secret"], undoable=False,
+                         fact={"id": "dice.revealed", "key": d["key"], "rolls": made, "revealed": d["secret"]})
             new = _dice_key(fairdice.new_secret(self.seed, key), key, session, rolls)
             new["revealed"] = revealed
             txn.set(["dice"], new)
             txn.emit("dice", f"Dice secret #{key} committed for session {session}: SHA-256 {new['commitment']}",
-                     dice_key=key, commitment=new["commitment"], undoable=False)
+                     dice_key=key, commitment=new["commitment"], undoable=False,
+                     fact={"id": "dice.committed", "key": key, "session": session, "commitment": new["commitment"]})
 
         try:
             self.run(build)

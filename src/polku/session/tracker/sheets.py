@@ -41,7 +41,9 @@ class SheetCommands(TrackerBase):
                                      settings=self.settings, track=self.state["wound_track"], **fields)
             txn.set(["characters", cid], ch)
             model.validate_state(self.state)
-            txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid)
+            txn.emit("character", f"{name} joins ({kind}{', secret' if ch['secret'] else ''})", who=cid,
+                     fact={"id": "character.joins", "name": name, "kind": kind,
+                           "secret_character": bool(ch["secret"]) or None})
             result.update(ch)
 
         self.run(build)
@@ -92,11 +94,13 @@ class SheetCommands(TrackerBase):
         if dropped:
             text += f" (dropped from {', '.join(dropped)})"
         # The name stays on the event: statistics and filters still name who left.
-        txn.emit("character", text, who=cid, name=ch["name"])
+        txn.emit("character", text, who=cid, name=ch["name"],
+                 fact={"id": "character.leaves", "name": ch["name"], "dropped": dropped})
 
     def set_health(self, cid: str, note: str) -> None:
         ch = self.character(cid)
-        self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}")
+        self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}",
+                     fact={"id": "character.health", "name": ch["name"], "note": note})
 
     def _simple(self, cid: str, key: str, value: Any, kind: str, text: str, **data: Any) -> None:
         ch = self.character(cid)
@@ -127,7 +131,9 @@ class SheetCommands(TrackerBase):
         level = raja_wound_level(track[j]) or ""
         care = f"; {RAJA_WOUND_CARE[level]}" if level in RAJA_WOUND_CARE else ""
         self._simple(cid, "wound", track[j], "wound",
-                     f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j])
+                     f"{ch['name']}: {track[i]} → {track[j]} ({verb}{care})", before=track[i], after=track[j],
+                     fact={"id": "raja.wound", "name": ch["name"], "before": track[i], "after": track[j],
+                           "worse": j > i, "care": level if level in RAJA_WOUND_CARE else None})
 
     def set_wound(self, cid: str, level: str) -> None:
         ch = raja(self.character(cid))
@@ -135,7 +141,9 @@ class SheetCommands(TrackerBase):
             raise TrackerError(f"'{level}' is not on this campaign's wound track")
         r9 = raja_wound_level(level) or ""
         care = f" ({RAJA_WOUND_CARE[r9]})" if r9 in RAJA_WOUND_CARE else ""
-        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}")
+        self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}",
+                     fact={"id": "raja.wound_set", "name": ch["name"], "before": ch["wound"], "after": level,
+                           "care": r9 if r9 in RAJA_WOUND_CARE else None})
 
     def spend_charges(self, cid: str, n: int, reason: str) -> None:
         """R11: spend charges (an ability, spirit combat…)."""
@@ -146,7 +154,9 @@ class SheetCommands(TrackerBase):
             raise TrackerError(f"{ch['name']} has {ch['charges']} charges, not {n}")
         self._simple(cid, "charges", ch["charges"] - n, "resource",
                      f"{ch['name']} spends {n} charge{'s' if n != 1 else ''}: {reason} "
-                     f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n)
+                     f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n,
+                     fact={"id": "raja.charges_spent", "name": ch["name"], "n": n, "reason": reason,
+                           "left": ch["charges"] - n, "max": ch["charges_max"]})
 
     def restore_charges(self, cid: str, n: int, reason: str = "rest") -> None:
         ch = raja(self.character(cid))
@@ -155,7 +165,9 @@ class SheetCommands(TrackerBase):
             raise TrackerError(f"{ch['name']} already has all {ch['charges_max']} charges")
         self._simple(cid, "charges", new, "resource",
                      f"{ch['name']} regains {new - ch['charges']} charges: {reason} ({new}/{ch['charges_max']})",
-                     resource="charges", amount=new - ch["charges"])
+                     resource="charges", amount=new - ch["charges"],
+                     fact={"id": "raja.charges_regained", "name": ch["name"], "n": new - ch["charges"],
+                           "reason": None if reason == "rest" else reason, "now": new, "max": ch["charges_max"]})
 
     def use_ability(self, cid: str, ability: str) -> None:
         """R11: pay an ability's cost — per use, once per scene, or nothing if always on."""
@@ -177,7 +189,9 @@ class SheetCommands(TrackerBase):
                 txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [ability])
             per = "this scene" if ab["per"] == "scene" else "one use"
             txn.emit("resource", f"{ch['name']} uses {ability} ({per}): −{cost} charges "
-                     f"({ch['charges']}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
+                     f"({ch['charges']}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost,
+                     fact={"id": "raja.ability_used", "name": ch["name"], "ability": ability, "per": ab["per"],
+                           "cost": cost, "left": ch["charges"], "max": ch["charges_max"]})
 
         self.run(build)
 
@@ -195,13 +209,17 @@ class SheetCommands(TrackerBase):
             raise TrackerError("say what the story point bought")
         self._simple(cid, "story_points", ch["story_points"] - 1, "resource",
                      f"{ch['name']} spends a story point: {bought.strip()} ({ch['story_points'] - 1} left)",
-                     resource="story_points", amount=-1, bought=bought.strip())
+                     resource="story_points", amount=-1, bought=bought.strip(),
+                     fact={"id": "raja.story_point_spent", "name": ch["name"], "bought": bought.strip(),
+                           "left": ch["story_points"] - 1})
 
     def award_story_point(self, cid: str, reason: str = "good roleplaying") -> None:
         ch = raja(self.character(cid))
         self._simple(cid, "story_points", ch["story_points"] + 1, "resource",
                      f"{ch['name']} is awarded a story point: {reason} ({ch['story_points'] + 1})",
-                     resource="story_points", amount=1)
+                     resource="story_points", amount=1,
+                     fact={"id": "raja.story_point_awarded", "name": ch["name"],
+                           "reason": None if reason == "good roleplaying" else reason, "now": ch["story_points"] + 1})
 
     # -- Varjojuoksu resources (S3, S5–S7, S12) --------------------------------
 
@@ -216,7 +234,9 @@ class SheetCommands(TrackerBase):
         self.check_spend_edge(cid)
         self._simple(cid, "edge", ch["edge"] - 1, "resource",
                      f"{ch['name']} spends Edge: {reason} ({ch['edge'] - 1}/{ch['edge_rating']} left)",
-                     resource="edge", amount=-1)
+                     resource="edge", amount=-1,
+                     fact={"id": "sr.edge_spent", "name": ch["name"], "reason": reason, "left": ch["edge"] - 1,
+                           "rating": ch["edge_rating"]})
 
     def set_condition(self, cid: str, track: str, boxes: int) -> None:
         """S12: set filled boxes on the physical or stun monitor."""
@@ -226,7 +246,10 @@ class SheetCommands(TrackerBase):
         size = self.condition_monitor(cid, track)
         if not 0 <= boxes <= size:
             raise TrackerError(f"{track} monitor has {size} boxes; {boxes} is out of range")
-        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {ch['physical' if track == 'physical' else 'stun']} → {boxes}/{size} boxes")
+        before = ch["physical" if track == "physical" else "stun"]
+        self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {before} → {boxes}/{size} boxes",
+                     fact={"id": "sr.monitor", "name": ch["name"], "track": track, "before": before, "boxes": boxes,
+                           "size": size})
 
     # -- Harhapolku edges (H7) --------------------------------------------------
 
@@ -239,7 +262,8 @@ class SheetCommands(TrackerBase):
         """H7: mark ``cid``'s edge used, as part of the command of ``txn`` (the reroll it pays for)."""
         ch, idx = self._edge_to_use(cid, edge)
         txn.set(["characters", cid, "edges", idx, "used"], True)
-        txn.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll")
+        txn.emit("resource", f"{ch['name']} uses edge '{edge}' for a reroll", who=cid, resource="edge_reroll",
+                 fact={"id": "harha.edge_used", "name": ch["name"], "edge": edge})
 
     def _edge_to_use(self, cid: str, edge: str) -> tuple[HarhaCharacter, int]:
         """The character and the index of an edge they may still use this session (H7), or a TrackerError."""

@@ -27,10 +27,12 @@ class StructureCommands(TrackerBase):
         for cid, ch in self.characters.items():
             if ch.get("paid_this_scene"):
                 txn.set(["characters", cid, "paid_this_scene"], [])
-                txn.emit("reset", f"{ch['name']}: per-scene ability costs reset", who=cid)
+                txn.emit("reset", f"{ch['name']}: per-scene ability costs reset", who=cid,
+                         fact={"id": "reset.scene_costs", "name": ch["name"]})
             if ch.get("rolled_this_scene"):
                 txn.set(["characters", cid, "rolled_this_scene"], [])
-                txn.emit("reset", f"{ch['name']}: background dice available again", who=cid)
+                txn.emit("reset", f"{ch['name']}: background dice available again", who=cid,
+                         fact={"id": "reset.backgrounds", "name": ch["name"]})
         nar = self.state["narration"]
         if nar["table"] or nar["narrator"] or nar.get("burned") or nar.get("hands") or nar.get("rolled") \
                 or nar.get("last"):
@@ -38,22 +40,25 @@ class StructureCommands(TrackerBase):
             # so the hands, the rolled-this-scene pairs and the last usurpation go too.
             fresh = {k: v for k, v in nar.items() if k not in ("hands", "rolled", "last")}
             txn.set(["narration"], {**fresh, "narrator": "", "table": [], "burned": []})
-            txn.emit("reset", "Narration contest cleared for the new scene")
+            txn.emit("reset", "Narration contest cleared for the new scene", fact={"id": "reset.narration"})
         self.combat.on_new_scene(txn)
 
     def _session_resets(self, txn: _Txn) -> None:
         for cid, ch in self.characters.items():
             if "edge_rating" in ch and ch["edge"] != ch["edge_rating"]:
                 txn.set(["characters", cid, "edge"], ch["edge_rating"])
-                txn.emit("reset", f"{ch['name']}: Edge refreshed to {ch['edge_rating']}", who=cid)
+                txn.emit("reset", f"{ch['name']}: Edge refreshed to {ch['edge_rating']}", who=cid,
+                         fact={"id": "reset.edge", "name": ch["name"], "rating": ch["edge_rating"]})
             if "edges" in ch and any(e["used"] for e in ch["edges"]):
                 txn.set(["characters", cid, "edges"], [{**e, "used": False} for e in ch["edges"]])
-                txn.emit("reset", f"{ch['name']}: edge rerolls available again", who=cid)
+                txn.emit("reset", f"{ch['name']}: edge rerolls available again", who=cid,
+                         fact={"id": "reset.edges", "name": ch["name"]})
         if self.state["initiative"]:
             # S12: initiative is rolled when a fight starts; a session never begins in the middle of one.
             who = [e["id"] for e in self.state["initiative"]]
             txn.set(["initiative"], [])
-            txn.emit("reset", "Initiative cleared: the new session starts out of combat", who=who)
+            txn.emit("reset", "Initiative cleared: the new session starts out of combat", who=who,
+                     fact={"id": "reset.initiative"})
         self.combat.on_new_session(txn)
 
     def _story_resets(self, txn: _Txn) -> None:
@@ -67,7 +72,8 @@ class StructureCommands(TrackerBase):
             if ch["kind"] != "pc" and old == new:
                 continue
             txn.set(["characters", cid, "story_points"], new)
-            txn.emit("reset", f"{ch['name']}: story points {old} → {new} (unspent points vanish)", who=cid)
+            txn.emit("reset", f"{ch['name']}: story points {old} → {new} (unspent points vanish)", who=cid,
+                     fact={"id": "reset.story_points", "name": ch["name"], "before": old, "after": new})
 
     def new_scene(self, title: str = "") -> None:
         st = self.state["structure"]
@@ -75,7 +81,8 @@ class StructureCommands(TrackerBase):
         def build(txn: _Txn) -> None:
             txn.set(["structure", "scene"], st["scene"] + 1)
             txn.set(["structure", "scene_title"], title.strip())
-            txn.emit("structure", f"Scene {st['scene']}" + (f": {title.strip()}" if title.strip() else ""))
+            txn.emit("structure", f"Scene {st['scene']}" + (f": {title.strip()}" if title.strip() else ""),
+                     fact={"id": "structure.scene", "scene": st["scene"], "title": title.strip()})
             self._scene_resets(txn)
 
         self.run(build)
@@ -88,7 +95,8 @@ class StructureCommands(TrackerBase):
             txn.set(["structure", "session"], st["session"] + 1)
             txn.set(["structure", "scene"], 1)
             txn.set(["structure", "scene_title"], "")
-            txn.emit("structure", f"Session {st['session']} begins")
+            txn.emit("structure", f"Session {st['session']} begins",
+                     fact={"id": "structure.session", "session": st["session"]})
             self._session_resets(txn)
             self._scene_resets(txn)
 
@@ -103,7 +111,7 @@ class StructureCommands(TrackerBase):
 
         def build(txn: _Txn) -> None:
             txn.set(["structure", "story"], st["story"] + 1)
-            txn.emit("structure", f"Story {st['story']} begins")
+            txn.emit("structure", f"Story {st['story']} begins", fact={"id": "structure.story", "story": st["story"]})
             self._story_resets(txn)
 
         self.run(build)
@@ -145,7 +153,8 @@ class StructureCommands(TrackerBase):
             txn.set(["settings", key], new.to_dotted()[key])
             rule = CHOICE_BY_KEY[key].rule
             txn.emit("setting", f"Setting {key} ({rule}): {_show(old)} → {_show(new.to_dotted()[key])}",
-                     setting=key)
+                     setting=key, fact={"id": "setting", "key": key, "rule": rule, "before": old,
+                                        "after": new.to_dotted()[key]})
 
         self.run(build)
 
@@ -171,7 +180,8 @@ class StructureCommands(TrackerBase):
             c = {"id": chid, "title": title, "status": "waiting", "kind": kind or "challenge",
                  "participants": parts, "opposition": opp, "outcome": ""}
             txn.insert(["challenges"], len(self.state["challenges"]), c)
-            txn.emit("challenge", f"Challenge added: {title}", challenge=chid)
+            txn.emit("challenge", f"Challenge added: {title}", challenge=chid,
+                     fact={"id": "challenge.added", "title": title})
             out.update(c)
 
         self.run(build)
@@ -182,7 +192,8 @@ class StructureCommands(TrackerBase):
 
         def build(txn: _Txn) -> None:
             txn.remove(["challenges"], self.challenge_index(chid))
-            txn.emit("challenge", f"Challenge removed: {c['title']}", challenge=chid)
+            txn.emit("challenge", f"Challenge removed: {c['title']}", challenge=chid,
+                     fact={"id": "challenge.removed", "title": c["title"]})
 
         self.run(build)
 
@@ -198,7 +209,8 @@ class StructureCommands(TrackerBase):
             item = clone(self.state["challenges"][i])
             txn.remove(["challenges"], i)
             txn.insert(["challenges"], j, item)
-            txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {title}", challenge=chid)
+            txn.emit("challenge", f"Challenge moved {'up' if delta < 0 else 'down'}: {title}", challenge=chid,
+                     fact={"id": "challenge.moved", "title": title, "up": delta < 0})
 
         self.run(build)
 
@@ -214,7 +226,8 @@ class StructureCommands(TrackerBase):
                 if x["status"] == "active":
                     txn.set(["challenges", i, "status"], "waiting")
             txn.set(["challenges", self.challenge_index(chid), "status"], "active")
-            txn.emit("challenge", f"Challenge started: {c['title']}", challenge=chid)
+            txn.emit("challenge", f"Challenge started: {c['title']}", challenge=chid,
+                     fact={"id": "challenge.started", "title": c["title"]})
 
         self.run(build)
 
@@ -224,7 +237,8 @@ class StructureCommands(TrackerBase):
 
         def build(txn: _Txn) -> None:
             self.resolve_challenge_in(txn, chid, outcome)
-            txn.emit("challenge", f"Challenge resolved: {c['title']} — {outcome}", challenge=chid)
+            txn.emit("challenge", f"Challenge resolved: {c['title']} — {outcome}", challenge=chid,
+                     fact={"id": "challenge.resolved", "title": c["title"], "outcome": outcome})
 
         self.run(build)
 
