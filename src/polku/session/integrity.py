@@ -123,8 +123,8 @@ def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) 
                 _want_int(value, at)
             elif key in _STR_KEYS:
                 _want(value, str, at)
-            elif key in _BOOL_KEYS:
-                _want(value, bool, at)
+            elif key in _BOOL_KEYS and "fact" not in where[len(path):]:
+                _want(value, bool, at)  # a fact names its values in its own words ("glitch": "critical")
             elif key in _INT_LIST_KEYS:
                 _want(value, list, at)
                 for i, x in enumerate(value):
