@@ -264,3 +264,21 @@ def test_the_gm_attacks_a_player_character_and_their_seat_defends_against_that_r
         seat_rolls.ask_defence(t, "nyx", "shade", SRPool(mode="dice", dice=4))
     with pytest.raises(seats.SeatError, match="Shade is secret"):
         seat_rolls.ask_defence(t, "shade", "ganger", SRPool(mode="dice", dice=4))
+
+
+def test_the_defender_may_add_edge_before_the_defence():
+    t = table()
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx"))
+    offer = seats.pending_offers(t, "nyx")[-1]
+    [edge] = seat_rolls.offer_choices(t, offer)
+    assert edge.name == "edge_before" and edge.allowed
+    # Reaction 3 + Edge 4, the rule of six: 7 faces (no six, no wave)
+    ans = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, edge_before=True, faces=[5, 5, 1, 2, 3, 4, 2]))
+    assert ans["ok"] and t.character("nyx")["edge"] == 2, "one Edge spent (3 left before)"
+    roll = t.event_by_seq(ans["roll"])["roll"]
+    assert roll["outcome"]["b"]["hits"] == 2 and roll["outcome"]["b"]["edge_dice"] == 4
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx"))
+    offer = seats.pending_offers(t, "nyx")[-1]
+    t.update_character("nyx", "edge", 0)
+    ans = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, edge_before=True))
+    assert ans["text"] == "Edge before the roll is not open to you on this roll (S7)"

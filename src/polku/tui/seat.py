@@ -334,7 +334,7 @@ class SeatApp(WatchApp):
             if self.own is not None:
                 return True if self.own.edge or self.edge_before else None
             if offer is not None:
-                acts = seats.offer_choices(full, offer) if full is not None else []
+                acts = seat_rolls.offer_choices(full, offer) if full is not None else []
                 return True if any(a.allowed for a in acts) or self.edge_before else None
             return True if self._allowed("edge_after") else None
         if action == "follow":
@@ -449,7 +449,7 @@ class SeatApp(WatchApp):
         offer = self.current_offer()
         full = self.full()
         if offer is not None and full is not None:
-            acts = seats.offer_choices(full, offer)
+            acts = seat_rolls.offer_choices(full, offer)
             if not self.edge_before and not any(a.allowed for a in acts):
                 self.notify(acts[0].reason if acts else _("no Edge on this roll"), severity="warning")
                 return
@@ -820,6 +820,13 @@ def defence_lines(full: Tracker, offer: seats.Offer, edge_before: bool, styles: 
         t.append(line + "\n")
     if odds.success is not None:
         t.append(_("the attack misses or stalls: {percent}", percent=percent(odds.success)) + "\n", style="bold")
+    acts = seat_rolls.offer_choices(full, offer)
+    if edge_before:
+        t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))
+    elif acts:
+        a = acts[0]
+        t.append((_("e  Edge before: {reason}", reason=a.reason) if a.allowed else
+                  _("·  Edge before: {reason}", reason=a.reason)) + "\n", style="" if a.allowed else styles.get("muted", ""))
     t.append(_("r defend (the program's dice) · f your own dice; the attacker's dice are thrown with yours (S9)"),
              style=styles.get("accent", ""))
     return t

@@ -318,6 +318,10 @@ def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
             else:
                 offer = _defence(t, cid, req)
                 assert offer is not None
+                if req.get("edge_before"):
+                    act = next((a for a in offer_choices(t, offer) if a.allowed), None)
+                    if act is None:
+                        raise SeatError("Edge before the roll is not open to you on this roll (S7)")
                 t.seat_offer = offer.seq
                 try:
                     ev = roll_defence(t, offer, req.get("faces"), bool(req.get("edge_before", False)))
@@ -490,6 +494,17 @@ def roll_defence(t: Tracker, offer: Offer, faces: Sequence[int] | None, edge_bef
     return ev
 
 
+def offer_choices(t: Tracker, offer: Offer) -> list[Any]:
+    """What the player may choose before rolling a request: Edge before the roll (S7), on a defence too."""
+    from .seats import offer_choices as request_choices
+
+    if offer.test != DEFEND_TEST:
+        return request_choices(t, offer)
+    kind = str(offer.opposition.get("attack_kind", "ranged"))
+    side = t.rolls.sr_side(offer.cid, t.attacks.defence_pool(offer.cid, kind, SRPool()))
+    return [a for a in t.rolls.sr_pool_actions(side) if a.name == "edge_before"]
+
+
 def defence_odds(t: Tracker, offer: Offer, *, edge_before: bool = False) -> SeatOdds:
     """The defender's odds against the attack: P(the attack misses or stalemates) (S9), the defence's lines."""
     from .. import odds
@@ -540,7 +555,7 @@ def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, A
     return out
 
 
-__all__ = ["CLOSED", "DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "ask_defence", "check", "defence_odds", "find",
+__all__ = ["CLOSED", "DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "ask_defence", "check", "defence_odds", "find", "offer_choices",
            "defence_plan", "needs_approval", "own_odds", "own_plan", "own_rolls", "published", "roll_defence"]
 
 
