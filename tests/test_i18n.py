@@ -93,6 +93,8 @@ def test_the_committed_mo_says_what_the_po_says() -> None:
         if isinstance(m.id, tuple):
             for n, form in ((1, m.string[0]), (2, m.string[1])):
                 assert mo.ngettext(m.id[0], m.id[1], n) == form, f"the .mo is stale at {m.id[0]!r}: recompile it"
+        elif m.context:
+            assert mo.pgettext(m.context, m.id) == m.string, f"the .mo is stale at {m.id!r}: recompile it"
         else:
             assert mo.gettext(m.id) == m.string, f"the .mo is stale at {m.id!r}: recompile it"
 

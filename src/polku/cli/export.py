@@ -20,6 +20,8 @@ def add_parser(verbs: Any) -> None:
     exp.add_argument("--format", "-f", choices=("md", "html"), default=None, help="md (default) or html")
     exp.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
     exp.add_argument("--gm", action="store_true", help="include the GM's secrets (notes, hidden thresholds)")
+    exp.add_argument("--lang", choices=("en", "fi"), default=None,
+                     help="the report's language: en or fi (default: yours, from POLKU_LANG or the locale)")
     exp.add_argument("--transcript", action="store_true",
                      help="write the players' dice transcript instead (JSON): every public program roll's "
                           "number, faces and draws, the commitments and the revealed secrets, nothing "
@@ -35,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
     if args.transcript and (args.gm or args.format):
         raise CliError(f"--transcript writes the players' dice transcript (JSON, never the GM's secrets); "
                        f"drop {'--gm' if args.gm else '--format'}")
+    if args.lang:
+        from polku import i18n
+
+        i18n.set_language(args.lang)
     tracker, notices = load_read_only(args.file)
     print_notices(notices)
     if args.transcript:

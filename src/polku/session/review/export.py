@@ -24,11 +24,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ...i18n import _, pgettext
 from ...rules.system import System
 from ...text import bar, dice_origin, logged_die_text
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
 from ..records import Character, DieTable, harha, raja, sr
+from ..telling import event_text, old_note, roll_summary
 from ..tracker import Tracker
 from . import stats as st
 from .replay import Scene, scene_sections
@@ -40,13 +42,19 @@ Inline = list[Run]
 
 FORMATS = ("md", "html")
 
-KIND_WORD = {
-    "roll": "Roll", "resource": "Resource", "reset": "Reset", "wound": "Wound", "structure": "Scene",
-    "challenge": "Challenge", "character": "Character", "undo": "Undo", "redo": "Redo",
-    "setting": "Setting", "note": "Note", "narration": "Narration", "initiative": "Initiative",
-    "dice": "Dice",
-    "combat": "Turn", "effect": "Effect",
-}
+def kind_word(kind: str) -> str:
+    """Each kind of event's word in the report's log, in the language in use (a kind not known: its name)."""
+    words = {
+        "roll": pgettext("log entry", "Roll"), "resource": pgettext("log entry", "Resource"),
+        "reset": pgettext("log entry", "Reset"), "wound": pgettext("log entry", "Wound"),
+        "structure": pgettext("log entry", "Scene"), "challenge": pgettext("log entry", "Challenge"),
+        "character": pgettext("log entry", "Character"), "undo": pgettext("log entry", "Undo"),
+        "redo": pgettext("log entry", "Redo"), "setting": pgettext("log entry", "Setting"),
+        "note": pgettext("log entry", "Note"), "narration": pgettext("log entry", "Narration"),
+        "initiative": pgettext("log entry", "Initiative"), "dice": pgettext("log entry", "Dice"),
+        "combat": pgettext("log entry", "Turn"), "effect": pgettext("log entry", "Effect"),
+    }
+    return words.get(kind, kind.title())
 
 
 
@@ -104,7 +112,7 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
              **{cid: ch["name"] for cid, ch in state["characters"].items()}}
     camp = state["campaign"]
     events = view.events
-    blocks: list[Block] = [Block("h1", _plain(f"{camp['name']} — session report"))]
+    blocks: list[Block] = [Block("h1", _plain(_("{campaign} — session report", campaign=camp["name"])))]
     when = ""
     if events:
         first, last = str(events[0].get("t", "")), str(events[-1].get("t", ""))
@@ -115,17 +123,18 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
     if camp.get("continues"):
         blocks.append(_p((f"Continues from {camp['continues']}.", "")))
     if not gm:
-        blocks.append(_p(("The GM's secrets (notes, secret characters, the GM's own rolls, hidden thresholds) are left out.", "i")))
+        blocks.append(_p((_("The GM's secrets (notes, secret characters, the GM's own rolls, hidden thresholds) are "
+                            "left out."), "i")))
     blocks.extend(_dice_blocks(public_dice(full.state)))
 
-    blocks.append(Block("h2", _plain("Characters")))
+    blocks.append(Block("h2", _plain(_("Characters"))))
     blocks.append(_characters_table(view, system))
 
     # Scenes come from the full log's scene changes that stand; the players' log is a part of it.
     blocks.extend(_scenes(view, system, scene_sections(full.events, full.is_undone, full.state["structure"])))
 
     if state["challenges"]:
-        blocks.append(Block("h2", _plain("Challenges")))
+        blocks.append(Block("h2", _plain(_("Challenges"))))
         rows = []
         for c in state["challenges"]:
             who = ", ".join(names.get(x, "(removed)") for x in c.get("participants", []))
@@ -194,11 +203,11 @@ def _roll_runs(ev: Event, system: System, challenges: dict[str, str]) -> Inline:
         runs.append((": ", ""))
     for i, side in enumerate(roll.get("sides", [])):
         if i:
-            runs.append((" vs ", ""))
+            runs.append((_(" vs "), ""))
         runs.append((side.get("label", "?"), "b"))
         dice = ", ".join(die_words(d, system) for d in side.get("dice", []))
-        runs.append((f" ({dice})" if dice else " (no dice)", ""))
-    summary = roll.get("summary", "")
+        runs.append((f" ({dice})" if dice else _(" (no dice)"), ""))
+    summary = roll_summary(ev)
     if summary:
         runs.append((" → ", ""))
         runs.append((summary, "b"))
@@ -228,11 +237,15 @@ def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Bloc
     def flush() -> None:
         if current is not None and items:
             where = ".".join(str(x) for x in current.at)
-            blocks.append(Block("h3", _plain(f"Scene {where}" + (f": {current.title}" if current.title else ""))))
+            blocks.append(Block("h3", _plain(_("Scene {where}: {title}", where=where, title=current.title)
+                                             if current.title else _("Scene {where}", where=where))))
             blocks.append(Block("ul", items=list(items)))
         items.clear()
 
-    blocks.append(Block("h2", _plain("Scenes")))
+    blocks.append(Block("h2", _plain(_("Scenes"))))
+    note = old_note(view.events)
+    if note:
+        blocks.append(_p((note, "i")))
     for ev in view.events:
         while index < len(scenes) and scenes[index].last_seq < ev["seq"]:
             index += 1
@@ -241,26 +254,26 @@ def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Bloc
             flush()
             current = scene
         if ev.get("kind") in ("undo", "redo"):
-            runs: Inline = [(ev.get("text", ""), "i")]
+            runs: Inline = [(event_text(ev), "i")]
         elif ev.get("roll"):
             runs = _roll_runs(ev, system, titles)
         else:
-            runs = [(ev.get("text", ""), "")]
+            runs = [(event_text(ev), "")]
         if view.is_undone(ev["seq"]):
-            runs = [(text, "del") for text, _ in runs] + [(" (undone)", "i")]
-        word = KIND_WORD.get(str(ev.get("kind")), str(ev.get("kind", "")).title())
+            runs = [(text, "del") for text, _style in runs] + [(_(" (undone)"), "i")]
+        word = kind_word(str(ev.get("kind", "")))
         # The players' report numbers what the players see (as watch and the seats do), the GM's its own log.
         number = ev.get("n", ev["seq"])
         items.append([(f"{number} · {_time(str(ev.get('t', '')))} ", ""), (f"{word}: ", "b")] + runs)
     flush()
     if len(blocks) == 1:
-        blocks.append(_p(("The log is empty.", "i")))
+        blocks.append(_p((_("The log is empty."), "i")))
     return blocks
 
 
 def _statistics(view: Tracker, system: System, names: dict[str, str] | None = None) -> list[Block]:
     s = st.compute(view, names)
-    blocks = [Block("h2", _plain("Statistics")),
+    blocks = [Block("h2", _plain(_("Statistics"))),
               _p((_count(s.rolls, "roll") + (f"; {_count(s.undone, 'undone event')} left out" if s.undone else "")
                   + ".", ""))]
     people = [c for c in s.characters if c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent
