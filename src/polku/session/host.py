@@ -47,7 +47,9 @@ class CommandHost(Protocol):
     settings and characters, and :meth:`run`, which makes a command of a ``build(txn)``."""
 
     state: State
-    events: Sequence[Event]
+    @property
+    def events(self) -> Sequence[Event]: ...
+
     recent: dict[int, object]
     """Rolls of this sitting that Edge may still change, by the seq of their event (never saved)."""
 
@@ -116,6 +118,31 @@ class TableRolls(Protocol):
     def spend_edge_in(self, txn: Txn, cid: str, reason: str, why: str = "", dice: int = 0) -> None: ...
 
     def latest_roll_seq(self) -> int | None: ...
+
+
+class FightView(Protocol):
+    """What the attack defaults use of the fight: is one on, who acts."""
+
+    @property
+    def active(self) -> bool: ...
+
+    def acting(self) -> str | None: ...
+
+
+class LinkedAttributes(Protocol):
+    """What the attack defaults use of the rolls: a skill's linked attribute (S1)."""
+
+    def sr_linked_attribute(self, skill: str, current: str, who: str = "") -> str: ...
+
+
+class AttackHost(CommandHost, Protocol):
+    """The tracker as the attack and defence defaults use it (:mod:`polku.session.table.attack`)."""
+
+    @property
+    def combat(self) -> FightView: ...
+
+    @property
+    def rolls(self) -> LinkedAttributes: ...
 
 
 class ConditionView(Protocol):

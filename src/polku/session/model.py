@@ -225,6 +225,8 @@ class Event(TypedDict):
     dice_key: NotRequired[int]
     commitment: NotRequired[str]
     revealed: NotRequired[str]
+    n: NotRequired[int]
+    """The players' view only: the event's number in the players' log (their own 1, 2, 3…)."""
 
 
 class StateError(ValueError):

@@ -212,7 +212,7 @@ class ReviewScreen(Screen[None]):
         self.query_one("#queue", ChallengeQueue).show(view, styles)
         self.query_one("#chars", CharacterPane).show(view, styles)
         ev = next((e for e in self.tracker.events if e["seq"] == seq), None)
-        where = ".".join(str(x) for x in (ev or {}).get("at", self.tracker.where))
+        where = ".".join(str(x) for x in (ev.get("at", self.tracker.where) if ev else self.tracker.where))
         text = Text(_("After event {seq}", seq=seq), style="bold")
         text.append(f" · scene {where}")
         if ev is not None and self.tracker.is_undone(seq):

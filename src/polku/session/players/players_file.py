@@ -73,7 +73,7 @@ class PlayersPublisher:
     def __init__(self) -> None:
         self._log: PublicLog | None = None
         self._count = 0
-        self._json: dict[int, tuple[dict[str, Any], bytes]] = {}
+        self._json: dict[int, tuple[Event, bytes]] = {}
         """id(public event) → (the event, its line): an event is written as JSON once."""
 
     def lines(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> list[bytes]:
@@ -92,7 +92,7 @@ class PlayersPublisher:
                 "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
                                   if cid in view.state["characters"]}}
         out = [_line(head)]
-        cache: dict[int, tuple[dict[str, Any], bytes]] = {}
+        cache: dict[int, tuple[Event, bytes]] = {}
         for ev in view.events:
             got = self._json.get(id(ev))
             if got is None or got[0] is not ev:

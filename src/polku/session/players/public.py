@@ -740,7 +740,7 @@ class PublicLog:
     def _view(self, tracker: Tracker) -> Tracker:
         view = Tracker(self._p.state(), [], read_only=True)
         # A new list (the one shown before must not change under a reader) of what stands, numbered.
-        view.events = self._numbered(tracker)
+        view.events = cast("list[Event]", self._numbered(tracker))  # built from Event's public keys, plus ``n``
         return view
 
     def _numbered(self, tracker: Tracker) -> list[dict[str, Any]]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...rules.dice import RulesError
-from ..model import Event, clone
+from ..model import Event, clone, roll_of
 from ..records import HarhaCharacter, SRCharacter, harha, sr
 from ..rolls import SRPool
 from ..tracker import TrackerError
@@ -236,7 +236,7 @@ def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, A
         later = t.events[i]
         if later["seq"] <= seq:
             break
-        if later.get("kind") == "roll" and (later.get("roll") or {}).get("attack") == seq \
+        if later.get("kind") == "roll" and roll_of(later).get("attack") == seq \
                 and not t.is_undone(later["seq"]):
             return None
     return ev, offer, offer.weapons[0] if offer.weapons else None

@@ -21,10 +21,13 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .. import model
 from ..model import Event, State, StateError, clone
+
+if TYPE_CHECKING:
+    from ..tracker import Tracker
 
 
 class ReplayError(ValueError):
@@ -163,7 +166,7 @@ class History:
         self._last: tuple[int, State] | None = None
 
     @classmethod
-    def of(cls, tracker: Any, **kw: Any) -> "History":
+    def of(cls, tracker: Tracker, **kw: Any) -> "History":
         """The history of a :class:`~polku.session.tracker.Tracker`."""
         return cls(tracker.state, tracker.events, **kw)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
 from ...rules.dice import RulesError
 from ...rules.shadowrun import count_hits
@@ -33,6 +33,9 @@ from .. import odds
 from ..model import Challenge, Event, roll_of
 from ..records import DieTable, RollSide, RollTable, SRTestOutcome
 from ..rolls.common import roll_settings
+
+if TYPE_CHECKING:
+    from ..tracker import Tracker
 
 # ---------------------------------------------------------------------------
 # Chi-square
@@ -454,14 +457,14 @@ class EventPeople:
         tracker: the session (its events, state and undo bookkeeping).
     """
 
-    def __init__(self, tracker: Any) -> None:
+    def __init__(self, tracker: Tracker) -> None:
         self.tracker = tracker
         self.names = character_names(tracker)
         self.by_name: dict[str, str] = {}
         for cid, name in self.names.items():
             self.by_name.setdefault(name.strip().lower(), cid)
-        for cid, ch in tracker.state.get("characters", {}).items():
-            self.by_name[ch.get("name", "").strip().lower()] = cid
+        for cid, sheet in tracker.state["characters"].items():
+            self.by_name[sheet["name"].strip().lower()] = cid
         self.challenges: dict[str, set[str]] = {}
         for ev in tracker.events:
             for ch in ev.get("changes", []):
@@ -631,14 +634,14 @@ def log_names(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def character_names(tracker: Any) -> dict[str, str]:
+def character_names(tracker: Tracker) -> dict[str, str]:
     """Every character's name: as it is now, or the last one it had before it left."""
     names = {cid: name for cid, (name, _kind) in log_names(tracker.events).items()}
     names.update({cid: ch.get("name", cid) for cid, ch in tracker.state.get("characters", {}).items()})
     return names
 
 
-def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStats:
+def compute(tracker: Tracker, names: Mapping[str, str] | None = None) -> SessionStats:
     """The statistics of a tracker's log (final state for names, settings for odds).
 
     Args:
@@ -674,7 +677,7 @@ def compute(tracker: Any, names: Mapping[str, str] | None = None) -> SessionStat
         roll = ev.get("roll")
         if roll:
             old = roll.get("rerolls", roll.get("supersedes"))
-            prev = by_seq.get(old, {}).get("roll") if isinstance(old, int) else None
+            prev = by_seq[old].get("roll") if isinstance(old, int) and old in by_seq else None
             manual = bool(roll.get("manual"))
             hand = roll.get("hand") if manual else None
             # A roll with one side typed in and the other the program's (a seat's Rajapolku roll).

@@ -6,10 +6,10 @@ import re
 import sys
 import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, overload
 
 from ... import tomlread
 from ..model import Event
@@ -64,7 +64,7 @@ class Blocks:
             raise IndexError(index)
         return self._data[self._bounds[index]:self._bounds[index + 1]]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[bytes]:
         for i in range(len(self)):
             yield self[i]
 
@@ -75,7 +75,7 @@ class Blocks:
         return last
 
 
-class EventLog:
+class EventLog(Sequence[Event]):
     """The event log as a list whose old entries are parsed on first access.
 
     A 10,000-event session costs seconds to parse (0.6 s even with rtoml); the app needs
@@ -153,7 +153,13 @@ class EventLog:
         # The loader's check (model.validate_event) looks at its shape before it is handed out.
         return self._checked(i, cast(Event, ev))
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         n = len(self._blocks)
@@ -169,7 +175,7 @@ class EventLog:
             self._parsed[index] = ev
         return ev
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Event]:
         for i in range(len(self)):
             yield self[i]
 

@@ -18,12 +18,14 @@ The screens ask; nothing here changes the state, so nothing here is a command.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..model import Event
+from ..records import sr as sr_sheet
 from .gear import wielded
 
 if TYPE_CHECKING:
+    from ..host import AttackHost
     from ..rolls import SRPool
 
 # The rules core is imported where it is used: the app's first frame does without it (tests/test_layers.py).
@@ -56,7 +58,7 @@ class Defence:
 class Attacks:
     """The attack and defence defaults of the Varjojuoksu roll screen (``tracker.attacks``)."""
 
-    def __init__(self, tracker: Any) -> None:
+    def __init__(self, tracker: AttackHost) -> None:
         self._t = tracker
         self._chosen: dict[str, str] = {}
         """Character id → the defence chosen for them this sitting (not rolled yet: the sheet keeps
@@ -95,8 +97,8 @@ class Attacks:
         the skill's linked attribute, S1), or None when no weapon's skill is on their sheet."""
         from ..rolls import SRPool
 
-        ch = self._t.character(cid)
-        skills = {k.lower(): k for k in ch.get("skills", {})}
+        ch = sr_sheet(self._t.character(cid))
+        skills = {k.lower(): k for k in ch["skills"]}
         for w in wielded(self._t.state, ch):
             skill = skills.get(w.skill.lower())
             if skill:
@@ -118,9 +120,9 @@ class Attacks:
         when the sheet has one of its skills (the highest is used); Reaction always."""
         from ...rules import shadowrun as sr
 
-        ch = self._t.character(cid)
-        skills = {k.lower(): (k, int(v)) for k, v in ch.get("skills", {}).items()}
-        reaction = int(ch["attributes"][sr.DEFENCE_ATTRIBUTE])
+        ch = sr_sheet(self._t.character(cid))
+        skills = {k.lower(): (k, v) for k, v in ch["skills"].items()}
+        reaction = ch["attributes"][sr.DEFENCE_ATTRIBUTE]
         out = []
         for name in sr.defences_against(kind):
             named = [skills[s.lower()] for s in sr.DEFENCE_SKILLS[name] if skills.get(s.lower(), ("", 0))[1] > 0]
@@ -134,7 +136,7 @@ class Attacks:
     def choice(self, cid: str) -> str:
         """The defence chosen for ``cid``: this sitting's (d), else the one their sheet keeps from the
         last opposed test they defended (``defence``), else Reaction."""
-        return self._chosen.get(cid) or str(self._t.character(cid).get("defence", "reaction"))
+        return self._chosen.get(cid) or sr_sheet(self._t.character(cid)).get("defence", "reaction")
 
     def defence(self, cid: str, kind: str) -> Defence | None:
         """The defence proposed for ``cid``: the one chosen for them (:meth:`choice`) if open against

@@ -135,7 +135,7 @@ class TrackerBase:
     def __init__(self, state: State, events: Iterable[Event] = (), *,
                  clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> None:
         self.state = state
-        self.events: Any = events if isinstance(events, EventLog) else list(events)
+        self.events: list[Event] | EventLog = events if isinstance(events, EventLog) else list(events)
         self.clock: Clock = clock or utc_now
         self.seed = seed
         self._fixed_rng = None if seed is None else _random.Random(seed)

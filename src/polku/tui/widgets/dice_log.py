@@ -7,7 +7,7 @@ rows on screen are formatted (and cached).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -55,7 +55,7 @@ class DiceLog(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.events: list[Event] = []
+        self.events: Sequence[Event] = []
         self.system = ""
         self.styles_map: dict[str, str] = {}
         self.is_undone: Callable[[int], bool] = lambda seq: False
@@ -74,7 +74,7 @@ class DiceLog(ScrollView, can_focus=True):
 
     # -- data ---------------------------------------------------------------
 
-    def set_events(self, events: list[Event], *, system: str, is_undone: Callable[[int], bool],
+    def set_events(self, events: Sequence[Event], *, system: str, is_undone: Callable[[int], bool],
                    styles: dict[str, str]) -> None:
         self.events = events
         self.system = system
