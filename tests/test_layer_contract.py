@@ -6,8 +6,8 @@ Layers, bottom first: the base (``polku``, ``polku.text``, ``polku.tomlread``), 
 the app, so ``cli`` may import ``tui``; the app never imports the CLI).
 
 Inside ``session`` the same holds for its parts (ARCHITECTURE.md, "Inside session/"), bottom first:
-the core (``model``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``, ``telling``), ``rolls``, ``table``,
-``tracker``, the session's making and opening (``files``, ``copying``, ``demo``, ``importers``), and on
+the core (``model``, ``records``, ``host``, ``odds``, ``fairdice``, ``integrity``, ``store``, ``telling``), ``rolls``, ``table``,
+``tracker`` (a package: base, sheets, structure), the session's making and opening (``files``, ``copying``, ``demo``, ``importers``), and on
 top ``players`` and ``review`` side by side: the review may read the players' projection
 (``players.public``, so a players' report is the players' view), nothing else of the players' side,
 and the players' side nothing of the review. Above them all ``commands``: the named commands the
