@@ -282,3 +282,15 @@ def test_the_defender_may_add_edge_before_the_defence():
     t.update_character("nyx", "edge", 0)
     ans = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, edge_before=True))
     assert ans["text"] == "Edge before the roll is not open to you on this roll (S7)"
+
+
+def test_a_hit_long_past_is_the_gms_to_apply_not_read_from_the_whole_log_at_each_save():
+    t = table()
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx", faces=[6, 6, 5, 1, 2, 3, 4, 2]))
+    offer = seats.pending_offers(t, "nyx")[-1]
+    seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq, faces=[5, 1, 2]))
+    for i in range(seat_rolls.HIT_LOOKBACK - 1):
+        t.note(f"a long talk {i}")
+    assert len(own(t, "nyx", "sr-resist")) == 1, "still among the newest events"
+    t.note("and one more")
+    assert own(t, "nyx", "sr-resist") == []

@@ -224,8 +224,9 @@ def _attacks(t: Tracker, cid: str, cannot: str, unnamed: frozenset[str]) -> list
 
 
 def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, Any, Weapon | None] | None:
-    """The newest attack roll, when it hit ``cid``, is public and no damage came from it yet."""
-    ev = t.damage.last_event()
+    """The newest attack roll, when it hit ``cid``, is public and no damage came from it yet (looked for among
+    the last :data:`HIT_LOOKBACK` events: a long log without a recent attack is not read whole at each save)."""
+    ev = _newest_attack(t)
     if ev is None or ev.get("secret"):
         return None
     offer = t.damage.offer(ev)
@@ -240,6 +241,19 @@ def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, A
                 and not t.is_undone(later["seq"]):
             return None
     return ev, offer, offer.weapons[0] if offer.weapons else None
+
+
+HIT_LOOKBACK = 200
+"""How many of the newest events are looked through for the attack a seat may resist."""
+
+
+def _newest_attack(t: Tracker) -> Event | None:
+    events = t.events
+    for i in range(len(events) - 1, max(-1, len(events) - 1 - HIT_LOOKBACK), -1):
+        ev: Event = events[i]
+        if ev.get("kind") == "roll" and roll_of(ev).get("test") == "shadowrun-opposed" and not t.is_undone(ev["seq"]):
+            return ev
+    return None
 
 
 def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None:
