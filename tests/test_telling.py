@@ -18,7 +18,7 @@ from polku import i18n
 from polku.session import demo, telling
 from polku.session.model import Event
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
-from polku.session.tracker import Tracker
+from polku.session.tracker import Tracker, TrackerError
 
 ENGLISH_WORDS = re.compile(
     r"\b(wins?|hits?|glitch|success|failure|net|tie|degrees?|reroll|interval|done|needed|action|vs|fails|"
@@ -103,7 +103,7 @@ def _kinds(events: list[Event]) -> set[str]:
 
 def test_every_roll_of_every_system_has_a_fact(rolls: list[Event]) -> None:
     assert _kinds(rolls) == {"sr.success", "sr.opposed", "sr.teamwork", "sr.extended", "raja.roll", "raja.spirit",
-                             "harha.contest", "harha.opposed_difficult", "harha.difficult"}
+                             "harha.contest", "harha.opposed_difficult", "harha.difficult", "initiative.order"}
 
 
 def _as_told(stored: str) -> str:
@@ -234,6 +234,17 @@ def _sr_session() -> Tracker:
     t.rolls.sr_post_roll(ev, "negate_glitch")
     ev = t.rolls.roll_sr(SRSide("Nyx", ["nyx"], dice=4), threshold=2, faces=[2, 3, 4, 5])["event"]
     t.rolls.sr_post_roll(ev, "edge_after", faces=[6, 2, 3, 4, 5])
+    # A fight: a fighter acts, one holds the action and steps in, the passes and the turn run out, it ends.
+    t.combat.next()
+    t.combat.delay()
+    t.combat.step_in(t.combat.block["held"][0])
+    for _ in range(12):
+        try:
+            t.combat.next()
+        except TrackerError:
+            break
+    t.combat.end()
+    t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
     t.new_session()
     return t
 
@@ -265,7 +276,8 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "reset.backgrounds", "reset.edge", "reset.edges", "reset.initiative", "reset.story_points",
             "structure.scene", "structure.session", "structure.story", "dice.committed", "dice.revealed", "setting",
             "challenge.added", "challenge.removed", "challenge.moved", "challenge.started",
-            "challenge.resolved"} <= _kinds(sessions)
+            "challenge.resolved", "initiative.order", "combat.acts", "combat.holds", "combat.steps_in",
+            "combat.ends"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -303,7 +315,7 @@ def test_every_kind_of_event_in_finnish_has_no_english_left(sessions: list[Event
             if ENGLISH_WORDS.search(line) or re.search(r"\b(joins|leaves|spends|uses|Scene|Session|Story|begins|"
                                                        r"Challenge|added|started|resolved|Setting|secret|"
                                                        r"refreshed|available|again|reset|cleared|regains|"
-                                                       r"awarded|physical|stun|boxes|left)\b", line):
+                                                       r"awarded|physical|stun|boxes|left|acts|turn|pass|order|initiative|holds|nobody)\b", line):
                 left.append(line)
         assert not left, left[:8]
     finally:

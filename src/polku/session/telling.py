@@ -93,7 +93,8 @@ def told_from_facts(ev: Mapping[str, Any]) -> bool:
     if ev.get("kind") != "roll" or not isinstance(roll, Mapping):
         return False
     test = str(roll.get("test", ""))
-    return (test in ("rajapolku", "spirit") or (test.startswith("shadowrun") and test != "shadowrun-initiative")
+    return (test in ("rajapolku", "spirit", "initiative")
+            or (test.startswith("shadowrun") and test != "shadowrun-initiative")
             or (test.startswith("harhapolku") and test != "harhapolku-narration"))
 
 
@@ -591,6 +592,80 @@ def _challenge_started(f: Fact) -> Told:
 @teller("challenge.resolved")
 def _challenge_resolved(f: Fact) -> Told:
     return Told(_("Challenge resolved: {title} — {outcome}", title=f["title"], outcome=f["outcome"]))
+
+
+# -- the fight (S12) ------------------------------------------------------------------------------
+
+def order_text(f: Fact) -> str:
+    """``Razor 9, Byte 7``: an initiative order's names and scores in force, best first."""
+    return ", ".join(f"{e['name']} {int(e['current'])}" for e in f["order"])
+
+
+@teller("initiative.order")
+def _initiative_order(f: Fact) -> Told:
+    names = order_text(f)
+    summary = _("order: {names}", names=names)
+    if f.get("joins"):
+        return Told(_("Initiative: {name} joins: {names}", name=f["joins"], names=names), summary)
+    return Told(_("Initiative: {names}", names=names), summary)
+
+
+@teller("combat.turn_begins")
+def _combat_turn_begins(f: Fact) -> Told:
+    values = {"turn": int(f["turn"]), "name": f.get("name") or _("nobody")}
+    if f.get("kept"):
+        return Told(_("Combat turn {turn} begins (initiative kept): {name} acts", **values))
+    return Told(_("Combat turn {turn} begins: {name} acts", **values))
+
+
+@teller("combat.acts")
+def _combat_acts(f: Fact) -> Told:
+    return Told(_("Turn {turn}, pass {pass_}: {name} acts", turn=int(f["turn"]), pass_=int(f["pass"]),
+                  name=f["name"]))
+
+
+@teller("combat.pass_begins")
+def _combat_pass_begins(f: Fact) -> Told:
+    return Told(_("Turn {turn}, pass {pass_} begins: {name} acts", turn=int(f["turn"]), pass_=int(f["pass"]),
+                  name=f["name"]))
+
+
+@teller("combat.turn_acts")
+def _combat_turn_acts(f: Fact) -> Told:
+    return Told(_("Combat turn {turn}: {name} acts", turn=int(f["turn"]), name=f["name"]))
+
+
+@teller("combat.holds")
+def _combat_holds(f: Fact) -> Told:
+    return Told(_("{name} holds the action", name=f["name"]))
+
+
+@teller("combat.steps_in")
+def _combat_steps_in(f: Fact) -> Told:
+    return Told(_("Turn {turn}, pass {pass_}: {name} steps in with the held action", turn=int(f["turn"]),
+                  pass_=int(f["pass"]), name=f["name"]))
+
+
+@teller("combat.held_lost")
+def _combat_held_lost(f: Fact) -> Told:
+    return Told(_("{name}'s held action is lost: the pass is over", name=f["name"]))
+
+
+@teller("combat.turn_over")
+def _combat_turn_over(f: Fact) -> Told:
+    return Told(_("Combat turn {turn} is over: roll initiative for combat turn {next}", turn=int(f["turn"]),
+                  next=int(f["turn"]) + 1))
+
+
+@teller("combat.turn_ends_early")
+def _combat_turn_ends_early(f: Fact) -> Told:
+    return Told(_("Combat turn {turn} ends early: initiative is rolled again", turn=int(f["turn"])))
+
+
+@teller("combat.ends")
+def _combat_ends(f: Fact) -> Told:
+    return Told(ngettext("The fight ends after {n} combat turn", "The fight ends after {n} combat turns",
+                         int(f["turns"])))
 
 
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",

@@ -516,6 +516,8 @@ class _Projection:
                       if isinstance(e, dict) and isinstance(e.get("current"), int) and e.get("id") not in secret]
             names = order_words(placed, self.names)
             pub["outcome"] = {"order": placed}
+            base["fact"] = {"id": "initiative.order", "order": [
+                {"name": self.names.get(str(e["id"]), str(e["id"])), "current": e["current"]} for e in placed]}
         else:
             listed: list[Any] = []
             changes = ev.get("changes", [])

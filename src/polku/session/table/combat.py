@@ -282,10 +282,12 @@ class Combat:
                                          ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
                                           "highest first; ties by Edge, then Reaction, then Intuition",
                                           "wound modifiers lower the score (S12)"],
-                                         origin, None, f"Initiative: {names}")
+                                         origin, None, f"Initiative: {names}",
+                                         fact={"id": "initiative.order", "order": _named_order(placed, t)})
             b = self.block
             if b is not None and b["pass"]:
-                txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again")
+                txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again",
+                         fact={"id": "combat.turn_ends_early", "turn": b["turn"]})
                 self._end_pass(txn, b)
                 self._tick(txn, "turn", f"combat turn {b['turn']} is over")
             self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "")
@@ -344,13 +346,16 @@ class Combat:
             out["event"] = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
                                              ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
                                               " (S12)", f"{ch['name']} joins this combat turn's order"],
-                                             origin, None, f"Initiative: {ch['name']} joins: {names}")
+                                             origin, None, f"Initiative: {ch['name']} joins: {names}",
+                                             fact={"id": "initiative.order", "joins": ch["name"],
+                                                   "order": _named_order(placed, t)})
             b = self.block
             assert b is not None
             first = turns.next_to_act(self.order(), 1, []) or ""
             if first != b["acting"]:
                 self._set(txn, acting=first, acted=[], held=[])
-                txn.emit("combat", f"Combat turn {b['turn']}: {t.character(first)['name']} acts", who=[first])
+                txn.emit("combat", f"Combat turn {b['turn']}: {t.character(first)['name']} acts", who=[first],
+                         fact={"id": "combat.turn_acts", "turn": b["turn"], "name": t.character(first)["name"]})
 
         t.run(build)
         return out
@@ -389,8 +394,10 @@ class Combat:
 
         def build(txn: _Txn) -> None:
             self._set(txn, acting=nxt, held=b["held"] + [cid])
-            txn.emit("combat", f"{name} holds the action", who=[cid])
-            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt])
+            txn.emit("combat", f"{name} holds the action", who=[cid], fact={"id": "combat.holds", "name": name})
+            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt],
+                     fact={"id": "combat.acts", "turn": b["turn"], "pass": b["pass"],
+                           "name": t.character(nxt)["name"]})
 
         t.run(build)
 
@@ -406,7 +413,8 @@ class Combat:
 
         def build(txn: _Txn) -> None:
             self._set(txn, acting=cid, held=[x for x in b["held"] if x != cid])
-            txn.emit("combat", f"{self._where(b)}: {name} steps in with the held action", who=[cid])
+            txn.emit("combat", f"{self._where(b)}: {name} steps in with the held action", who=[cid],
+                     fact={"id": "combat.steps_in", "turn": b["turn"], "pass": b["pass"], "name": name})
 
         t.run(build)
 
@@ -420,7 +428,8 @@ class Combat:
         def build(txn: _Txn) -> None:
             txn.set(["initiative"], [])
             txn.delete(["combat"])
-            txn.emit("combat", f"The fight ends after {b['turn']} combat turn{'s' if b['turn'] != 1 else ''}")
+            txn.emit("combat", f"The fight ends after {b['turn']} combat turn{'s' if b['turn'] != 1 else ''}",
+                     fact={"id": "combat.ends", "turns": b["turn"]})
             for unit in ("pass", "turn"):
                 self._expire_unit(txn, unit, "the fight is over")
 
@@ -517,7 +526,9 @@ class Combat:
         first = turns.next_to_act(self.order(), 1, []) or ""
         txn.set(["combat"], {"turn": turn, "pass": 1, "acting": first, "acted": [], "held": []})
         who = self._t.character(first)["name"] if first else "nobody"
-        txn.emit("combat", f"Combat turn {turn} begins{how}: {who} acts", who=[first] if first else None)
+        txn.emit("combat", f"Combat turn {turn} begins{how}: {who} acts", who=[first] if first else None,
+                 fact={"id": "combat.turn_begins", "turn": turn, "kept": bool(how) or None,
+                       "name": self._t.character(first)["name"] if first else None})
 
     def _advance(self, txn: _Txn, b: dict[str, Any], acted: list[str], held: list[str]) -> None:
         t = self._t
@@ -525,7 +536,9 @@ class Combat:
         nxt = turns.next_to_act(order, b["pass"], acted + held)
         if nxt is not None:
             self._set(txn, acting=nxt, acted=acted, held=held)
-            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt])
+            txn.emit("combat", f"{self._where(b)}: {t.character(nxt)['name']} acts", who=[nxt],
+                     fact={"id": "combat.acts", "turn": b["turn"], "pass": b["pass"],
+                           "name": t.character(nxt)["name"]})
             return
         self._end_pass(txn, {**b, "held": held})
         following = turns.pass_after(order, b["pass"])
@@ -533,20 +546,22 @@ class Combat:
             first = turns.next_to_act(order, following, []) or ""
             txn.set(["combat"], {"turn": b["turn"], "pass": following, "acting": first, "acted": [], "held": []})
             txn.emit("combat", f"Turn {b['turn']}, pass {following} begins: {t.character(first)['name']} acts",
-                     who=[first])
+                     who=[first], fact={"id": "combat.pass_begins", "turn": b["turn"], "pass": following,
+                                        "name": t.character(first)["name"]})
             return
         self._tick(txn, "turn", f"combat turn {b['turn']} is over")
         if t.settings.sr_initiative == "keep":
             self._begin_turn(txn, b["turn"] + 1, " (initiative kept)")
         else:
             txn.set(["combat"], {"turn": b["turn"], "pass": 0, "acting": "", "acted": [], "held": []})
-            txn.emit("combat", f"Combat turn {b['turn']} is over: roll initiative for combat turn {b['turn'] + 1}")
+            txn.emit("combat", f"Combat turn {b['turn']} is over: roll initiative for combat turn {b['turn'] + 1}",
+                     fact={"id": "combat.turn_over", "turn": b["turn"]})
 
     def _end_pass(self, txn: _Txn, b: dict[str, Any]) -> None:
         for cid in b["held"]:
             if cid in self._t.characters:
                 txn.emit("combat", f"{self._t.character(cid)['name']}'s held action is lost: the pass is over",
-                         who=[cid])
+                         who=[cid], fact={"id": "combat.held_lost", "name": self._t.character(cid)["name"]})
         self._tick(txn, "pass", f"pass {b['pass']} is over")
 
     def _tick(self, txn: _Txn, ended: str, why: str) -> None:
@@ -592,6 +607,11 @@ _UNIT_WORDS = {
     "scene": "scene", "scenes": "scene", "s": "scene",
     "session": "session", "sessions": "session",
 }
+
+
+def _named_order(placed: Sequence[Mapping[str, Any]], t: Any) -> list[dict[str, Any]]:
+    """An initiative order's fact (:mod:`polku.session.telling`): each fighter's name and score in force."""
+    return [{"name": t.character(str(e["id"]))["name"], "current": e["current"]} for e in placed]
 
 
 def order_words(order: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> str:

@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ....i18n import N_, _
+from ....session import telling
 from ....session.commands import command
 from ....session.records import sr as sr_sheet
 from ....session.tracker import Tracker
@@ -108,7 +109,7 @@ class InitiativeScreen(ModalScreen[None]):
         if entries is None:
             return
         def rolled(out: dict[str, Any]) -> None:
-            self.query_one("#ini-result", Static).update(out["event"]["roll"]["summary"])
+            self.query_one("#ini-result", Static).update(telling.roll_summary(out["event"]))
 
         self.app.post_message(RunCommand(command("rolls.roll_initiative", entries, faces=faces, gm_only=self.gm_only),
                                          origin=self, then=rolled))
