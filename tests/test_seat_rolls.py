@@ -294,3 +294,23 @@ def test_a_hit_long_past_is_the_gms_to_apply_not_read_from_the_whole_log_at_each
     assert len(own(t, "nyx", "sr-resist")) == 1, "still among the newest events"
     t.note("and one more")
     assert own(t, "nyx", "sr-resist") == []
+
+
+def test_polku_verify_checks_every_roll_a_seat_made_and_finds_nothing_wrong():
+    """The seats' rolls are the GM's commands: verify recomputes each (the typed side of a mixed roll skipped)."""
+    from polku.session.players.verify import verify
+
+    t = table()
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="ganger", faces=[6, 6, 5, 1, 2, 3, 4, 2]))
+    seat_rolls.answer(t, taken("kaneda", test="sr-success", key="skill:Sneaking"))
+    seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="nyx"))
+    offer = seats.pending_offers(t, "nyx")[-1]
+    hit = seat_rolls.answer(t, taken("nyx", "roll", offer=offer.seq))
+    if t.event_by_seq(hit["roll"])["roll"]["outcome"]["winner"] == "a":
+        assert seat_rolls.answer(t, taken("nyx", test="sr-resist", key=str(hit["roll"])))["ok"]
+    t.rolls.roll_initiative([("ganger", 1)])
+    assert seat_rolls.answer(t, taken("kaneda", test="sr-initiative", key=""))["ok"]
+    seated = [e for e in t.events if e.get("kind") == "roll" and e.get("seat")]
+    assert len(seated) >= 5
+    report = verify(t.events, t.state, t.undone)
+    assert report.mismatches == []

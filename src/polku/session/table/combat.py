@@ -346,9 +346,8 @@ class Combat:
             out["event"] = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
                                              ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
                                               " (S12)", f"{ch['name']} joins this combat turn's order"],
-                                             origin, None, f"Initiative: {ch['name']} joins: {names}",
-                                             fact={"id": "initiative.order", "joins": ch["name"],
-                                                   "order": _named_order(placed, t)})
+                                             origin, None, f"Initiative: {names}",
+                                             fact={"id": "initiative.order", "order": _named_order(placed, t)})
             b = self.block
             assert b is not None
             first = turns.next_to_act(self.order(), 1, []) or ""
