@@ -14,7 +14,7 @@ from rich.color import Color as RichColor
 from rich.color import ColorParseError
 from rich.text import Text
 
-from .. import text
+from .. import i18n, text
 from ..rules.shadowrun import is_hit
 from ..session import telling
 
@@ -148,7 +148,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
         sides = roll.get("sides", [])
         for i, side in enumerate(sides):
             if i:
-                line.append(" vs ", style=styles.get("muted", ""))
+                line.append(i18n._(" vs "), style=styles.get("muted", ""))
             line.append(f"{short_name(str(side.get('label', '?')))} ", style="bold")
             line.append_text(dice_text(side.get("dice", []), styles, system=system))
     else:
