@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until_quiet
+from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until, until_quiet
 from polku.session import demo, files
 from polku.session.tracker import Tracker
 from polku.tui.screens.main import MainScreen
@@ -512,6 +512,120 @@ class TestFightPictures:
             await settle(pilot)
             await ganger_1_shoots_nyx(pilot)
             freeze_cursors(pilot.app)
+            await settle(pilot)
+
+        assert snap_compare(make_app(t, sf, sessions_dir=tmp_path), run_before=run_before, terminal_size=size)
+
+
+def ambush_campaign() -> Tracker:
+    """Kaneda (R4 + I4, Edge 3), Nyx (R3 + I5, Edge 4) and a Ganger (every attribute 3), out of a fight."""
+    t = fight_campaign_pcs()
+    t.add_character("Ganger", kind="npc", skills={"Clubs": 3}, edge_rating=1, edge=1)
+    return t
+
+
+async def ambush_initiative(pilot: Pilot) -> None:
+    """On the initiative screen (Kaneda highlighted): s +, Kaneda is surprised, 2 passes; down, e k: Nyx
+    spends Edge and acts on her astral score (10 dice + Edge 4, 3 passes)."""
+    app = pilot.app
+    assert isinstance(app.screen, InitiativeScreen)
+    await press(pilot, "s", "plus", "down", "e", "k")
+    rows = option_texts(app.screen.query_one("#ini-list"))
+    assert rows[0].endswith("passes 2  Edge 3  SURPRISED") and "astral 10 dice  passes 3  Edge 4  EDGE +4" in rows[1], rows
+
+
+@pilot_test
+async def test_an_ambush_by_keys_kaneda_surprised_nyx_astral_with_edge(tmp_path: Path) -> None:
+    """Issue 26 by keys at 80x24: Nyx's sheet gets an astral score on its Initiative row ('astral +0 3');
+    the initiative screen (i) marks Kaneda surprised (s; 2 passes, +), and Nyx spends Edge (e) on her astral
+    roll (k):
+    Intuition 5 × 2 + Edge 4 = 14 dice, rule of six; f asks each roll's faces, Nyx's sixes one wave more.
+    Kaneda keeps his place in the order but is skipped in pass 1 ('!', surprised); in pass 2 he and Nyx act
+    (her 3 astral passes, his 2), the ganger does not. Undo takes the roll back with Nyx's Edge point."""
+    from polku.tui.screens.character import CharacterDetail
+
+    t = ambush_campaign()
+    sf = files.create_session(tmp_path / "ambush.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await select_character(pilot, "Nyx")
+        await press(pilot, "e")
+        sheet = app.screen
+        assert isinstance(sheet, CharacterDetail)
+        rows = sheet.query_one("#detail-rows")
+        rows.highlighted = rows.get_option_index("initiative")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, TextPrompt)
+        await press(pilot, "ctrl+u", *typed("astral +0"), "enter")  # passes left out: astral's 3
+        await settle(pilot)
+        assert t.character("nyx")["initiative_scores"] == {"astral": {"bonus": 0, "passes": 3}}
+        assert "Intuition 5 × 2 · 3 passes" in str(rows.get_option("initiative:astral").prompt)
+        await press(pilot, "escape", "i")
+        await ambush_initiative(pilot)
+        await press(pilot, "f")
+        # Kaneda 8 dice, 2 hits; Nyx 14 dice: 6 6 5 and 11 misses, the two sixes roll 5 and 2; the ganger 6, 1 hit
+        assert isinstance(app.screen, FacesPrompt)
+        await press(pilot, *typed(faces((8, 2))), "enter")
+        await press(pilot, *typed("6 6 5 " + faces((11, 0))), "enter")
+        assert isinstance(app.screen, FacesPrompt), "the rule of six: one wave for Nyx's two sixes"
+        await press(pilot, *typed("5 2"), "enter")
+        await press(pilot, *typed(faces((6, 1))), "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, InitiativeScreen)
+        await press(pilot, "escape")
+        assert [(e["id"], e["score"]) for e in t.state["initiative"]] == [("nyx", 14), ("kaneda", 10), ("ganger", 7)]
+        assert t.character("nyx")["edge"] == 3, "1 Edge spent on the roll"
+        assert order(app) == ["▶ 14 Nyx", "! 10 Kaneda", "·  7 Ganger"]
+        assert "surprised" in turn_lines(app)[2] and "astral" in turn_lines(app)[1]
+        await press(pilot, "space")
+        assert combat(t) == (1, 1, "ganger"), "Kaneda is skipped in pass 1"
+        await press(pilot, "space")
+        assert combat(t) == (1, 2, "nyx") and order(app)[1] == "· 10 Kaneda", "pass 2: Kaneda acts again"
+        await press(pilot, "space")
+        assert combat(t) == (1, 2, "kaneda")
+        for _ in range(4):  # three turns of the marker, then the roll
+            await press(pilot, "u")
+        await until(pilot, lambda: "combat" not in t.state, "the roll undone")
+        assert t.character("nyx")["edge"] == 4
+        await press(pilot, "i")
+        assert isinstance(app.screen, InitiativeScreen)
+        assert "astral" not in option_texts(app.screen.query_one("#ini-list"))[1], "a new fight starts physical"
+        await press(pilot, "escape", "q")
+
+
+class TestAmbushPictures:
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_the_initiative_screen_with_surprise_edge_and_an_astral_score(self, snap_compare, size, tmp_path):
+        """The initiative screen: Kaneda SURPRISED (2 passes), Nyx on her astral score (10 dice, 3 passes) with
+        EDGE +4."""
+        from app_fixtures import freeze_cursors
+
+        t = ambush_campaign()
+        t.combat.set_initiative("nyx", 0, 3, kind="astral")
+        sf = files.create_session(tmp_path / "ambush.toml", t)
+
+        async def run_before(pilot: Pilot) -> None:
+            await settle(pilot)
+            await press(pilot, "i")
+            await ambush_initiative(pilot)
+            freeze_cursors(pilot.app)
+            await settle(pilot)
+
+        assert snap_compare(make_app(t, sf, sessions_dir=tmp_path), run_before=run_before, terminal_size=size)
+
+    @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+    def test_the_turn_order_with_kaneda_surprised_in_pass_1(self, snap_compare, size, tmp_path):
+        """The table: Nyx (astral) acts, Kaneda keeps his place marked '!' and surprised, the ganger waits."""
+        t = ambush_campaign()
+        t.combat.set_initiative("nyx", 0, 3, kind="astral")
+        t.rolls.roll_initiative([("kaneda", 2), ("nyx", 3), ("ganger", 1)], kinds={"nyx": "astral"},
+                                surprised=["kaneda"], edge=["nyx"],
+                                faces=[int(f) for f in (faces((8, 2)) + " 6 6 5 " + faces((11, 0)) + " 5 2 "
+                                                        + faces((6, 1))).split()])
+        sf = files.create_session(tmp_path / "ambush.toml", t)
+
+        async def run_before(pilot: Pilot) -> None:
             await settle(pilot)
 
         assert snap_compare(make_app(t, sf, sessions_dir=tmp_path), run_before=run_before, terminal_size=size)

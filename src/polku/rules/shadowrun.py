@@ -99,6 +99,9 @@ __all__ = [
     "take_damage",
     "resolve_damage",
     "initiative_pool",
+    "roll_initiative",
+    "INITIATIVE_KINDS",
+    "INITIATIVE_KIND_PASSES",
     "MAX_INITIATIVE_BONUS",
     "initiative_score",
     "initiative_order",
@@ -1638,21 +1641,58 @@ def spend_edge(current: int, cost: int = 1) -> int:
 MAX_INITIATIVE_BONUS = 12
 """The largest initiative bonus from augmentations or magic a sheet may hold (wired reflexes 3 is +3)."""
 
+INITIATIVE_KINDS = ("physical", "astral", "matrix")
+"""SR4 core: the initiative scores a character may have. Physical: Reaction + Intuition (+ the bonus of
+augmentations or magic). Astral (a projecting magician): Intuition × 2, 3 passes. Matrix (full VR):
+Intuition + the device's Response, which the sheet keeps as that score's bonus; 2 passes cold sim,
+3 hot sim. A fighter acts on one of them in a combat turn."""
 
-def initiative_pool(reaction: int, intuition: int, bonus: int = 0) -> int:
+INITIATIVE_KIND_PASSES = {"physical": 1, "astral": 3, "matrix": 2}
+"""The passes a score starts with when the GM adds it to a sheet (matrix: cold sim; hot sim is 3)."""
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in INITIATIVE_KINDS:
+        raise RulesError(f"an initiative score is {', '.join(INITIATIVE_KINDS)}, not '{kind}'")
+    return kind
+
+
+def initiative_pool(reaction: int, intuition: int, bonus: int = 0, kind: str = "physical") -> int:
     """S12: dice for the initiative roll, Reaction + Intuition, + the initiative bonus of
-    augmentations or magic (SR4 core: e.g. wired reflexes 2 is +2 and one more pass)."""
-    return (_check_int(reaction, "Reaction", 0) + _check_int(intuition, "Intuition", 0)
-            + _check_int(bonus, "initiative bonus", 0))
+    augmentations or magic (SR4 core: e.g. wired reflexes 2 is +2 and one more pass).
+    Astral: Intuition × 2 (+ the bonus); matrix: Intuition + the bonus (the device's Response).
 
-
-def initiative_score(reaction: int, intuition: int, hits: int, bonus: int = 0) -> int:
-    """S12: initiative = Reaction + Intuition (+ the bonus) + hits on the initiative roll.
-
-    >>> initiative_score(4, 4, 3), initiative_score(4, 4, 3, bonus=2)
-    (11, 13)
+    >>> initiative_pool(4, 3), initiative_pool(4, 3, 2), initiative_pool(4, 5, kind="astral")
+    (7, 9, 10)
+    >>> initiative_pool(4, 5, 4, kind="matrix")
+    9
     """
-    return initiative_pool(reaction, intuition, bonus) + _check_int(hits, "hits", 0)
+    _check_kind(kind)
+    reaction, intuition = _check_int(reaction, "Reaction", 0), _check_int(intuition, "Intuition", 0)
+    bonus = _check_int(bonus, "initiative bonus", 0)
+    if kind == "astral":
+        return 2 * intuition + bonus
+    if kind == "matrix":
+        return intuition + bonus
+    return reaction + intuition + bonus
+
+
+def initiative_score(reaction: int, intuition: int, hits: int, bonus: int = 0, kind: str = "physical") -> int:
+    """S12: initiative = Reaction + Intuition (+ the bonus) + hits on the initiative roll
+    (astral, matrix: their own base, :func:`initiative_pool`).
+
+    >>> initiative_score(4, 4, 3), initiative_score(4, 4, 3, bonus=2), initiative_score(4, 5, 1, kind="astral")
+    (11, 13, 11)
+    """
+    return initiative_pool(reaction, intuition, bonus, kind) + _check_int(hits, "hits", 0)
+
+
+def roll_initiative(reaction: int, intuition: int, source: DiceSource, *, bonus: int = 0, kind: str = "physical",
+                    edge_rating: int | None = None, settings: Settings | None = None) -> SRRoll:
+    """S12: the initiative roll, its score's dice (:func:`initiative_pool`); with ``edge_rating``
+    (1 Edge spent before the roll, S7) that many dice more and the rule of six on the whole roll.
+    The score is the pool + the hits (:func:`initiative_score`)."""
+    return roll(initiative_pool(reaction, intuition, bonus, kind), source, edge_rating, settings=settings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,12 @@ runs it at the table):
   lost (a later pass of the same turn is a new action).
 - Each new combat turn either rerolls initiative (the core book) or keeps
   the scores (setting ``sr.initiative``).
+- *Surprise* (the 4th-edition core book; the dice rules are silent): a
+  fighter the GM marks surprised takes no action in pass 1 of the combat
+  turn; from pass 2 on, surprise no longer counts. **Reading used:** the
+  book's surprise is per opponent (a surprised character cannot act against
+  those who surprised them); the mark means surprised by everyone who
+  matters, and the GM rules on anything finer.
 
 Rajapolku and Harhapolku have no initiative: the challenge queue's order is
 the turn order (see :func:`next_challenge`).
@@ -70,6 +76,7 @@ class TurnEntry:
         wound: The wound modifier in force (0 or negative, S12).
         down: Cannot act (unconscious, dying or dead): keeps its place in the order and is
             skipped by the marker in every pass.
+        surprised: Surprised this combat turn: no action in pass 1 (keeps its place).
     """
 
     cid: str
@@ -80,6 +87,7 @@ class TurnEntry:
     intuition: int = 0
     wound: int = 0
     down: bool = False
+    surprised: bool = False
 
     @property
     def current(self) -> int:
@@ -108,8 +116,8 @@ def check_passes(passes: int) -> int:
 
 def acts_in(entry: TurnEntry, pass_no: int) -> bool:
     """Whether ``entry`` acts in initiative pass ``pass_no`` (pass 2 needs 2+ passes; a fighter who is
-    down acts in none)."""
-    return entry.passes >= pass_no and not entry.down
+    down acts in none; a surprised one not in pass 1)."""
+    return entry.passes >= pass_no and not entry.down and not (entry.surprised and pass_no == 1)
 
 
 def next_to_act(order: Sequence[TurnEntry], pass_no: int, done: Iterable[str]) -> str | None:
@@ -119,6 +127,13 @@ def next_to_act(order: Sequence[TurnEntry], pass_no: int, done: Iterable[str]) -
         if acts_in(e, pass_no) and e.cid not in skip:
             return e.cid
     return None
+
+
+def first_pass(entries: Iterable[TurnEntry]) -> int:
+    """The first pass anyone acts in: 1, or a later one when everyone who could act in pass 1 is
+    surprised (1 when nobody acts at all)."""
+    listed = list(entries)
+    return next((p for p in range(1, MAX_PASSES + 1) if any(acts_in(e, p) for e in listed)), 1)
 
 
 def pass_after(entries: Iterable[TurnEntry], pass_no: int) -> int | None:

@@ -39,7 +39,7 @@ TRACKER_COMMANDS: frozenset[str] = frozenset({
     "spend_story_point", "spend_edge",
     # combat (S13-S15)
     "combat.next", "combat.delay", "combat.step_in", "combat.end", "combat.add_effect", "combat.remove_effect",
-    "combat.set_initiative",
+    "combat.set_initiative", "combat.remove_initiative",
     # the roster, templates, gear and saved pools
     "roster.save_template", "roster.add_from_template", "roster.remove_template", "roster.remove_fallen",
     "roster.copy_characters", "roster.add_imported", "roster.set_group_initiative", "roster.save_pool",

@@ -17,7 +17,7 @@ command or starts one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -78,7 +78,8 @@ class CombatView(Protocol):
     def effect_modifiers(self, cid: str) -> list[tuple[str, int]]: ...
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
-                        faces: Sequence[int] | None = None) -> dict[str, object]: ...
+                        faces: Sequence[int] | None = None, edge: Sequence[str] = (),
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, object]: ...
 
 
 class RollHost(CommandHost, Protocol):

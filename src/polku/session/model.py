@@ -14,8 +14,8 @@ Layout::
     structure  {story, session, scene, scene_title}
     characters {id: character}
     challenges [challenge]                      the queue, in order
-    initiative [{id, score, passes}]            S12 (Varjojuoksu)
-    combat     {turn, pass, acting, acted, held} a fight in progress (absent out of one)
+    initiative [{id, score, passes, kind?}]     S12 (Varjojuoksu); kind: astral or matrix
+    combat     {turn, pass, acting, acted, held, surprised?} a fight in progress (absent out of one)
     narration  {narrator, table, burned}        H9 (Harhapolku)
     next_id    int
     templates  {id: template}                   NPC stat blocks (optional table)
@@ -99,6 +99,8 @@ class InitiativeEntry(TypedDict):
     hidden: NotRequired[bool]
     """Only in the players' view, when the GM rolled this initiative GM-only (§4): ``score``
     is then a stand-in that keeps the turn order and the dice's numbers are not shown."""
+    kind: NotRequired[str]
+    """The score the fighter acts on this turn: ``astral`` or ``matrix`` (absent: physical)."""
 
 
 class Narration(TypedDict):
@@ -140,10 +142,11 @@ class DiceKey(TypedDict):
     revealed: NotRequired[list[dict[str, Any]]]
     """Earlier secrets, revealed: key, session, commitment, secret, rolls."""
 # A fight in progress (S12): the combat turn, the pass (0: over, waiting for the next roll), who acts,
-# who has acted and who holds an action this pass; in the players' view, gm_turn marks a secret fighter's
-# turn (acting is then empty). Functional form: "pass" is a keyword.
+# who has acted and who holds an action this pass, who is surprised this combat turn (no action in pass 1;
+# absent in older files); in the players' view, gm_turn marks a secret fighter's turn (acting is then empty).
+# Functional form: "pass" is a keyword.
 Combat = TypedDict("Combat", {"turn": int, "pass": int, "acting": str, "acted": list[str], "held": list[str],
-                              "gm_turn": NotRequired[bool]})
+                              "surprised": NotRequired[list[str]], "gm_turn": NotRequired[bool]})
 
 
 class State(TypedDict):
@@ -537,6 +540,10 @@ def validate_state(value: object) -> State:
             raise StateError(f"{_where(ip + ['id'])}: no character '{cid}'")
         _int(entry, "score", ip, 0)
         _int(entry, "passes", ip, 1, MAX_PASSES)
+        if "kind" in entry:
+            from ..rules.shadowrun import INITIATIVE_KINDS
+
+            _str(entry, "kind", ip, INITIATIVE_KINDS)
     if "combat" in state:
         _validate_combat(state, {entry["id"] for entry in ini})
     nar = _table(state, "narration", p)
@@ -554,7 +561,9 @@ def _validate_combat(state: dict[str, Any], fighters: set[str]) -> None:
     acting = _str(b, "acting", cp)
     if acting and acting not in fighters:
         raise StateError(f"{_where(cp + ['acting'])}: '{acting}' is not in the initiative order")
-    for key in ("acted", "held"):
+    for key in ("acted", "held", "surprised"):
+        if key == "surprised" and key not in b:
+            continue
         for i, cid in enumerate(_strlist(b, key, cp)):
             if cid not in fighters:
                 raise StateError(f"{_where(cp + [key, i])}: '{cid}' is not in the initiative order")
@@ -685,6 +694,16 @@ def _validate_gear(ch: dict[str, Any], p: list[Any]) -> None:
         _int(ch, "initiative_passes", p, 1, MAX_PASSES)
     if "initiative_bonus" in ch:
         _int(ch, "initiative_bonus", p, 0, 12)  # rules.shadowrun.MAX_INITIATIVE_BONUS
+    if "initiative_scores" in ch:
+        from ..rules.shadowrun import INITIATIVE_KINDS
+
+        sp = p + ["initiative_scores"]
+        for kind, score in _table(ch, "initiative_scores", p).items():
+            if kind not in INITIATIVE_KINDS[1:]:
+                raise StateError(f"{_where(sp + [kind])}: astral or matrix, not '{kind}'")
+            _want(score, dict, sp + [kind], "a table")
+            _int(score, "bonus", sp + [kind], 0, 12)
+            _int(score, "passes", sp + [kind], 1, MAX_PASSES)
 
 
 def _validate_pool(system: System, pool: Any, p: list[Any]) -> None:

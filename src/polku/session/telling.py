@@ -444,6 +444,7 @@ EDGE_REASONS = {
     "negate_glitch": N_("negate a glitch (S5)"),
     "reduce_critical": N_("reduce a critical glitch to a glitch (S6)"),
     "resist_edge": N_("Edge on the damage resistance test (S7)"),
+    "initiative_edge": N_("Edge on the initiative roll (S7)"),
     "resist_negate_glitch": N_("negate a glitch (S5) on the damage resistance test"),
     "resist_reduce_critical": N_("reduce a critical glitch to a glitch (S6) on the damage resistance test"),
 }
@@ -607,15 +608,44 @@ def _initiative_order(f: Fact) -> Told:
     summary = _("order: {names}", names=names)
     if f.get("joins"):
         return Told(_("Initiative: {name} joins: {names}", name=f["joins"], names=names), summary)
+    if f.get("surprised"):
+        return Told(_("Initiative: {names}; surprised: {surprised}", names=names,
+                      surprised=", ".join(str(n) for n in f["surprised"])), summary)
     return Told(_("Initiative: {names}", names=names), summary)
 
 
 @teller("combat.turn_begins")
 def _combat_turn_begins(f: Fact) -> Told:
     values = {"turn": int(f["turn"]), "name": f.get("name") or _("nobody")}
+    if f.get("pass"):  # everyone who could act in pass 1 is surprised
+        return Told(_("Combat turn {turn} begins, pass {pass_} (nobody acts in pass 1: surprised): {name} acts",
+                      pass_=int(f["pass"]), **values))
     if f.get("kept"):
         return Told(_("Combat turn {turn} begins (initiative kept): {name} acts", **values))
     return Told(_("Combat turn {turn} begins: {name} acts", **values))
+
+
+@teller("character.initiative")
+def _character_initiative(f: Fact) -> Told:
+    """A sheet's initiative score set (S12; astral and matrix SR4): its bonus and passes."""
+    kind, bonus, passes, name = str(f["kind"]), int(f["bonus"]), int(f["passes"]), f["name"]
+    if kind == "astral":
+        text = ngettext("{name}: astral initiative +{bonus}, {n} pass", "{name}: astral initiative +{bonus}, {n} passes",
+                        passes, name=name, bonus=bonus)
+    elif kind == "matrix":
+        text = ngettext("{name}: matrix initiative +{bonus}, {n} pass", "{name}: matrix initiative +{bonus}, {n} passes",
+                        passes, name=name, bonus=bonus)
+    else:
+        text = ngettext("{name}: initiative +{bonus}, {n} pass", "{name}: initiative +{bonus}, {n} passes",
+                        passes, name=name, bonus=bonus)
+    return Told(text + (f" ({f['why']})" if f.get("why") else ""))
+
+
+@teller("character.initiative_removed")
+def _character_initiative_removed(f: Fact) -> Told:
+    if f["kind"] == "astral":
+        return Told(_("{name}: no astral initiative", name=f["name"]))
+    return Told(_("{name}: no matrix initiative", name=f["name"]))
 
 
 @teller("combat.acts")

@@ -518,6 +518,13 @@ class _Projection:
             pub["outcome"] = {"order": placed}
             base["fact"] = {"id": "initiative.order", "order": [
                 {"name": self.names.get(str(e["id"]), str(e["id"])), "current": e["current"]} for e in placed]}
+            stunned = [c for c in _strs(outcome.get("surprised") if isinstance(outcome, dict) else None)
+                       if c not in secret]
+            if stunned:  # who is surprised this turn (a secret fighter never named)
+                pub["outcome"]["surprised"] = stunned
+                base["fact"]["surprised"] = [self.names.get(c, c) for c in stunned]
+            if any(isinstance(e, dict) and e.get("id") in secret for e in order):
+                pub["explain"] = []  # its lines name who is surprised, spends Edge, acts astral
         else:
             listed: list[Any] = []
             changes = ev.get("changes", [])
@@ -604,8 +611,14 @@ class _Projection:
         order = [e.cid for e in self.full.combat.order() if e.cid in chars]
         passes = {e["id"]: e["passes"] for e in entries}
         step = HIDDEN_SCORE_STEP
-        return [{"id": cid, "score": step * (len(order) - i), "passes": passes[cid], "hidden": True}
-                for i, cid in enumerate(order)]
+        kinds = {e["id"]: e["kind"] for e in entries if "kind" in e}
+        out: list[InitiativeEntry] = []
+        for i, cid in enumerate(order):
+            entry: InitiativeEntry = {"id": cid, "score": step * (len(order) - i), "passes": passes[cid], "hidden": True}
+            if cid in kinds:
+                entry["kind"] = kinds[cid]
+            out.append(entry)
+        return out
 
     def _initiative_is_gms(self) -> bool:
         """Whether the initiative in force was set by a GM-only command (the last one not undone)."""
@@ -624,6 +637,9 @@ class _Projection:
                        "acting": acting if acting in chars else "",
                        "acted": [c for c in _strs(block.get("acted")) if c in chars],
                        "held": [c for c in _strs(block.get("held")) if c in chars]}
+        surprised = [c for c in _strs(block.get("surprised")) if c in chars]
+        if surprised:
+            out["surprised"] = surprised
         if acting and acting not in chars:
             out["gm_turn"] = True
         return out

@@ -6,7 +6,7 @@ test, an opposed or group test and teamwork (S8, S9, S11), Edge before and after
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -624,9 +624,12 @@ class SRRolls(RollsBase):
         return out
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
-                        faces: Sequence[int] | None = None) -> dict[str, Any]:
-        """S12: roll initiative and begin a combat turn (see :meth:`polku.session.table.combat.Combat.roll_initiative`)."""
-        result: dict[str, Any] = self.tracker.combat.roll_initiative(entries, faces=faces)
+                        faces: Sequence[int] | None = None, edge: Sequence[str] = (),
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """S12: roll initiative and begin a combat turn, Edge on the roll (S7), surprise and the scores
+        acted on (see :meth:`polku.session.table.combat.Combat.roll_initiative`)."""
+        result: dict[str, Any] = self.tracker.combat.roll_initiative(entries, faces=faces, edge=edge,
+                                                                     surprised=surprised, kinds=kinds)
         return result
 
 

@@ -6,8 +6,10 @@ state and turns the GM's keys into logged, undoable tracker commands.
 
 State (see :mod:`polku.session.model`)::
 
-    initiative [{id, score, passes}]     the scores as rolled (S12)
-    combat     {turn, pass, acting, acted, held}   absent out of a fight
+    initiative [{id, score, passes, kind?}]   the scores as rolled (S12); kind: the score acted
+                                         on (astral, matrix; absent: physical)
+    combat     {turn, pass, acting, acted, held, surprised?}   absent out of a fight; surprised:
+                                         who takes no action in pass 1 of this combat turn
     characters.X.effects [{name, modifier, unit, left}]   modifier: dice, 0 = none
 
 ``pass`` 0 means the combat turn is over and the next one waits for its
@@ -53,6 +55,10 @@ class TurnRow:
     """The players' view of a GM-only initiative roll: ``score`` and ``current`` only keep the order."""
     condition: str = ""
     """Why a fighter who is ``down`` cannot act: ``unconscious``, ``dying (overflow 2/4)``, ``dead``."""
+    surprised: bool = False
+    """Surprised this combat turn (no action in pass 1); the status is ``surprised`` during pass 1."""
+    kind: str = "physical"
+    """The initiative score the fighter acts on (``rules.shadowrun.INITIATIVE_KINDS``)."""
 
 
 class Combat:
@@ -90,14 +96,19 @@ class Combat:
             return ""
         return str(t.damage.condition_text(cid))
 
-    def _entry(self, e: Mapping[str, Any]) -> turns.TurnEntry:
+    def _entry(self, e: Mapping[str, Any], surprised: Sequence[str] | None = None) -> turns.TurnEntry:
+        """``e`` as the turn rules see it; ``surprised``: this turn's surprised fighters (default: the
+        fight's now)."""
         from ...rules.shadowrun import wound_modifier
 
+        if surprised is None:
+            surprised = (self.block or {}).get("surprised", [])
         ch = self._t.character(e["id"])
         a = ch.get("attributes", {})
         wound = wound_modifier(ch["physical"], ch["stun"]) if "physical" in ch else 0
         return turns.TurnEntry(e["id"], e["score"], e["passes"], ch.get("edge_rating", 0),
-                               a.get("reaction", 0), a.get("intuition", 0), wound, bool(self.down(e["id"])))
+                               a.get("reaction", 0), a.get("intuition", 0), wound, bool(self.down(e["id"])),
+                               e["id"] in surprised)
 
     def order(self) -> list[turns.TurnEntry]:
         return turns.turn_order(self.entries())
@@ -107,10 +118,13 @@ class Combat:
         b = self.block or {}
         pass_no = b.get("pass", 1)
         hidden = {e["id"] for e in self._t.state["initiative"] if e.get("hidden")}
+        kinds = {e["id"]: str(e.get("kind", "physical")) for e in self._t.state["initiative"]}
         out = []
         for e in self.order():
             if e.down:
                 status = "down"
+            elif e.surprised and pass_no == 1:
+                status = "surprised"
             elif e.cid == b.get("acting"):
                 status = "acting"
             elif e.cid in b.get("held", []):
@@ -122,7 +136,8 @@ class Combat:
             else:
                 status = "out"
             out.append(TurnRow(e.cid, self._t.characters[e.cid]["name"], e.score, e.current, e.passes,
-                               e.wound, status, e.cid in hidden, self.down(e.cid) if e.down else ""))
+                               e.wound, status, e.cid in hidden, self.down(e.cid) if e.down else "",
+                               e.surprised, kinds.get(e.cid, "physical")))
         return out
 
     def acting(self) -> str | None:
@@ -178,11 +193,49 @@ class Combat:
                       current.get(cid, int(ch.get("initiative_passes", 1))))
                 for cid, ch in t.characters.items()}
 
-    def initiative_dice(self, entries: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    def default_kinds(self) -> dict[str, str]:
+        """The initiative score each fighter acts on by default: the one of the order now (the GM's
+        choice when the turn began, remembered from turn to turn), else physical."""
+        current = {e["id"]: str(e.get("kind", "physical")) for e in self._t.state["initiative"]}
+        return {cid: current.get(cid, "physical") for cid in self._t.characters}
+
+    def initiative_kinds(self, cid: str) -> list[str]:
+        """The initiative scores on ``cid``'s sheet: physical always, astral and matrix where added."""
+        from ...rules import shadowrun as sr
+
+        extra = self._t.character(cid).get("initiative_scores", {})
+        return [k for k in sr.INITIATIVE_KINDS if k == "physical" or k in extra]
+
+    def sheet_initiative(self, cid: str, kind: str = "physical") -> tuple[int, int]:
+        """``(bonus, passes)`` of one initiative score on ``cid``'s sheet."""
+        ch = self._t.character(cid)
+        if kind == "physical":
+            return int(ch.get("initiative_bonus", 0)), int(ch.get("initiative_passes", 1))
+        score = ch.get("initiative_scores", {}).get(kind)
+        if score is None:
+            raise _refuse(f"{ch['name']} has no {kind} initiative on the sheet")
+        return int(score["bonus"]), int(score["passes"])
+
+    def edge_refusal(self, cid: str) -> str:
+        """Why ``cid`` cannot spend Edge on the next initiative roll (S7), or "" when they can."""
+        ch = self._t.character(cid)
+        if self._t.system is not System.SHADOWRUN:
+            return "Edge is spent in Varjojuoksu"
+        if ch.get("edge", 0) < 1:
+            return f"{ch['name']} has no Edge left this session"
+        gid = self._shared_group(ch)
+        if gid is not None:
+            return (f"{ch['name']} shares the group's one initiative roll: make the group's rolls "
+                    "separate (the sheet's Group row) to spend Edge")
+        return ""
+
+    def initiative_dice(self, entries: Sequence[tuple[str, int]], *, edge: Sequence[str] = (),
+                        kinds: Mapping[str, str] | None = None) -> list[tuple[str, int]]:
         """``(name, dice)`` of each initiative roll ``entries`` make, in the order faces are entered.
 
-        Reaction + Intuition dice per fighter (S12); a group sharing its initiative rolls
-        once, for the first of its members listed.
+        Reaction + Intuition dice per fighter (S12; astral or matrix: that score's dice, ``kinds``),
+        + the Edge rating for a fighter in ``edge`` (S7: those rolls follow the rule of six, so their
+        sixes add dice); a group sharing its initiative rolls once, for the first of its members listed.
         """
         from ...rules import shadowrun as sr
 
@@ -195,18 +248,24 @@ class Combat:
                     continue
                 seen.add(gid)
             a = ch["attributes"]
-            out.append((ch["name"], sr.initiative_pool(a["reaction"], a["intuition"], int(ch.get("initiative_bonus", 0)))))
+            kind = (kinds or {}).get(cid, "physical")
+            bonus = self.sheet_initiative(cid, kind)[0]
+            extra = int(ch["edge_rating"]) if cid in edge else 0
+            out.append((ch["name"], sr.initiative_pool(a["reaction"], a["intuition"], bonus, kind) + extra))
         return out
 
-    def set_initiative(self, cid: str, bonus: int, passes: int, why: str = "") -> None:
+    def set_initiative(self, cid: str, bonus: int, passes: int, why: str = "", kind: str = "physical") -> None:
         """The sheet's initiative bonus and passes (augmentations or magic: wired reflexes 2 is +2 and
-        2 passes), one command; the next initiative roll takes them (S12)."""
+        2 passes), one command; the next initiative roll takes them (S12). ``kind`` astral or matrix:
+        that score's (added to the sheet if it was not there)."""
         from ...rules import shadowrun as sr
 
         t = self._t
         ch = t.character(cid)
         if t.system is not System.SHADOWRUN:
             raise _refuse("an initiative bonus and passes are on Varjojuoksu sheets")
+        if kind not in sr.INITIATIVE_KINDS:
+            raise _refuse(f"an initiative score is {', '.join(sr.INITIATIVE_KINDS)}, not '{kind}'")
         if not 0 <= bonus <= sr.MAX_INITIATIVE_BONUS:
             raise _refuse(f"an initiative bonus is 0 to {sr.MAX_INITIATIVE_BONUS}, not {bonus}")
         try:
@@ -215,22 +274,53 @@ class Combat:
             raise _refuse(str(e)) from None
 
         def build(txn: _Txn) -> None:
-            txn.set(["characters", cid, "initiative_bonus"], bonus)
-            txn.set(["characters", cid, "initiative_passes"], passes)
-            txn.emit("character", f"{ch['name']}: initiative +{bonus}, {passes} pass{'es' if passes != 1 else ''}"
-                     + (f" ({why})" if why else ""), who=cid)
+            if kind == "physical":
+                txn.set(["characters", cid, "initiative_bonus"], bonus)
+                txn.set(["characters", cid, "initiative_passes"], passes)
+            else:
+                scores = {**ch.get("initiative_scores", {}), kind: {"bonus": bonus, "passes": passes}}
+                txn.set(["characters", cid, "initiative_scores"], scores)
+            what = "initiative" if kind == "physical" else f"{kind} initiative"
+            txn.emit("character", f"{ch['name']}: {what} +{bonus}, {passes} pass{'es' if passes != 1 else ''}"
+                     + (f" ({why})" if why else ""), who=cid,
+                     fact={"id": "character.initiative", "name": ch["name"], "kind": kind, "bonus": bonus,
+                           "passes": passes, "why": why or None})
+
+        t.run(build)
+
+    def remove_initiative(self, cid: str, kind: str) -> None:
+        """Take an astral or matrix initiative score off ``cid``'s sheet (one command)."""
+        t = self._t
+        ch = t.character(cid)
+        scores = dict(ch.get("initiative_scores", {}))
+        if kind not in scores:
+            raise _refuse(f"{ch['name']} has no {kind} initiative on the sheet")
+        del scores[kind]
+
+        def build(txn: _Txn) -> None:
+            if scores:
+                txn.set(["characters", cid, "initiative_scores"], scores)
+            else:
+                txn.delete(["characters", cid, "initiative_scores"])
+            txn.emit("character", f"{ch['name']}: no {kind} initiative", who=cid,
+                     fact={"id": "character.initiative_removed", "name": ch["name"], "kind": kind})
 
         t.run(build)
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
-                        faces: Sequence[int] | None = None) -> dict[str, Any]:
+                        faces: Sequence[int] | None = None, edge: Sequence[str] = (),
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, Any]:
         """S12: roll initiative for ``(character id, passes)`` and begin a combat turn.
 
         Out of a fight this starts one (combat turn 1); in a fight it begins the
         next combat turn (ending the current one if it was not over). Members of
         a group with shared initiative roll once, the first of them listed.
         ``faces``: physical dice for every roll in order, each fighter's
-        Reaction + Intuition dice (a shared group's once).
+        Reaction + Intuition dice (a shared group's once), each roll's rule-of-six
+        dice after its own.
+        ``edge``: fighters who spend 1 Edge before their roll (S7: + Edge rating dice, rule of six).
+        ``surprised``: fighters who take no action in pass 1 of this combat turn (SR4 surprise).
+        ``kinds``: the score a fighter acts on, astral or matrix (default physical; from their sheet).
         """
         from ...rules import shadowrun as sr
         from ..rolls import die_dict
@@ -241,6 +331,7 @@ class Combat:
         if not entries:
             raise _refuse("pick at least one character to roll initiative for")
         seen: set[str] = set()
+        kinds = dict(kinds or {})
         for cid, passes in entries:
             t.character(cid)
             if cid in seen:
@@ -250,7 +341,17 @@ class Combat:
                 turns.check_passes(passes)
             except RulesError as e:
                 raise _refuse(str(e)) from None
+            if kinds.get(cid, "physical") not in self.initiative_kinds(cid):
+                raise _refuse(f"{t.character(cid)['name']} has no {kinds[cid]} initiative on the sheet")
+        for cid in [*edge, *surprised]:
+            if cid not in seen:
+                raise _refuse(f"{t.character(cid)['name']} is not in this initiative roll")
+        for cid in edge:
+            why = self.edge_refusal(cid)
+            if why:
+                raise _refuse(why)
         out: dict[str, Any] = {}
+        entries_ids = [cid for cid, _ in entries]
 
         def build(txn: _Txn) -> None:
             src, origin = t.rolls.dice_source(faces)
@@ -259,38 +360,65 @@ class Combat:
             for cid, passes in entries:
                 ch = t.character(cid)
                 a = ch["attributes"]
-                bonus = int(ch.get("initiative_bonus", 0))
-                base = sr.initiative_pool(a["reaction"], a["intuition"], bonus)
+                kind = kinds.get(cid, "physical")
+                bonus = self.sheet_initiative(cid, kind)[0]
+                base = sr.initiative_pool(a["reaction"], a["intuition"], bonus, kind)
                 gid = self._shared_group(ch)
+                row: dict[str, Any] = {"id": cid, "score": 0, "passes": passes}
+                if kind != "physical":
+                    row["kind"] = kind
                 if gid is not None and gid in by_group:
-                    rows.append({"id": cid, "score": by_group[gid], "passes": passes})
+                    rows.append({**row, "score": by_group[gid]})
                     continue
-                r = sr.roll(base, src, settings=t.settings)
-                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits, bonus)
+                spend = cid in edge
+                if spend:
+                    t.rolls.spend_edge_in(txn, cid, "Edge on the initiative roll (S7)", "initiative_edge",
+                                          int(ch["edge_rating"]))
+                r = sr.roll_initiative(a["reaction"], a["intuition"], src, bonus=bonus, kind=kind,
+                                       edge_rating=int(ch["edge_rating"]) if spend else None, settings=t.settings)
+                score = sr.initiative_score(a["reaction"], a["intuition"], r.hits, bonus, kind)
                 if gid is not None:
                     by_group[gid] = score
+                # The label as polku verify reads it (name, dice, hits, score); Edge's dice are the roll's own
+                # (source "edge", the rule of six's "exploded"), the score acted on is in the explanation.
                 sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                               "dice": [die_dict(d) for d in r.dice]})
-                rows.append({"id": cid, "score": score, "passes": passes})
+                rows.append({**row, "score": score})
             t.rolls.check_faces_used(src)
-            order = turns.turn_order(self._entry(r) for r in rows)
+            order = turns.turn_order(self._entry(r, surprised) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
             # The order as a fact (who, the score in force), from which every view words its line.
             placed = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
-            out["event"] = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", {"order": placed},
-                                         ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
-                                          "highest first; ties by Edge, then Reaction, then Intuition",
-                                          "wound modifiers lower the score (S12)"],
-                                         origin, None, f"Initiative: {names}",
-                                         fact={"id": "initiative.order", "order": _named_order(placed, t)})
+            lines = ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
+                     "highest first; ties by Edge, then Reaction, then Intuition",
+                     "wound modifiers lower the score (S12)"]
+            for k, rule in (("astral", "Intuition × 2 (+ bonus)"), ("matrix", "Intuition + the device's Response")):
+                on = [t.character(r["id"])["name"] for r in rows if r.get("kind") == k]
+                if on:
+                    lines.append(f"{k} initiative = {rule} + hits (SR4): {', '.join(on)}")
+            if edge:
+                names_e = ", ".join(t.character(c)["name"] for c in entries_ids if c in edge)
+                lines.append(f"Edge before the roll: + Edge rating dice, rule of six (S7): {names_e}")
+            stunned = [t.character(c)["name"] for c in entries_ids if c in surprised]
+            if stunned:
+                lines.append(f"surprised, no action in pass 1: {', '.join(stunned)} (SR4)")
+            outcome: dict[str, Any] = {"order": placed}
+            fact: dict[str, Any] = {"id": "initiative.order", "order": _named_order(placed, t)}
+            if surprised:
+                outcome["surprised"] = [c for c in entries_ids if c in surprised]
+                fact["surprised"] = stunned
+            out["event"] = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", outcome, lines,
+                                         origin, None, f"Initiative: {names}"
+                                         + (f"; surprised: {', '.join(stunned)}" if stunned else ""), fact=fact)
             b = self.block
             if b is not None and b["pass"]:
                 txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again",
                          fact={"id": "combat.turn_ends_early", "turn": b["turn"]})
                 self._end_pass(txn, b)
                 self._tick(txn, "turn", f"combat turn {b['turn']} is over")
-            self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "")
+            self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "",
+                             [c for c in entries_ids if c in surprised])
 
         t.run(build)
         return out
@@ -521,13 +649,22 @@ class Combat:
         for key, value in values.items():
             txn.set(["combat", key], value)
 
-    def _begin_turn(self, txn: _Txn, turn: int, how: str) -> None:
-        first = turns.next_to_act(self.order(), 1, []) or ""
-        txn.set(["combat"], {"turn": turn, "pass": 1, "acting": first, "acted": [], "held": []})
+    def _begin_turn(self, txn: _Txn, turn: int, how: str, surprised: Sequence[str] = ()) -> None:
+        """A new combat turn on the order in force; ``surprised``: who takes no action in its pass 1."""
+        chars = self._t.characters
+        order = turns.turn_order(self._entry(e, surprised) for e in self._t.state["initiative"] if e["id"] in chars)
+        first_pass = turns.first_pass(order)
+        first = turns.next_to_act(order, first_pass, []) or ""
+        block: dict[str, Any] = {"turn": turn, "pass": first_pass, "acting": first, "acted": [], "held": []}
+        if surprised:
+            block["surprised"] = list(surprised)
+        txn.set(["combat"], block)
         who = self._t.character(first)["name"] if first else "nobody"
-        txn.emit("combat", f"Combat turn {turn} begins{how}: {who} acts", who=[first] if first else None,
+        where = f", pass {first_pass} (nobody acts in pass 1: surprised)" if first_pass != 1 else ""
+        txn.emit("combat", f"Combat turn {turn} begins{how}{where}: {who} acts", who=[first] if first else None,
                  fact={"id": "combat.turn_begins", "turn": turn, "kept": bool(how) or None,
-                       "name": self._t.character(first)["name"] if first else None})
+                       "name": self._t.character(first)["name"] if first else None,
+                       "pass": first_pass if first_pass != 1 else None})
 
     def _advance(self, txn: _Txn, b: dict[str, Any], acted: list[str], held: list[str]) -> None:
         t = self._t
@@ -671,9 +808,31 @@ def parse_effect(text: str) -> tuple[str, int, str, int]:
         raise _refuse(str(e)) from None
 
 
-def parse_initiative(text: str) -> tuple[int, int]:
+_KIND_WORDS = {"physical": "physical", "fyysinen": "physical", "astral": "astral", "astraali": "astral",
+               "matrix": "matrix", "matriisi": "matrix"}
+"""The initiative scores as a GM may name them at the start of a sheet's line, in English or Finnish."""
+
+
+def parse_initiative_line(text: str, kind: str = "physical") -> tuple[str, int, int]:
+    """A sheet's initiative line: ``+2 2`` for the row's own score (``kind``), or a score named
+    first, ``astral +0 3``, ``matrix +4 3`` (also ``astraali``, ``matriisi``): ``(kind, bonus,
+    passes)``; passes left out are the score's usual (astral 3, matrix 2, physical 1).
+
+    Raises:
+        TrackerError: anything else, in one line.
+    """
+    from ...rules import shadowrun as sr
+
+    words = text.split()
+    if words and words[0].lower() in _KIND_WORDS:
+        kind, text = _KIND_WORDS[words[0].lower()], " ".join(words[1:])
+    bonus, passes = parse_initiative(text, sr.INITIATIVE_KIND_PASSES[kind])
+    return kind, bonus, passes
+
+
+def parse_initiative(text: str, default_passes: int = 1) -> tuple[int, int]:
     """A sheet's initiative bonus and passes typed in one line, ``+2 2`` (wired reflexes 2): the
-    bonus, then the passes (1 when left out).
+    bonus, then the passes (``default_passes`` when left out).
 
     Raises:
         TrackerError: anything else, in one line.
@@ -683,7 +842,7 @@ def parse_initiative(text: str) -> tuple[int, int]:
     parts = text.replace("−", "-").split()
     try:
         bonus = int(parts[0]) if parts else 0
-        passes = int(parts[1]) if len(parts) > 1 else 1
+        passes = int(parts[1]) if len(parts) > 1 else default_passes
     except ValueError:
         raise _refuse("write the bonus, then the passes: '+2 2'") from None
     if len(parts) > 2 or not 0 <= bonus <= sr.MAX_INITIATIVE_BONUS:

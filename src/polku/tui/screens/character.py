@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 from ...rules.dice import ascii_int
 from ...rules.system import System, raja_wound_effect
 from ...session.commands import Command, command
@@ -197,7 +197,7 @@ class CycleField(Widget, can_focus=True):
 
     def render(self) -> Text:
         out = Text()
-        for i, (_, label) in enumerate(self.values):
+        for i, (_value, label) in enumerate(self.values):
             if i:
                 out.append("  ")
             if i == self.index:
@@ -371,6 +371,29 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
 # ---------------------------------------------------------------------------
 # The character sheet.
 
+INITIATIVE_LABELS = {"physical": N_("Initiative"), "astral": N_("Astral initiative"),
+                     "matrix": N_("Matrix initiative")}
+"""A Varjojuoksu sheet's initiative rows, one per score (SR4: physical, astral, matrix)."""
+
+
+def initiative_rows(t: Tracker, cid: str) -> list[tuple[str, str, str]]:
+    """The sheet's initiative scores, the physical one always: their dice, bonus and passes."""
+    a = t.character(cid)["attributes"]
+    out = []
+    for kind in t.combat.initiative_kinds(cid):
+        bonus, passes = t.combat.sheet_initiative(cid, kind)
+        if kind == "astral":
+            dice = _("Intuition {intuition} × 2", intuition=a["intuition"])
+        elif kind == "matrix":
+            dice = _("Intuition {intuition}", intuition=a["intuition"])
+        else:
+            dice = _("Reaction {reaction} + Intuition {intuition}", reaction=a["reaction"], intuition=a["intuition"])
+        out.append(("initiative" if kind == "physical" else f"initiative:{kind}", _(INITIATIVE_LABELS[kind]),
+                    dice + (f" + {bonus}" if bonus else "") + " · " + ngettext("{n} pass", "{n} passes", passes)
+                    + _("  (Enter edits)")))
+    return out
+
+
 class CharacterDetail(ModalScreen[None]):
     """Everything about one character; Enter edits the highlighted row.
 
@@ -499,12 +522,7 @@ class CharacterDetail(ModalScreen[None]):
             from .gear import gear_rows
 
             out.extend(gear_rows(t, ch))
-            a = ch["attributes"]
-            bonus, passes = int(ch.get("initiative_bonus", 0)), int(ch.get("initiative_passes", 1))
-            out.append(("initiative", "Initiative",
-                        f"Reaction {a['reaction']} + Intuition {a['intuition']}"
-                        + (f" + {bonus}" if bonus else "") + f" · {passes} pass{'es' if passes != 1 else ''}"
-                        + "  (Enter edits)"))
+            out.extend(initiative_rows(t, self.cid))
         group = t.roster.group_of(self.cid)
         if group is not None:
             out.append(("group", "Group", f"{group['name']}: {group['initiative']} initiative (Enter switches)"))
@@ -669,20 +687,8 @@ class CharacterDetail(ModalScreen[None]):
         elif rid.startswith("pool:"):
             pool = ch.get("pools", [])[int(rid[5:])]
             self.run(command("roster.remove_pool", cid, pool["name"]))
-        elif rid == "initiative":
-            from ...session.table.combat import parse_initiative
-
-            def check(text: str) -> str | None:
-                try:
-                    parse_initiative(text)
-                except TrackerError as e:
-                    return str(e)
-                return None
-
-            self.ask_text(f"{name}: initiative bonus and passes (augmentations, e.g. wired reflexes 2: +2 2)",
-                          f"+{ch.get('initiative_bonus', 0)} {ch.get('initiative_passes', 1)}",
-                          lambda text: self.run(command("combat.set_initiative", cid, *parse_initiative(text))),
-                          check=check, placeholder="+2 2")
+        elif rid == "initiative" or rid.startswith("initiative:"):
+            self._edit_initiative(rid.partition(":")[2] or "physical")
         elif rid.startswith("gear:"):
             from .gear import edit_gear
 
@@ -691,6 +697,39 @@ class CharacterDetail(ModalScreen[None]):
             size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
                          lambda n: self.run(command("set_condition", cid, rid, n)))
+
+    def _edit_initiative(self, kind: str) -> None:
+        """An initiative row: ``+2 2`` (its bonus and passes); on the physical row ``astral +0 3`` or
+        ``matrix +4 3`` adds that score; on an astral or matrix row ``none`` takes it off the sheet."""
+        from ...session.table.combat import parse_initiative_line
+
+        cid, name = self.cid, self.ch["name"]
+        gone = ("none", "ei", "-")
+
+        def check(text: str) -> str | None:
+            if kind != "physical" and text.strip().lower() in gone:
+                return None
+            try:
+                parse_initiative_line(text, kind)
+            except TrackerError as e:
+                return str(e)
+            return None
+
+        def done(text: str) -> None:
+            if kind != "physical" and text.strip().lower() in gone:
+                self.run(command("combat.remove_initiative", cid, kind))
+                return
+            which, bonus, passes = parse_initiative_line(text, kind)
+            self.run(command("combat.set_initiative", cid, bonus, passes, kind=which))
+
+        bonus, passes = self.tracker.combat.sheet_initiative(cid, kind)
+        if kind == "physical":
+            title = _("{name}: initiative bonus and passes (augmentations, e.g. wired reflexes 2: +2 2; "
+                      "'astral +0 3' or 'matrix +4 3' adds that score)", name=name)
+        else:
+            title = _("{name}: {score} bonus and passes (+0 3; 'none' takes it off the sheet)",
+                      name=name, score=_(INITIATIVE_LABELS[kind]))
+        self.ask_text(title, f"+{bonus} {passes}", done, check=check, placeholder="+2 2")
 
     def set_charges(self, n: int) -> None:
         """Spending and regaining are logged as such (R11)."""

@@ -190,7 +190,7 @@ class ChallengeQueue(OptionList):
         return opt.id[3:]
 
 
-TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "out": " ", "down": "✗"}
+TURN_MARK = {"acting": "▶", "held": "‖", "acted": "✓", "waiting": "·", "out": " ", "down": "✗", "surprised": "!"}
 """The turn marker and each fighter's place in the pass (a glyph, never colour alone)."""
 
 
@@ -212,8 +212,14 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
         t.append(f"{TURN_MARK[r.status]} ", style=accent if r.status in ("acting", "held") else "")
         t.append(" ? " if r.hidden else f"{r.current:>2} ", style="bold")
         t.append(short_name(r.name), style="bold" if r.status == "acting" else
-                 (muted if r.status in ("acted", "out", "down") else ""))
+                 (muted if r.status in ("acted", "out", "down", "surprised") else ""))
         extra = [r.condition.split(' (')[0]] if r.condition else []  # unconscious, dying, dead: skipped
+        if r.status == "surprised":
+            extra.append(_("surprised"))
+        if r.kind == "astral":
+            extra.append(_("astral"))
+        elif r.kind == "matrix":
+            extra.append(_("matrix"))
         if r.wound and not r.condition:
             extra.append(_("−{n} wounds", n=-r.wound))
         if r.passes != 1:
