@@ -135,6 +135,13 @@ class SRPoolTable(TypedDict):
     count: int
 
 
+class SRInitiativeScore(TypedDict):
+    """An astral or matrix initiative score on a sheet (SR4): its bonus and passes."""
+
+    bonus: int
+    passes: int
+
+
 @final
 class SRCharacter(CharacterBase):
     attributes: dict[str, int]
@@ -160,6 +167,8 @@ class SRCharacter(CharacterBase):
     """Imported: boxes augmentations add to the ``physical`` or ``stun`` monitor."""
     initiative_passes: NotRequired[int]
     initiative_bonus: NotRequired[int]
+    initiative_scores: NotRequired[dict[str, SRInitiativeScore]]
+    """``astral`` and ``matrix``, where the character has them (the physical one is the two above)."""
     pools: NotRequired[list[SRPoolTable]]
 
 

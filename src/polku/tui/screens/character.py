@@ -30,6 +30,7 @@ from ...rules.system import System, raja_wound_effect
 from ...session.commands import Command, command
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.records import SRCharacter
+from ...session.records import sr as sr_sheet
 from ...session.tracker import Tracker, TrackerError
 from ..messages import RunCommand, TrackerChanged
 from ..render import boxes, pips
@@ -378,7 +379,7 @@ INITIATIVE_LABELS = {"physical": N_("Initiative"), "astral": N_("Astral initiati
 
 def initiative_rows(t: Tracker, cid: str) -> list[tuple[str, str, str]]:
     """The sheet's initiative scores, the physical one always: their dice, bonus and passes."""
-    a = t.character(cid)["attributes"]
+    a = sr_sheet(t.character(cid))["attributes"]
     out = []
     for kind in t.combat.initiative_kinds(cid):
         bonus, passes = t.combat.sheet_initiative(cid, kind)
