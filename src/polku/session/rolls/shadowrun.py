@@ -108,13 +108,17 @@ class TeamworkLead:
     """One line for the GM: who leads and why, or who should lead instead."""
 
 
+SRRolled = tuple["SRSide", sr.PoolPlan, sr.SRRoll]
+"""One side of a kept test: who rolled with what pool, the pool's plan, the roll."""
+
+
 class SRRecord:
     """A Varjojuoksu test kept for this sitting, so Edge can still be spent on it (S5–S7)."""
 
     __slots__ = ("kind", "sides", "challenge", "threshold", "hidden", "lines", "group", "ext_before",
                  "status_before")
 
-    def __init__(self, kind: str, sides: dict[str, tuple[Any, Any, Any]], *, challenge: str | None = None,
+    def __init__(self, kind: str, sides: dict[str, SRRolled], *, challenge: str | None = None,
                  threshold: int | None = None, hidden: bool = False, lines: tuple[str, ...] = (),
                  group: tuple[int, ...] = (), ext_before: dict[str, Any] | None = None,
                  status_before: str | None = None) -> None:
@@ -122,7 +126,7 @@ class SRRecord:
         self.threshold, self.hidden, self.lines, self.group = threshold, hidden, lines, group
         self.ext_before, self.status_before = ext_before, status_before
 
-    def with_roll(self, role: str, roll: Any) -> "SRRecord":
+    def with_roll(self, role: str, roll: sr.SRRoll) -> "SRRecord":
         side, plan, _ = self.sides[role]
         return SRRecord(self.kind, {**self.sides, role: (side, plan, roll)}, challenge=self.challenge,
                          threshold=self.threshold, hidden=self.hidden, lines=self.lines, group=self.group,
@@ -403,8 +407,8 @@ class SRRolls(RollsBase):
             self._resolve_challenge_in(txn, chal, summary)
         explain += list(plan.explain())
         fact = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
-        if rec.threshold is not None:
-            fact.update(threshold=rec.threshold, success=res.success, net_hits=res.net_hits)
+        if isinstance(res, sr.SuccessResult):  # a threshold was given
+            fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
         ev = self.emit_roll(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
@@ -447,8 +451,8 @@ class SRRolls(RollsBase):
         lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
                  f"({hp.size} dice: {' '.join(hp.explain())})" for h, hp, hr in helpers]
         fact = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice, **sr_roll_fact(r)}
-        if rec.threshold is not None:
-            fact.update(threshold=rec.threshold, success=res.success, net_hits=res.net_hits)
+        if isinstance(res, sr.SuccessResult):  # a threshold was given
+            fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
         ev = self.emit_roll(txn, "shadowrun-teamwork", sides, summary, outcome,
                               list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
                               origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, fact=fact,
@@ -602,7 +606,7 @@ class SRRolls(RollsBase):
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
-            sides: dict[str, tuple[SRSide, Any, Any]] = {}
+            sides: dict[str, SRRolled] = {}
             helper_rolls = []
             for i, h in enumerate(helpers):
                 plan, r = self._sr_roll_side(txn, h, src)
