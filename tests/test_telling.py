@@ -337,3 +337,34 @@ def test_the_facts_survive_the_session_file_and_its_checks(tmp_path, sessions: l
         facts = [ev.get("fact") for ev in t.events]
         assert [ev.get("fact") for ev in loaded.events] == facts
         assert [telling.event_text(ev) for ev in loaded.events] == [telling.event_text(ev) for ev in t.events]
+
+
+def test_a_challenges_outcome_is_told_from_the_deciding_rolls_fact() -> None:
+    """The challenge pane's outcome: in English the words the file keeps, in Finnish the rule texts'; the players'
+    view has the outcome they may see as a fact (a hidden threshold's without it, the GM's roll as the GM's)."""
+    from polku.session.players.public import public_view
+
+    i18n.set_language("en")
+    trackers = [_sr_rolls(), _raja_rolls(), _harha_rolls(), _raja_session(), demo.demo_varjojuoksu()]
+    resolved = [c for t in trackers for c in t.state["challenges"] if c["status"] == "resolved"]
+    assert len(resolved) >= 5 and all("outcome_fact" in c for c in resolved if c["outcome"] != "the door holds")
+    assert [telling.challenge_outcome(c) for c in resolved] == [_as_told(c["outcome"]) for c in resolved]
+    t = demo.demo_varjojuoksu(seed=5)
+    hidden = t.add_challenge("Spot the ambush", ["kaneda"])["id"]
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=5), threshold=3, hidden=True, challenge=hidden,
+                    faces=[5, 6, 2, 3, 1])
+    mine = t.add_challenge("The GM's own", ["kaneda"])["id"]
+    with t.gm_only():
+        t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3), threshold=1, challenge=mine, faces=[5, 2, 3])
+    public = {c["id"]: c for c in public_view(t).state["challenges"]}
+    assert "threshold" not in public[hidden]["outcome_fact"]
+    assert telling.challenge_outcome(public[hidden]) == public[hidden]["outcome"] == \
+        "2 hits, threshold hidden by the GM"
+    assert telling.challenge_outcome(public[mine]) == public[mine]["outcome"] == "decided by the GM's roll"
+    i18n.set_language("fi")
+    try:
+        assert telling.challenge_outcome(public[hidden]) == "2 osumaa, pelinjohtaja piilottaa tavoitteen"
+        assert telling.challenge_outcome(t.challenge(hidden)) == "2 osumaa, epäonnistui"
+        assert telling.challenge_outcome(public[mine]) == "ratkaistu pelinjohtajan heitolla"
+    finally:
+        i18n.set_language("en")

@@ -65,6 +65,8 @@ class Challenge(TypedDict):
     participants: NotRequired[list[str]]
     opposition: NotRequired[list[str]]
     outcome: NotRequired[str]
+    outcome_fact: NotRequired[dict[str, Any]]
+    """The outcome as a fact (the deciding roll's), told in the reader's language (:mod:`polku.session.telling`)."""
     roller: NotRequired[dict[str, Any]]
     """Who rolls a Varjojuoksu extended test and with which pool (S10): ``who``, ``pool``."""
     extended: NotRequired[dict[str, Any]]

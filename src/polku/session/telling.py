@@ -698,5 +698,40 @@ def _combat_ends(f: Fact) -> Told:
                          int(f["turns"])))
 
 
-__all__ = ["OLD_NOTE", "TELLERS", "Told", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
+# -- a challenge's outcome ------------------------------------------------------------------------
+
+@teller("sr.spoiled")
+def _sr_spoiled(f: Fact) -> Told:
+    """S10: the GM rules a glitch spoils an extended test (the challenge's line, and its outcome)."""
+    return Told(_("{title}: the GM rules the glitch spoils the extended test (S10)", title=f.get("title", "")),
+                _("spoiled by a glitch"))
+
+
+@teller("raja.spirit_ended")
+def _raja_spirit_ended(f: Fact) -> Told:
+    """R11: the GM ends a spirit combat (the challenge's line, and its outcome)."""
+    outcome = ngettext("the GM ends the spirit combat after {n} exchange (R11)",
+                       "the GM ends the spirit combat after {n} exchanges (R11)", int(f["exchanges"]))
+    return Told(_("{title}: {outcome}", title=f.get("title", ""), outcome=outcome), outcome)
+
+
+@teller("gm.decided")
+def _gm_decided(f: Fact) -> Told:
+    """The players' outcome of a challenge the GM's own roll decided."""
+    words = _("decided by the GM's roll")
+    return Told(words, words)
+
+
+def challenge_outcome(challenge: Mapping[str, Any]) -> str:
+    """A resolved challenge's outcome in the language in use: told from its ``outcome_fact`` (the deciding
+    roll's), else as stored (typed by the GM, or an older file's)."""
+    fact = challenge.get("outcome_fact")
+    if isinstance(fact, Mapping):
+        t = told({"fact": fact})
+        if t is not None and t.summary:
+            return t.summary
+    return str(challenge.get("outcome", ""))
+
+
+__all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
            "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]

@@ -657,6 +657,9 @@ class _Projection:
             pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.unnamed]
             pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.unnamed]
             pub["outcome"] = self._outcome(c, decider.get(str(c.get("id"))))
+            fact = self._outcome_fact(c, pub["outcome"], decider.get(str(c.get("id"))))
+            if fact is not None:
+                pub["outcome_fact"] = fact
             out.append(cast(Challenge, pub))  # the public fields, id, title and status among them
         return out
 
@@ -675,6 +678,20 @@ class _Projection:
         if mode == "hidden":
             return str(pub["roll"]["summary"])
         return outcome
+
+    def _outcome_fact(self, c: Challenge, shown: str, seq: int | None) -> dict[str, Any] | None:
+        """The fact of the outcome the players see (:meth:`_outcome`), for their own language: the GM's
+        words, a hidden threshold's roll without it (its public fact), or the challenge's own."""
+        if not shown:
+            return None
+        if shown == GM_DECIDED:
+            return {"id": "gm.decided"}
+        pub = self.public.get(seq) if seq is not None else None
+        if pub is not None and seq is not None and self.mode.get(seq) == "hidden":
+            fact = pub.get("fact")
+            return clone(fact) if isinstance(fact, dict) else None
+        own = c.get("outcome_fact")
+        return clone(own) if isinstance(own, dict) and shown == c.get("outcome") else None
 
     def _narration(self, nar: Narration) -> Narration:
         secret = {self.names[c].lower() for c in self.unnamed if c in self.names}

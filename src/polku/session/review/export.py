@@ -30,7 +30,7 @@ from ...text import bar, dice_origin, logged_die_text
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
 from ..records import Character, DieTable, harha, raja, sr
-from ..telling import event_text, old_note, roll_summary
+from ..telling import challenge_outcome, event_text, old_note, roll_summary
 from ..tracker import Tracker
 from . import stats as st
 from .replay import Scene, scene_sections
@@ -140,7 +140,7 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
             who = ", ".join(names.get(x, "(removed)") for x in c.get("participants", []))
             opp = ", ".join(names.get(x, "(removed)") for x in c.get("opposition", []))
             rows.append([_plain(c["title"]), _plain(who + (f" vs {opp}" if opp else "")),
-                         _plain(c["status"]), _plain(c.get("outcome", "") or "—")])
+                         _plain(c["status"]), _plain(challenge_outcome(c) or "—")])
         blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))
 
     blocks.extend(_statistics(view, system, known))

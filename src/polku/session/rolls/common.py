@@ -163,9 +163,10 @@ class RollsBase:
         values = settings.to_dotted()
         return {k: values[k] for k in keys if k in values}
 
-    def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str) -> None:
+    def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str,
+                              fact: dict[str, Any] | None = None) -> None:
         if challenge:
-            self.tracker.resolve_challenge_in(txn, challenge, outcome)
+            self.tracker.resolve_challenge_in(txn, challenge, outcome, fact)
 
     def _refuse(self, message: str) -> Exception:
         """A command refused before it starts: the same one-line TrackerError as inside ``run``."""

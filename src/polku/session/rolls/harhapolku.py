@@ -163,7 +163,7 @@ class HarhaRolls(RollsBase):
             result = harha.difficult_opposed(result, demand == "very_demanding")
         summary = _harha_summary(result, a.label, b.label, variant)
         if result.winner != "tie":
-            self._resolve_challenge_in(txn, challenge, summary)
+            self._resolve_challenge_in(txn, challenge, summary, _harha_fact(result, a.label, b.label, variant))
         outcome = harha.result_json(result.comparison if demand else result)
         if demand:
             outcome.update({"winner": result.winner, "success": result.success, "high": result.high,
@@ -268,15 +268,16 @@ class HarhaRolls(RollsBase):
             extra["variant"] = "sum"
         what = "very demanding" if very_demanding else "difficult"
         summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
-        self._resolve_challenge_in(txn, challenge, summary)
+        fact = {"id": "harha.difficult", "label": side.label, "success": result.success, "high": result.high,
+                "needed": result.needed, "very_demanding": very_demanding}
+        self._resolve_challenge_in(txn, challenge, summary, fact)
         return self.emit_roll(
             txn, "harhapolku-difficult",
             [{"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in dice]}],
             summary, {"success": result.success, "high": result.high, "needed": result.needed,
                       "very_demanding": very_demanding},
             result.explain() + explain, origin, challenge, f"{side.label}, {what} action: {summary}",
-            fact={"id": "harha.difficult", "label": side.label, "success": result.success, "high": result.high,
-                  "needed": result.needed, "very_demanding": very_demanding}, **extra)
+            fact=fact, **extra)
 
     # -- Harhapolku narration contest (H9) --------------------------------------------
 

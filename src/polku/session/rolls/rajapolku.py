@@ -108,7 +108,8 @@ class RajaRolls(RollsBase):
             # The outcome's reasoning first, then where every die came from.
             explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
             if result.winner != "tie" or result.tie_action == "defender":
-                self._resolve_challenge_in(txn, challenge, summary)
+                self._resolve_challenge_in(txn, challenge, summary,
+                                           {"id": "raja.roll", **raja_fact(result, a.label, b.label)})
             ev = self.emit_roll(txn, "rajapolku", [
                 {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in dice_b]},
@@ -244,7 +245,7 @@ class RajaRolls(RollsBase):
             summary = spirit_summary(ex, ca["name"], cb["name"])
             fact = spirit_fact(ex, ca["name"], cb["name"])
             if after.over:
-                self.tracker.resolve_challenge_in(txn, chid, summary)
+                self.tracker.resolve_challenge_in(txn, chid, summary, fact)
             self.emit_roll(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
@@ -270,8 +271,10 @@ class RajaRolls(RollsBase):
             txn.set(["challenges", idx, "spirit"], {**kept, "ended": True})
             text = (f"the GM ends the spirit combat after {fight.exchanges} exchange"
                     f"{'s' if fight.exchanges != 1 else ''} (R11)")
-            self.tracker.resolve_challenge_in(txn, challenge, text)
-            txn.emit("challenge", f"{self.tracker.challenge(challenge)['title']}: {text}", challenge=challenge)
+            fact = {"id": "raja.spirit_ended", "exchanges": fight.exchanges}
+            self.tracker.resolve_challenge_in(txn, challenge, text, fact)
+            txn.emit("challenge", f"{self.tracker.challenge(challenge)['title']}: {text}", challenge=challenge,
+                     fact={**fact, "title": self.tracker.challenge(challenge)["title"]})
 
         self.tracker.run(build)
 

@@ -404,11 +404,11 @@ class SRRolls(RollsBase):
         if rec.threshold is not None:
             explain.append(f"threshold {rec.threshold}{' (hidden from players)' if rec.hidden else ''}: "
                            f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
-            self._resolve_challenge_in(txn, chal, summary)
         explain += list(plan.explain())
         fact = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
             fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
+            self._resolve_challenge_in(txn, chal, summary, fact)
         ev = self.emit_roll(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
@@ -422,7 +422,7 @@ class SRRolls(RollsBase):
         (a, plan_a, ra), (b, plan_b, rb) = rec.sides["a"], rec.sides["b"]
         res = sr.opposed(ra, rb)
         summary = _sr_opposed_summary(res, a.label, b.label)
-        self._resolve_challenge_in(txn, chal, summary)
+        self._resolve_challenge_in(txn, chal, summary, _sr_opposed_fact(res, a.label, b.label))
         ev = self.emit_roll(txn, "shadowrun-opposed", [
             {"role": "a", "label": a.label, "who": a.who, "dice": [die_dict(d) for d in ra.dice]},
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
@@ -444,8 +444,6 @@ class SRRolls(RollsBase):
         res = sr.success_test(r, rec.threshold) if rec.threshold is not None else r
         summary = _sr_summary(r, res if rec.threshold is not None else None)
         summary = f"teamwork (+{r.helper_dice} dice from helpers): {summary}"
-        if rec.threshold is not None:
-            self._resolve_challenge_in(txn, chal, summary)
         outcome = sr.result_json(res)
         outcome.pop("dice", None)
         lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
@@ -453,6 +451,7 @@ class SRRolls(RollsBase):
         fact = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice, **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
             fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
+            self._resolve_challenge_in(txn, chal, summary, fact)
         ev = self.emit_roll(txn, "shadowrun-teamwork", sides, summary, outcome,
                               list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
                               origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, fact=fact,

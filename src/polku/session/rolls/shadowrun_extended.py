@@ -82,16 +82,18 @@ class SRExtendedRolls(SRRolls):
                                                   "glitched": test.glitched})
         judged = test.history[-1]
         summary = extended_summary(test)
+        fact = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
+                "accumulated": test.accumulated, "threshold": test.threshold, "done": test.done,
+                "glitch_kind": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
         if test.done or test.ended:
-            self.tracker.resolve_challenge_in(txn, chal, summary)
+            self.tracker.resolve_challenge_in(txn, chal, summary, fact)
         elif rec.status_before is not None and self.tracker.challenge(chal)["status"] == "resolved":
             # Edge turned an ending critical glitch into a glitch: the test goes on.
             txn.set(["challenges", idx, "status"], rec.status_before)
             txn.set(["challenges", idx, "outcome"], "")
+            if "outcome_fact" in self.tracker.challenge(chal):
+                txn.delete(["challenges", idx, "outcome_fact"])
         outcome = extended_outcome(test)
-        fact = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
-                "accumulated": test.accumulated, "threshold": test.threshold, "done": test.done,
-                "glitch_kind": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
         ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()
@@ -197,8 +199,8 @@ class SRExtendedRolls(SRRolls):
         def build(txn: "Txn") -> None:
             idx = self.tracker.challenge_index(challenge)
             txn.set(["challenges", idx, "extended"], {**ext, "spoiled": True, "ended": True})
-            self.tracker.resolve_challenge_in(txn, challenge, "spoiled by a glitch")
+            self.tracker.resolve_challenge_in(txn, challenge, "spoiled by a glitch", {"id": "sr.spoiled"})
             txn.emit("challenge", f"{c['title']}: the GM rules the glitch spoils the extended test (S10)",
-                     challenge=challenge)
+                     challenge=challenge, fact={"id": "sr.spoiled", "title": c["title"]})
 
         self.tracker.run(build)

@@ -242,12 +242,17 @@ class StructureCommands(TrackerBase):
 
         self.run(build)
 
-    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str) -> None:
+    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str, fact: dict[str, Any] | None = None) -> None:
         """Close a challenge with ``outcome`` as part of the command of ``txn`` (the roll that settles it, whose
-        event tells it)."""
+        event tells it). ``fact``: the outcome as a fact (the roll's), which the panes tell in the reader's
+        language (:func:`polku.session.telling.challenge_outcome`); ``outcome`` is its English words."""
         i = self.challenge_index(chid)
         txn.set(["challenges", i, "status"], "resolved")
         txn.set(["challenges", i, "outcome"], outcome)
+        if fact is not None:
+            txn.set(["challenges", i, "outcome_fact"], {k: v for k, v in fact.items() if v is not None})
+        elif "outcome_fact" in self.state["challenges"][i]:
+            txn.delete(["challenges", i, "outcome_fact"])
 
     # -- initiative (S12) ---------------------------------------------------------
 

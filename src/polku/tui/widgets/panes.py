@@ -20,6 +20,7 @@ from ...i18n import _, ngettext
 from ...session.model import Challenge, condition_monitors
 from ...session.records import Character, SRCharacter
 from ...session.table.combat import effect_short
+from ...session.telling import challenge_outcome
 from ...session.tracker import Tracker
 from ...text import kind_label, wound_label
 from ..render import boxes, pips, short_name
@@ -130,7 +131,7 @@ class ChallengeQueue(OptionList):
         def name(x: str) -> str:
             return chars[x]["name"] if x in chars else _("(removed)")
 
-        key = (c["id"], c["status"], c["title"], c.get("outcome", ""),
+        key = (c["id"], c["status"], c["title"], challenge_outcome(c),
                tuple(name(x) for x in c.get("participants", [])), tuple(name(x) for x in c.get("opposition", [])),
                styles.get("accent", ""), styles.get("muted", ""))
         row = self._rows.get(key)
@@ -157,7 +158,7 @@ class ChallengeQueue(OptionList):
         t.append(f"{mark} ", style=styles.get("accent", "") if c["status"] == "active" else "")
         t.append(c["title"], style=style)
         if c["status"] == "resolved" and c.get("outcome"):
-            t.append(f" — {c['outcome']}", style=styles.get("muted", ""))
+            t.append(f" — {challenge_outcome(c)}", style=styles.get("muted", ""))
         elif c.get("participants") or c.get("opposition"):
             chars = tracker.characters
             names = [chars[x]["name"] if x in chars else _("(removed)") for x in c.get("participants", [])]
