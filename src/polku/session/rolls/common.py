@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from ..host import RollHost, Txn
 
 
-def die_dict(d: Die) -> dict[str, Any]:
-    out: dict[str, Any] = {"size": d.size, "face": d.face, "source": str(d.source)}
+def die_dict(d: Die) -> DieTable:
+    out: DieTable = {"size": d.size, "face": d.face, "source": str(d.source)}
     if d.label:
         out["label"] = d.label
     if d.replaced:
@@ -152,7 +152,7 @@ class RollsBase:
         return settings if variant is None else settings.with_value("harha.variant", harha.check_variant(variant or settings.harha_variant))
 
     @staticmethod
-    def roll_settings(test: str, settings: Settings) -> dict[str, Any]:
+    def roll_settings(test: str, settings: Settings) -> dict[str, bool | int | str]:
         """The [choice] settings a roll of ``test`` is resolved with, to keep in its log entry."""
         if test == "harhapolku-classic":
             keys: tuple[str, ...] = ("harha.variant", "harha.classic_extra")

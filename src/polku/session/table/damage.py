@@ -35,12 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ...rules.dice import RulesError
+from ...rules.dice import Die, RulesError
 from ...rules.system import System
 from ...text import plural
 from ..host import TrackerError
 from ..model import Event, roll_of
-from ..records import RollOutcome, RollSide, RollTable
+from ..records import DieTable, RollOutcome, RollSide, RollTable
 from ..records import raja as raja_sheet
 from ..records import sr as sr_sheet
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
@@ -601,7 +601,7 @@ class Damage:
         t.run(build)
 
 
-def _die(d: Any) -> dict[str, Any]:
+def _die(d: Die) -> DieTable:
     from ..rolls import die_dict
 
     return die_dict(d)

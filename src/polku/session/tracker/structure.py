@@ -9,7 +9,7 @@ from ...rules.dice import RulesError
 from .. import model
 from ..host import TrackerError as TrackerError  # re-exported: callers import it from here
 from ..host import Txn
-from ..model import Challenge, clone
+from ..model import Challenge, InitiativeEntry, clone
 
 if TYPE_CHECKING:
     pass
@@ -256,7 +256,7 @@ class StructureCommands(TrackerBase):
 
     # -- initiative (S12) ---------------------------------------------------------
 
-    def set_initiative(self, entries: list[dict[str, Any]], text: str = "Initiative set") -> None:
+    def set_initiative(self, entries: list[InitiativeEntry], text: str = "Initiative set") -> None:
         for e in entries:
             self.character(e["id"])
         if list(entries) == list(self.state["initiative"]):
