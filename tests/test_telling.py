@@ -221,6 +221,12 @@ def _raja_session() -> Tracker:
     t.remove_character("vera")
     t.add_character("Lazar")
     t.remove_character("lazar")
+    # R8/R9: the harm of a lost challenge, as the GM confirms it (a step down the track and a note).
+    lost = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM: the guard", [], backgrounds=["Big"]),
+                             faces=([2], [9, 8]))["event"]
+    offer = t.damage.harm_offer(lost)
+    if offer.allowed:
+        t.damage.apply_harm(offer, steps=1, note="a cut lip")
     return t
 
 
@@ -245,6 +251,11 @@ def _sr_session() -> Tracker:
             break
     t.combat.end()
     t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
+    from polku.session.players import seats
+    from polku.session.rolls import SRPool
+
+    asked = seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
+    seats.withdraw(t, asked[0]["seq"] if isinstance(asked, list) else asked["seq"])
     t.new_session()
     return t
 
@@ -277,7 +288,7 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "structure.scene", "structure.session", "structure.story", "dice.committed", "dice.revealed", "setting",
             "challenge.added", "challenge.removed", "challenge.moved", "challenge.started",
             "challenge.resolved", "initiative.order", "combat.acts", "combat.holds", "combat.steps_in",
-            "combat.ends"} <= _kinds(sessions)
+            "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 

@@ -733,5 +733,37 @@ def challenge_outcome(challenge: Mapping[str, Any]) -> str:
     return str(challenge.get("outcome", ""))
 
 
+# -- more of Rajapolku and Harhapolku, the seats ----------------------------------------------
+
+@teller("raja.ability_paid")
+def _raja_ability_paid(f: Fact) -> Told:
+    """R11: an ability die rolled, its cost paid."""
+    return Told(ngettext("{name} pays {n} charge for {ability} ({left}/{max} left)",
+                         "{name} pays {n} charges for {ability} ({left}/{max} left)", int(f["cost"]),
+                         name=f["name"], ability=f["ability"], left=int(f["left"]), max=int(f["max"])))
+
+
+@teller("raja.spirit_begins")
+def _raja_spirit_begins(f: Fact) -> Told:
+    return Told(_("Spirit combat begins: {a} and {b} each pay the entry charge, once for the fight (R11)",
+                  a=f["a"], b=f["b"]))
+
+
+@teller("seat.withdrawn")
+def _seat_withdrawn(f: Fact) -> Told:
+    return Told(_("The GM takes back the roll request to {name}", name=f["name"]))
+
+
+@teller("harm.applied")
+def _harm_applied(f: Fact) -> Told:
+    """R8/R9, H9: the harm a lost challenge or contest did, as the GM confirmed it."""
+    bits = []
+    if "after" in f:
+        bits.append(_("{before} → {after}", before=wound_label(str(f["before"])), after=wound_label(str(f["after"]))))
+    if "note" in f:
+        bits.append(_("health: {note}", note=f["note"]) if f["note"] else _("health: (cleared)"))
+    return Told(_("{name}: {changes}", name=f["name"], changes="; ".join(bits)))
+
+
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
            "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]

@@ -386,7 +386,7 @@ def withdraw(t: Tracker, offer_seq: int) -> dict[str, Any]:
 
     def build(txn: Any) -> None:
         out.append(txn.emit("seat", f"The GM takes back the roll request to {name}", who=offer.cid,
-                            withdraw=offer_seq))
+                            withdraw=offer_seq, fact={"id": "seat.withdrawn", "name": name}))
 
     t.run(build)
     return out[0]

@@ -143,7 +143,9 @@ class RajaRolls(RollsBase):
                 if ab["per"] == "scene":
                     txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [name])
                 txn.emit("resource", f"{ch['name']} pays {plural(cost, 'charge')} for {name} "
-                         f"({left}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost)
+                         f"({left}/{ch['charges_max']} left)", who=cid, resource="charges", amount=-cost,
+                         fact={"id": "raja.ability_paid", "name": ch["name"], "ability": name, "cost": cost,
+                               "left": left, "max": ch["charges_max"]})
 
     def spirit_fight(self, challenge: str) -> raja.SpiritFight | None:
         """The spirit combat kept on a challenge (R11), or None before its first exchange.
@@ -228,7 +230,8 @@ class RajaRolls(RollsBase):
                 txn.set(["characters", a_cid, "charges"], fight.a_charges)
                 txn.set(["characters", b_cid, "charges"], fight.b_charges)
                 txn.emit("resource", f"Spirit combat begins: {ca['name']} and {cb['name']} each pay the "
-                         "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1)
+                         "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1,
+                         fact={"id": "raja.spirit_begins", "a": ca["name"], "b": cb["name"]})
                 lines.append("entry: each participant paid 1 charge, once for the whole fight (R11)")
             settings = self.tracker.settings
             dice_a, dice_b, origin = self._roll_two(fight.dice("a", settings), fight.dice("b", settings), faces)

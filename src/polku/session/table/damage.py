@@ -589,14 +589,17 @@ class Damage:
 
         def build(txn: Txn) -> None:
             bits = []
+            fact: dict[str, Any] = {"id": "harm.applied", "name": ch["name"]}
             if new_level != level:
                 txn.set(["characters", offer.who, "wound"], new_level)
                 bits.append(f"{level} → {new_level}")
+                fact.update(before=level, after=new_level)
             if note != ch["health"]:
                 txn.set(["characters", offer.who, "health"], note)
                 bits.append(f"health: {note or '(cleared)'}")
+                fact["note"] = note
             txn.emit("wound", f"{ch['name']}: {'; '.join(bits)}", who=offer.who,
-                     before=level or None, after=new_level or None, harm_of=offer.source_seq or None)
+                     before=level or None, after=new_level or None, harm_of=offer.source_seq or None, fact=fact)
 
         t.run(build)
 
