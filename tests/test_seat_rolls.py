@@ -314,3 +314,18 @@ def test_polku_verify_checks_every_roll_a_seat_made_and_finds_nothing_wrong():
     assert len(seated) >= 5
     report = verify(t.events, t.state, t.undone)
     assert report.mismatches == []
+
+
+def test_a_finnish_seat_words_the_published_rolls_in_finnish_and_the_log_stays_english():
+    from polku import i18n
+
+    t = table(acting="nyx")
+    published = [seat_rolls.OwnRoll.from_public(r) for r in seat_rolls.published(t, frozenset())["kaneda"]]
+    attack = next(r for r in published if r.key == "ganger")
+    assert (attack.label, attack.reason) == ("Attack Ganger (Pistols): 8 dice", "not your turn: Nyx acts (S12)")
+    i18n.set_language("fi")
+    try:
+        assert attack.told() == ("Hyökkää: Ganger (Pistols): 8 noppaa", "ei vuorosi: Nyx toimii (S12)")
+    finally:
+        i18n.set_language("en")
+    assert attack.told() == (attack.label, attack.reason)

@@ -392,7 +392,7 @@ class SeatApp(WatchApp):
         if own is not None:
             if self.sent is None and own.allowed:
                 self.own = None
-                self._send("own", own.label, test=own.test, key=own.key, edge_before=self.edge_before, faces=faces)
+                self._send("own", own.told()[0], test=own.test, key=own.key, edge_before=self.edge_before, faces=faces)
             return
         offer = self.current_offer()
         if offer is None or self.sent is not None:
@@ -558,8 +558,9 @@ class SeatApp(WatchApp):
             return
         choices = [("-", _("none: back to the GM's requests"))] if self.own is not None else []
         for i, r in enumerate(rolls):
-            choices.append((str(i), r.label if r.allowed else _("{label} — not now: {reason}", label=r.label,
-                                                                    reason=r.reason)))
+            label, reason = r.told()
+            choices.append((str(i), label if r.allowed else _("{label} — not now: {reason}", label=label,
+                                                                  reason=reason)))
 
         def chosen(value: str | None) -> None:
             if value is None:
@@ -570,7 +571,7 @@ class SeatApp(WatchApp):
             else:
                 r = rolls[int(value)]
                 if not r.allowed:
-                    self.notify(r.reason, severity="warning", title=_("Not now"), markup=False)
+                    self.notify(r.told()[1], severity="warning", title=_("Not now"), markup=False)
                     return
                 self.own = r
             self.refresh_seat()
@@ -836,7 +837,7 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
     """A roll of the player's own: what it is, its dice and odds (the seat module computes them)."""
     muted = styles.get("muted", "")
     t = Text()
-    t.append(own.label + "\n")
+    t.append(own.told()[0] + "\n")
     try:
         odds = seat_rolls.own_odds(full, cid, own, edge_before=edge_before)
     except (TrackerError, RulesError, KeyError) as e:

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...i18n import N_
 from ...rules.dice import RulesError
 from ..model import Event, clone, roll_of
 from ..records import HarhaCharacter, SRCharacter, harha, sr
@@ -66,6 +67,9 @@ OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative", "sr-extend
 DEFEND_TEST = "sr-defend"
 """The test of a request to defend against an attack (an offer, rolled with the ``roll`` request)."""
 
+Words = tuple[str, dict[str, Any]]
+"""A catalogue message (English, marked ``N_``) and the values it is worded with."""
+
 WAITING = "waiting for the GM's approval"
 """The interim answer's line while the GM has not approved an own roll (``seats.own_rolls = approve``)."""
 
@@ -93,17 +97,30 @@ class OwnRoll:
     reason: str = ""
     edge: bool = True
     """Edge before the roll may be chosen (S7; the rules core says whether there is Edge left)."""
+    words: Words | None = None
+    """The label as a catalogue message and its values, so each reader words it in their own language."""
+    why: Words | None = None
+    """The reason, likewise (None: a reason as the rules core said it, in English)."""
 
     def public(self) -> dict[str, Any]:
-        return {"test": self.test, "key": self.key, "label": self.label, "spec": clone(self.spec),
-                "allowed": self.allowed, "reason": self.reason, "edge": self.edge}
+        out = {"test": self.test, "key": self.key, "label": self.label, "spec": clone(self.spec),
+               "allowed": self.allowed, "reason": self.reason, "edge": self.edge}
+        if self.words is not None:
+            out["words"] = [self.words[0], clone(self.words[1])]
+        if self.why is not None:
+            out["why"] = [self.why[0], clone(self.why[1])]
+        return out
 
     @classmethod
     def from_public(cls, d: dict[str, Any]) -> OwnRoll:
         spec = d.get("spec")
         return cls(str(d["test"]), str(d.get("key", "")), str(d.get("label", "")),
                    clone(spec) if isinstance(spec, dict) else {}, bool(d.get("allowed")), str(d.get("reason", "")),
-                   bool(d.get("edge")))
+                   bool(d.get("edge")), _words(d.get("words")), _words(d.get("why")))
+
+    def told(self) -> tuple[str, str]:
+        """(label, reason) in the reader's language (:mod:`polku.i18n`); as published where not worded."""
+        return _tell(self.words, self.label), _tell(self.why, self.reason)
 
     @property
     def plain(self) -> bool:
@@ -116,6 +133,40 @@ class OwnRoll:
     def offer(self, cid: str) -> Offer:
         """The roll as an offer, so the seat's odds, faces and Edge choices are the requests' own."""
         return Offer(0, cid, "harha-difficult" if self.test == "harha-difficult" else "sr-success", clone(self.spec))
+
+
+def _said(words: Words) -> str:
+    """The words in English (the log's and the answers' language)."""
+    return words[0].format(**words[1])
+
+
+def _tell(words: Words | None, fallback: str) -> str:
+    from ...i18n import _
+
+    if words is None:
+        return _(fallback) if fallback else ""  # a reason the catalogue has (N_) is said in the reader's language
+    try:
+        return _(words[0], **words[1])
+    except (KeyError, IndexError, ValueError):
+        return fallback
+
+
+def _words(value: Any) -> Words | None:
+    """Published words read back: a message and its values, or None."""
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], dict)
+            and all(isinstance(k, str) and isinstance(v, (str, int)) for k, v in value[1].items())):
+        return value[0], dict(value[1])
+    return None
+
+
+def _own(test: str, key: str, words: Words, spec: dict[str, Any], why: Words | str | None = None,
+         edge: bool = True) -> OwnRoll:
+    """An own roll worded by catalogue messages; ``why`` None: open now."""
+    if isinstance(why, str):
+        return OwnRoll(test, key, _said(words), spec, False, why, False, words)
+    if why is not None:
+        return OwnRoll(test, key, _said(words), spec, False, _said(why), False, words, why)
+    return OwnRoll(test, key, _said(words), spec, True, "", edge, words)
 
 
 def _name(t: Tracker, cid: str, unnamed: frozenset[str]) -> str | None:
@@ -140,7 +191,7 @@ def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> li
     if t.system.value != "shadowrun" or "attributes" not in ch:
         return []
     down = t.combat.down(cid)
-    cannot = f"{ch['name']} cannot act: {down}" if down else ""
+    cannot: Words | None = (N_("{name} cannot act: {why}"), {"name": ch["name"], "why": down}) if down else None
     out = _success_tests(t, cid, sr(ch), cannot)
     out += _attacks(t, cid, cannot, unnamed)
     resist = _resistance(t, cid, unnamed)
@@ -170,56 +221,61 @@ def _difficult_actions(t: Tracker, cid: str, ch: HarhaCharacter) -> list[OwnRoll
             t.rolls.harha_difficult_notice("difficult")
             n = len(t.rolls.harha_difficult_dice(harha_side_of(t, own.offer(cid))))
         except (RulesError, TrackerError, KeyError) as e:
-            out.append(OwnRoll(own.test, own.key, own.label, spec, False, str(e).strip("'"), False))
+            out.append(_own(own.test, own.key, ("{name}", {"name": p["name"]}), spec, str(e).strip("'")))
             continue
-        out.append(OwnRoll(own.test, own.key, f"{p['name']}: a difficult action, {n} dice (H8)", spec, edge=False))
+        out.append(_own(own.test, own.key, (N_("{name}: a difficult action, {n} dice (H8)"), {"name": p["name"], "n": n}),
+                        spec, edge=False))
     return out
 
 
-def _pool_roll(t: Tracker, cid: str, test: str, key: str, label: str, pool: SRPool, cannot: str,
-               why_not: str = "") -> OwnRoll:
+def _pool_roll(t: Tracker, cid: str, test: str, key: str, label: Words, pool: SRPool, cannot: Words | None,
+               why_not: Words | None = None) -> OwnRoll:
+    """An own roll of a pool: ``label`` worded with ``{n}``, the pool's dice."""
     spec = _sr_pool_dict(pool)
     try:
         side = t.rolls.sr_side(cid, pool)
         n = t.rolls.sr_pool_dice(side)
         edge = any(a.allowed for a in t.rolls.sr_pool_actions(side) if a.name == "edge_before")
     except (RulesError, TrackerError, KeyError) as e:
-        return OwnRoll(test, key, label, spec, False, str(e).strip("'"), False)
-    reason = cannot or why_not
-    return OwnRoll(test, key, f"{label}: {n} dice", spec, not reason, reason, edge)
+        return _own(test, key, (label[0], {**label[1], "n": "?"}), spec, str(e).strip("'"))
+    return _own(test, key, (label[0], {**label[1], "n": n}), spec, cannot or why_not, edge)
 
 
-def _success_tests(t: Tracker, cid: str, ch: SRCharacter, cannot: str) -> list[OwnRoll]:
+def _success_tests(t: Tracker, cid: str, ch: SRCharacter, cannot: Words | None) -> list[OwnRoll]:
     out = []
     for p in ch.get("pools", []):
-        out.append(_pool_roll(t, cid, "sr-success", f"pool:{p['name']}", p["name"], t.roster.sr_pool(p), cannot))
+        out.append(_pool_roll(t, cid, "sr-success", f"pool:{p['name']}", (N_("{name}: {n} dice"), {"name": p["name"]}),
+                              t.roster.sr_pool(p), cannot))
     for skill in sorted(ch.get("skills", {}), key=str.lower):
         attribute = t.rolls.sr_linked_attribute(skill, "agility", cid)
-        out.append(_pool_roll(t, cid, "sr-success", f"skill:{skill}", f"{skill} + {attribute.title()}",
+        out.append(_pool_roll(t, cid, "sr-success", f"skill:{skill}",
+                              (N_("{skill} + {attribute}: {n} dice"), {"skill": skill, "attribute": attribute.title()}),
                               SRPool(mode="skill", skill=skill, attribute=attribute), cannot))
     return out
 
 
-def _attacks(t: Tracker, cid: str, cannot: str, unnamed: frozenset[str]) -> list[OwnRoll]:
+def _attacks(t: Tracker, cid: str, cannot: Words | None, unnamed: frozenset[str]) -> list[OwnRoll]:
     pool = t.attacks.attack_pool(cid)
     if pool is None:
         return []
     fight = t.combat.block
     in_fight = {e["id"] for e in t.state["initiative"]} if fight is not None else set()
-    why_not = ""
+    why_not: Words | None = None
     if fight is not None:
         acting = t.combat.acting()
         if not fight.get("pass"):
-            why_not = "the combat turn is over: the GM rolls the next one's initiative (S12)"
+            why_not = (N_("the combat turn is over: the GM rolls the next one's initiative (S12)"), {})
         elif acting != cid:
             who = _name(t, acting, unnamed) if acting else None
-            why_not = f"not your turn: {who} acts (S12)" if who else "not your turn (S12)"
+            why_not = (N_("not your turn: {name} acts (S12)"), {"name": who}) if who else (N_("not your turn (S12)"), {})
     out = []
     for target in t.characters:
         name = _name(t, target, unnamed)
         if target == cid or name is None or t.combat.down(target) or (fight is not None and target not in in_fight):
             continue
-        out.append(_pool_roll(t, cid, "sr-attack", target, f"Attack {name} ({pool.skill})", pool, cannot, why_not))
+        out.append(_pool_roll(t, cid, "sr-attack", target,
+                              (N_("Attack {target} ({skill}): {n} dice"), {"target": name, "skill": pool.skill}),
+                              pool, cannot, why_not))
     return out
 
 
@@ -263,22 +319,26 @@ def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None
     ev, offer, weapon = hit
     attacker = _name(t, offer.attacker, unnamed)
     key = str(ev["seq"])
+    hit_words: Words = (N_("Resist {attacker}'s hit"), {"attacker": attacker})
     if weapon is None:
-        return OwnRoll("sr-resist", key, f"Resist {attacker}'s hit", {}, False,
-                       "the attacker's weapon is not on its sheet: the GM applies this hit (D)", False)
+        return _own("sr-resist", key, hit_words, {},
+                    (N_("the attacker's weapon is not on its sheet: the GM applies this hit (D)"), {}))
     armour, which = t.damage.armour_against(cid, weapon.kind)
     try:
         n = t.damage.resistance_dice(cid, armour, weapon.ap)
     except TrackerError as e:
-        return OwnRoll("sr-resist", key, f"Resist {attacker}'s hit", {}, False, str(e), False)
+        return _own("sr-resist", key, hit_words, {}, str(e))
     letter = "P" if weapon.damage == "physical" else "S"
-    label = (f"Resist {attacker}'s {weapon.name} ({weapon.dv}{letter} + {offer.net_hits} net): "
-             f"Body + {which} armour, {n} dice")
+    template = (N_("Resist {attacker}'s {weapon} ({dv} + {net} net): Body + ballistic armour, {n} dice")
+                if which == "ballistic" else
+                N_("Resist {attacker}'s {weapon} ({dv} + {net} net): Body + impact armour, {n} dice"))
+    words: Words = (template, {"attacker": attacker, "weapon": weapon.name, "dv": f"{weapon.dv}{letter}",
+                               "net": offer.net_hits, "n": n})
     edge = sr(t.character(cid))["edge"] > 0
-    return OwnRoll("sr-resist", key, label, {"mode": "dice", "count": n, "plain": True}, True, "", edge)
+    return _own("sr-resist", key, words, {"mode": "dice", "count": n, "plain": True}, None, edge)
 
 
-def _initiative(t: Tracker, cid: str, cannot: str) -> OwnRoll | None:
+def _initiative(t: Tracker, cid: str, cannot: Words | None) -> OwnRoll | None:
     b = t.combat.block
     if b is None:
         return None
@@ -286,12 +346,12 @@ def _initiative(t: Tracker, cid: str, cannot: str) -> OwnRoll | None:
         return None  # rolled for this combat turn (by the GM, or this seat)
     n = t.combat.initiative_dice([(cid, 1)])[0][1]
     spec = {"mode": "dice", "count": n, "plain": True}
-    label = f"Initiative: Reaction + Intuition, {n} dice"
-    why = cannot or t.combat.join_refusal(cid)
-    return OwnRoll("sr-initiative", "", label, spec, not why, why, False)
+    label: Words = (N_("Initiative: Reaction + Intuition, {n} dice"), {"n": n})
+    refusal = t.combat.join_refusal(cid)
+    return _own("sr-initiative", "", label, spec, cannot or refusal or None, False)
 
 
-def _extended(t: Tracker, cid: str, cannot: str) -> list[OwnRoll]:
+def _extended(t: Tracker, cid: str, cannot: Words | None) -> list[OwnRoll]:
     """The next interval of each extended test the character rolls (S10: its roller rolls every interval,
     with the pool of the last one; the GM may change the threshold or the pool between them)."""
     out = []
@@ -302,7 +362,9 @@ def _extended(t: Tracker, cid: str, cannot: str) -> list[OwnRoll]:
         roller = t.rolls.sr_extended_roller(c["id"])
         if roller is None or roller.who != cid or roller.pool is None:
             continue
-        label = f"{c['title']}: interval {ext['intervals'] + 1}, {ext['accumulated']}/{ext['threshold']} hits so far"
+        label: Words = (N_("{title}: interval {i}, {hits}/{threshold} hits so far: {n} dice"),
+                        {"title": c["title"], "i": ext["intervals"] + 1, "hits": ext["accumulated"],
+                         "threshold": ext["threshold"]})
         out.append(_pool_roll(t, cid, "sr-extended", c["id"], label, roller.pool, cannot))
     return out
 

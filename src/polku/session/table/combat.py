@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ...i18n import N_
 from ...rules import turns
 from ...rules.dice import RulesError
 from ...rules.system import System
@@ -427,11 +428,11 @@ class Combat:
         """Why ``cid`` may not roll into this combat turn's order now (:meth:`join_initiative`), or ""."""
         b = self.block
         if b is None:
-            return "no fight now: initiative is rolled when the GM starts a combat turn (S12)"
+            return N_("no fight now: initiative is rolled when the GM starts a combat turn (S12)")
         if any(e["id"] == cid for e in self._t.state["initiative"]):
-            return "your initiative for this combat turn is rolled already"
+            return N_("your initiative for this combat turn is rolled already")
         if b["pass"] != 1 or b["acted"] or b["held"]:
-            return "someone has acted in this combat turn: the GM rolls you in at the next one (S12)"
+            return N_("someone has acted in this combat turn: the GM rolls you in at the next one (S12)")
         return ""
 
     def join_initiative(self, cid: str, passes: int | None = None, *,
