@@ -15,26 +15,28 @@ from rich.color import ColorParseError
 from rich.text import Text
 
 from .. import i18n, text
+from ..i18n import N_
 from ..rules.shadowrun import is_hit
 from ..session import telling
 
 SOURCE_MARK = text.SOURCE_MARK
 
 SOURCE_NAME = {
-    "action": "action die",
-    "die": "die",
-    "background": "background",
-    "condition": "condition",
-    "ability": "ability",
-    "edge": "Edge",
-    "gm": "GM bonus",
-    "charge": "spirit die (a charge left, R11)",
-    "skill": "pool",
-    "attribute": "pool",
-    "modifier": "modifier",
-    "helper": "teamwork",
-    "exploded": "rule of six",
+    "action": N_("action die"),
+    "die": N_("die"),
+    "background": N_("background"),
+    "condition": N_("condition"),
+    "ability": N_("ability"),
+    "edge": N_("Edge"),
+    "gm": N_("GM bonus"),
+    "charge": N_("spirit die (a charge left, R11)"),
+    "skill": N_("pool"),
+    "attribute": N_("pool"),
+    "modifier": N_("modifier"),
+    "helper": N_("teamwork"),
+    "exploded": N_("rule of six"),
 }
+"""Where a logged die came from, in words (translated where shown)."""
 
 MANUAL_MARK = "✍"
 """Before the dice of a roll whose faces were typed from physical dice. Every mark here is a glyph of
@@ -156,7 +158,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     if undone:
         body_start = len(f"{number}{mark} ")
         line.stylize(styles.get("undone", "strike"), body_start)
-        line = line[:body_start] + Text("(undone) ", style=styles.get("muted", "")) + line[body_start:]
+        line = line[:body_start] + Text(i18n._("(undone) "), style=styles.get("muted", "")) + line[body_start:]
     return line
 
 
@@ -166,25 +168,29 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
     out: list[Text] = []
     pad = "       "
     roll = ev.get("roll")
-    out.append(Text(f"{pad}{ev.get('t', '')}  scene {'.'.join(str(x) for x in ev.get('at', []))}  "
-                    f"{telling.event_text(ev)}", style=styles.get("muted", "")))
+    out.append(Text(pad + i18n._("{time}  scene {at}  {text}", time=ev.get("t", ""),
+                                 at=".".join(str(x) for x in ev.get("at", [])), text=telling.event_text(ev)),
+                    style=styles.get("muted", "")))
     if roll:
         origin = text.dice_origin(roll)
         out.append(Text(f"{pad}{roll.get('test', '')}: {origin}", style=styles.get("muted", "")))
         if roll.get("settings"):
             from ..session.rolls import settings_text
 
-            out.append(Text(f"{pad}settings: {settings_text(roll['settings'])}", style=styles.get("muted", "")))
+            out.append(Text(pad + i18n._("settings: {settings}", settings=settings_text(roll["settings"])),
+                            style=styles.get("muted", "")))
         for side in roll.get("sides", []):
             out.append(Text(f"{pad}{side.get('label', '?')}:", style="bold"))
             for d in side.get("dice", []):
-                src = SOURCE_NAME.get(d.get("source", "die"), d.get("source", ""))
+                source = d.get("source", "die")
+                src = i18n._(SOURCE_NAME[source]) if source in SOURCE_NAME else str(source)
                 label = f" {d['label']}" if d.get("label") and d.get("label") != d.get("source") else ""
                 rep = ""
                 if d.get("replaced"):
-                    rep = f"  (rerolled; replaced {', '.join(str(x) for x in d['replaced'])})"
+                    rep = i18n._("  (rerolled; replaced {faces})", faces=", ".join(str(x) for x in d["replaced"]))
                 glyph = "✦ " if d.get("source") == "ability" else "  "
-                t = Text(f"{pad}  {glyph}{d['face']:>2} on d{d['size']}  {src}{label}{rep}")
+                t = Text(f"{pad}  {glyph}" + i18n._("{face} on d{size}", face=f"{d['face']:>2}", size=d["size"])
+                         + f"  {src}{label}{rep}")
                 if d.get("source") == "ability":
                     t.stylize(styles.get("ability", ""))
                 out.append(t)

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ... import i18n
 from ...i18n import N_
 from ...rules import turns
 from ...rules.dice import RulesError
@@ -151,8 +152,8 @@ class Combat:
         if b is None:
             return ""
         if b["pass"] == 0:
-            return f"Turn {b['turn']} over: i rolls turn {b['turn'] + 1}"
-        return f"Combat turn {b['turn']} · pass {b['pass']}"
+            return i18n._("Turn {turn} over: i rolls turn {next}", turn=b["turn"], next=b["turn"] + 1)
+        return i18n._("Combat turn {turn} · pass {pass_}", turn=b["turn"], pass_=b["pass"])
 
     def effect_modifiers(self, cid: str) -> list[tuple[str, int]]:
         """``(label, dice)`` of each effect on ``cid`` that changes dice pools: a row of the pool builder."""
