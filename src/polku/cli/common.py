@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
-    from typing import Any, NoReturn
+    from typing import Any, NoReturn, TypeAlias
 
     from polku.rules.system import Settings
     from polku.session.tracker import Tracker
+
+    Verbs: TypeAlias = "argparse._SubParsersAction[Parser]"
+    """The verbs' subparsers, which each verb module's ``add_parser`` adds its parser to (typing only:
+    the headless path imports no typing)."""
 
 PROG = "polku"
 
@@ -217,7 +221,7 @@ def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
                    help=f"{who} spent Edge after the roll: +E dice at the end, rule of six on them (S7)")
 
 
-def finish(p: argparse.ArgumentParser, handler: Any) -> None:
+def finish(p: argparse.ArgumentParser, handler: Callable[[argparse.Namespace], int]) -> None:
     """What ends every system's subparser: --set, --json and the handler."""
     set_flag(p)
     json_flag(p)

@@ -9,10 +9,11 @@ from polku.cli.common import CliError, load_read_only, print_notices
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     exp = verbs.add_parser("export", help="a session report, Markdown or HTML",
                            description="Write a session report a GM can post for the group: scenes, challenges, "
                                        "rolls, resources and statistics. The GM's secrets are left out unless --gm.")

@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from polku.cli.common import Verbs
 
-def add_parser(verbs: Any) -> None:
+
+def add_parser(verbs: Verbs) -> None:
     p = verbs.add_parser("import", help="a Varjojuoksu character from a Chummer 4 file",
                          description="Read a Chummer 4 character file (.chum: SR4, UTF-16 or UTF-8 XML) as a "
                                      "Varjojuoksu character: name, attributes (augmented values), Edge, skills with "

@@ -8,10 +8,11 @@ from polku.cli.common import SEED_MAX, whole_arg
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     new = verbs.add_parser("new", help="start the app on a new campaign",
                            description="Start the app on its new-campaign form: name, system and rule "
                                        "settings; Escape leads to the session chooser.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EDGE_MAX,
@@ -53,6 +53,53 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    class _Common(argparse.Namespace):
+        json: bool
+        settings: list[str]
+
+    class RajaOddsArgs(_Common):
+        """``polku odds rajapolku``'s arguments (typing only)."""
+
+        a: str
+        b: str
+        spirit: bool
+        in_fight: bool
+        wound: str | None
+        b_wound: str | None
+
+    class HarhaOddsArgs(_Common):
+        """``polku odds harhapolku``'s arguments (typing only)."""
+
+        a: str
+        b: str | None
+        variant: str | None
+        difficult: bool
+        very_demanding: bool
+
+    class SROddsArgs(_Common):
+        """``polku odds shadowrun``'s arguments (typing only)."""
+
+        n: str
+        threshold: int | None
+        edge_before: int | None
+        edge: int | None
+        extended: int | None
+        intervals: int | None
+        progress: int
+        hurried: bool
+        helpers: str | None
+        leader_skill: int | None
+
+    class SROpposedOddsArgs(_Common):
+        """``polku odds shadowrun-opposed``'s arguments (typing only)."""
+
+        n: str
+        m: str
+        group: str | None
+        edge_before: int | None
+        b_edge_before: int | None
+
+    from polku.cli.common import Verbs
     from polku.rules.system import Settings
 
 
@@ -76,7 +123,7 @@ JSON keys: system, dice, rule_of_six, settings, hits {h: p}, glitch, critical_gl
   unfinished; --helpers: helpers, leader_skill, cap, and the hits keys for the leader."""
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     odds = verbs.add_parser("odds", help="exact odds",
                             description="Exact odds of a challenge or a roll, for every test the app offers.")
     osys = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
@@ -138,7 +185,8 @@ def add_parser(verbs: Any) -> None:
     finish(oso, _odds_sr_opposed)
 
 
-def _odds_raja(args: argparse.Namespace) -> int:
+def _odds_raja(parsed: argparse.Namespace) -> int:
+    args = cast("RajaOddsArgs", parsed)
     from polku.session import odds
 
     settings, _ = settings_from_args(args, "rajapolku")
@@ -182,7 +230,7 @@ def _odds_raja(args: argparse.Namespace) -> int:
     return 0
 
 
-def _odds_spirit(args: argparse.Namespace, settings: Settings) -> int:
+def _odds_spirit(args: RajaOddsArgs, settings: Settings) -> int:
     from polku.session import odds
 
     charges = []
@@ -222,7 +270,8 @@ def _odds_spirit(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _odds_harha(args: argparse.Namespace) -> int:
+def _odds_harha(parsed: argparse.Namespace) -> int:
+    args = cast("HarhaOddsArgs", parsed)
     from polku.rules.harhapolku import difficult_notice
     from polku.session import odds
 
@@ -278,7 +327,8 @@ def _odds_harha(args: argparse.Namespace) -> int:
     return 0
 
 
-def _odds_sr(args: argparse.Namespace) -> int:
+def _odds_sr(parsed: argparse.Namespace) -> int:
+    args = cast("SROddsArgs", parsed)
     from polku.rules import odds as core
     from polku.session import odds
 
@@ -372,7 +422,8 @@ def _odds_sr(args: argparse.Namespace) -> int:
     return 0
 
 
-def _odds_sr_opposed(args: argparse.Namespace) -> int:
+def _odds_sr_opposed(parsed: argparse.Namespace) -> int:
+    args = cast("SROpposedOddsArgs", parsed)
     from polku.rules import shadowrun
     from polku.session import odds
 

@@ -8,10 +8,12 @@ from polku.cli.common import CliError, load_players, needs_terminal
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
+    from polku.session.tracker import Tracker
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     play = verbs.add_parser(
         "play", help="a player's seat: the players' view, your character and your rolls",
         description="The players' live view of a session plus one character's sheet and a roll panel: roll what "
@@ -25,7 +27,7 @@ def add_parser(verbs: Any) -> None:
     play.set_defaults(handler=run)
 
 
-def character_id(tracker: Any, wanted: str) -> str:
+def character_id(tracker: Tracker, wanted: str) -> str:
     """The id of the public character named (or with the id) ``wanted``; a secret one is not found."""
     low = " ".join(wanted.split()).lower()
     for cid, ch in tracker.characters.items():

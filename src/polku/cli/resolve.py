@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EDGE_MAX,
@@ -60,6 +60,53 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
+    class _Common(argparse.Namespace):
+        json: bool
+        settings: list[str]
+
+    class RajaResolveArgs(_Common):
+        """``polku resolve rajapolku``'s arguments (typing only)."""
+
+        a: str
+        b: str
+        spirit: bool
+        charges: str | None
+        wound: str | None
+        b_wound: str | None
+
+    class HarhaResolveArgs(_Common):
+        """``polku resolve harhapolku``'s arguments (typing only)."""
+
+        a: str
+        b: str | None
+        variant: str | None
+        difficult: bool
+        very_demanding: bool
+
+    class SRResolveArgs(_Common):
+        """``polku resolve shadowrun``'s arguments (typing only)."""
+
+        faces: str
+        threshold: int | None
+        edge_before: int | None
+        edge_after: int | None
+        long_shot: int | None
+        hurried: bool
+        extended: str | None
+        helper: list[str]
+        leader_skill: int | None
+
+    class SROpposedResolveArgs(_Common):
+        """``polku resolve shadowrun-opposed``'s arguments (typing only)."""
+
+        a: str
+        b: str
+        edge_before: int | None
+        edge_after: int | None
+        b_edge_before: int | None
+        b_edge_after: int | None
+
+    from polku.cli.common import Verbs
     from polku.rules.dice import Die
     from polku.rules.shadowrun import SRRoll
     from polku.rules.system import Settings
@@ -90,7 +137,7 @@ SR_FACES_ORDER = (
     "rule of six wave by wave (one new die per six, in table order)")
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     res = verbs.add_parser(
         "resolve", help="judge faces already rolled",
         description="Judge faces already rolled (physical dice, or any roll). "
@@ -158,7 +205,8 @@ def add_parser(verbs: Any) -> None:
     finish(so, _resolve_sr_opposed)
 
 
-def _resolve_raja(args: argparse.Namespace) -> int:
+def _resolve_raja(parsed: argparse.Namespace) -> int:
+    args = cast("RajaResolveArgs", parsed)
     from polku.rules import rajapolku
 
     settings, _ = settings_from_args(args, "rajapolku")
@@ -205,7 +253,8 @@ def _sum_side(text: str, side: str) -> tuple[int, Die | None]:
     return int(count_txt.strip()), dice[0]
 
 
-def _resolve_harha(args: argparse.Namespace) -> int:
+def _resolve_harha(parsed: argparse.Namespace) -> int:
+    args = cast("HarhaResolveArgs", parsed)
     from polku.rules import harhapolku
 
     settings = harha_settings(args)
@@ -309,7 +358,7 @@ def _replace_roll(r: SRRoll, *, hurried: bool) -> SRRoll:
     return replace(r, hurried=hurried)
 
 
-def _sr_side(text: str, args: argparse.Namespace, prefix: str, settings: Settings, side: str | None = None,
+def _sr_side(text: str, args: SROpposedResolveArgs, prefix: str, settings: Settings, side: str | None = None,
              **kw: Any) -> SRRoll:
     dice = sr_faces(text, side)
     return _sr_from_faces(dice, settings, edge_before=getattr(args, f"{prefix}edge_before"),
@@ -317,7 +366,8 @@ def _sr_side(text: str, args: argparse.Namespace, prefix: str, settings: Setting
                           what=f"side {side}: " if side else "", **kw)
 
 
-def _resolve_sr(args: argparse.Namespace) -> int:
+def _resolve_sr(parsed: argparse.Namespace) -> int:
+    args = cast("SRResolveArgs", parsed)
     from polku.rules import shadowrun
 
     settings, _ = settings_from_args(args, "shadowrun")
@@ -347,7 +397,7 @@ def _resolve_sr(args: argparse.Namespace) -> int:
     return emit(args, out, lines)
 
 
-def _resolve_sr_extended(args: argparse.Namespace, settings: Settings) -> int:
+def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
     from polku.rules import shadowrun
 
     for flag in ("edge_before", "edge_after", "long_shot", "threshold"):
@@ -399,7 +449,8 @@ def _interval_flags(text: str, index: int, hurried: bool) -> tuple[dict[str, Any
     return flags, parts[-1]
 
 
-def _resolve_sr_opposed(args: argparse.Namespace) -> int:
+def _resolve_sr_opposed(parsed: argparse.Namespace) -> int:
+    args = cast("SROpposedResolveArgs", parsed)
     from polku.rules import shadowrun
 
     settings, _ = settings_from_args(args, "shadowrun")

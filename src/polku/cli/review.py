@@ -8,10 +8,11 @@ from polku.cli.common import load_read_only, needs_terminal
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     rev = verbs.add_parser("review", help="step through a saved session, read-only",
                            description="Open a saved session read-only: the timeline, the state at any event, "
                                        "filters and statistics. Takes no lock and never writes.")

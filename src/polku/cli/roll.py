@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EXTENDED_MAX,
@@ -52,12 +52,40 @@ from polku.cli.words import (
 if TYPE_CHECKING:
     from typing import Any
 
+    from polku.cli.common import Verbs
     from polku.rules.dice import DiceSource
     from polku.rules.shadowrun import SRRoll
     from polku.rules.system import Settings
 
     Rolled = tuple[dict[str, Any], dict[str, Any], list[str]]
     """What a system's roller gives ``run``: the JSON, the faces rolled per side, the lines."""
+
+    class RollArgs(argparse.Namespace):
+        """What ``polku roll``'s parser (:func:`add_parser`) gives, by name and type (typing only)."""
+
+        system: str
+        pool_a: str
+        pool_b: str | None
+        seed: int | None
+        variant: str | None
+        difficult: bool
+        very_demanding: bool
+        spirit: bool
+        wound: str | None
+        b_wound: str | None
+        edge_before: int | None
+        edge_after: int | None
+        b_edge_before: int | None
+        b_edge_after: int | None
+        threshold: int | None
+        hurried: bool
+        group: str | None
+        helpers: str | None
+        leader_skill: int | None
+        extended: int | None
+        intervals: int | None
+        json: bool
+        settings: list[str]
 
 
 ROLL_EPILOG = """\
@@ -72,7 +100,7 @@ pools:
 """ + "JSON keys: seed, rolled, and the keys of 'polku resolve' for the same test."
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     roll = verbs.add_parser(
         "roll", help="roll pools with a seed, then judge",
         description=(
@@ -130,7 +158,8 @@ ROLL_ONLY = {
 """Which options of ``polku roll`` belong to which system."""
 
 
-def run(args: argparse.Namespace) -> int:
+def run(parsed: argparse.Namespace) -> int:
+    args = cast("RollArgs", parsed)
     from polku.rules.dice import RandomSource
 
     system = _system_of(args.system)
@@ -159,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _roll_raja(args: argparse.Namespace, source: DiceSource) -> Rolled:
+def _roll_raja(args: RollArgs, source: DiceSource) -> Rolled:
     from polku.rules import rajapolku
     from polku.rules.dice import DieSpec, Src, roll_specs
 
@@ -167,7 +196,7 @@ def _roll_raja(args: argparse.Namespace, source: DiceSource) -> Rolled:
     if args.pool_b is None:
         raise CliError("rajapolku needs two pools: polku roll rajapolku POOL_A POOL_B")
     if args.spirit:
-        return _roll_spirit(args, source, settings)
+        return _roll_spirit(args, source, settings, args.pool_b)
     if args.wound is not None or args.b_wound is not None:
         raise CliError("--wound and --b-wound are for spirit combat (--spirit, R11)")
     pools = []
@@ -186,12 +215,12 @@ MAX_EXCHANGES = 100
 """``polku roll rajapolku --spirit`` stops a fight after this many exchanges."""
 
 
-def _roll_spirit(args: argparse.Namespace, source: DiceSource, settings: Settings) -> Rolled:
+def _roll_spirit(args: RollArgs, source: DiceSource, settings: Settings, pool_b: str) -> Rolled:
     from polku.rules import rajapolku
     from polku.rules.dice import roll_specs
 
     charges = []
-    for side, text in (("A", args.pool_a), ("B", args.pool_b)):
+    for side, text in (("A", args.pool_a), ("B", pool_b)):
         normal, ability = parse_raja_pool(text, side)
         if ability:
             raise CliError(f"side {side}: in spirit combat the dice are the charges, no ability dice (R11)")
@@ -228,7 +257,7 @@ def _roll_spirit(args: argparse.Namespace, source: DiceSource, settings: Setting
     return out, rolled, lines
 
 
-def _roll_harha(args: argparse.Namespace, source: DiceSource) -> Rolled:
+def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
     from polku.rules import harhapolku
     from polku.rules.dice import DieSpec, Src, roll_specs
 
@@ -278,7 +307,7 @@ def _roll_harha(args: argparse.Namespace, source: DiceSource) -> Rolled:
     return out, rolled, [head, *("  " + x for x in explain)]
 
 
-def _roll_sr(args: argparse.Namespace, source: DiceSource) -> Rolled:
+def _roll_sr(args: RollArgs, source: DiceSource) -> Rolled:
     """Shadowrun: which test the flags ask for (S8-S11), each rolled by its own function."""
     settings, _ = settings_from_args(args, "shadowrun")
     check_threshold(args.threshold)
@@ -292,7 +321,7 @@ def _roll_sr(args: argparse.Namespace, source: DiceSource) -> Rolled:
     if args.extended is not None:
         if args.pool_b is not None or args.helpers or args.threshold is not None:
             raise CliError("--extended is one character's test: one pool, no --threshold (S10)")
-        return _roll_sr_extended(args, one, n)
+        return _roll_sr_extended(args, one, n, args.extended)
     if args.intervals is not None:
         raise CliError("--intervals is for an extended test (--extended T)")
     if args.helpers:
@@ -311,13 +340,13 @@ def _roll_sr(args: argparse.Namespace, source: DiceSource) -> Rolled:
         raise CliError("--threshold is for one pool; an opposed test has no threshold (S9)")
     if args.hurried:
         raise CliError("--hurried is for an extended test (S10)")
-    return _roll_sr_opposed(args, one, n)
+    return _roll_sr_opposed(args, one, n, args.pool_b)
 
 
 class _SrRoller:
     """Rolls one Shadowrun pool with the Edge a side spent (``prefix`` "" for A, "b_" for B)."""
 
-    def __init__(self, args: argparse.Namespace, source: DiceSource, settings: Settings) -> None:
+    def __init__(self, args: RollArgs, source: DiceSource, settings: Settings) -> None:
         self.args, self.source, self.settings = args, source, settings
         self.settings_out = settings_json(settings, "shadowrun")
 
@@ -332,11 +361,11 @@ class _SrRoller:
         return r
 
 
-def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
+def _roll_sr_extended(args: RollArgs, one: _SrRoller, n: int, threshold: int) -> Rolled:
     from polku.rules import shadowrun
 
     limit = args.intervals if args.intervals is not None else INTERVALS_DEFAULT
-    test = shadowrun.ExtendedTest(args.extended, hurried=args.hurried)
+    test = shadowrun.ExtendedTest(threshold, hurried=args.hurried)
     while not test.over and test.intervals < limit:
         test = test.add(one(n, "", hurried=args.hurried))
     rolls = test.history
@@ -348,7 +377,7 @@ def _roll_sr_extended(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolle
     return out, {"a": [r.faces for r in rolls]}, lines
 
 
-def _roll_sr_teamwork(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
+def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, "helper")]
@@ -364,7 +393,7 @@ def _roll_sr_teamwork(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolle
     return out, rolled, lines
 
 
-def _roll_sr_one(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
+def _roll_sr_one(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
     r = one(n, "", hurried=args.hurried)
@@ -373,10 +402,10 @@ def _roll_sr_one(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
     return out, {"a": [d.face for d in r.dice]}, [sr_headline(result), *("  " + x for x in result.explain())]
 
 
-def _roll_sr_opposed(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled:
+def _roll_sr_opposed(args: RollArgs, one: _SrRoller, n: int, pool_b: str) -> Rolled:
     from polku.rules import shadowrun
 
-    m = sr_pool(args.pool_b, "B")
+    m = sr_pool(pool_b, "B")
     group = pool_list(args.group, "group member")
     m_total = shadowrun.group_pool([m, *group]) if group else m
     ra = one(n, "")
@@ -391,7 +420,7 @@ def _roll_sr_opposed(args: argparse.Namespace, one: _SrRoller, n: int) -> Rolled
     return out, {"a": [d.face for d in ra.dice], "b": [d.face for d in rb.dice]}, lines
 
 
-def _reproduce_args(args: argparse.Namespace, system: str, seed: int) -> list[str]:
+def _reproduce_args(args: RollArgs, system: str, seed: int) -> list[str]:
     out = [system, args.pool_a]
     if args.pool_b is not None:
         out.append(args.pool_b)

@@ -12,10 +12,12 @@ from polku.cli.common import CliError, load_players, whole_arg
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
+    from polku.session.tracker import Tracker
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     p = verbs.add_parser(
         "serve", help="the players' view and seats in a browser",
         description="Serve the players' view (as polku watch shows it) and one seat per player character "
@@ -38,7 +40,7 @@ def add_parser(verbs: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def seat_names(tracker: Any, wanted: list[str] | None, no_seats: bool) -> list[str]:
+def seat_names(tracker: Tracker, wanted: list[str] | None, no_seats: bool) -> list[str]:
     """The seats to serve: the ones asked for (each a public character), or every public PC."""
     from polku.cli import VERBS
 

@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
+    from polku.cli.common import Verbs
 
-def add_parser(verbs: Any) -> None:
+
+def add_parser(verbs: Verbs) -> None:
     import argparse as _argparse
     import textwrap
 

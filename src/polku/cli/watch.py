@@ -8,10 +8,11 @@ from polku.cli.common import CliError, load_players, needs_terminal, seconds
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+
+    from polku.cli.common import Verbs
 
 
-def add_parser(verbs: Any) -> None:
+def add_parser(verbs: Verbs) -> None:
     wat = verbs.add_parser("watch", help="the players' live view of a session",
                            description="A read-only live view of a session the GM's app is saving: challenges, "
                                        "characters' public status and the dice log, without the GM's secrets. "
