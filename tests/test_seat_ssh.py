@@ -156,6 +156,12 @@ def test_seats_roll_their_own_attack_defence_resistance_and_initiative_over_ssh_
         def seat_rolls(cid: str) -> list[dict]:
             return [e for e in gm_log() if e.get("kind") == "roll" and e.get("seat") == cid]
 
+        def forge(cid: str, rid: str, text: str) -> None:
+            """A hand-written request in ``cid``'s folder, whole at once (renamed into place, as a seat writes)."""
+            folder = seats.seat_dir(session, cid)
+            (folder / f".forged-{rid}").write_text(text)
+            os.replace(folder / f".forged-{rid}", folder / f"req-{rid}.json")
+
         try:
             subprocess.run(tmux + ["new-session", "-d", "-s", "gm", "-x", "100", "-y", "30",
                                    f"{sys.executable} -m polku.cli {session}"], check=True, env=env)
@@ -199,8 +205,8 @@ def test_seats_roll_their_own_attack_defence_resistance_and_initiative_over_ssh_
 
             # The third seat's key cannot roll Nyx's defence: the request is not open to Ratchet's seat.
             assert "attacks you" not in screen("ratchet")
-            bad = seats.seat_dir(session, "ratchet") / "req-00000000000000aa.json"
-            bad.write_text(f'{{"v": 1, "id": "00000000000000aa", "seat": "ratchet", "kind": "roll", "offer": {offer}}}')
+            forge("ratchet", "00000000000000aa",
+                  f'{{"v": 1, "id": "00000000000000aa", "seat": "ratchet", "kind": "roll", "offer": {offer}}}')
             wait_for(lambda: seats.read_answer(session, "ratchet", "00000000000000aa"), 60, "the refusal")
             assert seats.read_answer(session, "ratchet", "00000000000000aa")["ok"] is False
 
@@ -215,9 +221,8 @@ def test_seats_roll_their_own_attack_defence_resistance_and_initiative_over_ssh_
             assert attack["roll"]["outcome"]["winner"] == "a" and attack["roll"]["outcome"]["net_hits"] == 4
 
             # Ratchet cannot resist the hit on Nyx; Nyx can, with the program's dice.
-            bad = seats.seat_dir(session, "ratchet") / "req-00000000000000bb.json"
-            bad.write_text('{"v": 1, "id": "00000000000000bb", "seat": "ratchet", "kind": "own", '
-                           f'"test": "sr-resist", "key": "{attack["seq"]}"}}')
+            forge("ratchet", "00000000000000bb", '{"v": 1, "id": "00000000000000bb", "seat": "ratchet", "kind": "own", '
+                  f'"test": "sr-resist", "key": "{attack["seq"]}"}}')
             wait_for(lambda: seats.read_answer(session, "ratchet", "00000000000000bb"), 60, "the refusal")
             assert seats.read_answer(session, "ratchet", "00000000000000bb") == {
                 "v": 1, "id": "00000000000000bb", "ok": False, "text": "that roll is not open to you now"}

@@ -644,7 +644,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             return {"v": 1, "id": taken.rid, "ok": False, "text": why}
         self.seat_waiting.append(taken)
         own = seat_rolls.find(t, taken.cid, taken.request)
-        return {"v": 1, "id": taken.rid, "ok": True, "waiting": True, "text": seat_rolls.WAITING, "what": own.label}
+        return {"v": 1, "id": taken.rid, "ok": True, "waiting": True, "text": seat_rolls.WAITING, "what": own.told()[0]}
 
     def action_approve_seat(self) -> None:
         if self.seat_waiting:
