@@ -281,6 +281,8 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
             t.update_character(ca, "secret", False)
             # Revealed with what it carries now: its effects may show from here on.
             s.left_public.update(e["name"] for e in t.characters[ca].get("effects", []))
+            # …and its saved pools (named while it was secret), which its seat offers from now on.
+            s.left_public.update(p["name"] for p in t.characters[ca].get("pools", []))
         elif name == "note":
             t.note(_mark(s, "the GM's note"))
         elif name == "notes" and ca:

@@ -451,6 +451,21 @@ def _b():
     return shadowrun(), lambda t: t.combat.set_initiative("kaneda", 2, 2, "wired reflexes 2")
 
 
+@command("combat.remove_initiative")
+def _b():
+    t = shadowrun()
+    t.combat.set_initiative("nyx", 0, 3, "hot-sim", kind="matrix")
+    return t, lambda t: t.combat.remove_initiative("nyx", "matrix")
+
+
+@command("combat.join_initiative")
+def _b():
+    """A player's seat rolls Nyx into a combat turn the GM began with Kaneda and the Ganger."""
+    t = shadowrun()
+    t.rolls.roll_initiative([("kaneda", 1), ("ganger", 1)], faces=[5, 6, 5, 1, 1, 1, 1, 1] + [5, 5, 1, 1, 1, 1])
+    return t, lambda t: t.combat.join_initiative("nyx", faces=[6, 5, 5, 1, 1, 1, 1, 1])
+
+
 @command("combat.delay")
 def _b():
     return _fight(), lambda t: t.combat.delay()
