@@ -560,7 +560,7 @@ async def test_an_ambush_by_keys_kaneda_surprised_nyx_astral_with_edge(tmp_path:
         await press(pilot, "ctrl+u", *typed("astral +0"), "enter")  # passes left out: astral's 3
         await settle(pilot)
         assert t.character("nyx")["initiative_scores"] == {"astral": {"bonus": 0, "passes": 3}}
-        assert "Intuition 5 × 2 · 3 passes" in str(rows.get_option("initiative:astral").prompt)
+        assert "  astral        Intuition 5 × 2 · 3 passes" in str(rows.get_option("initiative:astral").prompt)
         await press(pilot, "escape", "i")
         await ambush_initiative(pilot)
         await press(pilot, "f")

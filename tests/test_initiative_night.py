@@ -200,3 +200,33 @@ def test_the_players_see_who_is_surprised_but_not_a_secret_fighter():
     t.rolls.roll_initiative([("ann", 1), ("bo", 1), ("cy", 1)], faces=ANN + BO + CY, surprised=["ann", "bo"])
     view = public_view(t)
     assert view.state["combat"]["surprised"] == ["ann"]
+
+
+def test_the_new_lines_are_told_in_english_as_written_and_in_finnish():
+    """The sheet's score lines, the order with who is surprised, a turn begun in pass 2, Edge spent on
+    the roll: each told from its fact says what the tracker wrote, and in Finnish the rule texts' words."""
+    from polku import i18n
+    from polku.session import telling
+
+    t = table()
+    t.combat.set_initiative("ann", 2, 2, "wired reflexes 2")
+    t.combat.set_initiative("cy", 0, 3, kind="astral")
+    t.combat.remove_initiative("cy", "astral")
+    # Ann 8 dice now (wired reflexes +2), 3 hits: 11; Bo 6 + Edge 2, the sixes roll 5 and 1: 3 hits, 9
+    t.rolls.roll_initiative([("ann", 2), ("bo", 1)], faces=ANN + [1, 1] + [6, 6, 1, 1, 1, 1, 1, 1, 5, 1], edge=["bo"],
+                            surprised=["ann", "bo"])
+    events = [ev for ev in t.events if ev.get("kind") in ("character", "resource", "roll", "combat")][-6:]
+    i18n.set_language("en")
+    try:
+        assert [telling.event_text(ev) for ev in events] == [ev["text"] for ev in events]
+        i18n.set_language("fi")
+        assert [telling.event_text(ev) for ev in events] == [
+            "Ann: initiatiivi +2, 2 toimintavuoroa (wired reflexes 2)",
+            "Cy: astraali-initiatiivi +0, 3 toimintavuoroa",
+            "Cy: ei astraali-initiatiivia",
+            "Bo käyttää Edgeä: Edge initiatiiviheittoon (S7) (1/2 jäljellä)",
+            "Initiatiivi: Ann 11, Bo 9; yllätetty: Ann, Bo",
+            "Taistelukierros 1 alkaa toimintavuorosta 2 (1. toimintavuorossa kukaan ei toimi: yllätetty): Ann toimii",
+        ]
+    finally:
+        i18n.set_language("en")

@@ -374,7 +374,10 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
 
 INITIATIVE_LABELS = {"physical": N_("Initiative"), "astral": N_("Astral initiative"),
                      "matrix": N_("Matrix initiative")}
-"""A Varjojuoksu sheet's initiative rows, one per score (SR4: physical, astral, matrix)."""
+"""A Varjojuoksu sheet's initiative scores by name (SR4: physical, astral, matrix)."""
+
+ROW_LABELS = {"physical": N_("Initiative"), "astral": N_("  astral"), "matrix": N_("  matrix")}
+"""The sheet's initiative rows: astral and matrix right under the physical one (16 columns for a label)."""
 
 
 def initiative_rows(t: Tracker, cid: str) -> list[tuple[str, str, str]]:
@@ -389,7 +392,7 @@ def initiative_rows(t: Tracker, cid: str) -> list[tuple[str, str, str]]:
             dice = _("Intuition {intuition}", intuition=a["intuition"])
         else:
             dice = _("Reaction {reaction} + Intuition {intuition}", reaction=a["reaction"], intuition=a["intuition"])
-        out.append(("initiative" if kind == "physical" else f"initiative:{kind}", _(INITIATIVE_LABELS[kind]),
+        out.append(("initiative" if kind == "physical" else f"initiative:{kind}", _(ROW_LABELS[kind]),
                     dice + (f" + {bonus}" if bonus else "") + " · " + ngettext("{n} pass", "{n} passes", passes)
                     + _("  (Enter edits)")))
     return out
