@@ -8,8 +8,9 @@ for its own character when the fiction asks (Varjojuoksu):
   (:meth:`polku.session.table.attack.Attacks.attack_pool`). At an NPC, the defender's
   default defence is thrown with the program's dice in the same roll; at a player
   character, the attack waits for that character's seat to defend (a ``seat`` event
-  with ``ask.test = "sr-defend"``, as a GM's request is), and the defender's roll throws
-  both sides (the attacker's physical faces, if typed, kept in the request);
+  with ``ask.test = "sr-defend"``, as a GM's request is; the GM's ``P`` on an opposed
+  test makes the same one, :func:`ask_defence`), and the defender's roll throws both
+  sides (the attacker's physical faces, if typed, kept in the request; Edge before it);
 - damage resistance after the newest attack that hit the character (S12: Body + armour,
   the attacker's weapon as its sheet has it), the GM's own ``damage.apply``;
 - initiative, rolled into a combat turn the GM began without the character, before
@@ -22,7 +23,8 @@ Harhapolku: a difficult action (H8) with a pool saved on the character's sheet; 
 
 :func:`own_rolls` says what is open to a character now, each with the reason when it
 is not; the GM's app publishes it for every public player character (in the players'
-file, :mod:`polku.session.players.public`), the seat shows it, and the GM's app checks
+file, :mod:`polku.session.players.players_file`; each label and reason as a catalogue
+message, so a seat words it in its reader's language), the seat shows it, and the GM's app checks
 a request against the same answer (:func:`check`) before :func:`apply_own` makes it,
 inside ``tracker.by_seat``: every event is the command the GM would run, marked with
 the seat. The campaign's ``seats.own_rolls`` setting says whether an own roll applies
