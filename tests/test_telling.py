@@ -260,6 +260,28 @@ def _sr_session() -> Tracker:
     return t
 
 
+def _roster_session() -> Tracker:
+    t = demo.demo_varjojuoksu(seed=5)
+    t.roster.save_template("ganger")
+    t.roster.save_template("ganger", "Ganger")
+    t.roster.save_template("nyx", "Hacker")
+    t.roster.remove_template("Hacker")
+    made = t.roster.add_from_template("Ganger", 3)
+    t.roster.add_from_template("Ganger", 1, group="Lookout", initiative="separate")
+    gid = t.characters[made[0]]["group"]
+    t.roster.set_group_initiative(gid, "separate")
+    t.roster.set_group_initiative(gid, "shared")
+    t.set_condition(made[0], "physical", t.condition_monitor(made[0], "physical"))
+    t.roster.remove_fallen()
+    t.roster.copy_characters([dict(t.characters["nyx"])], source="last week")
+    t.roster.save_pool("kaneda", {"name": "Pistols", "mode": "skill", "skill": "Pistols", "attribute": "agility",
+                                  "second": "strength", "count": 6})
+    t.roster.save_pool("kaneda", {"name": "Pistols", "mode": "skill", "skill": "Pistols", "attribute": "agility",
+                                  "second": "strength", "count": 6})
+    t.roster.remove_pool("kaneda", "Pistols")
+    return t
+
+
 def _harha_session() -> Tracker:
     t = demo.demo_harhapolku(seed=5)
     t.use_edge_reroll("lena", "Cold head")
@@ -272,7 +294,7 @@ def _harha_session() -> Tracker:
 def sessions() -> list[Event]:
     i18n.set_language("en")
     out: list[Event] = []
-    for make in (_raja_session, _sr_session, _harha_session):
+    for make in (_raja_session, _sr_session, _harha_session, _roster_session):
         out += [ev for ev in make().events if ev.get("fact")]
     return out
 
@@ -288,7 +310,9 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "structure.scene", "structure.session", "structure.story", "dice.committed", "dice.revealed", "setting",
             "challenge.added", "challenge.removed", "challenge.moved", "challenge.started",
             "challenge.resolved", "initiative.order", "combat.acts", "combat.holds", "combat.steps_in",
-            "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied"} <= _kinds(sessions)
+            "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
+            "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
+            "pool.saved", "pool.removed"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -300,7 +324,7 @@ def test_the_wound_care_words_are_the_rules(sessions: list[Event]) -> None:
 
 
 CODES = {"id", "kind", "track", "per", "why", "winner", "glitch_kind", "a_glitch", "b_glitch", "variant", "tie_action",
-         "care", "before", "after"}
+         "care", "before", "after", "initiative"}
 """A fact's values that are codes (or R9's own wound levels), not words the GM typed."""
 
 
@@ -339,7 +363,8 @@ def test_the_facts_survive_the_session_file_and_its_checks(tmp_path, sessions: l
     from polku.session import store
     from polku.session.files import document, load_tracker
 
-    for make in (_raja_session, _sr_session, _harha_session, _sr_rolls, _raja_rolls, _harha_rolls):
+    for make in (_raja_session, _sr_session, _harha_session, _roster_session, _sr_rolls, _raja_rolls,
+                 _harha_rolls):
         t = make()
         path = tmp_path / f"{make.__name__}.toml"
         store.write_full(path, document(t.state, t.events, t.last_seq()))

@@ -765,5 +765,87 @@ def _harm_applied(f: Fact) -> Told:
     return Told(_("{name}: {changes}", name=f["name"], changes="; ".join(bits)))
 
 
+# -- the roster: templates, groups, copies, imports, saved pools --------------------------------------
+
+@teller("template.saved")
+def _template_saved(f: Fact) -> Told:
+    values = {"name": f["name"], "source": f["from"]}
+    if f.get("was_replaced"):
+        text = (_("Template {name} replaced from {source} (secret)", **values) if f.get("secret_template")
+                else _("Template {name} replaced from {source}", **values))
+    else:
+        text = (_("Template {name} saved from {source} (secret)", **values) if f.get("secret_template")
+                else _("Template {name} saved from {source}", **values))
+    return Told(text)
+
+
+@teller("template.removed")
+def _template_removed(f: Fact) -> Told:
+    return Told(_("Template {name} removed", name=f["name"]))
+
+
+GROUP_JOINS = {
+    ("shared", False): N_("{n}× {template} join as {group} ({names}, shared initiative)"),
+    ("separate", False): N_("{n}× {template} join as {group} ({names}, separate initiative)"),
+    ("shared", True): N_("{n}× {template} join as {group} ({names}, shared initiative, secret)"),
+    ("separate", True): N_("{n}× {template} join as {group} ({names}, separate initiative, secret)"),
+}
+"""NPCs from a template joining as a group, by its initiative (``model.GROUP_INITIATIVE``) and secrecy."""
+
+
+@teller("group.joins")
+def _group_joins(f: Fact) -> Told:
+    """A group of NPCs from a template: how many, the names they got, whether they roll initiative as one."""
+    names = f"{f['first']}–{f['last']}" if f.get("last") else str(f["first"])
+    return Told(_(GROUP_JOINS[(str(f["initiative"]), bool(f.get("secret_group")))], n=int(f["count"]),
+                  template=f["template"], group=f["group"], names=names))
+
+
+@teller("group.initiative")
+def _group_initiative(f: Fact) -> Told:
+    if f["initiative"] == "separate":
+        return Told(_("{group}: separate initiative", group=f["group"]))
+    return Told(_("{group}: shared initiative", group=f["group"]))
+
+
+@teller("character.fallen_leave")
+def _fallen_leave(f: Fact) -> Told:
+    return Told(_("The fallen leave: {names}", names=", ".join(str(n) for n in f["names"])))
+
+
+@teller("character.copied")
+def _copied(f: Fact) -> Told:
+    names = ", ".join(str(n) for n in f.get("names", [])) or _("templates only")
+    if f.get("source"):
+        return Told(_("Copied from {source}: {names}", source=f["source"], names=names))
+    return Told(_("Copied: {names}", names=names))
+
+
+@teller("character.imported")
+def _character_imported(f: Fact) -> Told:
+    if f.get("source"):
+        return Told(_("Character {name} imported from {source}", name=f["name"], source=f["source"]))
+    return Told(_("Character {name} imported", name=f["name"]))
+
+
+@teller("template.imported")
+def _template_imported(f: Fact) -> Told:
+    if f.get("source"):
+        return Told(_("Template {name} imported from {source}", name=f["name"], source=f["source"]))
+    return Told(_("Template {name} imported", name=f["name"]))
+
+
+@teller("pool.saved")
+def _pool_saved(f: Fact) -> Told:
+    if f.get("was_replaced"):
+        return Told(_("{name}: pool '{pool}' replaced", name=f["name"], pool=f["pool_name"]))
+    return Told(_("{name}: pool '{pool}' saved", name=f["name"], pool=f["pool_name"]))
+
+
+@teller("pool.removed")
+def _pool_removed(f: Fact) -> Told:
+    return Told(_("{name}: pool '{pool}' removed", name=f["name"], pool=f["pool_name"]))
+
+
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
            "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]

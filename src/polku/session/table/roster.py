@@ -159,7 +159,9 @@ class Roster:
             model.validate_state(t.state)
             verb = "replaced" if old else "saved"
             txn.emit("template", f"Template {name} {verb} from {ch['name']}"
-                     + (" (secret)" if block.get("secret") else ""), template=tid)
+                     + (" (secret)" if block.get("secret") else ""), template=tid,
+                     fact={"id": "template.saved", "name": name, "from": ch["name"], "was_replaced": bool(old) or None,
+                           "secret_template": bool(block.get("secret")) or None})
             out["id"] = tid
 
         t.run(build)
@@ -178,7 +180,8 @@ class Roster:
                             txn.set(["characters", cid, key], value)
                     txn.delete(["characters", cid, "template"])
             txn.delete(["templates", tpl["id"]])
-            txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"])
+            txn.emit("template", f"Template {tpl['name']} removed", template=tpl["id"],
+                     fact={"id": "template.removed", "name": tpl["name"]})
 
         t.run(build)
 
@@ -225,7 +228,10 @@ class Roster:
             shared = (existing or {"initiative": initiative})["initiative"]
             txn.emit("character", f"{count}× {tpl['name']} join as {gname} ({names[0]}"
                      + (f"–{names[-1].rsplit(' ', 1)[-1]}" if count > 1 else "") + f", {shared} initiative"
-                     + (", secret" if tpl.get("secret") else "") + ")", who=list(made), group_id=gid)
+                     + (", secret" if tpl.get("secret") else "") + ")", who=list(made), group_id=gid,
+                     fact={"id": "group.joins", "count": count, "template": tpl["name"], "group": gname,
+                           "first": names[0], "last": names[-1].rsplit(" ", 1)[-1] if count > 1 else None,
+                           "initiative": shared, "secret_group": bool(tpl.get("secret")) or None})
 
         t.run(build)
         return made
@@ -243,7 +249,8 @@ class Roster:
 
         def build(txn: Txn) -> None:
             txn.set(["groups", gid, "initiative"], initiative)
-            txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid)
+            txn.emit("character", f"{g['name']}: {initiative} initiative", who=self.members(gid), group_id=gid,
+                     fact={"id": "group.initiative", "group": g["name"], "initiative": initiative})
 
         t.run(build)
 
@@ -262,7 +269,8 @@ class Roster:
             for gid in sorted(groups):
                 if not self.members(gid):
                     txn.delete(["groups", gid])
-            txn.emit("character", f"The fallen leave: {', '.join(names)}", who=list(gone))
+            txn.emit("character", f"The fallen leave: {', '.join(names)}", who=list(gone),
+                     fact={"id": "character.fallen_leave", "names": list(names)})
 
         t.run(build)
         return gone
@@ -310,7 +318,9 @@ class Roster:
                 txn.set(["templates", tid], {**clone(tpl), "id": tid})
             model.validate_state(t.state)
             names = ", ".join(t.character(c)["name"] for c in made) or "templates only"
-            txn.emit("character", f"Copied{f' from {source}' if source else ''}: {names}", who=list(made) or None)
+            txn.emit("character", f"Copied{f' from {source}' if source else ''}: {names}", who=list(made) or None,
+                     fact={"id": "character.copied", "source": source or None,
+                           "names": [t.character(c)["name"] for c in made]})
 
         t.run(build)
         return made
@@ -355,7 +365,9 @@ class Roster:
             what = "Template" if template else "Character"
             txn.emit("template" if template else "character",
                      f"{what} {name} imported" + (f" from {source}" if source else ""),
-                     **({"template": made["id"]} if template else {"who": made["id"]}))
+                     **({"template": made["id"]} if template else {"who": made["id"]}),
+                     fact={"id": "template.imported" if template else "character.imported", "name": name,
+                           "source": source or None})
 
         t.run(build)
         return made["id"]
@@ -442,7 +454,8 @@ class Roster:
         def build(txn: Txn) -> None:
             txn.set(["characters", cid, "pools"], kept + [pool])
             model.validate_state(t.state)
-            txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid)
+            txn.emit("character", f"{ch['name']}: pool '{name}' {'replaced' if replaced else 'saved'}", who=cid,
+                     fact={"id": "pool.saved", "name": ch["name"], "pool_name": name, "was_replaced": replaced or None})
 
         t.run(build)
 
@@ -455,7 +468,8 @@ class Roster:
 
         def build(txn: Txn) -> None:
             txn.set(["characters", cid, "pools"], kept)
-            txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid)
+            txn.emit("character", f"{ch['name']}: pool '{name.strip()}' removed", who=cid,
+                     fact={"id": "pool.removed", "name": ch["name"], "pool_name": name.strip()})
 
         t.run(build)
 
