@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_read_only, print_notices
 
@@ -11,6 +11,16 @@ if TYPE_CHECKING:
     import argparse
 
     from polku.cli.common import Verbs
+
+    class ExportArgs(argparse.Namespace):
+        """``polku export``'s arguments (typing only)."""
+
+        file: str
+        format: str | None
+        output: str | None
+        gm: bool
+        lang: str | None
+        transcript: bool
 
 
 def add_parser(verbs: Verbs) -> None:
@@ -30,7 +40,8 @@ def add_parser(verbs: Verbs) -> None:
     exp.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(parsed: argparse.Namespace) -> int:
+    args = cast("ExportArgs", parsed)
     from pathlib import Path
 
     from polku.session.review.export import export

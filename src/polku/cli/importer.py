@@ -16,9 +16,10 @@ from polku.cli.common import CliError
 
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
+    from pathlib import Path
 
     from polku.cli.common import Verbs
+    from polku.session.importers import Imported
 
 
 def add_parser(verbs: Verbs) -> None:
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _into(path: Any, imported: Any, *, template: bool) -> str:
+def _into(path: Path, imported: Imported, *, template: bool) -> str:
     """Add the character to the session at ``path`` as one command and save, holding the lock."""
     from polku.session import store
     from polku.session.files import SessionOpenError, open_session

@@ -6,7 +6,7 @@ binds 127.0.0.1 unless ``--host`` says otherwise. See :mod:`polku.cli.webserve`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_players, whole_arg
 
@@ -15,6 +15,16 @@ if TYPE_CHECKING:
 
     from polku.cli.common import Verbs
     from polku.session.tracker import Tracker
+
+    class ServeArgs(argparse.Namespace):
+        """``polku serve``'s arguments (typing only)."""
+
+        file: str
+        host: str
+        port: int
+        url: str | None
+        seat: list[str] | None
+        no_seats: bool
 
 
 def add_parser(verbs: Verbs) -> None:
@@ -63,7 +73,8 @@ def seat_names(tracker: Tracker, wanted: list[str] | None, no_seats: bool) -> li
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def run(parsed: argparse.Namespace) -> int:
+    args = cast("ServeArgs", parsed)
     import re
     from pathlib import Path
 
