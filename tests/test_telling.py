@@ -251,6 +251,13 @@ def _sr_session() -> Tracker:
             break
     t.combat.end()
     t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1), ("ganger", 1)])
+    # Damage: resisted with a glitch, then knocked out, then past the monitor (dying).
+    for a_faces, dv, faces in (([5, 6, 5], 5, [5, 1, 1, 1, 1, 1, 2, 3, 4, 6]), ([5, 5, 5], 4, [2, 2, 2, 3, 4, 3, 2, 3]),
+                               ([5, 5, 5, 5], 9, [2, 2, 2, 2])):
+        ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", ["kaneda"], dice=len(a_faces)),
+                                     SRSide("Ganger", ["ganger"], dice=1), faces=(a_faces, [1]))["event"]
+        t.damage.apply(ev, target="ganger", dv=dv, armour=len(faces) - 4, faces=faces,
+                       damage="stun" if dv == 4 else "physical")
     from polku.session.players import seats
     from polku.session.rolls import SRPool
 
@@ -312,7 +319,7 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "challenge.resolved", "initiative.order", "combat.acts", "combat.holds", "combat.steps_in",
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
-            "pool.saved", "pool.removed"} <= _kinds(sessions)
+            "pool.saved", "pool.removed", "sr.damage"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -324,7 +331,7 @@ def test_the_wound_care_words_are_the_rules(sessions: list[Event]) -> None:
 
 
 CODES = {"id", "kind", "track", "per", "why", "winner", "glitch_kind", "a_glitch", "b_glitch", "variant", "tie_action",
-         "care", "before", "after", "initiative"}
+         "care", "before", "after", "initiative", "letter", "state"}
 """A fact's values that are codes (or R9's own wound levels), not words the GM typed."""
 
 

@@ -93,7 +93,7 @@ def told_from_facts(ev: Mapping[str, Any]) -> bool:
     if ev.get("kind") != "roll" or not isinstance(roll, Mapping):
         return False
     test = str(roll.get("test", ""))
-    return (test in ("rajapolku", "spirit", "initiative")
+    return (test in ("rajapolku", "spirit", "initiative", "damage-resistance")
             or (test.startswith("shadowrun") and test != "shadowrun-initiative")
             or (test.startswith("harhapolku") and test != "harhapolku-narration"))
 
@@ -845,6 +845,37 @@ def _pool_saved(f: Fact) -> Told:
 @teller("pool.removed")
 def _pool_removed(f: Fact) -> Told:
     return Told(_("{name}: pool '{pool}' removed", name=f["name"], pool=f["pool_name"]))
+
+
+# -- damage (SR4 core, S12) ----------------------------------------------------------------------
+
+@teller("sr.damage")
+def _sr_damage(f: Fact) -> Told:
+    """A damage resistance roll: the DV less the hits, the boxes filled, the monitors after, the wound
+    modifier, the state, a glitch."""
+    hits, boxes = int(f["hits"]), int(f["boxes"])
+    filled = (ngettext("{n} box stun", "{n} boxes stun", boxes) if f["track"] == "stun"
+              else ngettext("{n} box physical", "{n} boxes physical", boxes))
+    values = {"physical": int(f["physical_now"]), "physical_max": int(f["physical_max"]),
+              "stun": int(f["stun_now"]), "stun_max": int(f["stun_max"])}
+    monitors = (_("({physical}/{physical_max} physical, {stun}/{stun_max} stun, overflow {overflow})",
+                  overflow=int(f["overflow_now"]), **values) if f.get("overflow_now")
+                else _("({physical}/{physical_max} physical, {stun}/{stun_max} stun)", **values))
+    parts = [_("{dv}{letter} − {hits} → {filled} {monitors}", dv=int(f["dv"]), letter=f["letter"],
+               hits=hits_words(hits), filled=filled, monitors=monitors),
+             _("wound {modifier}", modifier=str(int(f["wound_modifier"])).replace("-", "−"))]
+    state = f.get("state")
+    if state == "dead":
+        parts.append(_("dead"))
+    elif state == "dying":
+        parts.append(_("dying (overflow {overflow}/{body})", overflow=int(f["dying_overflow"]),
+                       body=int(f["body_rating"])))
+    elif state == "unconscious":
+        parts.append(_("unconscious"))
+    if f.get("glitch_kind") in ("critical", "glitch"):
+        parts.append(glitch_words(hits, str(f["glitch_kind"])))
+    summary = ", ".join(parts)
+    return Told(_("{name} takes {what}: {outcome}", name=f["name"], what=f["what"], outcome=summary), summary)
 
 
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",

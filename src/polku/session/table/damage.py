@@ -379,7 +379,8 @@ class Damage:
             extra["supersedes"] = supersedes
         ev = t.rolls.emit_roll(txn, "damage-resistance", [
             {"role": "b", "label": ch["name"], "who": [target], "dice": [_die(d) for d in r.dice]}],
-            text, outcome, explain, origin, rec.challenge, text, **extra)
+            text, outcome, explain, origin, rec.challenge, text, fact=resistance_fact(ch["name"], rec.what, res, r),
+            **extra)
         cast("dict[str, object]", ev)["_recent"] = dataclasses.replace(rec, after=(res.after.physical, res.after.stun, res.after.overflow))
         return {"event": ev, "result": res}
 
@@ -625,6 +626,18 @@ def resistance_summary(res: sr.DamageResult, r: sr.SRRoll) -> str:
             + (f", {sr.glitch_words(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
 
 
+def resistance_fact(name: str, what: str, res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
+    """A damage resistance roll's facts, as :func:`resistance_summary` words them (:mod:`polku.session.telling`)."""
+    after = res.after
+    state = "dead" if after.dead else "dying" if after.dying else "unconscious" if after.unconscious else None
+    return {"id": "sr.damage", "name": name, "what": what, "dv": res.dv, "letter": "P" if res.declared == "physical"
+            else "S", "hits": r.hits, "boxes": res.boxes, "track": res.kind, "physical_now": after.physical,
+            "physical_max": res.before.physical_max, "stun_now": after.stun, "stun_max": res.before.stun_max,
+            "overflow_now": res.overflow or None, "wound_modifier": after.wound_modifier, "state": state,
+            "dying_overflow": after.overflow if state == "dying" else None, "body_rating": after.body,
+            "glitch_kind": "critical" if r.critical_glitch else "glitch" if r.glitch else None}
+
+
 def resistance_outcome(res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
     """A damage resistance roll's logged outcome: the roll as judged (S4–S7), the hit resisted and the
     monitors before it, from which the boxes follow (``polku verify`` judges it again from them)."""
@@ -638,4 +651,5 @@ def resistance_outcome(res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
                                                 "body": b.body}}
 
 
-__all__ = ["Damage", "DamageOffer", "HarmOffer", "Weapon", "resistance_outcome", "resistance_summary"]
+__all__ = ["Damage", "DamageOffer", "HarmOffer", "Weapon", "resistance_fact", "resistance_outcome",
+           "resistance_summary"]
