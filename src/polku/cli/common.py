@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -20,6 +20,18 @@ if TYPE_CHECKING:
 
     from polku.rules.system import Settings
     from polku.session.tracker import Tracker
+
+    class WoundArgs(argparse.Namespace):
+        wound: str | None
+        b_wound: str | None
+
+    class HarhaArgs(argparse.Namespace):
+        variant: str | None
+        difficult: bool
+        very_demanding: bool
+
+    class JsonArgs(argparse.Namespace):
+        json: bool
 
     Verbs: TypeAlias = "argparse._SubParsersAction[Parser]"
     """The verbs' subparsers, which each verb module's ``add_parser`` adds its parser to (typing only:
@@ -199,8 +211,9 @@ def raja_wound_penalties(args: argparse.Namespace) -> tuple[int, int]:
     """The R9 penalties in dice of --wound and --b-wound (0 when not given)."""
     from polku.rules.system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, raja_wound_level
 
+    given = cast("WoundArgs", args)
     out = []
-    for flag, value in (("--wound", args.wound), ("--b-wound", args.b_wound)):
+    for flag, value in (("--wound", given.wound), ("--b-wound", given.b_wound)):
         if value is None:
             out.append(0)
             continue
@@ -341,23 +354,25 @@ def settings_json(settings: Settings, system: str) -> dict[str, Any]:
 def harha_settings(args: argparse.Namespace) -> Settings:
     """Settings with ``--variant`` folded in; a --variant that contradicts --set is refused."""
     settings, given = settings_from_args(args, "harhapolku")
-    if args.variant is not None:
-        if "harha.variant" in given and settings.harha_variant != args.variant:
-            raise CliError(f"--variant {args.variant} and --set harha.variant={settings.harha_variant} disagree")
-        settings = settings.with_value("harha.variant", args.variant)
+    variant = cast("HarhaArgs", args).variant
+    if variant is not None:
+        if "harha.variant" in given and settings.harha_variant != variant:
+            raise CliError(f"--variant {variant} and --set harha.variant={settings.harha_variant} disagree")
+        settings = settings.with_value("harha.variant", variant)
     return settings
 
 
 def h8_demand(args: argparse.Namespace) -> int:
     """H8: 0 for an ordinary comparison, 1 difficult, 2 very demanding."""
-    return 2 if args.very_demanding else 1 if args.difficult else 0
+    flags = cast("HarhaArgs", args)
+    return 2 if flags.very_demanding else 1 if flags.difficult else 0
 
 
 # --------------------------------------------------------------------------- resolve
 
 
 def emit(args: argparse.Namespace, out: dict[str, Any], lines: Sequence[str]) -> int:
-    if args.json:
+    if cast("JsonArgs", args).json:
         emit_json(out)
     else:
         emit_lines(lines)

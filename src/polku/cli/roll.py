@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
     from polku.cli.common import Verbs
     from polku.rules.dice import DiceSource
-    from polku.rules.shadowrun import SRRoll
+    from polku.rules.shadowrun import SRRoll, SuccessResult
     from polku.rules.system import Settings
 
     Rolled = tuple[dict[str, Any], dict[str, Any], list[str]]
@@ -177,7 +177,7 @@ def run(parsed: argparse.Namespace) -> int:
     if args.json:
         emit_json({"seed": seed, "rolled": rolled, **out})
         return 0
-    def text(item: Any) -> str:
+    def text(item: object) -> str:
         if isinstance(item, list):  # one roll of several (spirit exchanges, extended intervals)
             return "[" + ",".join(str(f) for f in item) + "]"
         return str(item)
@@ -289,13 +289,10 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
         return out, {"a": [f"d{d.size}:{d.face}" for d in dice]}, [head, *("  " + x for x in alone.explain())]
     a = roll_specs(harhapolku.variant_dice(pools[0], variant), source)
     b = roll_specs(harhapolku.variant_dice(pools[1], variant), source)
-    if variant == "sum":
-        result: Any = harhapolku.resolve(a, b, settings=settings, a_count=harhapolku.pool_count(pools[0]),
-                                         b_count=harhapolku.pool_count(pools[1]))
-        head = harha_sum_headline(result)
-    else:
-        result = harhapolku.resolve(a, b, settings=settings)
-        head = harha_headline(result)
+    result = harhapolku.resolve(a, b, settings=settings, a_count=harhapolku.pool_count(pools[0]),
+                                b_count=harhapolku.pool_count(pools[1])) if variant == "sum" \
+        else harhapolku.resolve(a, b, settings=settings)
+    head = harha_sum_headline(result) if isinstance(result, harhapolku.SumResult) else harha_headline(result)
     rolled = {"a": [f"d{d.size}:{d.face}" for d in a], "b": [f"d{d.size}:{d.face}" for d in b]}
     out = {**harhapolku.result_json(result), "settings": settings_out}
     explain = result.explain()
@@ -383,7 +380,8 @@ def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, "helper")]
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, one.settings)
     leader = one(n, "", helper_dice=bonus, hurried=args.hurried)
-    result: Any = shadowrun.success_test(leader, args.threshold) if args.threshold is not None else leader
+    result: SRRoll | SuccessResult = (shadowrun.success_test(leader, args.threshold) if args.threshold is not None
+                                      else leader)
     out = {**sr_json(result), "helpers": [h.hits for h in helpers], "helper_dice": bonus,
            "settings": one.settings_out}
     rolled = {f"helper {i + 1}": [d.face for d in h.dice] for i, h in enumerate(helpers)}
