@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_fixtures import isolated, make_app, pilot_test, press, settle, typed
+from app_fixtures import isolated, make_app, option_texts, pilot_test, press, settle, typed
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
 from polku.session import demo
@@ -221,3 +221,36 @@ async def test_the_sheet_s_initiative_row_takes_wired_reflexes_by_keys(tmp_path)
         assert (t.character("kaneda")["initiative_bonus"], t.character("kaneda")["initiative_passes"]) == (2, 2)
         rows = app.screen.query_one("#detail-rows", OptionList)
         assert "Reaction 4 + Intuition 3 + 2 · 2 passes" in str(rows.get_option("initiative").prompt)
+
+
+@pilot_test
+async def test_the_defence_chosen_with_d_is_proposed_again_after_the_file_is_reopened(tmp_path) -> None:
+    """By keys at 80x24: r (Kaneda ▶, opposed), Tab w 2 (the ganger defends: Reaction 4), d (full defence:
+    + Dodge 2), r rolls; the file closed and opened again, the same keys without d propose the full defence."""
+    from polku.session import files
+    from polku.tui.screens.roll import SRRollScreen
+
+    t = fight()
+    sf = files.create_session(tmp_path / "docks.toml", t)
+    app = make_app(t, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "tab", "w", "2")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.b.who == "ganger"
+        assert "Defence: Reaction 4  (d: next)" in option_texts(roll.query_one("#side-b"))
+        await press(pilot, "d")
+        assert "Defence: full defence: Reaction 4 + Dodge 2  (d: next)" in option_texts(roll.query_one("#side-b"))
+        await press(pilot, "r")
+        await settle(pilot)
+        assert roll.last_event is not None and t.character("ganger")["defence"] == "full"
+        await press(pilot, "escape", "q")
+    again, sf = files.open_session(tmp_path / "docks.toml")
+    app = make_app(again, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "r", "tab", "w", "2")
+        roll = app.screen
+        assert isinstance(roll, SRRollScreen) and roll.b.who == "ganger"
+        assert "Defence: full defence: Reaction 4 + Dodge 2  (d: next)" in option_texts(roll.query_one("#side-b"))
+        await press(pilot, "escape", "q")

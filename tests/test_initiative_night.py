@@ -230,3 +230,16 @@ def test_the_new_lines_are_told_in_english_as_written_and_in_finnish():
         ]
     finally:
         i18n.set_language("en")
+
+
+def test_the_review_expects_an_edged_initiative_roll_s_hits_by_the_rule_of_six():
+    """Bo's 6 dice + Edge 2 with the rule of six expect 8 × 1/3 ÷ 5/6 = 3.2 hits (his two sixes' extra dice
+    are no pool of their own); Ann's 6 plain dice 2."""
+    from polku.session.review.stats import judge_roll
+
+    t = table()
+    t.rolls.roll_initiative([("ann", 1), ("bo", 1)], faces=ANN + [6, 6, 1, 1, 1, 1, 1, 1, 5, 1], edge=["bo"])
+    roll = next(ev for ev in reversed(t.events) if ev.get("roll"))["roll"]
+    ann, bo = judge_roll(roll, t.settings)
+    assert (ann.hits, bo.hits) == (3, 3)
+    assert ann.expected_hits == pytest.approx(2.0) and bo.expected_hits == pytest.approx(3.2)

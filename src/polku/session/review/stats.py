@@ -396,7 +396,10 @@ def judge_roll(roll: RollTable, campaign: Settings,
         for r, s in zip(out, sides):
             dice = s.get("dice", [])
             r.hits = count_hits(d.get("face", 0) for d in dice)
-            r.expected_hits = odds.sr(odds.SRQuestion(len(dice)), settings).mean()
+            # Edge on the roll (S7): its dice were thrown with the rule of six, whose sixes' dice are no pool of their own.
+            thrown = [d for d in dice if d.get("source") != "exploded"]
+            edged = any(d.get("source") == "edge" for d in dice)
+            r.expected_hits = odds.sr(odds.SRQuestion(len(thrown), rule_of_six=edged), settings).mean()
     return out
 
 
