@@ -294,3 +294,18 @@ def test_the_catalogue_uses_the_glossarys_words() -> None:
     assert not wrong, wrong[:20]
     assert not any("tiimity" in (m.string if isinstance(m.string, str) else " ".join(m.string)).lower()
                    for m in _catalogue() if m.id)
+
+
+@pytest.mark.parametrize(("verb", "finnish"), [
+    ("export", "Kirjoita sessioraportti"), ("watch", "Vain luku -näkymä"), ("play", "Pelaajien näkymä"),
+    ("review", "Avaa tallennettu sessio"), ("new", "Käynnistä sovellus uuden kampanjan"),
+])
+def test_a_verbs_help_speaks_the_users_language(verb: str, finnish: str) -> None:
+    """``polku VERB --help`` of the verbs the players and the report use, in Finnish with POLKU_LANG=fi."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "POLKU_LANG": "fi"}
+    out = subprocess.run([sys.executable, "-m", "polku", verb, "--help"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and finnish in " ".join(out.stdout.split()), out.stdout

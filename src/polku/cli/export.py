@@ -6,6 +6,7 @@ import sys
 from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_read_only, print_notices
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -24,19 +25,19 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Verbs) -> None:
-    exp = verbs.add_parser("export", help="a session report, Markdown or HTML",
-                           description="Write a session report a GM can post for the group: scenes, challenges, "
-                                       "rolls, resources and statistics. The GM's secrets are left out unless --gm.")
-    exp.add_argument("file", metavar="FILE", help="a session file")
-    exp.add_argument("--format", "-f", choices=("md", "html"), default=None, help="md (default) or html")
-    exp.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
-    exp.add_argument("--gm", action="store_true", help="include the GM's secrets (notes, hidden thresholds)")
+    exp = verbs.add_parser("export", help=N_("a session report, Markdown or HTML"),
+                           description=N_("Write a session report a GM can post for the group: scenes, challenges, "
+                                       "rolls, resources and statistics. The GM's secrets are left out unless --gm."))
+    exp.add_argument("file", metavar="FILE", help=N_("a session file"))
+    exp.add_argument("--format", "-f", choices=("md", "html"), default=None, help=N_("md (default) or html"))
+    exp.add_argument("-o", "--output", metavar="OUT", help=N_("write to OUT instead of standard output"))
+    exp.add_argument("--gm", action="store_true", help=N_("include the GM's secrets (notes, hidden thresholds)"))
     exp.add_argument("--lang", choices=("en", "fi"), default=None,
-                     help="the report's language: en or fi (default: yours, from POLKU_LANG or the locale)")
+                     help=N_("the report's language: en or fi (default: yours, from POLKU_LANG or the locale)"))
     exp.add_argument("--transcript", action="store_true",
-                     help="write the players' dice transcript instead (JSON): every public program roll's "
+                     help=N_("write the players' dice transcript instead (JSON): every public program roll's "
                           "number, faces and draws, the commitments and the revealed secrets, nothing "
-                          "secret; check it with 'polku verify TRANSCRIPT' (docs/verifiable-dice.md)")
+                          "secret; check it with 'polku verify TRANSCRIPT' (docs/verifiable-dice.md)"))
     exp.set_defaults(handler=run)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import SEED_MAX, whole_arg
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -13,10 +14,10 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Verbs) -> None:
-    new = verbs.add_parser("new", help="start the app on a new campaign",
-                           description="Start the app on its new-campaign form: name, system and rule "
-                                       "settings; Escape leads to the session chooser.")
-    new.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N", help="seed the program's dice")
+    new = verbs.add_parser("new", help=N_("start the app on a new campaign"),
+                           description=N_("Start the app on its new-campaign form: name, system and rule "
+                                       "settings; Escape leads to the session chooser."))
+    new.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N", help=N_("seed the program's dice"))
     new.set_defaults(handler=run)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, load_players, needs_terminal
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -15,15 +16,15 @@ if TYPE_CHECKING:
 
 def add_parser(verbs: Verbs) -> None:
     play = verbs.add_parser(
-        "play", help="a player's seat: the players' view, your character and your rolls",
-        description="The players' live view of a session plus one character's sheet and a roll panel: roll what "
+        "play", help=N_("a player's seat: the players' view, your character and your rolls"),
+        description=N_("The players' live view of a session plus one character's sheet and a roll panel: roll what "
                     "the GM asks for, with the program's dice or your own. The seat never writes the session: "
                     "its requests go to a folder beside it, which the GM's app applies. Remote players: a key "
-                    "whose forced command is 'polku play FILE --as NAME' (docs/remote-play.md).")
-    play.add_argument("file", metavar="FILE", help="a session file")
+                    "whose forced command is 'polku play FILE --as NAME' (docs/remote-play.md)."))
+    play.add_argument("file", metavar="FILE", help=N_("a session file"))
     play.add_argument("--as", dest="character", metavar="CHARACTER", required=True,
-                      help="the character you play (its name or id)")
-    play.add_argument("--theme", metavar="NAME", help="colour theme")
+                      help=N_("the character you play (its name or id)"))
+    play.add_argument("--theme", metavar="NAME", help=N_("colour theme"))
     play.set_defaults(handler=run)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import load_read_only, needs_terminal
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -13,11 +14,11 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Verbs) -> None:
-    rev = verbs.add_parser("review", help="step through a saved session, read-only",
-                           description="Open a saved session read-only: the timeline, the state at any event, "
-                                       "filters and statistics. Takes no lock and never writes.")
-    rev.add_argument("file", metavar="FILE", help="a session file")
-    rev.add_argument("--theme", metavar="NAME", help="colour theme")
+    rev = verbs.add_parser("review", help=N_("step through a saved session, read-only"),
+                           description=N_("Open a saved session read-only: the timeline, the state at any event, "
+                                       "filters and statistics. Takes no lock and never writes."))
+    rev.add_argument("file", metavar="FILE", help=N_("a session file"))
+    rev.add_argument("--theme", metavar="NAME", help=N_("colour theme"))
     rev.set_defaults(handler=run)
 
 

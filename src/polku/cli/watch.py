@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, load_players, needs_terminal, seconds
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -13,14 +14,14 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Verbs) -> None:
-    wat = verbs.add_parser("watch", help="the players' live view of a session",
-                           description="A read-only live view of a session the GM's app is saving: challenges, "
+    wat = verbs.add_parser("watch", help=N_("the players' live view of a session"),
+                           description=N_("A read-only live view of a session the GM's app is saving: challenges, "
                                        "characters' public status and the dice log, without the GM's secrets. "
-                                       "Remote players: ssh -t HOST polku watch FILE.")
-    wat.add_argument("file", metavar="FILE", help="a session file")
-    wat.add_argument("--theme", metavar="NAME", help="colour theme")
+                                       "Remote players: ssh -t HOST polku watch FILE."))
+    wat.add_argument("file", metavar="FILE", help=N_("a session file"))
+    wat.add_argument("--theme", metavar="NAME", help=N_("colour theme"))
     wat.add_argument("--interval", type=seconds, default=0.3, metavar="SECONDS",
-                     help="where the system cannot report file changes (no inotify): how often to look (default 0.3)")
+                     help=N_("where the system cannot report file changes (no inotify): how often to look (default 0.3)"))
     wat.set_defaults(handler=run)
 
 
