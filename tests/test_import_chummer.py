@@ -129,6 +129,14 @@ def test_a_mage_lists_magic_and_its_magic_skills():
     assert "Magic " in text and "Banishing (Magic)" in text and "spells" in text
 
 
+def test_a_magician_gets_an_astral_initiative_score_and_an_adept_does_not():
+    """SR4: a magician may project (astral initiative, Intuition × 2, 3 passes); the Rifleman is an adept."""
+    mage = read_chummer(DATA / "Combat Mage.chum").character
+    assert mage["initiative_scores"] == {"astral": {"bonus": 0, "passes": 3}}
+    assert "initiative_scores" not in read_chummer(DATA / "Rifleman.chum").character
+    assert "initiative_scores" not in read_chummer(DATA / "Street Samurai.chum").character
+
+
 def test_utf8_is_accepted_too(tmp_path: Path):
     data = (DATA / "Street Samurai.chum").read_bytes().decode("utf-16").encode("utf-8")
     assert parse_chummer(data, "x.chum").character == read_chummer(DATA / "Street Samurai.chum").character

@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"  armour: ballistic {ch['armour']['ballistic']} / impact {ch['armour']['impact']}")
     if ch.get("initiative_passes", 1) != 1:
         lines.append(f"  initiative passes: {ch['initiative_passes']}")
+    for kind, score in ch.get("initiative_scores", {}).items():
+        lines.append(f"  {kind} initiative: +{score['bonus']}, {score['passes']} passes")
     if imported.unmapped:
         lines.append(imported.unmapped_text())
     sys.stdout.write("\n".join(lines) + "\n")

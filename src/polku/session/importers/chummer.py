@@ -12,7 +12,8 @@ in UTF-16 with a byte-order mark (UTF-8 is accepted too). What is read:
 - the weapons (DV, with Strength worked in for melee weapons, physical or stun, AP, the
   skill from Chummer's category, the kind) and the armour worn (the highest piece, what
   stacks on it, and augmentations), ballistic and impact;
-- the initiative passes (1 + what augmentations and powers add).
+- the initiative passes (1 + what augmentations and powers add), and for a magician the
+  astral initiative score (SR4: Intuition × 2, 3 passes) beside the physical one.
 
 What the sheet has no place for (Magic, spells, powers, cyberware as items, contacts,
 qualities, weapons whose damage is not a number…) is listed in :attr:`Imported.unmapped`.
@@ -173,6 +174,9 @@ class _Reader:
             ch["monitor_extra"] = extra
         if passes != 1:
             ch["initiative_passes"] = passes
+        if self.flag("magician"):
+            # SR4: a magician may project; astral initiative is Intuition × 2 with 3 passes.
+            ch["initiative_scores"] = {"astral": {"bonus": 0, "passes": sr.INITIATIVE_KIND_PASSES["astral"]}}
         weapons = self.weapons(attrs["strength"])
         if weapons:
             ch["weapons"] = [w.to_table() for w in weapons]
