@@ -299,6 +299,8 @@ def test_the_catalogue_uses_the_glossarys_words() -> None:
 @pytest.mark.parametrize(("verb", "finnish"), [
     ("export", "Kirjoita sessioraportti"), ("watch", "Vain luku -näkymä"), ("play", "Pelaajien näkymä"),
     ("review", "Avaa tallennettu sessio"), ("new", "Käynnistä sovellus uuden kampanjan"),
+    ("odds", "tarkat todennäköisyydet"), ("roll", "Heitä kasat ohjelman nopilla"), ("resolve", "Ratkaise jo heitetyt"),
+    ("serve", "Tarjoa pelaajien näkymä"), ("import", "Lue Chummer 4"), ("verify", "paluuarvo"),
 ])
 def test_a_verbs_help_speaks_the_users_language(verb: str, finnish: str) -> None:
     """``polku VERB --help`` of the verbs the players and the report use, in Finnish with POLKU_LANG=fi."""

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -23,18 +24,18 @@ if TYPE_CHECKING:
 
 
 def add_parser(verbs: Verbs) -> None:
-    p = verbs.add_parser("import", help="a Varjojuoksu character from a Chummer 4 file",
-                         description="Read a Chummer 4 character file (.chum: SR4, UTF-16 or UTF-8 XML) as a "
+    p = verbs.add_parser("import", help=N_("a Varjojuoksu character from a Chummer 4 file"),
+                         description=N_("Read a Chummer 4 character file (.chum: SR4, UTF-16 or UTF-8 XML) as a "
                                      "Varjojuoksu character: name, attributes (augmented values), Edge, skills with "
                                      "their linked attributes, condition monitors, weapons, armour, initiative "
                                      "passes. What the sheet has no place for is listed in one message. A malformed "
                                      "or hostile file (entities, a DTD, too big, another root element) is refused "
-                                     "in one line and nothing is written.")
-    p.add_argument("source", choices=("chummer",), metavar="chummer", help="the program the file is from: chummer")
-    p.add_argument("file", metavar="FILE", help="a Chummer 4 character file (.chum)")
-    p.add_argument("--json", action="store_true", help="print the character as Polku stores it, as JSON")
-    p.add_argument("--into", metavar="SESSION", help="add it to this Varjojuoksu session file (one command)")
-    p.add_argument("--template", action="store_true", help="make an NPC template instead of a character")
+                                     "in one line and nothing is written."))
+    p.add_argument("source", choices=("chummer",), metavar="chummer", help=N_("the program the file is from: chummer"))
+    p.add_argument("file", metavar="FILE", help=N_("a Chummer 4 character file (.chum)"))
+    p.add_argument("--json", action="store_true", help=N_("print the character as Polku stores it, as JSON"))
+    p.add_argument("--into", metavar="SESSION", help=N_("add it to this Varjojuoksu session file (one command)"))
+    p.add_argument("--template", action="store_true", help=N_("make an NPC template instead of a character"))
     p.set_defaults(handler=run)
 
 

@@ -47,6 +47,7 @@ from polku.cli.words import (
     pct_line,
     plural,
 )
+from polku.i18n import N_
 from polku.text import percent
 
 if TYPE_CHECKING:
@@ -124,27 +125,27 @@ JSON keys: system, dice, rule_of_six, settings, hits {h: p}, glitch, critical_gl
 
 
 def add_parser(verbs: Verbs) -> None:
-    odds = verbs.add_parser("odds", help="exact odds",
-                            description="Exact odds of a challenge or a roll, for every test the app offers.")
+    odds = verbs.add_parser("odds", help=N_("exact odds"),
+                            description=N_("Exact odds of a challenge or a roll, for every test the app offers."))
     osys = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
     o = sub(osys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",
              "Odds of a Rajapolku challenge (R5-R7), or of a spirit combat (R11).",
              settings_epilog("raja.") + "\n" + ODDS_RAJA_JSON)
     o.add_argument("a", metavar="POOL_A",
-                   help="side A's pool: '3' (d10s) or '3+1*' (and one ability die); charges with --spirit")
-    o.add_argument("b", metavar="POOL_B", help="side B's pool, the same way")
+                   help=N_("side A's pool: '3' (d10s) or '3+1*' (and one ability die); charges with --spirit"))
+    o.add_argument("b", metavar="POOL_B", help=N_("side B's pool, the same way"))
     o.add_argument("--spirit", action="store_true",
-                   help="spirit combat: the pools are each side's charges now; each pays 1 to enter (R11)")
+                   help=N_("spirit combat: the pools are each side's charges now; each pays 1 to enter (R11)"))
     o.add_argument("--in-fight", action="store_true",
-                   help="spirit combat under way: the pools are the charges left (entry paid)")
+                   help=N_("spirit combat under way: the pools are the charges left (entry paid)"))
     raja_wound_flags(o)
     finish(o, _odds_raja)
 
     oh = sub(osys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
               "Odds of a Harhapolku comparison (H3-H6), or of a difficult action (H8), opposed or not.",
               settings_epilog("harha.") + "\n" + ODDS_HARHA_JSON)
-    oh.add_argument("a", metavar="POOL_A", help="side A's pool (the actor), e.g. 2d8+1d10")
-    oh.add_argument("b", metavar="POOL_B", nargs="?", help="side B's pool (the challenger)")
+    oh.add_argument("a", metavar="POOL_A", help=N_("side A's pool (the actor), e.g. 2d8+1d10"))
+    oh.add_argument("b", metavar="POOL_B", nargs="?", help=N_("side B's pool (the challenger)"))
     oh.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
     difficult_flags(oh)
     finish(oh, _odds_harha)
@@ -153,33 +154,33 @@ def add_parser(verbs: Verbs) -> None:
                "Odds of a Shadowrun 4e roll (S4-S8); what Edge is worth (S7); an extended test (S10); "
                "teamwork (S11).",
                settings_epilog("sr.") + "\n" + ODDS_SR_JSON)
-    os_.add_argument("n", metavar="N", help="dice in the pool (without Edge dice; --edge-before E adds them)")
+    os_.add_argument("n", metavar="N", help=N_("dice in the pool (without Edge dice; --edge-before E adds them)"))
     os_.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
-                     help="also the chance of at least T hits (S8)")
+                     help=N_("also the chance of at least T hits (S8)"))
     sr_edge_before_odds_flag(os_, "")
     os_.add_argument("--edge", type=whole_arg("--edge (the Edge rating)", 1, EDGE_MAX), metavar="E",
-                     help="compare no Edge, Edge before and Edge after (spent when the roll falls short) "
-                          "for Edge rating E; needs --threshold (S7)")
+                     help=N_("compare no Edge, Edge before and Edge after (spent when the roll falls short) "
+                          "for Edge rating E; needs --threshold (S7)"))
     os_.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
-                     help="an extended test to T hits (S10)")
+                     help=N_("an extended test to T hits (S10)"))
     os_.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
                      help=f"extended: the chance to finish within K intervals (default {INTERVALS_DEFAULT})")
     os_.add_argument("--progress", type=whole_arg("--progress", 0, EXTENDED_MAX), metavar="P", default=0,
-                     help="extended: hits already accumulated (a test under way)")
-    os_.add_argument("--hurried", action="store_true", help="extended: 2s count as 1s for glitches (S10)")
-    os_.add_argument("--helpers", metavar="N,N", help="teamwork: each helper's own pool (S11)")
+                     help=N_("extended: hits already accumulated (a test under way)"))
+    os_.add_argument("--hurried", action="store_true", help=N_("extended: 2s count as 1s for glitches (S10)"))
+    os_.add_argument("--helpers", metavar="N,N", help=N_("teamwork: each helper's own pool (S11)"))
     os_.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
-                     help="teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)")
+                     help=N_("teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)"))
     finish(os_, _odds_sr)
 
     oso = sub(osys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
                "Odds of a Shadowrun opposed test (S9); B is the defender, alone or leading a group.",
                settings_epilog("sr.") + "\nJSON keys: system, a_dice, b_dice, group, a_wins, b_wins, tie, "
                "b_wins_if_needed.")
-    oso.add_argument("n", metavar="N", help="side A's dice")
-    oso.add_argument("m", metavar="M", help="side B's (the defender's) dice")
+    oso.add_argument("n", metavar="N", help=N_("side A's dice"))
+    oso.add_argument("m", metavar="M", help=N_("side B's (the defender's) dice"))
     oso.add_argument("--group", metavar="N,N",
-                     help="B's companions' pools: B rolls the largest pool + 1 per extra member, at most +5 (S9)")
+                     help=N_("B's companions' pools: B rolls the largest pool + 1 per extra member, at most +5 (S9)"))
     sr_edge_before_odds_flag(oso, "")
     sr_edge_before_odds_flag(oso, "b-")
     finish(oso, _odds_sr_opposed)

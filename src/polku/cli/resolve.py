@@ -54,6 +54,7 @@ from polku.cli.words import (
     sr_json,
     sr_opposed_headline,
 )
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -139,10 +140,10 @@ SR_FACES_ORDER = (
 
 def add_parser(verbs: Verbs) -> None:
     res = verbs.add_parser(
-        "resolve", help="judge faces already rolled",
-        description="Judge faces already rolled (physical dice, or any roll). "
+        "resolve", help=N_("judge faces already rolled"),
+        description=N_("Judge faces already rolled (physical dice, or any roll). "
                     "Faces are comma-separated, without spaces or quoted. Every rule setting "
-                    "(docs/rules.md) can be given with --set KEY=VALUE.",
+                    "(docs/rules.md) can be given with --set KEY=VALUE."),
     )
     rsys = res.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
     r = sub(rsys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",
@@ -152,10 +153,10 @@ def add_parser(verbs: Verbs) -> None:
     r.add_argument("a", metavar="A", help=RAJA_FACES_HELP.format(side="A (acting)"))
     r.add_argument("b", metavar="B", help=RAJA_FACES_HELP.format(side="B (opposition)"))
     r.add_argument("--spirit", action="store_true",
-                   help="a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)")
+                   help=N_("a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)"))
     r.add_argument("--charges", metavar="A,B", default=None,
-                   help="spirit combat: each side's charges left before the exchange (default: its faces "
-                        "count; needed when a wound changes the dice, R9)")
+                   help=N_("spirit combat: each side's charges left before the exchange (default: its faces "
+                        "count; needed when a wound changes the dice, R9)"))
     raja_wound_flags(r)
     finish(r, _resolve_raja)
 
@@ -179,18 +180,18 @@ def add_parser(verbs: Verbs) -> None:
                    help="comma-separated d6 faces, e.g. 1,1,5,6: " + SR_FACES_ORDER
                    + "; with --extended, intervals separated by ';', an interval written h:... is hurried")
     s.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
-                   help="hits needed (S8)")
+                   help=N_("hits needed (S8)"))
     sr_edge_flags(s, "")
     s.add_argument("--long-shot", type=whole_arg("--long-shot (the Edge rating)", 1, EDGE_MAX), metavar="E",
-                   help="a Long Shot (S3): every face is an Edge die (E = Edge rating) with the rule of six")
-    s.add_argument("--hurried", action="store_true", help="2s count as 1s for glitches (S10)")
+                   help=N_("a Long Shot (S3): every face is an Edge die (E = Edge rating) with the rule of six"))
+    s.add_argument("--hurried", action="store_true", help=N_("2s count as 1s for glitches (S10)"))
     s.add_argument("--extended", metavar="T[,T...]",
-                   help="an extended test (S10): the threshold, or the threshold in force at each "
-                        "interval (the last one stays)")
+                   help=N_("an extended test (S10): the threshold, or the threshold in force at each "
+                        "interval (the last one stays)"))
     s.add_argument("--helper", action="append", default=[], metavar="FACES",
-                   help="teamwork (S11): a helper's faces, rolled before the leader (repeatable)")
+                   help=N_("teamwork (S11): a helper's faces, rolled before the leader (repeatable)"))
     s.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
-                   help="teamwork: the leader's skill rating, the cap under sr.teamwork_cap=skill")
+                   help=N_("teamwork: the leader's skill rating, the cap under sr.teamwork_cap=skill"))
     finish(s, _resolve_sr)
 
     so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
@@ -199,7 +200,7 @@ def add_parser(verbs: Verbs) -> None:
               settings_epilog("sr.") + "\nJSON keys: system, winner (a|b|tie), net_hits, winner_if_needed, "
               "a {...}, b {...} (each as resolve shadowrun), settings, explain.")
     so.add_argument("a", metavar="A", help="side A's d6 faces: " + SR_FACES_ORDER)
-    so.add_argument("b", metavar="B", help="side B's (the defender's) d6 faces, the same way")
+    so.add_argument("b", metavar="B", help=N_("side B's (the defender's) d6 faces, the same way"))
     sr_edge_flags(so, "")
     sr_edge_flags(so, "b-")
     finish(so, _resolve_sr_opposed)

@@ -48,6 +48,7 @@ from polku.cli.words import (
     sr_json,
     sr_opposed_headline,
 )
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     from typing import Any
@@ -102,36 +103,36 @@ pools:
 
 def add_parser(verbs: Verbs) -> None:
     roll = verbs.add_parser(
-        "roll", help="roll pools with a seed, then judge",
+        "roll", help=N_("roll pools with a seed, then judge"),
         description=(
-            "Roll pools with the program's dice, then judge them as resolve does. "
-            "The seed is printed; the same seed gives the same faces."
+            N_("Roll pools with the program's dice, then judge them as resolve does. "
+            "The seed is printed; the same seed gives the same faces.")
         ),
         epilog=ROLL_EPILOG + "\n" + "\n".join(settings_epilog(p) for p in ("raja.", "harha.", "sr.")),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    roll.add_argument("system", metavar="SYSTEM", help="rajapolku, harhapolku or shadowrun (or an alias)")
-    roll.add_argument("pool_a", metavar="POOL_A", help="side A's pool")
-    roll.add_argument("pool_b", metavar="POOL_B", nargs="?", help="side B's pool")
+    roll.add_argument("system", metavar="SYSTEM", help=N_("rajapolku, harhapolku or shadowrun (or an alias)"))
+    roll.add_argument("pool_a", metavar="POOL_A", help=N_("side A's pool"))
+    roll.add_argument("pool_b", metavar="POOL_B", nargs="?", help=N_("side B's pool"))
     roll.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N",
-                      help="seed (default: a random one, printed)")
+                      help=N_("seed (default: a random one, printed)"))
     roll.add_argument("--variant", choices=HARHA_VARIANTS, default=None,
                       help="harhapolku only: " + HARHA_VARIANT_HELP)
     difficult_flags(roll)
     roll.add_argument("--spirit", action="store_true",
-                      help="rajapolku only: spirit combat to the end, the pools are charges (R11)")
+                      help=N_("rajapolku only: spirit combat to the end, the pools are charges (R11)"))
     raja_wound_flags(roll)
     sr_edge_flags(roll, "")
     sr_edge_flags(roll, "b-")
     roll.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
-                      help="shadowrun only, one pool: hits needed (S8)")
-    roll.add_argument("--hurried", action="store_true", help="shadowrun: 2s count as 1s for glitches (S10)")
-    roll.add_argument("--group", metavar="N,N", help="shadowrun opposed: B's companions' pools (S9)")
-    roll.add_argument("--helpers", metavar="N,N", help="shadowrun: teamwork, each helper's own pool (S11)")
+                      help=N_("shadowrun only, one pool: hits needed (S8)"))
+    roll.add_argument("--hurried", action="store_true", help=N_("shadowrun: 2s count as 1s for glitches (S10)"))
+    roll.add_argument("--group", metavar="N,N", help=N_("shadowrun opposed: B's companions' pools (S9)"))
+    roll.add_argument("--helpers", metavar="N,N", help=N_("shadowrun: teamwork, each helper's own pool (S11)"))
     roll.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
-                      help="shadowrun teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)")
+                      help=N_("shadowrun teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)"))
     roll.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
-                      help="shadowrun: an extended test to T hits (S10)")
+                      help=N_("shadowrun: an extended test to T hits (S10)"))
     roll.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
                       help=f"extended: roll at most K intervals (default {INTERVALS_DEFAULT})")
     finish(roll, run)

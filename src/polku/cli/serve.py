@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_players, whole_arg
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -29,24 +30,24 @@ if TYPE_CHECKING:
 
 def add_parser(verbs: Verbs) -> None:
     p = verbs.add_parser(
-        "serve", help="the players' view and seats in a browser",
-        description="Serve the players' view (as polku watch shows it) and one seat per player character "
+        "serve", help=N_("the players' view and seats in a browser"),
+        description=N_("Serve the players' view (as polku watch shows it) and one seat per player character "
                     "(polku play FILE --as NAME) over HTTP through textual-serve. Each page has its own random "
                     "token in its URL; the URLs are printed at start. Bound to 127.0.0.1 unless --host says "
                     "otherwise: the links travel over plain HTTP, so put a TLS reverse proxy (and --url) or an "
                     "SSH tunnel in front to reach it from elsewhere (docs/remote-play.md). A link runs at most "
-                    "two windows of at most 300x100 cells; every app it started ends with it.")
-    p.add_argument("file", metavar="FILE", help="a session file the GM's app is running")
+                    "two windows of at most 300x100 cells; every app it started ends with it."))
+    p.add_argument("file", metavar="FILE", help=N_("a session file the GM's app is running"))
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
-                   help="the address to listen on (default 127.0.0.1: this machine only)")
+                   help=N_("the address to listen on (default 127.0.0.1: this machine only)"))
     p.add_argument("--port", type=whole_arg("--port", 1, 65535), default=8000, metavar="N",
-                   help="the port (default 8000)")
+                   help=N_("the port (default 8000)"))
     p.add_argument("--url", metavar="URL", default=None,
-                   help="the address players type, when it is not http://HOST:PORT (a TLS reverse proxy's "
-                        "https://… address); the printed links and the pages' own URLs use it")
+                   help=N_("the address players type, when it is not http://HOST:PORT (a TLS reverse proxy's "
+                        "https://… address); the printed links and the pages' own URLs use it"))
     p.add_argument("--seat", action="append", default=None, metavar="NAME",
-                   help="a seat for this character (repeatable; default: every public player character)")
-    p.add_argument("--no-seats", action="store_true", help="serve the players' view only")
+                   help=N_("a seat for this character (repeatable; default: every public player character)"))
+    p.add_argument("--no-seats", action="store_true", help=N_("serve the players' view only"))
     p.set_defaults(handler=run)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, emit_json, load_read_only, print_notices
+from polku.i18n import N_
 
 if TYPE_CHECKING:
     import argparse
@@ -25,7 +26,7 @@ def add_parser(verbs: Verbs) -> None:
     import textwrap
 
     p = verbs.add_parser(
-        "verify", help="check every program roll against its revealed dice secret",
+        "verify", help=N_("check every program roll against its revealed dice secret"),
         description=textwrap.fill(
             "Recompute every program roll of a session file, or of the players' dice transcript "
             "(polku export FILE --transcript), from its dice secret (HMAC-SHA256 of the secret and the "
@@ -33,15 +34,15 @@ def add_parser(verbs: Verbs) -> None:
             "commitment the players saw, and judge each result again from its faces. Prints which rolls it "
             "checked, which it could not check and why, one MISMATCH line per problem, the rolls entered "
             "by hand, and a summary.", 78, break_on_hyphens=False),
-        epilog="exit status:\n"
+        epilog=N_("exit status:\n"
                "  0  every program roll it could check matches its committed secret\n"
                "  1  a roll or a secret does not match (one MISMATCH line each)\n"
                "  2  the file cannot be read\n"
                "  3  nothing mismatches, but program dice came from a fixed seed (the shipped demos,\n"
-               "     polku --seed): one line says so; such dice are reproducible, so they prove nothing",
+               "     polku --seed): one line says so; such dice are reproducible, so they prove nothing"),
         formatter_class=_argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE", help="a session file, or a players' dice transcript")
-    p.add_argument("--json", action="store_true", help="print JSON instead of the lines")
+    p.add_argument("file", metavar="FILE", help=N_("a session file, or a players' dice transcript"))
+    p.add_argument("--json", action="store_true", help=N_("print JSON instead of the lines"))
     p.set_defaults(handler=run)
 
 
