@@ -6,7 +6,8 @@ Static / Label / Button / Text / Option, a prompt's question, placeholder or hin
 a key's description or tooltip. It does not see a sentence built into a variable first, a dict of
 texts, or pieces appended to a Text; those were converted by reading the screens in Finnish (the
 snapshot tests picture the main ones). Text the session and rules layers make (the log's
-sentences, outcomes) is outside it: it is still English (issue 25, part two).
+sentences, outcomes) is outside it: it is told from the events' facts (session/telling.py, checked by
+tests/test_telling.py).
 
 It also fails on a function that calls ``_()`` while binding ``_`` as a throwaway name: the
 call would get the throwaway value and fail when the text is shown.
@@ -27,7 +28,7 @@ CONVERTED = [
     "tui/screens/settings.py", "tui/screens/roll/base.py", "tui/screens/roll/rajapolku.py",
     "tui/screens/roll/harhapolku.py", "tui/screens/roll/shadowrun.py", "tui/screens/roll/initiative.py",
     "tui/seat.py", "tui/watch.py", "tui/screens/failure.py", "tui/screens/prompts.py", "tui/screens/chooser.py",
-    "tui/screens/narration.py", "tui/screens/damage.py",
+    "tui/screens/narration.py", "tui/screens/damage.py", "tui/render.py", "tui/widgets/dice_log.py",
 ]
 
 SHOWN_ARGS = {
