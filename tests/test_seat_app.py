@@ -602,7 +602,7 @@ class TestSeatSnapshots:
         assert snap_compare(seat_app(path), run_before=run_before, terminal_size=(120, 40))
 
 
-def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False) -> Path:
+def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False, approve: bool = False) -> Path:
     """The Varjojuoksu demo's fight with Kaneda armed and acting (and, with ``attack_nyx``, Kaneda's seat's
     attack at Nyx waiting for Nyx's seat to defend)."""
     from polku.session.players import seat_rolls
@@ -610,6 +610,8 @@ def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False) -> Path:
     t = demo.demo_varjojuoksu()
     t.roster.set_weapon("kaneda", None, Weapon("Ares Predator", 5, "physical", sr.parse_ap(-1), "Pistols", "ranged"))
     t.combat.next()
+    if approve:
+        t.set_setting("seats.own_rolls", "approve")
     if attack_nyx:
         rid = "00000000000000a1"
         seat_rolls.answer(t, seats.Taken("kaneda", rid, {"v": 1, "id": rid, "seat": "kaneda", "kind": "own",
@@ -621,13 +623,16 @@ def own_rolls_session(tmp_path: Path, *, attack_nyx: bool = False) -> Path:
 async def test_the_seat_sends_its_own_roll_and_says_when_it_waits_for_the_gm(tmp_path):
     """o, 2, r: the Pistols test is sent as the seat's own roll; an answer saying it waits keeps the seat
     waiting (and says so), the GM's refusal then ends the wait with its reason."""
-    path = own_rolls_session(tmp_path)
+    path = own_rolls_session(tmp_path, approve=True)
     app = seat_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: "a roll of your own" in screen_text(app), "the seat")
         await pilot.press("o")
         await wait_until(pilot, lambda: "Roll for your character" in screen_text(app), "the list")
-        await pilot.press("2", "r")
+        await pilot.press("2")
+        await wait_until(pilot, lambda: "Your own roll (the GM approves it first)" in screen_text(app),
+                         "the campaign's setting said")
+        await pilot.press("r")
         await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
         [rid] = seats.waiting(path, "kaneda")
         sent = json.loads((seats.seat_dir(path, "kaneda") / f"req-{rid}.json").read_text())

@@ -702,7 +702,10 @@ class SeatApp(WatchApp):
         full = self.full()
         pending = self.offers()
         if self.own is not None and full is not None:
-            body.append(_("Your own roll") + "\n", style="bold")
+            head = _("Your own roll")
+            if full.settings.seats_own_rolls == "approve":
+                head += " " + _("(the GM approves it first)")
+            body.append(head + "\n", style="bold")
             body.append_text(own_lines(full, self.cid, self.own, self.edge_before, styles))
         elif offer is not None and full is not None:
             shown = next((o for o in pending if o["seq"] == offer.seq), None)
