@@ -10,7 +10,7 @@ unless the whole character fits.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError
 from polku.i18n import N_
@@ -18,6 +18,15 @@ from polku.i18n import N_
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
+
+    class ImportArgs(argparse.Namespace):
+        """``polku import``'s arguments (typing only)."""
+
+        source: str
+        file: str
+        json: bool
+        into: str | None
+        template: bool
 
     from polku.cli.common import Verbs
     from polku.session.importers import Imported
@@ -39,7 +48,8 @@ def add_parser(verbs: Verbs) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(parsed: argparse.Namespace) -> int:
+    args = cast("ImportArgs", parsed)
     import json
     from pathlib import Path
 

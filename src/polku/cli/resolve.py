@@ -109,7 +109,7 @@ if TYPE_CHECKING:
 
     from polku.cli.common import Verbs
     from polku.rules.dice import Die
-    from polku.rules.shadowrun import SRRoll
+    from polku.rules.shadowrun import SRRoll, SuccessResult
     from polku.rules.system import Settings
 
 
@@ -283,13 +283,11 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
         (ac, ad), (bc, bd) = _sum_side(args.a, "A"), _sum_side(args.b, "B")
         if bd is None:
             raise CliError("side B: the challenger rolls one die in the sum variant (H6): write COUNT+ROLL")
-        result: Any = harhapolku.resolve([] if ad is None else [ad], [bd], settings=settings,
-                                         a_count=ac, b_count=bc)
-        head = harha_sum_headline(result)
+        result = harhapolku.resolve([] if ad is None else [ad], [bd], settings=settings, a_count=ac, b_count=bc)
     else:
         result = harhapolku.resolve(parse_harha_faces(args.a, "A"), parse_harha_faces(args.b, "B"),
                                     settings=settings)
-        head = harha_headline(result)
+    head = harha_sum_headline(result) if isinstance(result, harhapolku.SumResult) else harha_headline(result)
     out = {**harhapolku.result_json(result), "settings": settings_json(settings, "harhapolku")}
     explain = result.explain()
     if needed:
@@ -383,10 +381,10 @@ def _resolve_sr(parsed: argparse.Namespace) -> int:
         raise CliError("--leader-skill is for teamwork: give the helpers' faces with --helper (S11)")
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, settings) if helpers else 0
     dice = sr_faces(args.faces)
-    result: Any = _sr_from_faces(dice, settings, hurried=args.hurried, edge_before=args.edge_before,
-                                 edge_after=args.edge_after, long_shot=args.long_shot, helper_dice=bonus)
-    if args.threshold is not None:
-        result = shadowrun.success_test(result, args.threshold)
+    rolled = _sr_from_faces(dice, settings, hurried=args.hurried, edge_before=args.edge_before,
+                            edge_after=args.edge_after, long_shot=args.long_shot, helper_dice=bonus)
+    result: SRRoll | SuccessResult = (shadowrun.success_test(rolled, args.threshold) if args.threshold is not None
+                                      else rolled)
     out = {**sr_json(result), "settings": settings_json(settings, "shadowrun")}
     lines = [sr_headline(result)]
     if helpers:
