@@ -240,7 +240,14 @@ def _sr_session() -> Tracker:
     t.rolls.sr_post_roll(ev, "negate_glitch")
     ev = t.rolls.roll_sr(SRSide("Nyx", ["nyx"], dice=4), threshold=2, faces=[2, 3, 4, 5])["event"]
     t.rolls.sr_post_roll(ev, "edge_after", faces=[6, 2, 3, 4, 5])
-    # A fight: a fighter acts, one holds the action and steps in, the passes and the turn run out, it ends.
+    # A fight: a fighter acts, one holds the action and steps in, the passes and the turn run out, it ends;
+    # effects counted in passes, turns and scenes, or until removed, come and go.
+    t.combat.add_effect("kaneda", "Smoke", -2, "pass", 1)
+    t.combat.add_effect("kaneda", "Blessed", 1, "removed")
+    t.combat.add_effect("nyx", "Stunned", -1, "turn", 2)
+    t.combat.add_effect("nyx", "Hidden", 0, "scene", 1)
+    t.combat.add_effect("ganger", "Rattled", -1, "session", 1)
+    t.combat.remove_effect("kaneda", 1)
     t.combat.next()
     t.combat.delay()
     t.combat.step_in(t.combat.block["held"][0])
@@ -309,6 +316,8 @@ def sessions() -> list[Event]:
 def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: list[Event]) -> None:
     i18n.set_language("en")
     differ = [(ev["text"], telling.event_text(ev)) for ev in sessions if telling.event_text(ev) != _as_told(ev["text"])]
+    differ += [(ev["roll"]["summary"], telling.roll_summary(ev)) for ev in sessions
+               if "roll" in ev and telling.roll_summary(ev) != _as_told(ev["roll"]["summary"])]
     assert not differ, differ[:5]
     assert {"character.joins", "character.leaves", "character.health", "raja.wound", "raja.wound_set",
             "raja.charges_spent", "raja.charges_regained", "raja.ability_used", "raja.story_point_spent",
@@ -319,7 +328,8 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "challenge.resolved", "initiative.order", "combat.acts", "combat.holds", "combat.steps_in",
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
-            "pool.saved", "pool.removed", "sr.damage"} <= _kinds(sessions)
+            "pool.saved", "pool.removed", "sr.damage", "effect.added", "effect.removed", "effect.worn_off",
+            "effect.counting"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -331,7 +341,7 @@ def test_the_wound_care_words_are_the_rules(sessions: list[Event]) -> None:
 
 
 CODES = {"id", "kind", "track", "per", "why", "winner", "glitch_kind", "a_glitch", "b_glitch", "variant", "tie_action",
-         "care", "before", "after", "initiative", "letter", "state"}
+         "care", "before", "after", "initiative", "letter", "state", "unit"}
 """A fact's values that are codes (or R9's own wound levels), not words the GM typed."""
 
 
@@ -344,6 +354,8 @@ def _typed_words_hidden(fact: dict[str, Any]) -> dict[str, Any]:
             return "«»"
         if isinstance(value, list):
             return [hide(key, v) for v in value]
+        if isinstance(value, dict):
+            return {k: hide(k, v) for k, v in value.items()}
         return value
     return {k: hide(k, v) for k, v in fact.items()}
 

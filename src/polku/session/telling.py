@@ -874,8 +874,63 @@ def _sr_damage(f: Fact) -> Told:
         parts.append(_("unconscious"))
     if f.get("glitch_kind") in ("critical", "glitch"):
         parts.append(glitch_words(hits, str(f["glitch_kind"])))
-    summary = ", ".join(parts)
-    return Told(_("{name} takes {what}: {outcome}", name=f["name"], what=f["what"], outcome=summary), summary)
+    # The log's line names who took the hit first: the roll's summary is the whole sentence.
+    text = _("{name} takes {what}: {outcome}", name=f["name"], what=f["what"], outcome=", ".join(parts))
+    return Told(text, text)
+
+
+# -- effects on a character (S12 and the GM's own) ---------------------------------------------------
+
+def effect_words(e: Fact) -> str:
+    """``Stunned (−2 dice, 2 passes left)``, ``Blessed (until removed)``: an effect's fact in words."""
+    parts = []
+    dice = int(e.get("modifier", 0))
+    if dice:
+        parts.append(ngettext("+{n} die", "+{n} dice", dice) if dice > 0
+                     else ngettext("−{n} die", "−{n} dice", -dice))
+    unit, left = str(e["unit"]), int(e.get("count", 0))
+    if unit == "removed":
+        parts.append(_("until removed"))
+    elif unit == "pass":
+        parts.append(ngettext("{n} pass left", "{n} passes left", left))
+    elif unit == "turn":
+        parts.append(ngettext("{n} combat turn left", "{n} combat turns left", left))
+    elif unit == "scene":
+        parts.append(ngettext("{n} scene left", "{n} scenes left", left))
+    else:
+        parts.append(ngettext("{n} session left", "{n} sessions left", left))
+    return _("{name} ({parts})", name=e["effect_name"], parts=", ".join(parts))
+
+
+@teller("effect.added")
+def _effect_added(f: Fact) -> Told:
+    return Told(_("{name}: {effect}", name=f["name"], effect=effect_words(f["effect"])))
+
+
+@teller("effect.removed")
+def _effect_removed(f: Fact) -> Told:
+    return Told(_("{name}: {effect} removed", name=f["name"], effect=f["effect_name"]))
+
+
+@teller("effect.counting")
+def _effect_counting(f: Fact) -> Told:
+    return Told(_("{name}: {effect}", name=f["name"], effect=", ".join(effect_words(e) for e in f["effects"])))
+
+
+@teller("effect.worn_off")
+def _effect_worn_off(f: Fact) -> Told:
+    """An effect's count ran out, or the fight ended it."""
+    values = {"effect": f["effect_name"], "name": f["name"]}
+    why = f.get("why")
+    if why == "pass":
+        return Told(_("{effect} wears off {name}: pass {number} is over", number=int(f["number"]), **values))
+    if why == "turn":
+        return Told(_("{effect} wears off {name}: combat turn {number} is over", number=int(f["number"]), **values))
+    if why == "scene":
+        return Told(_("{effect} wears off {name}: the scene is over", **values))
+    if why == "session":
+        return Told(_("{effect} wears off {name}: the session is over", **values))
+    return Told(_("{effect} wears off {name}: the fight is over", **values))
 
 
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",

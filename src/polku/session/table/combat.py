@@ -418,7 +418,7 @@ class Combat:
                 txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again",
                          fact={"id": "combat.turn_ends_early", "turn": b["turn"]})
                 self._end_pass(txn, b)
-                self._tick(txn, "turn", f"combat turn {b['turn']} is over")
+                self._tick(txn, "turn", b["turn"])
             self._begin_turn(txn, b["turn"] + 1 if b is not None else 1, "",
                              [c for c in entries_ids if c in surprised])
 
@@ -595,7 +595,8 @@ class Combat:
 
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, "effects"], effects + [new])
-            txn.emit("effect", f"{ch['name']}: {effect_text(new)}", who=cid)
+            txn.emit("effect", f"{ch['name']}: {effect_text(new)}", who=cid,
+                     fact={"id": "effect.added", "name": ch["name"], "effect": _effect_fact(new)})
 
         t.run(build)
 
@@ -609,14 +610,15 @@ class Combat:
 
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, "effects"], effects[:index] + effects[index + 1:])
-            txn.emit("effect", f"{ch['name']}: {gone['name']} removed", who=cid)
+            txn.emit("effect", f"{ch['name']}: {gone['name']} removed", who=cid,
+                     fact={"id": "effect.removed", "name": ch["name"], "effect_name": gone["name"]})
 
         t.run(build)
 
     # -- hooks of the tracker's own commands ------------------------------------------
 
     def on_new_scene(self, txn: _Txn) -> None:
-        self._tick(txn, "scene", "the scene is over")
+        self._tick(txn, "scene")
 
     def on_new_session(self, txn: _Txn) -> None:
         """A session never begins in a fight (the tracker clears the initiative)."""
@@ -625,7 +627,7 @@ class Combat:
             txn.emit("reset", "The fight ends: the new session starts out of combat")
         for unit in ("pass", "turn"):
             self._expire_unit(txn, unit, "the fight is over")
-        self._tick(txn, "session", "the session is over")
+        self._tick(txn, "session")
 
     def on_removed(self, txn: _Txn, cid: str) -> None:
         """``cid`` left the campaign (already gone from the state): out of the turn order too."""
@@ -687,7 +689,7 @@ class Combat:
                      who=[first], fact={"id": "combat.pass_begins", "turn": b["turn"], "pass": following,
                                         "name": t.character(first)["name"]})
             return
-        self._tick(txn, "turn", f"combat turn {b['turn']} is over")
+        self._tick(txn, "turn", b["turn"])
         if t.settings.sr_initiative == "keep":
             self._begin_turn(txn, b["turn"] + 1, " (initiative kept)")
         else:
@@ -700,10 +702,14 @@ class Combat:
             if cid in self._t.characters:
                 txn.emit("combat", f"{self._t.character(cid)['name']}'s held action is lost: the pass is over",
                          who=[cid], fact={"id": "combat.held_lost", "name": self._t.character(cid)["name"]})
-        self._tick(txn, "pass", f"pass {b['pass']} is over")
+        self._tick(txn, "pass", b["pass"])
 
-    def _tick(self, txn: _Txn, ended: str, why: str) -> None:
+    def _tick(self, txn: _Txn, ended: str, number: int | None = None) -> None:
         """Count down every effect counted in ``ended``; each that reaches 0 wears off with a log line."""
+        # Why they wear off: the pass or combat turn (its number), the scene or the session that ended.
+        why = {"pass": f"pass {number} is over", "turn": f"combat turn {number} is over",
+               "scene": "the scene is over", "session": "the session is over"}[ended]
+        why_fact = {"why": ended, "number": number}
         for cid, ch in self._t.characters.items():
             effects = ch.get("effects")
             if not effects:
@@ -723,10 +729,13 @@ class Combat:
             txn.set(["characters", cid, "effects"], kept)
             # Every change is logged with a line (a change after a command's last line would not be).
             for e in gone:
-                txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid)
+                txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid,
+                         fact={"id": "effect.worn_off", "name": ch["name"], "effect_name": e["name"], **why_fact})
             if not gone:
                 still = ", ".join(effect_text(e) for e in kept if e["unit"] == ended)
-                txn.emit("effect", f"{ch['name']}: {still}", who=cid)
+                txn.emit("effect", f"{ch['name']}: {still}", who=cid,
+                         fact={"id": "effect.counting", "name": ch["name"],
+                               "effects": [_effect_fact(e) for e in kept if e["unit"] == ended]})
 
     def _expire_unit(self, txn: _Txn, unit: str, why: str) -> None:
         for cid, ch in self._t.characters.items():
@@ -736,7 +745,9 @@ class Combat:
             txn.set(["characters", cid, "effects"], [e for e in effects if e["unit"] != unit])
             for e in effects:
                 if e["unit"] == unit:
-                    txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid)
+                    txn.emit("effect", f"{e['name']} wears off {ch['name']}: {why}", who=cid,
+                             fact={"id": "effect.worn_off", "name": ch["name"], "effect_name": e["name"],
+                                   "why": "fight"})
 
 
 _UNIT_WORDS = {
@@ -860,6 +871,11 @@ def _refuse(message: str) -> Exception:
     from ..host import TrackerError
 
     return TrackerError(message)
+
+
+def _effect_fact(e: Effect) -> dict[str, Any]:
+    """An effect as a fact's value (:mod:`polku.session.telling`): its name, dice, what it counts, how many left."""
+    return {"effect_name": e["name"], "modifier": e["modifier"], "unit": e["unit"], "count": e["left"]}
 
 
 def effect_short(e: Effect) -> str:
