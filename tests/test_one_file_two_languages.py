@@ -138,3 +138,24 @@ def test_the_players_report_in_both_languages(session_file) -> None:
         assert lines and not [line for line in lines if ENGLISH.search(re.sub(r"\([^)]*\)", "", line))]
     finally:
         i18n.set_language("en")
+
+
+@pilot_test
+async def test_an_older_files_rolls_are_shown_as_written_with_one_note(tmp_path: Path) -> None:
+    """A file from before facts: its rolls read as stored (English), and the dice log says so once."""
+    i18n.set_language("fi")
+    try:
+        t = evening()
+        for ev in t.events:
+            ev.pop("fact", None)  # as an older Polku wrote them
+        sf = files.create_session(tmp_path / "vanha.toml", t)
+        app = make_app(t, sf, sessions_dir=tmp_path)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: any(telling.OLD_NOTE != n.message and "Vanhemman Polun" in str(n.message)
+                                           for n in app._notifications), "the note on older entries")
+            await until_quiet(pilot)
+            notes = [n for n in app._notifications if "Vanhemman Polun" in str(n.message)]
+            assert len(notes) == 1
+            assert "Kaneda wins 2–0, 2 net" in screen_text(app), "an older roll as it was written"
+    finally:
+        i18n.set_language("en")
