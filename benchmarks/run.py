@@ -51,8 +51,9 @@ beside its baseline in the same run, alternating runs, and compared as a ratio):
   (the full rewrite every 500 appends) is shown for information.
 * **Odds** (``odds``): ``benchmarks/odds.py --json`` (``--quick`` passed on).
 * **Seats** (``seats``): ``benchmarks/seats.py``: a GM's roll reaching a seat
-  and ``polku watch``, a seat's request applied in the GM's app, the bytes a
-  seat is sent per roll.
+  and ``polku watch`` (saved in-process, and from the GM's key in the GM's app
+  in a pty), a seat's request applied in the GM's app, a seat's first frame
+  against the GM's app's, the bytes a seat is sent per roll.
 * **Memory** (``memory``): peak RSS (``ru_maxrss`` from ``wait4``) of the app
   process over a whole visit -- first frame, ``1``, ``r`` (roll screen),
   ``r`` (a roll), Escape, ``q`` (save and quit, which waits for the

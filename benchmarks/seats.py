@@ -7,13 +7,14 @@ Usage::
 ``--events 10000`` runs the same figures on a session grown to 10,000 events
 first (the players' views must not slow down as a session grows).
 
-Also run by ``benchmarks/run.py`` (figure ``seats``). Three figures, each in
+Also run by ``benchmarks/run.py`` (figure ``seats``). Five figures, each in
 real pseudo-terminals at 120x40 (``run.PtyApp``: it answers Textual's
 synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
 
 * **GM's roll → shown** (in a seat, ``polku play FILE --as Kaneda``, and in
   ``polku watch FILE``): the GM's side saves each roll as the app's autosave
-  does (``SessionFile.save_now`` after ``roll_sr``, in this process); the
+  does (``SessionFile.save_now`` after ``roll_sr``, then the players' file
+  published, in this process); the
   clock runs from just before the command to the last byte of the frames it
   causes in the viewer (read until 50 ms pass without output; the quiet
   window is not counted). The bytes are counted over the same span.
@@ -24,6 +25,16 @@ synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
   UI-thread call that applied the roll as a command). That includes the
   seat's key handling and its atomic write, and the GM's app being told
   (inotify), checking, applying and answering.
+* **GM's key → shown** (end to end, both sides in pseudo-terminals): the GM's
+  app (``polku FILE``) and a seat (or ``polku watch``) side by side, the
+  GM's roll screen open (``1``, ``r``; the demo without its extended test, so
+  every ``r`` rolls); the clock runs from the write of the GM's ``r`` to the
+  last byte of the frames it causes in the viewer (read until 50 ms pass
+  without output; the window not counted): the GM's app rolls, saves,
+  publishes the players' file, the viewer is told, reads it and paints.
+* **Seat start → first frame** against the GM's app's, alternating on the
+  same session (3 runs each): the GM's app's status line names the campaign;
+  the seat's shows "You: Kaneda" once it has read the players' file.
 * **Bytes sent to a seat per roll** (120x40): what the seat's terminal gets
   for its own roll, from the key to the last frame (the answer, the new log
   line, the next request shown), read as above.
@@ -51,35 +62,62 @@ import run as harness  # noqa: E402  (the benchmarks' pty harness)
 SHOWN_TARGET_MS = 150.0
 APPLIED_TARGET_MS = 150.0
 BYTES_TARGET_KB = 3.0
+SEAT_START_RATIO = 1.5
+FIRST_FRAME_RUNS = 3
 
 
 EVENTS = 0
 """Grow the benchmark's session to this many events first (``--events``; 0: the demo as it is)."""
 
 
-def _session(folder: Path, offers: int) -> Path:
+_GROWN: dict[tuple[int, bool], Path] = {}
+"""(offers, plain) → a session file made already (growing 10,000 events takes a while; each figure gets a copy)."""
+
+
+def _session(folder: Path, offers: int, *, plain: bool = False) -> Path:
+    """The demo (grown to ``EVENTS``), with ``offers`` requests to Kaneda's seat; ``plain``: without its
+    extended test, so the GM's roll screen opens on a test ``r`` can roll again and again."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "night.toml"
+    if (offers, plain) not in _GROWN:
+        _GROWN[offers, plain] = _make_session(folder, offers, plain)
+    from polku.session.players.public import players_path
+
+    made = _GROWN[offers, plain]
+    shutil.copyfile(made, path)
+    shutil.copyfile(players_path(made), players_path(path))  # what the views read, as the GM's app published it
+    return path
+
+
+def _make_session(folder: Path, offers: int, plain: bool) -> Path:
     import random
 
     from polku.session import demo, store
     from polku.session.files import document
     from polku.session.players import seats
+    from polku.session.players.public import publish
     from polku.session.rolls import SRPool
 
     t = demo.demo_varjojuoksu()
+    for c in list(t.state["challenges"]) if plain else []:
+        if c.get("extended"):
+            t.remove_challenge(c["id"])
     if EVENTS:
         import make_session
 
         make_session.grow(t, EVENTS, random.Random(1))
     for _ in range(offers):
         seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "night.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    return path
+    kept = folder.parent / f"made-{offers}-{int(plain)}" / "night.toml"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    store.write_full(kept, document(t.state, t.events, t.last_seq()))
+    publish(kept, t)
+    return kept
 
 
 def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tuple[list[float], list[int]]:
     from polku.session.files import open_session
+    from polku.session.players.public import publish
     from polku.session.rolls import SRPool
 
     path = _session(root, 0)
@@ -96,6 +134,7 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
                 start = time.perf_counter()
                 t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
                 sf.save_now(t)
+                publish(path, t)  # as the GM's app does after each save: the views read only this
                 last, n, _ = app.settle(first=5.0)
                 if last is not None:
                     lat.append((last - start) * 1000)
@@ -105,6 +144,81 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
     finally:
         app.kill()
     return lat, sizes
+
+
+def _viewer_quiet(viewer: harness.PtyApp, gm: harness.PtyApp, start: float, first: float = 10.0) -> float | None:
+    """Read the viewer (and drain the GM's terminal) until the viewer has been quiet for the settle
+    window after its first byte: the time of its last byte, or None when nothing came within ``first`` s."""
+    last = None
+    while True:
+        gm.read(0)
+        got = viewer.read(0.002)
+        now = time.perf_counter()
+        if got is not None:
+            last = got[0]
+        elif last is None and now - start > first:
+            return None
+        elif last is not None and now - last > harness.SETTLE_S:
+            return last
+
+
+def _gm_key_latency(root: Path, viewer_argv: list[str], rolls: int, ready: bytes) -> list[float]:
+    """The GM's key in the GM's app (a pty) → the last byte of the frames it causes in the viewer (a pty):
+    the roll screen open (``1``, ``r``), ``r`` pressed; the GM's app rolls, saves and publishes the
+    players' file, the viewer is told (inotify), reads it and paints."""
+    path = _session(root, 0, plain=True)
+    cmd = harness.polku_cmd()
+    gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+    viewer = None
+    lat: list[float] = []
+    try:
+        gm.wait_for(b"Neo-Helsinki", timeout=120)
+        gm.settle(0.5)
+        viewer = harness.PtyApp([a.replace("{}", str(path)) for a in viewer_argv], _env(root), root)
+        viewer.wait_for(ready, timeout=120)
+        viewer.settle(0.5)
+        for k in (b"1", b"r"):
+            gm.key(k)
+            gm.settle(first=5.0)
+        viewer.settle(0.3)
+        for _ in range(rolls):
+            start = gm.key(b"r")
+            last = _viewer_quiet(viewer, gm, start)
+            if last is not None:
+                lat.append((last - start) * 1000)
+            gm.settle(0.05)
+            viewer.settle(0.05)
+    finally:
+        if viewer is not None:
+            viewer.kill()
+        gm.kill()
+    return lat
+
+
+def _first_frames(root: Path, runs: int) -> tuple[list[float], list[float]]:
+    """Start → first frame of the GM's app and of a seat, alternating, on the same session: the GM's
+    app's status line names the campaign; the seat's shows "You: Kaneda" once it has read the players'
+    file (which the GM's app published at its start)."""
+    path = _session(root, 0)
+    cmd = harness.polku_cmd()
+    gm_ms: list[float] = []
+    seat_ms: list[float] = []
+    for _ in range(runs):
+        gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+        try:
+            gm_ms.append((gm.wait_for(b"Neo-Helsinki", timeout=120) - gm.t_spawn) * 1000)
+            gm.settle(0.5)
+            seat = harness.PtyApp(cmd + ["play", str(path), "--as", "Kaneda"], _env(root), root)
+            try:
+                seat_ms.append((seat.wait_for(b"You: Kaneda", timeout=120) - seat.t_spawn) * 1000)
+            finally:
+                seat.kill()
+        finally:
+            gm.kill()
+            lock = path.with_name(path.name + ".lock")
+            if lock.exists():
+                lock.unlink()
+    return gm_ms, seat_ms
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -167,8 +281,21 @@ def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str,
     seat_lat, seat_bytes = _viewer_latency(root / "seat", cmd + ["play", "{}", "--as", "Kaneda"], rolls, b"You: Kaneda")
     watch_lat, watch_bytes = _viewer_latency(root / "watch", cmd + ["watch", "{}"], rolls, b"Dice log")
     applied, own_bytes = _seat_requests(root / "request", rolls)
+    key_seat = _gm_key_latency(root / "key-seat", cmd + ["play", "{}", "--as", "Kaneda"], rolls, b"You: Kaneda")
+    key_watch = _gm_key_latency(root / "key-watch", cmd + ["watch", "{}"], rolls, b"Dice log")
+    gm_start, seat_start = _first_frames(root / "start", FIRST_FRAME_RUNS)
     p95 = harness.pct
+    start_ratio = statistics.median(seat_start) / statistics.median(gm_start)
     rows = [
+        harness.row(f"GM's key (pty) → shown in a seat (pty), p95 ({len(key_seat)} rolls)", p95(key_seat, 95), None,
+                    "ms", "≤ 150 ms", p95(key_seat, 95) <= SHOWN_TARGET_MS and len(key_seat) == rolls,
+                    p50_ms=statistics.median(key_seat)),
+        harness.row(f"GM's key (pty) → shown in polku watch (pty), p95 ({len(key_watch)} rolls)", p95(key_watch, 95),
+                    None, "ms", "≤ 150 ms", p95(key_watch, 95) <= SHOWN_TARGET_MS and len(key_watch) == rolls,
+                    p50_ms=statistics.median(key_watch)),
+        harness.row(f"seat start → first frame, median of {len(seat_start)} (GM's app: baseline)",
+                    statistics.median(seat_start), statistics.median(gm_start), "ms", "≤ 1.5× the GM's app",
+                    start_ratio <= SEAT_START_RATIO),
         harness.row(f"GM's roll → shown in a seat, p95 ({len(seat_lat)} rolls)", p95(seat_lat, 95), None, "ms",
                     "≤ 150 ms", p95(seat_lat, 95) <= SHOWN_TARGET_MS and len(seat_lat) == rolls,
                     p50_ms=statistics.median(seat_lat)),
@@ -185,6 +312,8 @@ def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str,
                     None, "KB", "info", True),
     ]
     return rows, {"seat_shown_ms": seat_lat, "watch_shown_ms": watch_lat, "applied_ms": applied,
+                  "gm_key_seat_ms": key_seat, "gm_key_watch_ms": key_watch, "gm_start_ms": gm_start,
+                  "seat_start_ms": seat_start,
                   "seat_bytes": seat_bytes, "watch_bytes": watch_bytes, "own_roll_bytes": own_bytes}
 
 
