@@ -14,7 +14,8 @@ synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
 * **GM's roll → shown** (in a seat, ``polku play FILE --as Kaneda``, and in
   ``polku watch FILE``): the GM's side saves each roll as the app's autosave
   does (``SessionFile.save_now`` after ``roll_sr``, then the players' file
-  published, in this process); the
+  written by a ``PlayersFile``, which projects only the new events, in this
+  process); the
   clock runs from just before the command to the last byte of the frames it
   causes in the viewer (read until 50 ms pass without output; the quiet
   window is not counted). The bytes are counted over the same span.
@@ -117,7 +118,7 @@ def _make_session(folder: Path, offers: int, plain: bool) -> Path:
 
 def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tuple[list[float], list[int]]:
     from polku.session.files import open_session
-    from polku.session.players.public import publish
+    from polku.session.players.public import PlayersFile
     from polku.session.rolls import SRPool
 
     path = _session(root, 0)
@@ -129,12 +130,15 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
         app.wait_for(ready)
         app.settle(0.5)
         t, sf = open_session(path, seed=7)
+        players = PlayersFile(path)
         try:
             for _ in range(rolls):
                 start = time.perf_counter()
                 t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
                 sf.save_now(t)
-                publish(path, t)  # as the GM's app does after each save: the views read only this
+                snap = players.snapshot(t)  # the players' file, after the save, as the GM's app writes it
+                if snap is not None:
+                    players.write(snap)
                 last, n, _ = app.settle(first=5.0)
                 if last is not None:
                     lat.append((last - start) * 1000)
