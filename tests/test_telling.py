@@ -297,7 +297,7 @@ def _roster_session() -> Tracker:
 
 
 def _harha_session() -> Tracker:
-    t = demo.demo_harhapolku(seed=5)
+    t = demo.demo_harhapolku(seed=5)  # its narration contest: backgrounds rolled, the narration taken
     t.use_edge_reroll("lena", "Cold head")
     t.new_scene("The shore")
     t.new_session()
@@ -329,7 +329,7 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
             "pool.saved", "pool.removed", "sr.damage", "effect.added", "effect.removed", "effect.worn_off",
-            "effect.counting"} <= _kinds(sessions)
+            "effect.counting", "harha.narration_roll", "harha.narration_open"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -369,7 +369,8 @@ def test_every_kind_of_event_in_finnish_has_no_english_left(sessions: list[Event
             if ENGLISH_WORDS.search(line) or re.search(r"\b(joins|leaves|spends|uses|Scene|Session|Story|begins|"
                                                        r"Challenge|added|started|resolved|Setting|secret|"
                                                        r"refreshed|available|again|reset|cleared|regains|"
-                                                       r"awarded|physical|stun|boxes|left|acts|turn|pass|order|initiative|holds|nobody)\b", line):
+                                                       r"awarded|physical|stun|boxes|left|acts|turn|pass|order|initiative|holds|nobody|rolls|takes|"
+                                                       r"narration|wears|off|removed)\b", line):
                 left.append(line)
         assert not left, left[:8]
     finally:

@@ -933,5 +933,23 @@ def _effect_worn_off(f: Fact) -> Told:
     return Told(_("{effect} wears off {name}: the fight is over", **values))
 
 
+# -- Harhapolku's narration contest (H9) ----------------------------------------------------------
+
+@teller("harha.narration_roll")
+def _narration_roll(f: Fact) -> Told:
+    """H9: a background's die rolled into a hand."""
+    text = _("{who} rolls {background}: {face} on a d{size}", who=f["who"], background=f["background"],
+             face=int(f["face"]), size=int(f["size"]))
+    return Told(text, text)
+
+
+@teller("harha.narration_open")
+def _narration_open(f: Fact) -> Told:
+    """H9: the narration taken with two dice on the empty table."""
+    faces = [int(x) for x in f["faces_taken"]]
+    dice = "+".join(str(x) for x in faces) + (f"={sum(faces)}" if len(faces) > 1 else "")
+    return Told(_("{narrator} takes the narration with {dice} (H9)", narrator=f["narrator"], dice=dice))
+
+
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
            "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]

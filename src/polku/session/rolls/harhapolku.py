@@ -343,8 +343,8 @@ class HarhaRolls(RollsBase):
     def _narration_step(self, fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
                         faces: Sequence[int] | None, text_prefix: str = "",
                         roll_sides: Callable[[harha.Step, list[str]], list[dict[str, Any]]] | None = None,
-                        names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: ()
-                        ) -> harha.Step:
+                        names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: (),
+                        fact: Callable[[harha.Step], dict[str, Any]] | None = None) -> harha.Step:
         out: dict[str, Any] = {}
 
         def build(txn: "Txn") -> None:
@@ -360,6 +360,8 @@ class HarhaRolls(RollsBase):
                 sides = roll_sides(step, who)
                 data["roll"] = {"test": "narration", "sides": sides, "summary": step.text,
                                 "outcome": _narration_outcome(step), "explain": [step.text], **origin}
+            if fact is not None and not text_prefix:
+                data["fact"] = fact(step)
             txn.emit("narration", text_prefix + step.text, who=who or None, **data)
             out["step"] = step
 
@@ -372,7 +374,9 @@ class HarhaRolls(RollsBase):
         return self._narration_step(lambda c, s: c.roll_background(who, background, s, size), faces,
                                     roll_sides=lambda st, ids: [{"role": "a", "label": who, "who": ids,
                                                                  "dice": [die_dict(cast(Die, st.detail))]}],
-                                    names=lambda c: [who])
+                                    names=lambda c: [who],
+                                    fact=lambda st: {"id": "harha.narration_roll", "who": who, "background": background,
+                                                     "face": cast(Die, st.detail).face, "size": size})
 
     def narration_edge_reroll(self, who: str, cid: str, edge: str,
                               faces: Sequence[int] | None = None) -> harha.Step:
@@ -401,7 +405,9 @@ class HarhaRolls(RollsBase):
         return step
 
     def narration_open(self, narrator: str, dice: Sequence[Die]) -> harha.Step:
-        return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator])
+        return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator],
+                                    fact=lambda st: {"id": "harha.narration_open", "narrator": narrator,
+                                                     "faces_taken": [d.face for d in dice]})
 
     def narration_usurp(self, who: str, dice: Sequence[Die]) -> harha.Step:
         # the usurper, and the narrator whose dice burn
