@@ -221,6 +221,9 @@ def _raja_session() -> Tracker:
     t.remove_character("vera")
     t.add_character("Lazar")
     t.remove_character("lazar")
+    from polku.session.players import seats
+
+    seats.ask_raja(t, "alyosha", RajaSide("Alyosha", ["alyosha"]), RajaSide("GM: the wall", [], backgrounds=["High"]))
     # R8/R9: the harm of a lost challenge, as the GM confirms it (a step down the track and a note).
     lost = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"]), RajaSide("GM: the guard", [], backgrounds=["Big"]),
                              faces=([2], [9, 8]))["event"]
@@ -299,6 +302,10 @@ def _roster_session() -> Tracker:
 def _harha_session() -> Tracker:
     t = demo.demo_harhapolku(seed=5)  # its narration contest: backgrounds rolled, the narration taken
     t.use_edge_reroll("lena", "Cold head")
+    from polku.session.players import seats
+
+    seats.ask_harha(t, "lena", HarhaSide("Lena", ["lena"], gm_bonus=True))
+    seats.ask_harha(t, "lena", HarhaSide("Lena", ["lena"]), very_demanding=True)
     t.new_scene("The shore")
     t.new_session()
     return t
@@ -329,7 +336,7 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
             "pool.saved", "pool.removed", "sr.damage", "effect.added", "effect.removed", "effect.worn_off",
-            "effect.counting", "harha.narration_roll", "harha.narration_open"} <= _kinds(sessions)
+            "effect.counting", "harha.narration_roll", "harha.narration_open", "seat.ask_harha", "seat.ask_raja"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 

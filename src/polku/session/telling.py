@@ -951,5 +951,25 @@ def _narration_open(f: Fact) -> Told:
     return Told(_("{narrator} takes the narration with {dice} (H9)", narrator=f["narrator"], dice=dice))
 
 
+@teller("seat.ask_harha")
+def _seat_ask_harha(f: Fact) -> Told:
+    """H8: the GM asks a seat to roll a difficult or very demanding action."""
+    if f.get("very_demanding"):
+        return Told(ngettext("The GM asks {name} to roll a very demanding action: {n} dice",
+                             "The GM asks {name} to roll a very demanding action: {n} dice", int(f["dice_count"]),
+                             name=f["name"]))
+    return Told(ngettext("The GM asks {name} to roll a difficult action: {n} dice",
+                         "The GM asks {name} to roll a difficult action: {n} dice", int(f["dice_count"]),
+                         name=f["name"]))
+
+
+@teller("seat.ask_raja")
+def _seat_ask_raja(f: Fact) -> Told:
+    """R1–R7: the GM asks a seat to roll against the opposition's pool."""
+    return Told(ngettext("The GM asks {name} to roll: {n} dice against {opposition}'s {b_count}",
+                         "The GM asks {name} to roll: {n} dice against {opposition}'s {b_count}", int(f["a_count"]),
+                         name=f["name"], opposition=f["opposition_label"], b_count=int(f["b_count"])))
+
+
 __all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
            "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]

@@ -321,7 +321,8 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
                            "very_demanding": bool(very_demanding)}
     if challenge:
         ask["challenge"] = challenge
-    return _log_offer(t, cid, text, ask)
+    return _log_offer(t, cid, text, ask, {"id": "seat.ask_harha", "name": ch["name"], "dice_count": len(dice),
+                                          "very_demanding": bool(very_demanding)})
 
 
 def _raja_claims(side: RajaSide) -> dict[str, Any]:
@@ -351,7 +352,8 @@ def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
                            "against": {**_raja_claims(opposition), "who": list(opposition.who)}}
     if challenge:
         ask["challenge"] = challenge
-    return _log_offer(t, cid, text, ask)
+    return _log_offer(t, cid, text, ask, {"id": "seat.ask_raja", "name": ch["name"], "a_count": len(a),
+                                          "opposition_label": opposition.label, "b_count": len(b)})
 
 
 def raja_sides_of(t: Tracker, offer: Offer) -> tuple[RajaSide, RajaSide]:
@@ -366,11 +368,13 @@ def raja_sides_of(t: Tracker, offer: Offer) -> tuple[RajaSide, RajaSide]:
     return mine, theirs
 
 
-def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any]) -> dict[str, Any]:
+def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any],
+               fact: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Log the GM's request; ``fact``: what its line says, for each reader's language (never a hidden threshold)."""
     out: list[dict[str, Any]] = []
 
     def build(txn: Any) -> None:
-        out.append(txn.emit("seat", text, who=cid, ask=ask))
+        out.append(txn.emit("seat", text, who=cid, ask=ask, fact=fact))
 
     t.run(build)
     return out[0]
