@@ -162,11 +162,12 @@ def dice_origin(roll: Any, *, short: bool = False) -> str:
     if isinstance(hand, list) and hand:
         sides = ", ".join(str(h).upper() for h in hand)
         if short:
-            return f"side {sides} entered by hand, the other program dice"
-        return f"side {sides} entered by hand from physical dice, the other program dice, seed {roll.get('seed', '?')}"
+            return _("side {sides} entered by hand, the other program dice", sides=sides)
+        return _("side {sides} entered by hand from physical dice, the other program dice, seed {seed}", sides=sides,
+                 seed=roll.get("seed", "?"))
     if roll.get("manual"):
-        return "dice entered by hand" if short else "entered by hand from physical dice"
-    return "program dice" if short else f"program dice, seed {roll.get('seed', '?')}"
+        return _("dice entered by hand") if short else _("entered by hand from physical dice")
+    return _("program dice") if short else _("program dice, seed {seed}", seed=roll.get("seed", "?"))
 
 
 def percent(p: float, digits: int = 1) -> str:

@@ -24,9 +24,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ...i18n import _, pgettext
+from ...i18n import N_, _, ngettext, pgettext
 from ...rules.system import System
-from ...text import bar, dice_origin, logged_die_text
+from ...text import bar, builtin_label, dice_origin, logged_die_text, wound_label
 from ..model import DiceKey, Event, condition_monitors
 from ..players.public import public_dice, public_view, secret_ids
 from ..records import Character, DieTable, harha, raja, sr
@@ -118,8 +118,10 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         first, last = str(events[0].get("t", "")), str(events[-1].get("t", ""))
         when = f" · {_time(first, date=True)} – {_time(last)}"
     where = state["structure"]
-    blocks.append(_p((f"{system.display_name} · story {where['story']}, session {where['session']}"
-                      f" · {len(events)} events{when}", "i")))
+    blocks.append(_p((ngettext("{system} · story {story}, session {session} · {n} event{when}",
+                               "{system} · story {story}, session {session} · {n} events{when}", len(events),
+                               system=system.display_name, story=where["story"], session=where["session"],
+                               when=when), "i")))
     if camp.get("continues"):
         blocks.append(_p((f"Continues from {camp['continues']}.", "")))
     if not gm:
@@ -140,8 +142,9 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
             who = ", ".join(names.get(x, "(removed)") for x in c.get("participants", []))
             opp = ", ".join(names.get(x, "(removed)") for x in c.get("opposition", []))
             rows.append([_plain(c["title"]), _plain(who + (f" vs {opp}" if opp else "")),
-                         _plain(c["status"]), _plain(challenge_outcome(c) or "—")])
-        blocks.append(Block("table", header=["Challenge", "Who", "Status", "Outcome"], rows=rows))
+                         _plain(status_word(c["status"])), _plain(challenge_outcome(c) or "—")])
+        blocks.append(Block("table", header=[pgettext("log entry", "Challenge"), _("Who"), _("Status"), _("Outcome")],
+                            rows=rows))
 
     blocks.extend(_statistics(view, system, known))
     return blocks
@@ -154,34 +157,46 @@ def _time(t: str, *, date: bool = False) -> str:
     return f"{m.group(1)} {m.group(2)}" if date else m.group(2)
 
 
+KIND_WORDS = {"pc": N_("pc"), "npc": N_("npc"), "opposition": N_("opposition")}
+"""A character's kind as the report's table words it (the codes in English)."""
+
+
+def status_word(status: str) -> str:
+    """A challenge's status (``model.CHALLENGE_STATUS``) in the language in use."""
+    return {"waiting": _("waiting"), "active": _("active"), "resolved": _("resolved")}.get(status, status)
+
+
 def character_status(tracker: Tracker, character: Character, system: System) -> str:
     """One line of a character's state in words (no colour, no glyphs needing a font)."""
     if system is System.RAJAPOLKU:
         ch = raja(character)
-        parts = [ch["wound"], f"charges {ch['charges']}/{ch['charges_max']}"]
+        parts = [wound_label(ch["wound"]), _("charges {n}/{max}", n=ch["charges"], max=ch["charges_max"])]
         if ch["kind"] == "pc" or ch["story_points"]:
-            parts.append(f"story points {ch['story_points']}")
+            parts.append(_("story points {n}", n=ch["story_points"]))
         if ch.get("health"):
             parts.append(ch["health"])
         return ", ".join(parts)
     if system is System.HARHAPOLKU:
         hch = harha(character)
-        edges = ", ".join(f"{e['name']}{' (used)' if e['used'] else ''}" for e in hch["edges"])
-        bgs = ", ".join(f"{b['name']} ({b['tier']})" for b in hch["backgrounds"])
-        return "; ".join(x for x in (f"backgrounds {bgs}" if bgs else "", f"edges {edges}" if edges else "") if x)
+        edges = ", ".join(_("{edge} (used)", edge=e["name"]) if e["used"] else e["name"] for e in hch["edges"])
+        bgs = ", ".join(f"{b['name']} ({builtin_label(b['tier'])})" for b in hch["backgrounds"])
+        return "; ".join(x for x in (_("backgrounds {names}", names=bgs) if bgs else "",
+                                     _("edges {names}", names=edges) if edges else "") if x)
     sch = sr(character)
     phys, stun = condition_monitors(sch)
-    return f"Edge {sch['edge']}/{sch['edge_rating']}, physical {sch['physical']}/{phys}, stun {sch['stun']}/{stun}"
+    return _("Edge {edge}/{rating}, physical {physical}/{physical_max}, stun {stun}/{stun_max}", edge=sch["edge"],
+             rating=sch["edge_rating"], physical=sch["physical"], physical_max=phys, stun=sch["stun"], stun_max=stun)
 
 
 def _characters_table(view: Tracker, system: System) -> Block:
     rows = []
     for ch in view.characters.values():
-        rows.append([[(ch["name"], "b")], _plain(ch.get("player") or "—"), _plain(ch["kind"]),
+        rows.append([[(ch["name"], "b")], _plain(ch.get("player") or "—"), _plain(_(KIND_WORDS[ch["kind"]]) if ch["kind"] in KIND_WORDS else ch["kind"]),
                      _plain(character_status(view, ch, system))])
     if not rows:
-        return _p(("No characters.", "i"))
-    return Block("table", header=["Character", "Player", "Kind", "At the end"], rows=rows)
+        return _p((_("No characters."), "i"))
+    return Block("table", header=[pgettext("log entry", "Character"), _("Player"), _("Kind"), _("At the end")],
+                 rows=rows)
 
 
 def die_words(d: DieTable, system: System) -> str:
