@@ -161,7 +161,7 @@ class ChooserScreen(_Opener, Screen[None]):
 
     def where_text(self) -> str:
         folders = [self.sessions_dir, *self.also]
-        where = " and ".join(str(f) for f in folders)
+        where = ", ".join(str(f) for f in folders)  # no word between them: the sentence is translated whole
         return (_("Recent files, then the session files in {folder}", folder=where) if self.recent
                 else _("Session files in {folder}", folder=where))
 
