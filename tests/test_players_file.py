@@ -249,7 +249,8 @@ def test_no_secret_reaches_the_players_file(tmp_path):
         head = json.loads(shown.splitlines()[0])
         [offer] = head["offers"]["kaneda"]
         assert offer["hidden"] and "threshold" not in offer, "the seat sees its request, not the threshold"
-        assert not re.search(r"(?<!\d)47(?!\d)", json.dumps(head["offers"]) + shown.splitlines()[-1])
+        last = {k: v for k, v in json.loads(shown.splitlines()[-1]).items() if k != "t"}  # its clock may read :47
+        assert not re.search(r"(?<!\d)47(?!\d)", json.dumps(head["offers"]) + json.dumps(last))
         gm.add_character(f"Mr {SECRET}", kind="npc", secret=True)
         published()
         gm.add_character("Ghost", kind="npc")
