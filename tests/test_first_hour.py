@@ -176,3 +176,20 @@ def test_intervals_defaults_to_the_same_number_in_roll_and_odds(capsys: pytest.C
     odds = _json(capsys, "odds", "shadowrun", "12", "--extended", "10000")
     rolled = _json(capsys, "roll", "shadowrun", "12", "--extended", "10000", "--seed", "1")
     assert odds["intervals"] == len(odds["success_at"]) == rolled["intervals"] == INTERVALS_DEFAULT == 20
+
+
+@pytest.mark.parametrize("system", ["rajapolku", "harhapolku", "varjojuoksu"])
+def test_the_shipped_demos_are_what_their_builder_writes_with_every_entry_told_from_facts(tmp_path, system):
+    """A GM's first key (`d` in the chooser) opens a shipped demo. Written by an older builder, its log
+    had no facts: the app said "entries from an older Polku are shown in English" on a fresh install,
+    and a Finnish GM read the demo's log in English. The shipped files are the builder's, byte for byte
+    (regenerate: ``python -m polku.session.demo sessions``), and every entry carries its fact."""
+    from polku.session import store
+    from polku.session.demo import write_demos
+
+    write_demos(tmp_path)
+    shipped = shipped_sessions_dir() / f"demo-{system}.toml"
+    assert (tmp_path / shipped.name).read_bytes() == shipped.read_bytes(), (
+        f"{shipped.name} is not what polku.session.demo builds: run 'python -m polku.session.demo sessions'")
+    events = store.load(shipped).doc["event"]
+    assert events and all("fact" in e for e in events), [e["text"] for e in events if "fact" not in e]
