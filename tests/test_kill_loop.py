@@ -12,82 +12,19 @@ By hand, bigger: ``python tests/test_kill_loop.py ROUNDS [SEED]``.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import random
 import shutil
-import signal
-import struct
 import sys
-import termios
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from pty_app import AppInPty
+
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "sessions" / "demo-rajapolku.toml"
-
-
-class RunningApp:
-    """``polku FILE`` in a pseudo-terminal, its output drained by a thread."""
-
-    def __init__(self, path: Path, config: Path) -> None:
-        env = dict(os.environ, TERM="xterm-256color", POLKU_CONFIG_DIR=str(config), COLUMNS="80", LINES="24")
-        env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
-        env.pop("NO_COLOR", None)
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the app
-            os.execve(sys.executable, [sys.executable, "-m", "polku.cli", str(path)], env)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.output = bytearray()
-        self.status: int | None = None
-        self._reader = threading.Thread(target=self._drain, daemon=True)
-        self._reader.start()
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.output += chunk
-
-    def alive(self) -> bool:
-        if self.status is not None:
-            return False
-        pid, status = os.waitpid(self.pid, os.WNOHANG)
-        if pid == 0:
-            return True
-        self.status = status
-        return False
-
-    def wait_for(self, text: bytes, timeout: float = 30) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.output:
-                return True
-            if not self.alive():
-                return False
-            time.sleep(0.02)
-        return False
-
-    def type(self, text: str) -> None:
-        os.write(self.fd, text.encode("utf-8"))
-
-    def kill(self) -> None:
-        if self.alive():
-            os.kill(self.pid, signal.SIGKILL)
-            _, self.status = os.waitpid(self.pid, 0)
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        self._reader.join(timeout=2)
 
 
 def _texts(path: Path) -> list[str]:
@@ -113,7 +50,7 @@ def kill_loop(folder: Path, rounds: int, seed: int, *, budget: float = 1e9) -> d
         if time.monotonic() > deadline:
             break
         leftovers = {p.name for p in folder.iterdir() if ".tmp-" in p.name or ".bak-" in p.name}
-        app = RunningApp(path, config)
+        app = AppInPty(path, config)
         try:
             assert app.wait_for(b"Rajapolku", 60), f"round {r}: the app did not start: {bytes(app.output[-2000:])!r}"
             if leftovers:  # the open removed the killed writer's temp files
@@ -126,14 +63,14 @@ def kill_loop(folder: Path, rounds: int, seed: int, *, budget: float = 1e9) -> d
                 text = f"k{r}x{i}"
                 scene = rng.random() < 0.3  # a new scene: a full rewrite of the file
                 mark = len(app.output)
-                app.type("n" if scene else "o")
+                app.write("n" if scene else "o")
                 prompt = b"New scene" if scene else b"Note for the log"
                 end = time.monotonic() + 20
                 while prompt not in app.output[mark:] and time.monotonic() < end and app.alive():
                     time.sleep(0.01)
-                app.type(text)
+                app.write(text)
                 time.sleep(0.05)
-                app.type("\r")
+                app.write("\r")
                 counts["commands"] += 1
                 in_flight = text
                 if rng.random() < 0.35:

@@ -14,20 +14,15 @@ read is Alt+letter on every terminal.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import re
 import shutil
-import signal
-import struct
-import sys
-import termios
-import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from pty_app import AppInPty
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "sessions" / "demo-rajapolku.toml"
@@ -54,58 +49,7 @@ BURSTS: list[tuple[str, list[tuple[str, str]], bytes | None]] = [
 
 
 
-class Terminal:
-    """``polku FILE`` in a pseudo-terminal, its output drained by a thread."""
-
-    def __init__(self, path: Path, config: Path) -> None:
-        env = dict(os.environ, TERM="xterm-256color", POLKU_CONFIG_DIR=str(config), COLUMNS="80", LINES="24")
-        env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
-        env.pop("NO_COLOR", None)
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the app
-            os.execve(sys.executable, [sys.executable, "-m", "polku.cli", str(path)], env)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        self.output = bytearray()
-        self.status: int | None = None
-        self._reader = threading.Thread(target=self._drain, daemon=True)
-        self._reader.start()
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            self.output += chunk
-
-    def alive(self) -> bool:
-        if self.status is not None:
-            return False
-        pid, status = os.waitpid(self.pid, os.WNOHANG)
-        if pid == 0:
-            return True
-        self.status = status
-        return False
-
-    def write(self, text: str) -> None:
-        """One write: the whole burst reaches the app in one read."""
-        data = text.encode("utf-8")
-        assert os.write(self.fd, data) == len(data)
-
-    def close(self) -> None:
-        if self.alive():
-            os.kill(self.pid, signal.SIGKILL)
-            _, self.status = os.waitpid(self.pid, 0)
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        self._reader.join(timeout=5)
-
-
-def wait_for(what: str, done, term: Terminal, bound: float = 120) -> None:
+def wait_for(what: str, done, term: AppInPty, bound: float = 120) -> None:
     """Wait for a state; the bound only names what hung (never a measure of speed)."""
     end = time.monotonic() + bound
     while time.monotonic() < end:
@@ -137,7 +81,7 @@ def test_bursts_written_to_the_terminal_land_where_a_slow_typist_would(tmp_path:
     path = tmp_path / "camp.toml"
     shutil.copyfile(DEMO, path)
     start = logged(path)
-    term = Terminal(path, tmp_path / "config")
+    term = AppInPty(path, tmp_path / "config")
     try:
         wait_for("the app never drew its first frame", lambda: b"Rajapolku" in term.output, term)
         expected = list(start)
@@ -157,5 +101,5 @@ def test_bursts_written_to_the_terminal_land_where_a_slow_typist_would(tmp_path:
             bytes(term.output[-3000:]))
         assert b"Traceback" not in term.output and b"Error" not in term.output
     finally:
-        term.close()
+        term.kill()
     assert logged(path) == expected
