@@ -339,7 +339,7 @@ def time_icepool_once(q: Question, timeout: float) -> tuple[float, dict[str, flo
 def time_icepool(q: Question, runs: int, timeout: float, slow: float):
     """Median ms over up to ``runs`` cold runs (one run when it is slow), or None."""
     times, summary = [], None
-    for i in range(runs):
+    for _ in range(runs):
         got = time_icepool_once(q, timeout)
         if got is None:
             return None, None

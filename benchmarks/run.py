@@ -361,14 +361,7 @@ def bench_keys(ws: Workspace, presses: int) -> tuple[list[Row], dict[str, Any]]:
         lat, first, sizes = [], [], []
         silent = 0
         for _ in range(presses):
-            t = app.key(b"r")
-            last, n, first_end = app.settle()
-            if last is None:
-                silent += 1
-                continue
-            lat.append((last - t) * 1000)
-            first.append(((first_end or last) - t) * 1000)
-            sizes.append(n)
+            silent += not _press(app, b"r", lat, first, sizes)
         app.key(b"\x1b")
         app.settle(0.3)
         rss_mid = _vm_hwm(app.pid)
@@ -387,6 +380,19 @@ def bench_keys(ws: Workspace, presses: int) -> tuple[list[Row], dict[str, Any]]:
             max_kb=kbmax),
     ]
     return rows, {"key_ms": lat, "key_first_frame_ms": first, "bytes": sizes}
+
+
+def _press(app: PtyApp, key: bytes, lat: list[float], first: list[float], sizes: list[int]) -> bool:
+    """Press ``key`` and wait for the app to settle; add the time to the last and to the first frame
+    (ms) and the bytes drawn; False when the key drew nothing."""
+    t = app.key(key)
+    last, n, first_end = app.settle()
+    if last is None:
+        return False
+    lat.append((last - t) * 1000)
+    first.append(((first_end or last) - t) * 1000)
+    sizes.append(n)
+    return True
 
 
 def bench_burst(ws: Workspace, reps: int) -> tuple[list[Row], dict[str, Any]]:
@@ -422,14 +428,9 @@ def bench_next(ws: Workspace, presses: int) -> tuple[list[Row], dict[str, Any]]:
         lat, first, sizes, base = [], [], [], []
         silent = 0
         for i in range(presses):
-            t = app.key(b" ")
-            last, n, first_end = app.settle()
-            if last is None:
+            if not _press(app, b" ", lat, first, sizes):
                 silent += 1
                 continue
-            lat.append((last - t) * 1000)
-            first.append(((first_end or last) - t) * 1000)
-            sizes.append(n)
             # Baseline, alternating in the same run: a wound box on the selected character and back
             # (another command of the GM's screen that logs one line).
             t = app.key(b"w" if i % 2 == 0 else b"W")
