@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
@@ -72,6 +72,12 @@ class CommandHost(Protocol):
     def gm_only(self, on: bool = True) -> AbstractContextManager[None]: ...
 
 
+class InitiativeRolled(TypedDict):
+    """What an initiative roll returns (:meth:`polku.session.table.combat.Combat.roll_initiative`): its event."""
+
+    event: Event
+
+
 class CombatView(Protocol):
     """What the roll commands use of the fight (:class:`polku.session.table.combat.Combat`)."""
 
@@ -79,7 +85,7 @@ class CombatView(Protocol):
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None, edge: Sequence[str] = (),
-                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, object]: ...
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> InitiativeRolled: ...
 
 
 class RollHost(CommandHost, Protocol):
@@ -171,3 +177,10 @@ class TableHost(CommandHost, Protocol):
     def condition_monitor(self, cid: str, track: str) -> int: ...
 
     def remove_character_in(self, txn: Txn, cid: str) -> None: ...
+
+
+class CombatHost(TableHost, Protocol):
+    """The tracker as the fight's commands use it (:mod:`polku.session.table.combat`): out of a fight,
+    "next" starts the next challenge of the queue."""
+
+    def start_challenge(self, chid: str) -> None: ...

@@ -483,8 +483,8 @@ def apply_own(t: Tracker, cid: str, req: dict[str, Any]) -> tuple[str, Event | N
         ev = t.rolls.roll_sr_extended(t.rolls.sr_side(cid, pool), own.key, faces=faces,
                                       pool=sr_pool_of(own.offer(cid)))["event"]
         return f"{name} rolls the next interval (the dice are in the log)", ev
-    got = t.combat.join_initiative(cid, faces=faces)
-    return f"{name} rolls initiative", got["event"]
+    rolled = t.combat.join_initiative(cid, faces=faces)
+    return f"{name} rolls initiative", rolled["event"]
 
 
 def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,

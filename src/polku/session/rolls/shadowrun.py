@@ -19,7 +19,7 @@ from ..telling import sr_roll_fact
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
-    from ..host import Txn
+    from ..host import InitiativeRolled, Txn
 
 SREmit = Callable[["Txn", "SRRecord", dict[str, Any], Sequence[str], dict[str, Any]], Event]
 """Judge and log a kept Varjojuoksu test (its record, the dice's origin, lines to explain first, the event's extra
@@ -628,12 +628,10 @@ class SRRolls(RollsBase):
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None, edge: Sequence[str] = (),
-                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, Any]:
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> InitiativeRolled:
         """S12: roll initiative and begin a combat turn, Edge on the roll (S7), surprise and the scores
         acted on (see :meth:`polku.session.table.combat.Combat.roll_initiative`)."""
-        result: dict[str, Any] = self.tracker.combat.roll_initiative(entries, faces=faces, edge=edge,
-                                                                     surprised=surprised, kinds=kinds)
-        return result
+        return self.tracker.combat.roll_initiative(entries, faces=faces, edge=edge, surprised=surprised, kinds=kinds)
 
 
 def _sr_summary(r: sr.SRRoll, res: Any) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, TypedDict
 
 from ... import i18n
 from ...i18n import N_
@@ -32,10 +32,36 @@ from ...rules import turns
 from ...rules.dice import RulesError
 from ...rules.system import System
 from ..host import Txn as _Txn
-from ..records import Effect
+from ..model import Change, InitiativeEntry
+from ..model import Combat as CombatBlock
+from ..records import Character, Effect
+from ..records import sr as sr_sheet
 
-Tracker = Any
-"""The tracker this is a part of (typed loosely: session.tracker imports this module, never the reverse)."""
+if TYPE_CHECKING:
+    from ..host import CombatHost, InitiativeRolled
+
+
+class Placed(TypedDict):
+    """One fighter in an initiative roll's order as its outcome keeps it: who, the score in force."""
+
+    id: str
+    current: int
+
+
+class NamedPlace(TypedDict):
+    """One fighter in an initiative order's fact (:mod:`polku.session.telling`): the name, the score in force."""
+
+    name: str
+    current: int
+
+
+class EffectFact(TypedDict):
+    """An effect as a fact's value (:mod:`polku.session.telling`)."""
+
+    effect_name: str
+    modifier: int
+    unit: str
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +92,15 @@ class TurnRow:
 class Combat:
     """The fight of one tracker: read the turn order, move the marker, carry effects."""
 
-    def __init__(self, tracker: Tracker) -> None:
+    def __init__(self, tracker: CombatHost) -> None:
         self._t = tracker
 
     # -- reading -----------------------------------------------------------------
 
     @property
-    def block(self) -> dict[str, Any] | None:
+    def block(self) -> CombatBlock | None:
         """The ``combat`` block of the state, or None out of a fight."""
-        return cast("dict[str, Any] | None", self._t.state.get("combat"))
+        return self._t.state.get("combat")
 
     @property
     def active(self) -> bool:
@@ -98,40 +124,46 @@ class Combat:
             return ""
         return str(t.damage.condition_text(cid))
 
-    def _entry(self, e: Mapping[str, Any], surprised: Sequence[str] | None = None) -> turns.TurnEntry:
+    def _entry(self, e: InitiativeEntry, surprised: Sequence[str] | None = None) -> turns.TurnEntry:
         """``e`` as the turn rules see it; ``surprised``: this turn's surprised fighters (default: the
         fight's now)."""
         from ...rules.shadowrun import wound_modifier
 
         if surprised is None:
-            surprised = (self.block or {}).get("surprised", [])
+            b = self.block
+            surprised = b.get("surprised", []) if b is not None else []
         ch = self._t.character(e["id"])
-        a = ch.get("attributes", {})
-        wound = wound_modifier(ch["physical"], ch["stun"]) if "physical" in ch else 0
-        return turns.TurnEntry(e["id"], e["score"], e["passes"], ch.get("edge_rating", 0),
-                               a.get("reaction", 0), a.get("intuition", 0), wound, bool(self.down(e["id"])),
-                               e["id"] in surprised)
+        edge_rating = reaction = intuition = wound = 0
+        if "attributes" in ch:  # a Varjojuoksu sheet (the others have no tie-breakers nor wounds)
+            a = ch["attributes"]
+            edge_rating, reaction, intuition = ch["edge_rating"], a.get("reaction", 0), a.get("intuition", 0)
+            wound = wound_modifier(ch["physical"], ch["stun"])
+        return turns.TurnEntry(e["id"], e["score"], e["passes"], edge_rating, reaction, intuition, wound,
+                               bool(self.down(e["id"])), e["id"] in surprised)
 
     def order(self) -> list[turns.TurnEntry]:
         return turns.turn_order(self.entries())
 
     def rows(self) -> list[TurnRow]:
         """The turn order as shown: who acts now, who holds, who has acted this pass."""
-        b = self.block or {}
-        pass_no = b.get("pass", 1)
+        b = self.block
+        pass_no = b["pass"] if b is not None else 1
+        acting = b["acting"] if b is not None else None
+        held = b["held"] if b is not None else []
+        acted = b["acted"] if b is not None else []
         hidden = {e["id"] for e in self._t.state["initiative"] if e.get("hidden")}
-        kinds = {e["id"]: str(e.get("kind", "physical")) for e in self._t.state["initiative"]}
+        kinds = {e["id"]: e.get("kind", "physical") for e in self._t.state["initiative"]}
         out = []
         for e in self.order():
             if e.down:
                 status = "down"
             elif e.surprised and pass_no == 1:
                 status = "surprised"
-            elif e.cid == b.get("acting"):
+            elif e.cid == acting:
                 status = "acting"
-            elif e.cid in b.get("held", []):
+            elif e.cid in held:
                 status = "held"
-            elif e.cid in b.get("acted", []):
+            elif e.cid in acted:
                 status = "acted"
             elif pass_no and turns.acts_in(e, pass_no):
                 status = "waiting"
@@ -162,12 +194,11 @@ class Combat:
 
     # -- initiative and the marker --------------------------------------------------
 
-    def _shared_group(self, ch: dict[str, Any]) -> str | None:
+    def _shared_group(self, ch: Character) -> str | None:
         """The group ``ch`` shares one initiative roll with, if any (``group["initiative"] == "shared"``)."""
-        groups = self._t.state.get("groups", {})
         gid = ch.get("group")
-        g = groups.get(gid) if isinstance(gid, str) and isinstance(groups, dict) else None
-        return gid if isinstance(g, dict) and g.get("initiative") == "shared" else None
+        g = self._t.state.get("groups", {}).get(gid) if gid is not None else None
+        return gid if g is not None and g["initiative"] == "shared" else None
 
     def default_fighters(self) -> dict[str, tuple[bool, int]]:
         """Who the next initiative roll is for, by default, and with how many passes: ``cid → (in, passes)``.
@@ -183,34 +214,34 @@ class Combat:
         joined: set[str] = set()
         if current:
             for ev in reversed(t.events):
-                seq = ev.get("seq")
-                if not isinstance(seq, int) or t.is_undone(seq) or ev.get("kind") in ("undo", "redo"):
+                if t.is_undone(ev["seq"]) or ev["kind"] in ("undo", "redo"):
                     continue
-                if sets_initiative_scores(ev.get("changes", [])):
+                changes = ev.get("changes", [])
+                if sets_initiative_scores(changes):
                     break  # the roll now in force (someone leaving the fight since is no new roll)
-                joined.update(str(p[1]) for ch in ev.get("changes", []) if isinstance(ch, dict)
-                              for p in [ch.get("path")] if isinstance(p, list) and len(p) == 2
-                              and p[0] == "characters" and ch.get("before") is None and ch.get("after") is not None)
+                joined.update(str(p[1]) for ch in changes for p in [ch.get("path")]
+                              if p is not None and len(p) == 2 and p[0] == "characters"
+                              and ch.get("before") is None and ch.get("after") is not None)
         return {cid: ((cid in current or cid in joined or not current) and not self.down(cid),
-                      current.get(cid, int(ch.get("initiative_passes", 1))))
+                      current.get(cid, int(ch.get("initiative_passes", 1)) if "attributes" in ch else 1))
                 for cid, ch in t.characters.items()}
 
     def default_kinds(self) -> dict[str, str]:
         """The initiative score each fighter acts on by default: the one of the order now (the GM's
         choice when the turn began, remembered from turn to turn), else physical."""
-        current = {e["id"]: str(e.get("kind", "physical")) for e in self._t.state["initiative"]}
+        current = {e["id"]: e.get("kind", "physical") for e in self._t.state["initiative"]}
         return {cid: current.get(cid, "physical") for cid in self._t.characters}
 
     def initiative_kinds(self, cid: str) -> list[str]:
         """The initiative scores on ``cid``'s sheet: physical always, astral and matrix where added."""
         from ...rules import shadowrun as sr
 
-        extra = self._t.character(cid).get("initiative_scores", {})
+        extra = sr_sheet(self._t.character(cid)).get("initiative_scores", {})
         return [k for k in sr.INITIATIVE_KINDS if k == "physical" or k in extra]
 
     def sheet_initiative(self, cid: str, kind: str = "physical") -> tuple[int, int]:
         """``(bonus, passes)`` of one initiative score on ``cid``'s sheet."""
-        ch = self._t.character(cid)
+        ch = sr_sheet(self._t.character(cid))
         if kind == "physical":
             return int(ch.get("initiative_bonus", 0)), int(ch.get("initiative_passes", 1))
         score = ch.get("initiative_scores", {}).get(kind)
@@ -220,9 +251,9 @@ class Combat:
 
     def edge_refusal(self, cid: str) -> str:
         """Why ``cid`` cannot spend Edge on the next initiative roll (S7), or "" when they can."""
-        ch = self._t.character(cid)
         if self._t.system is not System.SHADOWRUN:
             return "Edge is spent in Varjojuoksu"
+        ch = sr_sheet(self._t.character(cid))
         if ch.get("edge", 0) < 1:
             return f"{ch['name']} has no Edge left this session"
         gid = self._shared_group(ch)
@@ -241,9 +272,10 @@ class Combat:
         """
         from ...rules import shadowrun as sr
 
-        out, seen = [], set()
+        out: list[tuple[str, int]] = []
+        seen: set[str] = set()
         for cid, _ in entries:
-            ch = self._t.character(cid)
+            ch = sr_sheet(self._t.character(cid))
             gid = self._shared_group(ch)
             if gid is not None:
                 if gid in seen:
@@ -263,7 +295,7 @@ class Combat:
         from ...rules import shadowrun as sr
 
         t = self._t
-        ch = t.character(cid)
+        ch = sr_sheet(t.character(cid))
         if t.system is not System.SHADOWRUN:
             raise _refuse("an initiative bonus and passes are on Varjojuoksu sheets")
         if kind not in sr.INITIATIVE_KINDS:
@@ -293,7 +325,7 @@ class Combat:
     def remove_initiative(self, cid: str, kind: str) -> None:
         """Take an astral or matrix initiative score off ``cid``'s sheet (one command)."""
         t = self._t
-        ch = t.character(cid)
+        ch = sr_sheet(t.character(cid))
         scores = dict(ch.get("initiative_scores", {}))
         if kind not in scores:
             raise _refuse(f"{ch['name']} has no {kind} initiative on the sheet")
@@ -311,7 +343,7 @@ class Combat:
 
     def roll_initiative(self, entries: Sequence[tuple[str, int]], *,
                         faces: Sequence[int] | None = None, edge: Sequence[str] = (),
-                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> dict[str, Any]:
+                        surprised: Sequence[str] = (), kinds: Mapping[str, str] | None = None) -> InitiativeRolled:
         """S12: roll initiative for ``(character id, passes)`` and begin a combat turn.
 
         Out of a fight this starts one (combat turn 1); in a fight it begins the
@@ -352,25 +384,27 @@ class Combat:
             why = self.edge_refusal(cid)
             if why:
                 raise _refuse(why)
-        out: dict[str, Any] = {}
+        out: list[InitiativeRolled] = []
         entries_ids = [cid for cid, _ in entries]
 
         def build(txn: _Txn) -> None:
             src, origin = t.rolls.dice_source(faces)
-            sides, rows = [], []
+            sides: list[dict[str, object]] = []
+            rows: list[InitiativeEntry] = []
             by_group: dict[str, int] = {}
             for cid, passes in entries:
-                ch = t.character(cid)
+                ch = sr_sheet(t.character(cid))
                 a = ch["attributes"]
                 kind = kinds.get(cid, "physical")
                 bonus = self.sheet_initiative(cid, kind)[0]
                 base = sr.initiative_pool(a["reaction"], a["intuition"], bonus, kind)
                 gid = self._shared_group(ch)
-                row: dict[str, Any] = {"id": cid, "score": 0, "passes": passes}
+                row: InitiativeEntry = {"id": cid, "score": 0, "passes": passes}
                 if kind != "physical":
                     row["kind"] = kind
                 if gid is not None and gid in by_group:
-                    rows.append({**row, "score": by_group[gid]})
+                    row["score"] = by_group[gid]
+                    rows.append(row)
                     continue
                 spend = cid in edge
                 if spend:
@@ -385,12 +419,13 @@ class Combat:
                 # (source "edge", the rule of six's "exploded"), the score acted on is in the explanation.
                 sides.append({"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                               "dice": [die_dict(d) for d in r.dice]})
-                rows.append({**row, "score": score})
+                row["score"] = score
+                rows.append(row)
             t.rolls.check_faces_used(src)
             order = turns.turn_order(self._entry(r, surprised) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
             # The order as a fact (who, the score in force), from which every view words its line.
-            placed = [{"id": e.cid, "current": e.current} for e in order]
+            placed: list[Placed] = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
             lines = ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
                      "highest first; ties by Edge, then Reaction, then Intuition",
@@ -405,14 +440,15 @@ class Combat:
             stunned = [t.character(c)["name"] for c in entries_ids if c in surprised]
             if stunned:
                 lines.append(f"surprised, no action in pass 1: {', '.join(stunned)} (SR4)")
-            outcome: dict[str, Any] = {"order": placed}
-            fact: dict[str, Any] = {"id": "initiative.order", "order": _named_order(placed, t)}
+            outcome: dict[str, object] = {"order": placed}
+            fact: dict[str, object] = {"id": "initiative.order", "order": _named_order(placed, t)}
             if surprised:
                 outcome["surprised"] = [c for c in entries_ids if c in surprised]
                 fact["surprised"] = stunned
-            out["event"] = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", outcome, lines,
+            ev = t.rolls.emit_roll(txn, "initiative", sides, f"order: {names}", outcome, lines,
                                          origin, None, f"Initiative: {names}"
                                          + (f"; surprised: {', '.join(stunned)}" if stunned else ""), fact=fact)
+            out.append({"event": ev})
             b = self.block
             if b is not None and b["pass"]:
                 txn.emit("combat", f"Combat turn {b['turn']} ends early: initiative is rolled again",
@@ -423,7 +459,7 @@ class Combat:
                              [c for c in entries_ids if c in surprised])
 
         t.run(build)
-        return out
+        return out[0]
 
     def join_refusal(self, cid: str) -> str:
         """Why ``cid`` may not roll into this combat turn's order now (:meth:`join_initiative`), or ""."""
@@ -437,7 +473,7 @@ class Combat:
         return ""
 
     def join_initiative(self, cid: str, passes: int | None = None, *,
-                        faces: Sequence[int] | None = None) -> dict[str, Any]:
+                        faces: Sequence[int] | None = None) -> InitiativeRolled:
         """S12: ``cid`` rolls their own initiative into a combat turn the GM began without them (a player's
         seat), before anyone acts in it: the order is sorted again and its first fighter acts. Passes: the
         sheet's (``initiative_passes``), else 1. One roll event, as the GM's roll makes, and undoable."""
@@ -445,9 +481,9 @@ class Combat:
         from ..rolls import die_dict
 
         t = self._t
-        ch = t.character(cid)
         if t.system is not System.SHADOWRUN:
             raise _refuse("initiative is rolled in Varjojuoksu (S12)")
+        ch = sr_sheet(t.character(cid))
         why = self.join_refusal(cid)
         if why:
             raise _refuse(why)
@@ -456,7 +492,7 @@ class Combat:
             turns.check_passes(n)
         except RulesError as e:
             raise _refuse(str(e)) from None
-        out: dict[str, Any] = {}
+        out: list[InitiativeRolled] = []
 
         def build(txn: _Txn) -> None:
             src, origin = t.rolls.dice_source(faces)
@@ -466,18 +502,19 @@ class Combat:
             r = sr.roll(base, src, settings=t.settings)
             t.rolls.check_faces_used(src)
             score = sr.initiative_score(a["reaction"], a["intuition"], r.hits, bonus)
-            rows = [*t.state["initiative"], {"id": cid, "score": score, "passes": n}]
+            rows: list[InitiativeEntry] = [*t.state["initiative"], {"id": cid, "score": score, "passes": n}]
             order = turns.turn_order(self._entry(e) for e in rows if e["id"] in t.characters)
             txn.set(["initiative"], [next(e for e in rows if e["id"] == o.cid) for o in order])
-            placed = [{"id": o.cid, "current": o.current} for o in order]
+            placed: list[Placed] = [{"id": o.cid, "current": o.current} for o in order]
             names = order_words(placed, {o.cid: t.character(o.cid)["name"] for o in order})
-            side = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
+            side: dict[str, object] = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                     "dice": [die_dict(d) for d in r.dice]}
-            out["event"] = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
-                                             ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
-                                              " (S12)", f"{ch['name']} joins this combat turn's order"],
-                                             origin, None, f"Initiative: {names}",
-                                             fact={"id": "initiative.order", "order": _named_order(placed, t)})
+            ev = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
+                                   ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
+                                    " (S12)", f"{ch['name']} joins this combat turn's order"],
+                                   origin, None, f"Initiative: {names}",
+                                   fact={"id": "initiative.order", "order": _named_order(placed, t)})
+            out.append({"event": ev})
             b = self.block
             assert b is not None
             first = turns.next_to_act(self.order(), 1, []) or ""
@@ -487,7 +524,7 @@ class Combat:
                          fact={"id": "combat.turn_acts", "turn": b["turn"], "name": t.character(first)["name"]})
 
         t.run(build)
-        return out
+        return out[0]
 
     def next(self) -> None:
         """The acting fighter is done: the marker moves on (pass by pass, turn by turn).
@@ -644,10 +681,10 @@ class Combat:
     # -- inside -------------------------------------------------------------------
 
     @staticmethod
-    def _where(b: dict[str, Any]) -> str:
+    def _where(b: CombatBlock) -> str:
         return f"Turn {b['turn']}, pass {b['pass']}"
 
-    def _set(self, txn: _Txn, **values: Any) -> None:
+    def _set(self, txn: _Txn, **values: object) -> None:
         b = self.block
         assert b is not None
         for key, value in values.items():
@@ -659,7 +696,7 @@ class Combat:
         order = turns.turn_order(self._entry(e, surprised) for e in self._t.state["initiative"] if e["id"] in chars)
         first_pass = turns.first_pass(order)
         first = turns.next_to_act(order, first_pass, []) or ""
-        block: dict[str, Any] = {"turn": turn, "pass": first_pass, "acting": first, "acted": [], "held": []}
+        block: CombatBlock = {"turn": turn, "pass": first_pass, "acting": first, "acted": [], "held": []}
         if surprised:
             block["surprised"] = list(surprised)
         txn.set(["combat"], block)
@@ -670,7 +707,7 @@ class Combat:
                        "name": self._t.character(first)["name"] if first else None,
                        "pass": first_pass if first_pass != 1 else None})
 
-    def _advance(self, txn: _Txn, b: dict[str, Any], acted: list[str], held: list[str]) -> None:
+    def _advance(self, txn: _Txn, b: CombatBlock, acted: list[str], held: list[str]) -> None:
         t = self._t
         order = self.order()
         nxt = turns.next_to_act(order, b["pass"], acted + held)
@@ -680,7 +717,7 @@ class Combat:
                      fact={"id": "combat.acts", "turn": b["turn"], "pass": b["pass"],
                            "name": t.character(nxt)["name"]})
             return
-        self._end_pass(txn, {**b, "held": held})
+        self._end_pass(txn, b, held)
         following = turns.pass_after(order, b["pass"])
         if following is not None:
             first = turns.next_to_act(order, following, []) or ""
@@ -697,8 +734,9 @@ class Combat:
             txn.emit("combat", f"Combat turn {b['turn']} is over: roll initiative for combat turn {b['turn'] + 1}",
                      fact={"id": "combat.turn_over", "turn": b["turn"]})
 
-    def _end_pass(self, txn: _Txn, b: dict[str, Any]) -> None:
-        for cid in b["held"]:
+    def _end_pass(self, txn: _Txn, b: CombatBlock, held: Sequence[str] | None = None) -> None:
+        """Pass ``b["pass"]`` is over: the held actions (``held``, default the block's) are lost."""
+        for cid in b["held"] if held is None else held:
             if cid in self._t.characters:
                 txn.emit("combat", f"{self._t.character(cid)['name']}'s held action is lost: the pass is over",
                          who=[cid], fact={"id": "combat.held_lost", "name": self._t.character(cid)["name"]})
@@ -709,7 +747,7 @@ class Combat:
         # Why they wear off: the pass or combat turn (its number), the scene or the session that ended.
         why = {"pass": f"pass {number} is over", "turn": f"combat turn {number} is over",
                "scene": "the scene is over", "session": "the session is over"}[ended]
-        why_fact = {"why": ended, "number": number}
+        why_fact: dict[str, object] = {"why": ended, "number": number}
         for cid, ch in self._t.characters.items():
             effects = ch.get("effects")
             if not effects:
@@ -758,26 +796,26 @@ _UNIT_WORDS = {
 }
 
 
-def _named_order(placed: Sequence[Mapping[str, Any]], t: Any) -> list[dict[str, Any]]:
+def _named_order(placed: Sequence[Placed], t: CombatHost) -> list[NamedPlace]:
     """An initiative order's fact (:mod:`polku.session.telling`): each fighter's name and score in force."""
-    return [{"name": t.character(str(e["id"]))["name"], "current": e["current"]} for e in placed]
+    return [{"name": t.character(e["id"])["name"], "current": e["current"]} for e in placed]
 
 
-def order_words(order: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> str:
+def order_words(order: Sequence[Mapping[str, object]], names: Mapping[str, str]) -> str:
     """``Razor 9, Byte 7``: an initiative roll's order (its outcome's ``order``: who, the score in
     force after wound modifiers, S12), best first, as the GM's log and the players' views word it."""
     return ", ".join(f"{names.get(str(e.get('id')), str(e.get('id')))} {e.get('current')}" for e in order)
 
 
-def sets_initiative_scores(changes: Any) -> bool:
+def sets_initiative_scores(changes: Sequence[Change]) -> bool:
     """Whether an event's ``changes`` put initiative scores in place (a roll, a hand edit).
 
     Dropping entries (a character removed, the fight's end) or reordering them keeps the
     scores as they were rolled: the roll in force — who rolled it, GM-only or not, and who
     joined since — is still the one before.
     """
-    for ch in changes if isinstance(changes, list) else []:
-        if not isinstance(ch, dict) or ch.get("path") != ["initiative"]:
+    for ch in changes:
+        if ch.get("path") != ["initiative"]:
             continue
         before, after = ch.get("before"), ch.get("after")
         if not (isinstance(before, list) and isinstance(after, list) and all(e in before for e in after)):
@@ -873,7 +911,7 @@ def _refuse(message: str) -> Exception:
     return TrackerError(message)
 
 
-def _effect_fact(e: Effect) -> dict[str, Any]:
+def _effect_fact(e: Effect) -> EffectFact:
     """An effect as a fact's value (:mod:`polku.session.telling`): its name, dice, what it counts, how many left."""
     return {"effect_name": e["name"], "modifier": e["modifier"], "unit": e["unit"], "count": e["left"]}
 

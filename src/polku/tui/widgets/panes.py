@@ -205,7 +205,7 @@ def turn_rows(tracker: Tracker, styles: dict[str, str]) -> list[Text]:
     head = Text("» ", style=accent)
     head.append(combat.headline() or _("Initiative"), style="bold")
     out = [head]
-    if (combat.block or {}).get("gm_turn"):
+    if (block := combat.block) is not None and block.get("gm_turn"):
         # The players' view: a secret fighter acts; neither a row nor a name of theirs is shown.
         out.append(Text.assemble(("▶ ", accent), (_("the GM's turn"), "bold")))
     for r in rows:
