@@ -648,6 +648,26 @@ async def test_the_seat_sends_its_own_roll_and_says_when_it_waits_for_the_gm(tmp
         assert app.sent is None and app.own is None
 
 
+@pilot_test
+async def test_each_own_roll_keeps_its_number_when_one_is_already_chosen(tmp_path):
+    """o 2 picks Pistols; then o 3 r, typed at once as a player who knows the list: Sneaking is sent.
+    (The "none" entry was listed first once a roll was chosen, which moved every roll down one: 3 was
+    Pistols again.)"""
+    path = own_rolls_session(tmp_path)
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "a roll of your own" in screen_text(app), "the seat")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: "Roll for your character" in screen_text(app), "the list")
+        await pilot.press("2")
+        await wait_until(pilot, lambda: app.own is not None and app.own.key == "skill:Pistols", "Pistols chosen")
+        await pilot.press("o", "3", "r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        [rid] = seats.waiting(path, "kaneda")
+        sent = json.loads((seats.seat_dir(path, "kaneda") / f"req-{rid}.json").read_text())
+        assert (sent["test"], sent["key"]) == ("sr-success", "skill:Sneaking")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 class TestOwnRollSnapshots:
     """A player's own rolls in the seat (issue 27), at 80x24 and 120x40."""

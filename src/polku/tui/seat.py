@@ -556,11 +556,13 @@ class SeatApp(WatchApp):
         rolls = self.own_rolls()
         if not rolls or self.sent is not None:
             return
-        choices = [("-", _("none: back to the GM's requests"))] if self.own is not None else []
+        choices = []
         for i, r in enumerate(rolls):
             label, reason = r.told()
             choices.append((str(i), label if r.allowed else _("{label} — not now: {reason}", label=label,
                                                                   reason=reason)))
+        if self.own is not None:  # last: each roll keeps its number, whatever is chosen now
+            choices.append(("-", _("none: back to the GM's requests")))
 
         def chosen(value: str | None) -> None:
             if value is None:
