@@ -95,7 +95,7 @@ SESSION_PARTS = {
 }
 """The parts of ``polku.session``, bottom first; a part imports only parts below it (or itself)."""
 SESSION_PART_OF = {
-    "model": "core", "records": "core", "host": "core", "odds": "core", "fairdice": "core", "integrity": "core", "store": "core",
+    "model": "core", "validation": "core", "records": "core", "host": "core", "odds": "core", "fairdice": "core", "integrity": "core", "store": "core",
     "telling": "core",
     "rolls": "rolls", "table": "table", "tracker": "tracker",
     "files": "opening", "copying": "opening", "demo": "opening", "importers": "opening",

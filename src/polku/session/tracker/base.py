@@ -55,57 +55,55 @@ class _Txn:
     def __init__(self, tracker: TrackerBase) -> None:
         self.tracker = tracker
         self.changes: list[Change] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[dict[str, object]] = []
         """The command's events so far, not numbered yet (``Tracker._append`` does it in place)."""
         self._all: list[Change] = []
 
-    def set(self, path: Sequence[Any], value: Any) -> None:
+    def set(self, path: Sequence[str | int], value: object) -> None:
         state = self.tracker.state
-        before = get_path(state, list(path[:-1]))
+        parent = get_path(state, path[:-1])
         key = path[-1]
         change: Change = {"path": list(path), "after": clone(value)}
-        if isinstance(before, dict):
-            if key in before:
-                change["before"] = clone(before[key])
-        else:
-            change["before"] = clone(before[key])
+        if not isinstance(parent, dict) or key in parent:
+            change["before"] = clone(model.child(parent, key))
         if change.get("before", object()) == value:
             return
-        model.set_path(state, list(path), value)
+        model.set_path(state, path, value)
         self.changes.append(change)
         self._all.append(change)
 
-    def delete(self, path: Sequence[Any]) -> None:
+    def delete(self, path: Sequence[str | int]) -> None:
         state = self.tracker.state
-        parent = get_path(state, list(path[:-1]))
-        if path[-1] not in parent:
+        parent = get_path(state, path[:-1])
+        if not isinstance(parent, (dict, list)) or path[-1] not in parent:
             return
-        change: Change = {"path": list(path), "before": clone(parent[path[-1]])}
-        model.set_path(state, list(path))
+        change: Change = {"path": list(path), "before": clone(model.child(parent, path[-1]))}
+        model.set_path(state, path)
         self.changes.append(change)
         self._all.append(change)
 
-    def insert(self, path: Sequence[Any], index: int, value: Any) -> None:
+    def insert(self, path: Sequence[str | int], index: int, value: object) -> None:
         """Insert ``value`` at ``index`` of the list at ``path``."""
         change: Change = {"path": list(path) + [index], "insert": clone(value)}
         model.apply_changes(self.tracker.state, [change])
         self.changes.append(change)
         self._all.append(change)
 
-    def remove(self, path: Sequence[Any], index: int) -> None:
+    def remove(self, path: Sequence[str | int], index: int) -> None:
         """Remove item ``index`` of the list at ``path``."""
-        lst = get_path(self.tracker.state, list(path))
-        change: Change = {"path": list(path) + [index], "remove": clone(lst[index])}
+        lst = get_path(self.tracker.state, path)
+        change: Change = {"path": list(path) + [index], "remove": clone(model.child(lst, index))}
         model.apply_changes(self.tracker.state, [change])
         self.changes.append(change)
         self._all.append(change)
 
-    def emit(self, kind: str, text: str, **data: Any) -> Event:
-        ev: dict[str, Any] = {"kind": kind, "text": text}
+    def emit(self, kind: str, text: str, **data: object) -> Event:
+        ev: dict[str, object] = {"kind": kind, "text": text}
         ev.update({k: v for k, v in data.items() if v is not None})
-        if isinstance(ev.get("fact"), dict):
+        fact = ev.get("fact")
+        if isinstance(fact, dict):
             # A fact's values as TOML keeps them: one left out is None (TOML has no null).
-            ev["fact"] = {k: v for k, v in ev["fact"].items() if v is not None}
+            ev["fact"] = {k: v for k, v in cast("dict[str, object]", fact).items() if v is not None}
         if self.tracker.gm_only_commands:
             ev["secret"] = True
         if self.tracker.seat:
@@ -291,7 +289,7 @@ class TrackerBase:
                     self._redo.clear()
             self._cmd_events[cmd].append(seq)
 
-    def run(self, build: Callable[[_Txn], Any]) -> list[Event]:
+    def run(self, build: Callable[[_Txn], object]) -> list[Event]:
         if self.read_only:
             raise TrackerError("this session is open read-only; nothing was changed")
         txn = _Txn(self)
@@ -321,13 +319,13 @@ class TrackerBase:
             return []
         return self._append(txn.events)
 
-    def _append(self, events: list[dict[str, Any]]) -> list[Event]:
+    def _append(self, events: list[dict[str, object]]) -> list[Event]:
         now = self.clock()
         first = self.last_seq() + 1
         where = self.where
         out: list[Event] = []
         for i, draft in enumerate(events):
-            full: dict[str, Any] = {"seq": first + i, "t": now, "at": list(where)}
+            full: dict[str, object] = {"seq": first + i, "t": now, "at": list(where)}
             if draft["kind"] not in UNDOABLE_EXCLUDED:
                 full["cmd"] = first
             recent = draft.pop("_recent", None)
@@ -464,12 +462,12 @@ class TrackerBase:
             self.gm_only_commands = was
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return ", ".join(_show(v) for v in value) or "(none)"
+        return ", ".join(_show(v) for v in cast("list[object]", value)) or "(none)"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+        return ", ".join(f"{k} {v}" for k, v in cast("dict[str, object]", value).items())
     return str(value)
 
