@@ -82,7 +82,7 @@ def _session(folder: Path, offers: int, *, plain: bool = False) -> Path:
     path = folder / "night.toml"
     if (offers, plain) not in _GROWN:
         _GROWN[offers, plain] = _make_session(folder, offers, plain)
-    from polku.session.players.public import players_path
+    from polku.session.players.players_file import players_path
 
     made = _GROWN[offers, plain]
     shutil.copyfile(made, path)
@@ -96,7 +96,7 @@ def _make_session(folder: Path, offers: int, plain: bool) -> Path:
     from polku.session import demo, store
     from polku.session.files import document
     from polku.session.players import seats
-    from polku.session.players.public import publish
+    from polku.session.players.players_file import publish
     from polku.session.rolls import SRPool
 
     t = demo.demo_varjojuoksu()
@@ -118,7 +118,7 @@ def _make_session(folder: Path, offers: int, plain: bool) -> Path:
 
 def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tuple[list[float], list[int]]:
     from polku.session.files import open_session
-    from polku.session.players.public import PlayersFile
+    from polku.session.players.players_file import PlayersFile
     from polku.session.rolls import SRPool
 
     path = _session(root, 0)
