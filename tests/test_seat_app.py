@@ -913,3 +913,85 @@ async def test_only_the_acting_characters_seat_says_your_turn(tmp_path):
         assert acting == "kaneda", acting
         await wait_until(pilot, lambda: "Your turn" in screen_text(app), "Kaneda's turn")
         assert "You: Kaneda · your turn" in screen_text(app)
+
+
+def gm_applies_own(path: Path) -> list[dict]:
+    """The GM's side, headless, as the GM's app does it: take every waiting request, answer it (a seat's own
+    roll with seat_rolls.answer, the GM's named command), write the answers, save."""
+    from polku.session.players import seat_rolls
+
+    t, sf = open_session(path)
+    answers = []
+    for taken in seats.take_requests(path).taken:
+        ans = seat_rolls.answer(t, taken)
+        seats.write_answer(path, taken.cid, ans)
+        answers.append(ans)
+    gm_saves(sf, t)
+    sf.close()
+    return answers
+
+
+def raja_own_session(tmp_path: Path) -> Path:
+    """The Rajapolku demo with Alyosha's saved pool 'Chase' and a challenge under way against the Pickpocket."""
+    t = demo.demo_rajapolku()
+    t.roster.save_pool("alyosha", {"name": "Chase", "backgrounds": ["Runner", "Street-wise"], "abilities": []})
+    t.start_challenge(t.add_challenge("Catch him again", ["alyosha"], ["the-pickpocket"])["id"])
+    return write(tmp_path / "raja.toml", t)
+
+
+@pilot_test
+async def test_a_rajapolku_seat_rolls_its_own_challenge_with_physical_dice(tmp_path):
+    """o, 1, f, 7 7 3: Alyosha's own roll of the challenge under way with her saved pool, her faces typed; the GM's
+    app makes it (the Pickpocket's side with the program's dice) and the seat shows the result."""
+    from polku.session.players.verify import verify
+
+    path = raja_own_session(tmp_path)
+    app = seat_app(path, "alyosha")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "a roll of your own" in screen_text(app), "the seat")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: "Roll for your character" in screen_text(app), "the list")
+        assert "Chase: 3 dice against The Pickpocket's 3 (Catch him again)" in screen_text(app)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: "Your own roll" in screen_text(app), "the roll")
+        assert "you win" in screen_text(app) and "full tie" in screen_text(app), "the exact odds (R5)"
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FacesPrompt), "the faces prompt")
+        assert app.screen.count == 3 and app.screen.sides == (10, 10, 10)
+        await pilot.press(*"7 7 3", "enter")
+        await wait_until(pilot, lambda: seats.waiting(path, "alyosha"), "the request file")
+        [answer] = gm_applies_own(path)
+        assert answer["ok"], answer
+        await wait_until(pilot, lambda: "✓ Alyosha" in screen_text(app), "the answer")
+    t = load_tracker(path, read_only=True)[0]
+    ev = t.events[-1]
+    assert ev["seat"] == "alyosha" and ev["roll"]["test"] == "rajapolku"
+    assert [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [7, 7, 3] and ev["roll"]["hand"] == ["a"]
+    assert verify(t.events, t.state, t.undone).mismatches == []
+
+
+@pilot_test
+async def test_the_gms_app_makes_a_rajapolku_seats_own_roll_as_its_own_command(tmp_path):
+    """The request reaches the running GM's app: checked against the same list, made as the GM's roll marked with the
+    seat (one undoable event), and one the character may not make is refused with the reason."""
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    tracker.roster.save_pool("alyosha", {"name": "Chase", "backgrounds": ["Runner", "Street-wise"], "abilities": []})
+    seats.seat_dir(sf.path, "alyosha").mkdir(parents=True)
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        early = seats.write_request(sf.path, "alyosha", "own", test="raja-challenge", key="pool:Chase")
+        await wait_until(pilot, lambda: seats.read_answer(sf.path, "alyosha", early) is not None, "the refusal")
+        assert seats.read_answer(sf.path, "alyosha", early)["text"] == \
+            "no challenge is under way: the GM declares one (R1)"
+        tracker.start_challenge(tracker.add_challenge("Catch him again", ["alyosha"], ["the-pickpocket"])["id"])
+        n = len(tracker.events)
+        rid = seats.write_request(sf.path, "alyosha", "own", test="raja-challenge", key="pool:Chase", faces=[9, 2, 2])
+        await wait_until(pilot, lambda: seats.read_answer(sf.path, "alyosha", rid) is not None, "the answer")
+        ans = seats.read_answer(sf.path, "alyosha", rid)
+        assert ans["ok"] and len(tracker.events) == n + 1, "one event: the roll (resolving the challenge in it)"
+        ev = tracker.event_by_seq(ans["roll"])
+        assert ev["seat"] == "alyosha" and [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [9, 2, 2]
+        await pilot.press("u")
+        await settle(pilot)
+        assert tracker.is_undone(ev["seq"])

@@ -199,7 +199,7 @@ def test_the_players_file_lists_each_player_characters_own_rolls_and_no_npcs():
 
 
 @pytest.mark.parametrize("system", ["rajapolku", "harhapolku"])
-def test_the_other_systems_have_no_own_rolls_yet(system):
+def test_without_a_saved_pool_or_a_fight_the_other_systems_have_no_own_rolls(system):
     t = {"rajapolku": demo.demo_rajapolku, "harhapolku": demo.demo_harhapolku}[system]()
     assert all(seat_rolls.own_rolls(t, cid) == [] for cid in t.characters)
 
@@ -329,3 +329,120 @@ def test_a_finnish_seat_words_the_published_rolls_in_finnish_and_the_log_stays_e
     finally:
         i18n.set_language("en")
     assert attack.told() == (attack.label, attack.reason)
+
+
+# ---------------------------------------------------------------------------
+# Rajapolku: the challenge under way with a saved pool, a spirit combat's exchange (R1–R11)
+
+
+def raja_table(opposition: tuple[str, ...] = ("the-pickpocket",)) -> tuple[Tracker, str]:
+    """The Rajapolku demo with Alyosha's saved pool 'Chase' and a new challenge under way against ``opposition``."""
+    t = demo.demo_rajapolku()
+    t.roster.save_pool("alyosha", {"name": "Chase", "backgrounds": ["Runner", "Street-wise"], "abilities": []})
+    c = t.add_challenge("Catch him again", ["alyosha"], list(opposition))["id"]
+    t.start_challenge(c)
+    return t, c
+
+
+def test_a_rajapolku_seat_rolls_the_challenge_under_way_with_a_saved_pool_against_the_opposing_sheet():
+    t, c = raja_table()
+    [chase] = seat_rolls.own_rolls(t, "alyosha")
+    # R1-R3: the action die and her two backgrounds against the Pickpocket's action die and his two backgrounds
+    assert (chase.test, chase.key, chase.allowed) == ("raja-challenge", "pool:Chase", True)
+    assert chase.label == "Chase: 3 dice against The Pickpocket's 3 (Catch him again)"
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase", faces=[7, 7, 3]))
+    assert ans["ok"] and ans["text"] == "Alyosha rolls (the dice are in the log)"
+    ev = t.event_by_seq(ans["roll"])
+    roll = ev["roll"]
+    assert ev["seat"] == "alyosha" and ev["challenge"] == c and roll["test"] == "rajapolku"
+    assert [d["face"] for d in roll["sides"][0]["dice"]] == [7, 7, 3] and roll["hand"] == ["a"]
+    assert [s["label"] for s in roll["sides"]] == ["Alyosha", "The Pickpocket"]
+    assert [d["label"] for d in roll["sides"][1]["dice"]][1:] == ["Young and fast", "Street-wise"]
+    assert roll["draws"], "the GM's side is the program's dice: verify checks them"
+    t.undo()
+    assert t.is_undone(ev["seq"]) and t.challenge(c)["status"] == "active"
+
+
+def test_a_rajapolku_own_roll_pays_the_saved_pools_ability_and_is_refused_without_the_charges():
+    t, c = raja_table()
+    t.roster.save_pool("alyosha", {"name": "Sight", "backgrounds": ["Street-wise"], "abilities": ["Second sight"]})
+    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == "pool:Sight")
+    assert sight.label == "Sight: 3 dice against The Pickpocket's 3 (Catch him again), charges −1 (R11)"
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Sight", faces=[2, 9, 4]))
+    assert ans["ok"] and t.character("alyosha")["charges"] == 4, "R11: 1 charge for the scene"
+    die = t.event_by_seq(ans["roll"])["roll"]["sides"][0]["dice"][2]
+    assert (die["source"], die["label"], die["face"]) == ("ability", "Second sight", 4)
+    t.undo()
+    t.update_character("alyosha", "charges", 0)
+    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == "pool:Sight")
+    assert not sight.allowed and sight.reason == "Alyosha has 0 charges; the pool's abilities cost 1 (R11)"
+    n = len(t.events)
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Sight"))
+    assert ans["text"] == sight.reason and len(t.events) == n
+
+
+def test_a_rajapolku_own_roll_the_gm_must_build_is_refused_with_the_reason_never_naming_a_secret():
+    t, c = raja_table(("ghost-of-the-nurse",))
+    [chase] = seat_rolls.own_rolls(t, "alyosha")
+    assert not chase.allowed and chase.reason == "the GM rolls this challenge at the GM's screen (R3)"
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase"))
+    assert ans["ok"] is False and "Nurse" not in json.dumps(ans) and "Ghost" not in json.dumps(ans)
+    assert "Ghost" not in json.dumps(seat_rolls.published(t, frozenset()))
+    for opposition, why in (((), "the GM builds the opposing pool of this challenge (R3): the GM asks you to roll"),
+                            (("igor-bondarenko",), "Igor Bondarenko is a player character: the GM asks you both to "
+                                                   "roll (R5)"),
+                            (("the-pickpocket", "igor-bondarenko"),
+                             "several characters oppose you: the GM builds the opposing pool (R3)")):
+        t, c = raja_table(opposition)
+        assert seat_rolls.check(t, "alyosha", {"test": "raja-challenge", "key": "pool:Chase"}) == why
+    t, c = raja_table()
+    assert seat_rolls.check(t, "igor-bondarenko", {"test": "raja-challenge", "key": "pool:Chase"}) == \
+        "that roll is not open to you now", "a pool saved on another sheet"
+    t.move_wound("alyosha", 5)  # Out of play (R9)
+    [chase] = seat_rolls.own_rolls(t, "alyosha")
+    assert chase.reason == "Alyosha is out of the fight (R9)"
+
+
+def test_a_fighter_rolls_the_next_exchange_of_a_spirit_combat_the_gm_began():
+    t = demo.demo_rajapolku()
+    c = t.add_challenge("Spirit combat with the Pickpocket", ["alyosha"], ["the-pickpocket"])["id"]
+    assert seat_rolls.own_rolls(t, "alyosha") == [], "no fight under way"
+    # The GM begins it: each pays the entry charge (R11), Alyosha 5 -> 4, the Pickpocket 3 -> 2; a full tie
+    first = t.rolls.roll_spirit("alyosha", "the-pickpocket", challenge=c, faces=([8, 5, 3, 1], [8, 5]))
+    assert first["result"].winner == "a"
+    [ex] = seat_rolls.own_rolls(t, "alyosha")
+    assert (ex.test, ex.key, ex.allowed) == ("raja-spirit", c, True)
+    loss = 5 - 1 - t.character("alyosha")["charges"]
+    assert ex.label == f"Spirit combat with The Pickpocket, exchange 2: your {4 - loss} dice against " \
+        f"{t.character('the-pickpocket')['charges']} (R11)"
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-spirit", key=c, faces=[10, 9, 2, 1][:ex.dice()]))
+    ev = t.event_by_seq(ans["roll"])
+    assert ans["ok"] and ev["seat"] == "alyosha" and ev["roll"]["test"] == "spirit" and ev["roll"]["hand"] == ["a"]
+    assert ev["roll"]["outcome"]["fight"]["exchanges"] == 2
+    t.undo()
+    assert seat_rolls.own_rolls(t, "alyosha")[0].label == ex.label
+
+
+def test_a_spirit_combat_with_a_secret_opponent_is_the_gms_to_roll_and_never_names_it():
+    t = demo.demo_rajapolku()
+    t.rolls.roll_spirit("alyosha", "ghost-of-the-nurse", faces=([6, 5, 3, 1], [9, 8, 7, 4, 2]))
+    [ex] = seat_rolls.own_rolls(t, "alyosha")
+    assert not ex.allowed and ex.reason == "the GM rolls this spirit combat at the GM's screen (R11)"
+    assert ex.label == "Spirit combat: the next exchange" and "Nurse" not in json.dumps(ex.public())
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-spirit", key=ex.key))
+    assert ans["ok"] is False and "Nurse" not in json.dumps(ans)
+
+
+def test_polku_verify_finds_nothing_wrong_in_a_rajapolku_seats_rolls():
+    from polku.session.players.verify import verify
+
+    t, c = raja_table()
+    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase"))["ok"]
+    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase", faces=[1, 1, 1]))["ok"] \
+        or t.challenge(c)["status"] == "resolved"
+    s = t.add_challenge("Spirit combat", ["alyosha"], ["the-pickpocket"])["id"]
+    t.rolls.roll_spirit("alyosha", "the-pickpocket", challenge=s)
+    if seat_rolls.own_rolls(t, "alyosha")[-1].allowed:
+        assert seat_rolls.answer(t, taken("alyosha", test="raja-spirit", key=s))["ok"]
+    assert [e for e in t.events if e.get("kind") == "roll" and e.get("seat") == "alyosha"]
+    assert verify(t.events, t.state, t.undone).mismatches == []

@@ -167,6 +167,8 @@ Your seat (the GM's app applies what you ask; a request waits while it is closed
   s              spend a story point: say what it buys (R12)
   o              a roll of your own: a test with a saved pool or a skill, an
                  attack, resisting a hit on you, initiative (Varjojuoksu);
+                 a saved pool (Harhapolku); the challenge under way with a
+                 saved pool, a spirit combat's exchange (Rajapolku);
                  then r or f rolls it (the GM may approve it first)
   tab            the next roll request, when the GM sent several
 """
@@ -317,8 +319,6 @@ class SeatApp(WatchApp):
         if action == "reroll" and system != "harhapolku":
             return False
         if action in ("edge", "follow") and system != "shadowrun":
-            return False
-        if action == "own" and system not in ("shadowrun", "harhapolku"):
             return False
         waiting = self.sent is not None
         offer = self.current_offer()
@@ -851,6 +851,12 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
     if not own.plain:
         for line in odds.explain:
             t.append(line + "\n")
+    if own.test in ("raja-challenge", "raja-spirit"):
+        t.append(_("you win {win} · full tie {tie}", win=percent(odds.success or 0.0), tie=percent(odds.tie or 0.0)) + "\n",
+                 style="bold")
+        t.append(_("r roll (the program's dice) · f your own dice; the other side is the program's (R5)"),
+                 style=styles.get("accent", ""))
+        return t
     if own.test == "harha-difficult":
         t.append(_("{what}: success {percent}", what=_("difficult (one 7+ die)"), percent=percent(odds.success or 0.0))
                  + "\n", style="bold")

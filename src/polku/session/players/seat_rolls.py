@@ -19,7 +19,18 @@ for its own character when the fiction asks (Varjojuoksu):
   first interval; the pool of the last one, ``rolls.roll_sr_extended``).
 
 Harhapolku: a difficult action (H8) with a pool saved on the character's sheet; an edge reroll
-(H7) follows it as any roll of the seat does. A Rajapolku seat spends story points (R12).
+(H7) follows it as any roll of the seat does.
+
+Rajapolku (a seat spends story points too, R12, a request of its own):
+
+- the active challenge the character takes part in, with a pool saved on its sheet (R1, R2: the
+  action die and the backgrounds and abilities the GM saved; R7, R11: an ability's charges paid as
+  on the GM's roll), against the one character opposing it as its sheet stands (R3: the action die
+  and its backgrounds; wounds R9 and effects R4 on both sides, as the GM's roll has them). Both
+  sides are thrown at once (R5), the opposition with the program's dice. Conditions, several
+  opponents, a player character or a secret one opposing: the GM's to roll (``P`` asks the seat);
+- the next exchange of a spirit combat under way in which the character fights (R11: the charges
+  left are the dice; the GM began the fight, each fighter paid the entry once).
 
 :func:`own_rolls` says what is open to a character now, each with the reason when it
 is not; the GM's app publishes it for every public player character (in the players'
@@ -40,9 +51,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...i18n import N_
-from ...rules.dice import RulesError
+from ...rules.dice import RulesError, Src
 from ..model import Event, clone, roll_of
-from ..records import HarhaCharacter, SRCharacter, harha, sr
+from ..records import HarhaCharacter, RajaCharacter, SRCharacter, harha, raja, sr
 from ..rolls import SRPool
 from ..tracker import TrackerError
 from .seats import (
@@ -55,6 +66,7 @@ from .seats import (
     _sr_pool_dict,
     harha_side_of,
     pending_offers,
+    raja_sides_of,
     refusal,
     sr_pool_of,
 )
@@ -63,7 +75,8 @@ if TYPE_CHECKING:
     from ..table.gear import Weapon
     from ..tracker import Tracker
 
-OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative", "sr-extended", "harha-difficult")
+OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative", "sr-extended", "harha-difficult",
+             "raja-challenge", "raja-spirit")
 """What a seat may roll of its own accord (the request's ``test``)."""
 
 DEFEND_TEST = "sr-defend"
@@ -134,6 +147,9 @@ class OwnRoll:
 
     def offer(self, cid: str) -> Offer:
         """The roll as an offer, so the seat's odds, faces and Edge choices are the requests' own."""
+        if self.test == "raja-challenge":
+            against = self.spec.get("against")
+            return Offer(0, cid, "raja", clone(self.spec), opposition=clone(against) if isinstance(against, dict) else {})
         return Offer(0, cid, "harha-difficult" if self.test == "harha-difficult" else "sr-success", clone(self.spec))
 
 
@@ -182,14 +198,16 @@ def own_rolls(t: Tracker, cid: str, unnamed: frozenset[str] = frozenset()) -> li
     """What ``cid``'s seat may roll for its character now, each with its reason when it may not.
 
     Names only characters the players may see (``unnamed``: those the players' view leaves out).
-    Varjojuoksu and Harhapolku (its saved pools' difficult actions); a Rajapolku seat answers the GM's
-    requests and spends story points.
+    Varjojuoksu, Harhapolku (its saved pools' difficult actions) and Rajapolku (the active challenge with a
+    saved pool, a spirit combat's next exchange).
     """
     ch = t.characters.get(cid)
     if ch is None or ch.get("secret") or cid in unnamed:
         return []
     if t.system.value == "harhapolku":
         return _difficult_actions(t, cid, harha(ch))
+    if t.system.value == "rajapolku":
+        return _raja_challenges(t, cid, raja(ch), unnamed) + _spirit_exchanges(t, cid, unnamed)
     if t.system.value != "shadowrun" or "attributes" not in ch:
         return []
     down = t.combat.down(cid)
@@ -227,6 +245,103 @@ def _difficult_actions(t: Tracker, cid: str, ch: HarhaCharacter) -> list[OwnRoll
             continue
         out.append(_own(own.test, own.key, (N_("{name}: a difficult action, {n} dice (H8)"), {"name": p["name"], "n": n}),
                         spec, edge=False))
+    return out
+
+
+def _raja_opposition(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[dict[str, Any] | None, Words | None]:
+    """The active challenge ``cid`` takes part in and the side opposing it (R3: the one opposing character as
+    its sheet stands, the action die and its backgrounds), or why a seat cannot roll it (nobody secret named)."""
+    c = t.active_challenge()
+    if c is None:
+        return None, (N_("no challenge is under way: the GM declares one (R1)"), {})
+    if cid not in c.get("participants", []):
+        return None, (N_("you take no part in the challenge under way ({title})"), {"title": c["title"]})
+    if c.get("spirit"):
+        return None, (N_("a spirit combat is under way on this challenge: roll its exchanges (R11)"), {})
+    against = [w for w in c.get("opposition", []) if w in t.characters]
+    if any(_name(t, w, unnamed) is None for w in against):
+        return None, (N_("the GM rolls this challenge at the GM's screen (R3)"), {})
+    if not against:
+        return None, (N_("the GM builds the opposing pool of this challenge (R3): the GM asks you to roll"), {})
+    if len(against) > 1:
+        return None, (N_("several characters oppose you: the GM builds the opposing pool (R3)"), {})
+    other = raja(t.character(against[0]))
+    if other["kind"] == "pc":
+        return None, (N_("{name} is a player character: the GM asks you both to roll (R5)"), {"name": other["name"]})
+    side = {"label": other["name"], "who": [against[0]], "backgrounds": list(other.get("backgrounds", [])),
+            "abilities": [], "helping": [], "hindering": []}
+    return {"challenge": c, "against": side}, None
+
+
+def _raja_challenges(t: Tracker, cid: str, ch: RajaCharacter, unnamed: frozenset[str]) -> list[OwnRoll]:
+    """Rajapolku: the active challenge, with each pool saved on the character's sheet (R1–R7, R11)."""
+    from ...rules.rajapolku import ability_cost, is_fallen
+
+    pools = ch.get("pools", [])
+    if not pools:
+        return []
+    found, why = _raja_opposition(t, cid, unnamed)
+    if why is None and is_fallen(ch["wound"]):
+        why = (N_("{name} is out of the fight (R9)"), {"name": ch["name"]})
+    out = []
+    for p in pools:
+        spec: dict[str, Any] = {"label": ch["name"], "backgrounds": list(p["backgrounds"]),
+                                "abilities": list(p["abilities"]), "helping": [], "hindering": []}
+        key = f"pool:{p['name']}"
+        if found is None or why is not None:
+            out.append(_own("raja-challenge", key, (N_("{name}: a challenge"), {"name": p["name"]}), spec,
+                            why or (N_("no challenge is under way: the GM declares one (R1)"), {})))
+            continue
+        c, against = found["challenge"], found["against"]
+        spec["against"] = against
+        offer = Offer(0, cid, "raja", spec, opposition=against)
+        try:
+            mine, theirs = raja_sides_of(t, offer)
+            a, b = t.rolls.raja_pools(mine, theirs)
+        except (RulesError, TrackerError, KeyError) as e:
+            out.append(_own("raja-challenge", key, ("{name}", {"name": p["name"]}), spec, str(e).strip("'")))
+            continue
+        rolled = [s.label for s in a if s.source == Src.ABILITY]
+        cost = 0
+        for ab in ch.get("abilities", []):
+            if ab["name"] in rolled:
+                cost += ability_cost(ab["per"], ab["cost"], paid_this_scene=ab["name"] in ch["paid_this_scene"])
+        values = {"name": p["name"], "n": len(a), "against": against["label"], "m": len(b), "title": c["title"]}
+        words: Words = (N_("{name}: {n} dice against {against}'s {m} ({title})"), values)
+        if cost:
+            words = (N_("{name}: {n} dice against {against}'s {m} ({title}), charges −{cost} (R11)"),
+                     {**values, "cost": cost})
+        short: Words | None = None
+        if cost > ch["charges"]:
+            short = (N_("{name} has {charges} charges; the pool's abilities cost {cost} (R11)"),
+                     {"name": ch["name"], "charges": ch["charges"], "cost": cost})
+        out.append(_own("raja-challenge", key, words, spec, short, False))
+    return out
+
+
+def _spirit_exchanges(t: Tracker, cid: str, unnamed: frozenset[str]) -> list[OwnRoll]:
+    """Rajapolku: the next exchange of each spirit combat under way in which ``cid`` fights (R11)."""
+    out = []
+    for c in t.state["challenges"]:
+        if c["status"] == "resolved" or not c.get("spirit"):
+            continue
+        fighters = t.rolls.spirit_fighters(c["id"])
+        fight = t.rolls.spirit_fight(c["id"])
+        if fighters is None or cid not in fighters or fight is None or fight.over:
+            continue
+        other = fighters[1] if fighters[0] == cid else fighters[0]
+        name = _name(t, other, unnamed)
+        if name is None:
+            # Not even the challenge's title: one the fight made names its fighters.
+            out.append(_own("raja-spirit", c["id"], (N_("Spirit combat: the next exchange"), {}), {},
+                            (N_("the GM rolls this spirit combat at the GM's screen (R11)"), {})))
+            continue
+        n_a, n_b = t.rolls.spirit_dice(fighters[0], fighters[1], c["id"])
+        mine, theirs = (n_a, n_b) if fighters[0] == cid else (n_b, n_a)
+        spec = {"mode": "spirit", "count": mine, "against": theirs, "plain": True}
+        words: Words = (N_("Spirit combat with {name}, exchange {i}: your {n} dice against {m} (R11)"),
+                        {"name": name, "i": fight.exchanges + 1, "n": mine, "m": theirs})
+        out.append(_own("raja-spirit", c["id"], words, spec, None, False))
     return out
 
 
@@ -475,6 +590,20 @@ def apply_own(t: Tracker, cid: str, req: dict[str, Any]) -> tuple[str, Event | N
         got = t.damage.apply(attack, target=cid, dv=w.dv, damage=w.damage, ap=w.ap, weapon=w.name, skill=w.skill,
                              kind=w.kind, edge=edge_before, faces=faces)
         return f"{name} resists (the dice are in the log)", got["event"]
+    if own.test == "raja-challenge":
+        offer = own.offer(cid)
+        mine, theirs = raja_sides_of(t, offer)
+        active = t.active_challenge()
+        ev = t.rolls.roll_raja(mine, theirs, challenge=active["id"] if active else None,
+                               faces=None if faces is None else (faces, None))["event"]
+        return f"{name} rolls (the dice are in the log)", ev
+    if own.test == "raja-spirit":
+        fighters = t.rolls.spirit_fighters(own.key)
+        if fighters is None:
+            raise SeatError("that roll is not open to you now")  # find() offered it: not reached
+        both = None if faces is None else ((faces, None) if fighters[0] == cid else (None, faces))
+        ev = t.rolls.roll_spirit(fighters[0], fighters[1], challenge=own.key, faces=both)["event"]
+        return f"{name} rolls the exchange (the dice are in the log)", ev
     if own.test == "harha-difficult":
         ev = t.rolls.roll_harha_difficult(harha_side_of(t, own.offer(cid)), faces=faces)["event"]
         return f"{name} rolls (the dice are in the log)", ev
@@ -612,6 +741,10 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
 
     if not own.plain:
         return offer_odds(t, own.offer(cid), edge_before=edge_before)
+    if own.test == "raja-spirit":
+        m = int(own.spec.get("against", 0))
+        ro = odds.raja(odds.RajaQuestion((own.dice(), 0), (m, 0)), t.rolls.settings_for())
+        return SeatOdds(own.dice(), ro.a_wins, tie=ro.tie, against=m, explain=(own.told()[0],))
     n = own.dice()
     rating = sr(t.character(cid))["edge_rating"] if edge_before else 0
     o = odds.sr(odds.SRQuestion(n + rating, rule_of_six=edge_before), t.rolls.settings_for())
@@ -621,7 +754,7 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
 
 def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, Any]]]:
     """Every public player character's own rolls, for the players' file (what each seat shows)."""
-    if t.system.value not in ("shadowrun", "harhapolku"):
+    if t.system.value not in ("shadowrun", "harhapolku", "rajapolku"):
         return {}
     out: dict[str, list[dict[str, Any]]] = {}
     for cid, ch in t.characters.items():
@@ -651,5 +784,7 @@ def own_plan(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
 
     if not own.plain:
         return faces_plan(t, own.offer(cid), edge_before=edge_before)
+    if own.test == "raja-spirit":
+        return FacesPlan(own.dice(), 10)
     rating = sr(t.character(cid))["edge_rating"] if edge_before else 0
     return FacesPlan(own.dice() + rating, 6, edge_before)

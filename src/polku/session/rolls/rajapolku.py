@@ -195,7 +195,7 @@ class RajaRolls(RollsBase):
         return fight.dice_counts(self.tracker.settings)
 
     def roll_spirit(self, a_cid: str, b_cid: str, *, challenge: str | None = None,
-                    faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
+                    faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
         """R11 spirit combat: one exchange.
 
         The first exchange of a fight is its entry: each participant pays 1 charge,
@@ -203,6 +203,9 @@ class RajaRolls(RollsBase):
         left; the winner loses nothing, the loser loses charges (``raja.spirit_loss``),
         a full tie costs nothing. The fight is kept on the challenge (one is added
         when there is none) and resolves it when a side has no charges left.
+
+        ``faces``: each side's faces entered by hand; a side given as None is thrown with the
+        program's dice (a fighter's seat types its own). Returns the roll as ``event`` too.
         """
         out: dict[str, Any] = {}
         ca, cb = raja_sheet(self.tracker.character(a_cid)), raja_sheet(self.tracker.character(b_cid))
@@ -249,13 +252,13 @@ class RajaRolls(RollsBase):
             fact = spirit_fact(ex, ca["name"], cb["name"])
             if after.over:
                 self.tracker.resolve_challenge_in(txn, chid, summary, fact)
-            self.emit_roll(txn, "spirit", [
+            out["event"] = self.emit_roll(txn, "spirit", [
                 {"role": "a", "label": ca["name"], "who": [a_cid], "dice": [die_dict(d) for d in dice_a]},
                 {"role": "b", "label": cb["name"], "who": [b_cid], "dice": [die_dict(d) for d in dice_b]},
             ], summary, spirit_outcome(fight, ex),
                 lines + result.explain() + after.explain(), origin, chid,
                 f"Spirit combat {ca['name']} vs {cb['name']}, exchange {after.exchanges}: {summary}", fact=fact)
-            out["result"], out["fight"], out["challenge"] = result, after, chid
+            out["result"], out["fight"], out["challenge"] = result, after, chid  # and the roll, "event"
 
         self.tracker.run(build)
         return out
