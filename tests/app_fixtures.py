@@ -159,6 +159,29 @@ def freeze_cursors(app: PolkuApp) -> None:
             inp.cursor_blink = False
 
 
+def snapshot_keys(*presses: str, before: Callable[[PolkuApp], object] | None = None,
+                  then: Callable[[Pilot], Awaitable[None] | None] | None = None) -> Callable[[Pilot], Awaitable[None]]:
+    """A snapshot's ``run_before``: settle, run ``before(app)`` (set the scene), press each key one at a
+    time letting each dialog open, run ``then(pilot)``, freeze the cursors and settle."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        if before is not None:
+            before(pilot.app)
+            await settle(pilot)
+        for key in presses:
+            await pilot.press(key)
+            await until_quiet(pilot)
+        if then is not None:
+            result = then(pilot)
+            if result is not None:
+                await result
+        freeze_cursors(pilot.app)
+        await settle(pilot)
+
+    return run_before
+
+
 def screen_text(app: PolkuApp) -> str:
     """The current screen as plain text, exactly as the terminal would show it."""
     width, height = app.size

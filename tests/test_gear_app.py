@@ -15,12 +15,12 @@ from app_fixtures import (
     SIZE_IDS,
     SIZES,
     demo_session,
-    freeze_cursors,
     isolated,
     isolated_here,
     make_app,
     pilot_test,
     settle,
+    snapshot_keys,
     until_quiet,
 )
 from polku.session.commands import command
@@ -177,21 +177,6 @@ async def test_I_refuses_a_hostile_file_in_one_line_and_changes_nothing() -> Non
 # -- snapshots ---------------------------------------------------------------------------------
 
 
-def _keys(*presses: str, before=None):
-    async def run_before(pilot: Pilot) -> None:
-        await settle(pilot)
-        if before is not None:
-            before(pilot.app)
-            await settle(pilot)
-        for key in presses:
-            await pilot.press(key)
-            await until_quiet(pilot)
-        freeze_cursors(pilot.app)
-        await settle(pilot)
-
-    return run_before
-
-
 class TestGearScreens:
     @sizes
     def test_sheet_gear_rows(self, snap_compare, size):
@@ -202,14 +187,14 @@ class TestGearScreens:
                                                           template=True))
             app.main_screen().open_detail("ganger-1")
 
-        assert snap_compare(demo_app(), run_before=_keys(*["end"], before=before), terminal_size=size)
+        assert snap_compare(demo_app(), run_before=snapshot_keys(*["end"], before=before), terminal_size=size)
 
     @sizes
     def test_template_gear_screen(self, snap_compare, size):
         def before(app: PolkuApp) -> None:
             gangers(app)
 
-        assert snap_compare(demo_app(), run_before=_keys("K", before=before), terminal_size=size)
+        assert snap_compare(demo_app(), run_before=snapshot_keys("K", before=before), terminal_size=size)
 
     @sizes
     def test_damage_prompt_with_a_melee_weapon_from_the_sheet(self, snap_compare, size):
@@ -221,7 +206,7 @@ class TestGearScreens:
                                                               SRSide("Ganger", ["ganger"], dice=2),
                                                               faces=([5, 6, 5], [1, 2])))
 
-        assert snap_compare(demo_app(), run_before=_keys("D", before=before), terminal_size=size)
+        assert snap_compare(demo_app(), run_before=snapshot_keys("D", before=before), terminal_size=size)
 
     @sizes
     def test_import_choice_with_what_is_not_mapped(self, snap_compare, size):
@@ -229,7 +214,7 @@ class TestGearScreens:
             shutil.copy(CHUMMER / "Street Samurai.chum", SESSIONS / "sam.chum")
 
         keys = ("I", "s", "a", "m", "full_stop", "c", "h", "u", "m", "enter")
-        assert snap_compare(demo_app(), run_before=_keys(*keys, before=before), terminal_size=size)
+        assert snap_compare(demo_app(), run_before=snapshot_keys(*keys, before=before), terminal_size=size)
 
 
 @pilot_test

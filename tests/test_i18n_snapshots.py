@@ -16,12 +16,11 @@ from textual.pilot import Pilot
 
 from app_fixtures import (
     demo_session,
-    freeze_cursors,
     isolated,
     isolated_here,
     make_app,
     screen_text,
-    settle,
+    snapshot_keys,
     until,
     until_quiet,
 )
@@ -45,18 +44,6 @@ ROLL_KEYS = {"rajapolku": ("r",), "harhapolku": ("r",), "varjojuoksu": ("1", "en
 """The roll screen of each demo: its active challenge; Varjojuoksu's success test on the last one."""
 
 
-def keys(*presses: str):
-    async def run_before(pilot: Pilot) -> None:
-        await settle(pilot)
-        for key in presses:
-            await pilot.press(key)
-            await until_quiet(pilot)
-        freeze_cursors(pilot.app)
-        await settle(pilot)
-
-    return run_before
-
-
 def gm_app(system: str, lang: str):
     i18n.set_language(lang)
     tracker, sf = demo_session(SESSIONS, system)
@@ -68,7 +55,7 @@ def gm_app(system: str, lang: str):
 def test_main_screen(snap_compare, system, lang):
     """The status line (story, session, scene), the pane titles, the characters' wounds, charges, edges or
     Edge and monitors, and the key line in the language; names and the log's lines as stored."""
-    assert snap_compare(gm_app(system, lang), run_before=keys(), terminal_size=SIZE)
+    assert snap_compare(gm_app(system, lang), run_before=snapshot_keys(), terminal_size=SIZE)
 
 
 @languages
@@ -76,7 +63,7 @@ def test_main_screen(snap_compare, system, lang):
 def test_roll_screen(snap_compare, system, lang):
     """Each system's roll screen: the sides, the rows (action die / 1d8 always / skill + attribute), the odds
     line, the hint and the key line in the language."""
-    assert snap_compare(gm_app(system, lang), run_before=keys(*ROLL_KEYS[system]), terminal_size=SIZE)
+    assert snap_compare(gm_app(system, lang), run_before=snapshot_keys(*ROLL_KEYS[system]), terminal_size=SIZE)
 
 
 def _write(path: Path, t) -> Path:

@@ -13,14 +13,13 @@ from app_fixtures import (
     SIZE_IDS,
     SIZES,
     demo_session,
-    freeze_cursors,
     isolated,
     isolated_here,
     make_app,
     option_texts,
     pilot_test,
     settle,
-    until_quiet,
+    snapshot_keys,
 )
 from polku.session.commands import command
 from polku.session.files import create_session, load_tracker
@@ -233,20 +232,6 @@ async def test_C_copies_a_character_from_another_file() -> None:
 # -- snapshots ---------------------------------------------------------------------------------
 
 
-def _keys(*presses: str, before=None):
-    async def run_before(pilot: Pilot) -> None:
-        await settle(pilot)
-        if before is not None:
-            before(pilot.app)
-        for key in presses:
-            await pilot.press(key)
-            await until_quiet(pilot)
-        freeze_cursors(pilot.app)
-        await settle(pilot)
-
-    return run_before
-
-
 class TestDamagePrompts:
     @sizes
     def test_damage_prompt(self, snap_compare, size):
@@ -259,7 +244,7 @@ class TestDamagePrompts:
                                                      weapon="Ares Predator", faces=[5, 5, 5, 5, 5, 5, 1, 1, 2]))
             attack(app, [5, 6, 5], [1, 2])
 
-        assert snap_compare(demo_app("varjojuoksu"), run_before=_keys("D", before=before), terminal_size=size)
+        assert snap_compare(demo_app("varjojuoksu"), run_before=snapshot_keys("D", before=before), terminal_size=size)
 
     @sizes
     def test_damage_prompt_after_the_resistance_roll(self, snap_compare, size):
@@ -269,7 +254,7 @@ class TestDamagePrompts:
             attack(app, [5, 6, 5], [1, 2])
 
         keys = ("D", "f", "5", "comma", "1", "comma", "2", "comma", "3", "enter")
-        assert snap_compare(demo_app("varjojuoksu"), run_before=_keys(*keys, before=before), terminal_size=size)
+        assert snap_compare(demo_app("varjojuoksu"), run_before=snapshot_keys(*keys, before=before), terminal_size=size)
 
     @sizes
     def test_harm_prompt(self, snap_compare, size):
@@ -279,7 +264,7 @@ class TestDamagePrompts:
                 RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
                 RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["c"]), faces=([10, 8, 7], [6, 5])))
 
-        assert snap_compare(demo_app("rajapolku"), run_before=_keys("D", before=before), terminal_size=size)
+        assert snap_compare(demo_app("rajapolku"), run_before=snapshot_keys("D", before=before), terminal_size=size)
 
 
 
