@@ -12,7 +12,7 @@ import pytest
 
 from polku.rules.system import System
 from polku.session import model, store
-from polku.session.records import HarhaCharacter, RajaCharacter, RollTable, SRCharacter
+from polku.session.records import HarhaCharacter, RajaCharacter, RollTable, SRCharacter, sr
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -54,6 +54,19 @@ def test_an_optional_key_of_the_wrong_kind_is_refused_in_one_line(system, key, v
     with pytest.raises(model.StateError) as e:
         model.validate_state(state)
     assert words in str(e.value)
+
+
+@pytest.mark.parametrize(("ap", "words"), [
+    (True, "weapons.0.ap: expected a number or '-half'"),
+    ("-2", "weapons.0.ap: only '-half' is stored as text"),
+])
+def test_a_weapon_s_armour_penetration_of_the_wrong_kind_is_refused_in_one_line(ap, words):
+    state = state_with(System.SHADOWRUN)
+    nyx = sr(state["characters"]["nyx"])
+    nyx["weapons"] = [{"name": "Pistol", "dv": 5, "damage": "physical", "ap": ap}]
+    with pytest.raises(model.StateError) as e:
+        model.validate_state(state)
+    assert words in str(e.value) and "\n" not in str(e.value)
 
 
 def _fits(value: object, hint: object, where: str) -> list[str]:

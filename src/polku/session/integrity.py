@@ -24,10 +24,14 @@ No textual, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from .model import Change, Event, State, StateError, get_path, validate_event
+from .validation import KeyPath, Table
+
+if TYPE_CHECKING:
+    from .store import EventLog
 
 MAX_DEPTH = 24
 """Nesting deeper than this is damage: Polku's own events nest about 7 deep."""
@@ -61,7 +65,7 @@ _NAMES_KEYS = frozenset({"who"})
 """Text or a list of texts: the characters an event names."""
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     try:
         text = repr(value)
     except ValueError:  # a whole number too long to print
@@ -69,34 +73,34 @@ def _show(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return {dict: "a table", list: "a list", str: "text", bool: "true/false", int: "a whole number",
             float: "a decimal number"}.get(type(value), f"a {type(value).__name__}")
 
 
-def _where(path: Iterable[Any]) -> str:
+def _where(path: Iterable[str | int]) -> str:
     return ".".join(str(p) for p in path)
 
 
-def check_tree(value: Any, path: list[Any]) -> None:
+def check_tree(value: object, path: KeyPath) -> None:
     """Bounds on every value below ``value``: depth, 64-bit whole numbers, keys as text.
 
     Iterative, so that even a value nested far too deep is measured without
     recursing.
     """
-    stack: list[tuple[Any, list[Any]]] = [(value, path)]
+    stack: list[tuple[object, KeyPath]] = [(value, path)]
     base = len(path)
     while stack:
         node, where = stack.pop()
         if len(where) - base > MAX_DEPTH:
             raise StateError(f"{_where(where[: base + 3])}…: nested more than {MAX_DEPTH} levels deep")
         if isinstance(node, dict):
-            for k, v in node.items():
+            for k, v in cast("dict[object, object]", node).items():
                 if not isinstance(k, str):
                     raise StateError(f"{_where(where)}: a key {_show(k)} is not text")
                 stack.append((v, where + [k]))
         elif isinstance(node, list):
-            stack.extend((v, where + [i]) for i, v in enumerate(node))
+            stack.extend((v, where + [i]) for i, v in enumerate(cast("list[object]", node)))
         elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
             raise StateError(f"{_where(where)}: the whole number is too large (TOML's limit is 64 bits)")
         elif not isinstance(node, (str, int, float)):
@@ -105,17 +109,18 @@ def check_tree(value: Any, path: list[Any]) -> None:
             raise StateError(f"{_where(where)}: {_kind(node)} {_show(node)} where Polku keeps text or numbers")
 
 
-def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) -> None:
-    """Types of the keys with a fixed meaning, wherever they appear below ``node``."""
-    stack: list[tuple[Any, list[Any]]] = [(node, path)]
+def _check_keys(node: object, path: KeyPath, skip: frozenset[str] = frozenset()) -> None:
+    """Types of the keys with a fixed meaning, wherever they appear below ``node`` (whose keys
+    :func:`check_tree` has found to be text)."""
+    stack: list[tuple[object, KeyPath]] = [(node, path)]
     while stack:
         cur, where = stack.pop()
         if isinstance(cur, list):
-            stack.extend((v, where + [i]) for i, v in enumerate(cur))
+            stack.extend((v, where + [i]) for i, v in enumerate(cast("list[object]", cur)))
             continue
         if not isinstance(cur, dict):
             continue
-        for key, value in cur.items():
+        for key, value in cast(Table, cur).items():
             at = where + [key]
             if key in skip and len(where) == len(path):
                 continue
@@ -126,72 +131,80 @@ def _check_keys(node: Any, path: list[Any], skip: frozenset[str] = frozenset()) 
             elif key in _BOOL_KEYS and "fact" not in where[len(path):]:
                 _want(value, bool, at)  # a fact names its values in its own words ("glitch": "critical")
             elif key in _INT_LIST_KEYS:
-                _want(value, list, at)
-                for i, x in enumerate(value):
+                for i, x in enumerate(_want_list(value, at)):
                     _want_int(x, at + [i])
             elif key in _STR_LIST_KEYS:
-                _want(value, list, at)
-                for i, x in enumerate(value):
+                for i, x in enumerate(_want_list(value, at)):
                     _want(x, str, at + [i])
             elif key in _TABLE_LIST_KEYS:
-                _want(value, list, at)
-                for i, x in enumerate(value):
+                for i, x in enumerate(_want_list(value, at)):
                     _want(x, dict, at + [i])
             elif key in _NAMES_KEYS:
                 if not isinstance(value, str):
-                    _want(value, list, at)
-                    for i, x in enumerate(value):
+                    for i, x in enumerate(_want_list(value, at)):
                         _want(x, str, at + [i])
             if isinstance(value, (dict, list)):
                 stack.append((value, at))
 
 
-def _want(value: Any, typ: type, path: list[Any]) -> None:
+def _want(value: object, typ: type, path: KeyPath) -> None:
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
         want = {str: "text", list: "a list", dict: "a table", int: "a whole number", bool: "true or false"}[typ]
         raise StateError(f"{_where(path)}: expected {want}, found {_kind(value)} {_show(value)}")
 
 
-def _want_int(value: Any, path: list[Any]) -> None:
+def _want_int(value: object, path: KeyPath) -> int:
     _want(value, int, path)
+    return cast(int, value)
 
 
-def check_event(ev: Any, index: int) -> None:
+def _want_list(value: object, path: KeyPath) -> list[object]:
+    _want(value, list, path)
+    return cast("list[object]", value)
+
+
+def _want_table(value: object, path: KeyPath) -> Table:
+    """A table below a value :func:`check_tree` has passed (its keys are text)."""
+    _want(value, dict, path)
+    return cast(Table, value)
+
+
+def check_event(value: object, index: int) -> None:
     """An event block's shape and types, as read from a file (``index`` counts from 0).
 
     Raises:
         StateError: one line naming the event and the key.
     """
-    p: list[Any] = ["event", index + 1]
-    if not isinstance(ev, dict):
-        raise StateError(f"event {index + 1}: expected a table, found {_kind(ev)}")
-    check_tree(ev, p)
+    p: KeyPath = ["event", index + 1]
+    if not isinstance(value, dict):
+        raise StateError(f"event {index + 1}: expected a table, found {_kind(value)}")
+    check_tree(value, p)
+    ev = cast(Table, value)  # check_tree: its keys are text
     for key in ("seq", "kind", "text"):
         if key not in ev:
             raise StateError(f"event {index + 1}: key '{key}' is missing")
-    seq = ev["seq"]
-    _want_int(seq, p + ["seq"])
+    seq = _want_int(ev["seq"], p + ["seq"])
     if seq < 1:
         raise StateError(f"event {index + 1}: 'seq' = {seq} (events are numbered from 1)")
     p = ["event", seq]
     _check_keys(ev, p)
-    roll = ev.get("roll")
-    if roll is not None:
-        _want(roll, dict, p + ["roll"])
-        outcome = roll.get("outcome")
-        if outcome is not None:
-            _want(outcome, dict, p + ["roll", "outcome"])
-        for i, side in enumerate(roll.get("sides", [])):
-            for j, die in enumerate(side.get("dice", [])):
+    if "roll" in ev:
+        roll = _want_table(ev["roll"], p + ["roll"])
+        if "outcome" in roll:
+            _want(roll["outcome"], dict, p + ["roll", "outcome"])
+        # _check_keys: sides and dice are lists of tables.
+        for i, side in enumerate(_want_list(roll.get("sides", []), p + ["roll", "sides"])):
+            dice = _want_table(side, p + ["roll", "sides", i]).get("dice", [])
+            for j, die in enumerate(_want_list(dice, p + ["roll", "sides", i, "dice"])):
                 for key in ("size", "face"):
-                    if key not in die:
+                    if key not in _want_table(die, p + ["roll", "sides", i, "dice", j]):
                         raise StateError(f"{_where(p + ['roll', 'sides', i, 'dice', j])}: key '{key}' is missing")
-    for i, ch in enumerate(ev.get("changes", [])):
+    for i, change in enumerate(_want_list(ev.get("changes", []), p + ["changes"])):
         cp = p + ["changes", i]
+        ch = _want_table(change, cp)
         if "path" not in ch:
             raise StateError(f"{_where(cp)}: key 'path' is missing")
-        path = ch["path"]
-        _want(path, list, cp + ["path"])
+        path = _want_list(ch["path"], cp + ["path"])
         if not path:
             raise StateError(f"{_where(cp + ['path'])}: empty")
         for j, k in enumerate(path):
@@ -202,14 +215,14 @@ def check_event(ev: Any, index: int) -> None:
     validate_event(ev, index)  # the dice: sizes and faces the rules accept
 
 
-def _same_shape(value: Any, like: Any) -> bool:
+def _same_shape(value: object, like: object) -> bool:
     """Is ``value`` the same kind of value as ``like`` (text, whole number, true/false, list, table)?"""
     kinds = (bool, int, float, str, list, dict)
     return next((k for k in kinds if isinstance(value, k)), None) is next((k for k in kinds if isinstance(like, k)),
                                                                           None)
 
 
-def check_changes_fit(ev: Event, state: dict[str, Any]) -> None:
+def check_changes_fit(ev: Event, state: State) -> None:
     """Every value an event's changes hold is the kind of value the state keeps at that path.
 
     A key's kind never changes in a session (a scene number stays a whole
@@ -227,10 +240,10 @@ def check_changes_fit(ev: Event, state: dict[str, Any]) -> None:
         if "insert" in ch or "remove" in ch:
             items = get_path(state, path[:-1], _ABSENT)
             like = items[0] if isinstance(items, list) and items else _ABSENT
-            values = [ch[k] for k in ("insert", "remove") if k in ch]
+            values = _values(ch, ("insert", "remove"))
         else:
             like = get_path(state, path, _ABSENT)
-            values = [ch[k] for k in ("before", "after") if k in ch]
+            values = _values(ch, ("before", "after"))
         if like is _ABSENT:
             continue
         for value in values:
@@ -239,54 +252,58 @@ def check_changes_fit(ev: Event, state: dict[str, Any]) -> None:
                                  f" {_show(value)}, where the state keeps {_kind(like)}")
 
 
-def check_state_extra(state: dict[str, Any]) -> None:
+def _values(ch: Change, keys: tuple[str, str]) -> list[object]:
+    """The values a change holds under ``keys`` (before/after or insert/remove), those it has."""
+    held: Table = cast(Table, ch)  # a Change is a table of these keys
+    return [held[k] for k in keys if k in held]
+
+
+def check_state_extra(value: object) -> None:
     """What :func:`~polku.session.model.validate_state` leaves to the screens: bounds,
     challenge fields and unique challenge ids, the narration's parts.
 
     Raises:
         StateError: one line naming the key.
     """
-    check_tree(state, ["state"])
+    check_tree(value, ["state"])
+    state = _want_table(value, ["state"])
     seen: set[str] = set()
-    for i, c in enumerate(state.get("challenges", [])):
+    challenges = state.get("challenges", [])
+    for i, c in enumerate(challenges if isinstance(challenges, list) else []):
         if not isinstance(c, dict):
             continue  # validate_state names it
-        cp = ["state", "challenges", i]
-        _check_keys(c, cp)
+        cp: KeyPath = ["state", "challenges", i]
+        chal = cast(Table, c)  # check_tree: its keys are text
+        _check_keys(chal, cp)
         for key in ("kind", "outcome"):
-            if key in c:
-                _want(c[key], str, cp + [key])
-        cid = c.get("id")
+            if key in chal:
+                _want(chal[key], str, cp + [key])
+        cid = chal.get("id")
         if isinstance(cid, str):
             if cid in seen:
                 raise StateError(f"{_where(cp + ['id'])}: two challenges have the id '{cid}'")
             seen.add(cid)
-    nar = state.get("narration")
-    if isinstance(nar, dict):
-        np_ = ["state", "narration"]
+    if isinstance(state.get("narration"), dict):
+        np_: KeyPath = ["state", "narration"]
+        nar = _want_table(state["narration"], np_)
         _check_keys(nar, np_)
         for key in ("burned",):
             if key in nar:
                 _want(nar[key], list, np_ + [key])
-        hands = nar.get("hands")
-        if hands is not None:
-            _want(hands, dict, np_ + ["hands"])
-            for who, dice in hands.items():
-                _want(dice, list, np_ + ["hands", who])
-                for j, d in enumerate(dice):
-                    _want(d, dict, np_ + ["hands", who, j])
+        if "hands" in nar:
+            for who, dice in _want_table(nar["hands"], np_ + ["hands"]).items():
+                for j, d in enumerate(_want_list(dice, np_ + ["hands", who])):
+                    die = _want_table(d, np_ + ["hands", who, j])
                     for key in ("size", "face"):
-                        if key not in d:
+                        if key not in die:
                             raise StateError(f"{_where(np_ + ['hands', who, j])}: key '{key}' is missing")
-        rolled = nar.get("rolled")
-        if rolled is not None:
-            _want(rolled, list, np_ + ["rolled"])
-            for j, x in enumerate(rolled):
+        if "rolled" in nar:
+            for j, x in enumerate(_want_list(nar["rolled"], np_ + ["rolled"])):
                 _want(x, str, np_ + ["rolled", j])
-        last = nar.get("last")
-        if last is not None:
-            _want(last, dict, np_ + ["last"])
-    for cid, ch in state.get("characters", {}).items():
+        if "last" in nar:
+            _want(nar["last"], dict, np_ + ["last"])
+    characters = state.get("characters", {})
+    for cid, ch in (cast(Table, characters) if isinstance(characters, dict) else {}).items():
         if isinstance(ch, dict) and "secret" in ch and not isinstance(ch["secret"], bool):
             raise StateError(f"state.characters.{cid}.secret: expected true/false, found {_show(ch['secret'])}")
 
@@ -315,7 +332,7 @@ def check_numbering(seqs: list[int], snapshot_seq: int) -> None:
 _ABSENT = object()
 
 
-def apply_checked(state: dict[str, Any], changes: list[Change], seq: int) -> None:
+def apply_checked(state: object, changes: list[Change], seq: int) -> None:
     """Apply one event's changes, each only if the state holds what the change starts from.
 
     Raises:
@@ -337,14 +354,15 @@ def apply_checked(state: dict[str, Any], changes: list[Change], seq: int) -> Non
         elif "remove" in ch:
             lst = get_path(state, path[:-1], _ABSENT)
             i = path[-1]
-            if isinstance(lst, list) and isinstance(i, int) and 0 <= i < len(lst) and lst[i] != ch["remove"]:
+            if isinstance(lst, list) and isinstance(i, int) and 0 <= i < len(lst) \
+                    and cast("list[object]", lst)[i] != ch["remove"]:
                 raise StateError(f"event {seq} does not follow from the saved state: {_where(path)} is not"
                                  " what the event removed ('snapshot_seq' or the state was edited, or the file"
                                  " is damaged)")
         apply_changes(state, [ch])
 
 
-def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> State:
+def replay_state(snapshot: object, snapshot_seq: int, events: Sequence[object] | EventLog) -> State:
     """The state after the log: the snapshot with the newer events replayed, every
     block and the numbering checked first.
 
@@ -358,32 +376,34 @@ def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> State:
     from .model import clone, validate_state
     from .store import EventLog
 
-    lazy = isinstance(events, EventLog)
-    n = len(events)
-    if lazy:
+    log: Sequence[Event]
+    seqs: list[int] = []
+    if isinstance(events, EventLog):
+        log = events
         events.set_check(check_event)
-        seqs = []
-        for i in range(n):
+        for i in range(len(log)):
             seq = events.meta(i).seq
             if seq < 1:
-                raise StateError(events[i].get("text") if events[i].get("kind") == "unreadable"
+                raise StateError(log[i].get("text") if log[i].get("kind") == "unreadable"
                                  else f"event block {i + 1} has no whole-number 'seq'")
             seqs.append(seq)
     else:
-        for i in range(n):
-            check_event(events[i], i)
-        seqs = [events[i]["seq"] for i in range(n)]
+        for i, raw in enumerate(events):
+            check_event(raw, i)
+        log = cast("list[Event]", events)  # check_event: each block has an event's shape and types
+        seqs = [ev["seq"] for ev in log]
+    n = len(log)
     if isinstance(snapshot_seq, bool) or not isinstance(snapshot_seq, int):
         raise StateError(f"'snapshot_seq' must be a whole number, found {_show(snapshot_seq)}")
     check_numbering(seqs, snapshot_seq)
     if not isinstance(snapshot, dict):
         raise StateError(f"state: expected a table, found {_kind(snapshot)}")
     check_tree(snapshot, ["state"])
-    state = clone(snapshot)
+    state: Table = clone(cast(Table, snapshot))
     for i in range(n):
         if seqs[i] <= snapshot_seq:
             continue
-        ev = events[i]
+        ev = log[i]
         if ev.get("kind") == "unreadable":
             raise StateError(str(ev.get("text")))
         try:
@@ -395,18 +415,18 @@ def replay_state(snapshot: Any, snapshot_seq: int, events: Any) -> State:
     checked = validate_state(state)
     check_state_extra(state)
 
-    def check(ev: Any, index: int) -> None:
+    def check(ev: Event, index: int) -> None:
         check_event(ev, index)
-        check_changes_fit(ev, state)
+        check_changes_fit(ev, checked)
 
-    if lazy:
+    if isinstance(events, EventLog):
         for i in range(n):
             if seqs[i] > snapshot_seq:
-                check_changes_fit(events[i], state)
+                check_changes_fit(log[i], checked)
         events.set_check(check)  # the blocks read so far, and every later one when it is read
     else:
         for i in range(n):
-            check_changes_fit(events[i], state)
+            check_changes_fit(log[i], checked)
     return checked
 
 

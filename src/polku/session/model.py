@@ -367,7 +367,7 @@ def set_path(root: object, path: Sequence[str | int], value: object = _MISSING) 
         raise TypeError(f"{type(parent).__name__} has no item {key!r}")
 
 
-def apply_changes(state: State | dict[str, Any], changes: list[Change]) -> None:
+def apply_changes(state: object, changes: list[Change]) -> None:
     """Apply changes in order: a set (``after``; no ``after`` deletes), or a list
     ``insert`` / ``remove`` at the index the path ends with."""
     for ch in changes:

@@ -6,10 +6,10 @@ import re
 import sys
 import time
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import cast, overload
 
 from ... import tomlread
 from ..model import Event
@@ -23,7 +23,11 @@ _META = {
 }
 
 
-def _whole(value: Any) -> int | None:
+EventCheck = Callable[[Event, int], object]
+"""``check(event, index)``: raises ValueError (one line) if the event is not right."""
+
+
+def _whole(value: object) -> int | None:
     """``value`` if it is a whole number a seq can be (1 … 2**63-1), else None."""
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 2**63:
         return value
@@ -85,18 +89,18 @@ class EventLog(Sequence[Event]):
     """
 
     def __init__(self, blocks: "list[bytes] | Blocks | None" = None, path: Path | None = None) -> None:
-        self._blocks: Any = blocks if isinstance(blocks, Blocks) else list(blocks or [])
+        self._blocks: list[bytes] | Blocks = blocks if isinstance(blocks, Blocks) else list(blocks or [])
         self._parsed: dict[int, Event] = {}
         self._new: list[Event] = []
         self._meta: list[EventMeta] = []
         self.path = path
         self.problems: list[str] = []
-        self.check: Any = None
+        self.check: EventCheck | None = None
         """``check(event, index)`` raising ValueError: a block that fails it is read as unreadable."""
         for i, block in enumerate(self._blocks):
             self._meta.append(self._scan(i, block or b""))
 
-    def set_check(self, check: Any) -> None:
+    def set_check(self, check: EventCheck) -> None:
         """Check every block when it is parsed (and those parsed already): nothing
         unchecked is handed out."""
         self.check = check
@@ -122,20 +126,20 @@ class EventLog(Sequence[Event]):
     def _scan(self, i: int, block: bytes) -> EventMeta:
         sub = _SUBTABLE.search(block, 1)
         top = block[: sub.start()] if sub else block
-        found: dict[str, Any] = {}
+        found: dict[str, bytes | None] = {}
         for key, rx in _META.items():
             m = rx.search(top)
             found[key] = m.group(1) if m else None
-        if found["seq"] is None or found["kind"] is None:
+        seq_b, kind_b, cmd_b, target_b = found["seq"], found["kind"], found["cmd"], found["target"]
+        if seq_b is None or kind_b is None:
             # Parsed now (and kept): a seq of -1 marks one that is not a whole number.
             ev = self._parsed[i] = self._parse_block(i)
             seq = _whole(ev.get("seq"))
             kind = ev.get("kind")
             return EventMeta(seq if seq is not None else -1, kind if isinstance(kind, str) else "unreadable",
                              _whole(ev.get("cmd")), _whole(ev.get("target")))
-        return EventMeta(int(found["seq"]), sys.intern(found["kind"].decode()),
-                         int(found["cmd"]) if found["cmd"] else None,
-                         int(found["target"]) if found["target"] else None)
+        return EventMeta(int(seq_b), sys.intern(kind_b.decode()), int(cmd_b) if cmd_b else None,
+                         int(target_b) if target_b else None)
 
     def __len__(self) -> int:
         return len(self._blocks) + len(self._new)
@@ -144,7 +148,7 @@ class EventLog(Sequence[Event]):
         block = self._blocks[i] or b""
         try:
             doc = tomlread.loads(str(block, "utf-8"))
-            ev = doc["event"][0]
+            ev: object = doc["event"][0]  # the raw TOML: checked below and by self.check
             if not isinstance(ev, dict):
                 raise ValueError("not a table")
         except (tomlread.TOMLDecodeError, UnicodeDecodeError, KeyError, IndexError, ValueError, TypeError,
@@ -215,8 +219,8 @@ class EventLog(Sequence[Event]):
         other.check = self.check
         return other
 
-    def check_all(self, validate: Any = None, *, keep: bool = True, pause: float = 0.0,
-                  hurry: Any = None) -> list[str]:
+    def check_all(self, validate: EventCheck | None = None, *, keep: bool = True, pause: float = 0.0,
+                  hurry: Callable[[], bool] | None = None) -> list[str]:
         """Parse every block (and run ``validate(event, index)`` on it, which
         raises ValueError with one line); return the problems found.
 

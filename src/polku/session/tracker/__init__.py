@@ -21,7 +21,7 @@ command families (composition: each sees the tracker through :mod:`polku.session
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, cast
 
 from ...rules.system import Settings, System
 from .. import fairdice, model
@@ -90,14 +90,15 @@ class Tracker(SheetCommands, StructureCommands):
         return t
 
     @classmethod
-    def replay(cls, snapshot: dict[str, Any], snapshot_seq: int, events: Any,
+    def replay(cls, snapshot: object, snapshot_seq: int, events: list[object] | EventLog,
                **kw: Any) -> "Tracker":
         """Rebuild from a saved snapshot plus the events newer than it (every block,
         the numbering and each replayed change checked: :mod:`polku.session.integrity`)."""
         from ..integrity import replay_state
 
         state = replay_state(snapshot, snapshot_seq, events)
-        return cls(state, events, **kw)
+        # replay_state has checked every block of a list (an EventLog checks each when it is read).
+        return cls(state, events if isinstance(events, EventLog) else cast("list[Event]", events), **kw)
 
     @classmethod
     def snapshot_of(cls, state: State, events: list[Event] | EventLog, undone: Iterable[int]) -> "Tracker":
