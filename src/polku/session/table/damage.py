@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from ...rules.dice import Die, RulesError
 from ...rules.system import System
@@ -48,6 +48,15 @@ from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 if TYPE_CHECKING:
     from ...rules import shadowrun as sr
     from ..host import TableHost, Txn
+    from ..rolls import RollAction
+
+
+class DamageApplied(TypedDict):
+    """What a damage resistance roll returns (:meth:`Damage.apply`, :meth:`Damage.post_roll`): its event and
+    the damage it came to."""
+
+    event: Event
+    result: sr.DamageResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,23 +95,28 @@ class HarmOffer:
     source_seq: int = 0
 
 
+class _RollKeeps(TypedDict, total=False):
+    """What a damage resistance roll's table keeps besides the roll: the attack it resists, the roll it replaces."""
+
+    attack: int | None
+    supersedes: int
+
+
 @dataclass(frozen=True, slots=True)
 class _Resisted:
     """A damage resistance roll of this sitting, kept so Edge can still be spent on it (S5–S7)."""
 
     target: str
-    roll: Any
-    """The :class:`polku.rules.shadowrun.SRRoll`."""
-    before: Any
-    """The target's :class:`polku.rules.shadowrun.Monitors` before the hit."""
+    roll: sr.SRRoll
+    before: sr.Monitors
+    """The target's monitors before the hit."""
     after: tuple[int, int, int]
     """Physical, stun and overflow after it (a later change to them makes Edge too late)."""
     dv: int
     net: int
     damage: str
     armour: int
-    ap: Any
-    """An ``int`` or a :class:`polku.rules.shadowrun.ArmourPenetration`."""
+    ap: sr.ArmourPenetration
     what: str
     size: int
     attack: int
@@ -215,7 +229,7 @@ class Damage:
                 out.append(ev)
         return out
 
-    def resistance_dice(self, target: str, armour: int, ap: Any = 0) -> int:
+    def resistance_dice(self, target: str, armour: int, ap: int | sr.ArmourPenetration = 0) -> int:
         """Dice of the target's damage resistance test: Body + armour after AP (no wound modifier)."""
         from ...rules import shadowrun as sr
 
@@ -247,7 +261,8 @@ class Damage:
             return ""
         return sr.glitch_words(int(outcome.get("hits", 0)), bool(outcome.get("critical_glitch")))
 
-    def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: Any, armour: int, edge: bool,
+    def preview(self, target: str, dv: int, net_hits: int, damage: str, ap: int | sr.ArmourPenetration,
+                armour: int, edge: bool,
                 which: str = "") -> str:
         """One line before the resistance roll: the DV, the monitor it fills and the dice to roll
         (``which``: "ballistic" or "impact", the armour named)."""
@@ -267,7 +282,8 @@ class Damage:
         return (f"DV {dv} + {net_hits} net = {total}{letter}{conv} · resist: Body {ch['attributes']['body']}"
                 f" + {f'{which} ' if which else ''}armour {eff} = {size} dice{edge_text}")
 
-    def faces_needed(self, target: str, armour: int, ap: Any, edge: bool, faces: Sequence[int]) -> int:
+    def faces_needed(self, target: str, armour: int, ap: int | sr.ArmourPenetration, edge: bool,
+                     faces: Sequence[int]) -> int:
         """How many more physical dice the resistance roll needs after ``faces`` (rule of six waves)."""
         from ...rules import shadowrun as sr
 
@@ -275,9 +291,9 @@ class Damage:
         return sr.faces_needed(self.resistance_dice(target, armour, ap), rating, list(faces))
 
     def apply(self, roll_event: Event | None, *, target: str, dv: int, damage: str = "physical",
-              ap: Any = 0, armour: int | None = None, weapon: str = "", edge: bool = False,
-              faces: Sequence[int] | None = None, net_hits: int | None = None, skill: str = "",
-              kind: str = "") -> dict[str, Any]:
+              ap: int | str | sr.ArmourPenetration = 0, armour: int | None = None, weapon: str = "",
+              edge: bool = False, faces: Sequence[int] | None = None, net_hits: int | None = None, skill: str = "",
+              kind: str = "") -> DamageApplied:
         """Apply one hit: resistance roll, boxes, overflow, the weapon used and the armour — one command.
 
         ``roll_event`` is the opposed attack (its net hits count); None applies a hit
@@ -310,20 +326,20 @@ class Damage:
         if damage not in sr.DAMAGE_KINDS:
             raise TrackerError("damage is 'physical' or 'stun'")
         try:
-            ap = sr.parse_ap(ap)
+            pen = sr.parse_ap(ap)
             kind = kind or sr.weapon_kind(skill)
         except RulesError as e:
             raise TrackerError(str(e)) from None
         worn, which = self.armour_against(target, kind)
         armour = worn if armour is None else armour
         weapon = weapon.strip()
-        used = Weapon(weapon, dv, damage, ap, skill.strip(), kind)
-        out: dict[str, Any] = {}
+        used = Weapon(weapon, dv, damage, pen, skill.strip(), kind)
+        out: list[DamageApplied] = []
 
         def build(txn: Txn) -> None:
             settings = t.settings
             body = ch["attributes"]["body"]
-            size = sr.resistance_pool(body, armour, ap)
+            size = sr.resistance_pool(body, armour, pen)
             src, origin = t.rolls.dice_source(faces)
             rating = None
             if edge:
@@ -339,17 +355,17 @@ class Damage:
                 self._keep_armour(txn, target, which, armour)
             letter = "P" if damage == "physical" else "S"
             what = f"{weapon} {dv}{letter}" if weapon else f"DV {dv}{letter}"
-            if ap != sr.ArmourPenetration():
-                what += f" AP {ap.text}"
-            rec = _Resisted(target, r, mon, (0, 0, 0), dv, net, damage, armour, ap, what, size, seq, challenge,
+            if pen != sr.ArmourPenetration():
+                what += f" AP {pen.text}"
+            rec = _Resisted(target, r, mon, (0, 0, 0), dv, net, damage, armour, pen, what, size, seq, challenge,
                             f"{which} armour")
-            out.update(self._resist_in(txn, rec, origin))
+            out.append(self._resist_in(txn, rec, origin))
 
         t.run(build)
-        return out
+        return out[0]
 
-    def _resist_in(self, txn: Txn, rec: _Resisted, origin: dict[str, Any], *,
-                   lines: Sequence[str] = (), supersedes: int | None = None) -> dict[str, Any]:
+    def _resist_in(self, txn: Txn, rec: _Resisted, origin: dict[str, object], *,
+                   lines: Sequence[str] = (), supersedes: int | None = None) -> DamageApplied:
         """Fill the target's boxes from ``rec.before`` with ``rec.roll``'s hits and log the roll event."""
         from ...rules import shadowrun as sr
 
@@ -367,14 +383,14 @@ class Damage:
         summary = resistance_summary(res, r)
         outcome = resistance_outcome(res, r)
         eff = sr.effective_armour(rec.armour, rec.ap)
-        ap = sr.parse_ap(rec.ap)
+        ap = rec.ap
         explain = list(lines) + [f"{rec.what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
             f"resistance: Body {rec.before.body} + {rec.which} {eff}"
             f"{f' ({rec.armour}, AP {ap.text})' if ap != sr.ArmourPenetration() else ''} = {rec.size} dice"
             + (f" + {r.edge_dice} Edge ({r.edge_when} the roll)" if r.edge_dice else "")]
         # The log shows the summary: it names who took the hit, first.
         text = f"{ch['name']} takes {rec.what}: {summary}"
-        extra: dict[str, Any] = {"attack": rec.attack or None}
+        extra: _RollKeeps = {"attack": rec.attack or None}
         if supersedes is not None:
             extra["supersedes"] = supersedes
         ev = t.rolls.emit_roll(txn, "damage-resistance", [
@@ -386,7 +402,7 @@ class Damage:
 
     # -- Edge after the resistance roll (S5–S7) -------------------------------------
 
-    def post_roll_actions(self, resist_event: Event | None) -> list[Any]:
+    def post_roll_actions(self, resist_event: Event | None) -> list[RollAction]:
         """What the defender may still spend Edge on after a damage resistance roll, each allowed
         or not with a reason (:class:`polku.session.rolls.RollAction`, role "b").
 
@@ -427,7 +443,7 @@ class Damage:
         return out
 
     def post_roll(self, resist_event: Event, what: str, *,
-                  faces: Sequence[int] | None = None) -> dict[str, Any]:
+                  faces: Sequence[int] | None = None) -> DamageApplied:
         """S5–S7 on a damage resistance roll: ``edge_after`` (Edge-rating dice, rule of six, fewer
         boxes for each new hit), ``negate_glitch`` or ``reduce_critical`` — 1 Edge each, the
         defender's. The boxes are filled again from the monitors before the hit; one command,
@@ -442,7 +458,7 @@ class Damage:
             raise TrackerError(acts[0].reason)
         rec = cast(_Resisted, t.recent[int(resist_event["seq"])])  # post_roll_actions found it
         ch = sr_sheet(t.character(rec.target))
-        out: dict[str, Any] = {}
+        out: list[DamageApplied] = []
 
         def build(txn: Txn) -> None:
             src, origin = t.rolls.dice_source(faces)
@@ -459,13 +475,14 @@ class Damage:
             t.rolls.spend_edge_in(txn, rec.target, f"{reason} on the damage resistance test", f"resist_{what}",
                                   ch["edge_rating"] if what == "edge_after" else 0)
             if what != "edge_after":
-                origin = {k: v for k, v in resist_event["roll"].items() if k in ("manual", "seed")}
-            out.update(self._resist_in(txn, dataclasses.replace(rec, roll=new), origin,
+                kept = roll_of(resist_event)
+                origin = {k: v for k, v in kept.items() if k in ("manual", "seed")}
+            out.append(self._resist_in(txn, dataclasses.replace(rec, roll=new), origin,
                                        lines=[f"{ch['name']}: {reason}"], supersedes=int(resist_event["seq"])))
 
         with t.gm_only(bool(resist_event.get("secret"))):
             t.run(build)
-        return out
+        return out[0]
 
     def post_roll_dice(self, resist_event: Event, what: str) -> int:
         """How many new dice ``what`` throws first (Edge after: the Edge rating; else 0), for a faces prompt."""
@@ -590,7 +607,7 @@ class Damage:
 
         def build(txn: Txn) -> None:
             bits = []
-            fact: dict[str, Any] = {"id": "harm.applied", "name": ch["name"]}
+            fact: dict[str, object] = {"id": "harm.applied", "name": ch["name"]}
             if new_level != level:
                 txn.set(["characters", offer.who, "wound"], new_level)
                 bits.append(f"{level} → {new_level}")
@@ -626,7 +643,7 @@ def resistance_summary(res: sr.DamageResult, r: sr.SRRoll) -> str:
             + (f", {sr.glitch_words(r.hits, r.critical_glitch)}" if r.glitch or r.critical_glitch else ""))
 
 
-def resistance_fact(name: str, what: str, res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
+def resistance_fact(name: str, what: str, res: sr.DamageResult, r: sr.SRRoll) -> dict[str, object]:
     """A damage resistance roll's facts, as :func:`resistance_summary` words them (:mod:`polku.session.telling`)."""
     after = res.after
     state = "dead" if after.dead else "dying" if after.dying else "unconscious" if after.unconscious else None
@@ -638,12 +655,12 @@ def resistance_fact(name: str, what: str, res: sr.DamageResult, r: sr.SRRoll) ->
             "glitch_kind": "critical" if r.critical_glitch else "glitch" if r.glitch else None}
 
 
-def resistance_outcome(res: sr.DamageResult, r: sr.SRRoll) -> dict[str, Any]:
+def resistance_outcome(res: sr.DamageResult, r: sr.SRRoll) -> dict[str, object]:
     """A damage resistance roll's logged outcome: the roll as judged (S4–S7), the hit resisted and the
     monitors before it, from which the boxes follow (``polku verify`` judges it again from them)."""
     from ...rules import shadowrun as sr
 
-    roll = sr.result_json(r)
+    roll: dict[str, object] = sr.result_json(r)
     roll.pop("dice", None)
     b = res.before
     return {**roll, **res.to_json(), "before": {"physical": b.physical, "stun": b.stun, "overflow": b.overflow,

@@ -21,11 +21,12 @@ are in :mod:`polku.rules.shadowrun`; this module reads and words the stored gear
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from ..host import TrackerError
+from ..model import State
+from ..records import Character, SRArmour, SRWeapon
 
 MAX_WEAPONS = 20
 """At most this many weapons on one sheet."""
@@ -55,15 +56,15 @@ class Weapon:
         how = ", ".join(x for x in (self.skill, self.kind) if x)
         return f"{self.name} {self.dv}{letter}{ap} ({how})"
 
-    def to_table(self) -> dict[str, Any]:
+    def to_table(self) -> SRWeapon:
         return {"name": self.name, "dv": self.dv, "damage": self.damage, "ap": self.ap.to_json(),
                 "skill": self.skill, "kind": self.kind}
 
     @classmethod
-    def from_table(cls, w: Mapping[str, Any]) -> Weapon:
-        skill = str(w.get("skill", ""))
-        return cls(str(w["name"]), int(w["dv"]), str(w["damage"]), sr.parse_ap(w["ap"]), skill,
-                   str(w.get("kind") or sr.weapon_kind(skill)))
+    def from_table(cls, w: SRWeapon) -> Weapon:
+        skill = w.get("skill", "")
+        return cls(w["name"], w["dv"], w["damage"], sr.parse_ap(w["ap"]), skill,
+                   w.get("kind") or sr.weapon_kind(skill))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +81,15 @@ class Armour:
     def text(self) -> str:
         return f"ballistic {self.ballistic} / impact {self.impact}"
 
-    def to_table(self) -> dict[str, int]:
+    def to_table(self) -> SRArmour:
         return {"ballistic": self.ballistic, "impact": self.impact}
 
     @classmethod
-    def from_stored(cls, value: Any) -> Armour:
+    def from_stored(cls, value: SRArmour | int) -> Armour:
         """A stored ``armour``: the table, or an older file's one number (both kinds)."""
         if isinstance(value, dict):
-            return cls(int(value["ballistic"]), int(value["impact"]))
-        n = int(value or 0)
-        return cls(n, n)
+            return cls(value["ballistic"], value["impact"])
+        return cls(value, value)
 
 
 def parse_weapon(text: str) -> Weapon:
@@ -141,42 +141,49 @@ def parse_armour(text: str) -> Armour:
     return Armour(int(parts[0]), int(parts[1]))
 
 
-def gear_owner(state: Mapping[str, Any], ch: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
+def gear_owner(state: State, ch: Character, key: str) -> Character | None:
     """The table whose ``key`` (``weapons`` or ``armour``) this character uses: its own, else its
     template's while it has none of its own; None if neither has any."""
     if key in ch:
         return ch
     tpl = state.get("templates", {}).get(ch.get("template", ""))
     if tpl is not None and key in tpl:
-        found: Mapping[str, Any] = tpl
-        return found
+        return tpl
     return None
 
 
-def weapons_of(state: Mapping[str, Any], ch: Mapping[str, Any]) -> list[Weapon]:
+def weapons_of(state: State, ch: Character) -> list[Weapon]:
     """The weapons a character (or template) carries: its own, or its template's."""
     owner = gear_owner(state, ch, "weapons")
-    return [Weapon.from_table(w) for w in (owner or {}).get("weapons", [])]
+    if owner is None or "weapons" not in owner:  # only a Varjojuoksu sheet carries any
+        return []
+    return [Weapon.from_table(w) for w in owner["weapons"]]
 
 
-def armour_of(state: Mapping[str, Any], ch: Mapping[str, Any]) -> Armour:
+def armour_of(state: State, ch: Character) -> Armour:
     owner = gear_owner(state, ch, "armour")
-    return Armour.from_stored((owner or {}).get("armour", 0))
+    if owner is None or "armour" not in owner:
+        return Armour()
+    return Armour.from_stored(owner["armour"])
 
 
-def wielded(state: Mapping[str, Any], ch: Mapping[str, Any]) -> list[Weapon]:
+def wielded(state: State, ch: Character) -> list[Weapon]:
     """The character's weapons, the one it last attacked with first (remembered per character)."""
     ws = weapons_of(state, ch)
-    last = str(ch.get("wielded", "")).lower()
+    last = _sheet_wielded(ch).lower()
     return sorted(ws, key=lambda w: w.name.lower() != last)
 
 
-def shared_from(state: Mapping[str, Any], ch: Mapping[str, Any]) -> str:
+def _sheet_wielded(ch: Character) -> str:
+    return ch["wielded"] if "wielded" in ch else ""
+
+
+def shared_from(state: State, ch: Character) -> str:
     """The template's name when a character's gear is its template's, else ""."""
     tpl = state.get("templates", {}).get(ch.get("template", ""))
     if tpl is None or ("weapons" in ch and "armour" in ch):
         return ""
-    return str(tpl["name"]) if ("weapons" in tpl or "armour" in tpl) else ""
+    return tpl["name"] if ("weapons" in tpl or "armour" in tpl) else ""
 
 
 __all__ = ["Armour", "MAX_WEAPONS", "Weapon", "armour_of", "format_weapon", "gear_owner", "parse_armour",

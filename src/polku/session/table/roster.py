@@ -34,13 +34,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from ...rules.system import System
 from .. import model
 from ..host import TrackerError
-from ..model import by_name_or_id, clone
-from ..records import Character, SavedPool, SRCharacter, SRPoolTable, sr
+from ..model import State, by_name_or_id, clone
+from ..records import (
+    Character,
+    HarhaEdge,
+    HarhaPool,
+    RajaPool,
+    SavedPool,
+    SRArmour,
+    SRCharacter,
+    SRPoolTable,
+    SRWeapon,
+    sr,
+)
 from ..records import raja as raja_sheet
 from .gear import MAX_WEAPONS, Armour, Weapon, armour_of, gear_owner, weapons_of
 
@@ -55,9 +66,12 @@ _FRESH_SKIP = ("id", "name", "player", "health", "group", "effects", "template",
 """Character fields a template does not keep (who plays it, its wounds note, its group)."""
 
 
-def _fresh(system: System, block: Mapping[str, Any], healthy: str = "Healthy") -> dict[str, Any]:
+def _fresh(system: System, block: Mapping[str, object], healthy: str = "Healthy") -> dict[str, object]:
     """A stat block with its per-fight and per-session values reset (S12, R9, R11, H7); ``healthy``: the
-    first level of the campaign's wound track, by the name it gives it."""
+    first level of the campaign's wound track, by the name it gives it.
+
+    The block is a sheet's fields in the sheet's order, some left out or still to add (the caller
+    validates the whole state after it has stored the result), hence a plain table here."""
     b = dict(clone(block))
     if system is System.SHADOWRUN:
         b.update({"physical": 0, "stun": 0, "edge": b.get("edge_rating", 0)})
@@ -65,9 +79,9 @@ def _fresh(system: System, block: Mapping[str, Any], healthy: str = "Healthy") -
     elif system is System.RAJAPOLKU:
         b.update({"wound": healthy, "charges": b.get("charges_max", 0), "paid_this_scene": []})
     else:
-        b.update({"edges": [{**e, "used": False} for e in b.get("edges", [])], "rolled_this_scene": []})
-    out: dict[str, Any] = b
-    return out
+        edges = cast("list[HarhaEdge]", b.get("edges", []))  # a Harhapolku sheet's, checked at load
+        b.update({"edges": [{**e, "used": False} for e in edges], "rolled_this_scene": []})
+    return b
 
 
 def numbered_names(base: str, taken: Iterable[str], count: int) -> list[str]:
@@ -144,7 +158,7 @@ class Roster:
         if not name:
             raise TrackerError("a template needs a name")
         old = next((x for x in self.templates.values() if x["name"].lower() == name.lower()), None)
-        out: dict[str, Any] = {}
+        out: dict[str, str] = {}
 
         def build(txn: Txn) -> None:
             if "templates" not in t.state:
@@ -277,8 +291,8 @@ class Roster:
 
     # -- copying characters ----------------------------------------------------------
 
-    def copy_characters(self, characters: list[dict[str, Any]], *, source: str = "",
-                        templates: Sequence[dict[str, Any]] = ()) -> list[str]:
+    def copy_characters(self, characters: Sequence[Character], *, source: str = "",
+                        templates: Sequence[Character] = ()) -> list[str]:
         """Add copies of characters (and templates) read from another file, in one command.
 
         Each gets a free id and a name not already in play ("Nyx (2)"); group
@@ -292,13 +306,14 @@ class Roster:
         def build(txn: Txn) -> None:
             taken = {c["name"].lower() for c in t.characters.values()}
             for src in characters:
-                ch = clone(src)
+                # Edited as a plain table: keys go and come in the sheet's order; validated below.
+                ch: dict[str, object] = dict(clone(src))
                 ch.pop("group", None)
                 ch.pop("effects", None)
                 if "template" in ch:
                     from_tpl = next((x for x in templates if x["id"] == ch["template"]), None)
-                    ch.update({k: clone(v) for k, v in (from_tpl or {}).items()
-                               if k in ("weapons", "armour") and k not in ch})
+                    if from_tpl is not None:
+                        ch.update({k: clone(v) for k, v in from_tpl.items() if k in ("weapons", "armour") and k not in ch})
                     del ch["template"]
                 name, n = str(ch.get("name", "")).strip(), 2
                 base = name
@@ -325,7 +340,7 @@ class Roster:
         t.run(build)
         return made
 
-    def add_imported(self, block: dict[str, Any], *, template: bool = False, source: str = "") -> str:
+    def add_imported(self, block: Mapping[str, object], *, template: bool = False, source: str = "") -> str:
         """A character (or, with ``template``, a template) read from another program's file
         (:mod:`polku.session.importers`), in one command; validated as this campaign's. A name
         already in play gets a number ("Street Samurai (2)"); a template's name must be free.
@@ -344,7 +359,7 @@ class Roster:
                 if "templates" not in t.state:
                     txn.set(["templates"], {})
                 tid = self._free_id("tpl-" + model.slug(name), self.templates)
-                tpl: dict[str, Any] = dict(model.new_character(t.system, name, cid=tid, kind="npc", settings=t.settings))
+                tpl: dict[str, object] = dict(model.new_character(t.system, name, cid=tid, kind="npc", settings=t.settings))
                 tpl.update({k: clone(v) for k, v in block.items() if k not in ("id", "name", "player")})
                 txn.set(["templates", tid], _fresh(t.system, tpl))
                 made["id"] = tid
@@ -354,7 +369,7 @@ class Roster:
                 while final.lower() in taken:
                     final, n = f"{name} ({n})", n + 1
                 cid = self._free_id(model.slug(final), t.characters)
-                ch: dict[str, Any] = dict(model.new_character(t.system, final, cid=cid, kind="npc", settings=t.settings))
+                ch: dict[str, object] = dict(model.new_character(t.system, final, cid=cid, kind="npc", settings=t.settings))
                 ch.update({k: clone(v) for k, v in block.items() if k not in ("id", "name")})
                 txn.set(["characters", cid], ch)
                 made["id"] = cid
@@ -416,7 +431,7 @@ class Roster:
         self.t.run(self._gear(holder, template, "armour", armour.to_table(),
                                f"{holder['name']}: armour {armour.text}"))
 
-    def _gear(self, holder: SRCharacter, template: bool, key: str, value: Any,
+    def _gear(self, holder: SRCharacter, template: bool, key: str, value: list[SRWeapon] | SRArmour,
               text: str) -> Callable[[Txn], None]:
         """The command that sets a sheet's ``weapons`` or ``armour`` and logs ``text``."""
         t = self.t
@@ -440,8 +455,9 @@ class Roster:
         out.extend(self.t.character(cid).get("pools", []))
         return out
 
-    def save_pool(self, cid: str, pool: dict[str, Any]) -> None:
-        """Keep a pool on the character (one of the same name is replaced); validated."""
+    def save_pool(self, cid: str, pool: Mapping[str, object]) -> None:
+        """Keep a pool on the character (one of the same name is replaced); validated (a pool of the
+        character's system: :func:`polku.session.model.validate_state`)."""
         t = self.t
         ch = t.character(cid)
         name = str(pool.get("name", "")).strip()
@@ -482,10 +498,12 @@ class Roster:
                       second=pool["second"], dice=pool["count"])
 
     @staticmethod
-    def pool_label(system: System, pool: Mapping[str, Any]) -> str:
+    def pool_label(system: System, saved: SavedPool) -> str:
         """"Pistols (Agility)", "Ram the door (Body + Strength)", "Shadows (background: Thief)"."""
-        name = pool["name"]
+        name = saved["name"]
+        # The campaign's system says which kind of pool a sheet saves (checked at load).
         if system is System.SHADOWRUN:
+            pool = cast(SRPoolTable, saved)
             mode = pool["mode"]
             if mode == "skill":
                 what = f"{pool['skill']} + {pool['attribute'].title()}"
@@ -499,28 +517,37 @@ class Roster:
                 what = f"{pool['count']} dice"
             return f"{name} ({what})" if what.lower() != name.lower() else name
         if system is System.HARHAPOLKU:
-            bits = [f"{model.HARHA_TIER_LABELS[k]}: {v}" for k, v in pool["tiers"].items() if v]
+            bits = [f"{model.HARHA_TIER_LABELS[k]}: {v}" for k, v in cast(HarhaPool, saved)["tiers"].items() if v]
         else:
-            bits = list(pool["backgrounds"]) + [f"{a}✦" for a in pool["abilities"]]
+            raja = cast(RajaPool, saved)
+            bits = list(raja["backgrounds"]) + [f"{a}✦" for a in raja["abilities"]]
         return f"{name} ({', '.join(bits)})" if bits else name
 
     # -- helpers -------------------------------------------------------------------
 
     @staticmethod
-    def _free_id(base: str, taken: dict[str, Any]) -> str:
+    def _free_id(base: str, taken: Mapping[str, object]) -> str:
         cid, n = base, 2
         while cid in taken:
             cid, n = f"{base}-{n}", n + 1
         return cid
 
 
-def _gear_tables(state: Any, ch: Mapping[str, Any]) -> dict[str, Any]:
+class _Gear(TypedDict, total=False):
+    """The gear tables of a Varjojuoksu sheet."""
+
+    weapons: list[SRWeapon]
+    armour: SRArmour | int
+
+
+def _gear_tables(state: State, ch: Character) -> _Gear:
     """The gear a character carries (its own or its template's) as tables to store."""
-    out: dict[str, Any] = {}
-    for key in ("weapons", "armour"):
-        owner = gear_owner(state, ch, key)
-        if owner is not None:
-            out[key] = clone(owner[key])
+    out: _Gear = {}
+    weapons, armour = gear_owner(state, ch, "weapons"), gear_owner(state, ch, "armour")
+    if weapons is not None and "weapons" in weapons:
+        out["weapons"] = clone(weapons["weapons"])
+    if armour is not None and "armour" in armour:
+        out["armour"] = clone(armour["armour"])
     return out
 
 

@@ -525,7 +525,7 @@ class CharacterDetail(ModalScreen[None]):
                 out.append(("info:down", "Condition", down))
             from .gear import gear_rows
 
-            out.extend(gear_rows(t, ch))
+            out.extend(gear_rows(t, t.characters[self.cid]))
             out.extend(initiative_rows(t, self.cid))
         group = t.roster.group_of(self.cid)
         if group is not None:
@@ -696,7 +696,7 @@ class CharacterDetail(ModalScreen[None]):
         elif rid.startswith("gear:"):
             from .gear import edit_gear
 
-            edit_gear(self, self.tracker, ch, rid)
+            edit_gear(self, self.tracker, self.tracker.characters[self.cid], rid)
         elif rid in ("physical", "stun"):
             size = self.tracker.condition_monitor(cid, rid)
             self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,

@@ -9,7 +9,7 @@ form (key ``K`` on the GM's screen, or the palette).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from rich.markup import escape
 from rich.text import Text
@@ -53,7 +53,7 @@ def _check(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
     return check
 
 
-def gear_rows(tracker: Tracker, holder: Mapping[str, Any]) -> list[tuple[str, str, Text | str]]:
+def gear_rows(tracker: Tracker, holder: Character) -> list[tuple[str, str, Text | str]]:
     """(row id, label, value) of a sheet's weapons, the add row and the armour."""
     state = tracker.state
     shared = shared_from(state, holder)
@@ -70,7 +70,7 @@ def gear_rows(tracker: Tracker, holder: Mapping[str, Any]) -> list[tuple[str, st
     return out
 
 
-def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: Mapping[str, Any], rid: str, *,
+def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: Character, rid: str, *,
               template: bool = False) -> None:
     """Enter on a gear row: add or edit a weapon (one line), remove it, or set the armour."""
     owner = str(holder["id"])
