@@ -174,6 +174,77 @@ def test_an_event_without_a_fact_is_shown_as_stored_with_one_note() -> None:
     assert not telling.stored_only(new) and telling.old_note([new]) == ""
 
 
+# -- each roll's explanation (the rules core's lines, kept as steps: rules/explain.py) -------------------
+
+EXPLAINED = ("shadowrun",)
+"""The tests whose every explanation line is a step now (``roll["test"]`` starts with one of these)."""
+
+
+def _explained(rolls: list[Event]) -> list[Event]:
+    return [ev for ev in rolls if str(ev["roll"]["test"]).startswith(EXPLAINED)]
+
+
+def test_told_in_english_an_explanation_says_what_the_tracker_wrote(rolls: list[Event]) -> None:
+    i18n.set_language("en")
+    differ = [(ev["roll"]["explain"], telling.explain_lines(ev["roll"])) for ev in rolls
+              if telling.explain_lines(ev["roll"]) != ev["roll"]["explain"]]
+    assert not differ, differ[:3]
+    plain = [(ev["roll"]["test"], text) for ev in _explained(rolls)
+             for step, text in zip(ev["roll"]["steps"], ev["roll"]["explain"]) if not step]
+    assert not plain, plain[:5]
+    lines = [x for ev in _explained(rolls) for x in ev["roll"]["explain"]]
+    for words in ("rule of six: 6 →", "ones: ", "threshold 2: ", "A 2 hits vs B", "helper Kaneda: ",
+                  "group of 3: largest pool + 2", "hits: "):
+        assert any(words in x for x in lines), words
+
+
+def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) -> None:
+    names = re.compile(r"Kaneda|Ganger|Nyx|Hacking|\bA\b|\bB\b")
+    i18n.set_language("fi")
+    try:
+        told = [x for ev in _explained(rolls) for x in telling.explain_lines(ev["roll"])]
+    finally:
+        i18n.set_language("en")
+    extra = re.compile(r"\b(ones|twos|of|rule|six|from|after|before|roll|none|no|bought|group|largest|helper|with)\b")
+    left = [x for x in told if ENGLISH_WORDS.search(names.sub("", x)) or extra.search(names.sub("", x))]
+    assert not left, left[:5]
+    assert any("kutosen sääntö" in x for x in told) and any(x.startswith("ykköset: ") for x in told)
+
+
+def test_an_explanation_in_finnish_names_the_same_numbers() -> None:
+    t = demo.demo_varjojuoksu(seed=5)
+    ev = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Pistols", skill=4, attribute_name="Agility",
+                                attribute=3, modifiers=[("rain", -1)]), threshold=1, faces=[5, 6, 1, 1, 1, 3])["event"]
+    assert ev["roll"]["explain"] == [
+        "pool: 6", "dice: 5,6,1,1,1,3", "hits: 6,5 → 2",
+        "ones: 3 of 6 → glitch (2 hits): dramatic or amusing, never catastrophic (S5)",
+        "threshold 1: success, net hits 1", "Pistols 4 + Agility 3 − 1 (rain) = 6 dice"]
+    i18n.set_language("fi")
+    try:
+        told = telling.explain_lines(ev["roll"])
+    finally:
+        i18n.set_language("en")
+    assert told == [
+        "noppakasa: 6", "nopat: 5,6,1,1,1,3", "osumat: 6,5 → 2",
+        "ykköset: 3/6 → kämmi (2 osumaa): dramaattinen tai huvittava, ei koskaan katastrofi (S5)",
+        "tavoite 1: onnistui, netto-osumia 1", "Pistols 4 + Ketteryys 3 − 1 (rain) = 6 noppaa"]
+
+
+def test_an_explanation_without_steps_is_shown_as_written_with_the_note() -> None:
+    t = demo.demo_varjojuoksu(seed=5)
+    ev = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3), faces=[5, 2, 3])["event"]
+    old = {**ev, "roll": {k: v for k, v in ev["roll"].items() if k != "steps"}}  # as the previous Polku wrote it
+    i18n.set_language("fi")
+    try:
+        assert telling.explain_lines(old["roll"]) == old["roll"]["explain"] == ["pool: 3", "dice: 5,2,3", "hits: 5 → 1",
+                                                                               "ones: 0 of 3 → no glitch",
+                                                                               "Kaneda: 3 dice = 3 dice"]
+        assert telling.stored_only(old) and telling.old_note([old])
+        assert not telling.stored_only(ev) and telling.explain_lines(ev["roll"])[0] == "noppakasa: 3"
+    finally:
+        i18n.set_language("en")
+
+
 def test_a_fact_a_teller_cannot_read_falls_back_to_the_stored_words() -> None:
     broken: dict[str, Any] = {"seq": 1, "kind": "roll", "text": "Kaneda: 3 hits",
                               "roll": {"test": "shadowrun", "summary": "3 hits"},
@@ -431,3 +502,16 @@ def test_a_challenges_outcome_is_told_from_the_deciding_rolls_fact() -> None:
         assert telling.challenge_outcome(public[mine]) == "ratkaistu pelinjohtajan heitolla"
     finally:
         i18n.set_language("en")
+
+
+def test_the_players_copy_of_a_hidden_threshold_roll_has_no_steps_either() -> None:
+    """The steps say what the lines say: where the players' file leaves out the lines (a hidden threshold), it
+    leaves out the steps too."""
+    from polku.session.players.public import public_view
+
+    t = demo.demo_varjojuoksu(seed=5)
+    t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3), threshold=3, hidden=True, faces=[5, 2, 3])
+    gm = t.events[-1]["roll"]
+    assert any(s.get("id") == "sr.threshold_kept" and s["threshold"] == 3 for s in gm["steps"])
+    pub = public_view(t).events[-1]["roll"]
+    assert pub["explain"] == [] and pub["steps"] == []

@@ -151,10 +151,28 @@ def pgettext(context: str, message: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+class _English:
+    """The messages themselves whatever the language in use (``i18n.ENGLISH._``, ``.ngettext``): for words
+    stored in a file or printed for a machine, which stay English. The module itself speaks the language in use
+    with the same two calls, so a function given either (``say(t)``) words one sentence both ways."""
+
+    @staticmethod
+    def _(message: str, /, **values: object) -> str:
+        return message.format(**values) if values else message
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+        return (singular if n == 1 else plural).format(n=n, **values)
+
+
+ENGLISH = _English()
+"""English always (see :class:`_English`); the module :mod:`polku.i18n` is the language in use."""
+
+
 def N_(message: str, /) -> str:
     """Mark ``message`` for the catalogue; it is translated where it is shown (by :func:`_`)."""
     return message
 
 
-__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "choose", "language", "ngettext",
+__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "_", "choose", "language", "ngettext",
            "normalise", "pgettext", "set_language", "translations"]

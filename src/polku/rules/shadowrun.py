@@ -26,8 +26,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
+from ..i18n import N_
 from ..text import glitch_text
 from .dice import DiceSource, Die, RulesError, Src
+from .explain import Speaker, line, say, says, signed
+from .explain import faces as faces_words
 from .system import Settings
 
 if TYPE_CHECKING:
@@ -282,14 +285,12 @@ def build_pool(
 
     size = sum(n for _, n in parts)
     base = 1 if defaulted else 2
-    text = " + ".join(f"{label} {n}" for label, n in parts[:base] if label != "defaulting")
-    for label, n in parts[1 if defaulted else 2:]:
-        text += f" {_signed(n)} ({label})"
-    lines = [f"{text} = {_dice(size)}"]
+    lines = [line("sr.pool", base=[{"label": lb, "n": n} for lb, n in parts[:base] if lb != "defaulting"],
+                  mods=[{"label": lb, "n": n} for lb, n in parts[1 if defaulted else 2:]], size=size)]
     if defaulted:
-        lines.append(f"defaulting: no {skill_name}, {attribute_name} alone −1 die (S2)")
+        lines.append(line("sr.defaulting", skill=skill_name, attribute=attribute_name))
     if size <= 0:
-        lines.append("pool 0 or less: automatic failure unless a Long Shot (S3)")
+        lines.append(line("sr.pool_fails"))
     return PoolPlan(size, tuple(parts), tuple(lines), defaulted=defaulted)
 
 
@@ -312,10 +313,10 @@ def dice_pool(dice: int, modifiers: Sequence[tuple[str, int]] = (), wound_modifi
     if wound_modifier:
         parts.append(("wounds", wound_modifier))
     size = sum(n for _, n in parts)
-    text = f"{label}: {_dice(dice)}" + "".join(f" {_signed(n)} ({name})" for name, n in parts[1:])
-    lines = [f"{text} = {_dice(size)}"]
+    lines = [line("sr.dice_pool", label=str(label), count=dice,
+                  mods=[{"label": name, "n": n} for name, n in parts[1:]], size=size)]
     if size <= 0:
-        lines.append("pool 0 or less: automatic failure unless a Long Shot (S3)")
+        lines.append(line("sr.pool_fails"))
     return PoolPlan(size, tuple(parts), tuple(lines))
 
 
@@ -326,10 +327,7 @@ def long_shot(edge_rating: int) -> PoolPlan:
     :func:`roll_long_shot`.
     """
     _check_int(edge_rating, "Edge rating", 1)
-    lines = (
-        f"Long Shot: Edge {edge_rating} = {_dice(edge_rating)}, "
-        "rule of six, no modifiers, 1 Edge (S3)",
-    )
+    lines = (line("sr.long_shot_pool", edge=edge_rating),)
     return PoolPlan(edge_rating, (("Edge (Long Shot)", edge_rating),), lines,
                     long_shot=True, edge_cost=1)
 
@@ -515,45 +513,32 @@ class SRRoll:
     def explain(self) -> list[str]:
         """Lines for humans: ``"hits: 6,5 → 2"``, ``"ones: 3 of 5 → glitch"``."""
         if self.auto_failed:
-            return [f"pool {self.pool_size}: 0 or less, automatic failure (S3)"]
+            return [line("sr.auto_failed", pool_size=self.pool_size)]
         if self.bought is not None:
-            return [f"bought hits: {self.pool_size} dice / 4 → {self.bought} (no roll, no glitch) (S4)"]
+            return [line("sr.bought", pool_size=self.pool_size, n=self.bought)]
         lines: list[str] = []
         if self.edge_when == "long_shot":
-            lines.append(f"Long Shot: {_plural(self.edge_dice, 'Edge die').replace('dies', 'dice')}, rule of six (S3)")
+            lines.append(line("sr.long_shot", edge=self.edge_dice))
         else:
-            head = f"pool: {self.pool_size}"
-            if self.helper_dice:
-                head += f" + {self.helper_dice} from helpers"
-            if self.edge_dice:
-                six = "rule of six" if self.rule_of_six else "rule of six on the Edge dice"
-                head += f" + {self.edge_dice} Edge ({self.edge_when} the roll, {six})"
-            lines.append(head)
+            lines.append(line("sr.roll_pool", pool_size=self.pool_size, helpers=self.helper_dice,
+                              edge=self.edge_dice, when=self.edge_when or ""))
         table = [d.face for d in self.dice if d.source != Src.EXPLODED]
-        lines.append(f"dice: {_faces_text(table)}")
+        lines.append(line("sr.dice", faces=table))
         if self.exploded:
-            chains = []
-            for i, d in enumerate(self.dice):
-                if self.parents[i] is None and d.face == 6 and self._children(i):
-                    chains.append(" → ".join(str(f) for f in self._chain(i)))
-            lines.append(f"rule of six: {'; '.join(chains)}")
+            chains = [self._chain(i) for i, d in enumerate(self.dice)
+                      if self.parents[i] is None and d.face == 6 and self._children(i)]
+            lines.append(line("sr.rule_of_six", chains=chains))
         hit_faces = sorted((f for f in self.faces if is_hit(f)), reverse=True)
-        lines.append(f"hits: {_faces_text(hit_faces)} → {self.hits}")
-        what = "ones and twos" if self.hurried else "ones"
-        counted = len(self.glitch_dice)
-        if self.rolled_critical:
-            verdict = glitch_words(self.hits, True)
-        elif self.rolled_glitch:
-            verdict = glitch_words(self.hits) + (f": {glitch_meaning(self.hits)} (S5)"
-                                                 if not self.glitch_negated else "")
-        else:
-            verdict = "no glitch"
-        note = "" if self.glitch_rerolls or not self.exploded else " (rule-of-six dice not counted)"
-        lines.append(f"{what}: {self.ones} of {counted} → {verdict}{note}")
+        lines.append(line("sr.hits", faces=hit_faces, hits=self.hits))
+        verdict = ("critical" if self.rolled_critical else "meant" if self.rolled_glitch and not self.glitch_negated
+                   else "glitch" if self.rolled_glitch else "")
+        lines.append(line("sr.ones", hurried=self.hurried, ones=self.ones, counted=len(self.glitch_dice),
+                          verdict=verdict, hits=self.hits,
+                          not_counted=not self.glitch_rerolls and bool(self.exploded)))
         if self.glitch_negated:
-            lines.append("glitch negated with 1 Edge (S5)")
+            lines.append(line("sr.glitch_negated"))
         if self.critical_reduced and self.rolled_critical:
-            lines.append("critical glitch reduced to a glitch with 1 Edge (S6)")
+            lines.append(line("sr.critical_reduced"))
         return lines
 
     def _children(self, index: int) -> list[int]:
@@ -826,12 +811,8 @@ class SuccessResult:
 
     def explain(self) -> list[str]:
         lines = self.roll.explain()
-        hid = " (hidden)" if self.hidden else ""
-        if self.success:
-            verdict = f"success, {_plural(self.net_hits, 'net hit')}"
-        else:
-            verdict = "failure"
-        lines.append(f"threshold {self.threshold}{hid}: {_plural(self.hits, 'hit')} → {verdict}")
+        lines.append(line("sr.threshold", threshold=self.threshold, hidden=self.hidden, hits=self.hits,
+                          success=self.success, net_hits=self.net_hits))
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -890,13 +871,10 @@ class OpposedResult:
         return "b" if self.winner == "tie" else self.winner
 
     def explain(self) -> list[str]:
-        lines = [f"A: {line}" for line in self.a.explain()]
-        lines += [f"B: {line}" for line in self.b.explain()]
-        head = f"A {_plural(self.a_hits, 'hit')} vs B {_plural(self.b_hits, 'hit')}"
-        if self.winner == "tie":
-            lines.append(f"{head} → tie: stalemate; if a winner is needed, B (defender) wins")
-        else:
-            lines.append(f"{head} → {self.winner.upper()} wins, {_plural(self.net_hits, 'net hit')}")
+        lines: list[str] = [line("side", side="A", line=x) for x in self.a.explain()]
+        lines += [line("side", side="B", line=x) for x in self.b.explain()]
+        lines.append(line("sr.opposed", a_hits=self.a_hits, b_hits=self.b_hits, winner=self.winner,
+                          net_hits=self.net_hits))
         return lines
 
     def roll_of(self, side: str) -> SRRoll:
@@ -1121,13 +1099,10 @@ class ExtendedTest:
         return "in progress"
 
     def explain(self) -> list[str]:
-        hurried = ", hurried (2s count as 1s)" if self.hurried else ""
-        lines = [
-            f"extended test: {self.accumulated}/{self.threshold} hits after "
-            f"{_plural(self.intervals, self.interval_label)}{hurried} → {self.status}"
-        ]
+        lines: list[str] = [line("sr.extended", accumulated=self.accumulated, threshold=self.threshold, intervals=self.intervals,
+                      label=self.interval_label, hurried=self.hurried, status=self.status)]
         if self.glitched and not self.over:
-            lines.append("last roll glitched: the GM may rule the test spoiled")
+            lines.append(line("sr.extended_glitched"))
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -1193,7 +1168,7 @@ def helper_pool(
     """
     if override is not None:
         _check_int(override, "helper pool", 0)
-        return PoolPlan(override, (("GM's pool", override),), (f"GM's pool for this helper: {_dice(override)} (S11)",))
+        return PoolPlan(override, (("GM's pool", override),), (line("sr.helper_override", count=override),))
     try:
         return build_pool(skill, attribute, second_attribute, modifiers, defaulting_allowed, wound_modifier,
                           skill_name=skill_name, attribute_name=attribute_name,
@@ -1201,7 +1176,7 @@ def helper_pool(
     except RulesError as exc:
         if "defaulting" not in str(exc):
             raise
-        return PoolPlan(0, ((skill_name, 0),), (f"no {skill_name} and no defaulting: cannot help (S2, S11)",))
+        return PoolPlan(0, ((skill_name, 0),), (line("sr.cannot_help", skill=skill_name),))
 
 
 def teamwork_bonus(
@@ -1735,6 +1710,214 @@ def result_json(result: Any) -> dict[str, Any]:
                 "defaulted": result.defaulted, "long_shot": result.long_shot,
                 "auto_fail": result.auto_fail, "edge_cost": result.edge_cost}
     raise RulesError(f"not a Shadowrun result: {type(result).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# The explanation's lines in words (rules.explain): one sayer per step, for any language
+
+
+POOL_WORDS = {"defaulting": N_("defaulting"), "wounds": N_("wounds"), "skill": N_("skill"),
+              "attribute": N_("attribute"), "pool": N_("pool")}
+"""The labels a pool's parts get from Polku (a GM's own label, a skill's name, is shown as written)."""
+
+
+def _label(t: Speaker, word: str) -> str:
+    from ..text import BUILTIN_WORDS
+    low = str(word).lower()
+    if word in POOL_WORDS:
+        return t._(POOL_WORDS[word])
+    if low in BUILTIN_WORDS:
+        said = t._(low)
+        return said[:1].upper() + said[1:] if word[:1].isupper() else said
+    return str(word)
+
+
+def _mods(t: Speaker, mods: Any) -> str:
+    return "".join(f" {signed(int(m['n']))} ({_label(t, m['label'])})" for m in mods)
+
+
+@says("side")
+def _say_side(t: Speaker, v: Any) -> str:
+    return t._("{side}: {line}", side=v["side"], line=say(t, v["line"]))
+
+
+@says("sr.pool")
+def _say_pool(t: Speaker, v: Any) -> str:
+    parts = " + ".join(f"{_label(t, p['label'])} {int(p['n'])}" for p in v["base"]) + _mods(t, v["mods"])
+    return t.ngettext("{parts} = {n} die", "{parts} = {n} dice", int(v["size"]), parts=parts)
+
+
+@says("sr.dice_pool")
+def _say_dice_pool(t: Speaker, v: Any) -> str:
+    parts = t.ngettext("{label}: {n} die", "{label}: {n} dice", int(v["count"]), label=_label(t, v["label"]))
+    return t.ngettext("{parts} = {n} die", "{parts} = {n} dice", int(v["size"]), parts=parts + _mods(t, v["mods"]))
+
+
+@says("sr.defaulting")
+def _say_defaulting(t: Speaker, v: Any) -> str:
+    if v["skill"] == "skill":
+        return t._("defaulting: no skill, {attribute} alone −1 die (S2)", attribute=_label(t, v["attribute"]))
+    return t._("defaulting: no {skill}, {attribute} alone −1 die (S2)", skill=_label(t, v["skill"]),
+               attribute=_label(t, v["attribute"]))
+
+
+@says("sr.pool_fails")
+def _say_pool_fails(t: Speaker, v: Any) -> str:
+    return t._("pool 0 or less: automatic failure unless a Long Shot (S3)")
+
+
+@says("sr.long_shot_pool")
+def _say_long_shot_pool(t: Speaker, v: Any) -> str:
+    return t.ngettext("Long Shot: Edge {edge} = {n} die, rule of six, no modifiers, 1 Edge (S3)",
+                      "Long Shot: Edge {edge} = {n} dice, rule of six, no modifiers, 1 Edge (S3)", int(v["edge"]),
+                      edge=int(v["edge"]))
+
+
+@says("sr.auto_failed")
+def _say_auto_failed(t: Speaker, v: Any) -> str:
+    return t._("pool {pool}: 0 or less, automatic failure (S3)", pool=int(v["pool_size"]))
+
+
+@says("sr.bought")
+def _say_bought(t: Speaker, v: Any) -> str:
+    return t._("bought hits: {pool} dice / 4 → {n} (no roll, no glitch) (S4)", pool=int(v["pool_size"]), n=int(v["n"]))
+
+
+@says("sr.long_shot")
+def _say_long_shot(t: Speaker, v: Any) -> str:
+    return t.ngettext("Long Shot: {n} Edge die, rule of six (S3)", "Long Shot: {n} Edge dice, rule of six (S3)",
+                      int(v["edge"]))
+
+
+@says("sr.roll_pool")
+def _say_roll_pool(t: Speaker, v: Any) -> str:
+    pool, helpers, edge = int(v["pool_size"]), int(v["helpers"]), int(v["edge"])
+    if not edge:
+        return (t._("pool: {pool} + {helpers} from helpers", pool=pool, helpers=helpers) if helpers
+                else t._("pool: {pool}", pool=pool))
+    if v["when"] == "before":
+        return (t._("pool: {pool} + {helpers} from helpers + {edge} Edge (before the roll, rule of six)",
+                    pool=pool, helpers=helpers, edge=edge) if helpers
+                else t._("pool: {pool} + {edge} Edge (before the roll, rule of six)", pool=pool, edge=edge))
+    return (t._("pool: {pool} + {helpers} from helpers + {edge} Edge (after the roll, rule of six on the Edge dice)",
+                pool=pool, helpers=helpers, edge=edge) if helpers
+            else t._("pool: {pool} + {edge} Edge (after the roll, rule of six on the Edge dice)", pool=pool, edge=edge))
+
+
+@says("sr.dice")
+def _say_dice(t: Speaker, v: Any) -> str:
+    return t._("dice: {faces}", faces=faces_words(t, v["faces"]))
+
+
+@says("sr.rule_of_six")
+def _say_rule_of_six(t: Speaker, v: Any) -> str:
+    return t._("rule of six: {chains}", chains="; ".join(" → ".join(str(f) for f in c) for c in v["chains"]))
+
+
+@says("sr.hits")
+def _say_hits(t: Speaker, v: Any) -> str:
+    return t._("hits: {faces} → {n}", faces=faces_words(t, v["faces"]), n=int(v["hits"]))
+
+
+GLITCH_MEANING_WORDS = {"serious": N_("serious trouble"), "": N_("dramatic or amusing, never catastrophic"),
+                        "minor": N_("a very small setback")}
+
+
+def said_glitch(t: Speaker, hits: int, critical: bool = False, *, loud: bool = False) -> str:
+    """:func:`glitch_words` in the words of speaker ``t``."""
+    size = glitch_severity(hits, critical)
+    word = {"critical": t._("critical glitch"), "serious": t._("serious glitch"),
+            "minor": t._("minor glitch")}.get(size, t._("glitch"))
+    return t.ngettext("{word} ({n} hit)", "{word} ({n} hits)", hits, word=word.upper() if loud else word)
+
+
+@says("sr.ones")
+def _say_ones(t: Speaker, v: Any) -> str:
+    hits, verdict = int(v["hits"]), v["verdict"]
+    if verdict == "critical":
+        words = said_glitch(t, hits, True)
+    elif verdict == "meant":
+        words = t._("{glitch}: {meaning} (S5)", glitch=said_glitch(t, hits),
+                    meaning=t._(GLITCH_MEANING_WORDS[glitch_severity(hits)]))
+    elif verdict == "glitch":
+        words = said_glitch(t, hits)
+    else:
+        words = t._("no glitch")
+    values = {"ones": int(v["ones"]), "counted": int(v["counted"]), "verdict": words}
+    if v.get("not_counted"):
+        return (t._("ones and twos: {ones} of {counted} → {verdict} (rule-of-six dice not counted)", **values)
+                if v.get("hurried") else
+                t._("ones: {ones} of {counted} → {verdict} (rule-of-six dice not counted)", **values))
+    return (t._("ones and twos: {ones} of {counted} → {verdict}", **values) if v.get("hurried")
+            else t._("ones: {ones} of {counted} → {verdict}", **values))
+
+
+@says("sr.glitch_negated")
+def _say_glitch_negated(t: Speaker, v: Any) -> str:
+    return t._("glitch negated with 1 Edge (S5)")
+
+
+@says("sr.critical_reduced")
+def _say_critical_reduced(t: Speaker, v: Any) -> str:
+    return t._("critical glitch reduced to a glitch with 1 Edge (S6)")
+
+
+EXTENDED_STATUS = {"done": N_("done"), "spoiled": N_("spoiled"), "ended by a critical glitch":
+                   N_("ended by a critical glitch"), "in progress": N_("in progress")}
+"""An extended test's status (:attr:`ExtendedTest.status`) in words."""
+
+
+@says("sr.extended")
+def _say_extended(t: Speaker, v: Any) -> str:
+    n, label = int(v["intervals"]), str(v["label"])
+    # The interval is Polku's word or the GM's ("1 hour" is typed as "hour"): counted the English way, "3 hours".
+    counted = (t.ngettext("{n} interval", "{n} intervals", n) if label == "interval"
+               else t.ngettext("{n} {label}", "{n} {label}s", n, label=label))
+    values = {"accumulated": int(v["accumulated"]), "threshold": int(v["threshold"]), "intervals": counted,
+              "status": t._(EXTENDED_STATUS[str(v["status"])])}
+    if v.get("hurried"):
+        return t._("extended test: {accumulated}/{threshold} hits after {intervals}, hurried (2s count as 1s) → {status}",
+                   **values)
+    return t._("extended test: {accumulated}/{threshold} hits after {intervals} → {status}", **values)
+
+
+@says("sr.extended_glitched")
+def _say_extended_glitched(t: Speaker, v: Any) -> str:
+    return t._("last roll glitched: the GM may rule the test spoiled")
+
+
+@says("sr.helper_override")
+def _say_helper_override(t: Speaker, v: Any) -> str:
+    return t.ngettext("GM's pool for this helper: {n} die (S11)", "GM's pool for this helper: {n} dice (S11)",
+                      int(v["count"]))
+
+
+@says("sr.cannot_help")
+def _say_cannot_help(t: Speaker, v: Any) -> str:
+    if v["skill"] == "skill":
+        return t._("no skill and no defaulting: cannot help (S2, S11)")
+    return t._("no {skill} and no defaulting: cannot help (S2, S11)", skill=_label(t, v["skill"]))
+
+
+@says("sr.threshold")
+def _say_threshold(t: Speaker, v: Any) -> str:
+    hits = t.ngettext("{n} hit", "{n} hits", int(v["hits"]))
+    verdict = (t.ngettext("success, {n} net hit", "success, {n} net hits", int(v["net_hits"])) if v["success"]
+               else t._("failure"))
+    if v.get("hidden"):
+        return t._("threshold {threshold} (hidden): {hits} → {verdict}", threshold=int(v["threshold"]), hits=hits,
+                   verdict=verdict)
+    return t._("threshold {threshold}: {hits} → {verdict}", threshold=int(v["threshold"]), hits=hits, verdict=verdict)
+
+
+@says("sr.opposed")
+def _say_opposed(t: Speaker, v: Any) -> str:
+    a = t.ngettext("{n} hit", "{n} hits", int(v["a_hits"]))
+    b = t.ngettext("{n} hit", "{n} hits", int(v["b_hits"]))
+    if v["winner"] == "tie":
+        return t._("A {a} vs B {b} → tie: stalemate; if a winner is needed, B (defender) wins", a=a, b=b)
+    return t.ngettext("A {a} vs B {b} → {winner} wins, {n} net hit", "A {a} vs B {b} → {winner} wins, {n} net hits",
+                      int(v["net_hits"]), a=a, b=b, winner=str(v["winner"]).upper())
 
 
 def explain(result: Any) -> list[str]:

@@ -13,7 +13,7 @@ cannot see: code that knows the system says so with :func:`raja`, :func:`harha` 
 
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired from the evaluated
 # annotations (``__required_keys__``, which tests/test_records.py holds to the loader's checks).
-from typing import NotRequired, TypedDict, cast, final
+from typing import Any, NotRequired, TypedDict, cast, final
 
 
 class Effect(TypedDict):
@@ -448,6 +448,10 @@ class RollTable(TypedDict):
     summary: NotRequired[str]
     outcome: NotRequired[RollOutcome]
     explain: NotRequired[list[str]]
+    """The explanation's lines in English, as written (older readers, and a line that is not a step)."""
+    steps: NotRequired[list[dict[str, Any]]]
+    """The same lines as facts (``rules.explain``), one for each line of ``explain`` (``{}``: that line is shown as
+    written); :func:`polku.session.telling.explain_lines` words them in the reader's language."""
     settings: NotRequired[dict[str, bool | int | str]]
     """The [choice] settings the roll was resolved with (:meth:`RollsBase.roll_settings`)."""
     # Where the dice came from (polku.session.fairdice, docs/rules.md §4).

@@ -22,8 +22,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import i18n
 from ..i18n import N_, _, ngettext
+from ..rules import harhapolku as _harha  # noqa: F401 (their sayers)
 from ..rules import shadowrun as sr
+from ..rules.explain import SAYERS, Speaker, line, say, says, step_of
 from ..text import wound_label
 
 Fact = Mapping[str, Any]
@@ -87,6 +90,32 @@ def roll_summary(ev: Mapping[str, Any]) -> str:
     return str(roll.get("summary", "")) if isinstance(roll, Mapping) else ""
 
 
+def explain_lines(roll: Mapping[str, Any]) -> list[str]:
+    """A roll's explanation in the language in use: each line told from its step (``roll["steps"]``, the
+    rules core's :mod:`polku.rules.explain`), else as stored (an older file's, or a line that is no step)."""
+    stored = roll.get("explain", [])
+    if not isinstance(stored, list):
+        return []
+    steps = roll.get("steps")
+    steps = steps if isinstance(steps, list) and len(steps) == len(stored) else [None] * len(stored)
+    return [step_line(step, str(text)) for step, text in zip(steps, stored)]
+
+
+def step_line(step: object, fallback: str = "") -> str:
+    """One explanation step in the language in use (``fallback`` when it is no step a sayer knows)."""
+    if isinstance(step, Mapping) and step.get("id") in SAYERS:
+        try:
+            return say(i18n, step)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass
+    return fallback
+
+
+def line_text(text: str) -> str:
+    """A line the rules core made just now (``rules.explain.Line``) in the language in use; a plain one as it is."""
+    return step_line(step_of(text), text)
+
+
 def told_from_facts(ev: Mapping[str, Any]) -> bool:
     """Whether events like ``ev`` are made with a fact now (a roll of the tests converted so far)."""
     roll = ev.get("roll")
@@ -100,8 +129,11 @@ def told_from_facts(ev: Mapping[str, Any]) -> bool:
 
 def stored_only(ev: Mapping[str, Any]) -> bool:
     """Whether the event is one Polku now tells from a fact but shown as stored, in English: written by an
-    older Polku (or its fact cannot be read)."""
-    return told_from_facts(ev) and told(ev) is None
+    older Polku (or its fact cannot be read), or a roll whose explanation has no steps (an older Polku's)."""
+    if not told_from_facts(ev):
+        return False
+    roll = ev.get("roll")
+    return told(ev) is None or (isinstance(roll, Mapping) and bool(roll.get("explain")) and "steps" not in roll)
 
 
 def old_note(events: Iterable[Mapping[str, Any]]) -> str:
@@ -451,18 +483,66 @@ EDGE_REASONS = {
 """Why Polku spends Edge in a roll (``spend_edge_in``'s reasons), by id; the GM's own reason is shown as typed."""
 
 
-def edge_reason(f: Fact) -> str:
-    """The reason of an ``sr.edge_spent`` fact in words: Polku's own by its id, or the GM's as typed."""
+def edge_reason(f: Fact, t: Speaker = i18n) -> str:
+    """The reason of an ``sr.edge_spent`` fact in words (speaker ``t``, ``rules.explain``): Polku's own by its id,
+    or the GM's as typed."""
     why = f.get("why")
     if why == "edge_after":
-        return _("Edge after the roll: +{dice} dice, rule of six on them (S7)", dice=int(f["edge_dice"]))
+        return t._("Edge after the roll: +{dice} dice, rule of six on them (S7)", dice=int(f["edge_dice"]))
     if why == "resist_edge_after":
-        return ngettext("Edge after the roll: +{n} die, rule of six on them (S7) on the damage resistance test",
-                        "Edge after the roll: +{n} dice, rule of six on them (S7) on the damage resistance test",
-                        int(f["edge_dice"]))
+        return t.ngettext("Edge after the roll: +{n} die, rule of six on them (S7) on the damage resistance test",
+                          "Edge after the roll: +{n} dice, rule of six on them (S7) on the damage resistance test",
+                          int(f["edge_dice"]))
     if why in EDGE_REASONS:
-        return _(EDGE_REASONS[str(why)])
+        return t._(EDGE_REASONS[str(why)])
     return str(f["reason"])
+
+
+# -- the lines a Varjojuoksu roll's explanation gets from the session (rules.explain) ------------------
+
+@says("sr.edge_used")
+def _say_edge_used(t: Speaker, v: Fact) -> str:
+    return t._("{name}: {reason}", name=v["name"], reason=edge_reason(v, t))
+
+
+@says("sr.threshold_kept")
+def _say_threshold_kept(t: Speaker, v: Fact) -> str:
+    values = {"threshold": int(v["threshold"]), "net": int(v["net_hits"])}
+    if v.get("hidden"):
+        return (t._("threshold {threshold} (hidden from players): success, net hits {net}", **values) if v["success"]
+                else t._("threshold {threshold} (hidden from players): failure, net hits {net}", **values))
+    return (t._("threshold {threshold}: success, net hits {net}", **values) if v["success"]
+            else t._("threshold {threshold}: failure, net hits {net}", **values))
+
+
+@says("sr.helper")
+def _say_helper(t: Speaker, v: Fact) -> str:
+    # English says "dice" for one die too (as it always has); the plural form is for the other language.
+    return t.ngettext("helper {label}: {hits} ({n} dice: {pool})", "helper {label}: {hits} ({n} dice: {pool})",
+                      int(v["size"]), label=v["label"], hits=t.ngettext("{n} hit", "{n} hits", int(v["hits"])),
+                      pool=" ".join(say(t, s) if isinstance(s, Mapping) else str(s) for s in v["lines"]))
+
+
+@says("sr.threshold_changed")
+def _say_threshold_changed(t: Speaker, v: Fact) -> str:
+    return t._("threshold changed {before} → {after} (S10)", before=int(v["before"]), after=int(v["after"]))
+
+
+@says("sr.hurried_now")
+def _say_hurried_now(t: Speaker, v: Fact) -> str:
+    return t._("now hurried: 2s count as 1s for glitches (S10)") if v["hurried"] else t._("no longer hurried (S10)")
+
+
+@says("sr.group")
+def _say_group(t: Speaker, v: Fact) -> str:
+    return t._("group of {members}: largest pool + {bonus} = {size} (S9)", members=int(v["members"]),
+               bonus=int(v["bonus"]), size=int(v["size"]))
+
+
+@says("sr.teamwork_cap")
+def _say_teamwork_cap(t: Speaker, v: Fact) -> str:
+    return t._("helpers' hits {total}, at most the leader's skill {skill}: +{extra} dice (S11, sr.teamwork_cap = skill)",
+               total=int(v["total"]), skill=int(v["skill"]), extra=int(v["extra"]))
 
 
 @teller("sr.edge_spent")
@@ -971,5 +1051,6 @@ def _seat_ask_raja(f: Fact) -> Told:
                          name=f["name"], opposition=f["opposition_label"], b_count=int(f["b_count"])))
 
 
-__all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "fact_of", "glitch_words", "old_note", "raja_fact",
-           "roll_summary", "sr_roll_fact", "stored_only", "teller", "told"]
+__all__ = ["OLD_NOTE", "TELLERS", "Told", "challenge_outcome", "event_text", "explain_lines", "fact_of", "glitch_words",
+           "line", "line_text", "old_note", "raja_fact", "roll_summary", "says", "sr_roll_fact", "step_line", "stored_only",
+           "teller", "told"]

@@ -194,7 +194,7 @@ def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: s
                 if d.get("source") == "ability":
                     t.stylize(styles.get("ability", ""))
                 out.append(t)
-        for line in roll.get("explain", []):
+        for line in telling.explain_lines(roll):
             out.append(Text(f"{pad}{line}"))
     for sentence in change_sentences(ev, names=names, titles=titles)[:12]:
         out.append(Text(f"{pad}{sentence}", style=styles.get("muted", "")))

@@ -88,7 +88,7 @@ PUBLIC_CHARACTER_FIELDS = {
 """The character fields the players see, common ones under ``""``; any other field stays with the GM."""
 
 PUBLIC_CHALLENGE_FIELDS = ("id", "title", "status", "kind", "extended")
-PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "manual", "hand", "seed", "fixed_seed", "threshold",
+PUBLIC_ROLL_FIELDS = ("test", "summary", "outcome", "explain", "steps", "manual", "hand", "seed", "fixed_seed", "threshold",
                       "hidden", "variant", "rerolls", "supersedes", "dice_key", "roll_no", "draws",
                       "settings", "demand", "counts")
 """``settings`` (the [choice] settings the roll was made with), ``demand`` (H8) and ``counts`` (H6's dice counts):
@@ -524,7 +524,7 @@ class _Projection:
                 pub["outcome"]["surprised"] = stunned
                 base["fact"]["surprised"] = [self.names.get(c, c) for c in stunned]
             if any(isinstance(e, dict) and e.get("id") in secret for e in order):
-                pub["explain"] = []  # its lines name who is surprised, spends Edge, acts astral
+                pub["explain"] = pub["steps"] = []  # its lines name who is surprised, spends Edge, acts astral
         else:
             listed: list[Any] = []
             changes = ev.get("changes", [])
@@ -537,7 +537,7 @@ class _Projection:
         pub["summary"] = f"order: {names}"
         if len(pub["sides"]) != len(roll.get("sides", [])):
             # A secret fighter's dice are among the draws, and the seed gives them all.
-            pub["explain"] = []
+            pub["explain"] = pub["steps"] = []
             for k in ("draws", "seed"):
                 pub.pop(k, None)
             pub["withheld_sides"] = len(roll.get("sides", [])) - len(pub["sides"])
@@ -563,7 +563,7 @@ class _Projection:
             out.pop("threshold", None)
             out["outcome"] = {k: clone(v) for k, v in _named(roll.get("outcome", {}), HIDDEN_OUTCOME_FIELDS)}
             out["summary"] = public_summary(roll)
-            out["explain"] = []
+            out["explain"] = out["steps"] = []
         return out
 
     # -- the state ---------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, roll_specs
+from ...rules.explain import step_of
 from ...rules.system import CHOICE_BY_KEY, Settings
 from ...text import plural
 from ..host import TrackerError
@@ -34,6 +35,11 @@ def die_dict(d: Die) -> DieTable:
 
 def die_from(d: DieTable) -> Die:
     return Die(d["size"], d["face"], d.get("source", "die"), d.get("label", ""), tuple(d.get("replaced", ())))
+
+
+def explain_steps(lines: Sequence[str]) -> list[dict[str, Any]]:
+    """The facts of a roll's explanation lines (``rules.explain``): each line's step, ``{}`` for a plain line."""
+    return [toml_safe(step_of(x) or {}) for x in lines]
 
 
 def toml_safe(value: Any) -> Any:
@@ -135,7 +141,7 @@ class RollsBase:
         (:mod:`polku.session.telling` tells it in the reader's language); ``text`` and ``summary`` are its English
         words, kept for older readers."""
         roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
-                "explain": list(explain), **origin}
+                "explain": [str(x) for x in explain], "steps": explain_steps(explain), **origin}
         used = self.roll_settings(test, resolved_with or self.tracker.settings)
         if used:
             roll["settings"] = used

@@ -15,7 +15,7 @@ from ...rules.dice import DiceSource, ManualSource, RulesError
 from ..model import Event, roll_of
 from ..records import RollTable
 from ..records import sr as sr_sheet
-from ..telling import sr_roll_fact
+from ..telling import line, sr_roll_fact
 from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -402,8 +402,8 @@ class SRRolls(RollsBase):
         outcome.pop("dice", None)
         explain = list(extra_explain) + r.explain()
         if rec.threshold is not None:
-            explain.append(f"threshold {rec.threshold}{' (hidden from players)' if rec.hidden else ''}: "
-                           f"{'success' if res.success else 'failure'}, net hits {res.net_hits}")
+            explain.append(line("sr.threshold_kept", threshold=rec.threshold, hidden=rec.hidden, success=res.success,
+                                net_hits=res.net_hits))
         explain += list(plan.explain())
         fact = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
@@ -446,8 +446,8 @@ class SRRolls(RollsBase):
         summary = f"teamwork (+{r.helper_dice} dice from helpers): {summary}"
         outcome = sr.result_json(res)
         outcome.pop("dice", None)
-        lines = [f"helper {h.label}: {hr.hits} hit{'s' if hr.hits != 1 else ''} "
-                 f"({hp.size} dice: {' '.join(hp.explain())})" for h, hp, hr in helpers]
+        lines = [line("sr.helper", label=h.label, hits=hr.hits, size=hp.size, lines=list(hp.explain()))
+                 for h, hp, hr in helpers]
         fact = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice, **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
             fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
@@ -499,7 +499,8 @@ class SRRolls(RollsBase):
             if what != "edge_after":
                 origin = {k: v for k, v in roll_event["roll"].items() if k in ("manual", "seed")}
             new_rec = rec.with_roll(role, new)
-            ev = self._sr_emit(txn, new_rec, origin, [f"{ch['name']}: {reason}"], supersedes=key)
+            ev = self._sr_emit(txn, new_rec, origin, [line("sr.edge_used", name=ch["name"], why=what,
+                                                           edge_dice=ch["edge_rating"])], supersedes=key)
             out["event"], out["roll"] = ev, new
 
         # What follows a GM-only roll is the GM's too (the Edge it spends included).
@@ -540,7 +541,7 @@ class SRRolls(RollsBase):
                 plan_b0 = self.sr_plan(b)
                 size = sr.group_pool([plan_b0.size, *group])
                 b_side = SRSide(b.label, b.who, dice=size, edge_before=b.edge_before)
-                extra_lines.append(f"group of {len(group) + 1}: largest pool + {min(5, len(group))} = {size} (S9)")
+                extra_lines.append(line("sr.group", members=len(group) + 1, bonus=min(5, len(group)), size=size))
             plan_b, rb = self._sr_roll_side(txn, b_side, sb)
             self.check_faces_used(sa)
             if sb is not sa:
@@ -615,8 +616,7 @@ class SRRolls(RollsBase):
             total = sum(r.hits for r in helper_rolls)
             lines = []
             if extra < total:
-                lines.append(f"helpers' hits {total}, at most the leader's skill {leader.skill or 0}: "
-                             f"+{extra} dice (S11, sr.teamwork_cap = skill)")
+                lines.append(line("sr.teamwork_cap", total=total, skill=leader.skill or 0, extra=extra))
             plan, r = self._sr_roll_side(txn, leader, src, helper_dice=extra)
             self.check_faces_used(src)
             sides["a"] = (leader, plan, r)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...rules import shadowrun as sr
 from ..model import Event, roll_of
+from ..telling import line
 from .common import DoAction, RollAction, die_dict
 from .shadowrun import SREmit, SRPool, SRRecord, SRRolls, SRSide, pool_from, pool_json
 
@@ -159,11 +160,10 @@ class SRExtendedRolls(SRRolls):
         else:
             ext = dict(ext)
             if threshold is not None and threshold != ext["threshold"]:
-                changed.append(f"threshold changed {ext['threshold']} → {threshold} (S10)")
+                changed.append(line("sr.threshold_changed", before=ext["threshold"], after=threshold))
                 ext["threshold"] = threshold
             if hurried is not None and hurried != ext["hurried"]:
-                changed.append("now hurried: 2s count as 1s for glitches (S10)" if hurried
-                               else "no longer hurried (S10)")
+                changed.append(line("sr.hurried_now", hurried=bool(hurried)))
                 ext["hurried"] = hurried
         if ext["ended"]:
             raise self._refuse("this extended test is over; restart it or add a new challenge (S10)")

@@ -26,6 +26,7 @@ from ....session.commands import Command, command
 from ....session.model import Event
 from ....session.records import SavedPool
 from ....session.rolls import SRPool, settings_text
+from ....session.telling import explain_lines
 from ....session.tracker import Tracker, TrackerError
 from ....text import die_text, percent, split_cells
 from ...host import AppHost, host
@@ -529,7 +530,7 @@ class RollScreen(ModalScreen[None]):
                 die_text(d["face"], "ability" if d.get("source") == "ability" else "die", replaced=bool(d.get("replaced")))
                 for d in side["dice"]))
         lines.extend(self.after_roll_hints(ev))
-        lines.extend(f"  {x}" for x in roll.get("explain", [])[:12])
+        lines.extend(f"  {x}" for x in explain_lines(roll)[:12])
         if roll.get("settings"):
             lines.append(f"  settings: {settings_text(roll['settings'])}")
         self.result_lines = lines

@@ -15,6 +15,7 @@ from ....session.model import SR_ATTRIBUTES, Event
 from ....session.records import SavedPool
 from ....session.records import sr as sr_sheet
 from ....session.rolls import SRPool, SRSide
+from ....session.telling import line_text
 from ....session.tracker import Tracker
 from ....text import builtin_label, percent
 from ...render import short_name
@@ -400,7 +401,7 @@ class SRRollScreen(RollScreen):
             sr_side = self._sr_side(side)
             plan = self.tracker.rolls.sr_plan(sr_side)
             t.append(f"{side.short}: ", style="bold")
-            t.append(" ".join(plan.explain()))
+            t.append(" ".join(line_text(x) for x in plan.explain()))
             extra = self.tracker.rolls.sr_pool_dice(sr_side) - plan.size
             if extra and not sr_side.long_shot:
                 t.append(_(" + {extra} Edge dice, rule of six", extra=extra))
