@@ -348,12 +348,81 @@ async def test_under_approve_a_seats_own_roll_waits_for_the_gms_a_and_a_refused_
                          "the refusal")
         assert seats.read_answer(sf.path, "kaneda", second)["text"] == "the GM said no to this roll; nothing was rolled"
         assert app.seat_waiting == [] and sum(1 for e in tracker.events if e["kind"] == "roll") == rolls + 1
-        # One still waiting when the GM quits: the seat is answered, not left waiting.
+        assert list(seats.seat_dir(sf.path, "kaneda").glob("held-*")) == [], "decided: held no more"
+        # One still waiting when the GM quits stays waiting (held in the seat's folder) for the app's next start.
         last = seats.write_request(sf.path, "kaneda", "own", test="sr-success", key="skill:Sneaking")
         await wait_until(pilot, lambda: (seats.read_answer(sf.path, "kaneda", last) or {}).get("waiting"), "it waits")
+        await wait_until(pilot, lambda: (seats.seat_dir(sf.path, "kaneda") / f"held-{last}.json").exists(), "held")
         await pilot.press("q")
-    assert seats.read_answer(sf.path, "kaneda", last)["text"] == (
-        "the GM's app closed before the GM approved this roll; nothing was rolled (send it again)")
+    assert seats.read_answer(sf.path, "kaneda", last)["waiting"] is True
+
+
+@pilot_test
+async def test_an_own_roll_waiting_for_approval_survives_the_gms_app_killed_and_reopened(tmp_path):
+    """seats.own_rolls = approve: the GM's app ends without quitting (killed) while a seat's own roll waits; the
+    app opened again lists it as waiting (A approves it), the seat learns the outcome; one the character can
+    no longer make is refused with the reason and held no more."""
+    from polku.session.files import open_session
+
+    tracker, sf = demo_session(tmp_path, "varjojuoksu")
+    tracker.set_setting("seats.own_rolls", "approve")
+    tracker.combat.next()  # Kaneda acts
+    tracker.roster.set_weapon("kaneda", None, Weapon("Ares Predator", 5, "physical", sr.parse_ap(0), "Pistols", "ranged"))
+    folder = seats.seat_dir(sf.path, "kaneda")
+    folder.mkdir(parents=True)
+    path = sf.path
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        rid = seats.write_request(path, "kaneda", "own", test="sr-success", key="skill:Pistols",
+                                  faces=[5, 6, 1, 2, 3, 3, 4, 2])
+        gone = seats.write_request(path, "kaneda", "own", test="sr-attack", key="ganger")
+        await wait_until(pilot, lambda: len(list(folder.glob("held-*"))) == 2, "both held")
+        assert seats.read_answer(path, "kaneda", rid)["waiting"] is True
+    del app  # ended without q: nothing answered, nothing decided (a kill)
+    assert seats.read_answer(path, "kaneda", rid)["waiting"] is True
+    tracker, sf = open_session(path)
+    rolls = sum(1 for e in tracker.events if e["kind"] == "roll")
+    tracker.combat.next()  # no longer Kaneda's turn: the attack cannot be made now
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: len(app.seat_waiting) == 1, "the held roll waits again")
+        assert (app.seat_waiting[0].cid, app.seat_waiting[0].rid) == ("kaneda", rid)
+        await wait_until(pilot, lambda: not (folder / f"held-{gone}.json").exists(), "the refused one released")
+        assert seats.read_answer(path, "kaneda", gone)["text"].startswith("not your turn")
+        assert any(n.message.startswith("asks to roll: Pistols + Agility: 8 dice") for n in app._notifications), \
+            "the GM is told again what waits"
+        await pilot.press("A")
+        await wait_until(pilot, lambda: not (seats.read_answer(path, "kaneda", rid) or {}).get("waiting"), "decided")
+        ans = seats.read_answer(path, "kaneda", rid)
+        ev = tracker.event_by_seq(ans["roll"])
+        assert ans["ok"] and ev["seat"] == "kaneda" and [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [
+            5, 6, 1, 2, 3, 3, 4, 2]
+        assert sum(1 for e in tracker.events if e["kind"] == "roll") == rolls + 1
+        await wait_until(pilot, lambda: list(folder.glob("held-*")) == [], "held no more")
+        assert app.seat_waiting == []
+
+
+def test_a_held_request_is_read_back_as_safely_as_a_request_and_only_for_its_own_seat(tmp_path):
+    """What lies in a seat's folder named like a held request is read without following a link, refused when
+    it speaks for another seat, and never removed by reading it."""
+    path = tmp_path / "s.toml"
+    path.write_text("")
+    req = {"v": 1, "id": "00000000000000b1", "seat": "kaneda", "kind": "own", "at": 0, "test": "sr-success",
+           "key": "skill:Pistols"}
+    seats.hold(path, "kaneda", req)
+    seats.hold(path, "nyx", {**req, "id": "00000000000000b2"})  # Kaneda's request in Nyx's folder
+    secret = tmp_path / "gm-notes.json"
+    secret.write_text(json.dumps({**req, "id": "00000000000000b3", "seat": "nyx"}))
+    (seats.seat_dir(path, "nyx") / "held-00000000000000b3.json").symlink_to(secret)
+    look = seats.held_requests(path)
+    got = {(t.cid, t.rid): (t.request, t.refused, t.held) for t in look.taken}
+    assert got[("kaneda", "00000000000000b1")] == (req, "", True)
+    assert got[("nyx", "00000000000000b2")][0] is None and "another seat" in got[("nyx", "00000000000000b2")][1]
+    assert got[("nyx", "00000000000000b3")] == (None, "the request is a symbolic link, not a file", True)
+    assert len(list(seats.spool_dir(path).glob("*/held-*"))) == 3, "reading removes nothing"
+    seats.release(path, "kaneda", "00000000000000b1")
+    assert [t.rid for t in seats.held_requests(path).taken if t.cid == "kaneda"] == []
 
 
 @pilot_test

@@ -208,7 +208,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._seat_problems: dict[str, str] = {}
         self.seat_waiting: list[Any] = []
         """Own rolls of the seats that wait for the GM's approval (``seats.own_rolls = approve``), oldest first:
-        the requests as taken (``seats.Taken``); their seats were told they wait."""
+        the requests as taken (``seats.Taken``); their seats were told they wait, and each is held in its seat's
+        folder (``seats.hold``) until decided, so it waits again when the app is next opened."""
+        self._held_read = False
         self._players_problem = ""
         self._players: tuple[SessionFile, PlayersFile] | None = None
         self.unsaved_on_exit: str | None = None
@@ -587,6 +589,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             look = seats.take_requests(path)
         except OSError as e:
             look = seats.Look(problem=f"the seats' folder cannot be read: {e.strerror or e}")
+        if not self._held_read:
+            # The first look: the own rolls that waited for the GM's approval when the app last ran (a quit or
+            # a crash) wait again, before the new requests.
+            self._held_read = True
+            look.taken[:0] = seats.held_requests(path).taken
         self.post_message(SeatRequestsTaken(path, look))
 
     @on(SeatRequestsTaken)
@@ -601,6 +608,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_problem = look.problem
         self._seat_folder_problems(look)
         answers: list[tuple[str, dict[str, Any]]] = []
+        holds: list[Any] = []
+        released: list[tuple[str, str]] = []
         refused: dict[str, list[str]] = {}
         for taken in look.taken:
             if taken.request is None or t is None:
@@ -612,6 +621,10 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             if not isinstance(answer, dict):
                 continue
             answers.append((taken.cid, answer))
+            if answer.get("waiting"):
+                holds.append(taken)
+            elif taken.held:
+                released.append((taken.cid, taken.rid))
             ch = t.characters.get(taken.cid) if t is not None else None
             # A folder that is no seat (no such character, or a secret one) is named as the folder.
             name = (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
@@ -629,7 +642,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             more = " " + ngettext("({n} request refused)", "({n} requests refused)", len(why)) if len(why) > 1 else ""
             self.notify(_("Refused: {reason}{more}", reason=why[0], more=more), title=escape(name), severity="warning",
                         timeout=8, markup=False)
-        self.run_worker(partial(self._write_answers, message.path, answers, look.more), thread=True,
+        self.run_worker(partial(self._write_answers, message.path, answers, look.more, holds, released), thread=True,
                         group="seat-spool", exit_on_error=False)
 
     def _hold_for_approval(self, taken: Any) -> dict[str, Any]:
@@ -677,6 +690,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             seats.write_answer(path, cid, answer)
         except (OSError, seats.SeatError):
             pass  # the seat keeps waiting; the command itself stands in the log
+        seats.release(path, cid, str(answer.get("id", "")))
 
     def _seat_folder_problems(self, look: Any) -> None:
         """A seat whose requests the GM's app may not take (a group permission missing): one line to the GM
@@ -701,10 +715,20 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         return (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
                 else _("seat folder {folder}", folder=cid))
 
-    def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool) -> None:
-        """Worker: write each answer into its seat's folder, then let the next look begin."""
+    def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool,
+                       holds: list[Any], released: list[tuple[str, str]]) -> None:
+        """Worker: hold each own roll that waits for the GM's approval in its seat's folder (it outlives the app;
+        one already held is written again, the same), release the held ones decided now, write each answer into
+        its seat's folder, then let the next look begin."""
         from ..session.players import seats
 
+        for taken in holds:
+            try:
+                seats.hold(path, taken.cid, taken.request)
+            except (OSError, seats.SeatError):
+                pass  # it waits while the app runs; only a crash would lose it
+        for cid, rid in released:
+            seats.release(path, cid, rid)
         self.post_message(SeatRequestsAnswered(more, seats.deliver(path, answers)))
 
     @on(SeatRequestsAnswered)
@@ -865,14 +889,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.exit()
 
     def _close_waiting(self) -> None:
-        """Quitting: each seat's own roll still waiting for the GM's approval is answered, so no seat waits on."""
-        from ..session.players import seat_rolls
-
-        waiting, self.seat_waiting = self.seat_waiting, []
-        for taken in waiting:
-            if self.session_file is not None:
-                self._write_decided(self.session_file.path, taken.cid,
-                                    {"v": 1, "id": taken.rid, "ok": False, "text": seat_rolls.CLOSED})
+        """Quitting: each seat's own roll still waiting for the GM's approval stays held in its seat's folder
+        (``seats.hold``), and waits again for the GM's ``A`` when the app next opens this session."""
+        self.seat_waiting = []
 
     async def action_quit(self) -> None:
         """Textual's own quit (ctrl+q, the palette) saves first, as q does."""

@@ -91,8 +91,6 @@ WAITING = "waiting for the GM's approval"
 REFUSED = "the GM said no to this roll; nothing was rolled"
 """The answer to an own roll the GM refused instead of approving it."""
 
-CLOSED = "the GM's app closed before the GM approved this roll; nothing was rolled (send it again)"
-"""The answer to an own roll still waiting for the GM's approval when the GM's app quits."""
 
 
 @dataclass(frozen=True)
@@ -766,7 +764,7 @@ def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, A
     return out
 
 
-__all__ = ["CLOSED", "DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "ask_defence", "check", "defence_odds", "find", "offer_choices",
+__all__ = ["DEFEND_TEST", "OWN_TESTS", "OwnRoll", "REFUSED", "WAITING", "answer", "apply_own", "ask_defence", "check", "defence_odds", "find", "offer_choices",
            "defence_plan", "needs_approval", "own_odds", "own_plan", "own_rolls", "published", "roll_defence"]
 
 

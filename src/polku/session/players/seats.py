@@ -9,6 +9,7 @@ session file, so a seat never changes it. It talks to the GM's app through a
     night.seats/kaneda/        Kaneda's seat folder
         req-<id>.json          a request of the seat (the seat writes it, atomically)
         ans-<id>.json          the GM's app's answer to it
+        held-<id>.json         an own roll waiting for the GM's approval (the GM's app keeps it there)
 
 The GM's side of a roll request is an ordinary tracker command: :func:`ask_sr`
 (a Varjojuoksu success test, S8, optionally with a hidden threshold) and
@@ -646,6 +647,8 @@ class Taken:
     """The request as :func:`parse_request` checked it; None when refused."""
     refused: str = ""
     """Why it is refused (one line that repeats nothing of the file)."""
+    held: bool = False
+    """Read back from the seat's folder, where it waited for the GM's approval (:func:`held_requests`)."""
 
 
 @dataclass
@@ -773,6 +776,21 @@ def _take_from(folder: int, cid: str, limit: int, look: Look) -> bool:
 def _take_one(folder: int, name: str) -> bytes | str | object | None:
     """Read and remove one request file: its bytes, why it is refused, None when it is not there, or
     :data:`_STUCK` when the GM's app may not remove it."""
+    got = _read_one(folder, name)
+    if got is None:
+        return None
+    try:
+        os.unlink(name, dir_fd=folder)
+    except PermissionError:
+        return _STUCK
+    except OSError:
+        return None  # whoever removes it answers it (a folder named like a request stays, unanswered)
+    return got
+
+
+def _read_one(folder: int, name: str) -> bytes | str | None:
+    """Read one request file as itself (never through a link, never waiting on a pipe, at most
+    :data:`MAX_REQUEST_BYTES`): its bytes, why it is refused, or None when it is not there."""
     refused = ""
     data = b""
     try:
@@ -809,13 +827,81 @@ def _take_one(folder: int, name: str) -> bytes | str | object | None:
             refused = "the request file cannot be read"
         finally:
             os.close(fd)
-    try:
-        os.unlink(name, dir_fd=folder)
-    except PermissionError:
-        return _STUCK
-    except OSError:
-        return None  # whoever removes it answers it (a folder named like a request stays, unanswered)
     return refused or data
+
+
+# ---------------------------------------------------------------------------
+# requests held for the GM's approval (they outlive the GM's app)
+
+_HELD_NAME = re.compile(r"held-([0-9a-f]{16})\.json")
+
+
+def hold(session_path: str | os.PathLike[str], cid: str, request: dict[str, Any]) -> Path:
+    """Keep a checked request that waits for the GM's approval in its seat's folder (``held-<id>.json``,
+    atomically; neither folder followed as a link), so that it still waits when the GM's app is opened
+    again after a quit or a crash (:func:`held_requests`). :func:`release` removes it once decided."""
+    rid = str(request.get("id", ""))
+    if not _ID.fullmatch(rid):
+        raise SeatError("a held request needs its id")
+    return _write_atomic(session_path, cid, f"held-{rid}.json", json.dumps(request, separators=(",", ":")).encode())
+
+
+def release(session_path: str | os.PathLike[str], cid: str, rid: str) -> None:
+    """The GM decided a held request (approved, refused, or it can no longer be made): it is held no more."""
+    if not _ID.fullmatch(rid):
+        return
+    try:
+        folder = _open_seat_dir(session_path, cid)
+    except (OSError, SeatError):
+        return
+    try:
+        os.unlink(f"held-{rid}.json", dir_fd=folder)
+    except OSError:
+        pass
+    finally:
+        os.close(folder)
+
+
+def held_requests(session_path: str | os.PathLike[str]) -> Look:
+    """The requests held for the GM's approval when the GM's app last ran (:func:`hold`), oldest first, each
+    read as safely as a request (:func:`take_requests`: no link followed, plain files of one name, bounded)
+    and checked again by :func:`parse_request` (the folder still names the seat); nothing is removed here.
+    Each is :attr:`Taken.held`; one refused is answered and released like any decided one."""
+    look = Look()
+    try:
+        root = _open_dir(spool_dir(session_path))
+    except OSError:
+        return look
+    try:
+        with os.scandir(root) as it:
+            names = sorted(e.name for e in it if _CID.fullmatch(e.name) and e.is_dir(follow_symlinks=False))
+        for cid in names[:MAX_SEATS]:
+            try:
+                folder = _open_dir(cid, root)
+            except OSError:
+                continue
+            try:
+                with os.scandir(folder) as it:
+                    found = sorted((e.stat(follow_symlinks=False).st_mtime, m.group(1), e.name) for e in it
+                                   if (m := _HELD_NAME.fullmatch(e.name)))
+                for _, rid, name in found[:MAX_PER_SEAT]:
+                    got = _read_one(folder, name)
+                    if got is None:
+                        continue
+                    if isinstance(got, str):
+                        look.taken.append(Taken(cid, rid, None, got, held=True))
+                        continue
+                    try:
+                        look.taken.append(Taken(cid, rid, parse_request(got, cid, rid), held=True))
+                    except SeatError as e:
+                        look.taken.append(Taken(cid, rid, None, str(e), held=True))
+            except OSError:
+                continue
+            finally:
+                os.close(folder)
+    finally:
+        os.close(root)
+    return look
 
 
 def incoming(session_path: str | os.PathLike[str]) -> list[tuple[str, Path]]:
@@ -1091,4 +1177,5 @@ __all__ = [
     "faces_plan", "follow_up_plan", "physical",
     "Look", "SEAT_ANSWER_FAILED", "SEAT_CANNOT_ANSWER", "SEAT_NOT_A_FOLDER", "deliver", "SEAT_CANNOT_OPEN", "SEAT_CANNOT_READ", "SEAT_CANNOT_REMOVE", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
+    "held_requests", "hold", "release",
 ]
