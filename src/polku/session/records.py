@@ -425,9 +425,11 @@ class InitiativePlace(TypedDict):
 
 
 class InitiativeOutcome(TypedDict, total=False):
-    """An initiative roll (S12), test ``initiative``: the order it made."""
+    """An initiative roll (S12), test ``initiative``: the order it made, and who is surprised (no action in
+    pass 1 of the combat turn it begins, SR4)."""
 
     order: list[InitiativePlace]
+    surprised: list[str]
 
 
 class RollOutcome(SpiritOutcome, HarhaOutcome, HarhaDifficultOutcome, NarrationOutcome, SROpposedOutcome,

@@ -46,7 +46,8 @@ No textual, no rich.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, cast
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from ...i18n import _, ngettext
 from ..model import (
@@ -61,7 +62,7 @@ from ..model import (
     State,
     clone,
 )
-from ..records import RollTable
+from ..records import DieTable, InitiativePlace, RollOutcome, RollSide, RollTable
 from ..table.combat import order_words, sets_initiative_scores
 from ..tracker import Tracker
 
@@ -122,7 +123,7 @@ PLAIN_KINDS: dict[str, tuple[str, ...]] = {
 and every kind not named here are withheld."""
 
 
-def _strs(value: Any) -> list[str]:
+def _strs(value: object) -> list[str]:
     if isinstance(value, str):
         return [value] if value else []
     if isinstance(value, (list, tuple)):
@@ -130,7 +131,7 @@ def _strs(value: Any) -> list[str]:
     return []
 
 
-def _undo_flag(flags: dict[str, bool], change: Any) -> None:
+def _undo_flag(flags: dict[str, bool], change: object) -> None:
     """Step ``flags`` (character id → secret) back over one change."""
     if not isinstance(change, dict):
         return
@@ -154,15 +155,21 @@ def _undo_flag(flags: dict[str, bool], change: Any) -> None:
         flags[cid] = had and before is True
 
 
+def _cmd(ev: Event, seq: int) -> int:
+    """The command ``ev`` belongs to: its ``cmd``, else (a command's first event, an older file) its own ``seq``."""
+    cmd = ev.get("cmd")
+    return cmd if isinstance(cmd, int) else seq
+
+
 def _named(table: Mapping[str, object], fields: Iterable[str]) -> list[tuple[str, object]]:
     """``(field, value)`` of ``table`` for each of ``fields`` it has, in the order of ``fields``."""
     return [(k, table[k]) for k in fields if k in table]
 
 
-def hidden_fact(label: str, outcome: Mapping[str, Any]) -> dict[str, Any]:
+def hidden_fact(label: str, outcome: RollOutcome) -> dict[str, object]:
     """A hidden-threshold roll's public fact (S8): the label, hits and glitch, no threshold and no verdict;
     told as :func:`public_summary` words it."""
-    fact: dict[str, Any] = {"id": "sr.success", "label": label, "hidden_threshold": True,
+    fact: dict[str, object] = {"id": "sr.success", "label": label, "hidden_threshold": True,
                             "hits": int(outcome.get("hits", 0))}
     if outcome.get("auto_failed"):
         fact["auto_failed"] = True
@@ -197,7 +204,7 @@ def public_summary(roll: RollTable) -> str:
 class _Projection:
     """One pass over a tracker's log and state, building what the players see."""
 
-    def __init__(self, tracker: Tracker, *, events: Any = None) -> None:
+    def __init__(self, tracker: Tracker, *, events: Sequence[Event] | None = None) -> None:
         self.full = tracker
         state = tracker.state
         self.system = str(state.get("campaign", {}).get("system", ""))
@@ -224,7 +231,7 @@ class _Projection:
         public_now = {cid for cid, ch in chars.items() if not ch.get("secret")}
         self.unnamed = (self.secret_now | {c for around in self.around for c in around}) - public_now
         """Characters whose names (and ids, made from names) the players may not learn."""
-        self.public: dict[int, dict[str, Any] | None] = {}
+        self.public: dict[int, Event | None] = {}
         """seq → the public event (None: withheld)."""
         self.mode: dict[int, str] = {}
         """seq → how a roll is shown: ``full``, ``hidden`` (S8) or ``gm`` (the GM rolls)."""
@@ -254,7 +261,7 @@ class _Projection:
             out[i] = last
         return out
 
-    def _learn_names(self, change: Any) -> None:
+    def _learn_names(self, change: object) -> None:
         if not isinstance(change, dict):
             return
         path = change.get("path")
@@ -277,7 +284,7 @@ class _Projection:
             seq = ev.get("seq")
             if not isinstance(seq, int) or ev.get("kind") in ("undo", "redo"):
                 continue
-            cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
+            cmd = _cmd(ev, seq)
             cmd_of[seq] = cmd
             self.cmd_seqs.setdefault(cmd, []).append(seq)
             if ev.get("secret"):
@@ -295,8 +302,8 @@ class _Projection:
             changes = ev.get("changes", [])
             if not isinstance(seq, int) or not isinstance(changes, list):
                 continue
-            paths: list[list[Any]] = [ch["path"] for ch in changes
-                                      if isinstance(ch, dict) and isinstance(ch.get("path"), list)]
+            paths: list[list[str | int]] = [ch["path"] for ch in changes
+                                            if isinstance(ch, dict) and isinstance(ch.get("path"), list)]
             chal = ev.get("challenge")
             if isinstance(chal, str) and any(len(p) == 3 and p[0] == "challenges" and p[2] == "outcome"
                                              for p in paths):
@@ -329,7 +336,7 @@ class _Projection:
             if not isinstance(ch, dict) or not isinstance(ch.get("path"), list) or not ch["path"]:
                 continue
             path = ch["path"]
-            values = [ch[k] for k in ("before", "after", "insert", "remove") if k in ch]
+            values = [v for _, v in _named(ch, ("before", "after", "insert", "remove"))]
             if path[0] == "characters":
                 if len(path) >= 2:
                     out.add(str(path[1]))
@@ -345,7 +352,7 @@ class _Projection:
         return out
 
     @staticmethod
-    def _narration_names(values: list[Any]) -> list[str]:
+    def _narration_names(values: list[object]) -> list[str]:
         """Every name an H9 narration table holds (narrator, hands, burned dice, the last usurper)."""
         names: list[str] = []
         for v in values:
@@ -366,7 +373,7 @@ class _Projection:
 
     # -- events -----------------------------------------------------------------
 
-    def run(self, start: int = 0) -> list[dict[str, Any]]:
+    def run(self, start: int = 0) -> list[Event]:
         """The public events of the log (from ``start`` on), each remembered by its seq."""
         out = []
         for i in range(start, len(self.events)):
@@ -379,7 +386,7 @@ class _Projection:
                 out.append(pub)
         return out
 
-    def extend(self, tracker: Tracker, new: list[Event]) -> list[dict[str, Any]] | None:
+    def extend(self, tracker: Tracker, new: list[Event]) -> list[Event] | None:
         """Project only the events appended to the log (``tracker`` holds them last).
 
         Who is secret when is worked out from the end of the log backwards, so an
@@ -395,7 +402,7 @@ class _Projection:
                     return None
                 if path[0] == "characters" and (len(path) <= 2 or path[2] in ("secret", "name")):
                     return None
-            cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else ev.get("seq")
+            cmd = _cmd(ev, ev.get("seq"))
             if ev.get("secret") and cmd in self.cmd_seqs and cmd not in self.secret_cmds:
                 return None
         start = len(self.events)
@@ -406,15 +413,16 @@ class _Projection:
         self._state_events(start)
         return self.run(start)
 
-    def event(self, i: int, ev: Event) -> dict[str, Any] | None:
+    def event(self, i: int, ev: Event) -> Event | None:
         kind = ev.get("kind")
-        fields: Mapping[str, Any] = ev  # copied field by field, by name
-        base = {k: clone(fields[k]) for k in EVENT_FIELDS if k in fields}
+        fields: Mapping[str, object] = ev  # copied field by field, by name
+        # An Event's own fields (``seq`` and ``kind`` always among them); every path that returns it sets ``text``.
+        base = cast(Event, {k: clone(fields[k]) for k in EVENT_FIELDS if k in fields})
         base["changes"] = []
         if kind in ("undo", "redo"):
             return None  # what it undid is gone from the players' view (or shown again, redone)
         seq = ev.get("seq")
-        cmd = ev.get("cmd") if isinstance(ev.get("cmd"), int) else seq
+        cmd = _cmd(ev, seq)
         roll = ev.get("roll") if isinstance(ev.get("roll"), dict) else None
         if self._follows_gm_roll(ev, roll):
             # Damage or harm from a roll the players saw as "the GM rolls": its numbers are that roll's.
@@ -430,12 +438,12 @@ class _Projection:
             self._seat(base, ev)
             if roll is not None:
                 hidden = bool(roll.get("hidden"))
-                base["roll"] = self._roll(roll, hidden)
+                pub_roll = base["roll"] = self._roll(roll, hidden)
                 if hidden:
-                    sides = base["roll"]["sides"]
+                    sides = pub_roll["sides"]
                     label = sides[0].get("label", "?") if sides else "?"
-                    base["text"] = f"{label}: {base['roll']['summary']}"
-                    base["fact"] = hidden_fact(label, base["roll"]["outcome"])
+                    base["text"] = f"{label}: {pub_roll.get('summary')}"
+                    base["fact"] = hidden_fact(label, pub_roll.get("outcome", {}))
                 else:
                     self._fact(base, ev)
                 if isinstance(seq, int):
@@ -454,13 +462,14 @@ class _Projection:
         base["who"] = _strs(ev.get("who"))
         self._seat(base, ev)
         self._fact(base, ev)
+        kept: dict[str, object] = cast("dict[str, object]", base)  # an Event's own fields, by name
         for k in extra:
             if k in fields:
-                base[k] = clone(fields[k])
+                kept[k] = clone(fields[k])
         return base
 
     @staticmethod
-    def _fact(base: dict[str, Any], ev: Event) -> None:
+    def _fact(base: Event, ev: Event) -> None:
         """The event's fact, for the players' own language (:mod:`polku.session.telling`): a fact holds what
         its event's line says and nothing more, so it is public wherever the line is."""
         fact = ev.get("fact")
@@ -474,7 +483,7 @@ class _Projection:
         source = roll.get("attack") if roll is not None else ev.get("harm_of")
         return isinstance(source, int) and self.mode.get(source) == "gm"
 
-    def _seat(self, base: dict[str, Any], ev: Event) -> None:
+    def _seat(self, base: Event, ev: Event) -> None:
         """Which player's seat asked for the command (a character id; never a secret one)."""
         seat = ev.get("seat")
         if isinstance(seat, str) and seat and seat not in self.unnamed:
@@ -490,7 +499,7 @@ class _Projection:
                 return True
         return False
 
-    def _gm_roll(self, base: dict[str, Any], seq: Any) -> dict[str, Any]:
+    def _gm_roll(self, base: Event, seq: int) -> Event:
         if isinstance(seq, int):
             self.mode[seq] = "gm"
         base["kind"] = "roll"
@@ -499,8 +508,8 @@ class _Projection:
         base["who"] = []
         return base
 
-    def _initiative(self, base: dict[str, Any], ev: Event, roll: RollTable,
-                    secret: set[str] | frozenset[str]) -> dict[str, Any]:
+    def _initiative(self, base: Event, ev: Event, roll: RollTable,
+                    secret: set[str] | frozenset[str]) -> Event:
         """S12: an initiative roll without the secret characters' dice and places.
 
         The line is worded from the roll's facts (its outcome's ``order``: who, the score in
@@ -512,21 +521,24 @@ class _Projection:
         outcome = roll.get("outcome")
         order = outcome.get("order") if isinstance(outcome, dict) else None
         if isinstance(order, list):
-            placed = [{"id": str(e.get("id")), "current": e.get("current")} for e in order
-                      if isinstance(e, dict) and isinstance(e.get("current"), int) and e.get("id") not in secret]
+            placed: list[InitiativePlace] = [
+                {"id": str(e.get("id")), "current": e["current"]} for e in order
+                if isinstance(e, dict) and isinstance(e.get("current"), int) and e.get("id") not in secret]
             names = order_words(placed, self.names)
-            pub["outcome"] = {"order": placed}
-            base["fact"] = {"id": "initiative.order", "order": [
-                {"name": self.names.get(str(e["id"]), str(e["id"])), "current": e["current"]} for e in placed]}
+            pub_outcome: RollOutcome = {"order": placed}
+            pub["outcome"] = pub_outcome
+            fact: dict[str, object] = {"id": "initiative.order", "order": [
+                {"name": self.names.get(e["id"], e["id"]), "current": e["current"]} for e in placed]}
+            base["fact"] = fact
             stunned = [c for c in _strs(outcome.get("surprised") if isinstance(outcome, dict) else None)
                        if c not in secret]
             if stunned:  # who is surprised this turn (a secret fighter never named)
-                pub["outcome"]["surprised"] = stunned
-                base["fact"]["surprised"] = [self.names.get(c, c) for c in stunned]
+                pub_outcome["surprised"] = stunned
+                fact["surprised"] = [self.names.get(c, c) for c in stunned]
             if any(isinstance(e, dict) and e.get("id") in secret for e in order):
-                pub["explain"] = pub["steps"] = []  # its lines name who is surprised, spends Edge, acts astral
+                pub["explain"], pub["steps"] = [], []  # its lines name who is surprised, spends Edge, acts astral
         else:
-            listed: list[Any] = []
+            listed: list[object] = []
             changes = ev.get("changes", [])
             for ch in changes if isinstance(changes, list) else []:
                 if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
@@ -537,9 +549,9 @@ class _Projection:
         pub["summary"] = f"order: {names}"
         if len(pub["sides"]) != len(roll.get("sides", [])):
             # A secret fighter's dice are among the draws, and the seed gives them all.
-            pub["explain"] = pub["steps"] = []
-            for k in ("draws", "seed"):
-                pub.pop(k, None)
+            pub["explain"], pub["steps"] = [], []
+            pub.pop("draws", None)
+            pub.pop("seed", None)
             pub["withheld_sides"] = len(roll.get("sides", [])) - len(pub["sides"])
         base["roll"] = pub
         base["text"] = f"Initiative: {names}"
@@ -549,21 +561,23 @@ class _Projection:
         return base
 
     @staticmethod
-    def _roll(roll: RollTable, hidden: bool) -> dict[str, Any]:
-        # The players' copy is made of the fields named public, each taken by its name.
-        out = {k: clone(v) for k, v in _named(roll, PUBLIC_ROLL_FIELDS)}
-        sides = []
+    def _roll(roll: RollTable, hidden: bool) -> RollTable:
+        # The players' copy is made of the fields named public, each taken by its name: a RollTable's own
+        # fields, each of the kind the GM's roll holds, and ``sides`` (each side's role, label, who, dice).
+        out = cast(RollTable, {k: clone(v) for k, v in _named(roll, PUBLIC_ROLL_FIELDS)})
+        sides: list[RollSide] = []
         for side in roll["sides"]:
-            pub = {k: clone(v) for k, v in _named(side, PUBLIC_SIDE_FIELDS)}
+            pub = cast(RollSide, {k: clone(v) for k, v in _named(side, PUBLIC_SIDE_FIELDS)})
             pub["who"] = _strs(side.get("who"))
-            pub["dice"] = [{k: clone(v) for k, v in _named(d, PUBLIC_DIE_FIELDS)} for d in side["dice"]]
+            pub["dice"] = [cast(DieTable, {k: clone(v) for k, v in _named(d, PUBLIC_DIE_FIELDS)}) for d in side["dice"]]
             sides.append(pub)
         out["sides"] = sides
         if hidden:
             out.pop("threshold", None)
-            out["outcome"] = {k: clone(v) for k, v in _named(roll.get("outcome", {}), HIDDEN_OUTCOME_FIELDS)}
+            out["outcome"] = cast(RollOutcome, {k: clone(v) for k, v in _named(roll.get("outcome", {}),
+                                                                                HIDDEN_OUTCOME_FIELDS)})
             out["summary"] = public_summary(roll)
-            out["explain"] = out["steps"] = []
+            out["explain"], out["steps"] = [], []
         return out
 
     # -- the state ---------------------------------------------------------------
@@ -628,9 +642,9 @@ class _Projection:
         return False
 
     @staticmethod
-    def _combat(block: Any, chars: dict[str, Any]) -> Combat | None:
+    def _combat(block: Combat | None, chars: Mapping[str, object]) -> Combat | None:
         """The fight without the secret fighters: a secret one's turn is "the GM's turn" (``gm_turn``)."""
-        if not isinstance(block, dict):
+        if block is None:
             return None
         acting = block.get("acting", "")
         out: Combat = {"turn": block.get("turn", 1), "pass": block.get("pass", 1),
@@ -652,15 +666,16 @@ class _Projection:
                 decider[chal] = last
         out: list[Challenge] = []
         for c in challenges:
-            fields: Mapping[str, Any] = c
-            pub: dict[str, Any] = {k: clone(fields[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in fields}
+            fields: Mapping[str, object] = c
+            # The public fields, by name: a Challenge's own, id, title and status among them.
+            pub = cast(Challenge, {k: clone(fields[k]) for k in PUBLIC_CHALLENGE_FIELDS if k in fields})
             pub["participants"] = [x for x in _strs(c.get("participants")) if x not in self.unnamed]
             pub["opposition"] = [x for x in _strs(c.get("opposition")) if x not in self.unnamed]
-            pub["outcome"] = self._outcome(c, decider.get(str(c.get("id"))))
-            fact = self._outcome_fact(c, pub["outcome"], decider.get(str(c.get("id"))))
+            outcome = pub["outcome"] = self._outcome(c, decider.get(c["id"]))
+            fact = self._outcome_fact(c, outcome, decider.get(c["id"]))
             if fact is not None:
                 pub["outcome_fact"] = fact
-            out.append(cast(Challenge, pub))  # the public fields, id, title and status among them
+            out.append(pub)
         return out
 
     def _outcome(self, c: Challenge, seq: int | None) -> str:
@@ -696,7 +711,7 @@ class _Projection:
     def _narration(self, nar: Narration) -> Narration:
         secret = {self.names[c].lower() for c in self.unnamed if c in self.names}
 
-        def ok(*names: Any) -> bool:
+        def ok(*names: object) -> bool:
             return all(isinstance(n, str) and n.lower() not in secret for n in names)
 
         out: Narration = {"narrator": "", "table": [], "burned": [], "kind": nar.get("kind", "brawl"),
@@ -765,8 +780,8 @@ class PublicLog:
     def __init__(self, tracker: Tracker) -> None:
         self._p = _Projection(tracker)
         self._events = self._p.run()
-        self._standing: list[dict[str, Any]] = []
-        self._standing_of: tuple[list[dict[str, Any]], int, frozenset[int]] | None = None
+        self._standing: list[Event] = []
+        self._standing_of: tuple[list[Event], int, frozenset[int]] | None = None
         """What :meth:`_numbered` last gave was made of: the projected events, how many, what was undone."""
         self.view = self._view(tracker)
         self.incremental = False
@@ -775,10 +790,10 @@ class PublicLog:
     def _view(self, tracker: Tracker) -> Tracker:
         view = Tracker(self._p.state(), [], read_only=True)
         # A new list (the one shown before must not change under a reader) of what stands, numbered.
-        view.events = cast("list[Event]", self._numbered(tracker))  # built from Event's public keys, plus ``n``
+        view.events = self._numbered(tracker)
         return view
 
-    def _numbered(self, tracker: Tracker) -> list[dict[str, Any]]:
+    def _numbered(self, tracker: Tracker) -> list[Event]:
         """The public events that stand (none undone), each with its number in the players' log (``n``).
 
         An event whose number changed is replaced by a copy, so a view shown before keeps its own.
@@ -796,7 +811,8 @@ class PublicLog:
             if ev["seq"] in undone:
                 continue
             if ev.get("n") != len(out) + 1:
-                ev = self._events[i] = {**ev, "n": len(out) + 1}
+                ev = self._events[i] = ev.copy()
+                ev["n"] = len(out) + 1
             out.append(ev)
         self._standing, self._standing_of = out, (self._events, len(self._events), undone)
         return list(out)
@@ -814,13 +830,13 @@ class PublicLog:
         return self.view
 
 
-def secret_ids(state: State, events: Any) -> set[str]:
+def secret_ids(state: State, events: Sequence[Event]) -> set[str]:
     """Characters whose names the players may not learn: secret now, or secret at some
     point of the log and not a public character now (a removed one keeps its secret)."""
     return _Projection(Tracker(state, [], read_only=True), events=events).unnamed
 
 
-def projected_events(tracker: Tracker) -> list[dict[str, Any]]:
+def projected_events(tracker: Tracker) -> list[Event]:
     """Every event of the log as the players may see it, undone ones too, unnumbered and in log order.
 
     What the players' dice transcript (:mod:`polku.session.players.transcript`) is made of: a roll the
@@ -830,7 +846,7 @@ def projected_events(tracker: Tracker) -> list[dict[str, Any]]:
     return _Projection(tracker).run()
 
 
-def public_events(tracker: Tracker) -> list[dict[str, Any]]:
+def public_events(tracker: Tracker) -> list[Event]:
     """The log the players see (what stands, numbered on its own)."""
     log = PublicLog(tracker)
     return log._numbered(tracker)

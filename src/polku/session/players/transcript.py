@@ -29,6 +29,7 @@ No textual.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, cast
 
 from ..model import Event, State, clone
@@ -74,7 +75,8 @@ def build(tracker: Tracker) -> dict[str, Any]:
         kind, seq = pub.get("kind"), pub.get("seq")
         roll = pub.get("roll")
         if kind == "dice":
-            events.append({k: clone(pub[k]) for k in EVENT_KEYS if k in pub})
+            fields: Mapping[str, object] = pub  # copied field by field, by name
+            events.append({k: clone(fields[k]) for k in EVENT_KEYS if k in fields})
             continue
         if kind not in ("roll", "narration"):
             continue

@@ -34,18 +34,11 @@ from ...rules.system import System
 from ..host import Txn as _Txn
 from ..model import Change, InitiativeEntry
 from ..model import Combat as CombatBlock
-from ..records import Character, Effect
+from ..records import Character, Effect, InitiativePlace
 from ..records import sr as sr_sheet
 
 if TYPE_CHECKING:
     from ..host import CombatHost, InitiativeRolled
-
-
-class Placed(TypedDict):
-    """One fighter in an initiative roll's order as its outcome keeps it: who, the score in force."""
-
-    id: str
-    current: int
 
 
 class NamedPlace(TypedDict):
@@ -425,7 +418,7 @@ class Combat:
             order = turns.turn_order(self._entry(r, surprised) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
             # The order as a fact (who, the score in force), from which every view words its line.
-            placed: list[Placed] = [{"id": e.cid, "current": e.current} for e in order]
+            placed: list[InitiativePlace] = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
             lines = ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
                      "highest first; ties by Edge, then Reaction, then Intuition",
@@ -505,7 +498,7 @@ class Combat:
             rows: list[InitiativeEntry] = [*t.state["initiative"], {"id": cid, "score": score, "passes": n}]
             order = turns.turn_order(self._entry(e) for e in rows if e["id"] in t.characters)
             txn.set(["initiative"], [next(e for e in rows if e["id"] == o.cid) for o in order])
-            placed: list[Placed] = [{"id": o.cid, "current": o.current} for o in order]
+            placed: list[InitiativePlace] = [{"id": o.cid, "current": o.current} for o in order]
             names = order_words(placed, {o.cid: t.character(o.cid)["name"] for o in order})
             side: dict[str, object] = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                     "dice": [die_dict(d) for d in r.dice]}
@@ -796,7 +789,7 @@ _UNIT_WORDS = {
 }
 
 
-def _named_order(placed: Sequence[Placed], t: CombatHost) -> list[NamedPlace]:
+def _named_order(placed: Sequence[InitiativePlace], t: CombatHost) -> list[NamedPlace]:
     """An initiative order's fact (:mod:`polku.session.telling`): each fighter's name and score in force."""
     return [{"name": t.character(e["id"])["name"], "current": e["current"]} for e in placed]
 
