@@ -109,18 +109,42 @@ class InitiativeEntry(TypedDict):
     """The score the fighter acts on this turn: ``astral`` or ``matrix`` (absent: physical)."""
 
 
+class BurnTable(TypedDict):
+    """Dice burned off the narration table (H9): whose they were, who burned them."""
+
+    owner: str
+    by: str
+    dice: list[DieTable]
+
+
+class LastUsurpation(TypedDict):
+    """The last usurpation of the narrator role (H9), as :class:`polku.rules.harhapolku.Usurpation` is stored."""
+
+    who: str
+    dice: list[DieTable]
+    tier: str
+    """negate, parry or harm_roll."""
+    gm_dice: NotRequired[int]
+    gm_die_size: NotRequired[int]
+    """0: none (not a harm roll)."""
+    harm_resolved: NotRequired[bool]
+    burned_total: NotRequired[int]
+    burned_owner: NotRequired[str]
+    burned_dice: NotRequired[list[DieTable]]
+
+
 class Narration(TypedDict):
     """The Harhapolku narration contest (H9); ``hands``, ``rolled`` and ``last``
     appear once the contest has been played."""
 
     narrator: str
     table: list[DieTable]
-    burned: list[dict[str, Any]]
+    burned: list[BurnTable]
     kind: str
     ability_fight: bool
     hands: NotRequired[dict[str, list[DieTable]]]
     rolled: NotRequired[list[str]]
-    last: NotRequired[dict[str, Any]]
+    last: NotRequired[LastUsurpation]
 
 
 class Group(TypedDict):

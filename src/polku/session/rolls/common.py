@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast, overload
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, roll_specs
@@ -21,6 +21,7 @@ from ..model import Event, roll_of
 from ..records import DieTable, RollTable
 
 if TYPE_CHECKING:
+    from ...rules.actions import Action as RulesAction
     from ..host import RollHost, Txn
 
 
@@ -37,20 +38,36 @@ def die_from(d: DieTable) -> Die:
     return Die(d["size"], d["face"], d.get("source", "die"), d.get("label", ""), tuple(d.get("replaced", ())))
 
 
-def explain_steps(lines: Sequence[str]) -> list[dict[str, Any]]:
+def explain_steps(lines: Sequence[str]) -> list[dict[str, object]]:
     """The facts of a roll's explanation lines (``rules.explain``): each line's step, ``{}`` for a plain line."""
     return [toml_safe(step_of(x) or {}) for x in lines]
 
 
-def toml_safe(value: Any) -> Any:
+@overload
+def toml_safe(value: Mapping[str, object]) -> dict[str, object]: ...
+
+
+@overload
+def toml_safe(value: object) -> object: ...
+
+
+def toml_safe(value: object) -> object:
     """Drop None (TOML has no null) and stringify odd keys, recursively."""
     if isinstance(value, dict):
-        return {str(k): toml_safe(v) for k, v in value.items() if v is not None}
+        return {str(k): toml_safe(v) for k, v in cast("dict[object, object]", value).items() if v is not None}
     if isinstance(value, (list, tuple)):
-        return [toml_safe(v) for v in value if v is not None]
+        return [toml_safe(v) for v in cast("Sequence[object]", value) if v is not None]
     if isinstance(value, (frozenset, set)):
-        return sorted(toml_safe(v) for v in value)
+        # A set in a roll's record holds names or numbers, which sort.
+        return sorted(cast("frozenset[str]", value))
     return value
+
+
+class Rolled(TypedDict, total=False):
+    """What a roll command returns, filled in by the command it ran (``event`` always): the roll's event.
+    Each system's commands add what the rules core made of it (:class:`.harhapolku.HarhaRolled`…)."""
+
+    event: Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +95,7 @@ class RollAction:
     """Harhapolku: the edge an ``edge_reroll`` would use."""
 
     @classmethod
-    def of(cls, action: Any, role: str, who: str, label: str) -> "RollAction":
+    def of(cls, action: RulesAction, role: str, who: str, label: str) -> "RollAction":
         return cls(action.name, action.allowed, action.reason, action.cost, role, who, label)
 
 
@@ -96,14 +113,14 @@ class RollsBase:
         self.doers: dict[str, DoAction] = {}
         """Who carries out an action of :meth:`roll_actions`, by its name; one missing is done by rolling again."""
 
-    def dice_source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, Any]]:
+    def dice_source(self, faces: Sequence[int] | None) -> tuple[DiceSource, dict[str, object]]:
         if faces is not None:
             return ManualSource(list(faces)), {"manual": True}
         return self.tracker.program_source()
 
     def _roll_two(self, specs_a: Sequence[DieSpec], specs_b: Sequence[DieSpec],
                   faces: tuple[Sequence[int] | None, Sequence[int] | None] | None
-                  ) -> tuple[tuple[Die, ...], tuple[Die, ...], dict[str, Any]]:
+                  ) -> tuple[tuple[Die, ...], tuple[Die, ...], dict[str, object]]:
         """Roll both sides' pools: one seeded source, or each side's entered faces (checked, all used).
 
         A side whose faces are None is thrown with the program's dice while the
@@ -131,22 +148,22 @@ class RollsBase:
         src, origin = self.dice_source(None)
         return roll_specs(specs_a, src), roll_specs(specs_b, src), origin
 
-    def emit_roll(self, txn: "Txn", test: str, sides: list[dict[str, Any]], summary: str,
-                  outcome: dict[str, Any], explain: list[str], origin: dict[str, Any],
+    def emit_roll(self, txn: "Txn", test: str, sides: list[dict[str, object]], summary: str,
+                  outcome: Mapping[str, object], explain: list[str], origin: dict[str, object],
                   challenge: str | None, text: str, resolved_with: Settings | None = None,
-                  fact: dict[str, Any] | None = None, **extra: Any) -> Event:
+                  fact: Mapping[str, object] | None = None, **extra: object) -> Event:
         """Emit the roll; ``resolved_with``: the settings it was resolved with when not the campaign's
         (a Harhapolku roll's own comparison, :meth:`settings_for`). ``settings`` in ``extra`` replaces the
         kept settings (a damage resistance roll keeps its own). ``fact``: what the roll came to, language-neutral
         (:mod:`polku.session.telling` tells it in the reader's language); ``text`` and ``summary`` are its English
         words, kept for older readers."""
-        roll = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
-                "explain": [str(x) for x in explain], "steps": explain_steps(explain), **origin}
+        roll: dict[str, object] = {"test": test, "sides": sides, "summary": summary, "outcome": toml_safe(outcome),
+                                   "explain": [str(x) for x in explain], "steps": explain_steps(explain), **origin}
         used = self.roll_settings(test, resolved_with or self.tracker.settings)
         if used:
             roll["settings"] = used
-        roll.update(toml_safe(extra))
-        who = sorted({w for s in sides for w in s.get("who", [])})
+        roll.update({k: toml_safe(v) for k, v in extra.items() if v is not None})
+        who = sorted({w for s in sides for w in cast("list[str]", s.get("who", []))})
         return txn.emit("roll", text, roll=roll, who=who, challenge=challenge,
                         fact=toml_safe(fact) if fact is not None else None)
 
@@ -170,7 +187,7 @@ class RollsBase:
         return {k: values[k] for k in keys if k in values}
 
     def _resolve_challenge_in(self, txn: "Txn", challenge: str | None, outcome: str,
-                              fact: dict[str, Any] | None = None) -> None:
+                              fact: dict[str, object] | None = None) -> None:
         if challenge:
             self.tracker.resolve_challenge_in(txn, challenge, outcome, fact)
 
@@ -218,7 +235,7 @@ class RollsBase:
         return answer(roll_event, roll, roll_event["seq"] == self.latest_roll_seq())
 
     def do_roll_action(self, roll_event: Event, name: str, *, role: str = "a",
-                       edge: str = "", faces: Sequence[int] | None = None) -> dict[str, Any]:
+                       edge: str = "", faces: Sequence[int] | None = None) -> Rolled:
         """Carry out one of :meth:`roll_actions` (refused in one line when not allowed now), by the
         system that offers it (:attr:`doers`)."""
         acts = [a for a in self.roll_actions(roll_event) if a.name == name and a.role == role
@@ -249,7 +266,7 @@ def logged_system(test: str) -> str | None:
 ActionsOf = Callable[[Event, RollTable, bool], list[RollAction]]
 """A system's answer to :meth:`RollsBase.roll_actions`: (the roll's event, its ``roll`` table, whether it is
 the latest roll) → what can be done to it now."""
-DoAction = Callable[[Event, RollAction, "Sequence[int] | None"], dict[str, Any]]
+DoAction = Callable[[Event, RollAction, "Sequence[int] | None"], Rolled]
 """A system carrying out one :class:`RollAction` it offered: (the roll's event, the action, faces entered)."""
 
 
@@ -266,7 +283,7 @@ _ROLL_SETTINGS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """Which settings each kind of roll depends on (by test name prefix, first match)."""
 
 
-def roll_settings(roll: Mapping[str, Any], campaign: Settings) -> Settings:
+def roll_settings(roll: Mapping[str, object], campaign: Settings) -> Settings:
     """The settings a logged roll was made with, whole: the ones it kept (:meth:`RollsBase.roll_settings`),
     the defaults for the rest (a setting it did not keep did not bear on it, or did not exist yet).
 
@@ -277,12 +294,12 @@ def roll_settings(roll: Mapping[str, Any], campaign: Settings) -> Settings:
     if not isinstance(kept, Mapping) or not kept:
         return campaign
     try:
-        return Settings.from_dotted({k: v for k, v in kept.items() if k in CHOICE_BY_KEY})
+        return Settings.from_dotted({k: v for k, v in cast("Mapping[str, object]", kept).items() if k in CHOICE_BY_KEY})
     except RulesError:
         return campaign
 
 
 
-def settings_text(used: dict[str, Any]) -> str:
+def settings_text(used: Mapping[str, object]) -> str:
     """``raja.exhausted = yes, raja.full_tie = reroll``: a roll's settings as one line."""
     return ", ".join(f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in used.items())

@@ -6,17 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
-from ..model import Event, roll_of
+from ..model import Event, LastUsurpation, roll_of
 from ..records import RollTable
 from ..records import harha as harha_sheet
-from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict, die_from
+from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict, die_from
 
 if TYPE_CHECKING:
     from ..host import Txn
+
+HarhaVerdict = harha.HarhaResult | harha.SumResult | harha.OpposedDifficultResult
+"""What the rules core made of an opposed Harhapolku roll: a comparison (H3–H5), a sum (H6), or either
+with a demand (H8 opposed)."""
+
+
+class HarhaRolled(Rolled, total=False):
+    """A Harhapolku roll command's return: the event and, for an opposed roll, the rules' verdict."""
+
+    result: HarhaVerdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +76,7 @@ class HarhaRolls(RollsBase):
                     out.append(RollAction.of(a, s["role"], cid, s.get("label", "")))
         return out
 
-    def _do_edge_reroll(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> dict[str, Any]:
+    def _do_edge_reroll(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> Rolled:
         return self.harha_edge_reroll(roll_event, act.role, act.who, act.edge, faces=faces)
 
     # -- Harhapolku ------------------------------------------------------------------
@@ -127,7 +137,7 @@ class HarhaRolls(RollsBase):
 
     def roll_harha(self, a: HarhaSide, b: HarhaSide, *, variant: str | None = None,
                    challenge: str | None = None, demand: str = "",
-                   faces: tuple[Sequence[int], Sequence[int]] | None = None) -> dict[str, Any]:
+                   faces: tuple[Sequence[int], Sequence[int]] | None = None) -> HarhaRolled:
         """H2–H6: A is the actor, B the challenger (ch23, same size, sum) or first/second side (classic).
 
         ``demand``: "" (a plain challenge), "difficult" or "very_demanding": the
@@ -135,7 +145,7 @@ class HarhaRolls(RollsBase):
         """
         variant = self.harha_variant(variant)
         self.harha_difficult_notice(demand, variant)
-        out: dict[str, Any] = {}
+        out: HarhaRolled = {}
 
         def build(txn: "Txn") -> None:
             pa, pb = self.harha_pool(a, variant, opposing=b), self.harha_pool(b, variant, opposing=a)
@@ -150,22 +160,21 @@ class HarhaRolls(RollsBase):
         return out
 
     def _harha_record(self, txn: "Txn", a: HarhaSide, b: HarhaSide, dice_a: Sequence[Die],
-                      dice_b: Sequence[Die], variant: str, challenge: str | None, origin: dict[str, Any],
+                      dice_b: Sequence[Die], variant: str, challenge: str | None, origin: dict[str, object],
                       explain: list[str], *, counts: tuple[int, int] | None = None, demand: str = "",
-                      **extra: Any) -> tuple[Event, Any]:
-        kw: dict[str, Any] = {}
+                      **extra: object) -> tuple[Event, HarhaVerdict]:
+        a_count = b_count = None
         if variant == "sum":
             assert counts is not None
-            kw = {"a_count": counts[0], "b_count": counts[1]}
+            a_count, b_count = counts
         used = self.settings_for(variant)
-        result: Any = harha.resolve(dice_a, dice_b, variant, used, **kw)
-        if demand:
-            result = harha.difficult_opposed(result, demand == "very_demanding")
+        compared = harha.resolve(dice_a, dice_b, variant, used, a_count=a_count, b_count=b_count)
+        result: HarhaVerdict = harha.difficult_opposed(compared, demand == "very_demanding") if demand else compared
         summary = _harha_summary(result, a.label, b.label, variant)
         if result.winner != "tie":
             self._resolve_challenge_in(txn, challenge, summary, _harha_fact(result, a.label, b.label, variant))
-        outcome = harha.result_json(result.comparison if demand else result)
-        if demand:
+        outcome: dict[str, object] = dict(harha.result_json(compared))
+        if isinstance(result, harha.OpposedDifficultResult):
             outcome.update({"winner": result.winner, "success": result.success, "high": result.high,
                             "needed": result.needed, "won_comparison": result.won_comparison})
         ev = self.emit_roll(txn, f"harhapolku-{variant}", [
@@ -184,7 +193,7 @@ class HarhaRolls(RollsBase):
         return [d["size"] for d in dice]
 
     def harha_edge_reroll(self, roll_event: Event, role: str, cid: str, edge: str, *,
-                          faces: Sequence[int] | None = None) -> dict[str, Any]:
+                          faces: Sequence[int] | None = None) -> HarhaRolled:
         """H7: throw one side's whole roll again with an edge (once per edge per session).
 
         Works on every Harhapolku roll a character makes: an opposed comparison
@@ -202,7 +211,7 @@ class HarhaRolls(RollsBase):
             raise self._refuse(f"{harha_sheet(self.tracker.character(cid))['name']} did not roll side {role.upper()} (H7)")
         if self.tracker.is_undone(roll_event["seq"]):
             raise self._refuse("that roll was undone (H7)")
-        out: dict[str, Any] = {}
+        out: HarhaRolled = {}
 
         def build(txn: "Txn") -> None:
             self.tracker.use_edge_reroll_in(txn, cid, edge)
@@ -217,7 +226,7 @@ class HarhaRolls(RollsBase):
                 s = sides["a"]
                 out["event"] = self._difficult_record(
                     txn, HarhaSide(s["label"], list(s.get("who", []))), new,
-                    roll.get("outcome", {}).get("very_demanding", False), chal, origin, why,
+                    bool(roll.get("outcome", {}).get("very_demanding", False)), chal, origin, why,
                     variant=str(roll.get("variant") or "ch23"), rerolls=roll_event["seq"])
                 return
             a_s, b_s = sides["a"], sides["b"]
@@ -227,7 +236,7 @@ class HarhaRolls(RollsBase):
             b = HarhaSide(b_s["label"], list(b_s.get("who", [])))
             kept = roll.get("counts") or []
             counts = (kept[0], kept[1]) if len(kept) == 2 else None
-            ev, result = self._harha_record(txn, a, b, da, db, roll.get("variant", "ch23"), chal, origin, why,
+            ev, result = self._harha_record(txn, a, b, da, db, str(roll.get("variant", "ch23")), chal, origin, why,
                                             counts=counts, demand=roll.get("demand", ""),
                                             rerolls=roll_event["seq"])
             out["event"], out["result"] = ev, result
@@ -239,7 +248,7 @@ class HarhaRolls(RollsBase):
 
     def roll_harha_difficult(self, side: HarhaSide, *, very_demanding: bool = False,
                              challenge: str | None = None, faces: Sequence[int] | None = None,
-                             variant: str | None = None) -> dict[str, Any]:
+                             variant: str | None = None) -> HarhaRolled:
         """H8: a difficult action succeeds with one die of 7+, a very demanding one with two.
 
         ``variant`` (None: ``harha.variant``): under the sum variant the action rolls one die
@@ -247,7 +256,7 @@ class HarhaRolls(RollsBase):
         """
         v = self.difficult_variant(variant)
         self.harha_difficult_notice("very_demanding" if very_demanding else "difficult", v)
-        out: dict[str, Any] = {}
+        out: HarhaRolled = {}
 
         def build(txn: "Txn") -> None:
             pool = self.harha_pool(side, v)
@@ -261,15 +270,13 @@ class HarhaRolls(RollsBase):
         return out
 
     def _difficult_record(self, txn: "Txn", side: HarhaSide, dice: Sequence[Die], very_demanding: bool,
-                          challenge: str | None, origin: dict[str, Any], explain: list[str],
-                          variant: str = "ch23", **extra: Any) -> Event:
+                          challenge: str | None, origin: dict[str, object], explain: list[str],
+                          variant: str = "ch23", rerolls: int | None = None) -> Event:
         result = harha.difficult(dice, very_demanding, variant)
-        if variant == "sum":
-            extra["variant"] = "sum"
         what = "very demanding" if very_demanding else "difficult"
         summary = f"{'success' if result.success else 'failure'} ({result.high} of {result.needed} needed 7+)"
-        fact = {"id": "harha.difficult", "label": side.label, "success": result.success, "high": result.high,
-                "needed": result.needed, "very_demanding": very_demanding}
+        fact: dict[str, object] = {"id": "harha.difficult", "label": side.label, "success": result.success,
+                                   "high": result.high, "needed": result.needed, "very_demanding": very_demanding}
         self._resolve_challenge_in(txn, challenge, summary, fact)
         return self.emit_roll(
             txn, "harhapolku-difficult",
@@ -277,7 +284,7 @@ class HarhaRolls(RollsBase):
             summary, {"success": result.success, "high": result.high, "needed": result.needed,
                       "very_demanding": very_demanding},
             result.explain() + explain, origin, challenge, f"{side.label}, {what} action: {summary}",
-            fact=fact, **extra)
+            fact=fact, rerolls=rerolls, variant="sum" if variant == "sum" else None)
 
     # -- Harhapolku narration contest (H9) --------------------------------------------
 
@@ -342,10 +349,10 @@ class HarhaRolls(RollsBase):
 
     def _narration_step(self, fn: Callable[[harha.NarrationContest, DiceSource], harha.Step],
                         faces: Sequence[int] | None, text_prefix: str = "",
-                        roll_sides: Callable[[harha.Step, list[str]], list[dict[str, Any]]] | None = None,
+                        roll_sides: Callable[[harha.Step, list[str]], list[dict[str, object]]] | None = None,
                         names: Callable[[harha.NarrationContest], Sequence[str | None]] = lambda c: (),
-                        fact: Callable[[harha.Step], dict[str, Any]] | None = None) -> harha.Step:
-        out: dict[str, Any] = {}
+                        fact: Callable[[harha.Step], dict[str, object]] | None = None) -> harha.Step:
+        out: list[harha.Step] = []
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
@@ -355,7 +362,7 @@ class HarhaRolls(RollsBase):
             step = fn(before, src)
             self.check_faces_used(src)
             self._store_narration(txn, step.state)
-            data: dict[str, Any] = {}
+            data: dict[str, object] = {}
             if roll_sides is not None:
                 sides = roll_sides(step, who)
                 data["roll"] = {"test": "narration", "sides": sides, "summary": step.text,
@@ -363,11 +370,10 @@ class HarhaRolls(RollsBase):
             if fact is not None and not text_prefix:
                 data["fact"] = fact(step)
             txn.emit("narration", text_prefix + step.text, who=who or None, **data)
-            out["step"] = step
+            out[:] = [step]
 
         self.tracker.run(build)
-        step: harha.Step = out["step"]
-        return step
+        return out[0]
 
     def narration_roll_background(self, who: str, background: str, size: int = 8,
                                   faces: Sequence[int] | None = None) -> harha.Step:
@@ -384,7 +390,7 @@ class HarhaRolls(RollsBase):
         hand again (the whole hand), once per edge per session like every edge reroll; the dice on
         the table or burned stay. One command: the edge's use and the new dice, undone together.
         """
-        out: dict[str, Any] = {}
+        out: list[harha.Step] = []
 
         def build(txn: "Txn") -> None:
             self.tracker.use_edge_reroll_in(txn, cid, edge)
@@ -398,11 +404,10 @@ class HarhaRolls(RollsBase):
                      roll={"test": "narration", "sides": [{"role": "a", "label": who, "who": [cid],
                                                             "dice": [die_dict(d) for d in new]}],
                            "summary": step.text, "outcome": {}, "explain": [step.text], **origin})
-            out["step"] = step
+            out[:] = [step]
 
         self.tracker.run(build)
-        step: harha.Step = out["step"]
-        return step
+        return out[0]
 
     def narration_open(self, narrator: str, dice: Sequence[Die]) -> harha.Step:
         return self._narration_step(lambda c, s: c.open(narrator, dice), None, names=lambda c: [narrator],
@@ -427,7 +432,7 @@ class HarhaRolls(RollsBase):
         return self._narration_step(lambda c, s: c.with_conflict(kind, ability_fight), None)
 
 
-def _narration_outcome(step: Any) -> dict[str, Any]:
+def _narration_outcome(step: harha.Step) -> dict[str, object]:
     """The numbers of a harm roll (H9), so harm can be proposed from the log entry."""
     h = step.detail
     if not isinstance(h, harha.HarmRoll):
@@ -436,7 +441,7 @@ def _narration_outcome(step: Any) -> dict[str, Any]:
                      **({"gm_total": h.gm_total} if h.gm_total is not None else {})}}
 
 
-def _usurpation_from(d: dict[str, Any] | None) -> Any:
+def _usurpation_from(d: LastUsurpation | None) -> harha.Usurpation | None:
     if not d:
         return None
     burn = harha.Burn(d.get("burned_owner", ""), tuple(die_from(x) for x in d.get("burned_dice", [])), d["who"])
@@ -446,25 +451,25 @@ def _usurpation_from(d: dict[str, Any] | None) -> Any:
                             gm_die_size=d.get("gm_die_size") or None, harm_resolved=d.get("harm_resolved", False))
 
 
-def _harha_fact(r: Any, a: str, b: str, variant: str) -> dict[str, Any]:
+def _harha_fact(r: HarhaVerdict, a: str, b: str, variant: str) -> dict[str, object]:
     """The facts of a Harhapolku comparison (H3–H6), or of a difficult action against an opponent (H8),
     for :mod:`polku.session.telling`."""
-    if hasattr(r, "comparison"):
+    if isinstance(r, harha.OpposedDifficultResult):
         return {"id": "harha.opposed_difficult", "a": a, "b": b, "winner": "tie" if r.tie else r.winner,
                 "success": r.success, "won_comparison": r.won_comparison, "high": r.high, "needed": r.needed,
                 "very_demanding": r.needed == 2}
-    fact: dict[str, Any] = {"id": "harha.contest", "a": a, "b": b, "winner": r.winner}
-    if hasattr(r, "a_total"):
+    fact: dict[str, object] = {"id": "harha.contest", "a": a, "b": b, "winner": r.winner}
+    if isinstance(r, harha.SumResult):
         fact.update(variant="sum", a_total=r.a_total, b_total=r.b_total)
     else:
         fact.update(a_positions=r.a_positions, b_positions=r.b_positions)
-        if getattr(r, "reason", "") == "actor_no_dice":
+        if r.reason == "actor_no_dice":
             fact["actor_no_dice"] = True
     return fact
 
 
-def _harha_summary(r: Any, a: str, b: str, variant: str) -> str:
-    if hasattr(r, "comparison"):  # H8 opposed: the comparison and the 7+ dice
+def _harha_summary(r: HarhaVerdict, a: str, b: str, variant: str) -> str:
+    if isinstance(r, harha.OpposedDifficultResult):  # H8 opposed: the comparison and the 7+ dice
         what = "very demanding" if r.needed == 2 else "difficult"
         if r.tie:
             return f"tie: reroll (H3), {what}"
@@ -473,13 +478,13 @@ def _harha_summary(r: Any, a: str, b: str, variant: str) -> str:
         if r.won_comparison:
             return f"{a} fails ({what}: wins the comparison but shows {r.high} of {r.needed} needed 7+)"
         return f"{b} wins; {a} fails ({what})"
-    if hasattr(r, "a_total"):  # H6 sum
+    if isinstance(r, harha.SumResult):  # H6 sum
         name = a if r.winner == "a" else b
         return f"{name} wins {r.a_total}–{r.b_total} (H6)" if r.winner == "b" else \
             f"{name} wins: {r.b_total} is not above {r.a_total} (H6)"
     if r.winner == "tie":
         return f"tie {r.a_positions}–{r.b_positions}: reroll (H3)"
     name = a if r.winner == "a" else b
-    if getattr(r, "reason", "") == "actor_no_dice":
+    if r.reason == "actor_no_dice":
         return f"{name} wins: the actor has no dice (H4)"
     return f"{name} wins {r.a_positions}–{r.b_positions}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...rules import rajapolku as raja
 from ...rules.dice import DieSpec, RulesError, Src
@@ -19,10 +19,19 @@ from ..odds import RajaQuestion
 from ..records import RollOutcome, RollTable
 from ..records import raja as raja_sheet
 from ..telling import raja_fact
-from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
+from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict
 
 if TYPE_CHECKING:
     from ..host import Txn
+
+
+class RajaRolled(Rolled, total=False):
+    """A Rajapolku roll command's return: the event, the contest's result and, for spirit combat (R11),
+    the fight after the exchange and the challenge it is kept on."""
+
+    result: raja.RajaResult
+    fight: raja.SpiritFight
+    challenge: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +71,7 @@ class RajaRolls(RollsBase):
             return self.spirit_actions(challenge)
         return []
 
-    def _do_end_fight(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> dict[str, Any]:
+    def _do_end_fight(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> Rolled:
         self.end_spirit_fight(roll_event["challenge"])
         return {}
 
@@ -89,13 +98,13 @@ class RajaRolls(RollsBase):
         return raja.final_pools(self.raja_plan(a), self.raja_plan(b))
 
     def roll_raja(self, a: RajaSide, b: RajaSide, *, challenge: str | None = None,
-                  faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
+                  faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> RajaRolled:
         """R1–R7: build both pools, roll, resolve; pay ability costs (R11).
 
         ``faces``: each side's faces entered by hand, in the order of its pool; a
         side given as None is thrown with the program's dice (see :meth:`_roll_two`).
         """
-        out: dict[str, Any] = {}
+        out: RajaRolled = {}
 
         def build(txn: "Txn") -> None:
             plan_a, plan_b = self.raja_plan(a), self.raja_plan(b)
@@ -195,7 +204,7 @@ class RajaRolls(RollsBase):
         return fight.dice_counts(self.tracker.settings)
 
     def roll_spirit(self, a_cid: str, b_cid: str, *, challenge: str | None = None,
-                    faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
+                    faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> RajaRolled:
         """R11 spirit combat: one exchange.
 
         The first exchange of a fight is its entry: each participant pays 1 charge,
@@ -207,7 +216,7 @@ class RajaRolls(RollsBase):
         ``faces``: each side's faces entered by hand; a side given as None is thrown with the
         program's dice (a fighter's seat types its own). Returns the roll as ``event`` too.
         """
-        out: dict[str, Any] = {}
+        out: RajaRolled = {}
         ca, cb = raja_sheet(self.tracker.character(a_cid)), raja_sheet(self.tracker.character(b_cid))
         if a_cid == b_cid:
             raise self._refuse("spirit combat needs two different characters (R11)")
@@ -298,10 +307,10 @@ def spirit_summary(ex: raja.SpiritExchange, a_name: str, b_name: str) -> str:
     return summary
 
 
-def spirit_fact(ex: raja.SpiritExchange, a_name: str, b_name: str) -> dict[str, Any]:
+def spirit_fact(ex: raja.SpiritExchange, a_name: str, b_name: str) -> dict[str, object]:
     """A spirit-combat exchange's facts (R11), as :func:`spirit_summary` words them, for :mod:`polku.session.telling`."""
     after = ex.fight
-    fact: dict[str, Any] = {"id": "raja.spirit", **raja_fact(ex.result, a_name, b_name), "exchange": after.exchanges}
+    fact: dict[str, object] = {"id": "raja.spirit", **raja_fact(ex.result, a_name, b_name), "exchange": after.exchanges}
     if ex.loser is not None and ex.loss:
         fact.update(loser=a_name if ex.loser == "a" else b_name, loss=ex.loss, left=after.charges(ex.loser))
     if after.over:
@@ -309,7 +318,7 @@ def spirit_fact(ex: raja.SpiritExchange, a_name: str, b_name: str) -> dict[str, 
     return fact
 
 
-def spirit_outcome(before: raja.SpiritFight, ex: raja.SpiritExchange) -> dict[str, Any]:
+def spirit_outcome(before: raja.SpiritFight, ex: raja.SpiritExchange) -> dict[str, object]:
     """A spirit-combat exchange's logged outcome (R11): the comparison, the charges lost, the fight after it,
     and the fight before it (each side's charges and R9 wound penalty in dice), from which it follows."""
     return {**raja.result_json(ex.result), "charge_loss": ex.loss, "fight": ex.fight.to_json(),

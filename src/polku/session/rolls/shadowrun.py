@@ -16,12 +16,22 @@ from ..model import Event, roll_of
 from ..records import RollTable
 from ..records import sr as sr_sheet
 from ..telling import line, sr_roll_fact
-from .common import ActionsOf, DoAction, RollAction, RollsBase, die_dict
+from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict
 
 if TYPE_CHECKING:
     from ..host import InitiativeRolled, Txn
 
-SREmit = Callable[["Txn", "SRRecord", dict[str, Any], Sequence[str], dict[str, Any]], Event]
+SREmit = Callable[["Txn", "SRRecord", dict[str, object], Sequence[str], "int | None"], Event]
+"""Who judges and logs a kept test (:meth:`SRRolls.sr_emitters`): (txn, the record, where its dice came from,
+lines before its explanation, the ``seq`` of the roll it supersedes or None) → the roll's event."""
+
+
+class SRTestRolled(Rolled, total=False):
+    """A Varjojuoksu roll command's return: the event and the rules core's roll (a success test, Edge after it)
+    or opposed result."""
+
+    roll: sr.SRRoll
+    result: sr.OpposedResult
 """Judge and log a kept Varjojuoksu test (its record, the dice's origin, lines to explain first, the event's extra
 fields)."""
 
@@ -78,17 +88,18 @@ class SRPool:
     """The defence this pool rolls, when a defender's (:meth:`polku.session.table.attack.Attacks.defence_pool`)."""
 
 
-def pool_json(pool: SRPool) -> dict[str, Any]:
+def pool_json(pool: SRPool) -> dict[str, object]:
     """An :class:`SRPool` as TOML-ready data (Edge before and the Long Shot are each roll's own)."""
     return {"mode": pool.mode, "skill": pool.skill, "attribute": pool.attribute, "second": pool.second,
             "dice": pool.dice, "modifiers": [{"label": label, "dice": n} for label, n in pool.modifiers],
             "effects_off": list(pool.effects_off)}
 
 
-def pool_from(data: Any) -> SRPool | None:
-    """The :class:`SRPool` kept by :func:`pool_json`, or None if ``data`` is not one."""
-    if not isinstance(data, dict):
+def pool_from(value: object) -> SRPool | None:
+    """The :class:`SRPool` kept by :func:`pool_json`, or None if ``value`` is not one."""
+    if not isinstance(value, dict):
         return None
+    data: dict[str, Any] = value  # as kept: each field is read and converted below
     try:
         return SRPool(mode=str(data["mode"]), skill=str(data["skill"]), attribute=str(data["attribute"]),
                       second=str(data["second"]), dice=int(data["dice"]),
@@ -172,7 +183,7 @@ class SRRolls(RollsBase):
                 out.append(RollAction.of(a, role, side.who[0] if side.who else "", side.label))
         return out
 
-    def _do_post_roll(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> dict[str, Any]:
+    def _do_post_roll(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> Rolled:
         return self.sr_post_roll(roll_event, act.name, role=act.role, faces=faces)
 
     def sr_side(self, cid: str | None, spec: SRPool, label: str | None = None) -> SRSide:
@@ -355,9 +366,9 @@ class SRRolls(RollsBase):
 
     def roll_sr(self, side: SRSide, *, threshold: int | None = None, hidden: bool = False,
                 challenge: str | None = None, faces: Sequence[int] | None = None,
-                buy_hits: bool = False) -> dict[str, Any]:
+                buy_hits: bool = False) -> SRTestRolled:
         """S1–S8: a success test (or a plain roll counting hits)."""
-        out: dict[str, Any] = {}
+        out: SRTestRolled = {}
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
@@ -375,13 +386,13 @@ class SRRolls(RollsBase):
         self.tracker.run(build)
         return out
 
-    def _sr_emit(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
-                 extra_explain: Sequence[str] = (), **extra: Any) -> Event:
+    def _sr_emit(self, txn: "Txn", rec: SRRecord, origin: dict[str, object],
+                 extra_explain: Sequence[str] = (), supersedes: int | None = None) -> Event:
         """Judge and log a Varjojuoksu test from its rolls; used by the roll and by Edge after it. The
         record's kind picks who judges it (:meth:`sr_emitters`)."""
-        ev = self.sr_emitters()[rec.kind](txn, rec, origin, extra_explain, extra)
+        ev = self.sr_emitters()[rec.kind](txn, rec, origin, extra_explain, supersedes)
         # Not a field of the event: Tracker._append takes it off and keeps it by seq (never saved).
-        cast("dict[str, Any]", ev)["_recent"] = rec
+        cast("dict[str, object]", ev)["_recent"] = rec
         return ev
 
     def sr_emitters(self) -> dict[str, SREmit]:
@@ -389,34 +400,34 @@ class SRRolls(RollsBase):
         return {"sr-success": self._emit_success, "sr-opposed": self._emit_opposed, "sr-group": self._emit_opposed,
                 "sr-teamwork": self._emit_teamwork}
 
-    def _emit_success(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
-                      extra_explain: Sequence[str], extra: dict[str, Any]) -> Event:
+    def _emit_success(self, txn: "Txn", rec: SRRecord, origin: dict[str, object],
+                      extra_explain: Sequence[str], supersedes: int | None) -> Event:
         """A success test or a plain roll counting hits (S1–S8)."""
         chal = rec.challenge
         side, plan, r = rec.sides["a"]
-        res: Any = r
+        res: sr.SRRoll | sr.SuccessResult = r
         if rec.threshold is not None:
             res = sr.success_test(r, rec.threshold, rec.hidden)
         outcome = sr.result_json(res)
         summary = _sr_summary(r, res if rec.threshold is not None else None)
         outcome.pop("dice", None)
         explain = list(extra_explain) + r.explain()
-        if rec.threshold is not None:
+        if isinstance(res, sr.SuccessResult):
             explain.append(line("sr.threshold_kept", threshold=rec.threshold, hidden=rec.hidden, success=res.success,
                                 net_hits=res.net_hits))
         explain += list(plan.explain())
-        fact = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
+        fact: dict[str, object] = {"id": "sr.success", "label": side.label, **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
             fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
             self._resolve_challenge_in(txn, chal, summary, fact)
         ev = self.emit_roll(txn, "shadowrun", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, explain, origin, chal, f"{side.label}: {summary}",
-            threshold=rec.threshold, hidden=rec.hidden or None, fact=fact, **extra)
+            threshold=rec.threshold, hidden=rec.hidden or None, fact=fact, supersedes=supersedes)
         return ev
 
-    def _emit_opposed(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
-                      extra_explain: Sequence[str], extra: dict[str, Any]) -> Event:
+    def _emit_opposed(self, txn: "Txn", rec: SRRecord, origin: dict[str, object],
+                      extra_explain: Sequence[str], supersedes: int | None) -> Event:
         """An opposed test, or against a group (S9)."""
         chal = rec.challenge
         (a, plan_a, ra), (b, plan_b, rb) = rec.sides["a"], rec.sides["b"]
@@ -428,16 +439,16 @@ class SRRolls(RollsBase):
             {"role": "b", "label": b.label, "who": b.who, "dice": [die_dict(d) for d in rb.dice]},
         ], summary, sr.result_json(res), list(extra_explain) + res.explain() + list(plan_a.explain())
             + list(rec.lines) + list(plan_b.explain()), origin, chal, f"{a.label} vs {b.label}: {summary}",
-            group=list(rec.group) or None, fact=_sr_opposed_fact(res, a.label, b.label), **extra)
+            group=list(rec.group) or None, fact=_sr_opposed_fact(res, a.label, b.label), supersedes=supersedes)
         return ev
 
-    def _emit_teamwork(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
-                       extra_explain: Sequence[str], extra: dict[str, Any]) -> Event:
+    def _emit_teamwork(self, txn: "Txn", rec: SRRecord, origin: dict[str, object],
+                       extra_explain: Sequence[str], supersedes: int | None) -> Event:
         """A teamwork test: the helpers' hits, then the leader's roll (S11)."""
         chal = rec.challenge
         helpers = [rec.sides[k] for k in sorted(rec.sides) if k.startswith("helper:")]
         leader, plan, r = rec.sides["a"]
-        sides = [{"role": "helper", "label": h.label, "who": h.who, "dice": [die_dict(d) for d in hr.dice]}
+        sides: list[dict[str, object]] = [{"role": "helper", "label": h.label, "who": h.who, "dice": [die_dict(d) for d in hr.dice]}
                  for h, _, hr in helpers]
         sides.append({"role": "a", "label": leader.label, "who": leader.who,
                       "dice": [die_dict(d) for d in r.dice]})
@@ -448,18 +459,19 @@ class SRRolls(RollsBase):
         outcome.pop("dice", None)
         lines = [line("sr.helper", label=h.label, hits=hr.hits, size=hp.size, lines=list(hp.explain()))
                  for h, hp, hr in helpers]
-        fact = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice, **sr_roll_fact(r)}
+        fact: dict[str, object] = {"id": "sr.teamwork", "label": leader.label, "helper_dice": r.helper_dice,
+                                   **sr_roll_fact(r)}
         if isinstance(res, sr.SuccessResult):  # a threshold was given
             fact.update(threshold=res.threshold, success=res.success, net_hits=res.net_hits)
             self._resolve_challenge_in(txn, chal, summary, fact)
         ev = self.emit_roll(txn, "shadowrun-teamwork", sides, summary, outcome,
                               list(extra_explain) + lines + list(rec.lines) + r.explain() + list(plan.explain()),
                               origin, chal, f"{leader.label} leads: {summary}", threshold=rec.threshold, fact=fact,
-                              **extra)
+                              supersedes=supersedes)
         return ev
 
     def sr_post_roll(self, roll_event: Event, what: str, *, role: str = "a",
-                     faces: Sequence[int] | None = None) -> dict[str, Any]:
+                     faces: Sequence[int] | None = None) -> SRTestRolled:
         """S5–S7 after the roll on any test and either side: ``edge_after``, ``negate_glitch``
         or ``reduce_critical`` (1 Edge each, by the character who rolled)."""
         key = roll_event["seq"]
@@ -480,7 +492,7 @@ class SRRolls(RollsBase):
             raise self._refuse(f"unknown post-roll action '{what}'")
         if not act.allowed:
             raise self._refuse(act.reason)
-        out: dict[str, Any] = {}
+        out: SRTestRolled = {}
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
@@ -510,7 +522,7 @@ class SRRolls(RollsBase):
 
     def roll_sr_opposed(self, a: SRSide, b: SRSide, *, group: Sequence[int] = (),
                         challenge: str | None = None,
-                        faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> dict[str, Any]:
+                        faces: tuple[Sequence[int] | None, Sequence[int] | None] | None = None) -> SRTestRolled:
         """S9: both roll; more hits wins by the difference; a tie goes to the defender (B) if needed.
 
         ``group``: pool sizes of B's companions (largest + 1 per extra member, at most +5).
@@ -518,7 +530,7 @@ class SRRolls(RollsBase):
         ``faces``: each side's physical faces; a side's None is thrown with the program's dice (a
         player's seat types its own, the other side's are the program's; ``hand`` says which).
         """
-        out: dict[str, Any] = {}
+        out: SRTestRolled = {}
         if faces is not None and faces[0] is None and faces[1] is None:
             faces = None
 
@@ -592,7 +604,7 @@ class SRRolls(RollsBase):
 
     def roll_sr_teamwork(self, leader: SRSide, helpers: Sequence[SRSide], *,
                          threshold: int | None = None, challenge: str | None = None,
-                         faces: Sequence[int] | None = None) -> dict[str, Any]:
+                         faces: Sequence[int] | None = None) -> SRTestRolled:
         """S11: each helper rolls their own pool first; their hits are extra dice for the
         leader (capped per ``sr.teamwork_cap``), whose roll is the official result.
 
@@ -602,7 +614,7 @@ class SRRolls(RollsBase):
         lead = self.sr_teamwork_lead(leader, helpers)
         if not lead.allowed:
             raise self._refuse(lead.line)
-        out: dict[str, Any] = {}
+        out: SRTestRolled = {}
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
@@ -634,11 +646,11 @@ class SRRolls(RollsBase):
         return self.tracker.combat.roll_initiative(entries, faces=faces, edge=edge, surprised=surprised, kinds=kinds)
 
 
-def _sr_summary(r: sr.SRRoll, res: Any) -> str:
+def _sr_summary(r: sr.SRRoll, res: sr.SuccessResult | sr.SRRoll | None) -> str:
     if r.auto_failed:
         return "automatic failure (pool 0 or less, S3)"
     parts = [f"{r.hits} hit{'s' if r.hits != 1 else ''}"]
-    if res is not None:
+    if isinstance(res, sr.SuccessResult):
         parts.append(f"success, {res.net_hits} net" if res.success else "failure")
     if r.critical_glitch:
         parts.append(sr.glitch_words(r.hits, True, loud=True))
@@ -662,9 +674,9 @@ def _sr_opposed_summary(res: sr.OpposedResult, a: str, b: str) -> str:
     return f"{name} wins {res.a_hits}–{res.b_hits}, {res.net_hits} net" + (f" ({', '.join(glitches)})" if glitches else "")
 
 
-def _sr_opposed_fact(res: sr.OpposedResult, a: str, b: str) -> dict[str, Any]:
+def _sr_opposed_fact(res: sr.OpposedResult, a: str, b: str) -> dict[str, object]:
     """The facts of an opposed test (S9) for :mod:`polku.session.telling`: who won by how many, each side's glitch."""
-    fact: dict[str, Any] = {"id": "sr.opposed", "a": a, "b": b, "a_hits": res.a_hits, "b_hits": res.b_hits,
+    fact: dict[str, object] = {"id": "sr.opposed", "a": a, "b": b, "a_hits": res.a_hits, "b_hits": res.b_hits,
                             "winner": res.winner, "net_hits": res.net_hits}
     for role, r in (("a", res.a), ("b", res.b)):
         glitch = sr_roll_fact(r).get("glitch_kind")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ...rules import shadowrun as sr
 from ..model import Event, roll_of
 from ..telling import line
-from .common import DoAction, RollAction, die_dict
+from .common import DoAction, RollAction, Rolled, die_dict
 from .shadowrun import SREmit, SRPool, SRRecord, SRRolls, SRSide, pool_from, pool_json
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def extended_summary(test: sr.ExtendedTest) -> str:
             + (" — done" if test.done else ""))
 
 
-def extended_outcome(test: sr.ExtendedTest) -> dict[str, Any]:
+def extended_outcome(test: sr.ExtendedTest) -> dict[str, object]:
     """An interval's logged outcome after ``test.add`` (S10): the roll as judged, and the test's progress."""
     outcome = sr.result_json(test.history[-1])
     outcome.pop("dice", None)
@@ -67,8 +67,8 @@ class SRExtendedRolls(SRRolls):
     def sr_emitters(self) -> dict[str, SREmit]:
         return {**super().sr_emitters(), "sr-extended": self._emit_extended}
 
-    def _emit_extended(self, txn: "Txn", rec: SRRecord, origin: dict[str, Any],
-                       extra_explain: Sequence[str], extra: dict[str, Any]) -> Event:
+    def _emit_extended(self, txn: "Txn", rec: SRRecord, origin: dict[str, object],
+                       extra_explain: Sequence[str], supersedes: int | None) -> Event:
         """One interval of an extended test: the hits added, the test done or ended (S10)."""
         chal = rec.challenge
         side, plan, r = rec.sides["a"]
@@ -83,7 +83,7 @@ class SRExtendedRolls(SRRolls):
                                                   "glitched": test.glitched})
         judged = test.history[-1]
         summary = extended_summary(test)
-        fact = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
+        fact: dict[str, object] = {"id": "sr.extended", "label": side.label, "interval": test.intervals, "hits": judged.hits,
                 "accumulated": test.accumulated, "threshold": test.threshold, "done": test.done,
                 "glitch_kind": "critical" if judged.critical_glitch else "glitch" if judged.glitch else None}
         if test.done or test.ended:
@@ -98,10 +98,11 @@ class SRExtendedRolls(SRRolls):
         ev = self.emit_roll(txn, "shadowrun-extended", [
             {"role": "a", "label": side.label, "who": side.who, "dice": [die_dict(d) for d in r.dice]}],
             summary, outcome, list(extra_explain) + list(rec.lines) + test.explain() + judged.explain()
-            + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", fact=fact, **extra)
+            + list(plan.explain()), origin, chal, f"{side.label}, extended test: {summary}", fact=fact,
+            supersedes=supersedes)
         return ev
 
-    def _do_spoil(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> dict[str, Any]:
+    def _do_spoil(self, roll_event: Event, act: RollAction, faces: Sequence[int] | None) -> Rolled:
         self.sr_extended_spoil(roll_event["challenge"])
         return {}
 
@@ -135,7 +136,7 @@ class SRExtendedRolls(SRRolls):
 
     def roll_sr_extended(self, side: SRSide, challenge: str, *, threshold: int | None = None,
                          hurried: bool | None = None, interval: str = "interval",
-                         faces: Sequence[int] | None = None, pool: SRPool | None = None) -> dict[str, Any]:
+                         faces: Sequence[int] | None = None, pool: SRPool | None = None) -> Rolled:
         """S10: one interval of an extended test; progress is kept on the challenge.
 
         ``threshold``, ``hurried`` and the side's pool are what is in force for this
@@ -170,7 +171,7 @@ class SRExtendedRolls(SRRolls):
         if ext["accumulated"] >= ext["threshold"]:
             raise self._refuse(f"{ext['accumulated']} hits already reach the threshold {ext['threshold']}: "
                                "the extended test is done (S10)")
-        out: dict[str, Any] = {}
+        out: Rolled = {}
 
         def build(txn: "Txn") -> None:
             src, origin = self.dice_source(faces)
