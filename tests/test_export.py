@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -107,3 +108,38 @@ def test_export_never_imports_textual(tmp_path):
         print(json.dumps({{"status": status, "ui": [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]}}))
     """)], capture_output=True, text=True, timeout=60)
     assert json.loads(proc.stdout) == {"status": 0, "ui": []}, proc.stderr
+
+
+STATS_ENGLISH = re.compile(
+    r"\b(rolls?|undone|events?|left|out|Character|Won|Lost|Tied|Degrees|Charges|spent|Story|points?|Hits?|Net|"
+    r"Glitch(es)?|Critical|rerolls|expected|contests?|program|entered|hand|dice|die|fair|few|judge|unlikely|odd|"
+    r"consistent|won|of|in|bought|Luck|results|against|exact|odds|Statistics|df)\b")
+"""English words of the statistics section; none may be left in a Finnish report (names aside)."""
+
+
+@pytest.mark.parametrize("name", ["rajapolku", "harhapolku", "varjojuoksu"])
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_the_statistics_speak_the_readers_language(tmp_path, name, fmt):
+    """``polku export --lang fi``: the statistics section's headings, table, counts, luck and the dice's fairness
+    in Finnish, with no English left; the characters' names as typed."""
+    from polku import i18n
+
+    t = demo.DEMOS[name]()
+    names = sorted((ch["name"] for ch in t.characters.values()), key=len, reverse=True)
+    out = tmp_path / f"report.{fmt}"
+    try:
+        assert main(["export", str(session_file(tmp_path, name)), "--format", fmt, "--lang", "fi",
+                     "-o", str(out)]) == 0
+    finally:
+        i18n.set_language("en")
+    text = out.read_text(encoding="utf-8")
+    heading = "## Tilastot" if fmt == "md" else "<h2>Tilastot</h2>"
+    assert heading in text
+    stats = text[text.index(heading):]
+    if fmt == "html":
+        stats = re.sub(r"<[^>]+>", " ", stats[:stats.index("</body>")])
+    for who in names:
+        stats = stats.replace(who, "«»")
+    assert "Heitot" in stats and "Ovatko nopat reiluja?" in stats
+    left = [line for line in stats.splitlines() if STATS_ENGLISH.search(line)]
+    assert not left, left[:5]

@@ -311,3 +311,26 @@ def test_a_verbs_help_speaks_the_users_language(verb: str, finnish: str) -> None
     env = {**os.environ, "POLKU_LANG": "fi"}
     out = subprocess.run([sys.executable, "-m", "polku", verb, "--help"], env=env, capture_output=True, text=True)
     assert out.returncode == 0 and finnish in " ".join(out.stdout.split()), out.stdout
+
+
+@pilot_test
+async def test_switching_language_redraws_the_open_character_sheet(tmp_path: Path) -> None:
+    """The sheet open over the main screen: its rows and hint follow a language switched in the app."""
+    from app_fixtures import screen_text
+    from polku.tui.app import switch_language
+    from polku.tui.screens.character import CharacterDetail
+
+    i18n.set_language("en")
+    tracker, sf = demo_session(tmp_path, "rajapolku")
+    app = make_app(tracker, sf, sessions_dir=tmp_path)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await press(pilot, "e")
+            await until(pilot, lambda: isinstance(app.screen, CharacterDetail) and "Charges (R11)" in screen_text(app),
+                        "the English sheet")
+            switch_language(app, "fi", remember=False)
+            await until(pilot, lambda: "Lataukset (R11)" in screen_text(app) and "Esc sulje" in screen_text(app),
+                        "the Finnish sheet")
+            assert "Charges (R11)" not in screen_text(app)
+    finally:
+        i18n.set_language("en")

@@ -110,3 +110,99 @@ def test_watch(snap_compare, tmp_path, lang):
     app = WatchApp(path, follower=Follower(path, now=lambda: "20:15:00"), theme="polku-dark", theme_dirs=[THEMES],
                    interval=0.05)
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+# -- the character sheet, the new-character form, gear and the roster's prompts (Finnish) -----------------
+
+def _gangers(app) -> None:
+    """A Ganger template with a pistol and armour 4/2, and two gangers made from it."""
+    from polku.session.commands import command
+    from polku.session.table.gear import Armour, parse_weapon
+
+    app.run_command(command("roster.save_template", "ganger"))
+    app.run_command(command("roster.set_weapon", "Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"),
+                            template=True))
+    app.run_command(command("roster.set_armour", "Ganger", Armour(4, 2), template=True))
+    app.run_command(command("roster.add_from_template", "Ganger", 2))
+
+
+SHEET_KEYS = {"rajapolku": ("down", "e"), "harhapolku": ("e",), "varjojuoksu": ("e",)}
+
+
+@systems
+def test_character_sheet_in_finnish(snap_compare, system):
+    """Each system's sheet: the row labels (haavataso, lataukset, tarinapisteet; taustat ja terät; ominaisuudet,
+    kyvyt, Edge, vauriomittarit, initiatiivi), the kinds and the hint in Finnish; names and typed labels as typed."""
+    assert snap_compare(gm_app(system, "fi"), run_before=snapshot_keys(*SHEET_KEYS[system]), terminal_size=SIZE)
+
+
+def test_character_form_in_finnish(snap_compare):
+    """c on Varjojuoksu: the new-character form's labels, the attributes' short names and the hint."""
+    assert snap_compare(gm_app("varjojuoksu", "fi"), run_before=snapshot_keys("c", "D", "o", "d", "g", "e", "r"),
+                        terminal_size=SIZE)
+
+
+def test_sheet_gear_rows_in_finnish(snap_compare):
+    """Ganger 1's sheet at its gear: shared from the template, the pistol (kaukoase), the armour (luoti/isku)."""
+    def setup(app) -> None:
+        _gangers(app)
+        app.main_screen().open_detail("ganger-1")
+
+    assert snap_compare(gm_app("varjojuoksu", "fi"), run_before=snapshot_keys("end", before=setup), terminal_size=SIZE)
+
+
+def test_template_gear_screen_in_finnish(snap_compare):
+    """K: the template's gear, its title counting the characters sharing it, the hint."""
+    assert snap_compare(gm_app("varjojuoksu", "fi"), run_before=snapshot_keys("K", before=_gangers), terminal_size=SIZE)
+
+
+def test_add_from_template_in_finnish(snap_compare):
+    """+ with two templates: which template, then how many (the prompt and its hint)."""
+    def setup(app) -> None:
+        from polku.session.commands import command
+
+        _gangers(app)
+        app.run_command(command("roster.save_template", "kaneda", "Samurai"))
+
+    assert snap_compare(gm_app("varjojuoksu", "fi"), run_before=snapshot_keys("plus", "enter", before=setup),
+                        terminal_size=SIZE)
+
+
+# -- the review: timeline, filters and statistics (Finnish) -------------------------------------------------
+
+def _review(lang: str):
+    from polku.tui.review import ReviewApp
+
+    i18n.set_language(lang)
+    return ReviewApp(demo.demo_varjojuoksu(), Path("demo.toml"), theme="polku-dark", theme_dirs=[THEMES])
+
+
+def _pressed(*presses: str):
+    async def run_before(pilot: Pilot) -> None:
+        await until_quiet(pilot)
+        for key in presses:
+            await pilot.press(key)
+            await until_quiet(pilot)
+        await pilot.wait_for_scheduled_animations()
+
+    return run_before
+
+
+def test_review_filtered_in_finnish(snap_compare):
+    """Only Kaneda's wins: the status line's filters, the timeline's count, the state pane's title in Finnish."""
+    assert snap_compare(_review("fi"), run_before=_pressed("c", "2", "o", "2"), terminal_size=SIZE)
+
+
+def test_review_outcome_filter_in_finnish(snap_compare):
+    """o: the outcomes and what each shows, the hint."""
+    assert snap_compare(_review("fi"), run_before=_pressed("o"), terminal_size=SIZE)
+
+
+def test_review_statistics_in_finnish(snap_compare):
+    """S: the per-character table's headers, wins and losses, luck against the exact odds."""
+    assert snap_compare(_review("fi"), run_before=_pressed("S"), terminal_size=SIZE)
+
+
+def test_review_statistics_dice_in_finnish(snap_compare):
+    """S then End: the faces against a fair die, the chi-square verdict in Finnish."""
+    assert snap_compare(_review("fi"), run_before=_pressed("S", "end"), terminal_size=SIZE)

@@ -382,11 +382,118 @@ def _harha_session() -> Tracker:
     return t
 
 
+def _sheet_session() -> Tracker:
+    """Fields edited on the character sheet and gear edited on a sheet or a template, as the sheet's editors
+    send them (``update_character``, ``roster.set_weapon``…); and the other two systems' sheets."""
+    from polku.session.table.gear import parse_armour, parse_weapon
+
+    t = demo.demo_varjojuoksu(seed=5)
+    t.update_character("kaneda", "player", "Mika")
+    t.update_character("kaneda", "kind", "npc")
+    t.update_character("kaneda", "secret", True)
+    t.update_character("kaneda", "notes", "owes the fixer")
+    t.update_character("kaneda", "skills", {"Pistols": 5, "Sneaking": 2})
+    t.update_character("kaneda", "attributes", {**t.characters["kaneda"]["attributes"], "agility": 5})
+    t.update_character("kaneda", "edge", 1)
+    t.update_character("kaneda", "name", "Kaneda Jr")
+    t.roster.set_weapon("kaneda", None, parse_weapon("Ares Predator IV, 5P, -1, Pistols"))
+    t.roster.set_weapon("kaneda", 0, parse_weapon("Katana, 7P, -1, Blades"))
+    t.roster.set_weapon("kaneda", None, parse_weapon("Shuriken, 2P, -, Throwing Weapons, thrown"))
+    t.roster.remove_weapon("kaneda", 0)
+    t.roster.set_armour("kaneda", parse_armour("6/4"))
+    t.roster.save_template("ganger", "Ganger")
+    t.roster.set_weapon("Ganger", None, parse_weapon("Knife, 3P, -, Blades"), template=True)
+    t.roster.set_weapon("Ganger", 0, parse_weapon("Club, 4S, -, Clubs"), template=True)
+    t.roster.set_armour("Ganger", parse_armour("2"), template=True)
+    t.roster.remove_weapon("Ganger", 0, template=True)
+    return t
+
+
+def _sheet_raja_session() -> Tracker:
+    r = demo.demo_rajapolku(seed=5)
+    abilities = r.characters["alyosha"]["abilities"]
+    r.update_character("alyosha", "abilities", abilities + [{"name": "Hex", "cost": 2, "per": "use"}])
+    r.update_character("alyosha", "abilities", r.characters["alyosha"]["abilities"] + [
+        {"name": "Night sight", "cost": 0, "per": "always"}])
+    changed = [dict(a) for a in r.characters["alyosha"]["abilities"]]
+    changed[-2] = {"name": "Curse", "cost": 1, "per": "scene"}
+    r.update_character("alyosha", "abilities", changed)
+    r.update_character("alyosha", "abilities", r.characters["alyosha"]["abilities"][1:])
+    r.update_character("alyosha", "backgrounds", ["Runner", "Thief"])
+    r.update_character("alyosha", "backgrounds", [])
+    r.update_character("alyosha", "story_points", 3)
+    r.update_character("alyosha", "paid_this_scene", ["Curse"])
+    r.spend_charges("alyosha", 1, "set on the character sheet")
+    r.restore_charges("alyosha", 1, "set on the character sheet")
+    return r
+
+
+def _sheet_harha_session() -> Tracker:
+    h = demo.demo_harhapolku(seed=5)
+    h.update_character("lena", "backgrounds", [{"name": "Smith", "tier": "plain"},
+                                               {"name": "Old blood", "tier": "significant_special"}])
+    h.update_character("lena", "edges", [{"name": "Cold head", "used": False}, {"name": "Lucky", "used": False}])
+    edges = [dict(e) for e in h.characters["lena"]["edges"]]
+    edges[1]["used"] = True
+    h.update_character("lena", "edges", edges, edge=1)
+    edges = [dict(e) for e in h.characters["lena"]["edges"]]
+    edges[1]["used"] = False
+    h.update_character("lena", "edges", edges, edge=1)
+    h.update_character("lena", "edges", [])
+    h.update_character("lena", "rolled_this_scene", ["Smith"])
+    return h
+
+
+SHEETS = (_sheet_session, _sheet_raja_session, _sheet_harha_session)
+
+
+SHEET_KINDS = {"character.field", "character.ability_gained", "character.ability_changed", "character.ability_lost",
+               "character.edges", "character.edge_used", "character.backgrounds", "gear.weapon_added",
+               "gear.weapon_changed", "gear.weapon_dropped", "gear.armour"}
+
+
+def test_sheet_and_gear_edits_are_facts_told_as_the_tracker_wrote_them() -> None:
+    i18n.set_language("en")
+    events = [ev for make in SHEETS for ev in make().events if ev.get("fact", {}).get("id") in SHEET_KINDS]
+    assert {str(ev["fact"]["id"]) for ev in events} == SHEET_KINDS
+    texts = [ev["text"] for ev in events]
+    assert "Kaneda: kind → NPC" in texts and "Kaneda: secret → yes" in texts
+    assert "Kaneda Jr gains Ares Predator IV 5P AP −1 (Pistols, ranged)" in texts  # the name changed first
+    assert "Kaneda Jr now carries Katana 7P AP −1 (Blades, melee)" in texts
+    assert "Template Ganger: armour ballistic 2 / impact 2" in texts
+    assert "Alyosha gains the ability Hex (2 charges per use)" in texts
+    assert "Alyosha: ability Hex is now Curse (1 charge per scene)" in texts
+    assert "Lena: backgrounds → Smith (background), Old blood (significant special)" in texts
+    assert "Lena: edge 'Lucky' used" in texts and "Lena: edge 'Lucky' available again" in texts
+    assert [telling.event_text(ev) for ev in events] == texts
+    i18n.set_language("fi")
+    try:
+        told = {ev["text"]: telling.event_text(ev) for ev in events}
+        left = [line for ev in events
+                if re.search(r"\b(gains|loses|drops|carries|armour|ballistic|impact|ability|edges?|used|available|"
+                             r"backgrounds?|kind|ranged|melee|thrown|charges?|per|use|scene|always|Template|now|"
+                             r"player|secret|yes|notes|skills|attributes|story_points|general|significant|special|"
+                             r"body|agility)\b",
+                             line := telling.event_text({**ev, "fact": _typed_words_hidden(dict(ev["fact"]))}))]
+    finally:
+        i18n.set_language("en")
+    assert not left, left
+    assert told["Kaneda: kind → NPC"] == "Kaneda: laji → SH"
+    assert told["Kaneda Jr now carries Katana 7P AP −1 (Blades, melee)"] == \
+        "Kaneda Jr: nyt aseena Katana 7P AP −1 (Blades, lähitaisteluase)"
+    assert told["Template Ganger: armour ballistic 2 / impact 2"] == \
+        "Malli Ganger: luotipanssari 2 / iskupanssari 2"
+    assert told["Alyosha gains the ability Hex (2 charges per use)"] == "Alyosha saa kyvyn Hex (2 latausta käyttökerralta)"
+    assert told["Lena: edge 'Lucky' used"] == "Lena: terä 'Lucky' käytetty"
+    assert told["Lena: backgrounds → Smith (background), Old blood (significant special)"] == \
+        "Lena: taustat → Smith (tausta), Old blood (merkittävä erikoinen tausta)"
+
+
 @pytest.fixture(scope="module")
 def sessions() -> list[Event]:
     i18n.set_language("en")
     out: list[Event] = []
-    for make in (_raja_session, _sr_session, _harha_session, _roster_session):
+    for make in (_raja_session, _sr_session, _harha_session, _roster_session, *SHEETS):
         out += [ev for ev in make().events if ev.get("fact")]
     return out
 
@@ -419,7 +526,7 @@ def test_the_wound_care_words_are_the_rules(sessions: list[Event]) -> None:
 
 
 CODES = {"id", "kind", "track", "per", "why", "winner", "glitch_kind", "a_glitch", "b_glitch", "variant", "tie_action",
-         "care", "before", "after", "initiative", "letter", "state", "unit"}
+         "care", "before", "after", "initiative", "letter", "state", "unit", "field", "tier", "damage", "ap"}
 """A fact's values that are codes (or R9's own wound levels), not words the GM typed."""
 
 
@@ -461,7 +568,7 @@ def test_the_facts_survive_the_session_file_and_its_checks(tmp_path, sessions: l
     from polku.session import store
     from polku.session.files import document, load_tracker
 
-    for make in (_raja_session, _sr_session, _harha_session, _roster_session, _sr_rolls, _raja_rolls,
+    for make in (_raja_session, _sr_session, _harha_session, _roster_session, *SHEETS, _sr_rolls, _raja_rolls,
                  _harha_rolls):
         t = make()
         path = tmp_path / f"{make.__name__}.toml"

@@ -27,7 +27,7 @@ from ..i18n import N_, _, ngettext
 from ..rules import harhapolku as _harha  # noqa: F401 (their sayers)
 from ..rules import shadowrun as sr
 from ..rules.explain import SAYERS, Speaker, line, say, says, step_of
-from ..text import wound_label
+from ..text import builtin_label, kind_label, wound_label
 
 Fact = Mapping[str, Any]
 
@@ -432,16 +432,24 @@ def _raja_wound_set(f: Fact) -> Told:
     return Told(_("{name}: {before} → {after}", **values))
 
 
+SHEET_REASON = N_("set on the character sheet")
+"""The reason the character sheet gives for charges set there (Polku's words: translated; a GM's own as typed)."""
+
+
+def _charges_reason(reason: object) -> str:
+    return _(SHEET_REASON) if reason == SHEET_REASON else str(reason)
+
+
 @teller("raja.charges_spent")
 def _raja_charges_spent(f: Fact) -> Told:
     return Told(ngettext("{name} spends {n} charge: {reason} ({left}/{max} left)",
                          "{name} spends {n} charges: {reason} ({left}/{max} left)", int(f["n"]), name=f["name"],
-                         reason=f["reason"], left=int(f["left"]), max=int(f["max"])))
+                         reason=_charges_reason(f["reason"]), left=int(f["left"]), max=int(f["max"])))
 
 
 @teller("raja.charges_regained")
 def _raja_charges_regained(f: Fact) -> Told:
-    reason = f.get("reason") or _("rest")
+    reason = _charges_reason(f.get("reason")) if f.get("reason") else _("rest")
     return Told(ngettext("{name} regains {n} charges: {reason} ({now}/{max})",
                          "{name} regains {n} charges: {reason} ({now}/{max})", int(f["n"]), name=f["name"],
                          reason=reason, now=int(f["now"]), max=int(f["max"])))
@@ -563,6 +571,135 @@ def _sr_monitor(f: Fact) -> Told:
 @teller("harha.edge_used")
 def _harha_edge_used(f: Fact) -> Told:
     return Told(_("{name} uses edge '{edge}' for a reroll", name=f["name"], edge=f["edge"]))
+
+
+# -- a field edited on the character sheet (the English stored beside: tracker.sheets.sheet_edit_text) --------
+
+def ability_price(ab: Fact) -> str:
+    """``always on``, ``1 charge per use``, ``2 charges per scene`` (R11)."""
+    if ab["per"] == "always":
+        return _("always on")
+    if ab["per"] == "scene":
+        return ngettext("{n} charge per scene", "{n} charges per scene", int(ab["cost"]))
+    return ngettext("{n} charge per use", "{n} charges per use", int(ab["cost"]))
+
+
+@teller("character.ability_gained")
+def _ability_gained(f: Fact) -> Told:
+    ab = f["ability"]
+    return Told(_("{name} gains the ability {ability} ({price})", name=f["name"], ability=ab["name"],
+                  price=ability_price(ab)))
+
+
+@teller("character.ability_lost")
+def _ability_lost(f: Fact) -> Told:
+    return Told(_("{name} loses the ability {ability}", name=f["name"], ability=f["ability"]))
+
+
+@teller("character.ability_changed")
+def _ability_changed(f: Fact) -> Told:
+    ab = f["ability"]
+    return Told(_("{name}: ability {before} is now {ability} ({price})", name=f["name"], before=f["before"],
+                  ability=ab["name"], price=ability_price(ab)))
+
+
+@teller("character.edge_used")
+def _edge_used(f: Fact) -> Told:
+    if f["used"]:
+        return Told(_("{name}: edge '{edge}' used", name=f["name"], edge=f["edge"]))
+    return Told(_("{name}: edge '{edge}' available again", name=f["name"], edge=f["edge"]))
+
+
+@teller("character.edges")
+def _edges(f: Fact) -> Told:
+    return Told(_("{name}: edges → {edges}", name=f["name"], edges=", ".join(str(e) for e in f["edges"]) or _("(none)")))
+
+
+@teller("character.backgrounds")
+def _backgrounds(f: Fact) -> Told:
+    from .model import HARHA_TIER_LABELS
+
+    shown = ", ".join(_("{background} ({tier})", background=b["name"],
+                        tier=builtin_label(HARHA_TIER_LABELS.get(str(b["tier"]), str(b["tier"]))))
+                      for b in f["backgrounds"])
+    return Told(_("{name}: backgrounds → {backgrounds}", name=f["name"], backgrounds=shown or _("(none)")))
+
+
+SHEET_FIELDS = {
+    "name": N_("name"), "player": N_("player"), "kind": N_("kind"), "notes": N_("notes"), "secret": N_("secret"),
+    "story_points": N_("story_points"), "backgrounds": N_("backgrounds"), "paid_this_scene": N_("paid_this_scene"),
+    "rolled_this_scene": N_("rolled_this_scene"), "attributes": N_("attributes"), "skills": N_("skills"),
+    "edge": N_("edge"), "edge_rating": N_("edge_rating"), "charges": N_("charges"), "charges_max": N_("charges_max"),
+    "abilities": N_("abilities"), "edges": N_("edges"),
+}
+"""A sheet's fields as the log names them (the English is the field's own name, as older files wrote it)."""
+
+
+def field_value(field: str, value: Any) -> str:
+    """A sheet field's new value as the log shows it: yes or no, a kind, a list, attributes and ratings."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if field == "kind":
+        return kind_label(str(value))
+    if isinstance(value, list):
+        return ", ".join(field_value("", v) for v in value) or _("(none)")
+    if isinstance(value, Mapping):
+        return ", ".join(f"{builtin_label(str(k)) if field == 'attributes' else k} {v}" for k, v in value.items())
+    return str(value)
+
+
+@teller("character.field")
+def _character_field(f: Fact) -> Told:
+    field = str(f["field"])
+    word = _(SHEET_FIELDS[field]) if field in SHEET_FIELDS else field
+    return Told(_("{name}: {field} → {value}", name=f["name"], field=word, value=field_value(field, f["value"])))
+
+
+# -- gear on a Varjojuoksu sheet or template (tracker.roster: set_weapon, remove_weapon, set_armour) -------------
+
+GEAR_LINES = {
+    ("gear.weapon_added", False): N_("{name} gains {weapon}"),
+    ("gear.weapon_added", True): N_("Template {name} gains {weapon}"),
+    ("gear.weapon_changed", False): N_("{name} now carries {weapon}"),
+    ("gear.weapon_changed", True): N_("Template {name} now carries {weapon}"),
+    ("gear.weapon_dropped", False): N_("{name} drops {weapon}"),
+    ("gear.weapon_dropped", True): N_("Template {name} drops {weapon}"),
+    ("gear.armour", False): N_("{name}: armour {armour}"),
+    ("gear.armour", True): N_("Template {name}: armour {armour}"),
+}
+"""A gear edit's line by its kind and whether a template's gear changed."""
+
+
+WEAPON_KINDS = {"ranged": N_("ranged"), "melee": N_("melee"), "thrown": N_("thrown")}
+"""A weapon's kind (``rules.shadowrun.WEAPON_KINDS``) in words."""
+
+
+def weapon_words(w: Fact) -> str:
+    """A weapon as a sheet keeps it (``table.gear.Weapon.to_table``) in words: "Ares Predator IV 5P AP −1 (Pistols,
+    ranged)"; its name and skill as the GM wrote them."""
+    letter = "P" if w["damage"] == "physical" else "S"
+    ap = sr.parse_ap(w["ap"])
+    shown_ap = f" AP {ap.text}" if ap != sr.ArmourPenetration() else ""
+    kind = str(w.get("kind") or sr.weapon_kind(str(w.get("skill", ""))))
+    how = ", ".join(x for x in (str(w.get("skill", "")), _(WEAPON_KINDS[kind]) if kind in WEAPON_KINDS else kind) if x)
+    return f"{w['name']} {int(w['dv'])}{letter}{shown_ap} ({how})"
+
+
+def armour_words(a: Fact) -> str:
+    """Armour as a sheet keeps it (``{ballistic, impact}``) in words: "ballistic 6 / impact 4"."""
+    return _("ballistic {ballistic} / impact {impact}", ballistic=int(a["ballistic"]), impact=int(a["impact"]))
+
+
+def _gear(f: Fact) -> Told:
+    line = GEAR_LINES[(str(f["id"]), bool(f.get("template")))]
+    if f["id"] == "gear.armour":
+        return Told(_(line, name=f["name"], armour=armour_words(f["armour"])))
+    weapon = f["weapon_name"] if f["id"] == "gear.weapon_dropped" else weapon_words(f["weapon"])
+    return Told(_(line, name=f["name"], weapon=weapon))
+
+
+for _gear_id in ("gear.weapon_added", "gear.weapon_changed", "gear.weapon_dropped", "gear.armour"):
+    TELLERS[_gear_id] = _gear
 
 
 # -- resets, structure, dice secrets, settings --------------------------------------------

@@ -23,9 +23,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, pgettext
 from ..session.model import Event, State
 from ..session.review import stats as st
 from ..session.review.replay import History, ReplayError
@@ -36,6 +36,7 @@ from .render import KIND_MARK, plain_styles, styles_from_theme
 from .screens.prompts import ChoicePrompt
 from .typeahead import TypeAhead
 from .widgets.dice_log import DiceLog
+from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder, compose_panes
 
 REVIEW_CSS = """
@@ -125,6 +126,40 @@ class TimelineLog(DiceLog):
         return False
 
 
+EVENT_KINDS = {
+    "roll": N_("roll"), "character": N_("character"), "wound": N_("wound"), "resource": N_("resource"),
+    "challenge": N_("challenge"), "structure": N_("structure"), "note": N_("note"), "setting": N_("setting"),
+    "template": N_("template"), "combat": N_("combat"), "dice": N_("dice"), "reset": N_("reset"),
+    "undo": N_("undo"), "redo": N_("redo"), "narration": N_("narration"), "initiative": N_("initiative"),
+    "effect": N_("effect"), "seat": N_("seat"),
+}
+"""The log's kinds of event (``model.EVENT_KINDS``) as the kind filter names them (translated where shown)."""
+
+
+def event_kind_word(kind: str) -> str:
+    word = EVENT_KINDS.get(kind)
+    return _(word) if word is not None else kind
+
+
+OUTCOME_WORDS = {"win": N_("win"), "loss": N_("loss"), "glitch": N_("glitch"), "critical glitch": N_("critical glitch"),
+                 "burn": N_("burn")}
+"""The outcome filter's tags (``stats.OUTCOME_TAGS``) in words."""
+
+
+def outcome_word(tag: str) -> str:
+    word = OUTCOME_WORDS.get(tag)
+    return _(word) if word is not None else tag
+
+
+def scene_choice(s: Any) -> str:
+    """A scene in the review's choosers: ``scene 1.1.2: The docks (14 events)``; its title as the GM typed it."""
+    where = ".".join(str(x) for x in s.at)
+    if s.title:
+        return ngettext("scene {where}: {title} ({n} event)", "scene {where}: {title} ({n} events)", s.events,
+                        where=where, title=s.title)
+    return ngettext("scene {where} ({n} event)", "scene {where} ({n} events)", s.events, where=where)
+
+
 def view_tracker(state: State) -> Tracker:
     """A read-only tracker over a rebuilt state, for the panes."""
     return Tracker(state, [], read_only=True)
@@ -173,9 +208,9 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
-        yield from compose_panes(TimelineLog(id="log"), "Timeline", queue_title="State",
+        yield from compose_panes(TimelineLog(id="log"), _("Timeline"), queue_title=_("State"),
                                  queue_title_id="state-title")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         log = self.query_one(TimelineLog)
@@ -214,9 +249,9 @@ class ReviewScreen(Screen[None]):
         ev = next((e for e in self.tracker.events if e["seq"] == seq), None)
         where = ".".join(str(x) for x in (ev.get("at", self.tracker.where) if ev else self.tracker.where))
         text = Text(_("After event {seq}", seq=seq), style="bold")
-        text.append(f" · scene {where}")
+        text.append(_(" · scene {where}", where=where))
         if ev is not None and self.tracker.is_undone(seq):
-            text.append(" · undone later", style=styles.get("loss", ""))
+            text.append(_(" · undone later"), style=styles.get("loss", ""))
         title.update(text)
         self.refresh_status()
 
@@ -224,20 +259,24 @@ class ReviewScreen(Screen[None]):
         t = self.tracker
         line = Text()
         line.append(f" {t.state['campaign']['name']} ", style="bold")
-        line.append(f"· event {self.selected_seq}/{t.last_seq()} · review")
+        line.append(_("· event {seq}/{last} · review", seq=self.selected_seq, last=t.last_seq()))
         desc = self.filter_text()
         if desc:
-            line.append(f" · only {desc}", style="bold")
+            line.append(_(" · only {filters}", filters=desc), style="bold")
         self.query_one("#status-line", Static).update(line)
         log = self.query_one(TimelineLog)
         log_title = self.query_one("#log-title", Static)
         if desc and log.visible_count == 0:
             log_title.update(Text(_("Timeline — no events match; x clears the filters")))
         elif desc:
-            which = ""
-            if "outcome" in self.filters:
-                which = " · undone too" if self.with_undone else " · rolls that stand"
-            log_title.update(Text(_("Timeline — {shown} of {n} events{which}", shown=log.visible_count, n=len(t.events), which=which)))
+            values = {"shown": log.visible_count, "n": len(t.events)}
+            if "outcome" not in self.filters:
+                title = _("Timeline — {shown} of {n} events", **values)
+            elif self.with_undone:
+                title = _("Timeline — {shown} of {n} events · undone too", **values)
+            else:
+                title = _("Timeline — {shown} of {n} events · rolls that stand", **values)
+            log_title.update(Text(title))
         else:
             log_title.update(Text(ngettext("Timeline — {n} event", "Timeline — {n} events", len(t.events))))
 
@@ -249,11 +288,12 @@ class ReviewScreen(Screen[None]):
         if "character" in f:
             parts.append(self.name_of(f["character"]))
         if "scene" in f:
-            parts.append("scene " + ".".join(str(x) for x in f["scene"].at))
+            parts.append(_("scene {where}", where=".".join(str(x) for x in f["scene"].at)))
         if "kind" in f:
-            parts.append(f["kind"])
+            parts.append(event_kind_word(f["kind"]))
         if "outcome" in f:
-            parts.append(f["outcome"] + (" +undone" if self.with_undone else ""))
+            word = outcome_word(f["outcome"])
+            parts.append(_("{outcome} +undone", outcome=word) if self.with_undone else word)
         return " · ".join(parts)
 
     def name_of(self, cid: str) -> str:
@@ -314,15 +354,16 @@ class ReviewScreen(Screen[None]):
             for cid in sorted(self.people.of(ev)):
                 if cid not in ids:
                     ids.append(cid)
-        choices = [("*", "Everyone")] + [(cid, self.name_of(cid)) for cid in ids]
-        self._choose("Show the events of…", choices, lambda v: self.set_filter("character", None if v == "*" else v))
+        choices = [("*", _("Everyone"))] + [(cid, self.name_of(cid)) for cid in ids]
+        self._choose(_("Show the events of…"), choices,
+                     lambda v: self.set_filter("character", None if v == "*" else v))
 
     def _scene_choices(self) -> list[tuple[str, str]]:
-        return [(str(i), f"{s.label} ({s.events} events)") for i, s in enumerate(self.scenes)]
+        return [(str(i), scene_choice(s)) for i, s in enumerate(self.scenes)]
 
     def action_filter_scene(self) -> None:
-        choices = [("*", "Every scene")] + self._scene_choices()
-        self._choose("Show the events of the scene…", choices,
+        choices = [("*", _("Every scene"))] + self._scene_choices()
+        self._choose(_("Show the events of the scene…"), choices,
                      lambda v: self.set_filter("scene", None if v == "*" else self.scenes[int(v)]))
 
     def action_filter_kind(self) -> None:
@@ -330,22 +371,24 @@ class ReviewScreen(Screen[None]):
         for ev in self.tracker.events:
             if ev.get("kind") not in kinds:
                 kinds.append(ev.get("kind", ""))
-        choices = [("*", "Every kind")] + [(k, f"{KIND_MARK.get(k, '·')} {k}") for k in kinds]
-        self._choose("Show only events of the kind…", choices, lambda v: self.set_filter("kind", None if v == "*" else v))
+        choices = [("*", _("Every kind"))] + [(k, f"{KIND_MARK.get(k, '·')} {event_kind_word(k)}") for k in kinds]
+        self._choose(_("Show only events of the kind…"), choices,
+                     lambda v: self.set_filter("kind", None if v == "*" else v))
 
     def action_filter_outcome(self) -> None:
-        choices = [("*", "Any outcome")] + [(o, f"{o} — {st.OUTCOME_MEANING[o]}") for o in st.OUTCOME_TAGS]
+        choices = [("*", _("Any outcome"))] + [(o, _("{outcome} — {meaning}", outcome=outcome_word(o),
+                                                      meaning=_(st.OUTCOME_MEANING[o]))) for o in st.OUTCOME_TAGS]
         who = self.filters.get("character")
-        title = f"Show only {self.name_of(who)}'s…" if who else "Show only rolls with a…"
-        hint = ("Undone rolls and rolls a reroll or Edge replaced are in (u leaves them out)" if self.with_undone
-                else "Only rolls that stand: undone and replaced rolls are left out (u puts them in)")
+        title = _("Show only {name}'s…", name=self.name_of(who)) if who else _("Show only rolls with a…")
+        hint = (_("Undone rolls and rolls a reroll or Edge replaced are in (u leaves them out)") if self.with_undone
+                else _("Only rolls that stand: undone and replaced rolls are left out (u puts them in)"))
         self.app.push_screen(ChoicePrompt(title, choices, hint=hint),
                              lambda v: None if v is None else self.set_filter("outcome", None if v == "*" else v))
 
     def action_toggle_undone(self) -> None:
         self.with_undone = not self.with_undone
-        self.notify("Outcome filters now show undone and replaced rolls too" if self.with_undone
-                    else "Outcome filters now show only rolls that stand", timeout=3)
+        self.notify(_("Outcome filters now show undone and replaced rolls too") if self.with_undone
+                    else _("Outcome filters now show only rolls that stand"), timeout=3)
         self.set_filter("outcome", self.filters.get("outcome"))
 
     def action_clear_filters(self) -> None:
@@ -368,7 +411,7 @@ class ReviewScreen(Screen[None]):
         def go(value: str) -> None:
             self.jump_to(self.scenes[int(value)].first_seq)
 
-        self._choose("Jump to the scene…", self._scene_choices(), go)
+        self._choose(_("Jump to the scene…"), self._scene_choices(), go)
 
     def action_step_scene(self, delta: int) -> None:
         index = next((i for i, s in enumerate(self.scenes) if s.holds(self.selected_seq)), len(self.scenes) - 1)
@@ -407,10 +450,12 @@ def luck_chart(people: list[st.CharacterStats], styles: dict[str, str], half: in
     out = Text()
     charts: list[tuple[str, list[st.CharacterStats], Callable[[st.CharacterStats], float],
                        Callable[[st.CharacterStats], str]]] = [
-        ("Wins against the exact odds (− unlucky │ lucky +)", [c for c in people if c.judged],
-         lambda c: c.win_luck, lambda c: f" {c.judged_wins:g} won of {c.judged}, {c.expected_wins:.2f} expected"),
-        ("Hits against the expected hits", [c for c in people if c.hit_rolls], lambda c: c.hit_luck,
-         lambda c: f" {c.judged_hits} hit{'s' if c.judged_hits != 1 else ''}, {c.expected_hits:.1f} expected"),
+        (_("Wins against the exact odds (− unlucky │ lucky +)"), [c for c in people if c.judged],
+         lambda c: c.win_luck, lambda c: _(" {won} won of {n}, {expected} expected", won=f"{c.judged_wins:g}",
+                                           n=c.judged, expected=f"{c.expected_wins:.2f}")),
+        (_("Hits against the expected hits"), [c for c in people if c.hit_rolls], lambda c: c.hit_luck,
+         lambda c: ngettext(" {n} hit, {expected} expected", " {n} hits, {expected} expected", c.judged_hits,
+                            expected=f"{c.expected_hits:.1f}")),
     ]
     for i, (title, rows, luck, note) in enumerate((x for x in charts if x[1])):
         if i:
@@ -438,18 +483,19 @@ def _diverging(out: Text, name: str, value: float, top: float, half: int, styles
 
 def results_table(s: st.SessionStats, system: str) -> Table:
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("Character")
-    for name in ("Rolls", "Won", "Lost", "Tied"):
+    table.add_column(_("Character"))
+    for name in (_("Rolls"), _("Won"), _("Lost"), _("Tied")):
         table.add_column(name, justify="right")
     extra: list[tuple[str, Callable[[st.CharacterStats], int]]]
     if system == "rajapolku":
-        extra = [("Degr.", lambda c: c.degrees), ("Charges", lambda c: c.charges_spent),
-                 ("Story", lambda c: c.story_points_spent)]
+        extra = [(pgettext("column", "Degr."), lambda c: c.degrees), (pgettext("column", "Charges"), lambda c: c.charges_spent),
+                 (pgettext("column", "Story"), lambda c: c.story_points_spent)]
     elif system == "harhapolku":
-        extra = [("Edge rerolls", lambda c: c.edge_rerolls)]
+        extra = [(_("Edge rerolls"), lambda c: c.edge_rerolls)]
     else:
-        extra = [("Hits", lambda c: c.hits), ("Net", lambda c: c.net_hits), ("Glitch", lambda c: c.glitches),
-                 ("Crit.", lambda c: c.critical_glitches), ("Edge", lambda c: c.edge_spent)]
+        extra = [(_("Hits"), lambda c: c.hits), (pgettext("column", "Net"), lambda c: c.net_hits),
+                 (pgettext("column", "Glitch"), lambda c: c.glitches),
+                 (pgettext("column", "Crit."), lambda c: c.critical_glitches), (_("Edge"), lambda c: c.edge_spent)]
     for name, _rest in extra:
         table.add_column(name, justify="right")
     for c in s.characters:
@@ -468,7 +514,8 @@ def wins_chart(s: st.SessionStats, styles: dict[str, str], width: int = 30) -> T
         out.append(f"{c.name[:14]:<14} ")
         out.append(bar(c.wins, top, width) if c.wins else "", style=styles.get("win", ""))
         out.append("░" * int(round(c.losses / top * width)), style=styles.get("loss", ""))
-        out.append(f"  {c.wins} won, {c.losses} lost" + (f", {c.ties} tied" if c.ties else "") + "\n")
+        out.append((_("  {won} won, {lost} lost, {tied} tied", won=c.wins, lost=c.losses, tied=c.ties) if c.ties
+                    else _("  {won} won, {lost} lost", won=c.wins, lost=c.losses)) + "\n")
     out.rstrip()
     return out
 
@@ -494,7 +541,7 @@ class StatsScreen(Screen[None]):
             yield Static(id="stats-results", classes="stats-part")
             yield Static(id="stats-luck", classes="stats-part")
             yield Static(id="stats-faces", classes="stats-part")
-        yield Footer()
+        yield KeyLine()
 
     def on_mount(self) -> None:
         self.restyle()
@@ -506,15 +553,19 @@ class StatsScreen(Screen[None]):
         system = self.tracker.system.value
         head = Text(_("Per character"), style="bold")
         if s.undone:
-            head.append(f"  ({s.undone} undone events left out)", style=styles.get("muted", ""))
+            head.append(ngettext("  ({n} undone event left out)", "  ({n} undone events left out)", s.undone),
+                        style=styles.get("muted", ""))
         self.query_one("#stats-results", Static).update(
             Group(head, results_table(s, system), Text(""), wins_chart(s, styles)))
         luck = luck_chart(s.characters, styles)
         self.query_one("#stats-luck", Static).update(luck if luck.plain else Text(_("No contests with exact odds yet.")))
         parts: list[Any] = [Text(_("Are the dice fair? Faces against a fair die (│)"), style="bold")]
         for d in s.faces:
-            parts.append(Text("\n" + _("d{size} · {origin} dice · {total} dice · │ fair: {expected:.1f} each", size=d.size,
-                                           origin=d.origin, total=d.total, expected=d.expected),
+            values = {"size": d.size, "total": d.total, "expected": d.expected}
+            parts.append(Text("\n" + (_("d{size} · dice entered by hand · {total} dice · │ fair: {expected:.1f} each",
+                                         **values) if d.manual
+                                       else _("d{size} · program dice · {total} dice · │ fair: {expected:.1f} each",
+                                              **values)),
                               style="bold"))
             parts.append(Text(d.verdict(), style=styles.get("accent", "")))
             parts.append(face_chart(d, styles))

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ... import i18n
 from ...i18n import N_, _, ngettext, pgettext
 from ...rules.system import System
 from ...text import bar, builtin_label, dice_origin, logged_die_text, wound_label
@@ -288,19 +289,20 @@ def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Bloc
 
 def _statistics(view: Tracker, system: System, names: dict[str, str] | None = None) -> list[Block]:
     s = st.compute(view, names)
-    blocks = [Block("h2", _plain(_("Statistics"))),
-              _p((_count(s.rolls, "roll") + (f"; {_count(s.undone, 'undone event')} left out" if s.undone else "")
-                  + ".", ""))]
+    rolls = ngettext("{n} roll", "{n} rolls", s.rolls)
+    counted = (ngettext("{rolls}; {n} undone event left out.", "{rolls}; {n} undone events left out.", s.undone,
+                        rolls=rolls) if s.undone else _("{rolls}.", rolls=rolls))
+    blocks = [Block("h2", _plain(_("Statistics"))), _p((counted, ""))]
     people = [c for c in s.characters if c.rolls or c.edge_spent or c.story_points_spent or c.charges_spent
               or c.edge_rerolls]
     if people:
-        header = ["Character", "Rolls", "Won", "Lost", "Tied"]
+        header = [_("Character"), _("Rolls"), _("Won"), _("Lost"), _("Tied")]
         if system is System.RAJAPOLKU:
-            header += ["Degrees", "Charges spent", "Story points spent"]
+            header += [_("Degrees"), _("Charges spent"), _("Story points spent")]
         elif system is System.HARHAPOLKU:
-            header += ["Edge rerolls"]
+            header += [_("Edge rerolls")]
         else:
-            header += ["Hits", "Net hits", "Glitches", "Critical", "Edge spent"]
+            header += [_("Hits"), _("Net hits"), _("Glitches"), pgettext("glitches", "Critical"), _("Edge spent")]
         rows = []
         for c in people:
             row = [[(c.name, "b")]] + [_plain(str(x)) for x in (c.rolls, c.wins, c.losses, c.ties)]
@@ -314,35 +316,38 @@ def _statistics(view: Tracker, system: System, names: dict[str, str] | None = No
         blocks.append(Block("table", header=header, rows=rows))
     bought = [(c.name, b) for c in s.characters for b in c.story_bought]
     if bought:
-        blocks.append(Block("h3", _plain("What the story points bought")))
+        blocks.append(Block("h3", _plain(_("What the story points bought"))))
         blocks.append(Block("ul", items=[[(n, "b"), (f": {b}", "")] for n, b in bought]))
     lucky = [c for c in s.characters if c.judged or c.hit_rolls]
     if lucky:
-        blocks.append(Block("h3", _plain("Luck: results against the exact odds")))
+        blocks.append(Block("h3", _plain(_("Luck: results against the exact odds"))))
         items = []
         for c in lucky:
             parts: Inline = [(c.name, "b"), (": ", "")]
             bits = []
             if c.judged:
-                bits.append(f"won {_num(c.judged_wins)} of {_count(c.judged, 'contest')}, {c.expected_wins:.2f} expected "
-                            f"({c.win_luck:+.2f})")
+                bits.append(ngettext("won {won} of {n} contest, {expected} expected ({luck})",
+                                     "won {won} of {n} contests, {expected} expected ({luck})", c.judged,
+                                     won=_num(c.judged_wins), expected=f"{c.expected_wins:.2f}",
+                                     luck=f"{c.win_luck:+.2f}"))
             if c.hit_rolls:
-                bits.append(f"{_count(c.judged_hits, 'hit')} in {_count(c.hit_rolls, 'roll')}, {c.expected_hits:.2f} expected "
-                            f"({c.hit_luck:+.2f})")
+                bits.append(ngettext("{hits} in {n} roll, {expected} expected ({luck})",
+                                     "{hits} in {n} rolls, {expected} expected ({luck})", c.hit_rolls,
+                                     hits=ngettext("{n} hit", "{n} hits", c.judged_hits),
+                                     expected=f"{c.expected_hits:.2f}", luck=f"{c.hit_luck:+.2f}"))
             parts.append(("; ".join(bits), ""))
             items.append(parts)
         blocks.append(Block("ul", items=items))
     if s.faces:
-        blocks.append(Block("h3", _plain("Are the dice fair?")))
+        blocks.append(Block("h3", _plain(_("Are the dice fair?"))))
         for f in s.faces:
-            blocks.append(_p((f"d{f.size}, {f.origin}: {f.total} dice. ", "b"), (f.verdict(), "")))
+            head = (ngettext("d{size}, entered by hand: {n} die. ", "d{size}, entered by hand: {n} dice. ", f.total,
+                             size=f.size) if f.manual
+                    else ngettext("d{size}, program: {n} die. ", "d{size}, program: {n} dice. ", f.total, size=f.size))
+            blocks.append(_p((head, "b"), (f.verdict(), "")))
             blocks.append(Block("bars", bars=[(str(i + 1), float(n), f.expected, str(n))
                                               for i, n in enumerate(f.counts)]))
     return blocks
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _num(x: float) -> str:
@@ -401,9 +406,9 @@ def to_markdown(blocks: Sequence[Block]) -> str:
             ref = b.bars[0][2] if b.bars else 0
             lines.append("```")
             width = max(len(label) for label, *_ in b.bars)
-            for label, value, _, note in b.bars:
+            for label, value, _ref, note in b.bars:
                 lines.append(f"{label:>{width}} {_bar(value, top):<{BAR_WIDTH + 1}} {note}")
-            lines.append(f"{'':>{width}} {'fair: ' + format(ref, '.1f') + ' each'}")
+            lines.append(f"{'':>{width}} " + _("fair: {expected} each", expected=format(ref, ".1f")))
             lines.append("```")
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -476,8 +481,9 @@ def to_html(blocks: Sequence[Block]) -> str:
                             f'<span class="ref" style="left:{reference / top * 100:.1f}%"></span></span>'
                             f"<span>{html.escape(note)}</span>")
             body.append("</div>")
-            body.append(f'<p class="legend">The line marks fair dice: {ref:.1f} of each face.</p>')
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            body.append('<p class="legend">' + html.escape(_("The line marks fair dice: {expected} of each face.",
+                                                                 expected=f"{ref:.1f}")) + "</p>")
+    return (f"<!DOCTYPE html>\n<html lang=\"{i18n.language()}\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")

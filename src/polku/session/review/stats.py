@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
+from ...i18n import N_, _
 from ...rules.dice import RulesError
 from ...rules.shadowrun import count_hits
 from ...rules.system import Settings
@@ -45,7 +46,7 @@ def _gamma_series(a: float, x: float) -> float:
     """Regularized lower incomplete gamma P(a, x) by its series (x < a + 1)."""
     term = total = 1.0 / a
     n = a
-    for _ in range(10_000):
+    for _step in range(10_000):
         n += 1.0
         term *= x / n
         total += term
@@ -149,17 +150,19 @@ class FaceDistribution:
         return self.expected >= 5
 
     def verdict(self) -> str:
+        """The test's figures and what they say, in the language in use."""
         stat, dof, p = self.fit
         if self.total == 0:
-            return "no dice"
-        head = f"χ² = {stat:.2f}, {dof} df, p = {p:.3f}"
+            return _("no dice")
+        values = {"chi": f"{stat:.2f}", "dof": dof, "p": f"{p:.3f}"}
         if not self.enough:
-            return f"{head} — too few dice to judge (want ≥ {5 * self.size})"
+            return _("χ² = {chi}, {dof} df, p = {p} — too few dice to judge (want ≥ {want})", want=5 * self.size,
+                     **values)
         if p < 0.01:
-            return f"{head} — unlikely for fair dice"
+            return _("χ² = {chi}, {dof} df, p = {p} — unlikely for fair dice", **values)
         if p < 0.05:
-            return f"{head} — a little odd"
-        return f"{head} — consistent with fair dice"
+            return _("χ² = {chi}, {dof} df, p = {p} — a little odd", **values)
+        return _("χ² = {chi}, {dof} df, p = {p} — consistent with fair dice", **values)
 
 
 @dataclass
@@ -379,7 +382,7 @@ def judge_roll(roll: RollTable, campaign: Settings,
             r.hits = int(sub.get("hits", 0))
             r.glitch = bool(sub.get("glitch"))
             r.critical_glitch = bool(sub.get("critical_glitch"))
-            r.expected_hits, _ = _sr_expect(s.get("dice", []), sub, settings)
+            r.expected_hits, _rest = _sr_expect(s.get("dice", []), sub, settings)
         _two_sided(out, winner)
         if winner in ("a", "b"):
             out[0 if winner == "a" else 1].net_hits = int(outcome.get("net_hits", 0))
@@ -419,13 +422,13 @@ OUTCOME_TAGS = ("win", "loss", "glitch", "critical glitch", "burn")
 """The outcomes the review can filter by."""
 
 OUTCOME_MEANING = {
-    "win": "rolls won",
-    "loss": "rolls lost",
-    "glitch": "glitches, critical glitches included (S5, S6)",
-    "critical glitch": "critical glitches only (S6)",
-    "burn": "narration usurpations that burned the table's dice (H9)",
+    "win": N_("rolls won"),
+    "loss": N_("rolls lost"),
+    "glitch": N_("glitches, critical glitches included (S5, S6)"),
+    "critical glitch": N_("critical glitches only (S6)"),
+    "burn": N_("narration usurpations that burned the table's dice (H9)"),
 }
-"""What each outcome filter shows, in words for the filter's chooser."""
+"""What each outcome filter shows, in words for the filter's chooser (translated where shown)."""
 
 
 def _who_list(ev: Event) -> list[str]:

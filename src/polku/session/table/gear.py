@@ -22,8 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...i18n import _
 from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
+from .. import telling
 from ..host import TrackerError
 from ..model import State
 from ..records import Character, SRArmour, SRWeapon
@@ -92,6 +94,17 @@ class Armour:
         return cls(value, value)
 
 
+def weapon_words(w: Weapon) -> str:
+    """:attr:`Weapon.text` in the language in use: "Ares Predator IV 5P AP −1 (Pistols, kaukoase)"; the name
+    and the skill as the GM wrote them."""
+    return telling.weapon_words(w.to_table())
+
+
+def armour_words(a: Armour) -> str:
+    """:attr:`Armour.text` in the language in use: "ballistic 6 / impact 4"."""
+    return telling.armour_words(a.to_table())
+
+
 def parse_weapon(text: str) -> Weapon:
     """A weapon from one line: ``name, DV, AP, skill`` — "Ares Predator IV, 5P, -1, Pistols".
 
@@ -102,16 +115,16 @@ def parse_weapon(text: str) -> Weapon:
     """
     parts = [p.strip() for p in text.split(",")]
     if len(parts) < 2 or not parts[0]:
-        raise TrackerError("write a weapon as: name, DV, AP, skill (e.g. Ares Predator IV, 5P, -1, Pistols)")
+        raise TrackerError(_("write a weapon as: name, DV, AP, skill (e.g. Ares Predator IV, 5P, -1, Pistols)"))
     if len(parts) > 5:
-        raise TrackerError("a weapon has at most five parts: name, DV, AP, skill, kind")
+        raise TrackerError(_("a weapon has at most five parts: name, DV, AP, skill, kind"))
     name, dv_text = parts[0], parts[1].replace(" ", "").upper()
     damage = "physical"
     if dv_text.endswith(("P", "S")):
         damage = "physical" if dv_text[-1] == "P" else "stun"
         dv_text = dv_text[:-1]
     if not dv_text.isdigit() or not 0 <= int(dv_text) <= 99:
-        raise TrackerError(f"a weapon's damage is a number 0–99 and P or S (e.g. 5P, 6S), not {parts[1]!r}")
+        raise TrackerError(_("a weapon's damage is a number 0–99 and P or S (e.g. 5P, 6S), not {text!r}", text=parts[1]))
     try:
         ap = sr.parse_ap(parts[2] if len(parts) > 2 else "")
     except RulesError as e:
@@ -119,7 +132,7 @@ def parse_weapon(text: str) -> Weapon:
     skill = parts[3] if len(parts) > 3 else ""
     kind = parts[4].lower() if len(parts) > 4 else sr.weapon_kind(skill)
     if kind not in sr.WEAPON_KINDS:
-        raise TrackerError(f"a weapon is {', '.join(sr.WEAPON_KINDS)}, not {parts[4]!r}")
+        raise TrackerError(_("a weapon is {kinds}, not {text!r}", kinds=", ".join(sr.WEAPON_KINDS), text=parts[4]))
     return Weapon(name[:60], int(dv_text), damage, ap, skill[:40], kind)
 
 
@@ -137,7 +150,7 @@ def parse_armour(text: str) -> Armour:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(p.isdigit() and int(p) <= 99 for p in parts):
-        raise TrackerError(f"armour is ballistic/impact, numbers 0–99 (e.g. 6/4), not {text.strip()!r}")
+        raise TrackerError(_("armour is ballistic/impact, numbers 0–99 (e.g. 6/4), not {text!r}", text=text.strip()))
     return Armour(int(parts[0]), int(parts[1]))
 
 

@@ -406,13 +406,14 @@ class Roster:
                 raise TrackerError(f"{holder['name']} carries {MAX_WEAPONS} weapons already")
             if any(w.name.lower() == weapon.name.lower() for w in sheet):
                 raise TrackerError(f"{holder['name']} already has a weapon named {weapon.name!r}")
-            new, verb = sheet + [weapon], "gains"
+            new, verb, what = sheet + [weapon], "gains", "gear.weapon_added"
         else:
             if not 0 <= index < len(sheet):
                 raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
-            new, verb = sheet[:index] + [weapon] + sheet[index + 1:], "now carries"
+            new, verb, what = sheet[:index] + [weapon] + sheet[index + 1:], "now carries", "gear.weapon_changed"
         t.run(self._gear(holder, template, "weapons", [w.to_table() for w in new],
-                          f"{holder['name']} {verb} {weapon.text}"))
+                          f"{holder['name']} {verb} {weapon.text}",
+                          {"id": what, "name": holder["name"], "weapon": weapon.to_table()}))
 
     def remove_weapon(self, owner: str, index: int, *, template: bool = False) -> None:
         t = self.t
@@ -421,7 +422,8 @@ class Roster:
         if not 0 <= index < len(sheet):
             raise TrackerError(f"{holder['name']} has no weapon {index + 1}")
         t.run(self._gear(holder, template, "weapons", [w.to_table() for i, w in enumerate(sheet) if i != index],
-                          f"{holder['name']} drops {sheet[index].name}"))
+                          f"{holder['name']} drops {sheet[index].name}",
+                          {"id": "gear.weapon_dropped", "name": holder["name"], "weapon_name": sheet[index].name}))
 
     def set_armour(self, owner: str, armour: Armour, *, template: bool = False) -> None:
         """Ballistic and impact armour on a sheet, one command."""
@@ -429,11 +431,13 @@ class Roster:
         if armour == armour_of(self.t.state, holder) and "armour" in holder:
             raise TrackerError(f"{holder['name']} already wears {armour.text}; nothing changed")
         self.t.run(self._gear(holder, template, "armour", armour.to_table(),
-                               f"{holder['name']}: armour {armour.text}"))
+                               f"{holder['name']}: armour {armour.text}",
+                               {"id": "gear.armour", "name": holder["name"], "armour": armour.to_table()}))
 
     def _gear(self, holder: SRCharacter, template: bool, key: str, value: list[SRWeapon] | SRArmour,
-              text: str) -> Callable[[Txn], None]:
-        """The command that sets a sheet's ``weapons`` or ``armour`` and logs ``text``."""
+              text: str, fact: dict[str, object]) -> Callable[[Txn], None]:
+        """The command that sets a sheet's ``weapons`` or ``armour`` and logs ``text``, told from ``fact``
+        (``session.telling``; a template's says so: ``template``)."""
         t = self.t
         table = "templates" if template else "characters"
 
@@ -441,9 +445,9 @@ class Roster:
             txn.set([table, holder["id"], key], value)
             model.validate_state(t.state)
             if template:
-                txn.emit("template", f"Template {text}", template=holder["id"])
+                txn.emit("template", f"Template {text}", template=holder["id"], fact={**fact, "template": True})
             else:
-                txn.emit("character", text, who=holder["id"])
+                txn.emit("character", text, who=holder["id"], fact=fact)
 
         return build
 

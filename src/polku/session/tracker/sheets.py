@@ -49,16 +49,26 @@ class SheetCommands(TrackerBase):
         self.run(build)
         return self.character(result["id"])
 
-    def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None) -> None:
-        """Set any character field (the detail view); validated, logged, undoable."""
+    def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None,
+                         edge: int | None = None) -> None:
+        """Set any character field (the detail view); validated, logged, undoable.
+
+        The log's line is told from a fact (:func:`sheet_edit_fact`): an ability gained, changed or lost,
+        the edges or Harhapolku backgrounds listed, an edge (``edge``: its place) used or available again,
+        else the field and its new value. ``text`` replaces the stored English line (no fact then).
+        """
         ch = self.character(cid)
         if field_name in ("id",) or field_name not in ch:
             raise TrackerError(f"'{field_name}' is not a field a GM can edit")
+        fact = sheet_edit_fact(ch, field_name, value, edge=edge)
 
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, field_name], value)
             model.validate_state(self.state)
-            txn.emit("character", text or f"{ch['name']}: {field_name} → {_show(value)}", who=cid)
+            if text:
+                txn.emit("character", text, who=cid)
+            else:
+                txn.emit("character", sheet_edit_text(fact), who=cid, fact=fact)
 
         self.run(build)
 
@@ -275,3 +285,72 @@ class SheetCommands(TrackerBase):
             raise TrackerError(f"{ch['name']}'s edge '{edge}' is already used this session")
         return ch, idx
 
+
+
+# -- a field edited on the sheet: its fact, and the English line stored beside it ---------------------
+
+_TIER_WORDS = model.HARHA_TIER_LABELS
+_KIND_WORDS = {"pc": "PC", "npc": "NPC", "opposition": "opposition"}
+
+
+def _ability(ab: Any) -> dict[str, Any]:
+    return {"name": str(ab["name"]), "cost": int(ab.get("cost", 0)), "per": str(ab.get("per", "use"))}
+
+
+def sheet_edit_fact(ch: Any, field_name: str, value: Any, *, edge: int | None = None) -> dict[str, Any]:
+    """What an edit of ``ch``'s ``field_name`` to ``value`` did, as a fact (``session.telling`` tells it)."""
+    name = str(ch["name"])
+    old = ch.get(field_name)
+    if field_name == "abilities" and isinstance(old, list) and isinstance(value, list):
+        old_names = [str(a["name"]) for a in old]
+        if len(value) == len(old) + 1 and value[:-1] == old:
+            return {"id": "character.ability_gained", "name": name, "ability": _ability(value[-1])}
+        if len(value) == len(old) - 1:
+            kept = [str(a["name"]) for a in value]
+            gone = [n for i, n in enumerate(old_names) if i >= len(kept) or kept[i] != n]
+            if gone:
+                return {"id": "character.ability_lost", "name": name, "ability": gone[0]}
+        if len(value) == len(old):
+            changed = [i for i, (a, b) in enumerate(zip(old, value)) if a != b]
+            if len(changed) == 1:
+                i = changed[0]
+                return {"id": "character.ability_changed", "name": name, "before": old_names[i],
+                        "ability": _ability(value[i])}
+    if field_name == "edges" and isinstance(value, list):
+        if edge is not None and 0 <= edge < len(value):
+            return {"id": "character.edge_used", "name": name, "edge": str(value[edge]["name"]),
+                    "used": bool(value[edge]["used"])}
+        return {"id": "character.edges", "name": name, "edges": [str(e["name"]) for e in value]}
+    if field_name == "backgrounds" and isinstance(value, list) and all(isinstance(b, dict) for b in value):
+        return {"id": "character.backgrounds", "name": name,
+                "backgrounds": [{"name": str(b["name"]), "tier": str(b["tier"])} for b in value]}
+    return {"id": "character.field", "name": name, "field": field_name, "value": value}
+
+
+def ability_words(ab: Any) -> str:
+    """An ability's price in the log's English: ``always on``, ``1 charge per use``, ``2 charges per scene``."""
+    if ab["per"] == "always":
+        return "always on"
+    return f"{ab['cost']} {'charge' if ab['cost'] == 1 else 'charges'} per {ab['per']}"
+
+
+def sheet_edit_text(f: Any) -> str:
+    """The English line stored beside a sheet edit's fact (for older readers; what the English teller says)."""
+    name, kind = f["name"], f["id"]
+    if kind == "character.ability_gained":
+        return f"{name} gains the ability {f['ability']['name']} ({ability_words(f['ability'])})"
+    if kind == "character.ability_lost":
+        return f"{name} loses the ability {f['ability']}"
+    if kind == "character.ability_changed":
+        return f"{name}: ability {f['before']} is now {f['ability']['name']} ({ability_words(f['ability'])})"
+    if kind == "character.edge_used":
+        return f"{name}: edge '{f['edge']}' {'used' if f['used'] else 'available again'}"
+    if kind == "character.edges":
+        return f"{name}: edges → {', '.join(f['edges']) or '(none)'}"
+    if kind == "character.backgrounds":
+        return f"{name}: backgrounds → " + (", ".join(
+            f"{b['name']} ({_TIER_WORDS.get(b['tier'], b['tier'])})" for b in f["backgrounds"]) or "(none)")
+    value = f["value"]
+    if f["field"] == "kind":
+        value = _KIND_WORDS.get(str(value), value)
+    return f"{name}: {f['field']} → {_show(value)}"

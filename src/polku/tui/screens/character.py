@@ -24,15 +24,17 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, pgettext
 from ...rules.dice import ascii_int
-from ...rules.system import System, raja_wound_effect
+from ...rules.system import RAJA_WOUND_PENALTY, System, raja_wound_level
 from ...session.commands import Command, command
 from ...session.model import CHARACTER_KINDS, HARHA_TIER_LABELS, HARHA_TIERS, SR_ATTRIBUTES, condition_monitors
 from ...session.records import SRCharacter
 from ...session.records import sr as sr_sheet
+from ...session.telling import WOUND_CARE, event_text
 from ...session.tracker import Tracker, TrackerError
-from ..messages import RunCommand, TrackerChanged
+from ...text import builtin_label, wound_label
+from ..messages import LanguageChanged, RunCommand, TrackerChanged
 from ..render import boxes, pips
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
@@ -42,14 +44,33 @@ class FieldError(ValueError):
     """One line saying which field is wrong and how to write it."""
 
 
-KIND_LABELS = {"pc": "player character", "npc": "NPC", "opposition": "opposition"}
-"""How each character kind reads on screen."""
+KIND_LABELS = {"pc": N_("player character"), "npc": N_("NPC"), "opposition": N_("opposition")}
+"""How each character kind reads on the sheet (translated where shown)."""
 
-SR_ATTRIBUTE_SHORT = {
-    "body": "Bod", "agility": "Agi", "reaction": "Rea", "strength": "Str",
-    "charisma": "Cha", "intuition": "Int", "logic": "Log", "willpower": "Wil",
-}
-"""The usual SR4 abbreviations, for the narrow attribute grid."""
+
+FORM_KINDS = {"pc": N_("pc"), "npc": N_("npc"), "opposition": N_("opposition")}
+"""The kinds as the new-character form offers them (short: three on one row)."""
+
+
+def kind_words(kind: str) -> str:
+    """A character's kind as the sheet names it, in the language in use."""
+    word = KIND_LABELS.get(kind)
+    return _(word) if word is not None else kind
+
+
+def attribute_short(attr: str) -> str:
+    """The usual SR4 abbreviations, for the narrow attribute grid, in the language in use."""
+    return {
+        "body": pgettext("attribute", "Bod"), "agility": pgettext("attribute", "Agi"),
+        "reaction": pgettext("attribute", "Rea"), "strength": pgettext("attribute", "Str"),
+        "charisma": pgettext("attribute", "Cha"), "intuition": pgettext("attribute", "Int"),
+        "logic": pgettext("attribute", "Log"), "willpower": pgettext("attribute", "Wil"),
+    }[attr]
+
+
+def attribute_word(attr: str) -> str:
+    """``agility`` → ``Agility`` (``Ketteryys``): a sheet row's label."""
+    return builtin_label(attr).capitalize()
 
 _TIER_BY_TEXT = {**{t: t for t in HARHA_TIERS}, **{v: k for k, v in HARHA_TIER_LABELS.items()},
                  "significant-special": "significant_special", "background": "plain"}
@@ -66,9 +87,10 @@ def parse_int(text: str, what: str, lo: int, hi: int) -> int:
     try:
         value = ascii_int(text)
     except ValueError:
-        raise FieldError(f"{what}: write a whole number from {lo} to {hi}, not '{text.strip()}'") from None
+        raise FieldError(_("{what}: write a whole number from {lo} to {hi}, not '{text}'", what=what, lo=lo, hi=hi,
+                           text=text.strip())) from None
     if not lo <= value <= hi:
-        raise FieldError(f"{what}: {value} is outside {lo}–{hi}")
+        raise FieldError(_("{what}: {value} is outside {lo}–{hi}", what=what, value=value, lo=lo, hi=hi))
     return value
 
 def parse_names(text: str) -> list[str]:
@@ -90,13 +112,14 @@ def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
     for part in text.split(","):
         if not part.strip():
             continue
-        name, _, tier = part.partition(":")
+        name, _colon, tier = part.partition(":")
         name = name.strip()
         key = tier.strip().lower().replace("  ", " ") or "plain"
         if not name:
-            raise FieldError(f"backgrounds: '{part.strip()}' has no name before the ':'")
+            raise FieldError(_("backgrounds: '{part}' has no name before the ':'", part=part.strip()))
         if key not in _TIER_BY_TEXT:
-            raise FieldError(f"backgrounds: '{tier.strip()}' is not a tier (use {', '.join(HARHA_TIERS)})")
+            raise FieldError(_("backgrounds: '{tier}' is not a tier (use {tiers})", tier=tier.strip(),
+                               tiers=", ".join(HARHA_TIERS)))
         out.append({"name": name, "tier": _TIER_BY_TEXT[key]})
     return out
 
@@ -116,8 +139,8 @@ def parse_skills(text: str) -> dict[str, int]:
             continue
         m = re.fullmatch(r"(.+?)\s*[:=]?\s*(-?[0-9]+)", part)
         if not m or not m.group(1).strip():
-            raise FieldError(f"skills: write '{part}' as a name and a rating, e.g. 'Pistols 4'")
-        out[m.group(1).strip()] = parse_int(m.group(2), f"skill {m.group(1).strip()}", 0, 12)
+            raise FieldError(_("skills: write '{part}' as a name and a rating, e.g. 'Pistols 4'", part=part))
+        out[m.group(1).strip()] = parse_int(m.group(2), _("skill {name}", name=m.group(1).strip()), 0, 12)
     return out
 
 def format_skills(skills: dict[str, int]) -> str:
@@ -137,9 +160,9 @@ def parse_ability(text: str) -> dict[str, Any]:
         return {"name": m.group(1), "cost": 0, "per": "always"}
     m = re.fullmatch(r"(.+?)\s+([0-9]+)\s*(?:/\s*(use|scene))?", text, flags=re.IGNORECASE)
     if not m:
-        raise FieldError("ability: write a name and its price, e.g. 'Ape strength 1/scene', "
-                         "'Hex 2/use' or 'Night sight always'")
-    cost = parse_int(m.group(2), "ability cost", 0, 30)
+        raise FieldError(_("ability: write a name and its price, e.g. 'Ape strength 1/scene', "
+                           "'Hex 2/use' or 'Night sight always'"))
+    cost = parse_int(m.group(2), _("ability cost"), 0, 30)
     return {"name": m.group(1), "cost": cost, "per": (m.group(3) or "use").lower()}
 
 def format_ability(ab: dict[str, Any]) -> str:
@@ -150,9 +173,21 @@ def format_ability(ab: dict[str, Any]) -> str:
 def ability_text(ab: dict[str, Any]) -> str:
     """How an ability's price reads on the sheet."""
     if ab["per"] == "always":
-        return "always on"
-    unit = "charge" if ab["cost"] == 1 else "charges"
-    return f"{ab['cost']} {unit} per {ab['per']}"
+        return _("always on")
+    if ab["per"] == "scene":
+        return ngettext("{n} charge per scene", "{n} charges per scene", int(ab["cost"]))
+    return ngettext("{n} charge per use", "{n} charges per use", int(ab["cost"]))
+
+def wound_effect_words(level: str) -> str:
+    """R9: a level's effect in the language in use (``−2 dice, worsens without hospital care``; "" for none)."""
+    level = raja_wound_level(level) or level
+    pen = RAJA_WOUND_PENALTY.get(level, 0)
+    care = WOUND_CARE.get(level)
+    if pen and level != "Dead":
+        if care:
+            return ngettext("−{n} die, {care}", "−{n} dice, {care}", pen, care=_(care))
+        return ngettext("−{n} die", "−{n} dice", pen)
+    return _(care) if care else ""
 
 def _checker(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
     """A TextPrompt ``check`` from a parser that raises :class:`FieldError`."""
@@ -255,53 +290,53 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="charform"):
-            yield Label(f"New character · {self.system.display_name}", classes="dialog--title")
+            yield Label(_("New character · {system}", system=self.system.display_name), classes="dialog--title")
             with Horizontal(classes="form-row"):
-                yield Label("Name", classes="form-label")
-                yield Input(placeholder="e.g. Alyosha", id="cf-name", compact=True)
+                yield Label(_("Name"), classes="form-label")
+                yield Input(placeholder=_("e.g. Alyosha"), id="cf-name", compact=True)
             with Horizontal(classes="form-row"):
-                yield Label("Player", classes="form-label")
-                yield Input(placeholder="blank for a GM character", id="cf-player", compact=True)
+                yield Label(_("Player"), classes="form-label")
+                yield Input(placeholder=_("blank for a GM character"), id="cf-player", compact=True)
             with Horizontal(classes="form-row"):
-                yield Label("Kind", classes="form-label")
-                yield CycleField([(k, k) for k in CHARACTER_KINDS], "pc", id="cf-kind")
+                yield Label(_("Kind"), classes="form-label")
+                yield CycleField([(k, _(FORM_KINDS[k])) for k in CHARACTER_KINDS], "pc", id="cf-kind")
             if self.system is System.RAJAPOLKU:
                 with Horizontal(classes="form-row"):
-                    yield Label("Backgrounds", classes="form-label")
-                    yield Input(placeholder="Militia, Street-wise (R2)", id="cf-backgrounds", compact=True)
+                    yield Label(_("Backgrounds"), classes="form-label")
+                    yield Input(placeholder=_("Militia, Street-wise (R2)"), id="cf-backgrounds", compact=True)
                 with Horizontal(classes="form-row"):
-                    yield Label("Charges", classes="form-label")
+                    yield Label(_("Charges"), classes="form-label")
                     yield Input(str(self._default_charges), id="cf-charges", compact=True,
                                 restrict=r"[0-9]*", max_length=2)
             elif self.system is System.HARHAPOLKU:
                 with Horizontal(classes="form-row"):
-                    yield Label("Backgrounds", classes="form-label")
-                    yield Input(placeholder="Villager:general, Smith, Old blood:special", id="cf-backgrounds",
+                    yield Label(_("Backgrounds"), classes="form-label")
+                    yield Input(placeholder=_("Villager:general, Smith, Old blood:special"), id="cf-backgrounds",
                                 compact=True)
-                yield Static("  tiers (H2): " + ", ".join(HARHA_TIERS) + "; no tier = plain",
+                yield Static(_("  tiers (H2): {tiers}; no tier = plain", tiers=", ".join(HARHA_TIERS)),
                              classes="dialog--hint")
                 with Horizontal(classes="form-row"):
-                    yield Label("Edges", classes="form-label")
-                    yield Input(placeholder="Quick hands, Lucky (H7)", id="cf-edges", compact=True)
+                    yield Label(_("Edges"), classes="form-label")
+                    yield Input(placeholder=_("Quick hands, Lucky (H7)"), id="cf-edges", compact=True)
             else:
                 with Grid(id="cf-attributes"):
                     for attr in SR_ATTRIBUTES:
                         with Horizontal(classes="attr-cell"):
-                            yield Label(SR_ATTRIBUTE_SHORT[attr], classes="attr-label")
+                            yield Label(attribute_short(attr), classes="attr-label")
                             yield Input("3", id=f"cf-attr-{attr}", compact=True, restrict=r"[0-9]*", max_length=2,
-                                        tooltip=attr.title())
+                                        tooltip=attribute_word(attr))
                 with Horizontal(classes="form-row"):
-                    yield Label("Edge rating", classes="form-label")
+                    yield Label(_("Edge rating"), classes="form-label")
                     yield Input("2", id="cf-edge", compact=True, restrict=r"[0-9]*", max_length=1)
                 with Horizontal(classes="form-row"):
-                    yield Label("Skills", classes="form-label")
-                    yield Input(placeholder="Pistols 4, Sneaking 3", id="cf-skills", compact=True)
+                    yield Label(_("Skills"), classes="form-label")
+                    yield Input(placeholder=_("Pistols 4, Sneaking 3"), id="cf-skills", compact=True)
             with Horizontal(classes="form-row"):
                 # Secret from the start, so the players never see a "joins" line (docs/rules.md).
-                yield Label("Secret", classes="form-label")
-                yield CycleField([("no", "no"), ("yes", "yes: GM only")], "no", id="cf-secret")
+                yield Label(_("Secret"), classes="form-label")
+                yield CycleField([("no", _("no")), ("yes", _("yes: GM only"))], "no", id="cf-secret")
             yield Static("", id="cf-error", classes="dialog--error")
-            yield Static("Tab next field · ←/→ kind, secret · Enter add · Esc cancel", classes="dialog--hint")
+            yield Static(_("Tab next field · ←/→ kind, secret · Enter add · Esc cancel"), classes="dialog--hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -333,7 +368,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
         """
         name = self._text("cf-name").strip()
         if not name:
-            raise FieldError("name: every character needs a name")
+            raise FieldError(_("name: every character needs a name"))
         kind = self.query_one("#cf-kind", CycleField).value
         out: dict[str, Any] = {"name": name, "kind": kind, "player": self._text("cf-player").strip()}
         if self.query_one("#cf-secret", CycleField).value == "yes":
@@ -341,7 +376,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
         if self.system is System.RAJAPOLKU:
             out["backgrounds"] = parse_names(self._text("cf-backgrounds"))
             raw = self._text("cf-charges").strip()
-            charges = parse_int(raw, "charges", 0, 99) if raw else (3 if kind == "opposition" else self._default_charges)
+            charges = parse_int(raw, _("charges"), 0, 99) if raw else (3 if kind == "opposition" else self._default_charges)
             out["charges"] = charges
             out["charges_max"] = charges
         elif self.system is System.HARHAPOLKU:
@@ -350,9 +385,9 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
         else:
             attrs = {}
             for attr in SR_ATTRIBUTES:
-                attrs[attr] = parse_int(self._text(f"cf-attr-{attr}") or "", attr, 1, 12)
+                attrs[attr] = parse_int(self._text(f"cf-attr-{attr}") or "", builtin_label(attr), 1, 12)
             out["attributes"] = attrs
-            edge = parse_int(self._text("cf-edge"), "edge rating", 0, 9)
+            edge = parse_int(self._text("cf-edge"), _("Edge rating"), 0, 9)
             out["edge_rating"] = edge
             out["edge"] = edge
             out["skills"] = parse_skills(self._text("cf-skills"))
@@ -434,8 +469,8 @@ class CharacterDetail(ModalScreen[None]):
         with Vertical(classes="dialog", id="detail"):
             yield Label("", id="detail-title", classes="dialog--title", markup=False)
             yield OptionList(id="detail-rows")
-            yield Static("Enter edit · +/− adjust · x remove · u undo · ? keys · Esc close",
-                         classes="dialog--hint")
+            yield Static(_("Enter edit · +/− adjust · x remove · u undo · ? keys · Esc close"),
+                         classes="dialog--hint", id="detail-hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -453,6 +488,14 @@ class CharacterDetail(ModalScreen[None]):
             self._close_gone()
             return
         self.render_rows()
+
+    @on(LanguageChanged)
+    def _language_changed(self) -> None:
+        """Every word of the sheet again, in the language now in use."""
+        self.query_one("#detail-hint", Static).update(
+            _("Enter edit · +/− adjust · x remove · u undo · ? keys · Esc close"))
+        if self.cid in self.tracker.characters:
+            self.render_rows()
 
     def _close_gone(self) -> None:
         if self._gone:
@@ -477,71 +520,83 @@ class CharacterDetail(ModalScreen[None]):
         ch = self.ch
         t = self.tracker
         muted = "dim"
+        none = Text(_("(none)"), style=muted)
         out: list[tuple[str, str, Text | str]] = [
-            ("name", "Name", ch["name"]),
-            ("player", "Player", ch["player"] or Text("(GM)", style=muted)),
-            ("kind", "Kind", KIND_LABELS.get(ch["kind"], ch["kind"])),
-            ("health", "Health", ch["health"] or Text("(nothing noted)", style=muted)),
+            ("name", _("Name"), ch["name"]),
+            ("player", _("Player"), ch["player"] or Text(_("(GM)"), style=muted)),
+            ("kind", _("Kind"), kind_words(ch["kind"])),
+            ("health", _("Health"), ch["health"] or Text(_("(nothing noted)"), style=muted)),
         ]
         system = t.system
         if system is System.RAJAPOLKU:
-            effect = raja_wound_effect(ch["wound"])
-            out.append(("wound", "Wound (R9)", ch["wound"] + (f"  {effect}" if effect else "")))
-            out.append(("charges", "Charges (R11)",
+            effect = wound_effect_words(ch["wound"])
+            out.append(("wound", _("Wound (R9)"), wound_label(ch["wound"]) + (f"  {effect}" if effect else "")))
+            out.append(("charges", _("Charges (R11)"),
                         f"{pips(ch['charges'], ch['charges_max'])} {ch['charges']}/{ch['charges_max']}"))
-            out.append(("charges_max", "Charges max", str(ch["charges_max"])))
-            out.append(("story_points", "Story pts (R12)", str(ch["story_points"])))
-            out.append(("backgrounds", "Backgrounds", ", ".join(ch["backgrounds"]) or Text("(none)", style=muted)))
+            out.append(("charges_max", _("Charges max"), str(ch["charges_max"])))
+            out.append(("story_points", _("Story pts (R12)"), str(ch["story_points"])))
+            out.append(("backgrounds", _("Backgrounds"), ", ".join(ch["backgrounds"]) or none))
             for i, ab in enumerate(ch["abilities"]):
-                paid = "  paid this scene" if ab["name"] in ch["paid_this_scene"] else ""
-                out.append((f"ability:{i}", "Ability ✦", f"{ab['name']} — {ability_text(ab)}{paid}"))
-            out.append(("ability:new", "", Text("+ add an ability…", style=muted)))
-            out.append(("paid_this_scene", "Paid this scene",
-                        ", ".join(ch["paid_this_scene"]) or Text("(none)", style=muted)))
+                value = (_("{ability} — {price}  paid this scene", ability=ab["name"], price=ability_text(ab))
+                         if ab["name"] in ch["paid_this_scene"]
+                         else _("{ability} — {price}", ability=ab["name"], price=ability_text(ab)))
+                out.append((f"ability:{i}", _("Ability ✦"), value))
+            out.append(("ability:new", "", Text(_("+ add an ability…"), style=muted)))
+            out.append(("paid_this_scene", _("Paid this scene"), ", ".join(ch["paid_this_scene"]) or none))
         elif system is System.HARHAPOLKU:
             for i, bg in enumerate(ch["backgrounds"]):
-                out.append((f"background:{i}", "Background",
-                            f"{bg['name']} ({HARHA_TIER_LABELS.get(bg['tier'], bg['tier'])})"))
-            out.append(("backgrounds", "", Text("+ edit the background list…", style=muted)))
+                out.append((f"background:{i}", _("Background"),
+                            f"{bg['name']} ({builtin_label(HARHA_TIER_LABELS.get(bg['tier'], bg['tier']))})"))
+            out.append(("backgrounds", "", Text(_("+ edit the background list…"), style=muted)))
             for i, edge in enumerate(ch["edges"]):
-                state = "○ used this session" if edge["used"] else "● available"
-                out.append((f"edge:{i}", "Edge (H7)", f"{edge['name']}  {state}"))
-            out.append(("edges", "", Text("+ edit the edge list…", style=muted)))
-            out.append(("rolled_this_scene", "Rolled (H9)",
-                        ", ".join(ch["rolled_this_scene"]) or Text("(none this scene)", style=muted)))
+                value = (_("{edge}  ○ used this session", edge=edge["name"]) if edge["used"]
+                         else _("{edge}  ● available", edge=edge["name"]))
+                out.append((f"edge:{i}", _("Edge (H7)"), value))
+            out.append(("edges", "", Text(_("+ edit the edge list…"), style=muted)))
+            out.append(("rolled_this_scene", _("Rolled (H9)"),
+                        ", ".join(ch["rolled_this_scene"]) or Text(_("(none this scene)"), style=muted)))
         else:
             attrs = ch["attributes"]
             for attr in SR_ATTRIBUTES:
-                out.append((f"attr:{attr}", attr.title(), str(attrs[attr])))
-            out.append(("skills", "Skills", format_skills(ch["skills"]) or Text("(none)", style=muted)))
-            out.append(("edge_rating", "Edge rating", str(ch["edge_rating"])))
-            out.append(("edge", "Edge (S7)", f"{ch['edge']}/{ch['edge_rating']} this session"))
+                out.append((f"attr:{attr}", attribute_word(attr), str(attrs[attr])))
+            out.append(("skills", _("Skills"), format_skills(ch["skills"]) or none))
+            out.append(("edge_rating", _("Edge rating"), str(ch["edge_rating"])))
+            out.append(("edge", _("Edge (S7)"), _("{left}/{rating} this session", left=ch["edge"],
+                                                    rating=ch["edge_rating"])))
             phys, stun = condition_monitors(cast(SRCharacter, ch))
-            out.append(("physical", "Physical (S12)", f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
-            out.append(("stun", "Stun (S12)", f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
+            out.append(("physical", _("Physical (S12)"), f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
+            out.append(("stun", _("Stun (S12)"), f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
         if system is System.SHADOWRUN:
             down = t.damage.condition_text(self.cid)
             if down:
-                out.append(("info:down", "Condition", down))
+                out.append(("info:down", _("Condition"), down))
             from .gear import gear_rows
 
             out.extend(gear_rows(t, t.characters[self.cid]))
             out.extend(initiative_rows(t, self.cid))
         group = t.roster.group_of(self.cid)
         if group is not None:
-            out.append(("group", "Group", f"{group['name']}: {group['initiative']} initiative (Enter switches)"))
+            value = (_("{group}: shared initiative (Enter switches)", group=group["name"])
+                     if group["initiative"] == "shared"
+                     else _("{group}: separate initiative (Enter switches)", group=group["name"]))
+            out.append(("group", _("Group"), value))
         for i, pool in enumerate(ch.get("pools", [])):
-            out.append((f"pool:{i}", "Saved pool", t.roster.pool_label(system, pool) + "  (Enter removes)"))
-        out.append(("notes", "Notes", ch["notes"] or Text("(none)", style=muted)))
-        out.append(("secret", "Secret", "yes — hidden from players" if ch["secret"] else "no"))
+            out.append((f"pool:{i}", _("Saved pool"), _("{pool}  (Enter removes)",
+                                                        pool=t.roster.pool_label(system, pool))))
+        out.append(("notes", _("Notes"), ch["notes"] or none))
+        out.append(("secret", _("Secret"), _("yes — hidden from players") if ch["secret"] else _("no")))
         return out
 
     def render_rows(self) -> None:
         ch = self.ch
-        kind = KIND_LABELS.get(ch["kind"], ch["kind"])
-        who = f" · played by {ch['player']}" if ch["player"] else ""
-        ro = "  (read-only)" if self.tracker.read_only else ""
-        self.query_one("#detail-title", Label).update(f"{ch['name']} — {kind}{who}{ro}")
+        kind = kind_words(ch["kind"])
+        if ch["player"]:
+            title = _("{name} — {kind} · played by {player}", name=ch["name"], kind=kind, player=ch["player"])
+        else:
+            title = _("{name} — {kind}", name=ch["name"], kind=kind)
+        if self.tracker.read_only:
+            title = _("{title}  (read-only)", title=title)
+        self.query_one("#detail-title", Label).update(title)
         rows = self.query_one("#detail-rows", OptionList)
         keep = rows.highlighted
         width = max(40, min(76, self.size.width) - 6)
@@ -567,10 +622,9 @@ class CharacterDetail(ModalScreen[None]):
         """Ask the app to run a command; this view redraws from the TrackerChanged that follows."""
         self.app.post_message(RunCommand(cmd, origin=self, then=then))
 
-    def set_field(self, field: str, value: Any, text: str | None = None) -> None:
-        """One ``update_character`` command; ``text`` is its line in the log."""
-        cid = self.cid
-        self.run(command("update_character", cid, field, value, text=text))
+    def set_field(self, field: str, value: Any) -> None:
+        """One ``update_character`` command; the tracker records what changed as a fact, told in the log."""
+        self.run(command("update_character", self.cid, field, value))
 
     def ask_text(self, title: str, value: str, done: Callable[[str], None], *,
                  check: Callable[[str], str | None] | None = None, hint: str = "", placeholder: str = "") -> None:
@@ -582,8 +636,8 @@ class CharacterDetail(ModalScreen[None]):
                              answered)
 
     def ask_int(self, title: str, value: int, lo: int, hi: int, done: Callable[[int], None]) -> None:
-        self.ask_text(title, str(value), lambda s: done(parse_int(s, "value", lo, hi)),
-                      check=_checker(lambda s: parse_int(s, "value", lo, hi)), hint=f"{lo}–{hi}")
+        self.ask_text(title, str(value), lambda s: done(parse_int(s, _("value"), lo, hi)),
+                      check=_checker(lambda s: parse_int(s, _("value"), lo, hi)), hint=f"{lo}–{hi}")
 
     def ask_choice(self, title: str, choices: Sequence[tuple[str, str]], done: Callable[[str], None]) -> None:
         def answered(value: str | None) -> None:
@@ -606,60 +660,59 @@ class CharacterDetail(ModalScreen[None]):
         cid = self.cid
         name = ch["name"]
         if rid == "name":
-            self.ask_text("Name", ch["name"], lambda s: self.set_field("name", s.strip()),
-                          check=lambda s: None if s.strip() else "a character needs a name")
+            self.ask_text(_("Name"), ch["name"], lambda s: self.set_field("name", s.strip()),
+                          check=lambda s: None if s.strip() else _("a character needs a name"))
         elif rid == "player":
-            self.ask_text(f"{name}: player (blank for the GM)", ch["player"],
+            self.ask_text(_("{name}: player (blank for the GM)", name=name), ch["player"],
                           lambda s: self.set_field("player", s.strip()))
         elif rid == "kind":
-            self.ask_choice(f"{name} is…", [(k, KIND_LABELS[k]) for k in CHARACTER_KINDS],
+            self.ask_choice(_("{name} is…", name=name), [(k, kind_words(k)) for k in CHARACTER_KINDS],
                             lambda v: self.set_field("kind", v))
         elif rid == "health":
-            self.ask_text(f"{name}: health (R8, free text; blank clears)", ch["health"],
+            self.ask_text(_("{name}: health (R8, free text; blank clears)", name=name), ch["health"],
                           lambda s: self.run(command("set_health", cid, s.strip())),
-                          placeholder="e.g. black eye, limping")
+                          placeholder=_("e.g. black eye, limping"))
         elif rid == "notes":
-            self.ask_text(f"{name}: notes", ch["notes"], lambda s: self.set_field("notes", s.strip()))
+            self.ask_text(_("{name}: notes", name=name), ch["notes"], lambda s: self.set_field("notes", s.strip()))
         elif rid == "secret":
             self.set_field("secret", not ch["secret"])
         elif rid == "wound":
             track = self.tracker.state["wound_track"]
-            self.ask_choice(f"{name}: wound level (now {ch['wound']})",
-                            [(lvl, lvl + (f" — {raja_wound_effect(lvl)}" if raja_wound_effect(lvl) else ""))
+            self.ask_choice(_("{name}: wound level (now {level})", name=name, level=wound_label(ch["wound"])),
+                            [(lvl, wound_label(lvl) + (f" — {wound_effect_words(lvl)}" if wound_effect_words(lvl)
+                                                       else ""))
                              for lvl in track],
                             lambda v: self.run(command("set_wound", cid, v)))
         elif rid == "charges":
-            self.ask_int(f"{name}: charges (max {ch['charges_max']})", ch["charges"], 0, ch["charges_max"],
-                         self.set_charges)
+            self.ask_int(_("{name}: charges (max {max})", name=name, max=ch["charges_max"]), ch["charges"], 0,
+                         ch["charges_max"], self.set_charges)
         elif rid == "charges_max":
-            self.ask_int(f"{name}: maximum charges", ch["charges_max"], 0, 99, self.set_charges_max)
+            self.ask_int(_("{name}: maximum charges", name=name), ch["charges_max"], 0, 99, self.set_charges_max)
         elif rid == "story_points":
-            self.ask_int(f"{name}: story points", ch["story_points"], 0, 99,
+            self.ask_int(_("{name}: story points", name=name), ch["story_points"], 0, 99,
                          lambda n: self.set_field("story_points", n))
         elif rid == "backgrounds" and self.tracker.system is System.RAJAPOLKU:
-            self.ask_text(f"{name}: backgrounds (R2), comma-separated", ", ".join(ch["backgrounds"]),
+            self.ask_text(_("{name}: backgrounds (R2), comma-separated", name=name), ", ".join(ch["backgrounds"]),
                           lambda s: self.set_field("backgrounds", parse_names(s)))
         elif rid == "backgrounds" or rid.startswith("background:"):
-            self.ask_text(f"{name}: backgrounds (H2) as Name:tier, comma-separated",
+            self.ask_text(_("{name}: backgrounds (H2) as Name:tier, comma-separated", name=name),
                           format_harha_backgrounds(ch["backgrounds"]),
-                          lambda s: self.set_field("backgrounds", bgs := parse_harha_backgrounds(s),
-                                                   f"{name}: backgrounds → " + (", ".join(
-                                                       f"{b['name']} ({HARHA_TIER_LABELS[b['tier']]})"
-                                                       for b in bgs) or "(none)")),
+                          lambda s: self.set_field("backgrounds", parse_harha_backgrounds(s)),
                           check=_checker(parse_harha_backgrounds),
-                          hint="tiers: " + ", ".join(HARHA_TIERS) + "; no tier = plain")
+                          hint=_("tiers: {tiers}; no tier = plain", tiers=", ".join(HARHA_TIERS)))
         elif rid.startswith("ability:"):
             self.edit_ability(rid.split(":", 1)[1])
         elif rid == "paid_this_scene":
-            self.ask_text(f"{name}: abilities already paid for this scene", ", ".join(ch["paid_this_scene"]),
+            self.ask_text(_("{name}: abilities already paid for this scene", name=name),
+                          ", ".join(ch["paid_this_scene"]),
                           lambda s: self.set_field("paid_this_scene", parse_names(s)))
         elif rid.startswith("edge:"):
             self.toggle_edge(int(rid.split(":", 1)[1]))
         elif rid == "edges":
-            self.ask_text(f"{name}: edges (H7), comma-separated", ", ".join(e["name"] for e in ch["edges"]),
+            self.ask_text(_("{name}: edges (H7), comma-separated", name=name), ", ".join(e["name"] for e in ch["edges"]),
                           self.set_edges)
         elif rid == "rolled_this_scene":
-            self.ask_text(f"{name}: backgrounds already rolled this scene (H9)",
+            self.ask_text(_("{name}: backgrounds already rolled this scene (H9)", name=name),
                           ", ".join(ch["rolled_this_scene"]),
                           lambda s: self.set_field("rolled_this_scene", parse_names(s)))
         else:
@@ -672,16 +725,16 @@ class CharacterDetail(ModalScreen[None]):
         name = ch["name"]
         if rid.startswith("attr:"):
             attr = rid.split(":", 1)[1]
-            self.ask_int(f"{name}: {attr}", ch["attributes"][attr], 1, 12,
+            self.ask_int(_("{name}: {attribute}", name=name, attribute=builtin_label(attr)), ch["attributes"][attr], 1, 12,
                          lambda n: self.set_field("attributes", {**self.ch["attributes"], attr: n}))
         elif rid == "skills":
-            self.ask_text(f"{name}: skills", format_skills(ch["skills"]),
+            self.ask_text(_("{name}: skills", name=name), format_skills(ch["skills"]),
                           lambda s: self.set_field("skills", parse_skills(s)), check=_checker(parse_skills),
-                          placeholder="Pistols 4, Sneaking 3")
+                          placeholder=_("Pistols 4, Sneaking 3"))
         elif rid == "edge_rating":
-            self.ask_int(f"{name}: Edge rating", ch["edge_rating"], 0, 9, self.set_edge_rating)
+            self.ask_int(_("{name}: Edge rating", name=name), ch["edge_rating"], 0, 9, self.set_edge_rating)
         elif rid == "edge":
-            self.ask_int(f"{name}: Edge points left this session", ch["edge"], 0, ch["edge_rating"],
+            self.ask_int(_("{name}: Edge points left this session", name=name), ch["edge"], 0, ch["edge_rating"],
                          lambda n: self.set_field("edge", n))
         elif rid == "group":
             group = self.tracker.roster.group_of(cid)
@@ -699,7 +752,8 @@ class CharacterDetail(ModalScreen[None]):
             edit_gear(self, self.tracker, self.tracker.characters[self.cid], rid)
         elif rid in ("physical", "stun"):
             size = self.tracker.condition_monitor(cid, rid)
-            self.ask_int(f"{name}: {rid} boxes filled (of {size})", ch[rid], 0, size,
+            self.ask_int(_("{name}: stun boxes filled (of {size})", name=name, size=size) if rid == "stun"
+                         else _("{name}: physical boxes filled (of {size})", name=name, size=size), ch[rid], 0, size,
                          lambda n: self.run(command("set_condition", cid, rid, n)))
 
     def _edit_initiative(self, kind: str) -> None:
@@ -756,35 +810,30 @@ class CharacterDetail(ModalScreen[None]):
     def set_edges(self, text: str) -> None:
         used = {e["name"]: e["used"] for e in self.ch["edges"]}
         names = parse_names(text)
-        self.set_field("edges", [{"name": n, "used": used.get(n, False)} for n in names],
-                       f"{self.ch['name']}: edges → {', '.join(names) or '(none)'}")
+        self.set_field("edges", [{"name": n, "used": used.get(n, False)} for n in names])
 
     def toggle_edge(self, index: int) -> None:
         edges = [dict(e) for e in self.ch["edges"]]
         edges[index]["used"] = not edges[index]["used"]
-        state = "used" if edges[index]["used"] else "available again"
-        cid = self.cid
-        self.run(command("update_character", cid, "edges", edges,
-                                              text=f"{self.ch['name']}: edge '{edges[index]['name']}' {state}"))
+        self.run(command("update_character", self.cid, "edges", edges, edge=index))
 
     def edit_ability(self, which: str) -> None:
         ch = self.ch
         cid = self.cid
-        hint = "e.g. 'Ape strength 1/scene', 'Hex 2/use', 'Night sight always'"
+        hint = _("e.g. 'Ape strength 1/scene', 'Hex 2/use', 'Night sight always'")
         if which == "new":
             def added(s: str) -> None:
-                ab = parse_ability(s)
-                self.set_field("abilities", self.ch["abilities"] + [ab],
-                               f"{ch['name']} gains the ability {ab['name']} ({ability_text(ab)})")
+                self.set_field("abilities", self.ch["abilities"] + [parse_ability(s)])
 
-            self.ask_text(f"{ch['name']}: new ability (R7/R11)", "", added, check=_checker(parse_ability), hint=hint)
+            self.ask_text(_("{name}: new ability (R7/R11)", name=ch["name"]), "", added, check=_checker(parse_ability),
+                          hint=hint)
             return
         i = int(which)
         ab = ch["abilities"][i]
         choices: list[tuple[str, str]] = []
         if ab["per"] != "always":
-            choices.append(("use", f"Use it now: pay {ability_text(ab)}"))
-        choices += [("edit", "Edit name and price…"), ("remove", "Remove the ability")]
+            choices.append(("use", _("Use it now: pay {price}", price=ability_text(ab))))
+        choices += [("edit", _("Edit name and price…")), ("remove", _("Remove the ability"))]
 
         def picked(action: str) -> None:
             if action == "use":
@@ -792,17 +841,16 @@ class CharacterDetail(ModalScreen[None]):
             elif action == "edit":
                 def edited(s: str) -> None:
                     abilities = list(self.ch["abilities"])
-                    abilities[i] = new = parse_ability(s)
-                    self.set_field("abilities", abilities,
-                                   f"{ch['name']}: ability {ab['name']} is now {new['name']} ({ability_text(new)})")
+                    abilities[i] = parse_ability(s)
+                    self.set_field("abilities", abilities)
 
-                self.ask_text(f"{ch['name']}: ability", format_ability(ab), edited,
+                self.ask_text(_("{name}: ability", name=ch["name"]), format_ability(ab), edited,
                               check=_checker(parse_ability), hint=hint)
             elif action == "remove":
-                self.set_field("abilities", [a for j, a in enumerate(self.ch["abilities"]) if j != i],
-                               f"{ch['name']} loses the ability {ab['name']}")
+                self.set_field("abilities", [a for j, a in enumerate(self.ch["abilities"]) if j != i])
 
-        self.ask_choice(f"{ch['name']}: {ab['name']} ({ability_text(ab)})", choices, picked)
+        self.ask_choice(_("{name}: {ability} ({price})", name=ch["name"], ability=ab["name"], price=ability_text(ab)),
+                        choices, picked)
 
     def action_adjust(self, delta: int) -> None:
         """+/−: step the number on the highlighted row."""
@@ -825,7 +873,7 @@ class CharacterDetail(ModalScreen[None]):
             attr = rid.split(":", 1)[1]
             self.set_field("attributes", {**ch["attributes"], attr: ch["attributes"][attr] + delta})
         else:
-            self.notify("+ and − change number rows (charges, points, boxes, attributes)", severity="warning")
+            self.notify(_("+ and − change number rows (charges, points, boxes, attributes)"), severity="warning")
 
     def action_remove(self) -> None:
         ch = self.ch
@@ -836,14 +884,17 @@ class CharacterDetail(ModalScreen[None]):
                 self.run(command("remove_character", cid))
 
         n = len(self.tracker.open_challenges_of(cid))
-        also = f" They leave {n} open challenge{'s' if n != 1 else ''} too." if n else ""
-        self.app.push_screen(ConfirmPrompt(f"Remove {escape(ch['name'])} from the campaign?{also} (u undoes it)"), done)
+        question = (ngettext("Remove {name} from the campaign? They leave {n} open challenge too. (u undoes it)",
+                             "Remove {name} from the campaign? They leave {n} open challenges too. (u undoes it)", n,
+                             name=escape(ch["name"])) if n
+                    else _("Remove {name} from the campaign? (u undoes it)", name=escape(ch["name"])))
+        self.app.push_screen(ConfirmPrompt(question), done)
 
     def action_undo(self) -> None:
-        self.run(command("undo"), lambda ev: self.notify(ev["text"], title="Undone"))
+        self.run(command("undo"), lambda ev: self.notify(event_text(ev), title=_("Undone")))
 
     def action_redo(self) -> None:
-        self.run(command("redo"), lambda ev: self.notify(ev["text"], title="Redone"))
+        self.run(command("redo"), lambda ev: self.notify(event_text(ev), title=_("Redone")))
 
     def action_close(self) -> None:
         self._gone = True

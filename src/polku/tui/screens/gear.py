@@ -21,25 +21,29 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_
+from ...i18n import N_, _, ngettext
 from ...session.commands import Command, command
 from ...session.host import TrackerError
 from ...session.records import Character
 from ...session.table.gear import (
     armour_of,
+    armour_words,
     format_weapon,
     gear_owner,
     parse_armour,
     parse_weapon,
     shared_from,
+    weapon_words,
     weapons_of,
 )
 from ...session.tracker import Tracker
-from ..messages import RunCommand, TrackerChanged
+from ..messages import LanguageChanged, RunCommand, TrackerChanged
 from ..widgets.keyline import KeyLine
 from .prompts import ChoicePrompt, TextPrompt
 
-WEAPON_HINT = "name, DV, AP, skill — e.g. Ares Predator IV, 5P, -1, Pistols · Katana, 7P, -1, Blades · AP: -2, +2, -half"
+WEAPON_HINT = N_("name, DV, AP, skill — e.g. Ares Predator IV, 5P, -1, Pistols · Katana, 7P, -1, Blades · AP: -2, +2, "
+                 "-half")
+"""How a weapon is written (translated where shown)."""
 
 
 def _check(parse: Callable[[str], Any]) -> Callable[[str], str | None]:
@@ -60,13 +64,14 @@ def gear_rows(tracker: Tracker, holder: Character) -> list[tuple[str, str, Text 
     muted = "dim"
     out: list[tuple[str, str, Text | str]] = []
     if shared:
-        out.append(("gear:shared", "Gear", Text(f"template {shared}'s (K edits it)", style=muted)))
+        out.append(("gear:shared", _("Gear"), Text(_("template {template}'s (K edits it)", template=shared),
+                                                   style=muted)))
     for i, w in enumerate(weapons_of(state, holder)):
-        out.append((f"gear:weapon:{i}", "Weapon", w.text))
-    out.append(("gear:weapon:new", "", Text("+ add a weapon…", style=muted)))
+        out.append((f"gear:weapon:{i}", _("Weapon"), weapon_words(w)))
+    out.append(("gear:weapon:new", "", Text(_("+ add a weapon…"), style=muted)))
     armour = armour_of(state, holder)
-    out.append(("gear:armour", "Armour", armour.text if gear_owner(state, holder, "armour") is not None
-                else Text("(none: Enter sets ballistic/impact)", style=muted)))
+    out.append(("gear:armour", _("Armour"), armour_words(armour) if gear_owner(state, holder, "armour") is not None
+                else Text(_("(none: Enter sets ballistic/impact)"), style=muted)))
     return out
 
 
@@ -89,14 +94,14 @@ def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: Character, rid
 
     if rid == "gear:armour":
         a = armour_of(tracker.state, holder)
-        ask(f"{name}: armour, ballistic/impact", f"{a.ballistic}/{a.impact}",
+        ask(_("{name}: armour, ballistic/impact", name=name), f"{a.ballistic}/{a.impact}",
             lambda s: run(command("roster.set_armour", owner, parse_armour(s), template=template)),
-            _check(parse_armour), "e.g. 6/4 (armour vest); ballistic meets ranged weapons, impact melee and thrown")
+            _check(parse_armour), _("e.g. 6/4 (armour vest); ballistic meets ranged weapons, impact melee and thrown"))
         return
     if rid == "gear:weapon:new":
-        ask(f"{name}: new weapon", "",
+        ask(_("{name}: new weapon", name=name), "",
             lambda s: run(command("roster.set_weapon", owner, None, parse_weapon(s), template=template)),
-            _check(parse_weapon), WEAPON_HINT)
+            _check(parse_weapon), _(WEAPON_HINT))
         return
     if not rid.startswith("gear:weapon:"):
         return
@@ -105,14 +110,19 @@ def edit_gear(screen: ModalScreen[Any], tracker: Tracker, holder: Character, rid
 
     def picked(action: str | None) -> None:
         if action == "edit":
-            ask(f"{name}: weapon", format_weapon(w),
+            ask(_("{name}: weapon", name=name), format_weapon(w),
                 lambda s: run(command("roster.set_weapon", owner, i, parse_weapon(s), template=template)),
-                _check(parse_weapon), WEAPON_HINT)
+                _check(parse_weapon), _(WEAPON_HINT))
         elif action == "remove":
             run(command("roster.remove_weapon", owner, i, template=template))
 
-    screen.app.push_screen(ChoicePrompt(escape(f"{name}: {w.text}"),
-                                        [("edit", "Edit (name, DV, AP, skill)…"), ("remove", "Remove it")]), picked)
+    screen.app.push_screen(ChoicePrompt(escape(_("{name}: {weapon}", name=name, weapon=weapon_words(w))),
+                                        [("edit", _("Edit (name, DV, AP, skill)…")), ("remove", _("Remove it"))]),
+                           picked)
+
+
+TEMPLATE_GEAR_HINT = N_("Enter: edit · u: undo · Esc: close.  Every character made from the template carries this gear "
+                        "until given its own.")
 
 
 class TemplateGearScreen(ModalScreen[None]):
@@ -144,8 +154,7 @@ class TemplateGearScreen(ModalScreen[None]):
         with Vertical(classes="dialog", id="tplgear"):
             yield Label("", id="tplgear-title", classes="dialog--title", markup=False)
             yield OptionList(id="tplgear-rows")
-            yield Static("Enter: edit · u: undo · Esc: close.  Every character made from the template carries"
-                         " this gear until given its own.", classes="dialog--hint")
+            yield Static(_(TEMPLATE_GEAR_HINT), classes="dialog--hint", id="tplgear-hint")
         yield KeyLine()
 
     def on_mount(self) -> None:
@@ -154,6 +163,11 @@ class TemplateGearScreen(ModalScreen[None]):
         rows.highlighted = 0
         rows.focus()
 
+    @on(LanguageChanged)
+    def _language_changed(self) -> None:
+        self.query_one("#tplgear-hint", Static).update(_(TEMPLATE_GEAR_HINT))
+        self.render_rows()
+
     def render_rows(self) -> None:
         tpl = self.tpl
         if tpl is None:
@@ -161,7 +175,8 @@ class TemplateGearScreen(ModalScreen[None]):
             return
         n = sum(1 for ch in self.tracker.characters.values() if ch.get("template") == self.tid)
         self.query_one("#tplgear-title", Label).update(
-            f"Template {tpl['name']}: gear" + (f" (shared by {n} character{'s' if n != 1 else ''})" if n else ""))
+            ngettext("Template {name}: gear (shared by {n} character)", "Template {name}: gear (shared by {n} characters)",
+                     n, name=tpl["name"]) if n else _("Template {name}: gear", name=tpl["name"]))
         rows = self.query_one("#tplgear-rows", OptionList)
         keep = rows.highlighted
         options = []

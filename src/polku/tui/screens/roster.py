@@ -11,10 +11,12 @@ from pathlib import Path
 from textwrap import shorten
 from typing import Any, Callable, Literal, Protocol
 
+from ...i18n import _, ngettext
 from ...rules.system import System
 from ...session.commands import Command, command
 from ...session.table.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
+from ...text import kind_label
 from .prompts import ChoicePrompt, TextPrompt
 
 
@@ -47,7 +49,7 @@ def damage_or_harm(screen: GMScreen) -> None:
         ch = screen.selected_character(quiet=True)
         offer = t.damage.key_offer(ch["id"] if ch is not None else None)
         if not offer.allowed:
-            screen.notify(offer.reason, severity="warning", title="No damage")
+            screen.notify(offer.reason, severity="warning", title=_("No damage"))
         elif offer.attack_seq:
             screen.app.push_screen(DamageScreen(t, ev))
         else:
@@ -55,7 +57,7 @@ def damage_or_harm(screen: GMScreen) -> None:
         return
     harm = t.damage.harm_offer(ev)
     if not harm.allowed:
-        screen.notify(harm.reason, severity="warning", title="No harm to propose")
+        screen.notify(harm.reason, severity="warning", title=_("No harm to propose"))
         return
     screen.app.push_screen(HarmScreen(t, harm))
 
@@ -71,13 +73,13 @@ def save_template(screen: GMScreen) -> None:
     def done(name: str | None) -> None:
         if name is not None and name.strip():
             screen.run(command("roster.save_template", ch["id"], name.strip()),
-                       lambda _: screen.notify(f"+ adds characters from it ({name.strip()} 1, {name.strip()} 2…)",
-                                               title="Template saved"))
+                       lambda _ev: screen.notify(_("+ adds characters from it ({name} 1, {name} 2…)",
+                                                   name=name.strip()), title=_("Template saved")))
 
     base = re.sub(r"\s+\d+$", "", ch["name"])
-    screen.app.push_screen(TextPrompt(f"Save {ch['name']} as a template named:", base,
-                                      hint="stat block, pools and weapons; wounds and Edge start fresh",
-                                      check=lambda s: None if s.strip() else "write a name"), done)
+    screen.app.push_screen(TextPrompt(_("Save {name} as a template named:", name=ch["name"]), base,
+                                      hint=_("stat block, pools and weapons; wounds and Edge start fresh"),
+                                      check=lambda s: None if s.strip() else _("write a name")), done)
 
 
 def add_from_template(screen: GMScreen) -> None:
@@ -85,8 +87,8 @@ def add_from_template(screen: GMScreen) -> None:
     t = screen.tracker
     tpls = list(t.roster.templates.values())
     if not tpls:
-        screen.notify("No templates yet: select a character and press t to save one", severity="warning",
-                      title="No templates")
+        screen.notify(_("No templates yet: select a character and press t to save one"), severity="warning",
+                      title=_("No templates"))
         return
 
     def count_for(tid: str | None) -> None:
@@ -96,7 +98,7 @@ def add_from_template(screen: GMScreen) -> None:
 
         def check(text: str) -> str | None:
             s = text.strip().rstrip("x×")
-            return None if s.isdigit() and 1 <= int(s) <= MAX_GROUP_ADD else f"a number 1 to {MAX_GROUP_ADD}"
+            return None if s.isdigit() and 1 <= int(s) <= MAX_GROUP_ADD else _("a number 1 to {most}", most=MAX_GROUP_ADD)
 
         def got(text: str | None) -> None:
             if text is None:
@@ -111,18 +113,19 @@ def add_from_template(screen: GMScreen) -> None:
                 if choice is not None:
                     screen.run(command("roster.add_from_template", tid, n, initiative=choice))
 
-            screen.app.push_screen(ChoicePrompt(f"{n}× {tpl['name']}: initiative (S12)", [
-                ("shared", "Shared: one roll, the group acts together"),
-                ("separate", "Separate: each rolls their own")]), init)
+            screen.app.push_screen(ChoicePrompt(_("{n}× {template}: initiative (S12)", n=n, template=tpl["name"]), [
+                ("shared", _("Shared: one roll, the group acts together")),
+                ("separate", _("Separate: each rolls their own"))]), init)
 
-        screen.app.push_screen(TextPrompt(f"How many {tpl['name']}?", "4", hint="numbered names follow on",
-                                          check=check), got)
+        screen.app.push_screen(TextPrompt(_("How many {template}?", template=tpl["name"]), "4",
+                                          hint=_("numbered names follow on"), check=check), got)
 
     if len(tpls) == 1:
         count_for(tpls[0]["id"])
         return
-    screen.app.push_screen(ChoicePrompt("Add characters from which template?",
-                                        [(x["id"], x["name"] + (" (secret)" if x.get("secret") else ""))
+    screen.app.push_screen(ChoicePrompt(_("Add characters from which template?"),
+                                        [(x["id"], _("{template} (secret)", template=x["name"]) if x.get("secret")
+                                          else x["name"])
                                          for x in tpls]), count_for)
 
 
@@ -131,8 +134,8 @@ def remove_template(screen: GMScreen) -> None:
     t = screen.tracker
     tpls = list(t.roster.templates.values())
     if not tpls:
-        screen.notify("No templates to delete (t saves the selected character as one)", severity="warning",
-                      title="No templates")
+        screen.notify(_("No templates to delete (t saves the selected character as one)"), severity="warning",
+                      title=_("No templates"))
         return
 
     def picked(tid: str | None) -> None:
@@ -140,11 +143,12 @@ def remove_template(screen: GMScreen) -> None:
             return
         name = t.roster.templates[tid]["name"]
         screen.run(command("roster.remove_template", tid),
-                   lambda _: screen.notify(f"Template {name} deleted; the characters made from it stay. "
-                                           "u brings it back", title="Template deleted"))
+                   lambda _ev: screen.notify(_("Template {name} deleted; the characters made from it stay. "
+                                               "u brings it back", name=name), title=_("Template deleted")))
 
-    screen.app.push_screen(ChoicePrompt("Delete which template? (the characters made from it stay)",
-                                        [(x["id"], x["name"] + (" (secret)" if x.get("secret") else ""))
+    screen.app.push_screen(ChoicePrompt(_("Delete which template? (the characters made from it stay)"),
+                                        [(x["id"], _("{template} (secret)", template=x["name"]) if x.get("secret")
+                                          else x["name"])
                                          for x in tpls]), picked)
 
 
@@ -153,12 +157,13 @@ def remove_fallen(screen: GMScreen) -> None:
     t = screen.tracker
     gone = t.roster.fallen()
     if not gone:
-        screen.notify("Nobody has fallen: no non-player character is out of the fight", severity="warning",
-                      title="Not now")
+        screen.notify(_("Nobody has fallen: no non-player character is out of the fight"), severity="warning",
+                      title=_("Not now"))
         return
     names = ", ".join(t.character(c)["name"] for c in gone)
     screen.run(command("roster.remove_fallen"),
-               lambda _: screen.notify(f"{names} leave the fight; u brings them back", title="The fallen"))
+               lambda _ev: screen.notify(_("{names} leave the fight; u brings them back", names=names),
+                                         title=_("The fallen")))
 
 
 def copy_characters(screen: GMScreen) -> None:
@@ -179,10 +184,16 @@ def copy_characters(screen: GMScreen) -> None:
 
     def offer(path: Path, chars: list[dict[str, Any]], tpls: list[dict[str, Any]]) -> None:
         if not chars and not tpls:
-            screen.notify(f"{path.name} has no characters or templates", severity="warning")
+            screen.notify(_("{file} has no characters or templates", file=path.name), severity="warning")
             return
-        choices = [("all", f"All: {len(chars)} characters" + (f" and {len(tpls)} templates" if tpls else ""))]
-        choices += [(f"c:{i}", f"{c['name']} ({c['kind']})") for i, c in enumerate(chars)]
+        if tpls:
+            everyone = _("All: {characters} and {templates}",
+                         characters=ngettext("{n} character", "{n} characters", len(chars)),
+                         templates=ngettext("{n} template", "{n} templates", len(tpls)))
+        else:
+            everyone = ngettext("All: {n} character", "All: {n} characters", len(chars))
+        choices = [("all", everyone)]
+        choices += [(f"c:{i}", f"{c['name']} ({kind_label(c['kind'])})") for i, c in enumerate(chars)]
 
         def picked(value: str | None) -> None:
             if value is None:
@@ -191,23 +202,23 @@ def copy_characters(screen: GMScreen) -> None:
             screen.run(command("roster.copy_characters", pick, source=path.name,
                                                             templates=tpls if value == "all" else []))
 
-        screen.app.push_screen(ChoicePrompt(f"Copy from {path.name}", choices), picked)
+        screen.app.push_screen(ChoicePrompt(_("Copy from {file}", file=path.name), choices), picked)
 
-    screen.app.push_screen(TextPrompt("Copy characters from which session file?", suggestion,
-                                      placeholder="path to a .toml session file",
-                                      hint="the previous session of this campaign is suggested; read only, validated",
-                                      check=lambda s: None if s.strip() else "give a file"), read)
+    screen.app.push_screen(TextPrompt(_("Copy characters from which session file?"), suggestion,
+                                      placeholder=_("path to a .toml session file"),
+                                      hint=_("the previous session of this campaign is suggested; read only, validated"),
+                                      check=lambda s: None if s.strip() else _("give a file")), read)
 
 
 def template_gear(screen: GMScreen) -> None:
     """K: the weapons and armour of an NPC template (Varjojuoksu); its characters share them."""
     t = screen.tracker
     if t.system is not System.SHADOWRUN:
-        screen.notify("weapons and armour are on Varjojuoksu sheets", severity="warning")
+        screen.notify(_("weapons and armour are on Varjojuoksu sheets"), severity="warning")
         return
     tpls = t.roster.templates
     if not tpls:
-        screen.notify("no templates yet: t saves the selected character as one", severity="warning")
+        screen.notify(_("no templates yet: t saves the selected character as one"), severity="warning")
         return
     from .gear import TemplateGearScreen
 
@@ -218,7 +229,7 @@ def template_gear(screen: GMScreen) -> None:
     if len(tpls) == 1:
         picked(next(iter(tpls)))
         return
-    screen.app.push_screen(ChoicePrompt("Gear of which template?", [(tid, x["name"]) for tid, x in tpls.items()]),
+    screen.app.push_screen(ChoicePrompt(_("Gear of which template?"), [(tid, x["name"]) for tid, x in tpls.items()]),
                            picked)
 
 
@@ -226,7 +237,7 @@ def import_chummer(screen: GMScreen) -> None:
     """I: a Varjojuoksu character or template from a Chummer 4 file; what it could not map is said once."""
     t = screen.tracker
     if t.system is not System.SHADOWRUN:
-        screen.notify("a Chummer character is a Varjojuoksu one", severity="warning")
+        screen.notify(_("a Chummer character is a Varjojuoksu one"), severity="warning")
         return
     sf = getattr(screen.app, "session_file", None)
     here = Path(sf.path) if sf is not None and getattr(sf, "path", None) else None
@@ -244,26 +255,26 @@ def import_chummer(screen: GMScreen) -> None:
             if how is None:
                 return
 
-            def made(_: object) -> None:
+            def made(_ev: object) -> None:
                 if imported.unmapped:
                     screen.notify(shorten(imported.unmapped_text(), 200, placeholder=" …"),
-                                  title=f"Imported {imported.character['name']}")
+                                  title=_("Imported {name}", name=imported.character["name"]))
 
             screen.run(command("roster.add_imported", imported.character, template=how == "template",
                                                          source=imported.source), made)
 
         ch = imported.character
         screen.app.push_screen(ChoicePrompt(
-            f"Import {ch['name']} from {imported.source} as…",
-            [("character", "a character (an NPC; Kind changes it on the sheet)"),
-             ("template", "an NPC template (Add N× makes a group sharing its gear)")],
-            hint=shorten(imported.unmapped_text() or "Everything in the file has its place on the sheet.", 400,
-                         placeholder=" … (polku import chummer FILE lists it all)")), picked)
+            _("Import {name} from {source} as…", name=ch["name"], source=imported.source),
+            [("character", _("a character (an NPC; Kind changes it on the sheet)")),
+             ("template", _("an NPC template (Add N× makes a group sharing its gear)"))],
+            hint=shorten(imported.unmapped_text() or _("Everything in the file has its place on the sheet."), 400,
+                         placeholder=_(" … (polku import chummer FILE lists it all)"))), picked)
 
-    screen.app.push_screen(TextPrompt("Import from Chummer: which .chum file?", "",
-                                      placeholder="path to a Chummer 4 character file",
-                                      hint="read only; a file with entities, a DTD or over 8 MB is refused",
-                                      check=lambda s: None if s.strip() else "give a file"), read)
+    screen.app.push_screen(TextPrompt(_("Import from Chummer: which .chum file?"), "",
+                                      placeholder=_("path to a Chummer 4 character file"),
+                                      hint=_("read only; a file with entities, a DTD or over 8 MB is refused"),
+                                      check=lambda s: None if s.strip() else _("give a file")), read)
 
 
 __all__ = ["add_from_template", "copy_characters", "import_chummer", "template_gear", "damage_or_harm", "remove_fallen", "remove_template",
