@@ -281,7 +281,7 @@ class SeatApp(WatchApp):
                 self._pending_list = []
         return self._pending_list
 
-    def offers(self) -> list[dict[str, Any]]:
+    def offers(self) -> list[seats.PublicOffer]:
         full = self.full()
         if full is None or self.cid not in full.characters:
             return []
@@ -715,7 +715,7 @@ class SeatApp(WatchApp):
             head = (_("An attack on you: defend") if offer.test == seat_rolls.DEFEND_TEST
                     else _("The GM asks you to roll")) + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
             body.append(f"{head}\n", style="bold")
-            body.append_text(offer_lines(full, offer, shown or {}, self.edge_before, styles))
+            body.append_text(offer_lines(full, offer, shown, self.edge_before, styles))
         elif self.answer is not None and self.roll_actions():
             for i, a in enumerate(self.roll_actions()):
                 mark = "•" if a.get("allowed") else "·"
@@ -769,7 +769,7 @@ def sheet_line(ch: Mapping[str, Any], system: str, *, short: bool = False) -> Te
     return t
 
 
-def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_before: bool,
+def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | None, edge_before: bool,
                 styles: dict[str, str]) -> Text:
     """The requested pool and its odds (the seat module computes them; only formatting here)."""
     muted = styles.get("muted", "")
@@ -784,9 +784,9 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
     for line in odds.explain:
         t.append(line + "\n")
     if offer.test == "sr-success":
-        if "threshold" in shown and shown["threshold"] is not None:
+        if shown is not None and shown.get("threshold") is not None:
             t.append(_("threshold {threshold}: success {percent}", threshold=shown['threshold'], percent=percent(odds.success or 0.0)) + "\n", style="bold")
-        elif shown.get("hidden"):
+        elif shown is not None and shown["hidden"]:
             t.append(_("the GM keeps the threshold hidden") + "\n", style="bold")
         t.append("hits " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
         t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
@@ -799,7 +799,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: dict[str, Any], edge_b
             t.append((_("e  Edge before: {reason}", reason=a.reason) if a.allowed else _("·  Edge before: {reason}", reason=a.reason)) + "\n",
                      style="" if a.allowed else muted)
     elif offer.test == "raja":
-        label = str(shown.get("opposition", {}).get("label", "the GM"))
+        label = str(shown["opposition"].get("label", "the GM")) if shown is not None else "the GM"
         t.append(ngettext("against {label}: {n} die", "against {label}: {n} dice", odds.against or 0, label=label) + "\n")
         t.append(_("you win {win} · full tie {tie}", win=percent(odds.success or 0.0), tie=percent(odds.tie or 0.0)) + "\n", style="bold")
         t.append(_("r roll (the program's dice) · f your own dice; the GM's side is the program's (R5)"),

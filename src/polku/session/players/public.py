@@ -47,7 +47,7 @@ No textual, no rich.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ...i18n import _, ngettext
 from ..model import (
@@ -65,6 +65,10 @@ from ..model import (
 from ..records import DieTable, InitiativePlace, RollOutcome, RollSide, RollTable
 from ..table.combat import order_words, sets_initiative_scores
 from ..tracker import Tracker
+
+if TYPE_CHECKING:
+    from .seat_rolls import PublicOwnRoll
+    from .seats import PublicOffer
 
 GM_ROLL = "the GM rolls"
 """The whole public line of a roll the players may not see."""
@@ -852,12 +856,12 @@ def public_events(tracker: Tracker) -> list[Event]:
     return log._numbered(tracker)
 
 
-def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[dict[str, Any]]]:
+def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[PublicOffer]]:
     """The open roll requests of every public character, as its seat may see them (never a hidden
     threshold); a request whose opposition holds a character the players may not learn is left out."""
     from .seats import pending_offers
 
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[PublicOffer]] = {}
     for offer in pending_offers(tracker):
         ch = tracker.characters.get(offer.cid)
         if ch is None or ch.get("secret") or offer.cid in unnamed:
@@ -871,7 +875,7 @@ def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[di
     return out
 
 
-def own_rolls_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[dict[str, Any]]]:
+def own_rolls_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[PublicOwnRoll]]:
     """What each public player character's seat may roll of its own accord now (:mod:`.seat_rolls`)."""
     from .seat_rolls import published
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...i18n import N_
 from ...rules.dice import RulesError, Src
@@ -93,6 +93,24 @@ REFUSED = "the GM said no to this roll; nothing was rolled"
 
 
 
+class _PublicOwnRollBase(TypedDict):
+    test: str
+    key: str
+    label: str
+    spec: dict[str, object]
+    allowed: bool
+    reason: str
+    edge: bool
+
+
+class PublicOwnRoll(_PublicOwnRollBase, total=False):
+    """An own roll as the players' file publishes it and a seat reads it (:meth:`OwnRoll.public`): the
+    label's and the reason's catalogue words, where it has them, as ``[message, values]``."""
+
+    words: list[object]
+    why: list[object]
+
+
 @dataclass(frozen=True)
 class OwnRoll:
     """One roll a seat may make for its own character now (or may not, and why)."""
@@ -115,8 +133,8 @@ class OwnRoll:
     why: Words | None = None
     """The reason, likewise (None: a reason as the rules core said it, in English)."""
 
-    def public(self) -> dict[str, Any]:
-        out = {"test": self.test, "key": self.key, "label": self.label, "spec": clone(self.spec),
+    def public(self) -> PublicOwnRoll:
+        out: PublicOwnRoll = {"test": self.test, "key": self.key, "label": self.label, "spec": clone(self.spec),
                "allowed": self.allowed, "reason": self.reason, "edge": self.edge}
         if self.words is not None:
             out["words"] = [self.words[0], clone(self.words[1])]
@@ -750,11 +768,11 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
                     o.critical_glitch, (own.label,))
 
 
-def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[dict[str, Any]]]:
+def published(t: Tracker, unnamed: frozenset[str]) -> dict[str, list[PublicOwnRoll]]:
     """Every public player character's own rolls, for the players' file (what each seat shows)."""
     if t.system.value not in ("shadowrun", "harhapolku", "rajapolku"):
         return {}
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[PublicOwnRoll]] = {}
     for cid, ch in t.characters.items():
         if ch.get("kind") != "pc" or ch.get("secret") or cid in unnamed:
             continue

@@ -55,7 +55,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...rules.dice import RulesError
 from ..model import Character, Event, clone, roll_of
@@ -202,6 +202,25 @@ def prepare_spool(session_path: str | os.PathLike[str], cids: list[str]) -> Path
 # offers: the GM asks a seat for a roll (tracker commands)
 
 
+class _PublicOfferBase(TypedDict):
+    seq: int
+    cid: str
+    test: str
+    pool: dict[str, object]
+    hidden: bool
+    very_demanding: bool
+    challenge: str | None
+    text: str
+    opposition: dict[str, object]
+
+
+class PublicOffer(_PublicOfferBase, total=False):
+    """A roll request as the players' file publishes it and a seat reads it (:meth:`Offer.public`): a
+    hidden threshold (S8) is left out."""
+
+    threshold: int | None
+
+
 @dataclass(frozen=True)
 class Offer:
     """A roll the GM asked a character's player for (a ``seat`` event of the log)."""
@@ -222,9 +241,9 @@ class Offer:
     opposition: dict[str, Any] = field(default_factory=dict)
     """Rajapolku: the opposing pool the GM prepared (label, backgrounds, conditions; R3, R4)."""
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PublicOffer:
         """What the player may see of it: everything but a hidden threshold (S8)."""
-        out: dict[str, Any] = {"seq": self.seq, "cid": self.cid, "test": self.test, "pool": clone(self.pool),
+        out: PublicOffer = {"seq": self.seq, "cid": self.cid, "test": self.test, "pool": clone(self.pool),
                                "hidden": self.hidden, "very_demanding": self.very_demanding,
                                "challenge": self.challenge, "text": self.text,
                                "opposition": clone(self.opposition)}
@@ -233,7 +252,7 @@ class Offer:
         return out
 
     @classmethod
-    def from_public(cls, d: dict[str, Any]) -> "Offer":
+    def from_public(cls, d: dict[str, Any]) -> "Offer":  # a players' file's JSON, read back: any shape
         """An offer as a seat knows it (from the players' file): a hidden threshold is None."""
         thr = d.get("threshold")
         return cls(int(d["seq"]), str(d["cid"]), str(d["test"]), clone(d.get("pool", {})),
@@ -448,7 +467,7 @@ def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
     return out
 
 
-def seat_offers(t: Tracker, cid: str) -> list[dict[str, Any]]:
+def seat_offers(t: Tracker, cid: str) -> list[PublicOffer]:
     """The pending roll requests of ``cid`` as its seat may see them (:meth:`Offer.public`)."""
     ch = t.characters.get(cid)
     if ch is None or ch.get("secret"):
