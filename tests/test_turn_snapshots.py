@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app_fixtures import SIZE_IDS, SIZES, Setup, isolated, isolated_here
-from test_app_snapshots import demo_app, keys, typed
+from app_fixtures import SIZE_IDS, SIZES, Setup, isolated, isolated_here, snapshot_keys, typed
+from test_app_snapshots import demo_app
 
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 
@@ -25,37 +25,37 @@ class TestTurns:
     @sizes
     def test_a_held_action_and_a_wounded_fighter(self, snap_compare, size):
         """d: Nyx holds (‖) and Kaneda acts (▶, his 10 lowered to 9 by his wounds)."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("d"), terminal_size=size)
+        assert snap_compare(demo_app("varjojuoksu"), run_before=snapshot_keys("d"), terminal_size=size)
 
     @sizes
     def test_end_of_turn_opens_the_initiative_screen(self, snap_compare, size):
         """space three times: the turn is over and the initiative screen for combat turn 2 opens by itself."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("space", "space", "space"),
+        assert snap_compare(demo_app("varjojuoksu"), run_before=snapshot_keys("space", "space", "space"),
                             terminal_size=size)
 
     @sizes
     def test_initiative_by_physical_dice(self, snap_compare, size):
         """i, f: the faces prompt names how many dice each fighter throws, in order."""
-        assert snap_compare(demo_app("varjojuoksu"), run_before=keys("i", "f"), terminal_size=size)
+        assert snap_compare(demo_app("varjojuoksu"), run_before=snapshot_keys("i", "f"), terminal_size=size)
 
 
 class TestEffects:
     @sizes
     def test_add_an_effect(self, snap_compare, size):
         """f on Nyx (no effects yet): the one-line effect prompt, "Stunned -1 1 turn" typed."""
-        run = keys("2", "down", "f", *typed("Stunned -1 1 turn"))
+        run = snapshot_keys("2", "down", "f", *typed("Stunned -1 1 turn"))
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
 
     @sizes
     def test_a_bad_effect_is_named_under_the_field(self, snap_compare, size):
         """f on Nyx, "Stunned 3 bananas", Enter: the error line says what a duration looks like; nothing logged."""
-        run = keys("2", "down", "f", *typed("Stunned 3 bananas"), "enter")
+        run = snapshot_keys("2", "down", "f", *typed("Stunned 3 bananas"), "enter")
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
 
     @sizes
     def test_the_effects_chooser(self, snap_compare, size):
         """f on the ganger after smoke was put on him: add another, or remove the smoke."""
-        run = keys("2", "down", "down", "f", *typed("Smoke -2 1 pass"), "enter", "f")
+        run = snapshot_keys("2", "down", "down", "f", *typed("Smoke -2 1 pass"), "enter", "f")
         assert snap_compare(demo_app("varjojuoksu"), run_before=run, terminal_size=size)
 
 
@@ -106,9 +106,8 @@ def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
 
 def setup_then(setup, *presses: str):
     """A run_before: run ``setup(tracker)`` as the app runs commands, then press each key, then settle."""
-    from test_table_app import _keys
 
-    return _keys(*presses, before=lambda app: app.run_command(Setup(setup)))
+    return snapshot_keys(*presses, before=lambda app: app.run_command(Setup(setup)))
 
 
 def _gangers(t) -> None:
