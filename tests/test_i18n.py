@@ -9,6 +9,7 @@ The catalogue tests extract the marked messages from src with Babel, in-process 
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from pathlib import Path
 
@@ -332,5 +333,31 @@ async def test_switching_language_redraws_the_open_character_sheet(tmp_path: Pat
             await until(pilot, lambda: "Lataukset (R11)" in screen_text(app) and "Esc sulje" in screen_text(app),
                         "the Finnish sheet")
             assert "Charges (R11)" not in screen_text(app)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_sheets_refusals_speak_the_users_language() -> None:
+    """What the sheet, the gear and the roster refuse (the session's one-line errors): English as before,
+    Finnish in Finnish."""
+    from polku.session import demo
+    from polku.session.table.gear import Armour
+    from polku.session.tracker import TrackerError
+
+    t = demo.demo_varjojuoksu(seed=5)
+    t.roster.set_armour("kaneda", Armour(6, 4))
+    boxes = t.characters["kaneda"]["physical"]
+    try:
+        for lang, words in (("en", ("Kaneda's physical boxes is already", "Kaneda already wears ballistic 6 / impact 4",
+                                    "no template named 'Ghost' (save one from a character first)")),
+                            ("fi", ("Kaneda: fyysisiä ruutuja on jo", "Kaneda: panssari on jo luotipanssari 6",
+                                    "ei mallia nimeltä 'Ghost'"))):
+            i18n.set_language(lang)
+            with pytest.raises(TrackerError, match=words[0]):
+                t.set_condition("kaneda", "physical", boxes)
+            with pytest.raises(TrackerError, match=words[1]):
+                t.roster.set_armour("kaneda", Armour(6, 4))
+            with pytest.raises(TrackerError, match=re.escape(words[2])):
+                t.roster.template("Ghost")
     finally:
         i18n.set_language("en")
