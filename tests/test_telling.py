@@ -176,7 +176,7 @@ def test_an_event_without_a_fact_is_shown_as_stored_with_one_note() -> None:
 
 # -- each roll's explanation (the rules core's lines, kept as steps: rules/explain.py) -------------------
 
-EXPLAINED = ("shadowrun",)
+EXPLAINED = ("shadowrun", "rajapolku", "spirit")
 """The tests whose every explanation line is a step now (``roll["test"]`` starts with one of these)."""
 
 
@@ -199,7 +199,8 @@ def test_told_in_english_an_explanation_says_what_the_tracker_wrote(rolls: list[
 
 
 def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) -> None:
-    names = re.compile(r"Kaneda|Ganger|Nyx|Hacking|\bA\b|\bB\b")
+    names = re.compile(r"Kaneda|Ganger|Nyx|Hacking|Alyosha|The Pickpocket|Ghost of the Nurse|Igor|GM: door|"
+                       r"Young and fast|Ape-man strength|\bA\b|\bB\b")
     i18n.set_language("fi")
     try:
         told = [x for ev in _explained(rolls) for x in telling.explain_lines(ev["roll"])]
@@ -209,6 +210,8 @@ def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) 
     left = [x for x in told if ENGLISH_WORDS.search(names.sub("", x)) or extra.search(names.sub("", x))]
     assert not left, left[:5]
     assert any("kutosen sääntö" in x for x in told) and any(x.startswith("ykköset: ") for x in told)
+    assert any(x.startswith("toimintanoppa (R1)") for x in told) and any(x.startswith("sija 1: ") for x in told)
+    assert any(x.startswith("henkitaistelu: A:lla ") for x in told)
 
 
 def test_an_explanation_in_finnish_names_the_same_numbers() -> None:
@@ -514,7 +517,8 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
             "pool.saved", "pool.removed", "sr.damage", "effect.added", "effect.removed", "effect.worn_off",
-            "effect.counting", "harha.narration_roll", "harha.narration_open", "seat.ask_harha", "seat.ask_raja"} <= _kinds(sessions)
+            "effect.counting", "harha.narration_roll", "harha.narration_open", "seat.ask_harha", "seat.ask_raja",
+            "seat.ask_sr"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons
 
@@ -622,3 +626,23 @@ def test_the_players_copy_of_a_hidden_threshold_roll_has_no_steps_either() -> No
     assert any(s.get("id") == "sr.threshold_kept" and s["threshold"] == 3 for s in gm["steps"])
     pub = public_view(t).events[-1]["roll"]
     assert pub["explain"] == [] and pub["steps"] == []
+
+
+def test_a_varjojuoksu_seat_request_is_told_from_its_pool_and_never_holds_a_hidden_threshold() -> None:
+    from polku.session.players import seats
+    from polku.session.rolls import SRPool
+
+    t = demo.demo_varjojuoksu(seed=5)
+    shown = seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=2)
+    hidden = seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=4, hidden=True)
+    assert telling.event_text(shown) == shown["text"] == ("The GM asks Kaneda to roll: Pistols 4 + Agility 5 − 1 (wounds) = 8 dice, "
+                                                                     "threshold 2")
+    assert telling.event_text(hidden) == hidden["text"]
+    assert "threshold" not in hidden["fact"] and hidden["fact"]["hidden_threshold"] is True
+    i18n.set_language("fi")
+    try:
+        assert telling.event_text(shown) == ("Pelinjohtaja pyytää hahmoa Kaneda heittämään: Pistols 4 + Ketteryys 5 − 1 "
+                                             "(haavat) = 8 noppaa, tavoite 2")
+        assert telling.event_text(hidden).endswith("pelinjohtaja piilottaa tavoitteen")
+    finally:
+        i18n.set_language("en")

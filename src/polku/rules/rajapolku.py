@@ -38,8 +38,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..text import die_typed
+from ..i18n import N_
+from ..text import WOUND_LEVEL_WORDS, die_typed
 from .dice import Die, DieSpec, RulesError, Src
+from .explain import Speaker, line, says
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings, raja_wound_level
 
 if TYPE_CHECKING:
@@ -167,13 +169,13 @@ def build_pool(
     bg_dice = [DieSpec(D10, Src.BACKGROUND, n) for n in bgs]
     ab_dice = [DieSpec(D10, Src.ABILITY, n) for n in abs_]
     cond_dice = [DieSpec(D10, Src.CONDITION, n) for n in helps]
-    lines = ["action die (R1)"]
-    lines += [f"+1d10 background: {n} (R2)" for n in bgs]
-    lines += [f"+1d10 ability: {n} — successes count double (R7)" for n in abs_]
-    lines += [f"+1d10 condition: {n} (R4)" for n in helps]
+    lines: list[str] = [line("raja.action_die")]
+    lines += [line("raja.background_die", name=n) for n in bgs]
+    lines += [line("raja.ability_die", name=n) for n in abs_]
+    lines += [line("raja.condition_die", name=n) for n in helps]
 
     opposition = [DieSpec(D10, Src.CONDITION, n) for n in hinders]
-    lines += [f"hindering condition {n}: +1d10 to the opposition (R4)" for n in hinders]
+    lines += [line("raja.hindering", name=n) for n in hinders]
 
     penalty = RAJA_WOUND_PENALTY[level]
     removed: list[DieSpec] = []
@@ -181,7 +183,7 @@ def build_pool(
         if settings.raja_wound_penalty == "oppose":
             label = f"wound: {level}"
             opposition += [DieSpec(D10, Src.CONDITION, label)] * penalty
-            lines.append(f"{level}: +{penalty}d10 to the opposition (R9, raja.wound_penalty = oppose)")
+            lines.append(line("raja.wound_oppose", level=level, penalty=penalty))
         else:
             removable = cond_dice[::-1] + bg_dice[::-1] + ab_dice[::-1]
             chosen = _chosen_removals(wound_removes, removable, penalty)
@@ -192,11 +194,8 @@ def build_pool(
                     if spec in gone:
                         pile.remove(spec)
                         gone.remove(spec)
-            what = ", ".join(f"{s.source} {s.label}" for s in removed) or "nothing"
-            line = f"{level}: −{penalty} dice (R9), removed {what}"
-            if len(removed) < penalty:
-                line += "; the action die always stays"
-            lines.append(line)
+            lines.append(line("raja.wound_remove", level=level, penalty=penalty,
+                              removed=[{"source": str(s.source), "label": s.label} for s in removed]))
 
     dice = (action, *bg_dice, *ab_dice, *cond_dice)
     return PoolPlan(
@@ -271,10 +270,6 @@ def _glyph(d: Die) -> str:
     return die_typed(d.face, d.is_ability)
 
 
-def _faces_text(dice: Sequence[Die]) -> str:
-    return ",".join(_glyph(d) for d in dice) or "no dice"
-
-
 @dataclass(frozen=True, slots=True)
 class RajaResult:
     """The outcome of one Rajapolku challenge (R5–R7)."""
@@ -329,7 +324,7 @@ class RajaResult:
 
     def explain(self) -> list[str]:
         """Short human lines: the rolls, each compared position, the outcome (R5–R7)."""
-        lines = [f"A: {_faces_text(self.a)}  vs  B: {_faces_text(self.b)}"]
+        lines: list[str] = [line("raja.rolls", a=[_glyph(d) for d in self.a], b=[_glyph(d) for d in self.b])]
         last = self.deciding_position or max(len(self.a), len(self.b))
         for i in range(min(last, max(len(self.a), len(self.b)))):
             da = self.a[i] if i < len(self.a) else None
@@ -338,23 +333,18 @@ class RajaResult:
                 has, other = ("A", "B") if da is not None else ("B", "A")
                 die = da if da is not None else db
                 assert die is not None
-                if self.winner == "tie":
-                    lines.append(f"position {i + 1}: {other} has no die, {has} {_glyph(die)} → tie (raja.exhausted = false)")
-                else:
-                    why = " (raja.exhausted)" if self.decided_by == "exhausted" else ""
-                    lines.append(f"position {i + 1}: {other} has no die, {has} {_glyph(die)} → {has}{why}")
+                lines.append(line("raja.no_die", position=i + 1, other=other, has=has, die=_glyph(die),
+                                  outcome="tie" if self.winner == "tie" else
+                                  "exhausted" if self.decided_by == "exhausted" else "wins"))
                 break
             if da.face == db.face:
-                lines.append(f"position {i + 1}: {_glyph(da)} = {_glyph(db)}")
+                lines.append(line("raja.position", position=i + 1, a_die=_glyph(da), b_die=_glyph(db), side=""))
             else:
-                mark, side = (">", "A") if da.face > db.face else ("<", "B")
-                lines.append(f"position {i + 1}: {_glyph(da)} {mark} {_glyph(db)} → {side}")
+                lines.append(line("raja.position", position=i + 1, a_die=_glyph(da), b_die=_glyph(db),
+                                  side="A" if da.face > db.face else "B"))
                 break
         if self.winner == "tie":
-            if self.tie_action == "defender":
-                lines.append("tie: the defender / status quo (B) holds (raja.full_tie)")
-            else:
-                lines.append("tie: both sides reroll (raja.full_tie)")
+            lines.append(line("raja.full_tie", holds=self.tie_action == "defender"))
             return lines
         win = self.winner.upper()
         lose_dice = self.b if self.winner == "a" else self.a
@@ -362,22 +352,15 @@ class RajaResult:
         beyond = ""
         win_dice = self.a if self.winner == "a" else self.b
         if self.degrees_rule == "beyond" and win_dice and win_dice[0].face > top:
-            beyond = f" beyond the deciding die {_glyph(deciding_die(win_dice))} (raja.degrees = beyond)"
-        if self.degrees:
-            counted = ", ".join(
-                f"{_glyph(d)} (×2)" if d.is_ability else _glyph(d) for d in self.degree_dice
-            )
-            lines.append(f"{win} wins, degrees: {self.degrees} — {counted} (> {top}){beyond}")
-        elif not self.narrow:
-            lines.append(f"{win} wins: 0 degrees{beyond}")
-        else:
-            lines.append(f"{win} wins narrowly: 0 degrees (no die above {top})")
+            beyond = _glyph(deciding_die(win_dice))
+        counted = ", ".join(f"{_glyph(d)} (×2)" if d.is_ability else _glyph(d) for d in self.degree_dice)
+        lines.append(line("raja.won", win=win, degrees=self.degrees, counted=counted, top=top, beyond=beyond,
+                          narrow=bool(self.narrow) and not self.degrees))
         if self.supernatural:
-            lines.append(f"supernatural features: {self.supernatural} (R7)")
+            lines.append(line("raja.supernatural", supernatural=self.supernatural))
         if self.deciding_die_is_ability:
-            plain = "" if self.supernatural or self.degrees_rule != "beyond" else (
-                "; it is the deciding die, so it adds no feature (raja.degrees = beyond)")
-            lines.append(f"visibly supernatural: {win}'s highest die is an ability die (R7){plain}")
+            lines.append(line("raja.visibly", win=win,
+                              no_feature=not self.supernatural and self.degrees_rule == "beyond"))
         return lines
 
 
@@ -674,12 +657,8 @@ class SpiritFight:
         return replace(self, ended_by_gm=True)
 
     def explain(self) -> list[str]:
-        state = "over" if self.over else "goes on"
-        who = {"a": ", A wins", "b": ", B wins"}.get(self.winner or "", "")
-        if self.ended_by_gm:
-            who = ", ended by the GM"
-        return [f"spirit combat: A {self.a_charges} charges, B {self.b_charges} charges after "
-                f"{self.exchanges} exchange{'s' if self.exchanges != 1 else ''}: {state}{who} (R11)"]
+        return [line("raja.spirit_state", a_charges=self.a_charges, b_charges=self.b_charges, exchanges=self.exchanges,
+                     over=self.over, winner=self.winner or "", ended_by_gm=self.ended_by_gm)]
 
     def to_json(self) -> dict[str, Any]:
         return {"a_charges": self.a_charges, "b_charges": self.b_charges, "exchanges": self.exchanges,
@@ -771,3 +750,132 @@ def is_fallen(level: str) -> bool:
     """R9: out of the fight: Out of play (mortally wounded and unconscious) or Dead."""
     return raja_wound_level(level) in ("Out of play", "Dead")
 
+
+
+# -- the explanation's lines in words (rules.explain): one sayer per step, for any language ------------------
+
+SOURCE_WORDS = {"condition": N_("condition"), "background": N_("background"), "ability": N_("ability")}
+"""The kinds of die a wound removes (R9), in words."""
+
+
+def _level(t: Speaker, level: str) -> str:
+    return t._(level) if level in WOUND_LEVEL_WORDS else level
+
+
+@says("raja.action_die")
+def _say_action_die(t: Speaker, v: Any) -> str:
+    return t._("action die (R1)")
+
+
+@says("raja.background_die")
+def _say_background_die(t: Speaker, v: Any) -> str:
+    return t._("+1d10 background: {name} (R2)", name=v["name"])
+
+
+@says("raja.ability_die")
+def _say_ability_die(t: Speaker, v: Any) -> str:
+    return t._("+1d10 ability: {name} — successes count double (R7)", name=v["name"])
+
+
+@says("raja.condition_die")
+def _say_condition_die(t: Speaker, v: Any) -> str:
+    return t._("+1d10 condition: {name} (R4)", name=v["name"])
+
+
+@says("raja.hindering")
+def _say_hindering(t: Speaker, v: Any) -> str:
+    return t._("hindering condition {name}: +1d10 to the opposition (R4)", name=v["name"])
+
+
+@says("raja.wound_oppose")
+def _say_wound_oppose(t: Speaker, v: Any) -> str:
+    return t._("{level}: +{penalty}d10 to the opposition (R9, raja.wound_penalty = oppose)",
+               level=_level(t, str(v["level"])), penalty=int(v["penalty"]))
+
+
+@says("raja.wound_remove")
+def _say_wound_remove(t: Speaker, v: Any) -> str:
+    penalty, removed = int(v["penalty"]), list(v["removed"])
+    what = ", ".join(f"{t._(SOURCE_WORDS[str(r['source'])]) if r['source'] in SOURCE_WORDS else r['source']} "
+                     f"{r['label']}" for r in removed) or t._("nothing")
+    # English says "dice" for one die too (as it always has); the plural form is for the other language.
+    if len(removed) < penalty:
+        return t.ngettext("{level}: −{n} dice (R9), removed {what}; the action die always stays",
+                          "{level}: −{n} dice (R9), removed {what}; the action die always stays", penalty,
+                          level=_level(t, str(v["level"])), what=what)
+    return t.ngettext("{level}: −{n} dice (R9), removed {what}", "{level}: −{n} dice (R9), removed {what}", penalty,
+                      level=_level(t, str(v["level"])), what=what)
+
+
+def _glyphs(t: Speaker, dice: Any) -> str:
+    return ",".join(str(d) for d in dice) or t._("no dice")
+
+
+@says("raja.rolls")
+def _say_rolls(t: Speaker, v: Any) -> str:
+    return t._("A: {a}  vs  B: {b}", a=_glyphs(t, v["a"]), b=_glyphs(t, v["b"]))
+
+
+@says("raja.no_die")
+def _say_no_die(t: Speaker, v: Any) -> str:
+    values = {"position": int(v["position"]), "other": v["other"], "has": v["has"], "die": v["die"]}
+    if v["outcome"] == "tie":
+        return t._("position {position}: {other} has no die, {has} {die} → tie (raja.exhausted = false)", **values)
+    if v["outcome"] == "exhausted":
+        return t._("position {position}: {other} has no die, {has} {die} → {has} (raja.exhausted)", **values)
+    return t._("position {position}: {other} has no die, {has} {die} → {has}", **values)
+
+
+@says("raja.position")
+def _say_position(t: Speaker, v: Any) -> str:
+    p, a, b, side = int(v["position"]), v["a_die"], v["b_die"], v["side"]
+    if not side:
+        return t._("position {position}: {a} = {b}", position=p, a=a, b=b)
+    return t._("position {position}: {a} {mark} {b} → {side}", position=p, a=a, b=b, side=side,
+               mark=">" if side == "A" else "<")
+
+
+@says("raja.full_tie")
+def _say_full_tie(t: Speaker, v: Any) -> str:
+    return (t._("tie: the defender / status quo (B) holds (raja.full_tie)") if v["holds"]
+            else t._("tie: both sides reroll (raja.full_tie)"))
+
+
+@says("raja.won")
+def _say_won(t: Speaker, v: Any) -> str:
+    win, top, beyond = v["win"], int(v["top"]), str(v["beyond"])
+    if int(v["degrees"]):
+        values = {"win": win, "degrees": int(v["degrees"]), "counted": v["counted"], "top": top}
+        return (t._("{win} wins, degrees: {degrees} — {counted} (> {top}) beyond the deciding die {die} "
+                    "(raja.degrees = beyond)", die=beyond, **values) if beyond
+                else t._("{win} wins, degrees: {degrees} — {counted} (> {top})", **values))
+    if not v["narrow"]:
+        return (t._("{win} wins: 0 degrees beyond the deciding die {die} (raja.degrees = beyond)", win=win, die=beyond)
+                if beyond else t._("{win} wins: 0 degrees", win=win))
+    return t._("{win} wins narrowly: 0 degrees (no die above {top})", win=win, top=top)
+
+
+@says("raja.supernatural")
+def _say_supernatural(t: Speaker, v: Any) -> str:
+    return t._("supernatural features: {n} (R7)", n=int(v["supernatural"]))
+
+
+@says("raja.visibly")
+def _say_visibly(t: Speaker, v: Any) -> str:
+    if v["no_feature"]:
+        return t._("visibly supernatural: {win}'s highest die is an ability die (R7); it is the deciding die, so it "
+                   "adds no feature (raja.degrees = beyond)", win=v["win"])
+    return t._("visibly supernatural: {win}'s highest die is an ability die (R7)", win=v["win"])
+
+
+@says("raja.spirit_state")
+def _say_spirit_state(t: Speaker, v: Any) -> str:
+    state = t._("over") if v["over"] else t._("goes on")
+    if v["ended_by_gm"]:
+        state = t._("{state}, ended by the GM", state=state)
+    elif v["winner"] in ("a", "b"):
+        state = t._("{state}, {winner} wins", state=state, winner=str(v["winner"]).upper())
+    # English says "charges" for one charge too (as it always has).
+    return t.ngettext("spirit combat: A {a} charges, B {b} charges after {n} exchange: {state} (R11)",
+                      "spirit combat: A {a} charges, B {b} charges after {n} exchanges: {state} (R11)",
+                      int(v["exchanges"]), a=int(v["a_charges"]), b=int(v["b_charges"]), state=state)

@@ -166,21 +166,8 @@ def _check_int(value: Any, what: str, minimum: int | None = None) -> int:
     return value
 
 
-def _signed(n: int) -> str:
-    return f"+ {n}" if n >= 0 else f"− {-n}"
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
-
-
-def _faces_text(faces: Iterable[int]) -> str:
-    text = ",".join(str(f) for f in faces)
-    return text or "none"
 
 
 # ---------------------------------------------------------------------------

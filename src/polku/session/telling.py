@@ -531,6 +531,23 @@ def _say_helper(t: Speaker, v: Fact) -> str:
                       pool=" ".join(say(t, s) if isinstance(s, Mapping) else str(s) for s in v["lines"]))
 
 
+@says("vs")
+def _say_vs(t: Speaker, v: Fact) -> str:
+    """The line between two sides' pools (Rajapolku, Harhapolku)."""
+    return t._("vs {label}:", label=v["label"])
+
+
+@says("raja.spirit_entry")
+def _say_spirit_entry(t: Speaker, v: Fact) -> str:
+    return t._("entry: each participant paid 1 charge, once for the whole fight (R11)")
+
+
+@says("raja.spirit_wounds")
+def _say_spirit_wounds(t: Speaker, v: Fact) -> str:
+    return t._("wounds (R9, raja.spirit_wounds): {a} rolls {a_count}, {b} {b_count} of their charges' dice",
+               a=v["a"], a_count=int(v["a_count"]), b=v["b"], b_count=int(v["b_count"]))
+
+
 @says("sr.threshold_changed")
 def _say_threshold_changed(t: Speaker, v: Fact) -> str:
     return t._("threshold changed {before} → {after} (S10)", before=int(v["before"]), after=int(v["after"]))
@@ -1178,6 +1195,18 @@ def _seat_ask_harha(f: Fact) -> Told:
     return Told(ngettext("The GM asks {name} to roll a difficult action: {n} dice",
                          "The GM asks {name} to roll a difficult action: {n} dice", int(f["dice_count"]),
                          name=f["name"]))
+
+
+@teller("seat.ask_sr")
+def _seat_ask_sr(f: Fact) -> Told:
+    """S1–S8: the GM asks a seat to roll a Varjojuoksu test: its pool, the threshold (or that it is hidden)."""
+    values = {"name": f["name"], "pool": say(i18n, f["pool_line"])}
+    if f.get("hidden_threshold"):
+        return Told(_("The GM asks {name} to roll: {pool}, threshold hidden by the GM", **values))
+    if "threshold" in f:
+        return Told(_("The GM asks {name} to roll: {pool}, threshold {threshold}", threshold=int(f["threshold"]),
+                      **values))
+    return Told(_("The GM asks {name} to roll: {pool}", **values))
 
 
 @teller("seat.ask_raja")

@@ -43,6 +43,7 @@ from ..rules.dice import RulesError
 from ..session.model import Event
 from ..session.players import seat_rolls, seats
 from ..session.players.players_file import Follower
+from ..session.telling import line_text
 from ..session.tracker import Tracker, TrackerError
 from ..text import percent, wound_label
 from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
@@ -782,7 +783,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | No
         t.append(_("this request cannot be rolled now: {reason}", reason=e), style=styles.get("error", ""))
         return t
     for line in odds.explain:
-        t.append(line + "\n")
+        t.append(line_text(line) + "\n")
     if offer.test == "sr-success":
         if shown is not None and shown.get("threshold") is not None:
             t.append(_("threshold {threshold}: success {percent}", threshold=shown['threshold'], percent=percent(odds.success or 0.0)) + "\n", style="bold")
@@ -823,7 +824,7 @@ def defence_lines(full: Tracker, offer: seats.Offer, edge_before: bool, styles: 
     label = str(offer.opposition.get("label", ""))
     t.append(_("{attacker} attacks you: {n} dice", attacker=label, n=odds.against or 0) + "\n")
     for line in odds.explain:
-        t.append(line + "\n")
+        t.append(line_text(line) + "\n")
     if odds.success is not None:
         t.append(_("the attack misses or stalls: {percent}", percent=percent(odds.success)) + "\n", style="bold")
     acts = seat_rolls.offer_choices(full, offer)
@@ -850,7 +851,7 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
         return t
     if not own.plain:
         for line in odds.explain:
-            t.append(line + "\n")
+            t.append(line_text(line) + "\n")
     if own.test in ("raja-challenge", "raja-spirit"):
         t.append(_("you win {win} · full tie {tie}", win=percent(odds.success or 0.0), tie=percent(odds.tie or 0.0)) + "\n",
                  style="bold")

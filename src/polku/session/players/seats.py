@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...rules.dice import RulesError
+from ...rules.explain import step_of
 from ..model import Character, Event, clone, roll_of
 from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
 from ..tracker import TrackerError
@@ -313,11 +314,13 @@ def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, 
         thr = ", threshold hidden by the GM" if hidden else f", threshold {threshold}"
     text = f"The GM asks {ch['name']} to roll: {plan.explain()[0]}{thr}"
     ask = {"test": "sr-success", "spec": _sr_pool_dict(pool), "hidden": bool(hidden and threshold is not None)}
+    fact: dict[str, Any] = {"id": "seat.ask_sr", "name": ch["name"], "pool_line": step_of(plan.explain()[0]) or {}}
     if threshold is not None:
         ask["threshold"] = int(threshold)
+        fact.update({"hidden_threshold": True} if hidden else {"threshold": int(threshold)})
     if challenge:
         ask["challenge"] = challenge
-    return _log_offer(t, cid, text, ask)
+    return _log_offer(t, cid, text, ask, fact)
 
 
 def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = False,

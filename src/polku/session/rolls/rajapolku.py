@@ -18,7 +18,7 @@ from ..model import Event
 from ..odds import RajaQuestion
 from ..records import RollOutcome, RollTable
 from ..records import raja as raja_sheet
-from ..telling import raja_fact
+from ..telling import line, raja_fact
 from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class RajaRolls(RollsBase):
             result = raja.resolve(dice_a, dice_b, self.tracker.settings)
             summary = raja_outcome(result, a.label, b.label)
             # The outcome's reasoning first, then where every die came from.
-            explain = result.explain() + list(plan_a.explain) + [f"vs {b.label}:"] + list(plan_b.explain)
+            explain = result.explain() + list(plan_a.explain) + [line("vs", label=b.label)] + list(plan_b.explain)
             if result.winner != "tie" or result.tie_action == "defender":
                 self._resolve_challenge_in(txn, challenge, summary,
                                            {"id": "raja.roll", **raja_fact(result, a.label, b.label)})
@@ -244,12 +244,12 @@ class RajaRolls(RollsBase):
                 txn.emit("resource", f"Spirit combat begins: {ca['name']} and {cb['name']} each pay the "
                          "entry charge, once for the fight (R11)", who=[a_cid, b_cid], resource="charges", amount=-1,
                          fact={"id": "raja.spirit_begins", "a": ca["name"], "b": cb["name"]})
-                lines.append("entry: each participant paid 1 charge, once for the whole fight (R11)")
+                lines.append(line("raja.spirit_entry"))
             settings = self.tracker.settings
             dice_a, dice_b, origin = self._roll_two(fight.dice("a", settings), fight.dice("b", settings), faces)
             if fight.dice_counts(settings) != (fight.a_charges, fight.b_charges):
-                lines.append(f"wounds (R9, raja.spirit_wounds): {ca['name']} rolls {len(dice_a)}, "
-                             f"{cb['name']} {len(dice_b)} of their charges' dice")
+                lines.append(line("raja.spirit_wounds", a=ca["name"], a_count=len(dice_a), b=cb["name"],
+                                  b_count=len(dice_b)))
             result = raja.resolve(dice_a, dice_b, self.tracker.settings)
             ex = fight.exchange(result, self.tracker.settings)
             after = ex.fight
