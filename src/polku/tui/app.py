@@ -7,7 +7,7 @@ import threading
 import traceback
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -39,6 +39,9 @@ from .messages import (
 )
 from .render import plain_styles, styles_from_theme
 from .typeahead import TypeAhead
+
+if TYPE_CHECKING:
+    from ..session.players.seats import SeatAnswer
 
 
 class PolkuCommands(Provider):
@@ -607,7 +610,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                         markup=False)
         self._spool_problem = look.problem
         self._seat_folder_problems(look)
-        answers: list[tuple[str, dict[str, Any]]] = []
+        answers: list[tuple[str, SeatAnswer]] = []
         holds: list[Any] = []
         released: list[tuple[str, str]] = []
         refused: dict[str, list[str]] = {}
@@ -620,7 +623,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 answer = self.run_command(command("seat_rolls.answer", taken=taken))
             if not isinstance(answer, dict):
                 continue
-            answers.append((taken.cid, answer))
+            answers.append((taken.cid, cast("SeatAnswer", answer)))  # made by seats or seat_rolls
             if answer.get("waiting"):
                 holds.append(taken)
             elif taken.held:
@@ -645,7 +648,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.run_worker(partial(self._write_answers, message.path, answers, look.more, holds, released), thread=True,
                         group="seat-spool", exit_on_error=False)
 
-    def _hold_for_approval(self, taken: Any) -> dict[str, Any]:
+    def _hold_for_approval(self, taken: Any) -> SeatAnswer:
         """An own roll under ``seats.own_rolls = approve``: checked now (refused at once, with its reason, if the
         character may not make it), else kept until the GM approves it (A) and answered that it waits."""
         from ..session.players import seat_rolls
@@ -670,19 +673,22 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if taken not in self.seat_waiting or self.session_file is None:
             return
         self.seat_waiting.remove(taken)
+        answer: SeatAnswer
         if approve:
-            answer = self.run_command(command("seat_rolls.answer", taken=taken))
-            if not isinstance(answer, dict):
+            got = self.run_command(command("seat_rolls.answer", taken=taken))
+            if not isinstance(got, dict):
                 answer = {"v": 1, "id": taken.rid, "ok": False, "text": "the GM's app could not make it"}
-            elif not answer.get("ok"):
-                self.notify(str(answer.get("text", "")), title=_("Not done"), severity="warning", markup=False)
+            else:
+                answer = cast("SeatAnswer", got)  # seat_rolls.answer's
+                if not answer["ok"]:
+                    self.notify(answer["text"], title=_("Not done"), severity="warning", markup=False)
         else:
             answer = {"v": 1, "id": taken.rid, "ok": False, "text": seat_rolls.REFUSED}
         self.run_worker(partial(self._write_decided, self.session_file.path, taken.cid, answer),
                         thread=True, group="seat-answer", exit_on_error=False)
 
     @staticmethod
-    def _write_decided(path: Path, cid: str, answer: dict[str, Any]) -> None:
+    def _write_decided(path: Path, cid: str, answer: SeatAnswer) -> None:
         """Worker: the final answer to a roll that waited for the GM, over the one that said it waits."""
         from ..session.players import seats
 
@@ -715,7 +721,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         return (_("{name}'s seat", name=ch["name"]) if ch is not None and not ch.get("secret")
                 else _("seat folder {folder}", folder=cid))
 
-    def _write_answers(self, path: Path, answers: list[tuple[str, dict[str, Any]]], more: bool,
+    def _write_answers(self, path: Path, answers: list[tuple[str, SeatAnswer]], more: bool,
                        holds: list[Any], released: list[tuple[str, str]]) -> None:
         """Worker: hold each own roll that waits for the GM's approval in its seat's folder (it outlives the app;
         one already held is written again, the same), release the held ones decided now, write each answer into

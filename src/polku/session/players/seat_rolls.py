@@ -59,8 +59,10 @@ from ..tracker import TrackerError
 from .seats import (
     FacesPlan,
     Offer,
+    SeatAnswer,
     SeatError,
     SeatOdds,
+    SeatRequest,
     Taken,
     _answer,
     _sr_pool_dict,
@@ -506,7 +508,7 @@ def _extended(t: Tracker, cid: str, cannot: Words | None) -> list[OwnRoll]:
 # the GM's app: check and apply
 
 
-def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
+def answer(t: Tracker, taken: Taken) -> SeatAnswer:
     """The GM's app's answer to a taken request: an own roll or a defence made here, anything else as
     :func:`polku.session.players.seats.answer` makes it (a command marked with the seat, or a refusal)."""
     from .seats import answer as seats_answer
@@ -516,7 +518,7 @@ def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
         return refusal(taken)
     if req.get("kind") != "own" and _defence(t, taken.cid, req) is None:
         return seats_answer(t, taken)
-    cid, rid = taken.cid, str(req.get("id", ""))
+    cid, rid = taken.cid, req["id"]
     try:
         ch = t.characters.get(cid)
         if ch is None or ch.get("secret"):
@@ -542,19 +544,19 @@ def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
         return _answer(rid, False, str(e), None, t, cid)
 
 
-def _defence(t: Tracker, cid: str, req: dict[str, Any]) -> Offer | None:
+def _defence(t: Tracker, cid: str, req: SeatRequest) -> Offer | None:
     """The open request to defend that a ``roll`` request answers, or None (another kind of request)."""
     if req.get("kind") != "roll" or not isinstance(req.get("offer"), int):
         return None
     return next((o for o in pending_offers(t, cid) if o.seq == req["offer"] and o.test == DEFEND_TEST), None)
 
 
-def needs_approval(t: Tracker, request: dict[str, Any] | None) -> bool:
+def needs_approval(t: Tracker, request: SeatRequest | None) -> bool:
     """Does this checked request wait for the GM's approval (an own roll under ``seats.own_rolls = approve``)?"""
     return request is not None and request.get("kind") == "own" and t.settings.seats_own_rolls == "approve"
 
 
-def find(t: Tracker, cid: str, req: dict[str, Any]) -> OwnRoll:
+def find(t: Tracker, cid: str, req: SeatRequest) -> OwnRoll:
     """The roll the request names, open to the seat now; else :class:`SeatError` with the reason."""
     test, key = req.get("test"), str(req.get("key", ""))
     if test not in OWN_TESTS:
@@ -569,7 +571,7 @@ def find(t: Tracker, cid: str, req: dict[str, Any]) -> OwnRoll:
     return found
 
 
-def check(t: Tracker, cid: str, req: dict[str, Any]) -> str:
+def check(t: Tracker, cid: str, req: SeatRequest) -> str:
     """Why the GM's app would refuse this own roll now, or "" (nothing changes)."""
     ch = t.characters.get(cid)
     if ch is None or ch.get("secret"):
@@ -581,7 +583,7 @@ def check(t: Tracker, cid: str, req: dict[str, Any]) -> str:
     return ""
 
 
-def apply_own(t: Tracker, cid: str, req: dict[str, Any]) -> tuple[str, Event | None]:
+def apply_own(t: Tracker, cid: str, req: SeatRequest) -> tuple[str, Event | None]:
     """Make a checked own roll (inside ``tracker.by_seat``): the answer's line and the roll, if one was made.
 
     Raises:

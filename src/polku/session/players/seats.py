@@ -55,7 +55,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ...rules.dice import RulesError
 from ...rules.explain import step_of
@@ -100,6 +100,62 @@ STALE_TEMP_SECONDS = 60.0
 
 class SeatError(TrackerError):
     """A request a seat may not make, or a seat that cannot start: one line, nothing changed."""
+
+
+class _SeatRequestBase(TypedDict):
+    v: int
+    id: str
+    seat: str
+    kind: str
+    """One of :data:`REQUEST_KINDS`."""
+
+
+class SeatRequest(_SeatRequestBase, total=False):
+    """A seat's request as :func:`parse_request` has checked it: the fields of ``_COMMON`` and of its kind
+    (``_FIELDS``), each of its type, those its kind needs present."""
+
+    at: int | float
+    offer: int
+    """``roll``: the request (an offer's ``seq``) it answers."""
+    edge_before: bool
+    faces: list[int] | None
+    roll: int
+    """``action``: the roll (its ``seq``) it changes."""
+    action: str
+    edge: str
+    bought: str
+    """``story_point``: what the point buys."""
+    test: str
+    """``own``: one of :data:`polku.session.players.seat_rolls.OWN_TESTS`, and ``key`` which one."""
+    key: str
+
+
+class _SeatAnswerBase(TypedDict):
+    v: int
+    id: str
+    ok: bool
+    text: str
+
+
+class ActionAnswer(TypedDict):
+    """A follow-up of a seat's roll, as its answer lists it (:func:`action_json`)."""
+
+    name: str
+    allowed: bool
+    reason: str
+    edge: str
+
+
+class SeatAnswer(_SeatAnswerBase, total=False):
+    """The GM's app's answer to a request (:func:`answer`): done or not and the line saying so; a roll made
+    names its event and the follow-ups the seat may ask for."""
+
+    roll: int
+    actions: list[ActionAnswer]
+    waiting: bool
+    """An own roll held for the GM's approval (``seats.own_rolls = approve``): the answer says it waits, and
+    ``what`` is the roll's label."""
+    what: str
 
 
 # ---------------------------------------------------------------------------
@@ -665,7 +721,7 @@ class Taken:
     """The seat folder it was in (a valid character id; nothing says the character exists)."""
     rid: str
     """The id in its file name."""
-    request: dict[str, Any] | None
+    request: SeatRequest | None
     """The request as :func:`parse_request` checked it; None when refused."""
     refused: str = ""
     """Why it is refused (one line that repeats nothing of the file)."""
@@ -858,7 +914,7 @@ def _read_one(folder: int, name: str) -> bytes | str | None:
 _HELD_NAME = re.compile(r"held-([0-9a-f]{16})\.json")
 
 
-def hold(session_path: str | os.PathLike[str], cid: str, request: dict[str, Any]) -> Path:
+def hold(session_path: str | os.PathLike[str], cid: str, request: SeatRequest) -> Path:
     """Keep a checked request that waits for the GM's approval in its seat's folder (``held-<id>.json``,
     atomically; neither folder followed as a link), so that it still waits when the GM's app is opened
     again after a quit or a crash (:func:`held_requests`). :func:`release` removes it once decided."""
@@ -958,7 +1014,7 @@ def incoming(session_path: str | os.PathLike[str]) -> list[tuple[str, Path]]:
     return [(cid, p) for _, cid, p in out]
 
 
-def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
+def parse_request(data: bytes, cid: str, rid: str) -> SeatRequest:
     """Check a request's bytes; return it, or raise :class:`SeatError` with one line.
 
     ``cid`` is the seat folder the file was in and ``rid`` the id in its name:
@@ -1007,7 +1063,8 @@ def parse_request(data: bytes, cid: str, rid: str) -> dict[str, Any]:
     missing = [n for n in need if n not in req]
     if missing:
         raise SeatError(f"a {kind} request needs '{missing[0]}'")
-    return req
+    checked: SeatRequest = cast(SeatRequest, req)  # every field checked above, by name and type
+    return checked
 
 
 def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -1021,14 +1078,14 @@ def _seat_actions(t: Tracker, cid: str, ev: Event | None) -> list[RollAction]:
     return [a for a in t.rolls.roll_actions(ev) if a.who == cid and a.name in SEAT_ACTIONS]
 
 
-def action_json(a: RollAction) -> dict[str, Any]:
+def action_json(a: RollAction) -> ActionAnswer:
     return {"name": a.name, "allowed": a.allowed, "reason": a.reason, "edge": a.edge}
 
 
-def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
+def apply_request(t: Tracker, cid: str, req: SeatRequest) -> SeatAnswer:
     """Carry out a checked request as a command marked with the seat; return the answer (never raises
     for a refusal: the answer says why, and nothing changed)."""
-    rid = str(req.get("id", ""))
+    rid = req["id"]
     try:
         ch = t.characters.get(cid)
         if ch is None or ch.get("secret"):
@@ -1052,16 +1109,16 @@ def apply_request(t: Tracker, cid: str, req: dict[str, Any]) -> dict[str, Any]:
         return _answer(rid, False, str(e), None, t, cid)
 
 
-def _answer(rid: str, ok: bool, text: str, ev: Event | None, t: Tracker, cid: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"v": 1, "id": rid, "ok": ok, "text": text}
+def _answer(rid: str, ok: bool, text: str, ev: Event | None, t: Tracker, cid: str) -> SeatAnswer:
+    out: SeatAnswer = {"v": 1, "id": rid, "ok": ok, "text": text}
     if ev is not None:
         out["roll"] = ev["seq"]
         out["actions"] = [action_json(a) for a in _seat_actions(t, cid, ev)]
     return out
 
 
-def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
-    offer = _offer(t, cid, int(req["offer"]))
+def _apply_roll(t: Tracker, cid: str, req: SeatRequest) -> Event:
+    offer = _offer(t, cid, req["offer"])
     faces = req.get("faces")
     edge_before = bool(req.get("edge_before", False))
     t.seat_offer = offer.seq
@@ -1094,11 +1151,11 @@ def _apply_roll(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
     return rolled
 
 
-def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
-    name = str(req["action"])
+def _apply_action(t: Tracker, cid: str, req: SeatRequest) -> Event:
+    name = req["action"]
     if name not in SEAT_ACTIONS:
         raise SeatError(f"a seat cannot ask for that action (only {', '.join(SEAT_ACTIONS)})")
-    seq = int(req["roll"])
+    seq = req["roll"]
     mine = "a seat can only change its own roll, made from that seat"
     try:
         ev = t.event_by_seq(seq)
@@ -1106,7 +1163,7 @@ def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
         raise SeatError(mine) from None
     if ev.get("kind") != "roll" or ev.get("seat") != cid or t.is_undone(seq):
         raise SeatError(mine)
-    edge = str(req.get("edge", ""))
+    edge = req.get("edge", "")
     acts = [a for a in _seat_actions(t, cid, ev) if a.name == name and (not edge or a.edge == edge)]
     if not acts:
         raise SeatError(f"'{name}' cannot be done to this roll")
@@ -1120,9 +1177,9 @@ def _apply_action(t: Tracker, cid: str, req: dict[str, Any]) -> Event:
     return new
 
 
-def write_answer(session_path: str | os.PathLike[str], cid: str, answer: dict[str, Any]) -> Path:
+def write_answer(session_path: str | os.PathLike[str], cid: str, answer: SeatAnswer) -> Path:
     """Write the GM's app's answer into the seat's folder (atomically; neither folder followed as a link)."""
-    rid = str(answer.get("id", ""))
+    rid = answer["id"]
     if not _ID.fullmatch(rid):
         raise SeatError("an answer needs the request's id")
     return _write_atomic(session_path, cid, f"ans-{rid}.json", json.dumps(answer, separators=(",", ":")).encode())
@@ -1134,7 +1191,7 @@ SEAT_ANSWER_FAILED = ("the GM's app could not write its answer into this seat's 
                       " the folder's permissions (docs/remote-play.md); the roll stands in the log")
 
 
-def deliver(session_path: str | os.PathLike[str], answers: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, str]:
+def deliver(session_path: str | os.PathLike[str], answers: Iterable[tuple[str, SeatAnswer]]) -> dict[str, str]:
     """Write each ``(seat folder, answer)`` with :func:`write_answer`; for a seat whose answer could not be
     written, what kept the GM's app from it and what to fix (one line, for the GM; nothing else changes:
     the command answered stands in the log)."""
@@ -1152,17 +1209,17 @@ def deliver(session_path: str | os.PathLike[str], answers: Iterable[tuple[str, d
     return lost
 
 
-def refusal(taken: Taken) -> dict[str, Any]:
+def refusal(taken: Taken) -> SeatAnswer:
     """The answer to a request refused before it was applied."""
     return {"v": 1, "id": taken.rid, "ok": False, "text": taken.refused}
 
 
-def answer(t: Tracker, taken: Taken) -> dict[str, Any]:
+def answer(t: Tracker, taken: Taken) -> SeatAnswer:
     """Apply a taken request (a command marked with its seat) or refuse it; the answer to write."""
     return apply_request(t, taken.cid, taken.request) if taken.request is not None else refusal(taken)
 
 
-def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Path) -> dict[str, Any] | None:
+def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Path) -> SeatAnswer | None:
     """Take one request file, check it, apply it and answer. Returns the answer (None: no request there)."""
     m = _REQUEST_NAME.fullmatch(path.name)
     if m is None:
