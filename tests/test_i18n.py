@@ -361,3 +361,26 @@ def test_the_sheets_refusals_speak_the_users_language() -> None:
                 t.roster.template("Ghost")
     finally:
         i18n.set_language("en")
+
+
+def test_a_sheets_saved_pools_and_condition_in_the_users_language() -> None:
+    """The sheet's saved-pool rows and a downed fighter's condition (also on the characters' pane)."""
+    from polku.rules.system import System
+    from polku.session import demo
+
+    t = demo.demo_varjojuoksu(seed=5)
+    pools = [{"name": "Dodge", "mode": "attribute", "attribute": "reaction", "second": "", "skill": "", "count": 0},
+             {"name": "Lift", "mode": "attr+attr", "attribute": "body", "second": "strength", "skill": "", "count": 0},
+             {"name": "Raw", "mode": "dice", "attribute": "", "second": "", "skill": "", "count": 1}]
+    t.set_condition("ganger", "stun", t.condition_monitor("ganger", "stun"))
+    try:
+        shown = {}
+        for lang in ("en", "fi"):
+            i18n.set_language(lang)
+            shown[lang] = ([t.roster.pool_label(System.SHADOWRUN, p) for p in pools],  # type: ignore[arg-type]
+                           t.damage.condition_words("ganger"))
+    finally:
+        i18n.set_language("en")
+    assert shown["en"] == (["Dodge (Reaction alone)", "Lift (Body + Strength)", "Raw (1 die)"], "unconscious")
+    assert shown["en"][1] == t.damage.condition_text("ganger")
+    assert shown["fi"] == (["Dodge (pelkkä Reaktio)", "Lift (Keho + Voima)", "Raw (1 noppa)"], "tajuton")

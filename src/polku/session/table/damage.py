@@ -166,6 +166,22 @@ class Damage:
         text = mon.state_text()
         return "" if text == "conscious" else text
 
+    def condition_words(self, cid: str) -> str:
+        """:meth:`condition_text` in the language in use (the sheet's and the characters' pane's words)."""
+        from ...i18n import _
+        from ...rules import shadowrun as sr
+
+        ch = self.t.character(cid)
+        if "attributes" not in ch:
+            return ""
+        phys, stun = self.t.condition_monitor(cid, "physical"), self.t.condition_monitor(cid, "stun")
+        mon = sr.Monitors(ch["physical"], ch["stun"], phys, stun, int(ch.get("overflow", 0)), ch["attributes"]["body"])
+        if mon.dead:
+            return _("dead")
+        if mon.dying:
+            return _("dying (overflow {overflow}/{body})", overflow=mon.overflow, body=mon.body)
+        return _("unconscious") if mon.unconscious else ""
+
     def offer(self, roll_event: Event | None) -> DamageOffer:
         """Can damage be applied from this roll, and what does the session propose?"""
         t = self.t

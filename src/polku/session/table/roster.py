@@ -36,8 +36,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypedDict, cast
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...rules.system import System
+from ...text import builtin_label
 from .. import model
 from ..host import TrackerError
 from ..model import State, by_name_or_id, clone
@@ -516,19 +517,21 @@ class Roster:
         if system is System.SHADOWRUN:
             pool = cast(SRPoolTable, saved)
             mode = pool["mode"]
+            attribute = builtin_label(pool["attribute"]).capitalize()
             if mode == "skill":
-                what = f"{pool['skill']} + {pool['attribute'].title()}"
+                what = f"{pool['skill']} + {attribute}"
             elif mode == "default":
-                what = f"{pool['attribute'].title()} − 1, defaulting"
+                what = _("{attribute} − 1, defaulting", attribute=attribute)
             elif mode == "attr+attr":
-                what = f"{pool['attribute'].title()} + {pool['second'].title()}"
+                what = f"{attribute} + {builtin_label(pool['second']).capitalize()}"
             elif mode == "attribute":
-                what = f"{pool['attribute'].title()} alone"
+                what = _("{attribute} alone", attribute=attribute)
             else:
-                what = f"{pool['count']} dice"
+                what = ngettext("{n} die", "{n} dice", int(pool["count"]))
             return f"{name} ({what})" if what.lower() != name.lower() else name
         if system is System.HARHAPOLKU:
-            bits = [f"{model.HARHA_TIER_LABELS[k]}: {v}" for k, v in cast(HarhaPool, saved)["tiers"].items() if v]
+            bits = [f"{builtin_label(model.HARHA_TIER_LABELS[k])}: {v}"
+                    for k, v in cast(HarhaPool, saved)["tiers"].items() if v]
         else:
             raja = cast(RajaPool, saved)
             bits = list(raja["backgrounds"]) + [f"{a}✦" for a in raja["abilities"]]

@@ -567,7 +567,7 @@ class CharacterDetail(ModalScreen[None]):
             out.append(("physical", _("Physical (S12)"), f"{boxes(ch['physical'], phys)} {ch['physical']}/{phys}"))
             out.append(("stun", _("Stun (S12)"), f"{boxes(ch['stun'], stun)} {ch['stun']}/{stun}"))
         if system is System.SHADOWRUN:
-            down = t.damage.condition_text(self.cid)
+            down = t.damage.condition_words(self.cid)
             if down:
                 out.append(("info:down", _("Condition"), down))
             from .gear import gear_rows

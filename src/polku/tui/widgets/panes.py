@@ -311,7 +311,7 @@ def _character_text(tracker: Tracker, ch: Mapping[str, Any], system: str, styles
             t.append("  " + _("wounds −{n}", n=pen), style=styles.get("loss", ""))
         t.append("\n  " + _("P {boxes}", boxes=boxes(ch['physical'], phys)) + "\n  "
                  + _("S {boxes}", boxes=boxes(ch['stun'], stun)))
-        down = tracker.damage.condition_text(ch["id"])
+        down = tracker.damage.condition_words(ch["id"])
         if down:
             t.append(f"\n  {down}", style=styles.get("loss", ""))
     return t
