@@ -178,6 +178,20 @@ def test_what_follows_a_gm_only_roll_stays_the_gms(clock):
     assert MARK not in shown_to_players(t)
 
 
+def test_nothing_else_of_a_gm_only_command_shows(clock):
+    """One GM-only event makes its whole command the GM's (docs/rules.md): a later event of that command,
+    not marked itself (the charge the secret roll spent), stays with the GM too."""
+    t = raja_table(clock)
+
+    def build(txn):
+        txn.emit("roll", "The GM rolls in secret", secret=True)
+        txn.emit("resource", f"{MARK} Igor spends a charge", who="igor")
+
+    t.run(build)
+    assert t.events[-1].get("cmd") == t.events[-2]["seq"] and not t.events[-1].get("secret")
+    assert MARK not in shown_to_players(t)
+
+
 def test_an_unknown_kind_of_event_is_withheld(clock):
     """A kind the projection does not know (a newer program, a new feature) stays with the GM."""
     t = raja_table(clock)

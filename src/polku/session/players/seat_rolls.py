@@ -74,6 +74,9 @@ from .seats import (
 )
 
 if TYPE_CHECKING:
+    from ..host import Txn
+    from ..rolls import RollAction, SRSide
+    from ..table.damage import DamageOffer
     from ..table.gear import Weapon
     from ..tracker import Tracker
 
@@ -414,7 +417,7 @@ def _attacks(t: Tracker, cid: str, cannot: Words | None, unnamed: frozenset[str]
     return out
 
 
-def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, Any, Weapon | None] | None:
+def _attack_hit(t: Tracker, cid: str, unnamed: frozenset[str]) -> tuple[Event, DamageOffer, Weapon | None] | None:
     """The newest attack roll, when it hit ``cid``, is public and no damage came from it yet (looked for among
     the last :data:`HIT_LOOKBACK` events: a long log without a recent attack is not read whole at each save)."""
     ev = _newest_attack(t)
@@ -687,14 +690,14 @@ def _log_attack(t: Tracker, defender: str, text: str, ask: dict[str, Any]) -> Ev
     """The attack waiting for ``defender``'s seat: a ``seat`` event, as a GM's roll request is."""
     out: list[Event] = []
 
-    def build(txn: Any) -> None:
+    def build(txn: Txn) -> None:
         out.append(txn.emit("seat", text, who=defender, ask=ask))
 
     t.run(build)
     return out[0]
 
 
-def _attacker_side(t: Tracker, against: dict[str, Any]) -> Any:
+def _attacker_side(t: Tracker, against: dict[str, Any]) -> SRSide:
     """The attack's side as the request keeps it: the attacker's pool, or the GM's dice count."""
     who = [w for w in against.get("who", []) if isinstance(w, str)]
     spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
@@ -719,7 +722,7 @@ def roll_defence(t: Tracker, offer: Offer, faces: Sequence[int] | None, edge_bef
     return ev
 
 
-def offer_choices(t: Tracker, offer: Offer) -> list[Any]:
+def offer_choices(t: Tracker, offer: Offer) -> list[RollAction]:
     """What the player may choose before rolling a request: Edge before the roll (S7), on a defence too."""
     from .seats import offer_choices as request_choices
 

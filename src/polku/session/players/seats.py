@@ -64,6 +64,7 @@ from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
 from ..tracker import TrackerError
 
 if TYPE_CHECKING:
+    from ..host import Txn
     from ..tracker import Tracker
 
 SPOOL_SUFFIX = ".seats"
@@ -350,7 +351,7 @@ def harha_side_of(t: Tracker, offer: Offer) -> HarhaSide:
 
 
 def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, hidden: bool = False,
-           challenge: str | None = None) -> dict[str, Any]:
+           challenge: str | None = None) -> Event:
     """Ask ``cid``'s seat for a Varjojuoksu success test with ``pool`` (S1, S8); logged, undoable.
 
     With ``hidden`` the threshold stays with the GM (the seat sees the pool and the odds of hits).
@@ -380,7 +381,7 @@ def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, 
 
 
 def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = False,
-              challenge: str | None = None) -> dict[str, Any]:
+              challenge: str | None = None) -> Event:
     """Ask ``cid``'s seat for a Harhapolku difficult action with these claims (H2, H8); logged, undoable."""
     ch = _check_seat_character(t, cid)
     if t.system.value != "harhapolku":
@@ -410,7 +411,7 @@ def _raja_claims(side: RajaSide) -> dict[str, Any]:
 
 
 def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
-             challenge: str | None = None) -> dict[str, Any]:
+             challenge: str | None = None) -> Event:
     """Ask ``cid``'s seat to roll a Rajapolku challenge: their pool against the GM's (R1–R5); logged, undoable.
 
     The opposition is rolled with the program's dice together with the player's
@@ -448,26 +449,26 @@ def raja_sides_of(t: Tracker, offer: Offer) -> tuple[RajaSide, RajaSide]:
 
 
 def _log_offer(t: Tracker, cid: str, text: str, ask: dict[str, Any],
-               fact: dict[str, Any] | None = None) -> dict[str, Any]:
+               fact: dict[str, Any] | None = None) -> Event:
     """Log the GM's request; ``fact``: what its line says, for each reader's language (never a hidden threshold)."""
-    out: list[dict[str, Any]] = []
+    out: list[Event] = []
 
-    def build(txn: Any) -> None:
+    def build(txn: Txn) -> None:
         out.append(txn.emit("seat", text, who=cid, ask=ask, fact=fact))
 
     t.run(build)
     return out[0]
 
 
-def withdraw(t: Tracker, offer_seq: int) -> dict[str, Any]:
+def withdraw(t: Tracker, offer_seq: int) -> Event:
     """Take back a pending roll request (logged, undoable)."""
     offer = next((o for o in pending_offers(t) if o.seq == offer_seq), None)
     if offer is None:
         raise SeatError(f"no pending roll request {offer_seq}")
     name = t.character(offer.cid)["name"] if offer.cid in t.characters else offer.cid
-    out: list[dict[str, Any]] = []
+    out: list[Event] = []
 
-    def build(txn: Any) -> None:
+    def build(txn: Txn) -> None:
         out.append(txn.emit("seat", f"The GM takes back the roll request to {name}", who=offer.cid,
                             withdraw=offer_seq, fact={"id": "seat.withdrawn", "name": name}))
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TypedDict, cast
 
-from ..model import Event, State, clone
+from ..model import DiceKey, Event, State, clone
 from ..tracker import Tracker
 from .public import GM_ROLL, projected_events, public_dice, public_view
 from .verify import Report, verify
@@ -50,7 +50,37 @@ class TranscriptError(ValueError):
     """A file that is not a readable transcript (one line)."""
 
 
-def _number(full: Tracker, seq: Any) -> tuple[int, int] | None:
+class _WithheldBase(TypedDict):
+    seq: int
+    dice_key: int
+    roll_no: int
+    why: str
+    """``gm`` (the GM rolls) or ``secret fighter`` (an initiative roll with a secret fighter's dice)."""
+
+
+class WithheldRoll(_WithheldBase, total=False):
+    """A roll the players saw as "the GM rolls" (or only partly): which number it took, nothing of its dice."""
+
+    undone: bool
+
+
+class Transcript(TypedDict):
+    """A dice transcript as :func:`build` makes it (:func:`text` writes it as JSON)."""
+
+    format: str
+    version: int
+    campaign: str
+    system: str
+    dice: DiceKey | None
+    settings: dict[str, object]
+    names: dict[str, str]
+    """Character id → name, of every character the players see."""
+    events: list[dict[str, object]]
+    """Each public roll (``seq``, ``kind``, ``text``, ``challenge``, ``roll``, ``undone``) and dice event."""
+    withheld: list[WithheldRoll]
+
+
+def _number(full: Tracker, seq: int) -> tuple[int, int] | None:
     """The (dice key, roll number) of the GM's program roll ``seq``: a typed fact, no dice."""
     if not isinstance(seq, int):
         return None
@@ -65,17 +95,17 @@ def _number(full: Tracker, seq: Any) -> tuple[int, int] | None:
     return (key, n) if isinstance(key, int) and isinstance(n, int) else None
 
 
-def build(tracker: Tracker) -> dict[str, Any]:
+def build(tracker: Tracker) -> Transcript:
     """The transcript of a loaded session (the GM's tracker) as a JSON-ready dict."""
     state = tracker.state
     undone = set(tracker.undone)
-    events: list[dict[str, Any]] = []
-    withheld: list[dict[str, Any]] = []
+    events: list[dict[str, object]] = []
+    withheld: list[WithheldRoll] = []
     for pub in projected_events(tracker):
-        kind, seq = pub.get("kind"), pub.get("seq")
+        kind, seq = pub["kind"], pub["seq"]
         roll = pub.get("roll")
+        fields: Mapping[str, object] = pub  # copied field by field, by name
         if kind == "dice":
-            fields: Mapping[str, object] = pub  # copied field by field, by name
             events.append({k: clone(fields[k]) for k in EVENT_KEYS if k in fields})
             continue
         if kind not in ("roll", "narration"):
@@ -85,8 +115,8 @@ def build(tracker: Tracker) -> dict[str, Any]:
         partial = isinstance(roll, dict) and roll.get("withheld_sides")
         if gm or partial:
             if number is not None:
-                item = {"seq": seq, "dice_key": number[0], "roll_no": number[1],
-                        "why": "gm" if gm else "secret fighter"}
+                item: WithheldRoll = {"seq": seq, "dice_key": number[0], "roll_no": number[1],
+                                      "why": "gm" if gm else "secret fighter"}
                 if seq in undone:
                     item["undone"] = True
                 withheld.append(item)
@@ -94,12 +124,12 @@ def build(tracker: Tracker) -> dict[str, Any]:
                 continue
         if not isinstance(roll, dict):
             continue
-        out: dict[str, Any] = {k: clone(pub[k]) for k in ("seq", "kind", "text", "challenge") if k in pub}
-        out["roll"] = clone(roll)
+        out = {k: clone(fields[k]) for k in ("seq", "kind", "text", "challenge") if k in fields}
+        out["roll"] = kept = clone(roll)
         if partial:
             # Its number is listed as withheld: the public fighters' dice alone cannot be checked.
-            for k in ("dice_key", "roll_no"):
-                out["roll"].pop(k, None)
+            kept.pop("dice_key", None)
+            kept.pop("roll_no", None)
         if seq in undone:
             out["undone"] = True
         events.append(out)
@@ -123,14 +153,16 @@ def text(tracker: Tracker) -> str:
     bytes for the same file."""
     doc = build(tracker)
 
-    def one(value: Any) -> str:
+    def one(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
+    fields: Mapping[str, object] = doc
     lines = []
     for key in ("format", "version", "campaign", "system", "settings", "names", "dice"):
-        lines.append(f" {one(key)}: {one(doc[key])},")
-    for key in ("events", "withheld"):
-        items = ",\n".join(f"  {one(item)}" for item in doc[key])
+        lines.append(f" {one(key)}: {one(fields[key])},")
+    rows: list[dict[str, object]] | list[WithheldRoll]
+    for key, rows in (("events", doc["events"]), ("withheld", doc["withheld"])):
+        items = ",\n".join(f"  {one(item)}" for item in rows)
         lines.append(f" {one(key)}: [\n{items}\n ]," if items else f" {one(key)}: [],")
     lines[-1] = lines[-1].rstrip(",")
     return "{\n" + "\n".join(lines) + "\n}\n"
@@ -141,8 +173,9 @@ def looks_like(head: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
-def read(data: bytes) -> dict[str, Any]:
-    """A transcript's content, its shape checked; TranscriptError (one line) otherwise."""
+def read(data: bytes) -> Mapping[str, object]:
+    """A transcript's content, its shape checked as far as :func:`check` relies on it (the format and
+    version, the events, the withheld rolls and the dice secrets); TranscriptError (one line) otherwise."""
     if len(data) > MAX_BYTES:
         raise TranscriptError(f"the transcript is over {MAX_BYTES // (1024 * 1024)} MB")
     try:
@@ -171,17 +204,21 @@ def read(data: bytes) -> dict[str, Any]:
     return doc
 
 
-def check(doc: dict[str, Any]) -> Report:
-    """``polku verify`` on a transcript: every roll it can check, and why it cannot check the others."""
-    events: list[Event] = list(doc["events"])  # their shape checked by read(); verify trusts no field
+def check(doc: Mapping[str, object]) -> Report:
+    """``polku verify`` on a transcript (as :func:`read` gives it): every roll it can check, and why it cannot
+    check the others."""
+    # read() checked these two: a list of numbered tables and a list of tables; verify trusts no field of them.
+    events = list(cast("list[Event]", doc["events"]))
+    withheld = cast("list[Mapping[str, object]]", doc["withheld"])
     names = doc.get("names")
-    state: dict[str, Any] = {"settings": doc.get("settings"),
-                             "characters": {str(cid): {"name": str(n)} for cid, n in names.items()}
-                             if isinstance(names, dict) else {}}
+    state: dict[str, object] = {"settings": doc.get("settings"),
+                                "characters": {str(cid): {"name": str(n)} for cid, n in names.items()}
+                                if isinstance(names, dict) else {}}
     if doc.get("dice"):
         state["dice"] = doc["dice"]
-    undone = {e["seq"] for e in events if e.get("undone")}
-    return verify(events, cast(State, state), undone, withheld=doc["withheld"])
+    undone = {e["seq"] for e in events if cast("Mapping[str, object]", e).get("undone")}
+    # A state of the transcript's names, settings and dice secrets: all verify reads of one, each read warily.
+    return verify(events, cast(State, state), undone, withheld=withheld)
 
 
 __all__ = ["MAX_BYTES", "TRANSCRIPT_FORMAT", "TranscriptError", "build", "check", "looks_like", "read", "text"]
