@@ -176,7 +176,7 @@ def test_an_event_without_a_fact_is_shown_as_stored_with_one_note() -> None:
 
 # -- each roll's explanation (the rules core's lines, kept as steps: rules/explain.py) -------------------
 
-EXPLAINED = ("shadowrun", "rajapolku", "spirit")
+EXPLAINED = ("shadowrun", "rajapolku", "spirit", "harhapolku")
 """The tests whose every explanation line is a step now (``roll["test"]`` starts with one of these)."""
 
 
@@ -212,6 +212,7 @@ def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) 
     assert any("kutosen sääntö" in x for x in told) and any(x.startswith("ykköset: ") for x in told)
     assert any(x.startswith("toimintanoppa (R1)") for x in told) and any(x.startswith("sija 1: ") for x in told)
     assert any(x.startswith("henkitaistelu: A:lla ") for x in told)
+    assert any(x.startswith("tekijä: ") for x in told) and any(x.startswith("vaikea teko: vaatii 1 nopan 7+") for x in told)
 
 
 def test_an_explanation_in_finnish_names_the_same_numbers() -> None:

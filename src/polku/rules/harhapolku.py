@@ -21,7 +21,9 @@ from collections import namedtuple
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ..i18n import N_
 from .dice import DiceSource, Die, DieSpec, RulesError, Src
+from .explain import Speaker, line, says
 from .system import Settings
 
 if TYPE_CHECKING:
@@ -100,13 +102,13 @@ def build_pool(
         ("gm_bonus", gm_bonus, 10, Src.GM_BONUS, "GM bonus"),
     )
     dice = [DieSpec(8, Src.ACTION, "always")] if always else []
-    lines = ["1d8 always (H2)" if always else NO_ALWAYS]
-    for _key, value, size, source, title in tiers:
+    lines: list[str] = [line("harha.always", size=8, rule="H2") if always else line("harha.no_always")]
+    for key, value, size, source, title in tiers:
         name = _claim(value, title)
         if name is None:
             continue
         dice.append(DieSpec(size, source, name))
-        lines.append(f"+1d{size} {title}" + (f": {name}" if name != title else "") + " (H2)")
+        lines.append(line("harha.tier", tier=key, size=size, name="" if name == title else name))
     return HarhaPool(tuple(dice), tuple(lines))
 
 
@@ -139,7 +141,7 @@ def with_effects(pool: HarhaPool, own: Sequence[tuple[str, int]] = (),
         if n < 1:
             raise RulesError(f"an effect gives 1 die or more, not {n}")
         dice += [DieSpec(size, Src.CONDITION, str(label))] * n
-        lines.append(f"+{n}d{size} {whose}{label} (a circumstance never removes dice, R4)")
+        lines.append(line("harha.effect", count=n, size=size, name=str(label), other_side=bool(whose)))
     return HarhaPool(tuple(dice), tuple(lines))
 
 
@@ -161,25 +163,25 @@ def build_pool_same_size(
     if isinstance(specifications, str):
         specifications = [specifications]
     dice = [DieSpec(size, Src.ACTION, "always")] if always else []
-    lines = [f"1d{size} always (H5)" if always else NO_ALWAYS]
+    lines: list[str] = [line("harha.always", size=size, rule="H5") if always else line("harha.no_always")]
     d = _claim(descriptive, "descriptive background")
     if d is not None:
         dice.append(DieSpec(size, Src.BACKGROUND, d))
-        lines.append(f"+1d{size} descriptive background: {d} (H5)")
+        lines.append(line("harha.same_size", part="descriptive", size=size, name=d))
     s = _claim(special, "special background")
     if s is not None:
         dice += [DieSpec(size, Src.BACKGROUND, s)] * 2
-        lines.append(f"+2d{size} special background: {s} (H5)")
+        lines.append(line("harha.same_size", part="special", size=size, name=s))
     for spec in specifications:
         name = str(spec).strip()
         if not name:
             raise RulesError("a specification needs a name")
         dice.append(DieSpec(size, Src.BACKGROUND, name))
-        lines.append(f"+1d{size} specification: {name} (H5)")
+        lines.append(line("harha.same_size", part="specification", size=size, name=name))
     g = _claim(gm_bonus, "GM bonus")
     if g is not None:
         dice.append(DieSpec(size, Src.GM_BONUS, g))
-        lines.append(f"+1d{size} GM bonus (H2)")
+        lines.append(line("harha.same_size", part="gm_bonus", size=size, name=""))
     return HarhaPool(tuple(dice), tuple(lines))
 
 
@@ -242,41 +244,18 @@ class HarhaResult:
 
     def explain(self) -> list[str]:
         """Short human lines: the rolls, each position, the outcome (H3, H4)."""
-        def txt(dice: Sequence[Die]) -> str:
-            return ",".join(str(d.face) for d in dice) or "no dice"
-
-        lines = [f"{self._name('a')}: {txt(self.a)}  vs  {self._name('b')}: {txt(self.b)}"]
+        classic = self.variant == "classic"
+        lines: list[str] = [line("harha.rolls", classic=classic, a=[d.face for d in self.a], b=[d.face for d in self.b])]
         if self.reason == "actor_no_dice":
-            lines.append("the actor cannot roll a single die: the action fails with the challenger's reason (H4)")
+            lines.append(line("harha.actor_no_dice"))
             return lines
         if self.variant != "classic" and len(self.a) != len(self.b):
-            n = min(len(self.a), len(self.b))
-            lines.append(f"comparing {n} position{'s' if n != 1 else ''}, the smaller pool's dice (H4)")
+            lines.append(line("harha.comparing", count=min(len(self.a), len(self.b))))
         for p in self.positions:
-            fa = str(p.a.face) if p.a else "—"
-            fb = str(p.b.face) if p.b else "—"
-            if p.side is None:
-                mark, to = "=" if p.a and p.b else "vs", "nobody"
-            else:
-                mark = ">" if p.side == "a" else "<"
-                if p.a is None or p.b is None:
-                    mark = "vs"
-                to = self._name(p.side)
-            lines.append(f"position {p.index}: {fa} {mark} {fb} → {to}")
-        if self.winner == "tie":
-            lines.append(f"tie {self.a_positions} to {self.b_positions}: reroll (H3)")
-        elif self.variant == "classic":
-            lines.append(
-                f"{self._name(self.winner)} wins {max(self.a_positions, self.b_positions)} "
-                f"to {min(self.a_positions, self.b_positions)} (H3)"
-            )
-        elif self.winner == "b":
-            lines.append(f"the challenger wins {self.b_positions} to {self.a_positions} (H4)")
-        else:
-            lines.append(
-                f"the challenger has {self.b_positions} to the actor's {self.a_positions}, "
-                "not more: the actor wins (H4)"
-            )
+            lines.append(line("harha.position", index=p.index, classic=classic, a_face=p.a.face if p.a else 0,
+                              b_face=p.b.face if p.b else 0, side=p.side or ""))
+        lines.append(line("harha.verdict", classic=classic, winner=self.winner, a_positions=self.a_positions,
+                          b_positions=self.b_positions))
         return lines
 
 
@@ -444,16 +423,10 @@ class SumResult:
         return self.b_count + self.b_roll
 
     def explain(self) -> list[str]:
-        lines = [
-            f"actor: {self.a_count} dice + roll {self.a_roll} = {self.a_total}",
-            f"challenger: {self.b_count} dice + roll {self.b_roll} = {self.b_total}",
-        ]
-        if self.a_count < 1:
-            lines.append("the actor cannot roll a single die: the challenger wins (H4)")
-        elif self.winner == "b":
-            lines.append(f"the challenger wins: {self.b_total} > {self.a_total} (H6)")
-        else:
-            lines.append(f"the challenger's {self.b_total} is not larger than {self.a_total}: the actor wins (H6)")
+        lines: list[str] = [line("harha.sum_side", side="a", count=self.a_count, roll=self.a_roll, total=self.a_total),
+                            line("harha.sum_side", side="b", count=self.b_count, roll=self.b_roll, total=self.b_total)]
+        lines.append(line("harha.sum_verdict", a_total=self.a_total, b_total=self.b_total,
+                          verdict="no_dice" if self.a_count < 1 else "b" if self.winner == "b" else "a"))
         return lines
 
 
@@ -584,17 +557,12 @@ class DifficultResult:
         return self.high >= self.needed
 
     def explain(self) -> list[str]:
-        kind = "very demanding" if self.needed == 2 else "difficult"
-        verdict = "succeeds" if self.success else "fails"
-        lines = [
-            f"{kind}: needs {self.needed} {'die' if self.needed == 1 else 'dice'} of {HIGH_FACE}+, "
-            f"rolled {self.high} ({','.join(str(d.face) for d in harha_sorted(self.dice)) or 'no dice'}) "
-            f"→ {verdict} (H8)"
-        ]
+        lines: list[str] = [line("harha.difficult", needed=self.needed, high=self.high, success=self.success,
+                                 faces=[d.face for d in harha_sorted(self.dice)])]
         if not self.dice:
-            lines.append("the actor cannot roll a single die: the action fails (H4)")
+            lines.append(line("harha.difficult_no_dice"))
         if self.variant == "sum" and self.needed == 2:
-            lines.append(SUM_VERY_DEMANDING)
+            lines.append(line("harha.sum_very_demanding"))
         return lines
 
 
@@ -646,18 +614,12 @@ class OpposedDifficultResult:
         return "a" if self.success else "tie" if self.tie else "b"
 
     def explain(self) -> list[str]:
-        kind = "very demanding" if self.needed == 2 else "difficult"
-        if self.tie:
-            verdict = "a tie: reroll (H3)"
-        elif not self.won_comparison:
-            verdict = "the actor loses the comparison: failure"
-        elif self.high < self.needed:
-            verdict = f"the actor wins the comparison but shows {self.high} of {self.needed} dice of {HIGH_FACE}+: failure (the GM narrates)"
-        else:
-            verdict = f"the actor wins the comparison and shows {self.high} {'die' if self.high == 1 else 'dice'} of {HIGH_FACE}+: success"
-        lines = self.comparison.explain() + [f"{kind} and opposed: {verdict} (H8)"]
+        verdict = ("tie" if self.tie else "lost" if not self.won_comparison else
+                   "short" if self.high < self.needed else "success")
+        lines = self.comparison.explain() + [line("harha.opposed_difficult", needed=self.needed, high=self.high,
+                                                  verdict=verdict)]
         if isinstance(self.comparison, SumResult) and self.needed == 2:
-            lines.append(SUM_VERY_DEMANDING)
+            lines.append(line("harha.sum_very_demanding"))
         return lines
 
 
@@ -1014,3 +976,169 @@ def _name(value: str, kind: str) -> str:
     if not text:
         raise RulesError(f"a {kind} needs a name")
     return text
+
+
+# -- the explanation's lines in words (rules.explain): one sayer per step, for any language ------------------
+
+TIER_WORDS = {"general": N_("general background"), "background": N_("background"),
+              "significant": N_("significant background"), "special": N_("special background"),
+              "significant_special": N_("significant special background"), "gm_bonus": N_("GM bonus")}
+"""H2's tiers of a pool, in words (a claim's own name is shown as written)."""
+
+
+@says("harha.always")
+def _say_always(t: Speaker, v: Any) -> str:
+    if v["rule"] == "H5":
+        return t._("1d{size} always (H5)", size=int(v["size"]))
+    return t._("1d{size} always (H2)", size=int(v["size"]))
+
+
+@says("harha.no_always")
+def _say_no_always(t: Speaker, v: Any) -> str:
+    return t._("no 1d8 always: the GM took it away (H4: with no die at all the action fails)")
+
+
+@says("harha.tier")
+def _say_tier(t: Speaker, v: Any) -> str:
+    title = t._(TIER_WORDS[str(v["tier"])])
+    if v["name"]:
+        return t._("+1d{size} {title}: {name} (H2)", size=int(v["size"]), title=title, name=v["name"])
+    return t._("+1d{size} {title} (H2)", size=int(v["size"]), title=title)
+
+
+@says("harha.effect")
+def _say_effect(t: Speaker, v: Any) -> str:
+    values = {"count": int(v["count"]), "size": int(v["size"]), "name": v["name"]}
+    if v["other_side"]:
+        return t._("+{count}d{size} the other side's {name} (a circumstance never removes dice, R4)", **values)
+    return t._("+{count}d{size} {name} (a circumstance never removes dice, R4)", **values)
+
+
+@says("harha.same_size")
+def _say_same_size(t: Speaker, v: Any) -> str:
+    size, name, part = int(v["size"]), v["name"], v["part"]
+    if part == "descriptive":
+        name = t._("descriptive background") if name == "descriptive background" else name
+        return t._("+1d{size} descriptive background: {name} (H5)", size=size, name=name)
+    if part == "special":
+        name = t._("special background") if name == "special background" else name
+        return t._("+2d{size} special background: {name} (H5)", size=size, name=name)
+    if part == "specification":
+        return t._("+1d{size} specification: {name} (H5)", size=size, name=name)
+    return t._("+1d{size} GM bonus (H2)", size=size)
+
+
+def _side_name(t: Speaker, side: str, classic: bool) -> str:
+    if classic:
+        return side.upper()
+    return t._("actor") if side == "a" else t._("challenger")
+
+
+@says("harha.rolls")
+def _say_rolls(t: Speaker, v: Any) -> str:
+    def txt(faces: Any) -> str:
+        return ",".join(str(f) for f in faces) or t._("no dice")
+    if v["classic"]:
+        return t._("A: {a}  vs  B: {b}", a=txt(v["a"]), b=txt(v["b"]))
+    return t._("actor: {a}  vs  challenger: {b}", a=txt(v["a"]), b=txt(v["b"]))
+
+
+@says("harha.actor_no_dice")
+def _say_actor_no_dice(t: Speaker, v: Any) -> str:
+    return t._("the actor cannot roll a single die: the action fails with the challenger's reason (H4)")
+
+
+@says("harha.comparing")
+def _say_comparing(t: Speaker, v: Any) -> str:
+    return t.ngettext("comparing {n} position, the smaller pool's dice (H4)",
+                      "comparing {n} positions, the smaller pool's dice (H4)", int(v["count"]))
+
+
+@says("harha.position")
+def _say_position(t: Speaker, v: Any) -> str:
+    a, b, side = int(v["a_face"]), int(v["b_face"]), str(v["side"])
+    fa, fb = str(a) if a else "—", str(b) if b else "—"
+    to = _side_name(t, side, bool(v["classic"])) if side else t._("nobody")
+    if not (a and b):
+        return t._("position {index}: {a} vs {b} → {to}", index=int(v["index"]), a=fa, b=fb, to=to)
+    mark = "=" if not side else ">" if side == "a" else "<"
+    return t._("position {index}: {a} {mark} {b} → {to}", index=int(v["index"]), a=fa, b=fb, mark=mark, to=to)
+
+
+@says("harha.verdict")
+def _say_verdict(t: Speaker, v: Any) -> str:
+    a, b, winner = int(v["a_positions"]), int(v["b_positions"]), str(v["winner"])
+    if winner == "tie":
+        return t._("tie {a} to {b}: reroll (H3)", a=a, b=b)
+    if v["classic"]:
+        return t._("{name} wins {high} to {low} (H3)", name=winner.upper(), high=max(a, b), low=min(a, b))
+    if winner == "b":
+        return t._("the challenger wins {b} to {a} (H4)", a=a, b=b)
+    return t._("the challenger has {b} to the actor's {a}, not more: the actor wins (H4)", a=a, b=b)
+
+
+@says("harha.sum_side")
+def _say_sum_side(t: Speaker, v: Any) -> str:
+    # English says "dice" for one die too (as it always has); the plural form is for the other language.
+    values = {"roll": int(v["roll"]), "total": int(v["total"])}
+    if v["side"] == "a":
+        return t.ngettext("actor: {n} dice + roll {roll} = {total}", "actor: {n} dice + roll {roll} = {total}",
+                          int(v["count"]), **values)
+    return t.ngettext("challenger: {n} dice + roll {roll} = {total}", "challenger: {n} dice + roll {roll} = {total}",
+                      int(v["count"]), **values)
+
+
+@says("harha.sum_verdict")
+def _say_sum_verdict(t: Speaker, v: Any) -> str:
+    a, b = int(v["a_total"]), int(v["b_total"])
+    if v["verdict"] == "no_dice":
+        return t._("the actor cannot roll a single die: the challenger wins (H4)")
+    if v["verdict"] == "b":
+        return t._("the challenger wins: {b} > {a} (H6)", a=a, b=b)
+    return t._("the challenger's {b} is not larger than {a}: the actor wins (H6)", a=a, b=b)
+
+
+@says("harha.difficult")
+def _say_difficult(t: Speaker, v: Any) -> str:
+    faces = ",".join(str(f) for f in v["faces"]) or t._("no dice")
+    values = {"high": int(v["high"]), "faces": faces}
+    if int(v["needed"]) == 2:
+        return (t._("very demanding: needs 2 dice of 7+, rolled {high} ({faces}) → succeeds (H8)", **values)
+                if v["success"] else
+                t._("very demanding: needs 2 dice of 7+, rolled {high} ({faces}) → fails (H8)", **values))
+    return (t._("difficult: needs 1 die of 7+, rolled {high} ({faces}) → succeeds (H8)", **values) if v["success"]
+            else t._("difficult: needs 1 die of 7+, rolled {high} ({faces}) → fails (H8)", **values))
+
+
+@says("harha.difficult_no_dice")
+def _say_difficult_no_dice(t: Speaker, v: Any) -> str:
+    return t._("the actor cannot roll a single die: the action fails (H4)")
+
+
+@says("harha.sum_very_demanding")
+def _say_sum_very_demanding(t: Speaker, v: Any) -> str:
+    return t._("the sum variant rolls one die: a very demanding action (two dice of 7+) cannot succeed "
+               "(H8, harha.sum_difficult = one_die)")
+
+
+@says("harha.opposed_difficult")
+def _say_opposed_difficult(t: Speaker, v: Any) -> str:
+    very, high, needed, verdict = int(v["needed"]) == 2, int(v["high"]), int(v["needed"]), v["verdict"]
+    if verdict == "tie":
+        return (t._("very demanding and opposed: a tie: reroll (H3) (H8)") if very
+                else t._("difficult and opposed: a tie: reroll (H3) (H8)"))
+    if verdict == "lost":
+        return (t._("very demanding and opposed: the actor loses the comparison: failure (H8)") if very
+                else t._("difficult and opposed: the actor loses the comparison: failure (H8)"))
+    if verdict == "short":
+        return (t._("very demanding and opposed: the actor wins the comparison but shows {high} of {needed} dice of "
+                    "7+: failure (the GM narrates) (H8)", high=high, needed=needed) if very
+                else t._("difficult and opposed: the actor wins the comparison but shows {high} of {needed} dice of "
+                         "7+: failure (the GM narrates) (H8)", high=high, needed=needed))
+    if very:
+        return t.ngettext("very demanding and opposed: the actor wins the comparison and shows {n} die of 7+: success "
+                          "(H8)", "very demanding and opposed: the actor wins the comparison and shows {n} dice of 7+: "
+                          "success (H8)", high)
+    return t.ngettext("difficult and opposed: the actor wins the comparison and shows {n} die of 7+: success (H8)",
+                      "difficult and opposed: the actor wins the comparison and shows {n} dice of 7+: success (H8)",
+                      high)

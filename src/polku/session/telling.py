@@ -537,6 +537,11 @@ def _say_vs(t: Speaker, v: Fact) -> str:
     return t._("vs {label}:", label=v["label"])
 
 
+@says("harha.edge_reroll")
+def _say_edge_reroll(t: Speaker, v: Fact) -> str:
+    return t._("{name} rerolls the whole roll with edge '{edge}' (H7)", name=v["name"], edge=v["edge"])
+
+
 @says("raja.spirit_entry")
 def _say_spirit_entry(t: Speaker, v: Fact) -> str:
     return t._("entry: each participant paid 1 charge, once for the whole fight (R11)")

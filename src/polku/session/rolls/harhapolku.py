@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
+from ...rules.explain import line
 from ..model import Event, LastUsurpation, roll_of
 from ..records import RollTable
 from ..records import harha as harha_sheet
@@ -152,7 +153,7 @@ class HarhaRolls(RollsBase):
             dice_a, dice_b, origin = self._roll_two(harha.variant_dice(pa, variant), harha.variant_dice(pb, variant),
                                                     faces)
             ev, result = self._harha_record(txn, a, b, dice_a, dice_b, variant, challenge, origin,
-                                            list(pa.explain) + [f"vs {b.label}:"] + list(pb.explain),
+                                            list(pa.explain) + [line("vs", label=b.label)] + list(pb.explain),
                                             counts=(len(pa.dice), len(pb.dice)), demand=demand)
             out["event"], out["result"] = ev, result
 
@@ -221,7 +222,7 @@ class HarhaRolls(RollsBase):
             self.check_faces_used(src)
             ch = harha_sheet(self.tracker.character(cid))
             chal = roll_event.get("challenge")
-            why = [f"{ch['name']} rerolls the whole roll with edge '{edge}' (H7)"]
+            why = [line("harha.edge_reroll", name=ch["name"], edge=edge)]
             if test == "harhapolku-difficult":
                 s = sides["a"]
                 out["event"] = self._difficult_record(
