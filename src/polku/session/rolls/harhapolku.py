@@ -222,7 +222,7 @@ class HarhaRolls(RollsBase):
             self.check_faces_used(src)
             ch = harha_sheet(self.tracker.character(cid))
             chal = roll_event.get("challenge")
-            why = [line("harha.edge_reroll", name=ch["name"], edge=edge)]
+            why: list[str] = [line("harha.edge_reroll", name=ch["name"], edge=edge)]
             if test == "harhapolku-difficult":
                 s = sides["a"]
                 out["event"] = self._difficult_record(
