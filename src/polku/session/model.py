@@ -57,6 +57,40 @@ _Named = TypeVar("_Named", bound=Mapping[str, object])
 
 
 
+class ExtendedProgress(TypedDict):
+    """A Varjojuoksu extended test's progress on its challenge (S10; ``rules.shadowrun.ExtendedTest``)."""
+
+    threshold: int
+    accumulated: int
+    intervals: int
+    hurried: bool
+    ended: bool
+    spoiled: bool
+    interval: NotRequired[str]
+    """What an interval is (a minute, an hour…), as the GM named it."""
+    restarts: NotRequired[int]
+    glitched: NotRequired[bool]
+    """The last interval glitched: the GM may spoil the test."""
+
+
+class ExtendedRollerTable(TypedDict):
+    """Who rolls a Varjojuoksu extended test (S10), and the pool of the last interval (``rolls.pool_json``)."""
+
+    who: str
+    """A character's id, or "" for the GM."""
+    pool: NotRequired[dict[str, object]]
+
+
+class SpiritTable(TypedDict):
+    """A Rajapolku spirit fight kept on its challenge (R11): who fights whom, how far it has gone."""
+
+    a: str
+    b: str
+    exchanges: int
+    ended: bool
+    """The GM ended it (a side withdrew)."""
+
+
 class Challenge(TypedDict):
     """One challenge of the queue (checked at load: ``id``, ``title``, ``status``; the rest is
     written by the tracker's commands and absent from older files)."""
@@ -69,13 +103,13 @@ class Challenge(TypedDict):
     participants: NotRequired[list[str]]
     opposition: NotRequired[list[str]]
     outcome: NotRequired[str]
-    outcome_fact: NotRequired[dict[str, Any]]
+    outcome_fact: NotRequired[dict[str, object]]
     """The outcome as a fact (the deciding roll's), told in the reader's language (:mod:`polku.session.telling`)."""
-    roller: NotRequired[dict[str, Any]]
-    """Who rolls a Varjojuoksu extended test and with which pool (S10): ``who``, ``pool``."""
-    extended: NotRequired[dict[str, Any]]
+    roller: NotRequired[ExtendedRollerTable]
+    """Who rolls a Varjojuoksu extended test and with which pool (S10)."""
+    extended: NotRequired[ExtendedProgress]
     """A Varjojuoksu extended test's progress (S10)."""
-    spirit: NotRequired[dict[str, Any]]
+    spirit: NotRequired[SpiritTable]
     """A Rajapolku spirit fight in progress (R11)."""
 
 
@@ -170,7 +204,8 @@ class DiceKey(TypedDict):
     rolls: NotRequired[dict[str, int]]
     """Program rolls made per secret (key as text): the next roll's number is one more."""
     revealed: NotRequired[list[dict[str, Any]]]
-    """Earlier secrets, revealed: key, session, commitment, secret, rolls."""
+    """Earlier secrets, revealed: key, session, commitment, secret, rolls (the players' projection copies
+    them key by key)."""
 # A fight in progress (S12): the combat turn, the pass (0: over, waiting for the next roll), who acts,
 # who has acted and who holds an action this pass, who is surprised this combat turn (no action in pass 1;
 # absent in older files); in the players' view, gm_turn marks a secret fighter's turn (acting is then empty).
@@ -183,7 +218,7 @@ class State(TypedDict):
     """The ``[state]`` table of a session file (the layout in the module docstring)."""
 
     campaign: Campaign
-    settings: dict[str, Any]
+    settings: dict[str, bool | int | str]
     """Every [choice] of docs/rules.md by its dotted key (values: bool, int or str)."""
     wound_track: list[str]
     structure: Structure
@@ -240,7 +275,7 @@ class Event(TypedDict):
     who: NotRequired[str | list[str]]
     challenge: NotRequired[str]
     roll: NotRequired[RollTable]
-    fact: NotRequired[dict[str, Any]]
+    fact: NotRequired[dict[str, object]]
     """What happened, language-neutral: the fact's kind (``id``) and named values; its sentence is made
     where it is shown, in the reader's language (:mod:`polku.session.telling`)."""
     resource: NotRequired[str]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
-from ..model import Event, roll_of
+from ..model import Event, ExtendedProgress, roll_of
 from ..records import RollTable
 from ..records import sr as sr_sheet
 from ..telling import line, sr_roll_fact
@@ -131,7 +131,7 @@ class SRRecord:
 
     def __init__(self, kind: str, sides: dict[str, SRRolled], *, challenge: str | None = None,
                  threshold: int | None = None, hidden: bool = False, lines: tuple[str, ...] = (),
-                 group: tuple[int, ...] = (), ext_before: dict[str, Any] | None = None,
+                 group: tuple[int, ...] = (), ext_before: ExtendedProgress | None = None,
                  status_before: str | None = None) -> None:
         self.kind, self.sides, self.challenge = kind, dict(sides), challenge
         self.threshold, self.hidden, self.lines, self.group = threshold, hidden, lines, group
@@ -163,8 +163,8 @@ class SRRolls(RollsBase):
             return [RollAction("edge_after", False, "Edge after the roll works on a Varjojuoksu roll of "
                                "this sitting only", 1)]
         ext = None
-        if rec.kind == "sr-extended" and rec.challenge:
-            e = self.tracker.challenge(rec.challenge).get("extended") or {}
+        e = self.tracker.challenge(rec.challenge).get("extended") if rec.kind == "sr-extended" and rec.challenge else None
+        if e is not None:
             ext = sr.ExtendedTest(e["threshold"], e.get("interval", "interval"), e["hurried"],
                                   e["accumulated"], e["intervals"], e["ended"], e["spoiled"],
                                   history=(rec.sides["a"][2],) if e.get("glitched") else ())

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...rules import shadowrun as sr
-from ..model import Event, roll_of
+from ..model import Event, ExtendedProgress, ExtendedRollerTable, roll_of
 from ..telling import line
 from .common import DoAction, RollAction, Rolled, die_dict
 from .shadowrun import SREmit, SRPool, SRRecord, SRRolls, SRSide, pool_from, pool_json
@@ -159,7 +159,7 @@ class SRExtendedRolls(SRRolls):
             ext = {"threshold": threshold, "accumulated": 0, "intervals": 0, "hurried": bool(hurried),
                    "ended": False, "spoiled": False, "interval": interval, "restarts": 0}
         else:
-            ext = dict(ext)
+            ext = ExtendedProgress(**ext)  # a copy: the state's own table is changed only by txn.set
             if threshold is not None and threshold != ext["threshold"]:
                 changed.append(line("sr.threshold_changed", before=ext["threshold"], after=threshold))
                 ext["threshold"] = threshold
@@ -177,7 +177,7 @@ class SRExtendedRolls(SRRolls):
             src, origin = self.dice_source(faces)
             plan, r = self._sr_roll_side(txn, side, src, hurried=ext["hurried"])
             self.check_faces_used(src)
-            kept: dict[str, Any] = {"who": who}
+            kept: ExtendedRollerTable = {"who": who}
             if pool is not None:
                 kept["pool"] = pool_json(pool)
             if c.get("roller") != kept:
