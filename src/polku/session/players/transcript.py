@@ -72,7 +72,7 @@ class Transcript(TypedDict):
     campaign: str
     system: str
     dice: DiceKey | None
-    settings: dict[str, object]
+    settings: dict[str, bool | int | str]
     names: dict[str, str]
     """Character id → name, of every character the players see."""
     events: list[dict[str, object]]
