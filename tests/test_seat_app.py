@@ -1064,3 +1064,33 @@ async def test_the_gms_app_makes_a_rajapolku_seats_own_roll_as_its_own_command(t
         await pilot.press("u")
         await settle(pilot)
         assert tracker.is_undone(ev["seq"])
+
+
+@pilot_test
+async def test_a_finnish_seat_shows_the_gms_refusal_in_finnish(tmp_path):
+    """o, 2, e, r: Kaneda's own Pistols test with Edge before; the GM's app, the Edge gone meanwhile, refuses it
+    with the reason, which the Finnish seat shows in Finnish (the answer's text stays English)."""
+    from polku import i18n
+    from polku.session.players import seat_rolls
+
+    path = own_rolls_session(tmp_path)
+    i18n.set_language("fi")
+    app = seat_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        from polku.tui.screens.prompts import ChoicePrompt
+
+        await wait_until(pilot, lambda: bool(app.own_rolls()), "the seat")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoicePrompt), "the list")
+        await pilot.press("2", "e", "r")
+        await wait_until(pilot, lambda: seats.waiting(path, "kaneda"), "the request file")
+        t, sf = open_session(path)
+        t.update_character("kaneda", "edge", 0)
+        [taken] = seats.take_requests(path).taken
+        ans = seat_rolls.answer(t, taken)
+        seats.write_answer(path, "kaneda", ans)
+        gm_saves(sf, t)
+        sf.close()
+        assert ans["text"] == "Edge before the roll is not open to you on this roll (S7)"
+        await wait_until(pilot, lambda: "✗ Edge ennen heittoa ei ole käytettävissäsi" in screen_text(app),
+                         "the refusal in Finnish")

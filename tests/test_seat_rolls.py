@@ -75,7 +75,8 @@ def test_a_roll_the_character_may_not_make_is_refused_with_the_reason_and_nothin
     assert [r.key for r in attack] == ["nyx", "ganger"] and not attack[0].allowed
     assert attack[0].reason == "not your turn: Nyx acts (S12)"
     ans = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="ganger"))
-    assert ans == {"v": 1, "id": ans["id"], "ok": False, "text": "not your turn: Nyx acts (S12)"}
+    assert ans == {"v": 1, "id": ans["id"], "ok": False, "text": "not your turn: Nyx acts (S12)",
+                   "words": ["not your turn: {name} acts (S12)", {"name": "Nyx"}]}, "the words: the seat's language"
     # a roll not open at all, a skill the character lacks, Edge where there is none left
     for fields, why in (({"test": "sr-resist", "key": "3"}, "that roll is not open to you now"),
                         ({"test": "sr-success", "key": "skill:Hacking"}, "that roll is not open to you now"),
@@ -446,3 +447,37 @@ def test_polku_verify_finds_nothing_wrong_in_a_rajapolku_seats_rolls():
         assert seat_rolls.answer(t, taken("alyosha", test="raja-spirit", key=s))["ok"]
     assert [e for e in t.events if e.get("kind") == "roll" and e.get("seat") == "alyosha"]
     assert verify(t.events, t.state, t.undone).mismatches == []
+
+
+def test_answers_and_refusals_carry_their_words_and_a_finnish_seat_tells_them_in_finnish():
+    """Every answer's line and refusal keeps its catalogue message and values (the log and the answer's text stay
+    English); a seat tells them in its reader's language, the rules core's reasons quoted to it too."""
+    from polku import i18n
+
+    t = table(acting="nyx")
+    rolled = seat_rolls.answer(t, taken("kaneda", test="sr-success", key="skill:Pistols", faces=[5, 6, 1, 2, 3, 3, 4, 2]))
+    turn = seat_rolls.answer(t, taken("kaneda", test="sr-attack", key="ganger"))
+    edge_after = next(a for a in rolled["actions"] if a["name"] == "edge_after")
+    t.update_character("kaneda", "edge", 0)
+    no_edge = seats.apply_request(t, "kaneda", {"v": 1, "id": "00000000000000c1", "seat": "kaneda", "kind": "action",
+                                                "roll": rolled["roll"], "action": "edge_after"})
+    broken = seats.refusal(seats.Taken("kaneda", "00000000000000c2", None,
+                                       seats.reason_of(_parse_error(b'{"v": 1}', "kaneda", "00000000000000c2"))))
+    assert (rolled["text"], turn["text"], no_edge["text"], edge_after["reason"]) == (
+        "Kaneda rolls (the dice are in the log)", "not your turn: Nyx acts (S12)", "no Edge left this session (S12)",
+        "1 Edge: +3 dice that follow the rule of six; the sixes on the table do not explode (S7)")
+    i18n.set_language("fi")
+    try:
+        told = [i18n.tell(a.get("words"), a["text"]) for a in (rolled, turn, no_edge, broken)]
+        assert told == ["Kaneda heittää (nopat ovat lokissa)", "ei vuorosi: Nyx toimii (S12)",
+                        "Edgeä ei ole jäljellä tällä pelikerralla (S12)", "tuntematon pyynnön laji"]
+        assert i18n.tell(edge_after.get("words"), edge_after["reason"]) == (
+            "1 Edge: +3 noppaa, joihin pätee kutosen sääntö; pöydällä jo olevat kutoset eivät räjähdä (S7)")
+    finally:
+        i18n.set_language("en")
+
+
+def _parse_error(data: bytes, cid: str, rid: str) -> seats.SeatError:
+    with pytest.raises(seats.SeatError) as got:
+        seats.parse_request(data, cid, rid)
+    return got.value

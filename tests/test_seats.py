@@ -347,7 +347,8 @@ def test_a_broken_request_gets_an_answer_saying_why(tmp_path):
     [(cid, file)] = seats.incoming(path)
     ans = seats.handle(t, path, cid, file)
     assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False,
-                   "text": "a request in kaneda's seat folder speaks for another seat"}
+                   "text": "a request in kaneda's seat folder speaks for another seat",
+                   "words": ["a request in {folder}'s seat folder speaks for another seat", {"folder": "kaneda"}]}
     assert len(t.events) == n and not file.exists()
 
 

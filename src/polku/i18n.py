@@ -174,5 +174,39 @@ def N_(message: str, /) -> str:
     return message
 
 
-__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "_", "choose", "language", "ngettext",
-           "normalise", "pgettext", "set_language", "translations"]
+class Said(str):
+    """An English line that keeps the catalogue message and the values it was worded from (``.words``), so a
+    reader elsewhere (a player's seat, given it in an answer) tells it again in their own language
+    (:func:`tell`). It is the English text wherever a plain ``str`` is expected (a log line, an error)."""
+
+    words: tuple[str, dict[str, str | int]]
+
+
+def said(message: str, /, **values: str | int) -> Said:
+    """``message`` (marked ``N_``) worded in English with ``values``, keeping both (:class:`Said`)."""
+    out = Said(message.format(**values) if values else message)
+    out.words = (message, dict(values))
+    return out
+
+
+def words_of(text: object) -> tuple[str, dict[str, str | int]] | None:
+    """The catalogue message and values ``text`` was worded from (a :class:`Said`), else None."""
+    return getattr(text, "words", None) if isinstance(text, Said) else None
+
+
+def tell(words: object, fallback: str = "") -> str:
+    """Published words (``[message, {values}]``, as :func:`words_of` gave them) in the language in use; without
+    readable words, ``fallback`` itself translated when the catalogue has it (a message without values), else
+    as it is."""
+    if (isinstance(words, (list, tuple)) and len(words) == 2 and isinstance(words[0], str)
+            and isinstance(words[1], dict) and all(isinstance(k, str) and isinstance(v, (str, int))
+                                                    for k, v in words[1].items())):
+        try:
+            return _(words[0], **words[1])
+        except (KeyError, IndexError, ValueError):
+            pass
+    return _(fallback) if fallback else ""
+
+
+__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "Said", "_", "choose", "language",
+           "ngettext", "normalise", "pgettext", "said", "set_language", "tell", "translations", "words_of"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..i18n import N_, said
 from .dice import RulesError
 from .rajapolku import RajaResult, SpiritFight
 from .shadowrun import ExtendedTest, SRRoll, bought_hits
@@ -65,11 +66,11 @@ class Action:
 
 def _edge_block(has_character: bool, edge_left: int, edge_rating: int) -> str | None:
     if not has_character:
-        return "Edge needs a character (a player character or a GM's NPC with Edge) (S7)"
+        return N_("Edge needs a character (a player character or a GM's NPC with Edge) (S7)")
     if edge_rating < 1:
-        return "this character has no Edge rating (S7)"
+        return N_("this character has no Edge rating (S7)")
     if edge_left < 1:
-        return "no Edge left this session (S12)"
+        return N_("no Edge left this session (S12)")
     return None
 
 
@@ -77,13 +78,14 @@ def _sr_before(pool: int, has_character: bool, edge_left: int, edge_rating: int)
     block = _edge_block(has_character, edge_left, edge_rating)
     out = []
     if pool <= 0:
-        out.append(Action("edge_before", False, "pool 0 or less: take a Long Shot instead (S3)", 1))
+        out.append(Action("edge_before", False, N_("pool 0 or less: take a Long Shot instead (S3)"), 1))
         out.append(Action("long_shot", block is None,
                           block or f"1 Edge: roll {edge_rating} Edge dice, rule of six, no modifiers (S3)", 1))
         out.append(Action("buy_hits", False, "pool 0 or less: no hits to buy (S3, S4)"))
         return out
     out.append(Action("edge_before", block is None,
-                      block or f"1 Edge: +{edge_rating} dice, the whole pool follows the rule of six (S7)", 1))
+                      block or said(N_("1 Edge: +{n} dice, the whole pool follows the rule of six (S7)"), n=edge_rating),
+                      1))
     out.append(Action("long_shot", False, "the pool has dice: a Long Shot is only for an empty pool (S3)", 1))
     out.append(Action("buy_hits", True, f"the GM's call for a large pool: {bought_hits(pool)} hits, no roll, no glitch (S4)"))
     return out
@@ -94,33 +96,39 @@ def _sr_after(roll: SRRoll, has_character: bool, edge_left: int, edge_rating: in
     block = too_late or _edge_block(has_character, edge_left, edge_rating)
     out = []
     if roll.auto_failed:
-        why: str | None = "pool 0 or less: nothing was rolled (S3)"
+        why: str | None = N_("pool 0 or less: nothing was rolled (S3)")
     elif roll.bought is not None:
-        why = "bought hits are not rolled (S4)"
+        why = N_("bought hits are not rolled (S4)")
     elif roll.edge_when == "long_shot":
-        why = "a Long Shot already is the Edge for this test's dice (S3, S7)"
+        why = N_("a Long Shot already is the Edge for this test's dice (S3, S7)")
     elif roll.edge_dice:
-        why = f"Edge already added dice to this test ({roll.edge_when} the roll): one Edge point per test for dice (S7)"
+        why = (N_("Edge already added dice to this test (before the roll): one Edge point per test for dice (S7)")
+               if roll.edge_when == "before" else
+               N_("Edge already added dice to this test (after the roll): one Edge point per test for dice (S7)")
+               if roll.edge_when == "after" else
+               f"Edge already added dice to this test ({roll.edge_when} the roll): one Edge point per test for dice (S7)")
     else:
         why = block
     out.append(Action("edge_after", why is None,
-                      why or f"1 Edge: +{edge_rating} {'die that follows' if edge_rating == 1 else 'dice that follow'} the rule of "
-                      "six; the sixes on the table do not explode (S7)", 1))
+                      why or (said(N_("1 Edge: +{n} die that follows the rule of six; the sixes on the table do not explode"
+                                      " (S7)"), n=edge_rating) if edge_rating == 1 else
+                              said(N_("1 Edge: +{n} dice that follow the rule of six; the sixes on the table do not "
+                                      "explode (S7)"), n=edge_rating)), 1))
     if roll.critical_glitch:
-        out.append(Action("negate_glitch", False, "Edge cannot negate a critical glitch: reduce it (S6)", 1))
+        out.append(Action("negate_glitch", False, N_("Edge cannot negate a critical glitch: reduce it (S6)"), 1))
         out.append(Action("reduce_critical", block is None,
-                          block or "1 Edge: the critical glitch becomes a plain glitch (S6)", 1))
+                          block or N_("1 Edge: the critical glitch becomes a plain glitch (S6)"), 1))
         return out
     if roll.critical_reduced and roll.rolled_critical:
-        why = "no further Edge may be spent on a reduced critical glitch (S6)"
+        why = N_("no further Edge may be spent on a reduced critical glitch (S6)")
     elif roll.glitch_negated:
-        why = "the glitch is already negated (S5)"
+        why = N_("the glitch is already negated (S5)")
     elif not roll.glitch:
-        why = "there is no glitch to negate (S5)"
+        why = N_("there is no glitch to negate (S5)")
     else:
         why = block
-    out.append(Action("negate_glitch", why is None, why or "1 Edge: the glitch is negated (S5)", 1))
-    out.append(Action("reduce_critical", False, "there is no critical glitch to reduce (S6)", 1))
+    out.append(Action("negate_glitch", why is None, why or N_("1 Edge: the glitch is negated (S5)"), 1))
+    out.append(Action("reduce_critical", False, N_("there is no critical glitch to reduce (S6)"), 1))
     return out
 
 
@@ -174,11 +182,11 @@ def roll_actions(
             return tuple(_sr_before(pool, has_character, edge_left, edge_rating))
         too_late = None
         if not latest:
-            too_late = "only the latest roll of a test can take Edge"
+            too_late = N_("only the latest roll of a test can take Edge")
         elif kind == "sr-teamwork-helper" and leader_rolled:
-            too_late = "the leader has rolled: the helper's hits are already spent (S11)"
+            too_late = N_("the leader has rolled: the helper's hits are already spent (S11)")
         elif kind == "sr-extended" and extended is not None and extended.spoiled:
-            too_late = "the GM ruled the test spoiled (S10)"
+            too_late = N_("the GM ruled the test spoiled (S10)")
         out = _sr_after(roll, has_character, edge_left, edge_rating, too_late)
         if kind == "sr-extended":
             if extended is None:
@@ -195,14 +203,15 @@ def roll_actions(
         return tuple(out)
     if kind in HARHA_KINDS:
         if kind == "harha-narration" and dice_in_hand < 1:
-            return (Action("edge_reroll", False, "no rolled dice in hand to reroll (H7, H9)", 1),)
+            return (Action("edge_reroll", False, N_("no rolled dice in hand to reroll (H7, H9)"), 1),)
         if not has_character:
-            return (Action("edge_reroll", False, "only a character's edges give rerolls (H7)", 1),)
+            return (Action("edge_reroll", False, N_("only a character's edges give rerolls (H7)"), 1),)
         if edges_unused < 1:
-            return (Action("edge_reroll", False, "no unused edge that helps here this session (H7)", 1),)
+            return (Action("edge_reroll", False, N_("no unused edge that helps here this session (H7)"), 1),)
         if not latest:
-            return (Action("edge_reroll", False, "only the latest roll can be rerolled (H7)", 1),)
-        return (Action("edge_reroll", True, "throw the whole roll again with an edge, once per edge per session (H7)", 1),)
+            return (Action("edge_reroll", False, N_("only the latest roll can be rerolled (H7)"), 1),)
+        return (Action("edge_reroll", True, N_("throw the whole roll again with an edge, once per edge per session (H7)"),
+                       1),)
     if kind == "raja":
         tie = raja is not None and raja.winner == "tie" and settings.raja_full_tie == "reroll"
         return (Action("reroll_tie", tie, "identical rolls: both sides reroll (R5, raja.full_tie)" if tie

@@ -17,7 +17,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 from textual.screen import Screen
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, tell
 from ..rules.dice import RulesError
 from ..session import store
 from ..session.commands import Command, command
@@ -640,7 +640,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 line = t.event_by_seq(seq)["text"] if t is not None and isinstance(seq, int) else str(answer["text"])
                 self.notify(line, title=escape(name), timeout=6, markup=False)
             else:
-                refused.setdefault(name, []).append(str(answer.get("text", "")))
+                refused.setdefault(name, []).append(tell(answer.get("words"), str(answer.get("text", ""))))
         for name, why in refused.items():
             more = " " + ngettext("({n} request refused)", "({n} requests refused)", len(why)) if len(why) > 1 else ""
             self.notify(_("Refused: {reason}{more}", reason=why[0], more=more), title=escape(name), severity="warning",
@@ -651,13 +651,13 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _hold_for_approval(self, taken: Any) -> SeatAnswer:
         """An own roll under ``seats.own_rolls = approve``: checked now (refused at once, with its reason, if the
         character may not make it), else kept until the GM approves it (A) and answered that it waits."""
-        from ..session.players import seat_rolls
+        from ..session.players import seat_rolls, seats
 
         t = self.tracker
         assert t is not None
         why = seat_rolls.check(t, taken.cid, taken.request)
         if why:
-            return {"v": 1, "id": taken.rid, "ok": False, "text": why}
+            return seats.refusal(seats.Taken(taken.cid, taken.rid, None, why))  # its words, for the seat
         self.seat_waiting.append(taken)
         own = seat_rolls.find(t, taken.cid, taken.request)
         return {"v": 1, "id": taken.rid, "ok": True, "waiting": True, "text": seat_rolls.WAITING, "what": own.told()[0]}
@@ -668,7 +668,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
     def decide_seat_roll(self, taken: Any, approve: bool) -> None:
         """The GM approves (the roll is made now, checked again) or refuses a seat's own roll that waits."""
-        from ..session.players import seat_rolls
+        from ..session.players import seat_rolls, seats
 
         if taken not in self.seat_waiting or self.session_file is None:
             return
@@ -677,13 +677,14 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if approve:
             got = self.run_command(command("seat_rolls.answer", taken=taken))
             if not isinstance(got, dict):
-                answer = {"v": 1, "id": taken.rid, "ok": False, "text": "the GM's app could not make it"}
+                answer = seats.refusal(seats.Taken(taken.cid, taken.rid, None, N_("the GM's app could not make it")))
             else:
                 answer = cast("SeatAnswer", got)  # seat_rolls.answer's
                 if not answer["ok"]:
-                    self.notify(answer["text"], title=_("Not done"), severity="warning", markup=False)
+                    self.notify(tell(answer.get("words"), answer["text"]), title=_("Not done"), severity="warning",
+                                markup=False)
         else:
-            answer = {"v": 1, "id": taken.rid, "ok": False, "text": seat_rolls.REFUSED}
+            answer = seats.refusal(seats.Taken(taken.cid, taken.rid, None, seat_rolls.REFUSED))
         self.run_worker(partial(self._write_decided, self.session_file.path, taken.cid, answer),
                         thread=True, group="seat-answer", exit_on_error=False)
 

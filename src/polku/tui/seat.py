@@ -38,8 +38,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, tell, words_of
 from ..rules.dice import RulesError
+from ..session import telling
 from ..session.model import Event
 from ..session.players import seat_rolls, seats
 from ..session.players.players_file import Follower
@@ -384,7 +385,7 @@ class SeatApp(WatchApp):
         self.answer = ans
         self.edge_before = False
         if not ans.get("ok"):
-            self.notify(str(ans.get("text", _("refused"))), severity="warning", title=_("Not done"))
+            self.notify(told_answer(ans) or _("refused"), severity="warning", title=_("Not done"), markup=False)
         self.refresh_seat()
         self.refresh_bindings()
 
@@ -624,9 +625,10 @@ class SeatApp(WatchApp):
         problem = self.seat_problem()
         if problem and self.sent is not None:
             self.sent = None
-            self.answer = {"ok": False, "text": problem}
+            self.answer = {"ok": False, "text": problem, "words": [problem, {}]}
             self.edge_before = False
-            self.notify(problem, severity="error", title=_("Not taken by the GM's app"), timeout=15, markup=False)
+            self.notify(tell(None, problem), severity="error", title=_("Not taken by the GM's app"), timeout=15,
+                        markup=False)
             self.refresh_bindings()
 
     def refresh_seat(self, force: bool = False) -> None:
@@ -685,7 +687,7 @@ class SeatApp(WatchApp):
             sheet.append(f"\n⚠ {self.problem_line}", style=bad)
         if self.seat_problem():
             sheet.append("\n⚠ " + _("Your requests cannot reach the GM (the GM is told): {problem}",
-                                     problem=self.seat_problem()), style=bad)
+                                     problem=tell(None, self.seat_problem())), style=bad)
         status = Text()
         if self.sent is not None and self.approval:
             status.append(_("waiting for the GM's approval: {what}", what=self.sent_what), style=accent)
@@ -696,9 +698,9 @@ class SeatApp(WatchApp):
             seq = self.answer.get("roll")
             shown_roll = self._shown_roll(view.tracker, seq) if ok and isinstance(seq, int) else None
             if shown_roll is not None:
-                status.append(f"✓ {shown_roll['text']}", style="bold")
+                status.append(f"✓ {telling.event_text(shown_roll)}", style="bold")
             else:
-                status.append(("✓ " if ok else "✗ ") + str(self.answer.get("text", "")), style="" if ok else bad)
+                status.append(("✓ " if ok else "✗ ") + told_answer(self.answer), style="" if ok else bad)
         # One row whatever it says (no layout pass when it changes); cut with an ellipsis.
         status.no_wrap, status.overflow = True, "ellipsis"
         body = Text()
@@ -722,7 +724,7 @@ class SeatApp(WatchApp):
                 mark = "•" if a.get("allowed") else "·"
                 name = ACTION_NAMES.get(str(a.get("name")), str(a.get("name")))
                 edge = f" '{a['edge']}'" if a.get("edge") else ""
-                body.append(("\n" if i else "") + f"{mark} {name}{edge}: {a.get('reason', '')}",
+                body.append(("\n" if i else "") + f"{mark} {name}{edge}: {tell(a.get('words'), str(a.get('reason', '')))}",
                             style="" if a.get("allowed") else muted)
         else:
             body.append(_("No roll asked of you now. When the GM asks, it shows here."), style=muted)
@@ -735,6 +737,12 @@ class SeatApp(WatchApp):
 
 ACTION_NAMES = {"edge_after": "e  Edge after", "negate_glitch": "g  negate glitch",
                 "reduce_critical": "c  reduce critical", "edge_reroll": "x  edge reroll"}
+
+
+def told_answer(ans: Mapping[str, Any]) -> str:
+    """An answer's line in the reader's language: its words (the GM's app's catalogue message and values), else
+    its text (translated when the catalogue has it as it is)."""
+    return tell(ans.get("words"), str(ans.get("text", "")))
 
 
 def sheet_line(ch: Mapping[str, Any], system: str, *, short: bool = False) -> Text:
@@ -797,7 +805,8 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | No
             t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))
         elif acts:
             a = acts[0]
-            t.append((_("e  Edge before: {reason}", reason=a.reason) if a.allowed else _("·  Edge before: {reason}", reason=a.reason)) + "\n",
+            why = tell(words_of(a.reason), a.reason)
+            t.append((_("e  Edge before: {reason}", reason=why) if a.allowed else _("·  Edge before: {reason}", reason=why)) + "\n",
                      style="" if a.allowed else muted)
     elif offer.test == "raja":
         label = str(shown["opposition"].get("label", "the GM")) if shown is not None else "the GM"
@@ -832,8 +841,9 @@ def defence_lines(full: Tracker, offer: seats.Offer, edge_before: bool, styles: 
         t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))
     elif acts:
         a = acts[0]
-        t.append((_("e  Edge before: {reason}", reason=a.reason) if a.allowed else
-                  _("·  Edge before: {reason}", reason=a.reason)) + "\n", style="" if a.allowed else styles.get("muted", ""))
+        why = tell(words_of(a.reason), a.reason)
+        t.append((_("e  Edge before: {reason}", reason=why) if a.allowed else
+                  _("·  Edge before: {reason}", reason=why)) + "\n", style="" if a.allowed else styles.get("muted", ""))
     t.append(_("r defend (the program's dice) · f your own dice; the attacker's dice are thrown with yours (S9)"),
              style=styles.get("accent", ""))
     return t

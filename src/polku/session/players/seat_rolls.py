@@ -50,13 +50,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ...i18n import N_
+from ...i18n import N_, said
 from ...rules.dice import RulesError, Src
 from ..model import Event, clone, roll_of
 from ..records import HarhaCharacter, RajaCharacter, SRCharacter, harha, raja, sr
 from ..rolls import SRPool
 from ..tracker import TrackerError
 from .seats import (
+    ROLLS,
     FacesPlan,
     Offer,
     SeatAnswer,
@@ -69,6 +70,7 @@ from .seats import (
     harha_side_of,
     pending_offers,
     raja_sides_of,
+    reason_of,
     refusal,
     sr_pool_of,
 )
@@ -90,10 +92,10 @@ DEFEND_TEST = "sr-defend"
 Words = tuple[str, dict[str, Any]]
 """A catalogue message (English, marked ``N_``) and the values it is worded with."""
 
-WAITING = "waiting for the GM's approval"
+WAITING = N_("waiting for the GM's approval")
 """The interim answer's line while the GM has not approved an own roll (``seats.own_rolls = approve``)."""
 
-REFUSED = "the GM said no to this roll; nothing was rolled"
+REFUSED = N_("the GM said no to this roll; nothing was rolled")
 """The answer to an own roll the GM refused instead of approving it."""
 
 
@@ -172,6 +174,10 @@ class OwnRoll:
             against = self.spec.get("against")
             return Offer(0, cid, "raja", clone(self.spec), opposition=clone(against) if isinstance(against, dict) else {})
         return Offer(0, cid, "harha-difficult" if self.test == "harha-difficult" else "sr-success", clone(self.spec))
+
+
+NOT_OPEN = N_("that roll is not open to you now")
+EDGE_NOT_OPEN = N_("Edge before the roll is not open to you on this roll (S7)")
 
 
 def _said(words: Words) -> str:
@@ -525,7 +531,7 @@ def answer(t: Tracker, taken: Taken) -> SeatAnswer:
     try:
         ch = t.characters.get(cid)
         if ch is None or ch.get("secret"):
-            raise SeatError("no character has a seat in this folder")  # never named (a secret character)
+            raise SeatError(N_("no character has a seat in this folder"))  # never named (a secret character)
         with t.by_seat(cid):
             if req.get("kind") == "own":
                 line, ev = apply_own(t, cid, req)
@@ -535,16 +541,16 @@ def answer(t: Tracker, taken: Taken) -> SeatAnswer:
                 if req.get("edge_before"):
                     act = next((a for a in offer_choices(t, offer) if a.allowed), None)
                     if act is None:
-                        raise SeatError("Edge before the roll is not open to you on this roll (S7)")
+                        raise SeatError(EDGE_NOT_OPEN)
                 t.seat_offer = offer.seq
                 try:
                     ev = roll_defence(t, offer, req.get("faces"), bool(req.get("edge_before", False)))
                 finally:
                     t.seat_offer = None
-                line = f"{ch['name']} defends (the dice are in the log)"
+                line = said(N_("{name} defends (the dice are in the log)"), name=ch["name"])
         return _answer(rid, True, line, ev, t, cid)
     except (SeatError, TrackerError, RulesError) as e:
-        return _answer(rid, False, str(e), None, t, cid)
+        return _answer(rid, False, reason_of(e), None, t, cid)
 
 
 def _defence(t: Tracker, cid: str, req: SeatRequest) -> Offer | None:
@@ -563,14 +569,14 @@ def find(t: Tracker, cid: str, req: SeatRequest) -> OwnRoll:
     """The roll the request names, open to the seat now; else :class:`SeatError` with the reason."""
     test, key = req.get("test"), str(req.get("key", ""))
     if test not in OWN_TESTS:
-        raise SeatError("a seat cannot roll that")
+        raise SeatError(N_("a seat cannot roll that"))
     found = next((r for r in own_rolls(t, cid) if r.test == test and r.key == key), None)
     if found is None:
-        raise SeatError("that roll is not open to you now")
+        raise SeatError(NOT_OPEN)
     if not found.allowed:
-        raise SeatError(found.reason)
+        raise SeatError(said(found.why[0], **found.why[1]) if found.why is not None else found.reason)
     if req.get("edge_before") and not found.edge:
-        raise SeatError("Edge before the roll is not open to you on this roll (S7)")
+        raise SeatError(EDGE_NOT_OPEN)
     return found
 
 
@@ -578,11 +584,11 @@ def check(t: Tracker, cid: str, req: SeatRequest) -> str:
     """Why the GM's app would refuse this own roll now, or "" (nothing changes)."""
     ch = t.characters.get(cid)
     if ch is None or ch.get("secret"):
-        return "no character has a seat in this folder"
+        return N_("no character has a seat in this folder")
     try:
         find(t, cid, req)
     except SeatError as e:
-        return str(e)
+        return reason_of(e)
     return ""
 
 
@@ -599,42 +605,42 @@ def apply_own(t: Tracker, cid: str, req: SeatRequest) -> tuple[str, Event | None
     if own.test == "sr-success":
         pool = sr_pool_of(own.offer(cid), edge_before=edge_before)
         ev: Event = t.rolls.roll_sr(t.rolls.sr_side(cid, pool), faces=faces)["event"]
-        return f"{name} rolls (the dice are in the log)", ev
+        return said(ROLLS, name=name), ev
     if own.test == "sr-attack":
         return _attack(t, cid, own, edge_before, faces)
     if own.test == "sr-resist":
         hit = _attack_hit(t, cid, frozenset())
         w = hit[2] if hit is not None else None
         if hit is None or w is None:
-            raise SeatError("that roll is not open to you now")  # find() offered it: not reached
+            raise SeatError(NOT_OPEN)  # find() offered it: not reached
         attack = hit[0]
         got = t.damage.apply(attack, target=cid, dv=w.dv, damage=w.damage, ap=w.ap, weapon=w.name, skill=w.skill,
                              kind=w.kind, edge=edge_before, faces=faces)
-        return f"{name} resists (the dice are in the log)", got["event"]
+        return said(N_("{name} resists (the dice are in the log)"), name=name), got["event"]
     if own.test == "raja-challenge":
         offer = own.offer(cid)
         mine, theirs = raja_sides_of(t, offer)
         active = t.active_challenge()
         ev = t.rolls.roll_raja(mine, theirs, challenge=active["id"] if active else None,
                                faces=None if faces is None else (faces, None))["event"]
-        return f"{name} rolls (the dice are in the log)", ev
+        return said(ROLLS, name=name), ev
     if own.test == "raja-spirit":
         fighters = t.rolls.spirit_fighters(own.key)
         if fighters is None:
-            raise SeatError("that roll is not open to you now")  # find() offered it: not reached
+            raise SeatError(NOT_OPEN)  # find() offered it: not reached
         both = None if faces is None else ((faces, None) if fighters[0] == cid else (None, faces))
         ev = t.rolls.roll_spirit(fighters[0], fighters[1], challenge=own.key, faces=both)["event"]
-        return f"{name} rolls the exchange (the dice are in the log)", ev
+        return said(N_("{name} rolls the exchange (the dice are in the log)"), name=name), ev
     if own.test == "harha-difficult":
         ev = t.rolls.roll_harha_difficult(harha_side_of(t, own.offer(cid)), faces=faces)["event"]
-        return f"{name} rolls (the dice are in the log)", ev
+        return said(ROLLS, name=name), ev
     if own.test == "sr-extended":
         pool = sr_pool_of(own.offer(cid), edge_before=edge_before)
         ev = t.rolls.roll_sr_extended(t.rolls.sr_side(cid, pool), own.key, faces=faces,
                                       pool=sr_pool_of(own.offer(cid)))["event"]
-        return f"{name} rolls the next interval (the dice are in the log)", ev
+        return said(N_("{name} rolls the next interval (the dice are in the log)"), name=name), ev
     rolled = t.combat.join_initiative(cid, faces=faces)
-    return f"{name} rolls initiative", rolled["event"]
+    return said(N_("{name} rolls initiative"), name=name), rolled["event"]
 
 
 def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,
@@ -651,11 +657,12 @@ def _attack(t: Tracker, cid: str, own: OwnRoll, edge_before: bool,
             against["faces"] = list(faces)
         text = f"{attacker['name']} attacks {defender['name']} ({pool.skill}): {defender['name']} defends"
         _log_attack(t, target, text, {"test": DEFEND_TEST, "spec": {}, "against": against})
-        return f"{attacker['name']} attacks: {defender['name']}'s seat defends", None
+        return said(N_("{attacker} attacks: {defender}'s seat defends"), attacker=attacker["name"],
+                    defender=defender["name"]), None
     a = t.rolls.sr_side(cid, pool)
     b = t.rolls.sr_side(target, t.attacks.defence_pool(target, kind, SRPool()))
     ev: Event = t.rolls.roll_sr_opposed(a, b, faces=None if faces is None else (faces, None))["event"]
-    return f"{attacker['name']} attacks (the dice are in the log)", ev
+    return said(N_("{attacker} attacks (the dice are in the log)"), attacker=attacker["name"]), ev
 
 
 def ask_defence(t: Tracker, defender: str, attacker: str | None, pool: SRPool, *, label: str = "",
@@ -702,7 +709,7 @@ def _attacker_side(t: Tracker, against: dict[str, Any]) -> SRSide:
     who = [w for w in against.get("who", []) if isinstance(w, str)]
     spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
     if who and who[0] not in t.characters:
-        raise SeatError("the attacker is no longer in play")
+        raise SeatError(N_("the attacker is no longer in play"))
     attacker = who[0] if who else None
     pool = sr_pool_of(Offer(0, attacker or "", "sr-success", spec), edge_before=bool(against.get("edge_before")))
     return t.rolls.sr_side(attacker, pool, None if attacker else str(against.get("label") or "GM"))

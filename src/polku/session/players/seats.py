@@ -55,8 +55,9 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
+from ...i18n import N_, Said, said, words_of
 from ...rules.dice import RulesError
 from ...rules.explain import step_of
 from ..model import Character, Event, clone, roll_of
@@ -100,7 +101,23 @@ STALE_TEMP_SECONDS = 60.0
 
 
 class SeatError(TrackerError):
-    """A request a seat may not make, or a seat that cannot start: one line, nothing changed."""
+    """A request a seat may not make, or a seat that cannot start: one line, nothing changed.
+
+    Raised with a catalogue message (``N_``) or a :class:`polku.i18n.Said`, so the seat tells the refusal in its
+    reader's language (:func:`reason_of`)."""
+
+
+ROLLS = N_("{name} rolls (the dice are in the log)")
+"""The answer's line to a roll made from a seat."""
+
+
+def reason_of(e: BaseException) -> str:
+    """A refusal's line, keeping the words it was made from (a :class:`polku.i18n.Said` raised by the seat
+    modules or the rules core); the English line else."""
+    first = e.args[0] if e.args else None
+    if isinstance(first, Said):
+        return first
+    return str(e).strip("'") if isinstance(e, KeyError) else str(e)
 
 
 class _SeatRequestBase(TypedDict):
@@ -145,6 +162,8 @@ class ActionAnswer(TypedDict):
     allowed: bool
     reason: str
     edge: str
+    words: NotRequired[list[Any]]
+    """The reason's catalogue message and values (``[message, {values}]``), when it keeps them."""
 
 
 class SeatAnswer(_SeatAnswerBase, total=False):
@@ -157,6 +176,8 @@ class SeatAnswer(_SeatAnswerBase, total=False):
     """An own roll held for the GM's approval (``seats.own_rolls = approve``): the answer says it waits, and
     ``what`` is the roll's label."""
     what: str
+    words: list[Any]
+    """The line's catalogue message and values (``[message, {values}]``): the seat tells it in its language."""
 
 
 # ---------------------------------------------------------------------------
@@ -563,7 +584,7 @@ class SeatOdds:
 def _offer(t: Tracker, cid: str, offer_seq: int) -> Offer:
     offer = next((o for o in pending_offers(t, cid) if o.seq == offer_seq), None)
     if offer is None:
-        raise SeatError("that roll request is no longer open (rolled, taken back or undone)")
+        raise SeatError(N_("that roll request is no longer open (rolled, taken back or undone)"))
     return offer
 
 
@@ -746,17 +767,17 @@ class Look:
     """The seat folders looked into (a problem of one not here is not known to be gone)."""
 
 
-SEAT_CANNOT_OPEN = ("the GM's app may not open this seat's folder: give the GM's account the folder's group,"
+SEAT_CANNOT_OPEN = N_("the GM's app may not open this seat's folder: give the GM's account the folder's group,"
                     " with rwx for the group (chmod 2770; docs/remote-play.md)")
-SEAT_CANNOT_REMOVE = ("the GM's app may not remove this seat's requests: the seat folder must be writable by the"
+SEAT_CANNOT_REMOVE = N_("the GM's app may not remove this seat's requests: the seat folder must be writable by the"
                       " GM's account (its group, chmod 2770; docs/remote-play.md)")
-SEAT_CANNOT_READ = ("the GM's app may not read this seat's requests: they must be readable by the seat folder's"
+SEAT_CANNOT_READ = N_("the GM's app may not read this seat's requests: they must be readable by the seat folder's"
                     " group (the player's umask 022 or 027, the GM's account in that group; docs/remote-play.md)")
-SEAT_CANNOT_ANSWER = ("the GM's app may not write answers into this seat's folder: it must be writable by the"
+SEAT_CANNOT_ANSWER = N_("the GM's app may not write answers into this seat's folder: it must be writable by the"
                       " GM's account (its group, chmod 2770; docs/remote-play.md)")
 """What a seat's folder permissions keep the GM's app from doing, and what to fix (shown to the GM, and in
 the players' file to that seat, which then stops waiting)."""
-UNREADABLE_REQUEST = "the GM's app may not read the request file (see the seats' folder permissions)"
+UNREADABLE_REQUEST = N_("the GM's app may not read the request file (see the seats' folder permissions)")
 _STUCK = object()
 """A request the GM's app may not remove: not applied (it would be applied again at every look)."""
 
@@ -848,7 +869,7 @@ def _take_from(folder: int, cid: str, limit: int, look: Look) -> bool:
         try:
             out.append(Taken(cid, rid, parse_request(got, cid, rid)))
         except SeatError as e:
-            out.append(Taken(cid, rid, None, str(e)))
+            out.append(Taken(cid, rid, None, reason_of(e)))
     return len(found) > limit
 
 
@@ -878,20 +899,21 @@ def _read_one(folder: int, name: str) -> bytes | str | None:
         return None
     except OSError as e:
         if e.errno == errno.ELOOP:
-            refused = "the request is a symbolic link, not a file"
+            refused = N_("the request is a symbolic link, not a file")
         elif e.errno in (errno.EACCES, errno.EPERM):
             refused = UNREADABLE_REQUEST
         else:
-            refused = "the request file cannot be read"
+            refused = N_("the request file cannot be read")
     else:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                refused = "the request is not a plain file"
+                refused = N_("the request is not a plain file")
             elif st.st_nlink != 1:
-                refused = "the request file has other names (a hard link)"
+                refused = N_("the request file has other names (a hard link)")
             elif st.st_size > MAX_REQUEST_BYTES:
-                refused = f"request too large ({st.st_size} bytes, at most {MAX_REQUEST_BYTES})"
+                refused = said(N_("request too large ({size} bytes, at most {most})"), size=st.st_size,
+                               most=MAX_REQUEST_BYTES)
             else:
                 chunks: list[bytes] = []
                 size = 0
@@ -903,7 +925,7 @@ def _read_one(folder: int, name: str) -> bytes | str | None:
                     size += len(chunk)
                 data = b"".join(chunks)
         except OSError:
-            refused = "the request file cannot be read"
+            refused = N_("the request file cannot be read")
         finally:
             os.close(fd)
     return refused or data
@@ -973,7 +995,7 @@ def held_requests(session_path: str | os.PathLike[str]) -> Look:
                     try:
                         look.taken.append(Taken(cid, rid, parse_request(got, cid, rid), held=True))
                     except SeatError as e:
-                        look.taken.append(Taken(cid, rid, None, str(e), held=True))
+                        look.taken.append(Taken(cid, rid, None, reason_of(e), held=True))
             except OSError:
                 continue
             finally:
@@ -1023,47 +1045,48 @@ def parse_request(data: bytes, cid: str, rid: str) -> SeatRequest:
     character.
     """
     if len(data) > MAX_REQUEST_BYTES:
-        raise SeatError(f"request too large ({len(data)} bytes, at most {MAX_REQUEST_BYTES})")
+        raise SeatError(said(N_("request too large ({size} bytes, at most {most})"), size=len(data),
+                             most=MAX_REQUEST_BYTES))
     try:
         req = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise SeatError("the request is not valid JSON") from None
+        raise SeatError(N_("the request is not valid JSON")) from None
     except RecursionError:
-        raise SeatError("the request is nested too deep") from None
+        raise SeatError(N_("the request is nested too deep")) from None
     if not isinstance(req, dict):
-        raise SeatError("the request is not a JSON object")
+        raise SeatError(N_("the request is not a JSON object"))
     kind = req.get("kind")
     if kind not in REQUEST_KINDS:
-        raise SeatError("unknown request kind")  # never echoed: a refusal repeats nothing of the file
+        raise SeatError(N_("unknown request kind"))  # never echoed: a refusal repeats nothing of the file
     allowed: dict[str, type | tuple[type, ...]] = {**_COMMON, **_FIELDS[kind]}
     extra = sorted(set(req) - set(allowed))
     if extra:
-        raise SeatError(f"a field a {kind} request does not have")
+        raise SeatError(said(N_("a field a {kind} request does not have"), kind=kind))
     for name, types in allowed.items():
         if name in req and (not isinstance(req[name], types) or (isinstance(req[name], bool)
                                                                   and bool not in _as_tuple(types))):
-            raise SeatError(f"field '{name}' has the wrong type")
+            raise SeatError(said(N_("field '{name}' has the wrong type"), name=name))
     if req.get("v") != 1:
-        raise SeatError("unknown request version")
+        raise SeatError(N_("unknown request version"))
     if req.get("id") != rid:
-        raise SeatError("the request's id does not match its file name")
+        raise SeatError(N_("the request's id does not match its file name"))
     if req.get("seat") != cid:
-        raise SeatError(f"a request in {cid}'s seat folder speaks for another seat")
+        raise SeatError(said(N_("a request in {folder}'s seat folder speaks for another seat"), folder=cid))
     faces = req.get("faces")
     if faces is not None and (len(faces) > MAX_FACES or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 10 for f in faces)):
-        raise SeatError(f"faces must be at most {MAX_FACES} whole numbers from 1 to 10")
+        raise SeatError(said(N_("faces must be at most {most} whole numbers from 1 to 10"), most=MAX_FACES))
     for name in ("bought", "edge", "action", "test", "key"):
         value = req.get(name)
         if isinstance(value, str) and (len(value) > MAX_TEXT or any(ord(c) < 32 for c in value)):
-            raise SeatError(f"field '{name}' is too long or not one line")
+            raise SeatError(said(N_("field '{name}' is too long or not one line"), name=name))
     for name in ("offer", "roll"):
         if name in req and req[name] < 1:
-            raise SeatError(f"field '{name}' must be a positive event number")
+            raise SeatError(said(N_("field '{name}' must be a positive event number"), name=name))
     need = {"roll": ("offer",), "action": ("roll", "action"), "story_point": ("bought",), "own": ("test",)}[kind]
     missing = [n for n in need if n not in req]
     if missing:
-        raise SeatError(f"a {kind} request needs '{missing[0]}'")
+        raise SeatError(said(N_("a {kind} request needs '{field}'"), kind=kind, field=missing[0]))
     checked: SeatRequest = cast(SeatRequest, req)  # every field checked above, by name and type
     return checked
 
@@ -1080,7 +1103,13 @@ def _seat_actions(t: Tracker, cid: str, ev: Event | None) -> list[RollAction]:
 
 
 def action_json(a: RollAction) -> ActionAnswer:
-    return {"name": a.name, "allowed": a.allowed, "reason": a.reason, "edge": a.edge}
+    """A follow-up as an answer lists it: its reason in English and, when it keeps them, its words (the seat
+    tells them in its reader's language)."""
+    out: ActionAnswer = {"name": a.name, "allowed": a.allowed, "reason": str(a.reason), "edge": a.edge}
+    words = words_of(a.reason)
+    if words is not None:
+        out["words"] = [words[0], dict(words[1])]
+    return out
 
 
 def apply_request(t: Tracker, cid: str, req: SeatRequest) -> SeatAnswer:
@@ -1091,27 +1120,33 @@ def apply_request(t: Tracker, cid: str, req: SeatRequest) -> SeatAnswer:
         ch = t.characters.get(cid)
         if ch is None or ch.get("secret"):
             # Never named: a folder named after a secret character learns nothing of it.
-            raise SeatError("no character has a seat in this folder")
+            raise SeatError(N_("no character has a seat in this folder"))
         kind = req["kind"]
         with t.by_seat(cid):
             if kind == "roll":
                 ev = _apply_roll(t, cid, req)
-                return _answer(rid, True, f"{ch['name']} rolls (the dice are in the log)", ev, t, cid)
+                return _answer(rid, True, said(ROLLS, name=ch["name"]), ev, t, cid)
             if kind == "action":
                 ev = _apply_action(t, cid, req)
-                return _answer(rid, True, f"{ch['name']}: done (the new dice are in the log)", ev, t, cid)
+                return _answer(rid, True, said(N_("{name}: done (the new dice are in the log)"), name=ch["name"]), ev,
+                               t, cid)
             if kind == "own":
                 raise SeatError("a seat's own roll is answered by seat_rolls.answer")
             if "story_points" not in ch:
-                raise SeatError("story points are a Rajapolku resource (R12)")
+                raise SeatError(N_("story points are a Rajapolku resource (R12)"))
             t.spend_story_point(cid, str(req["bought"]))
-            return _answer(rid, True, f"{ch['name']} spends a story point", None, t, cid)
+            return _answer(rid, True, said(N_("{name} spends a story point"), name=ch["name"]), None, t, cid)
     except (SeatError, TrackerError, RulesError) as e:
-        return _answer(rid, False, str(e), None, t, cid)
+        return _answer(rid, False, reason_of(e), None, t, cid)
 
 
 def _answer(rid: str, ok: bool, text: str, ev: Event | None, t: Tracker, cid: str) -> SeatAnswer:
-    out: SeatAnswer = {"v": 1, "id": rid, "ok": ok, "text": text}
+    """An answer: its line in English (``text``) and, when the line keeps them (:class:`polku.i18n.Said`), its
+    catalogue message and values (``words``), which the seat tells in its reader's language."""
+    out: SeatAnswer = {"v": 1, "id": rid, "ok": ok, "text": str(text)}
+    words = words_of(text)
+    if words is not None:
+        out["words"] = [words[0], dict(words[1])]
     if ev is not None:
         out["roll"] = ev["seq"]
         out["actions"] = [action_json(a) for a in _seat_actions(t, cid, ev)]
@@ -1128,7 +1163,7 @@ def _apply_roll(t: Tracker, cid: str, req: SeatRequest) -> Event:
             if edge_before:
                 act = next((a for a in offer_choices(t, offer) if a.name == "edge_before"), None)
                 if act is None or not act.allowed:
-                    raise SeatError(act.reason if act is not None else "Edge before the roll is not allowed here")
+                    raise SeatError(act.reason if act is not None else N_("Edge before the roll is not allowed here"))
             side = t.rolls.sr_side(cid, sr_pool_of(offer, edge_before=edge_before))
             ev = t.rolls.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
                            faces=faces)["event"]
@@ -1136,14 +1171,14 @@ def _apply_roll(t: Tracker, cid: str, req: SeatRequest) -> Event:
             raise SeatError("a defence is answered by seat_rolls.answer")
         elif offer.test == "raja":
             if edge_before:
-                raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
+                raise SeatError(N_("Edge before the roll is a Varjojuoksu rule (S7)"))
             mine, theirs = raja_sides_of(t, offer)
             # The player's faces for their own pool; the GM's side is the program's, in the same roll (R5).
             ev = t.rolls.roll_raja(mine, theirs, challenge=offer.challenge,
                                    faces=None if faces is None else (faces, None))["event"]
         else:
             if edge_before:
-                raise SeatError("Edge before the roll is a Varjojuoksu rule (S7)")
+                raise SeatError(N_("Edge before the roll is a Varjojuoksu rule (S7)"))
             ev = t.rolls.roll_harha_difficult(harha_side_of(t, offer), very_demanding=offer.very_demanding,
                                         challenge=offer.challenge, faces=faces)["event"]
     finally:
@@ -1155,9 +1190,9 @@ def _apply_roll(t: Tracker, cid: str, req: SeatRequest) -> Event:
 def _apply_action(t: Tracker, cid: str, req: SeatRequest) -> Event:
     name = req["action"]
     if name not in SEAT_ACTIONS:
-        raise SeatError(f"a seat cannot ask for that action (only {', '.join(SEAT_ACTIONS)})")
+        raise SeatError(said(N_("a seat cannot ask for that action (only {actions})"), actions=", ".join(SEAT_ACTIONS)))
     seq = req["roll"]
-    mine = "a seat can only change its own roll, made from that seat"
+    mine = N_("a seat can only change its own roll, made from that seat")
     try:
         ev = t.event_by_seq(seq)
     except KeyError:
@@ -1167,14 +1202,14 @@ def _apply_action(t: Tracker, cid: str, req: SeatRequest) -> Event:
     edge = req.get("edge", "")
     acts = [a for a in _seat_actions(t, cid, ev) if a.name == name and (not edge or a.edge == edge)]
     if not acts:
-        raise SeatError(f"'{name}' cannot be done to this roll")
+        raise SeatError(said(N_("'{action}' cannot be done to this roll"), action=name))
     act = next((a for a in acts if a.allowed), acts[0])
     if not act.allowed:
         raise SeatError(act.reason)
     out = t.rolls.do_roll_action(ev, name, role=act.role, edge=act.edge, faces=req.get("faces"))
     new: Event | None = out.get("event")
     if new is None:
-        raise SeatError("nothing was rolled")
+        raise SeatError(N_("nothing was rolled"))
     return new
 
 
@@ -1211,8 +1246,12 @@ def deliver(session_path: str | os.PathLike[str], answers: Iterable[tuple[str, S
 
 
 def refusal(taken: Taken) -> SeatAnswer:
-    """The answer to a request refused before it was applied."""
-    return {"v": 1, "id": taken.rid, "ok": False, "text": taken.refused}
+    """The answer to a request refused before it was applied (with its words, when the reason keeps them)."""
+    out: SeatAnswer = {"v": 1, "id": taken.rid, "ok": False, "text": str(taken.refused)}
+    words = words_of(taken.refused)
+    if words is not None:
+        out["words"] = [words[0], dict(words[1])]
+    return out
 
 
 def answer(t: Tracker, taken: Taken) -> SeatAnswer:
@@ -1243,7 +1282,7 @@ def handle(t: Tracker, session_path: str | os.PathLike[str], cid: str, path: Pat
         try:
             taken = Taken(cid, rid, parse_request(got, cid, rid))
         except SeatError as e:
-            taken = Taken(cid, rid, None, str(e))
+            taken = Taken(cid, rid, None, reason_of(e))
     out = answer(t, taken)
     try:
         write_answer(session_path, cid, out)
