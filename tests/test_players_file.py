@@ -28,6 +28,7 @@ from polku.session.players.players_file import (
     Follower,
     PlayersError,
     PlayersFile,
+    _Reading,
     load_players,
     players_path,
     players_text,
@@ -51,10 +52,19 @@ def make_session():
     return mod
 
 
+def read_as_players(data: bytes) -> tuple[dict, list]:
+    """What a players' view reads from a players' file: its head (state, requests, own rolls, problems) and
+    its standing events."""
+    reading = _Reading("the players' file")
+    reading.whole(data)
+    return reading.head, reading.events
+
+
 def published_as_whole(path: Path) -> None:
-    """The players' file on disk is what projecting the whole session read back from disk gives."""
+    """The players' file on disk (written whole, then saves appended) reads as what projecting the whole
+    session read back from disk gives."""
     full = load_tracker(path, read_only=True)[0]
-    assert players_path(path).read_text(encoding="utf-8") == players_text(full)
+    assert read_as_players(players_path(path).read_bytes()) == read_as_players(players_text(full).encode())
 
 
 def saves(sf, pf: PlayersFile, t: Tracker) -> None:
@@ -237,7 +247,7 @@ def test_no_secret_reaches_the_players_file(tmp_path):
     try:
         with gm.gm_only():
             gm.rolls.roll_sr(SRSide(f"{SECRET} sniper", [], dice=6), threshold=2)
-        assert json.loads(published().splitlines()[-1])["text"] == "the GM rolls"
+        assert read_as_players(published().encode())[1][-1]["text"] == "the GM rolls"
         gm.undo()
         published()
         gm.note(f"{SECRET}: the Johnson is the sergeant")
@@ -246,10 +256,10 @@ def test_no_secret_reaches_the_players_file(tmp_path):
         published()
         seats.ask_sr(gm, "kaneda", SRPool(skill="Pistols", attribute="agility"), threshold=47, hidden=True)
         shown = published()
-        head = json.loads(shown.splitlines()[0])
+        head, events = read_as_players(shown.encode())
         [offer] = head["offers"]["kaneda"]
         assert offer["hidden"] and "threshold" not in offer, "the seat sees its request, not the threshold"
-        last = {k: v for k, v in json.loads(shown.splitlines()[-1]).items() if k != "t"}  # its clock may read :47
+        last = {k: v for k, v in events[-1].items() if k != "t"}  # its clock may read :47
         assert not re.search(r"(?<!\d)47(?!\d)", json.dumps(head["offers"]) + json.dumps(last))
         gm.add_character(f"Mr {SECRET}", kind="npc", secret=True)
         published()
@@ -312,3 +322,110 @@ def test_read_appended_trusts_only_a_file_that_still_starts_and_ends_as_read(tmp
     old = tmp_path / "old.toml"
     old.write_bytes(data.split(b"\n", 1)[1])
     assert store.load(old).position is None
+
+
+# ---------------------------------------------------------------------------
+# Saves appended: a view reads what each save added, not the whole file again
+
+
+def following(tmp_path: Path):
+    """A saved demo, its players' file as the GM's app writes it on opening, and a view following it."""
+    path = saved_demo(tmp_path)
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    saves(sf, pf, gm)
+    f = Follower(path, now=lambda: "20:15:00")
+    assert f.reload() and f.problem is None and f.whole_reads == 1
+    return path, gm, sf, pf, f
+
+
+def test_a_view_reads_only_what_each_save_appended(tmp_path):
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        for threshold in (2, 3, 4):
+            size = players_path(path).stat().st_size
+            read = f.bytes_read
+            kaneda_rolls(gm, threshold=threshold)
+            saves(sf, pf, gm)
+            added = players_path(path).stat().st_size - size
+            assert 0 < added < size / 4, "the save was appended, the file not written again"
+            assert f.poll() and f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
+            assert f.bytes_read - read == added, "the view read the save's bytes and nothing else"
+        assert pf.whole_writes == 1 and f.whole_reads == 1
+        assert f.view.tracker.event_by_seq(gm.events[-1]["seq"])["text"] == gm.events[-1]["text"]
+        published_as_whole(path)
+        assert not f.poll(), "nothing new: nothing read"
+    finally:
+        sf.close()
+
+
+def test_a_save_torn_by_a_crash_is_not_shown_until_it_is_complete(tmp_path):
+    """A GM's app killed in the middle of an append: the view shows the saves before it, never half of
+    one; the rest arriving shows it; a GM's app opening the session again writes the file whole."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        file = players_path(path)
+        before = file.read_bytes()
+        shown = list(f.view.tracker.events)
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        save = file.read_bytes()[len(before):]
+        assert save.count(b"\n") >= 2, "the roll's line and the save's line"
+        for cut in (len(save) // 2, len(save) - 1):  # in the roll's line; all but the save line's end
+            file.write_bytes(before + save[:cut])
+            f.reload()
+            assert f.problem is None and list(f.view.tracker.events) == shown, "a torn save is not shown"
+        file.write_bytes(before + save)
+        assert f.poll() and f.problem is None and f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
+        assert f.whole_reads == 1
+        file.write_bytes(before + save + save[: len(save) // 3])  # killed mid-append again
+        again = PlayersFile(path)  # the GM's app opened again
+        saves(sf, again, gm)
+        assert again.whole_writes == 1 and file.read_bytes().endswith(b"\n")
+        assert f.poll() and f.whole_reads == 2 and f.problem is None
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_an_undo_or_a_compaction_writes_the_file_whole_and_the_view_reads_it_whole(tmp_path, monkeypatch):
+    from polku.session.players import players_file
+
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        rolled = kaneda_rolls(gm, threshold=3)["event"]["seq"]
+        saves(sf, pf, gm)
+        assert f.poll() and pf.whole_writes == 1 and f.view.tracker.event_by_seq(rolled) is not None
+        line = players_path(path).read_bytes().split(b"\n")[-3]  # the roll's line, before its save's
+        assert json.loads(line)["seq"] == rolled
+        gm.undo()
+        saves(sf, pf, gm)
+        assert pf.whole_writes == 2, "an undone roll leaves the players' file, not only their screen"
+        assert line not in players_path(path).read_bytes()
+        assert f.poll() and f.whole_reads == 2 and rolled not in [e["seq"] for e in f.view.tracker.events]
+        monkeypatch.setattr(players_file, "COMPACT_AT", 0)
+        size = players_path(path).stat().st_size
+        for _ in range(100):
+            gm.note("the Johnson calls")  # not the players'
+            seq = kaneda_rolls(gm)["event"]["seq"]
+            saves(sf, pf, gm)
+            assert f.poll() and f.view.tracker.event_by_seq(seq) is not None
+            if pf.whole_writes == 3:
+                break
+        assert pf.whole_writes == 3, "the appended saves outgrew the file: written whole again"
+        assert players_path(path).stat().st_size < 2 * size + 4096
+        assert f.whole_reads == 3
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_players_file_of_another_version_is_said_in_one_line(tmp_path):
+    path = tmp_path / "night.toml"
+    head, _, rest = players_text(demo.demo_rajapolku()).partition("\n")
+    players_path(path).write_text(head.replace('"version":2', '"version":1') + "\n" + rest)
+    with pytest.raises(PlayersError, match=r"is of another Polku version \(players' file version 1\): the GM's app"):
+        load_players(path)
+    f = Follower(path)
+    f.reload()
+    assert f.view is None and "players' file version 1" in f.status() and "\n" not in f.status()

@@ -948,9 +948,12 @@ async def test_the_gm_is_told_which_seat_cannot_be_read_and_the_seat_stops_waiti
 
 
 def players_head(path: Path) -> str:
-    from polku.session.players.players_file import players_path
+    """The players' file's head as a view reads it now (written whole, then saves appended), as JSON."""
+    from polku.session.players.players_file import _Reading, players_path
 
-    return players_path(path).read_text(encoding="utf-8").split("\n", 1)[0]
+    reading = _Reading("the players' file")
+    reading.whole(players_path(path).read_bytes())
+    return json.dumps(reading.head)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

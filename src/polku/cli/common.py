@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn, TypeAlias
 
     from polku.rules.system import Settings
+    from polku.session.players.players_file import Follower
     from polku.session.tracker import Tracker
 
     class WoundArgs(argparse.Namespace):
@@ -412,6 +413,21 @@ def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
         return load(file)
     except PlayersError as exc:
         raise CliError(str(exc)) from None
+
+
+def follow_players(file: str) -> Follower:
+    """A follower of the players' file beside a session, read once (the view starts from this reading: a
+    long session's file is read whole once, not twice); errors become one line."""
+    from pathlib import Path as _Path
+
+    from polku.session.players.players_file import Follower
+
+    follower = Follower(_Path(file))
+    follower.reload()
+    if follower.view is None or follower.problem is not None:
+        load_players(file)  # says why, in one line
+        raise CliError(follower.problem or f"cannot read the players' file of {file}")
+    return follower
 
 
 def print_notices(notices: list[str]) -> None:

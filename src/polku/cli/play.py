@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.cli.common import CliError, load_players, needs_terminal
+from polku.cli.common import CliError, follow_players, needs_terminal
 from polku.i18n import N_
 
 if TYPE_CHECKING:
@@ -44,9 +44,10 @@ def character_id(tracker: Tracker, wanted: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    tracker, _ = load_players(args.file)
-    cid = character_id(tracker, args.character)
+    follower = follow_players(args.file)
+    assert follower.view is not None
+    cid = character_id(follower.view.tracker, args.character)
     needs_terminal("play")
     from polku.tui.seat import run_seat
 
-    return int(run_seat(Path(args.file), cid, theme=args.theme) or 0)
+    return int(run_seat(Path(args.file), cid, theme=args.theme, follower=follower) or 0)

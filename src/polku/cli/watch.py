@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polku.cli.common import CliError, load_players, needs_terminal, seconds
+from polku.cli.common import CliError, follow_players, needs_terminal, seconds
 from polku.i18n import N_
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     needs_terminal("watch")
     if args.interval <= 0:
         raise CliError("--interval must be above 0 seconds")
-    load_players(args.file)
+    follower = follow_players(args.file)
     from polku.tui.watch import run_watch
 
-    return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval) or 0)
+    return int(run_watch(Path(args.file), theme=args.theme, interval=args.interval,
+                         follower_factory=lambda _path: follower) or 0)

@@ -216,6 +216,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._held_read = False
         self._players_problem = ""
         self._players: tuple[SessionFile, PlayersFile] | None = None
+        self._players_whole = 0
+        """How many times the players' file had been written whole at the last save's end."""
         self.unsaved_on_exit: str | None = None
         """Set when the app ended (not by q) with a save that failed: ``run_app`` prints it."""
         self.after_first_frame: list[Callable[[], Any]] = []
@@ -814,6 +816,15 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _after_saved(self) -> None:
         sf = self.session_file
         self._replaced = False
+        whole = self._players_file(sf).whole_writes if sf is not None else 0
+        if whole != self._players_whole:
+            # The players' projection of the whole session was just made (the app's first save, an undo):
+            # out of the garbage collector's full passes, which walked it all (380 ms on a loaded machine)
+            # at random saves. Collected first only the first time (one pause, right after opening).
+            from .heap import freeze_heap, settle_heap
+
+            (freeze_heap if self._players_whole else settle_heap)()
+            self._players_whole = whole
         problem = self._players_file(sf).problem if sf is not None else ""
         if problem and problem != self._players_problem:
             self.notify(_("{problem}; the players' views show the last one written", problem=problem),

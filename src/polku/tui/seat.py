@@ -47,7 +47,7 @@ from ..session.players.players_file import Follower
 from ..session.telling import line_text
 from ..session.tracker import Tracker, TrackerError
 from ..text import percent, wound_label
-from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen
+from .watch import PLAYER_HELP, FileChanged, PlayerHelp, WatchApp, WatchScreen, run_view
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
 from .widgets.panes import ChallengeQueue, CharacterPane, TurnOrder
@@ -884,13 +884,13 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
     return t
 
 
-def run_seat(path: Path, cid: str, *, theme: str | None = None) -> int:
-    """Run a player's seat until they quit (q)."""
+def run_seat(path: Path, cid: str, *, theme: str | None = None, follower: Follower | None = None) -> int:
+    """Run a player's seat until they quit (q); ``follower``: the players' file as read already."""
     from .. import config
 
     config.use_language()  # the preference, POLKU_LANG, the locale
-    app = SeatApp(path, cid, theme=theme)
-    app.run()
+    app = SeatApp(path, cid, theme=theme, follower=follower)
+    run_view(app)
     return app.return_code or 0
 
 

@@ -37,6 +37,7 @@ from textual.widgets.option_list import Option
 from ..i18n import N_, _
 from ..session.players.players_file import Follower
 from ..session.tracker import Tracker
+from .heap import freeze_heap, settle_heap
 from .review import ReadOnlyApp
 from .widgets.dice_log import DiceLog
 from .widgets.keyline import KeyLine
@@ -164,6 +165,7 @@ class WatchApp(ReadOnlyApp):
         self._loading = False
         self._shown: Tracker | None = None
         self._told: str | None = None
+        self._whole_reads = 0
         self._status_text: Text | None = None
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -200,8 +202,11 @@ class WatchApp(ReadOnlyApp):
     def on_mount(self) -> None:
         self.load_themes()
         self.follower.reload()
-        settle_heap()
+        self._whole_reads = self.follower.whole_reads
         self.push_screen(self.first_screen())
+        # Collect once the first frame is up (a pause of its own before it, at 10,000 events), then let the
+        # collector run again (``run_watch`` and ``run_seat`` keep it off until then, as ``run_app`` does).
+        self.call_after_refresh(self._first_frame_shown)
         # A plain thread, not a worker: it runs as long as the app (waiting for the workers must not wait for it).
         threading.Thread(target=self._follow, name="polku-watch", daemon=True).start()
         # A safety net for file systems that do not report every change (network mounts).
@@ -209,6 +214,14 @@ class WatchApp(ReadOnlyApp):
 
     def first_screen(self) -> Screen[Any]:
         return WatchScreen()
+
+    gc_after_first_frame = False
+    """Turn the garbage collector on once the first frame is on screen (:func:`run_view` turned it off)."""
+
+    def _first_frame_shown(self) -> None:
+        settle_heap()
+        if self.gc_after_first_frame:
+            gc.enable()
 
     def watched_folders(self) -> set[Path]:
         """The players' file's folder (and the session link's, when FILE is a symlink the GM may re-point)."""
@@ -255,6 +268,9 @@ class WatchApp(ReadOnlyApp):
     @on(Reloaded)
     def _reloaded(self, message: Reloaded) -> None:
         self._loading = False
+        if self.follower.whole_reads != self._whole_reads:
+            self._whole_reads = self.follower.whole_reads
+            freeze_heap()  # read whole again (a new GM's app, a compaction, an undo): its objects too
         self.show_view()
         if self.follower.changed():
             self.tick()  # it changed again while it was being read
@@ -333,20 +349,6 @@ class WatchApp(ReadOnlyApp):
             log.appended(count, changed_seqs=flipped)
 
 
-def settle_heap() -> None:
-    """After reading a whole session: collect once, then leave what is alive out of later collections.
-
-    A 10,000-event session is some 190,000 objects that live as long as the view;
-    every full collection of the garbage collector walked them all (140 ms at a
-    time, at random moments: a roll shown late, a key answered late). Frozen, they
-    are skipped; what a later reading drops is still freed by reference counting,
-    and the next whole reading unfreezes and collects before freezing again.
-    """
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-
-
 SAFETY_LOOK = 2.0
 """Seconds between looks at the file even when the operating system reports changes."""
 
@@ -359,8 +361,25 @@ def run_watch(path: Path, *, theme: str | None = None, interval: float = 0.3,
     config.use_language()  # the preference, POLKU_LANG, the locale
     follower = follower_factory(path) if follower_factory else None
     app = WatchApp(path, interval=interval, follower=follower, theme=theme)
-    app.run()
+    run_view(app)
     return app.return_code or 0
 
 
-__all__ = ["WatchApp", "WatchScreen", "Reloaded", "run_watch"]
+def run_view(app: WatchApp) -> None:
+    """Run a players' view with the garbage collector off until its first frame is on screen.
+
+    Reading a long session's players' file makes some 190,000 objects at once; with the collector
+    on, every full pass before the first frame walked them all (a quarter of a second each on a
+    loaded machine) and found nothing to free. The view turns it on again after the first frame.
+    """
+    was = gc.isenabled()
+    app.gc_after_first_frame = was
+    gc.disable()
+    try:
+        app.run()
+    finally:
+        if was:
+            gc.enable()
+
+
+__all__ = ["WatchApp", "WatchScreen", "Reloaded", "run_view", "run_watch"]

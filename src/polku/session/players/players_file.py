@@ -2,21 +2,27 @@
 players' export), and following it as the GM saves.
 
 The GM's app writes the players' projection of the session (:mod:`.public`, where the secrets stop)
-next to the session file, as JSON lines: a head, then one line per public event.
+next to the session file, as JSON lines: a head (the state, the open requests), then one line per
+public event, written whole and atomically when the app opens the session. Each later save
+*appends*: the events that are new, then one ``{"save": …}`` line that ends the save (what of the
+head changed, how many events stand), and fsyncs. A save that withdraws something shown before (an
+undo, a character made secret later, whose name leaves every earlier event) writes the file whole
+again instead: the file must not keep it. So a save costs the GM's app what it added, and a view reads only the bytes
+appended since its last reading, not the whole file (6 MB at 10,000 events).
 
-:class:`Follower` reads a session file again whenever its identity, size or
-modification time changes: only the event blocks appended since the last
-reading when the file was only appended to, the whole file when it was
-replaced. Full saves replace the file atomically and appended events end with
-a ``# end of event N`` mark, so a reader never takes a torn block for an
-event: a last block still being written waits for the next reading. When the
-file disappears or breaks, the follower keeps its last good view and says so.
+:class:`Follower` keeps the file open and reads from where it stopped: only the saves appended
+since, up to the last complete ``save`` line (a save still being written, or torn by a crash, waits:
+a GM's app that starts again writes the file whole). When the file was replaced (another inode:
+a new GM's app, or a compaction once the appended saves outgrow the file) or cut shorter, it reads
+it whole again, parsing only the event lines it has not seen. When the file disappears or breaks,
+the follower keeps its last good view and says so.
 
 No textual, no rich.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
@@ -42,7 +48,12 @@ from .public import PublicLog, own_rolls_public, seat_offers_public
 PLAYERS_SUFFIX = ".players.jsonl"
 """The players' file is the session file's name without ``.toml`` plus this, in the same folder."""
 PLAYERS_FORMAT = "polku-players"
-PLAYERS_VERSION = 1
+PLAYERS_VERSION = 2
+"""1: the whole file replaced on each save; 2: saves appended (``{"save": …}`` lines)."""
+COMPACT_AT = 1 << 20
+"""The GM's app writes the players' file whole again once the saves appended to it outgrow this or the file
+as last written whole, whichever is larger: rare (some thousand rolls at 10,000 events), and never
+unbounded."""
 
 
 def players_path(path: str | os.PathLike[str]) -> Path:
@@ -62,10 +73,64 @@ def _line(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
+def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: list[str], sets: list[Any], dels: list[Any]) -> None:
+    """What turns the JSON table ``old`` into ``new``: ``[path, value]`` to set, ``path`` to delete (tables
+    compared key by key, anything else replaced whole)."""
+    for k in old:
+        if k not in new:
+            dels.append([*path, k])
+    for k, v in new.items():
+        if k not in old:
+            sets.append([[*path, k], v])
+            continue
+        o = old[k]
+        if o == v:
+            continue
+        if isinstance(o, dict) and isinstance(v, dict):
+            _diff(o, v, [*path, k], sets, dels)
+        else:
+            sets.append([[*path, k], v])
+
+
+def _patched(head: dict[str, Any], sets: Any, dels: Any) -> dict[str, Any]:
+    """``head`` with a save's changes made to copies (a view shown before keeps its own tables).
+
+    Raises:
+        ValueError: a change does not fit the head.
+    """
+    out = dict(head)
+    copied = {id(out)}
+
+    def parent(path: Any) -> tuple[dict[str, Any], str]:
+        if not isinstance(path, list) or not path or not all(isinstance(k, str) for k in path):
+            raise ValueError("a change without its place")
+        node = out
+        for k in path[:-1]:
+            child = node.get(k)
+            if not isinstance(child, dict):
+                raise ValueError("a change in no table")
+            if id(child) not in copied:
+                child = dict(child)
+                copied.add(id(child))
+                node[k] = child
+            node = child
+        return node, path[-1]
+
+    for path in dels if isinstance(dels, list) else ():
+        node, key = parent(path)
+        node.pop(key, None)
+    for change in sets if isinstance(sets, list) else ():
+        if not isinstance(change, list) or len(change) != 2:
+            raise ValueError("a change without its value")
+        node, key = parent(change[0])
+        node[key] = change[1]
+    return out
+
+
 class PlayersPublisher:
     """The GM's side of the players' file: the players' projection of the session, kept up to date.
 
-    :meth:`lines` is called (off the UI thread) with a read-only copy of the session as it was when
+    :meth:`build` is called (off the UI thread) with a read-only copy of the session as it was when
     the save was taken; it projects only the events appended since the last call when it can
     (:class:`PublicLog`), and each public event is turned into its JSON line once.
     """
@@ -73,12 +138,13 @@ class PlayersPublisher:
     def __init__(self) -> None:
         self._log: PublicLog | None = None
         self._count = 0
-        self._json: dict[int, tuple[Event, bytes]] = {}
-        """id(public event) → (the event, its line): an event is written as JSON once."""
+        self._events: list[Event] = []
+        self._lines: list[bytes] = []
+        """The public events of the last call and their lines: an event is written as JSON once."""
 
-    def lines(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> list[bytes]:
-        """The players' file, one JSON value a line: the header (state, open requests, what keeps the GM's
-        app from taking a seat's requests), then each event."""
+    def build(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[bytes]]:
+        """The head (state, open requests, own rolls, what keeps the GM's app from taking a seat's
+        requests) and each standing public event's line."""
         n = len(tracker.events)
         if self._log is None or n < self._count:
             self._log = PublicLog(tracker)
@@ -86,26 +152,54 @@ class PlayersPublisher:
             self._log.extend(tracker, [tracker.events[i] for i in range(self._count, n)])
         self._count = n
         view = self._log.view
-        head = {"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": len(view.events),
-                "state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
+        head = {"state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
                 "own": own_rolls_public(tracker, self._log._p.unnamed),
                 "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
                                   if cid in view.state["characters"]}}
-        out = [_line(head)]
-        cache: dict[int, tuple[Event, bytes]] = {}
-        for ev in view.events:
-            got = self._json.get(id(ev))
-            if got is None or got[0] is not ev:
-                got = (ev, _line(ev))
-            cache[id(ev)] = got
-            out.append(got[1])
-        self._json = cache
-        return out
+        events = view.events
+        done = len(self._events)
+        if len(events) >= done and events[:done] == self._events:
+            # Only appended since (the same events, compared by identity first): only those become lines.
+            out = self._lines + [_line(ev) for ev in events[done:]]
+        else:
+            # Undone or renumbered: an event unchanged since (the same object) keeps its line.
+            cache = {id(ev): (ev, line) for ev, line in zip(self._events, self._lines)}
+            out = []
+            for ev in events:
+                got = cache.get(id(ev))
+                out.append(got[1] if got is not None and got[0] is ev else _line(ev))
+        self._events, self._lines = list(events), out
+        return head, out
+
+    def lines(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> list[bytes]:
+        """The players' file written whole, one JSON value a line: the head, then each event."""
+        head, events = self.build(tracker, seat_problems)
+        return [_head_line(head, len(events)), *events]
+
+
+def _head_line(head: Mapping[str, Any], events: int) -> bytes:
+    return _line({"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": events, **head})
 
 
 PlayersSnapshot = tuple[State, Any, frozenset[int], dict[str, str]]
 """What the players' file is made from: a copy of the state, the events (a list, or a copy of the lazy
 log), which of them are undone, the seats' problems."""
+
+
+@dataclass
+class _Written:
+    """What the GM's app last put in the players' file (to append the next save to it)."""
+
+    ident: tuple[int, int, int]
+    """(device, inode, size) of the file after it: anything else there now is written whole."""
+    head: dict[str, Any]
+    """The head as a reader has it (JSON read back)."""
+    events: list[bytes]
+    """The standing events' lines, as a reader has them."""
+    whole: int
+    """The size it had when it was last written whole."""
+    appended: int = 0
+    """Bytes appended since."""
 
 
 class PlayersFile:
@@ -115,6 +209,8 @@ class PlayersFile:
     :meth:`write` after that save is written, so the players' file never runs ahead of the
     session file: the events still pending (a dice commitment ends a save of its own, and what
     follows it waits for the next one) are left out, with their changes to the state.
+    The first write replaces the file whole; later ones append what changed (see the module's
+    docstring).
     """
 
     def __init__(self, session_path: str | os.PathLike[str]) -> None:
@@ -122,10 +218,13 @@ class PlayersFile:
         self._publisher = PlayersPublisher()
         self._published: tuple[int, int, frozenset[int]] | None = None
         self._io = threading.Lock()
+        self._written: _Written | None = None
         self.problem = ""
         """Why the players' file could not be written the last time (one line), or ""."""
         self.seat_problems: dict[str, str] = {}
         """Seat (character id) → what keeps the GM's app from taking its requests (published to the seats)."""
+        self.whole_writes = 0
+        """How many times the file was written whole (the rest were appended)."""
 
     def set_seat_problems(self, problems: Mapping[str, str]) -> bool:
         """Publish these seats' problems with the next write; True when they changed."""
@@ -157,19 +256,86 @@ class PlayersFile:
         return state, events, undone, dict(self.seat_problems)
 
     def write(self, snap: PlayersSnapshot) -> None:
-        """Replace the players' file atomically (any thread); a failure is kept in :attr:`problem`."""
-        from ..store.atomic import replace_file
-
+        """Append this save to the players' file, or write it whole (any thread); a failure is kept in
+        :attr:`problem`."""
         with self._io:
             try:
                 state, events, undone, problems = snap
-                lines = self._publisher.lines(Tracker.snapshot_of(state, events, undone), problems)
-                replace_file(self.path, b"\n".join(lines) + b"\n")
+                head, lines = self._publisher.build(Tracker.snapshot_of(state, events, undone), problems)
+                if not self._append(head, lines):
+                    self._write_whole(head, lines)
             except OSError as e:
+                self._written = None
                 self.problem = _("the players' file {name} could not be written: {why}", name=self.path.name,
                                  why=e.strerror or str(e))
             else:
                 self.problem = ""
+
+    def _write_whole(self, head: dict[str, Any], lines: list[bytes]) -> None:
+        from ..store.atomic import replace_file
+
+        self._written = None
+        first = _head_line(head, len(lines))
+        replace_file(self.path, b"\n".join([first, *lines]) + b"\n")
+        self.whole_writes += 1
+        st = os.stat(self.path)
+        self._written = _Written((st.st_dev, st.st_ino, st.st_size), json.loads(_line(head)), list(lines), st.st_size)
+
+    def _append(self, head: dict[str, Any], lines: list[bytes]) -> bool:
+        """Append what changed since the last write: the new events and the save's ``save`` line. False when
+        the file must be written whole (none written yet, someone else's file there now, time to compact)."""
+        from ..store.atomic import write_all
+
+        was = self._written
+        if was is None:
+            return False
+        old = was.events
+        keep = len(old)
+        if lines[:keep] != old:
+            keep = next((i for i, (a, b) in enumerate(zip(old, lines)) if a is not b and a != b),
+                        min(len(old), len(lines)))
+        now = json.loads(_line(head))
+        sets: list[Any] = []
+        dels: list[Any] = []
+        _diff(was.head, now, [], sets, dels)
+        if keep == len(old) == len(lines) and not sets and not dels:
+            return True  # nothing the players see changed
+        if keep < len(old) or any(path[0] == "state" for path in dels):
+            # Something shown before is withdrawn (an undo, a character made secret later, whose name leaves
+            # every earlier event): the file must not keep it, so it is written whole.
+            return False
+        save: dict[str, Any] = {"events": len(lines)}
+        if sets:
+            save["set"] = sets
+        if dels:
+            save["del"] = dels
+        data = b"".join(line + b"\n" for line in lines[keep:]) + _line({"save": save}) + b"\n"
+        if was.appended + len(data) > max(was.whole, COMPACT_AT):
+            return False  # compact: the file is written whole again
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(self.path, flags)
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino, st.st_size) != was.ident:
+                return False  # not the file written last (replaced, cut, appended to by another)
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            except OSError:
+                self._written = None
+                try:
+                    os.ftruncate(fd, st.st_size)  # a reader never takes a torn save for one; the next write is whole
+                except OSError:
+                    pass
+                raise
+        finally:
+            os.close(fd)
+        was.ident = (st.st_dev, st.st_ino, st.st_size + len(data))
+        was.head, was.events, was.appended = now, list(lines), was.appended + len(data)
+        return True
 
     def publish_now(self, tracker: Tracker) -> None:
         """Write the players' file now, on this thread, when it changed (after a headless save)."""
@@ -179,12 +345,12 @@ class PlayersFile:
 
 
 def players_text(tracker: Tracker) -> str:
-    """The players' file of ``tracker`` as the GM's app would write it now."""
+    """The players' file of ``tracker`` as the GM's app would write it whole now."""
     return (b"\n".join(PlayersPublisher().lines(tracker)) + b"\n").decode("utf-8")
 
 
 def publish(session_path: str | os.PathLike[str], tracker: Tracker) -> Path:
-    """Write the players' file of a session now (atomically), as the GM's app does after a save; its path.
+    """Write the players' file of a session whole now (atomically), as the GM's app does on opening it; its path.
 
     Raises:
         OSError: it could not be written.
@@ -213,65 +379,153 @@ class View:
     (:meth:`polku.session.players.seat_rolls.OwnRoll.public`)."""
 
 
+class _Reading:
+    """A players' file as read so far: its head, its standing events, and where the next save begins.
+
+    :meth:`whole` reads a file's bytes from its start, :meth:`more` the bytes appended after
+    :attr:`end`; either takes only complete saves (a save's lines end with its ``save`` line).
+    """
+
+    def __init__(self, name: str, known: Mapping[bytes, dict[str, Any]] | None = None) -> None:
+        self.name = name
+        self.head: dict[str, Any] = {}
+        self.events: list[dict[str, Any]] = []
+        self.lines: list[bytes] = []
+        self.index: dict[int, int] = {}
+        self.end = 0
+        """Bytes of the file read and applied (the start of the next save)."""
+        self.known: dict[bytes, dict[str, Any]] = dict(known or {})
+
+    def _event(self, raw: bytes) -> dict[str, Any]:
+        ev = self.known.get(raw)
+        if ev is None:
+            ev = json.loads(raw)
+            if not isinstance(ev, dict) or not isinstance(ev.get("seq"), int):
+                raise ValueError("an event without its number")
+            self.known[raw] = ev
+        return ev
+
+    def whole(self, data: bytes) -> None:
+        """Read a whole file.
+
+        Raises:
+            PlayersError: one line.
+        """
+        first, nl, _rest = data.partition(b"\n")
+        try:
+            head = json.loads(first) if nl else None
+        except (ValueError, RecursionError):
+            head = None
+        if not isinstance(head, dict) or head.get("format") != PLAYERS_FORMAT:
+            raise PlayersError(f"{self.name} is not a players' file")
+        if head.get("version") != PLAYERS_VERSION:
+            raise PlayersError(f"{self.name} is of another Polku version (players' file version {head.get('version')}): "
+                               "the GM's app of this version writes it again when it opens the session")
+        count = head.get("events")
+        pos = len(first) + 1
+        raws: list[bytes] = []
+        while isinstance(count, int) and len(raws) < count:
+            at = data.find(b"\n", pos)
+            if at < 0:
+                break
+            raws.append(data[pos:at])
+            pos = at + 1
+        if not isinstance(count, int) or len(raws) != count:
+            raise PlayersError(f"{self.name} is cut short")
+        gc_was = gc.isenabled()
+        gc.disable()  # thousands of new tables at once: no collection in the middle of it (a third of the time)
+        try:
+            events = [self._event(raw) for raw in raws]
+            self.head = {k: v for k, v in head.items() if k not in ("format", "version", "events")}
+            if not isinstance(self.head.get("state"), dict):
+                raise ValueError("no state")
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            raise PlayersError(f"{self.name} is broken") from None
+        finally:
+            if gc_was:
+                gc.enable()
+        self.known = dict(zip(raws, events))  # what this file holds, nothing older
+        self.lines, self.events, self.end = raws, events, pos
+        self.index = {ev["seq"]: i for i, ev in enumerate(events)}
+        self.more(data[pos:])
+
+    def more(self, data: bytes) -> bool:
+        """Apply the complete saves in ``data`` (the bytes from :attr:`end` on). True when one was applied.
+
+        Raises:
+            PlayersError: one line (the saves before the broken one stay applied).
+        """
+        base, pos = self.end, 0
+        pending: list[bytes] = []
+        applied = False
+        try:
+            while True:
+                at = data.find(b"\n", pos)
+                if at < 0:
+                    break  # a save still being written (or torn): read again when it is complete
+                raw = data[pos:at]
+                pos = at + 1
+                if raw.startswith(b'{"save":'):
+                    self._apply(pending, json.loads(raw)["save"])
+                    pending = []
+                    applied = True
+                    self.end = base + pos
+                else:
+                    pending.append(raw)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError, IndexError):
+            raise PlayersError(f"{self.name} is broken") from None
+        return applied
+
+    def _apply(self, raws: list[bytes], save: dict[str, Any]) -> None:
+        new = [self._event(raw) for raw in raws]
+        keep = len(self.events)
+        events = self.events + new
+        if save.get("events") != len(events):
+            raise ValueError("a save that does not add up")
+        head = _patched(self.head, save.get("set", []), save.get("del", []))
+        if not isinstance(head.get("state"), dict):
+            raise ValueError("no state")
+        index = dict(self.index)
+        index.update((ev["seq"], keep + i) for i, ev in enumerate(new))
+        self.head, self.events, self.lines, self.index = head, events, self.lines + raws, index
+
+    def view(self, now: str) -> View:
+        """A view of what was read (a new tracker: the one shown before does not change under its reader).
+
+        Raises:
+            PlayersError: the head is broken.
+        """
+        head = self.head
+        try:
+            offers = head.get("offers", {})
+            if not isinstance(offers, dict):
+                raise ValueError("requests are not a table")
+            tracker = Tracker(head["state"], [], read_only=True)
+            tracker.events = cast("list[Event]", list(self.events))
+            tracker._index = self.index  # event_by_seq; nothing is undone here
+        except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
+            raise PlayersError(f"{self.name} is broken") from None
+        got = head.get("seat_problems", {})
+        own = head.get("own", {})
+        problems = {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+        rolls = {str(k): [r for r in v if isinstance(r, dict)] for k, v in own.items()
+                 if isinstance(v, list)} if isinstance(own, dict) else {}
+        return View(tracker, offers, problems, now, rolls)
+
+
 def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None = None,
                   name: str = "the players' file") -> tuple[Tracker, dict[str, list[dict[str, Any]]],
                                                            dict[bytes, dict[str, Any]]]:
-    """Read a players' file's bytes: the view, the open requests, and each event line's parsed event
-    (``known``: the last reading's, so an unchanged line is not parsed again).
+    """Read a players' file's bytes: the view, the open requests, and each standing event line's parsed
+    event (``known``: an earlier reading's, so an unchanged line is not parsed again).
 
     Raises:
         PlayersError: one line.
     """
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except (ValueError, RecursionError):
-        head = None
-    if not isinstance(head, dict) or head.get("format") != PLAYERS_FORMAT:
-        raise PlayersError(f"{name} is not a players' file")
-    if head.get("version") != PLAYERS_VERSION:
-        raise PlayersError(f"{name} is of another Polku version (players' file version {head.get('version')})")
-    count = head.get("events")
-    if not isinstance(count, int) or count != len(lines) - 1:
-        raise PlayersError(f"{name} is cut short")
-    known = known or {}
-    parsed: dict[bytes, dict[str, Any]] = {}
-    events: list[dict[str, Any]] = []
-    try:
-        for raw in lines[1:]:
-            ev = known.get(raw) or parsed.get(raw)
-            if ev is None:
-                ev = json.loads(raw)
-                if not isinstance(ev, dict) or not isinstance(ev.get("seq"), int):
-                    raise ValueError("an event without its number")
-            parsed[raw] = ev
-            events.append(ev)
-        offers = head.get("offers", {})
-        if not isinstance(offers, dict):
-            raise ValueError("requests are not a table")
-        view = Tracker(head["state"], [], read_only=True)
-        view.events = cast("list[Event]", events)
-        view._index = {ev["seq"]: i for i, ev in enumerate(events)}  # event_by_seq; nothing is undone here
-    except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
-        raise PlayersError(f"{name} is broken") from None
-    return view, offers, parsed
-
-
-def _json_head_extras(data: bytes) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
-    """The seats' problems and own rolls in a players' file's first line (checked already by
-    :func:`parse_players`)."""
-    try:
-        head = json.loads(data.split(b"\n", 1)[0])
-    except (ValueError, RecursionError):
-        return {}, {}
-    got = head.get("seat_problems", {}) if isinstance(head, dict) else {}
-    own = head.get("own", {}) if isinstance(head, dict) else {}
-    problems = {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
-    rolls = {str(k): [r for r in v if isinstance(r, dict)] for k, v in own.items()
-             if isinstance(v, list)} if isinstance(own, dict) else {}
-    return problems, rolls
+    reading = _Reading(name, known)
+    reading.whole(data)
+    view = reading.view("")
+    return view.tracker, view.offers, reading.known
 
 
 def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
@@ -294,10 +548,10 @@ def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[
 class Follower:
     """Follow the players' file of a session as the GM's app publishes it; keep the last good view when it breaks.
 
-    The GM's app replaces the players' file atomically on every save, so a
-    reader never sees half of one. The follower never opens the session file:
-    the players' account need not be able to read it (docs/remote-play.md).
-    An event line unchanged since the last reading is not parsed again.
+    The follower keeps the file open and reads only what was appended since its last reading
+    (complete saves only); a replaced or shortened file is read whole again (see the module's
+    docstring). It never opens the session file: the players' account need not be able to read it
+    (docs/remote-play.md).
 
     Args:
         path: the session file (or its players' file).
@@ -314,9 +568,15 @@ class Follower:
         """One line: why the view cannot be shown now (the last good view stays)."""
         self.notices: list[str] = []
         self._seen: tuple[int, int, int, int] | None = None
-        self._known: dict[bytes, dict[str, Any]] = {}
+        self._fd: int | None = None
+        """The players' file as opened for the last reading (kept open: its inode is not reused while so)."""
+        self._reading: _Reading | None = None
         self.reads = 0
         """How many readings were made."""
+        self.whole_reads = 0
+        """How many of them read the file whole (the rest read what was appended)."""
+        self.bytes_read = 0
+        """Bytes read from the players' file so far."""
 
     @property
     def file(self) -> Path:
@@ -337,6 +597,53 @@ class Follower:
             return self._seen is not None or self.problem is None
         return sig != self._seen
 
+    def close(self) -> None:
+        """Let go of the file (the follower opens it again at its next reading)."""
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _read_from(self, fd: int, start: int) -> bytes:
+        chunks = []
+        pos = start
+        while True:
+            got = os.pread(fd, 1 << 20, pos)
+            if not got:
+                break
+            chunks.append(got)
+            pos += len(got)
+        data = b"".join(chunks)
+        self.bytes_read += len(data)
+        return data
+
+    def _read(self, file: Path, sig: tuple[int, int, int, int]) -> bool:
+        """Read what was appended to the file open now, or the whole file when it is another one. True when
+        the reading changed."""
+        reading = self._reading
+        fd = self._fd
+        if fd is not None and reading is not None:
+            st = os.fstat(fd)
+            if (st.st_ino, st.st_dev) == sig[:2] and st.st_size >= reading.end:
+                data = self._read_from(fd, reading.end)
+                try:
+                    return reading.more(data)
+                except PlayersError:
+                    pass  # read it whole: it may have been written whole since
+        self.close()
+        flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = self._fd = os.open(file, flags)
+        self.whole_reads += 1
+        reading = _Reading(str(file), self._reading.known if self._reading is not None else None)
+        reading.whole(self._read_from(fd, 0))
+        self._reading = reading
+        return True
+
     def reload(self) -> bool:
         """Read the players' file now. Returns True when the view changed (or a problem appeared)."""
         file = self.file
@@ -345,24 +652,30 @@ class Follower:
             was = self.problem
             self.problem = f"{file} is missing"
             self._seen = None
+            self.close()
             return was != self.problem
         self.reads += 1
         try:
-            data = file.read_bytes()
-            tracker, offers, self._known = parse_players(data, known=self._known, name=str(file))
+            changed = self._read(file, sig)
+            reading = self._reading
+            assert reading is not None
+            view = self.view if not changed and self.problem is None and self.view is not None else reading.view(self.now())
         except PlayersError as e:
             self._seen = sig
+            self.close()
+            self._reading = None
             self.problem = str(e)
             return True
         except OSError as e:
             self._seen = sig
+            self.close()
             self.problem = f"cannot read {file}: {e.strerror or e}"
             return True
         self._seen = sig
+        was = self.problem
         self.problem = None
-        problems, own = _json_head_extras(data)
-        self.view = View(tracker, offers, problems, self.now(), own)
-        return True
+        self.view = view
+        return changed or was is not None
 
     update = reload
 
