@@ -176,7 +176,7 @@ def test_an_event_without_a_fact_is_shown_as_stored_with_one_note() -> None:
 
 # -- each roll's explanation (the rules core's lines, kept as steps: rules/explain.py) -------------------
 
-EXPLAINED = ("shadowrun", "rajapolku", "spirit", "harhapolku")
+EXPLAINED = ("shadowrun", "rajapolku", "spirit", "harhapolku", "initiative", "damage-resistance")
 """The tests whose every explanation line is a step now (``roll["test"]`` starts with one of these)."""
 
 
@@ -184,8 +184,9 @@ def _explained(rolls: list[Event]) -> list[Event]:
     return [ev for ev in rolls if str(ev["roll"]["test"]).startswith(EXPLAINED)]
 
 
-def test_told_in_english_an_explanation_says_what_the_tracker_wrote(rolls: list[Event]) -> None:
+def test_told_in_english_an_explanation_says_what_the_tracker_wrote(rolls: list[Event], sessions: list[Event]) -> None:
     i18n.set_language("en")
+    rolls = rolls + [ev for ev in sessions if isinstance(ev.get("roll"), dict)]
     differ = [(ev["roll"]["explain"], telling.explain_lines(ev["roll"])) for ev in rolls
               if telling.explain_lines(ev["roll"]) != ev["roll"]["explain"]]
     assert not differ, differ[:3]
@@ -194,11 +195,13 @@ def test_told_in_english_an_explanation_says_what_the_tracker_wrote(rolls: list[
     assert not plain, plain[:5]
     lines = [x for ev in _explained(rolls) for x in ev["roll"]["explain"]]
     for words in ("rule of six: 6 →", "ones: ", "threshold 2: ", "A 2 hits vs B", "helper Kaneda: ",
-                  "group of 3: largest pool + 2", "hits: "):
+                  "group of 3: largest pool + 2", "hits: ", "resistance: Body ", "wound modifier ",
+                  "initiative = Reaction + Intuition"):
         assert any(words in x for x in lines), words
 
 
-def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) -> None:
+def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event], sessions: list[Event]) -> None:
+    rolls = rolls + [ev for ev in sessions if isinstance(ev.get("roll"), dict)]
     names = re.compile(r"Kaneda|Ganger|Nyx|Hacking|Alyosha|The Pickpocket|Ghost of the Nurse|Igor|GM: door|"
                        r"Young and fast|Ape-man strength|\bA\b|\bB\b")
     i18n.set_language("fi")
@@ -212,6 +215,7 @@ def test_told_in_finnish_an_explanation_has_no_english_left(rolls: list[Event]) 
     assert any("kutosen sääntö" in x for x in told) and any(x.startswith("ykköset: ") for x in told)
     assert any(x.startswith("toimintanoppa (R1)") for x in told) and any(x.startswith("sija 1: ") for x in told)
     assert any(x.startswith("henkitaistelu: A:lla ") for x in told)
+    assert any(x.startswith("sietotesti: keho ") for x in told) and any(x.startswith("initiatiivi = ") for x in told)
     assert any(x.startswith("tekijä: ") for x in told) and any(x.startswith("vaikea teko: vaatii 1 nopan 7+") for x in told)
 
 

@@ -166,10 +166,6 @@ def _check_int(value: Any, what: str, minimum: int | None = None) -> int:
     return value
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 # ---------------------------------------------------------------------------
 # S1–S3 pools
 
@@ -1549,16 +1545,16 @@ class DamageResult:
         return self.kind != self.declared
 
     def explain(self) -> list[str]:
-        lines = [f"DV {self.base_dv} + {_plural(self.net_hits, 'net hit')} = {self.dv}"
-                 f"{'P' if self.declared == 'physical' else 'S'}"]
+        lines: list[str] = [line("sr.dv", base_dv=self.base_dv, net_hits=self.net_hits, dv=self.dv,
+                                 letter="P" if self.declared == "physical" else "S")]
         if self.converted:
-            lines.append(f"DV {self.dv} is under armour {self.armour}: stun instead of physical")
-        lines.append(f"resisted with {_plural(self.resist_hits, 'hit')}: {_plural(self.boxes, 'box')} {self.kind}"
-                     .replace("boxs", "boxes"))
+            lines.append(line("sr.dv_converted", dv=self.dv, armour_now=self.armour))
+        lines.append(line("sr.resisted", resist_hits=self.resist_hits, boxes=self.boxes, track=self.kind))
         b, a = self.before, self.after
-        lines.append(f"physical {b.physical} → {a.physical}/{a.physical_max}, stun {b.stun} → {a.stun}/{a.stun_max}"
-                     + (f", overflow {b.overflow} → {self.overflow}" if self.overflow != b.overflow else ""))
-        lines.append(f"wound modifier {str(a.wound_modifier).replace('-', '−')}; {a.state_text()}")
+        lines.append(line("sr.monitors", physical_before=b.physical, physical_now=a.physical,
+                          physical_max=a.physical_max, stun_before=b.stun, stun_now=a.stun, stun_max=a.stun_max,
+                          overflow_before=b.overflow, overflow_now=self.overflow))
+        lines.append(line("sr.wound_state", modifier=a.wound_modifier, state=a.state_text()))
         return lines
 
     def to_json(self) -> dict[str, Any]:
@@ -1871,6 +1867,53 @@ def _say_extended(t: Speaker, v: Any) -> str:
 @says("sr.extended_glitched")
 def _say_extended_glitched(t: Speaker, v: Any) -> str:
     return t._("last roll glitched: the GM may rule the test spoiled")
+
+
+@says("sr.dv")
+def _say_dv(t: Speaker, v: Any) -> str:
+    return t.ngettext("DV {base} + {n} net hit = {dv}{letter}", "DV {base} + {n} net hits = {dv}{letter}",
+                      int(v["net_hits"]), base=int(v["base_dv"]), dv=int(v["dv"]), letter=v["letter"])
+
+
+@says("sr.dv_converted")
+def _say_dv_converted(t: Speaker, v: Any) -> str:
+    return t._("DV {dv} is under armour {armour}: stun instead of physical", dv=int(v["dv"]),
+               armour=int(v["armour_now"]))
+
+
+@says("sr.resisted")
+def _say_resisted(t: Speaker, v: Any) -> str:
+    hits = t.ngettext("{n} hit", "{n} hits", int(v["resist_hits"]))
+    if v["track"] == "stun":
+        return t.ngettext("resisted with {hits}: {n} box stun", "resisted with {hits}: {n} boxes stun", int(v["boxes"]),
+                          hits=hits)
+    return t.ngettext("resisted with {hits}: {n} box physical", "resisted with {hits}: {n} boxes physical",
+                      int(v["boxes"]), hits=hits)
+
+
+@says("sr.monitors")
+def _say_monitors(t: Speaker, v: Any) -> str:
+    values = {k: int(v[k]) for k in ("physical_before", "physical_now", "physical_max", "stun_before", "stun_now",
+                                     "stun_max")}
+    if int(v["overflow_now"]) != int(v["overflow_before"]):
+        return t._("physical {physical_before} → {physical_now}/{physical_max}, stun {stun_before} → "
+                   "{stun_now}/{stun_max}, overflow {overflow_before} → {overflow_now}",
+                   overflow_before=int(v["overflow_before"]), overflow_now=int(v["overflow_now"]), **values)
+    return t._("physical {physical_before} → {physical_now}/{physical_max}, stun {stun_before} → {stun_now}/{stun_max}",
+               **values)
+
+
+STATE_WORDS = {"dead": N_("dead"), "unconscious": N_("unconscious"), "conscious": N_("conscious")}
+
+
+@says("sr.wound_state")
+def _say_wound_state(t: Speaker, v: Any) -> str:
+    state = str(v["state"])
+    if state.startswith("dying (overflow "):  # Monitors.state_text: "dying (overflow 2/4)"
+        said = t._("dying (overflow {overflow})", overflow=state[len("dying (overflow "):-1])
+    else:
+        said = t._(STATE_WORDS[state]) if state in STATE_WORDS else state
+    return t._("wound modifier {modifier}; {state}", modifier=str(int(v["modifier"])).replace("-", "−"), state=said)
 
 
 @says("sr.helper_override")

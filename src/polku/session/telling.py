@@ -553,6 +553,68 @@ def _say_spirit_wounds(t: Speaker, v: Fact) -> str:
                a=v["a"], a_count=int(v["a_count"]), b=v["b"], b_count=int(v["b_count"]))
 
 
+@says("init.rule")
+def _say_init_rule(t: Speaker, v: Fact) -> str:
+    return t._("initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)")
+
+
+@says("init.ties")
+def _say_init_ties(t: Speaker, v: Fact) -> str:
+    return t._("highest first; ties by Edge, then Reaction, then Intuition")
+
+
+@says("init.wounds")
+def _say_init_wounds(t: Speaker, v: Fact) -> str:
+    return t._("wound modifiers lower the score (S12)")
+
+
+@says("init.kind")
+def _say_init_kind(t: Speaker, v: Fact) -> str:
+    names = ", ".join(str(n) for n in v["names"])
+    if v["kind"] == "astral":
+        return t._("astral initiative = Intuition × 2 (+ bonus) + hits (SR4): {names}", names=names)
+    return t._("matrix initiative = Intuition + the device's Response + hits (SR4): {names}", names=names)
+
+
+@says("init.edge")
+def _say_init_edge(t: Speaker, v: Fact) -> str:
+    return t._("Edge before the roll: + Edge rating dice, rule of six (S7): {names}",
+               names=", ".join(str(n) for n in v["names"]))
+
+
+@says("init.surprised")
+def _say_init_surprised(t: Speaker, v: Fact) -> str:
+    return t._("surprised, no action in pass 1: {names} (SR4)", names=", ".join(str(n) for n in v["names"]))
+
+
+@says("init.joins")
+def _say_init_joins(t: Speaker, v: Fact) -> str:
+    return t._("{name} joins this combat turn's order", name=v["name"])
+
+
+@says("sr.resistance")
+def _say_resistance(t: Speaker, v: Fact) -> str:
+    which = str(v["which"])
+    values = {"body": int(v["body"]), "armour": int(v["armour_now"]),
+              "which": t._(ARMOUR_WORDS[which]) if which in ARMOUR_WORDS else which}
+    if v.get("ap"):
+        pool = t.ngettext("resistance: Body {body} + {which} {armour} ({worn}, AP {ap}) = {n} dice",
+                          "resistance: Body {body} + {which} {armour} ({worn}, AP {ap}) = {n} dice", int(v["size"]),
+                          worn=int(v["worn"]), ap=v["ap"], **values)
+    else:
+        pool = t.ngettext("resistance: Body {body} + {which} {armour} = {n} dice",
+                          "resistance: Body {body} + {which} {armour} = {n} dice", int(v["size"]), **values)
+    if not int(v.get("edge_dice", 0)):
+        return pool
+    if v["when"] == "before":
+        return t._("{pool} + {edge} Edge (before the roll)", pool=pool, edge=int(v["edge_dice"]))
+    return t._("{pool} + {edge} Edge (after the roll)", pool=pool, edge=int(v["edge_dice"]))
+
+
+ARMOUR_WORDS = {"armour": N_("armour"), "ballistic": N_("ballistic"), "impact": N_("impact")}
+"""Which armour meets a weapon (``rules.shadowrun.armour_against``), in words."""
+
+
 @says("sr.threshold_changed")
 def _say_threshold_changed(t: Speaker, v: Fact) -> str:
     return t._("threshold changed {before} → {after} (S10)", before=int(v["before"]), after=int(v["after"]))

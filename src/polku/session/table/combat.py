@@ -36,6 +36,7 @@ from ..model import Change, InitiativeEntry
 from ..model import Combat as CombatBlock
 from ..records import Character, Effect, InitiativePlace
 from ..records import sr as sr_sheet
+from ..telling import line
 
 if TYPE_CHECKING:
     from ..host import CombatHost, InitiativeRolled
@@ -420,19 +421,16 @@ class Combat:
             # The order as a fact (who, the score in force), from which every view words its line.
             placed: list[InitiativePlace] = [{"id": e.cid, "current": e.current} for e in order]
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
-            lines = ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)",
-                     "highest first; ties by Edge, then Reaction, then Intuition",
-                     "wound modifiers lower the score (S12)"]
-            for k, rule in (("astral", "Intuition × 2 (+ bonus)"), ("matrix", "Intuition + the device's Response")):
+            lines: list[str] = [line("init.rule"), line("init.ties"), line("init.wounds")]
+            for k in ("astral", "matrix"):
                 on = [t.character(r["id"])["name"] for r in rows if r.get("kind") == k]
                 if on:
-                    lines.append(f"{k} initiative = {rule} + hits (SR4): {', '.join(on)}")
+                    lines.append(line("init.kind", kind=k, names=on))
             if edge:
-                names_e = ", ".join(t.character(c)["name"] for c in entries_ids if c in edge)
-                lines.append(f"Edge before the roll: + Edge rating dice, rule of six (S7): {names_e}")
+                lines.append(line("init.edge", names=[t.character(c)["name"] for c in entries_ids if c in edge]))
             stunned = [t.character(c)["name"] for c in entries_ids if c in surprised]
             if stunned:
-                lines.append(f"surprised, no action in pass 1: {', '.join(stunned)} (SR4)")
+                lines.append(line("init.surprised", names=stunned))
             outcome: dict[str, object] = {"order": placed}
             fact: dict[str, object] = {"id": "initiative.order", "order": _named_order(placed, t)}
             if surprised:
@@ -503,8 +501,7 @@ class Combat:
             side: dict[str, object] = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                     "dice": [die_dict(d) for d in r.dice]}
             ev = t.rolls.emit_roll(txn, "initiative", [side], f"order: {names}", {"order": placed},
-                                   ["initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits"
-                                    " (S12)", f"{ch['name']} joins this combat turn's order"],
+                                   [line("init.rule"), line("init.joins", name=ch["name"])],
                                    origin, None, f"Initiative: {names}",
                                    fact={"id": "initiative.order", "order": _named_order(placed, t)})
             out.append({"event": ev})

@@ -43,6 +43,7 @@ from ..model import Event, roll_of
 from ..records import DieTable, RollOutcome, RollSide, RollTable
 from ..records import raja as raja_sheet
 from ..records import sr as sr_sheet
+from ..telling import line
 from .gear import Armour, Weapon, armour_of, weapons_of, wielded
 
 if TYPE_CHECKING:
@@ -400,10 +401,10 @@ class Damage:
         outcome = resistance_outcome(res, r)
         eff = sr.effective_armour(rec.armour, rec.ap)
         ap = rec.ap
-        explain = list(lines) + [f"{rec.what}: " + res.explain()[0]] + res.explain()[1:] + r.explain() + [
-            f"resistance: Body {rec.before.body} + {rec.which} {eff}"
-            f"{f' ({rec.armour}, AP {ap.text})' if ap != sr.ArmourPenetration() else ''} = {rec.size} dice"
-            + (f" + {r.edge_dice} Edge ({r.edge_when} the roll)" if r.edge_dice else "")]
+        explain = [*lines, line("side", side=rec.what, line=res.explain()[0]), *res.explain()[1:], *r.explain(),
+                   line("sr.resistance", body=rec.before.body, which=rec.which, armour_now=eff, worn=rec.armour,
+                        ap=ap.text if ap != sr.ArmourPenetration() else "", size=rec.size, edge_dice=r.edge_dice,
+                        when=r.edge_when or "")]
         # The log shows the summary: it names who took the hit, first.
         text = f"{ch['name']} takes {rec.what}: {summary}"
         extra: _RollKeeps = {"attack": rec.attack or None}
