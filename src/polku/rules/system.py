@@ -54,6 +54,10 @@ def parse_system(name: str) -> System:
         ) from None
 
 
+SettingValue = bool | int | str
+"""The value of a [choice] setting: yes or no, a whole number, or one of its words."""
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One [choice] of docs/rules.md."""
@@ -63,8 +67,8 @@ class Choice:
     attr: str
     """Attribute on :class:`Settings`."""
     rule: str
-    default: Any
-    allowed: tuple[Any, ...] | None
+    default: SettingValue
+    allowed: tuple[SettingValue, ...] | None
     """Allowed values, or None for an int range given by ``bounds``."""
     label: str
     bounds: tuple[int, int] | None = None
@@ -188,17 +192,18 @@ class Settings:
     sr_initiative: str = "reroll"
     seats_own_rolls: str = "at_once"
 
-    def to_dotted(self) -> dict[str, Any]:
-        return {c.key: getattr(self, c.attr) for c in CHOICES}
+    def to_dotted(self) -> dict[str, SettingValue]:
+        values: dict[str, SettingValue] = {c.key: getattr(self, c.attr) for c in CHOICES}
+        return values
 
     @classmethod
-    def from_dotted(cls, data: Mapping[str, Any]) -> "Settings":
+    def from_dotted(cls, data: Mapping[str, object]) -> "Settings":
         """Build settings from dotted keys, validating each value.
 
         Raises:
             RulesError: naming the key and what is wrong.
         """
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # by attribute: each checked for its choice (the fields' types differ)
         for key, value in data.items():
             choice = CHOICE_BY_KEY.get(key)
             if choice is None:
@@ -206,11 +211,12 @@ class Settings:
             values[choice.attr] = validate_choice(choice, value)
         return cls(**values)
 
-    def with_value(self, key: str, value: Any) -> "Settings":
+    def with_value(self, key: str, value: object) -> "Settings":
         choice = CHOICE_BY_KEY.get(key)
         if choice is None:
             raise RulesError(f"unknown setting '{key}'")
-        return replace(self, **{choice.attr: validate_choice(choice, value)})
+        checked: dict[str, Any] = {choice.attr: validate_choice(choice, value)}  # the field's own type, checked
+        return replace(self, **checked)
 
 
 def choices_for(system: System | str | None = None) -> tuple[Choice, ...]:
@@ -238,7 +244,7 @@ def allowed_text(choice: Choice) -> str:
     return ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in choice.allowed)
 
 
-def parse_setting(text: str) -> tuple[str, Any]:
+def parse_setting(text: str) -> tuple[str, SettingValue]:
     """Parse ``KEY=VALUE`` as typed on a command line into a checked ``(key, value)``.
 
     ``true``/``false`` (also yes/no, on/off, 1/0) for a yes-or-no setting, a
@@ -254,7 +260,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
         keys = ", ".join(c.key for c in CHOICES)
         what = f"unknown setting '{key}'" if sep else f"'{text}' is not KEY=VALUE"
         raise RulesError(f"{what} (valid settings: {keys})")
-    value: Any
+    value: SettingValue
     low = raw.lower()
     if isinstance(choice.default, bool):
         truth = {"true": True, "yes": True, "on": True, "1": True,
@@ -273,16 +279,17 @@ def parse_setting(text: str) -> tuple[str, Any]:
     return key, validate_choice(choice, value)
 
 
-def validate_choice(choice: Choice, value: Any) -> Any:
+def validate_choice(choice: Choice, value: object) -> SettingValue:
     if choice.allowed is not None:
         if isinstance(choice.default, bool):
             if not isinstance(value, bool):
                 raise RulesError(f"setting '{choice.key}' must be true or false, not {value!r}")
             return value
-        if value not in choice.allowed:
+        allowed = next((a for a in choice.allowed if a == value), None)
+        if allowed is None:
             opts = ", ".join(str(a) for a in choice.allowed)
             raise RulesError(f"setting '{choice.key}' must be one of {opts}, not {value!r}")
-        return value
+        return value if isinstance(value, (bool, int, str)) else allowed
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"setting '{choice.key}' must be a whole number, not {value!r}")
     lo, hi = choice.bounds or (0, 10**6)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 if TYPE_CHECKING:
     from .importers import Imported
-    from .model import Character
+    from .model import Character, Event
     from .rolls import SRSide
     from .tracker import Tracker
 
@@ -97,22 +97,22 @@ class Command:
     """
 
     name: str
-    args: tuple[Any, ...] = ()
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    args: tuple[object, ...] = ()
+    kwargs: Mapping[str, object] = field(default_factory=dict)
     gm_only: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in TRACKER_COMMANDS and self.name not in FUNCTIONS:
             raise ValueError(f"no command named {self.name!r}")
 
-    def run(self, tracker: Tracker) -> Any:
+    def run(self, tracker: Tracker) -> object:
         """Make the call on ``tracker``; what it returns, or raises, is the call's own."""
         if self.gm_only:
             with tracker.gm_only():
                 return self._call(tracker)
         return self._call(tracker)
 
-    def _call(self, tracker: Tracker) -> Any:
+    def _call(self, tracker: Tracker) -> object:
         if self.name in FUNCTIONS:
             return function(self.name)(tracker, *self.args, **self.kwargs)
         target: Any = tracker
@@ -126,7 +126,7 @@ class Command:
         return f"{self.name}({', '.join(parts)})" + (" [GM only]" if self.gm_only else "")
 
 
-def command(name: str, /, *args: Any, gm_only: bool = False, **kwargs: Any) -> Command:
+def command(name: str, /, *args: object, gm_only: bool = False, **kwargs: object) -> Command:
     """``command("set_condition", cid, "stun", 3)``: the :class:`Command` calling ``tracker.set_condition(cid, "stun", 3)``."""
     return Command(name, args, kwargs, gm_only=gm_only)
 
@@ -155,9 +155,16 @@ def set_maximum(t: Tracker, cid: str, key: str, most_key: str, n: int) -> None:
     t.update_character(cid, most_key, n)
 
 
-def sr_extended_interval(t: Tracker, side: SRSide, challenge: str | None, title: str, **kw: Any) -> dict[str, Any]:
+class ExtendedRolled(TypedDict):
+    """An interval of an extended test (:func:`sr_extended_interval`): the roll's event and its challenge."""
+
+    event: Event
+    challenge: str
+
+
+def sr_extended_interval(t: Tracker, side: SRSide, challenge: str | None, title: str, **kw: Any) -> ExtendedRolled:
     """One interval of an extended test (S10); without a ``challenge`` yet, one titled ``title`` is
     added first to keep the test's progress. The result names the challenge (``challenge``)."""
     if challenge is None:
         challenge = str(t.add_challenge(title)["id"])
-    return {**t.rolls.roll_sr_extended(side, challenge, **kw), "challenge": challenge}
+    return {"event": t.rolls.roll_sr_extended(side, challenge, **kw)["event"], "challenge": challenge}

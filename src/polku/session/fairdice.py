@@ -32,7 +32,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from ..rules.dice import DiceSource, RandomSource
 
@@ -77,7 +77,7 @@ def replay_draws(seed: int, sizes: list[int]) -> list[int]:
     return [src.roll(s) for s in sizes]
 
 
-def parse_draw(text: Any) -> tuple[int, int]:
+def parse_draw(text: object) -> tuple[int, int]:
     """``"6:5"`` → (6, 5); ValueError for anything else."""
     if not isinstance(text, str) or text.count(":") != 1:
         raise ValueError(f"draw {text!r} is not size:face")
@@ -85,6 +85,14 @@ def parse_draw(text: Any) -> tuple[int, int]:
     if not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
         raise ValueError(f"draw {text!r} is not size:face")
     return int(a), int(b)
+
+
+def _draws_of(origin: dict[str, object]) -> list[str]:
+    """The roll's ``draws`` list in its log fields, made there if it is not yet."""
+    draws = origin.get("draws")
+    if not isinstance(draws, list):
+        draws = origin["draws"] = []
+    return cast("list[str]", draws)  # only a source of this module appends to it: "size:face" texts
 
 
 class ProgramSource(DiceSource):
@@ -97,11 +105,11 @@ class ProgramSource(DiceSource):
 
     manual = False
 
-    def __init__(self, allocate: Callable[[], tuple[int, int, int]], origin: dict[str, Any]) -> None:
+    def __init__(self, allocate: Callable[[], tuple[int, int, int]], origin: dict[str, object]) -> None:
         self._allocate = allocate
         self._rng: RandomSource | None = None
         self.origin = origin
-        self.draws: list[str] = origin.setdefault("draws", [])
+        self.draws = _draws_of(origin)
 
     def roll(self, size: int) -> int:
         if self._rng is None:
@@ -120,10 +128,10 @@ class FixedSeedSource(DiceSource):
 
     manual = False
 
-    def __init__(self, seed: int, origin: dict[str, Any]) -> None:
+    def __init__(self, seed: int, origin: dict[str, object]) -> None:
         self._rng = RandomSource(seed)
         origin.update(seed=seed, fixed_seed=True)
-        self.draws: list[str] = origin.setdefault("draws", [])
+        self.draws = _draws_of(origin)
 
     def roll(self, size: int) -> int:
         face = self._rng.roll(size)

@@ -330,12 +330,12 @@ def system_of(state: State) -> System:
 
 def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc", player: str = "",
                   settings: Settings | None = None, track: Sequence[str] | None = None,
-                  **extra: Any) -> Character:
+                  **extra: object) -> Character:
     """A character with every field of its system at a sensible default (Rajapolku: the first level of
     ``track``, the campaign's wound track, by the name the campaign gives it)."""
     system = System(system)
     settings = settings or Settings()
-    ch: dict[str, Any] = {
+    ch: dict[str, object] = {
         "id": cid, "name": name, "player": player, "kind": kind,
         "health": "", "notes": "", "secret": False,
     }

@@ -84,10 +84,11 @@ class PolkuCommands(Provider):
                     out.append((_("Challenge: start {title}", title=c['title']),
                                 partial(app.run_command, command("start_challenge", c["id"])), _("Make it the active challenge")))
             values = t.settings.to_dotted()
-            for c in t.setting_choices():
-                shown = _("yes") if values[c.key] is True else _("no") if values[c.key] is False else str(values[c.key])
-                out.append((_("Setting: {key} = {value} ({rule})", key=c.key, value=shown, rule=c.rule),
-                            partial(screen.action_settings, c.key), _("{label} — key: S", label=c.label)))
+            for choice in t.setting_choices():
+                value = values[choice.key]
+                shown = _("yes") if value is True else _("no") if value is False else str(value)
+                out.append((_("Setting: {key} = {value} ({rule})", key=choice.key, value=shown, rule=choice.rule),
+                            partial(screen.action_settings, choice.key), _("{label} — key: S", label=choice.label)))
         out.extend(language_commands(app))
         for row in screen_keys(screen):
             if row.action in ("command_palette", "app.command_palette"):

@@ -317,7 +317,8 @@ def _judge_results(rep: Report, events: list[Event], undone: set[int], campaign:
             known = Known(0 if k == 1 else totals.get(ev.get("challenge"), {}).get(k - 1), names, known.text)
         again = _rejudge(rep, ev, note, campaign, known)
         if isinstance(k, int) and again is not None and ev.get("seq") not in undone:
-            totals.setdefault(ev.get("challenge"), {})[k] = int(again.outcome.get("accumulated", 0))
+            accumulated = again.outcome.get("accumulated", 0)
+            totals.setdefault(ev.get("challenge"), {})[k] = accumulated if isinstance(accumulated, int) else 0
 
 
 def _list_by_hand(rep: Report, ev: Event, roll: RollTable, undone_note: str) -> bool:

@@ -22,7 +22,7 @@ from ...rules.dice import Die, ManualSource
 from ...rules.system import Settings
 from ...text import raja_outcome
 from .common import die_from, toml_safe
-from .harhapolku import _harha_summary, _narration_outcome
+from .harhapolku import HarhaVerdict, _harha_summary, _narration_outcome
 from .rajapolku import spirit_outcome, spirit_summary
 from .shadowrun import _sr_opposed_summary, _sr_summary
 from .shadowrun_extended import extended_outcome, extended_summary
@@ -35,7 +35,7 @@ class Rejudged:
     """What a logged roll's faces give under the settings it was made with: its outcome (as logged),
     its summary and its log line, and the rules that judge it."""
 
-    outcome: dict[str, Any]
+    outcome: dict[str, object]
     summary: str
     text: str
     rules: str
@@ -90,7 +90,7 @@ def _sr_roll_again(side: Mapping[str, Any], out: Mapping[str, Any], settings: Se
                      edge_spent=int(out.get("edge_spent", 0)), manual=bool(out.get("manual")))
 
 
-def _sr_judged(r: sr.SRRoll) -> dict[str, Any]:
+def _sr_judged(r: sr.SRRoll) -> dict[str, object]:
     out = sr.result_json(r)
     out.pop("dice", None)
     return out
@@ -214,19 +214,19 @@ def rejudge(roll: Mapping[str, Any], settings: Settings, known: Known | None = N
                         summary, f"{label['a']}, {what} action: {summary}", "H8")
     if test.startswith("harhapolku-") and {"a", "b"} <= set(sides):
         variant = str(roll.get("variant") or test.split("-", 1)[1])
-        kw: dict[str, Any] = {}
+        a_count = b_count = None
         counts = roll.get("counts")
         if variant == "sum":
             if not (isinstance(counts, list) and len(counts) == 2):
                 return None
-            kw = {"a_count": counts[0], "b_count": counts[1]}
-        res: Any = harha.resolve(_dice_of(sides["a"]), _dice_of(sides["b"]), variant, settings, **kw)
+            a_count, b_count = counts
+        compared = harha.resolve(_dice_of(sides["a"]), _dice_of(sides["b"]), variant, settings,
+                                 a_count=a_count, b_count=b_count)
         demand = str(roll.get("demand") or "")
-        if demand:
-            res = harha.difficult_opposed(res, demand == "very_demanding")
+        res: HarhaVerdict = harha.difficult_opposed(compared, demand == "very_demanding") if demand else compared
         summary = _harha_summary(res, label["a"], label["b"], variant)
-        judged = harha.result_json(res.comparison if demand else res)
-        if demand:
+        judged: dict[str, object] = dict(harha.result_json(compared))
+        if isinstance(res, harha.OpposedDifficultResult):
             judged.update({"winner": res.winner, "success": res.success, "high": res.high,
                            "needed": res.needed, "won_comparison": res.won_comparison})
         return Rejudged(toml_safe(judged), summary, f"{label['a']} vs {label['b']}: {summary}", "H2–H8")
@@ -240,10 +240,10 @@ def rejudge(roll: Mapping[str, Any], settings: Settings, known: Known | None = N
     if test in ("shadowrun", "shadowrun-teamwork") and "a" in sides and not roll.get("hidden"):
         r2 = _sr_roll_again(sides["a"], outcome, settings)
         threshold = roll.get("threshold")
-        judged2: Any = sr.success_test(r2, threshold) if isinstance(threshold, int) else r2
-        out = _sr_judged(r2) if not isinstance(threshold, int) else sr.result_json(judged2)
+        judged2 = sr.success_test(r2, threshold) if isinstance(threshold, int) else None
+        out = _sr_judged(r2) if judged2 is None else dict(sr.result_json(judged2))
         out.pop("dice", None)
-        summary = _sr_summary(r2, judged2 if isinstance(threshold, int) else None)
+        summary = _sr_summary(r2, judged2)
         if test == "shadowrun-teamwork":
             summary = f"teamwork (+{r2.helper_dice} dice from helpers): {summary}"
             text = f"{label['a']} leads: {summary}"

@@ -406,7 +406,7 @@ class TrackerBase:
         d = self.state.get("dice")
         return d if isinstance(d, dict) and d.get("secret") else None
 
-    def program_source(self) -> tuple[DiceSource, dict[str, Any]]:
+    def program_source(self) -> tuple[DiceSource, dict[str, object]]:
         """The program's dice for one roll, and the log fields that say where they came from."""
         if self._fixed_rng is not None and self.dice_key() is None:
             # A fixed test seed and no dice secret: reproducible, not verifiable.

@@ -26,7 +26,7 @@ class SheetCommands(TrackerBase):
 
     # -- characters --------------------------------------------------------
 
-    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: Any) -> Character:
+    def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: object) -> Character:
         name = name.strip()
         if not name:
             raise TrackerError(_("a character needs a name"))
@@ -114,7 +114,7 @@ class SheetCommands(TrackerBase):
         self._simple(cid, "health", note, "wound", f"{ch['name']} health: {note or '(cleared)'}",
                      fact={"id": "character.health", "name": ch["name"], "note": note})
 
-    def _simple(self, cid: str, key: str, value: Any, kind: str, text: str, **data: Any) -> None:
+    def _simple(self, cid: str, key: str, value: object, kind: str, text: str, **data: object) -> None:
         ch = self.character(cid)
         if ch.get(key) == value:
             # A repeated key press that changes nothing is refused, so it logs nothing.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ...rules.dice import RulesError
+from ...rules.system import Choice, SettingValue
 from .. import model
 from ..host import TrackerError as TrackerError  # re-exported: callers import it from here
 from ..host import Txn
@@ -117,13 +118,13 @@ class StructureCommands(TrackerBase):
         self.run(build)
         self.needs_full_save = True
 
-    def setting_choices(self) -> list[Any]:
+    def setting_choices(self) -> list[Choice]:
         """The [choice] settings of this campaign's system, in docs/rules.md order."""
         from ...rules.system import campaign_choices
 
         return list(campaign_choices(self.system))
 
-    def next_setting_value(self, key: str, delta: int = 1) -> Any:
+    def next_setting_value(self, key: str, delta: int = 1) -> SettingValue | None:
         """The value after (``delta`` 1) or before (−1) the current one; None for a number setting."""
         choice = next((c for c in self.setting_choices() if c.key == key), None)
         if choice is None:
@@ -135,7 +136,7 @@ class StructureCommands(TrackerBase):
         i = allowed.index(current) if current in allowed else 0
         return allowed[(i + delta) % len(allowed)]
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def set_setting(self, key: str, value: object) -> None:
         """Change a [choice] setting mid-campaign: logged and undoable; later rolls use it."""
         from ...rules.system import CHOICE_BY_KEY
 
@@ -242,7 +243,7 @@ class StructureCommands(TrackerBase):
 
         self.run(build)
 
-    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str, fact: dict[str, Any] | None = None) -> None:
+    def resolve_challenge_in(self, txn: Txn, chid: str, outcome: str, fact: dict[str, object] | None = None) -> None:
         """Close a challenge with ``outcome`` as part of the command of ``txn`` (the roll that settles it, whose
         event tells it). ``fact``: the outcome as a fact (the roll's), which the panes tell in the reader's
         language (:func:`polku.session.telling.challenge_outcome`); ``outcome`` is its English words."""
