@@ -66,3 +66,18 @@ def test_parse_setting_errors_list_what_is_valid():
         parse_setting("raja.story_points=٣")
     with pytest.raises(RulesError, match="is not KEY=VALUE"):
         parse_setting("raja.degrees")
+
+
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("raja.full_tie", "sometimes", "must be one of reroll, defender, not 'sometimes'"),
+    ("raja.exhausted", "yes", "must be true or false, not 'yes'"),
+    ("sr.glitch_rerolls", 1, "must be true or false, not 1"),
+])
+def test_a_setting_read_from_a_file_outside_its_choices_is_refused_naming_them(key, value, words):
+    """A hand-edited file's ``[state.settings]`` is checked value by value (``Settings.from_dotted``), not only
+    what a command line types (``parse_setting``)."""
+    with pytest.raises(RulesError) as e:
+        Settings.from_dotted({key: value})
+    assert words in str(e.value)
+    with pytest.raises(RulesError):
+        Settings().with_value(key, value)
