@@ -196,7 +196,7 @@ def _tell(words: Words | None, fallback: str) -> str:
         return fallback
 
 
-def _words(value: Any) -> Words | None:
+def _words(value: object) -> Words | None:
     """Published words read back: a message and its values, or None."""
     if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], dict)
             and all(isinstance(k, str) and isinstance(v, (str, int)) for k, v in value[1].items())):

@@ -52,13 +52,13 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from ...i18n import N_, Said, said, words_of
-from ...rules.dice import RulesError
+from ...rules.dice import DieSpec, RulesError
 from ...rules.explain import step_of
 from ..model import Character, Event, clone, roll_of
 from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
@@ -415,8 +415,9 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
                                                   background=side.background, significant=side.significant,
                                                   special=side.special, significant_special=side.significant_special,
                                                   gm_bonus=side.gm_bonus))
-    claims = {k: getattr(side, k) for k in ("general", "background", "significant", "special",
-                                            "significant_special") if getattr(side, k)}
+    tiers = {"general": side.general, "background": side.background, "significant": side.significant,
+             "special": side.special, "significant_special": side.significant_special}
+    claims = {k: v for k, v in tiers.items() if v}
     text = f"The GM asks {ch['name']} to roll a {what} action: {len(dice)} dice"
     ask: dict[str, Any] = {"test": "harha-difficult", "spec": {**claims, "gm_bonus": bool(side.gm_bonus)},
                            "very_demanding": bool(very_demanding)}
@@ -642,7 +643,7 @@ class FacesPlan:
     die starts with ``✦``), when the dice differ; empty when they do not."""
 
 
-def _order(specs: Any) -> tuple[str, ...]:
+def _order(specs: Sequence[DieSpec]) -> tuple[str, ...]:
     from ...text import ABILITY_MARK
 
     return tuple((ABILITY_MARK if s.source == "ability" else "") + (s.label or str(s.source)) for s in specs)
