@@ -384,3 +384,21 @@ def test_a_sheets_saved_pools_and_condition_in_the_users_language() -> None:
     assert shown["en"] == (["Dodge (Reaction alone)", "Lift (Body + Strength)", "Raw (1 die)"], "unconscious")
     assert shown["en"][1] == t.damage.condition_text("ganger")
     assert shown["fi"] == (["Dodge (pelkkä Reaktio)", "Lift (Keho + Voima)", "Raw (1 noppa)"], "tajuton")
+
+
+def test_the_damage_keys_refusals_speak_the_users_language() -> None:
+    """D with nothing to take damage or harm from: the notification's reason in the user's language."""
+    from polku.session import demo
+    from polku.session.tracker import Tracker
+
+    t = Tracker.new("shadowrun", "x", seed=3)  # no attack roll yet
+    r = demo.demo_rajapolku(seed=5)
+    try:
+        i18n.set_language("fi")
+        assert t.damage.key_offer(None).reason == "ei vielä hyökkäysheittoa; valitse hahmo (2) antaaksesi sille osuman"
+        assert r.damage.harm_offer(None).reason == "ei heittoa, josta vahinko tulisi"
+        i18n.set_language("en")
+        assert t.damage.key_offer(None).reason == "no attack roll yet; select a character (2) to give them a hit"
+        assert r.damage.harm_offer(None).reason == "no roll to take harm from"
+    finally:
+        i18n.set_language("en")

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict, cast
 
+from ...i18n import _
 from ...rules.dice import Die, RulesError
 from ...rules.system import System
 from ...text import plural
@@ -187,31 +188,31 @@ class Damage:
         """Can damage be applied from this roll, and what does the session propose?"""
         t = self.t
         if t.system is not System.SHADOWRUN:
-            return DamageOffer(False, "damage from a roll is Varjojuoksu's (Rajapolku and Harhapolku propose harm)")
+            return DamageOffer(False, _("damage from a roll is Varjojuoksu's (Rajapolku and Harhapolku propose harm)"))
         if not roll_event or roll_of(roll_event).get("test") != "shadowrun-opposed":
-            return DamageOffer(False, "damage comes from an opposed attack roll (S9)")
+            return DamageOffer(False, _("damage comes from an opposed attack roll (S9)"))
         roll = roll_of(roll_event)
         seq = int(roll_event["seq"])
         if t.is_undone(seq):
-            return DamageOffer(False, "that attack roll was undone")
+            return DamageOffer(False, _("that attack roll was undone"))
         if any(roll_of(e).get("supersedes") == seq for e in self._later(seq)):
-            return DamageOffer(False, "Edge changed that roll: apply damage from its newer result")
+            return DamageOffer(False, _("Edge changed that roll: apply damage from its newer result"))
         out = roll.get("outcome") or {}
         who = {s.get("role"): s.get("who", []) for s in roll["sides"]}
         targets = [c for c in who.get("b", []) if c in t.characters]
         attacker = next((c for c in who.get("a", []) if c in t.characters), "")
         if out.get("winner") == "tie":
-            return DamageOffer(False, "stalemate: no net hits, so no damage (S9)", seq, attacker, targets, missed=True)
+            return DamageOffer(False, _("stalemate: no net hits, so no damage (S9)"), seq, attacker, targets, missed=True)
         if out.get("winner") != "a":
-            return DamageOffer(False, "the attack missed: the defender held (S9)", seq, attacker, targets, missed=True)
+            return DamageOffer(False, _("the attack missed: the defender held (S9)"), seq, attacker, targets, missed=True)
         if not targets:
-            return DamageOffer(False, "the defender is not a character: nobody to take the damage", seq, attacker)
+            return DamageOffer(False, _("the defender is not a character: nobody to take the damage"), seq, attacker)
         done = [e for e in self._later(seq) if e.get("roll", {}).get("attack") == seq]
         reason = f"net hits {out.get('net_hits', 0)} add to the weapon's damage value"
         if done:
             reason += " (damage was already applied once from this roll)"
         weapons = self.weapons(attacker)
-        armour, _ = self.armour_against(targets[0], weapons[0].kind if weapons else "ranged")
+        armour, _worn = self.armour_against(targets[0], weapons[0].kind if weapons else "ranged")
         return DamageOffer(True, reason, seq, attacker, targets, int(out.get("net_hits", 0)),
                            weapons, armour, str(roll_event.get("challenge") or ""))
 
@@ -231,8 +232,8 @@ class Damage:
                 and (selected is None or selected in offer.targets or selected == offer.attacker)):
             return offer
         if selected is None:
-            why = offer.reason if offer is not None else "no attack roll yet"
-            return DamageOffer(False, f"{why}; select a character (2) to give them a hit")
+            why = offer.reason if offer is not None else _("no attack roll yet")
+            return DamageOffer(False, _("{reason}; select a character (2) to give them a hit", reason=why))
         return DamageOffer(True, "a hit the GM describes", targets=[selected])
 
     def _later(self, seq: int) -> list[Event]:
@@ -539,15 +540,15 @@ class Damage:
         """The harm a decided roll proposes for its loser (R8/R9) or a harm roll for its usurper (H9)."""
         t = self.t
         if not event:
-            return HarmOffer(False, "no roll to take harm from")
+            return HarmOffer(False, _("no roll to take harm from"))
         roll = roll_of(event)
         if t.is_undone(int(event["seq"])):
-            return HarmOffer(False, "that roll was undone")
+            return HarmOffer(False, _("that roll was undone"))
         if t.system is System.RAJAPOLKU and roll.get("test") in ("rajapolku",):
             return self._raja_offer(event, roll)
         if t.system is System.HARHAPOLKU and event.get("kind") == "narration":
             return self._harha_offer(event, roll)
-        return HarmOffer(False, "harm is proposed after a decided Rajapolku challenge or a harm roll (H9)")
+        return HarmOffer(False, _("harm is proposed after a decided Rajapolku challenge or a harm roll (H9)"))
 
     def _raja_offer(self, event: Event, roll: RollTable) -> HarmOffer:
         from ...rules import rajapolku as raja
@@ -556,13 +557,13 @@ class Damage:
         out = roll.get("outcome") or {}
         winner = out.get("winner")
         if winner not in ("a", "b"):
-            return HarmOffer(False, "a tie: nobody lost (R5)")
+            return HarmOffer(False, _("a tie: nobody lost (R5)"))
         loser_role = "b" if winner == "a" else "a"
         none: RollSide = {"dice": []}
         side = next((s for s in roll["sides"] if s.get("role") == loser_role), none)
         who = next((c for c in side.get("who", []) if c in t.characters), "")
         if not who:
-            return HarmOffer(False, f"the loser ({side.get('label', '?')}) is not a character")
+            return HarmOffer(False, _("the loser ({label}) is not a character", label=side.get("label", "?")))
         ch = raja_sheet(t.character(who))
         degrees = int(out.get("degrees", 0))
         steps, to = raja.harm_steps(degrees, t.state["wound_track"], ch["wound"])
@@ -587,12 +588,12 @@ class Damage:
         t = self.t
         harm = (roll.get("outcome") or {}).get("harm")
         if not isinstance(harm, dict):
-            return HarmOffer(False, "harm is proposed after the narration contest's harm roll (H9)")
+            return HarmOffer(False, _("harm is proposed after the narration contest's harm roll (H9)"))
         who = next((c for c in event.get("who", []) if c in t.characters), "")
         if not harm.get("harmed"):
-            return HarmOffer(False, "the GM's harm roll was not above the usurper's total: unharmed (H9)", who)
+            return HarmOffer(False, _("the GM's harm roll was not above the usurper's total: unharmed (H9)"), who)
         if not who:
-            return HarmOffer(False, "the harmed usurper is not a character")
+            return HarmOffer(False, _("the harmed usurper is not a character"))
         if harm.get("automatic"):
             how = "a fight with abilities, the GM wins"
         else:
