@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..i18n import N_, _, ngettext
@@ -28,6 +28,9 @@ from ..rules import harhapolku as _harha  # noqa: F401 (their sayers)
 from ..rules import shadowrun as sr
 from ..rules.explain import SAYERS, Speaker, line, say, says, step_of
 from ..text import builtin_label, kind_label, wound_label
+
+if TYPE_CHECKING:
+    from ..rules.rajapolku import RajaResult
 
 Fact = Mapping[str, Any]
 
@@ -170,10 +173,10 @@ def sr_glitch_part(f: Fact, *, loud: bool = True) -> str:
     return ""
 
 
-def sr_roll_fact(r: Any) -> dict[str, Any]:
+def sr_roll_fact(r: sr.SRRoll) -> dict[str, object]:
     """The facts of one Varjojuoksu roll (``rules.shadowrun.SRRoll``): hits, auto failure, glitch."""
     glitch = "critical" if r.critical_glitch else "glitch" if r.glitch else "negated" if r.glitch_negated else ""
-    out: dict[str, Any] = {"hits": int(r.hits)}
+    out: dict[str, object] = {"hits": int(r.hits)}
     if r.auto_failed:
         out["auto_failed"] = True
     if glitch:
@@ -277,9 +280,9 @@ def raja_outcome(f: Fact) -> str:
     return out
 
 
-def raja_fact(result: Any, a: str, b: str) -> dict[str, Any]:
+def raja_fact(result: RajaResult, a: str, b: str) -> dict[str, object]:
     """The facts of a Rajapolku result (``rules.rajapolku.RajaResult``) between sides labelled ``a`` and ``b``."""
-    out: dict[str, Any] = {"a": a, "b": b, "winner": result.winner, "degrees": int(result.degrees),
+    out: dict[str, object] = {"a": a, "b": b, "winner": result.winner, "degrees": int(result.degrees),
                            "supernatural": int(result.supernatural)}
     if result.winner == "tie":
         out["tie_action"] = str(result.tie_action)
