@@ -8,7 +8,8 @@ so the log reads the same with ``NO_COLOR``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.color import Color as RichColor
 from rich.color import ColorParseError
@@ -18,6 +19,8 @@ from .. import i18n, text
 from ..i18n import N_
 from ..rules.shadowrun import is_hit
 from ..session import telling
+from ..session.model import Event
+from ..session.records import DieTable
 
 SOURCE_MARK = text.SOURCE_MARK
 
@@ -94,7 +97,7 @@ def plain_styles() -> dict[str, str]:
     }
 
 
-def die_text(d: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", hit: bool = False) -> Text:
+def die_text(d: DieTable, styles: Mapping[str, str], *, system: str = "", hit: bool = False) -> Text:
     face = d["face"]
     body = text.logged_die_text(d, system)
     style = styles.get("ability", "") if d.get("source", "die") == "ability" else ""
@@ -105,7 +108,7 @@ def die_text(d: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "
     return Text(body, style=style)
 
 
-def dice_text(dice: list[Mapping[str, Any]], styles: Mapping[str, str], *, system: str = "") -> Text:
+def dice_text(dice: Sequence[DieTable], styles: Mapping[str, str], *, system: str = "") -> Text:
     out = Text()
     for i, d in enumerate(dice):
         if i:
@@ -114,7 +117,7 @@ def dice_text(dice: list[Mapping[str, Any]], styles: Mapping[str, str], *, syste
     return out
 
 
-def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "", undone: bool = False,
+def event_line(ev: Event, styles: Mapping[str, str], *, system: str = "", undone: bool = False,
                names: Mapping[str, str] | None = None) -> Text:
     """The one compact line of an event.
 
@@ -162,7 +165,7 @@ def event_line(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str 
     return line
 
 
-def event_details(ev: Mapping[str, Any], styles: Mapping[str, str], *, system: str = "",
+def event_details(ev: Event, styles: Mapping[str, str], *, system: str = "",
                   names: Mapping[str, str] | None = None, titles: Mapping[str, str] | None = None) -> list[Text]:
     """The expanded explanation of an event: every die with size and source, the numbers."""
     out: list[Text] = []
