@@ -380,6 +380,9 @@ def _roster_session() -> Tracker:
 
 def _harha_session() -> Tracker:
     t = demo.demo_harhapolku(seed=5)  # its narration contest: backgrounds rolled, the narration taken
+    t.rolls.narration_conflict("armed", True)
+    hand = sorted(t.rolls.narration().hand("Tuomas"), key=lambda d: -d.face)[:2]
+    t.rolls.narration_usurp("Tuomas", hand)  # 9+5 burns Lena's 6+7: a parry
     t.use_edge_reroll("lena", "Cold head")
     from polku.session.players import seats
 
@@ -522,7 +525,8 @@ def test_every_kind_of_event_tells_in_english_what_the_tracker_wrote(sessions: l
             "combat.ends", "raja.ability_paid", "seat.withdrawn", "harm.applied", "template.saved",
             "template.removed", "group.joins", "group.initiative", "character.fallen_leave", "character.copied",
             "pool.saved", "pool.removed", "sr.damage", "effect.added", "effect.removed", "effect.worn_off",
-            "effect.counting", "harha.narration_roll", "harha.narration_open", "seat.ask_harha", "seat.ask_raja",
+            "effect.counting", "harha.narration_roll", "harha.narration_open", "harha.narration_step", "seat.ask_harha",
+            "seat.ask_raja",
             "seat.ask_sr"} <= _kinds(sessions)
     reasons = {ev["fact"].get("why") for ev in sessions if ev["fact"]["id"] == "sr.edge_spent"}
     assert {None, "long_shot", "edge_before", "negate_glitch", "edge_after"} <= reasons

@@ -709,9 +709,9 @@ class HarmRoll:
 
 
 TIER_TEXT = {
-    "negate": "may completely negate the last claimed action with their character's action",
-    "parry": "may prevent or parry the last claimed action",
-    "harm_roll": "acts, and the GM rolls to see if their character is harmed",
+    "negate": N_("may completely negate the last claimed action with their character's action"),
+    "parry": N_("may prevent or parry the last claimed action"),
+    "harm_roll": N_("acts, and the GM rolls to see if their character is harmed"),
 }
 
 
@@ -738,10 +738,6 @@ class Step(namedtuple("Step", "state text detail", defaults=(None,))):
 
 def _total(dice: Iterable[Die]) -> int:
     return sum(d.face for d in dice)
-
-
-def _plus(dice: Sequence[Die]) -> str:
-    return "+".join(str(d.face) for d in dice) + (f"={_total(dice)}" if len(dice) > 1 else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -824,7 +820,7 @@ class NarrationContest:
             rolled=self.rolled | {(who, background)},
             hands=self._with_hand(who, self.hand(who) + (die,)),
         )
-        return Step(state, f"{who} rolls {background}: {die.face} on a d{size}", die)
+        return Step(state, line("narr.roll", who=who, background=background, face=die.face, size=size), die)
 
     def reroll_hand(self, who: str, source: DiceSource, which: Iterable[int] | str | None = None) -> Step:
         """An edge reroll of ``who``'s rolled background dice still in hand (H7, H9).
@@ -842,9 +838,7 @@ class NarrationContest:
             raise RulesError(f"{who} has no rolled dice in hand to reroll (H7)")
         new = edge_reroll(hand, which, source)
         state = replace(self, hands=self._with_hand(who, new))
-        old_txt = ",".join(str(d.face) for d in hand)
-        new_txt = ",".join(str(d.face) for d in new)
-        return Step(state, f"{who} rerolls with an edge: {old_txt} → {new_txt} (H7)")
+        return Step(state, line("narr.reroll", who=who, old=[d.face for d in hand], new=[d.face for d in new]))
 
     def open(self, narrator: str, dice: Sequence[Die]) -> Step:
         """Take the narration with exactly two rolled dice on the empty table (H9).
@@ -861,7 +855,7 @@ class NarrationContest:
         state = replace(
             self, narrator=narrator, table=dice, hands=self._take_from_hand(narrator, dice), last=None
         )
-        return Step(state, f"{narrator} takes the narration with {_plus(dice)} (H9)")
+        return Step(state, line("narr.open", narrator=narrator, faces=[d.face for d in dice]))
 
     def usurp(self, who: str, dice: Sequence[Die]) -> Step:
         """Usurp the narration with dice whose sum exceeds the table's (H9).
@@ -894,13 +888,10 @@ class NarrationContest:
             self, narrator=who, table=dice, burned=self.burned + (burn,),
             hands=self._take_from_hand(who, dice), last=usurpation,
         )
-        text = f"{who} burns {burn.owner}'s {_plus(burn.dice)} with {_plus(dice)}: {who} {TIER_TEXT[tier]}"
-        if harm:
-            if self.ability_fight:
-                text += " (a fight with abilities: the GM wins that roll)"
-            else:
-                text += f" ({len(dice)}d{self.harm_die_size} against {total})"
-        return Step(state, text + " (H9)", usurpation)
+        text = line("narr.usurp", who=who, owner=burn.owner, burned=[d.face for d in burn.dice],
+                    faces=[d.face for d in dice], tier=tier, ability_fight=harm and self.ability_fight,
+                    harm_die=self.harm_die_size if harm else 0)
+        return Step(state, text, usurpation)
 
     def harm_dice(self) -> tuple[DieSpec, ...]:
         """The GM's dice for the pending harm roll, to roll with ``roll_specs`` (H9)."""
@@ -929,7 +920,7 @@ class NarrationContest:
         gm = tuple(gm_dice)
         if self.ability_fight:
             outcome = HarmRoll(pending.who, gm, None, pending.total, harmed=True, automatic=True)
-            text = f"a fight with abilities: the GM wins automatically, {pending.who}'s character is harmed (H9)"
+            text = line("narr.harm", who=pending.who, gm=[], usurper_total=pending.total, result="automatic")
         else:
             size = pending.gm_die_size
             if len(gm) != pending.gm_dice or any(d.size != size for d in gm):
@@ -937,10 +928,8 @@ class NarrationContest:
             gm_total = _total(gm)
             harmed = gm_total > pending.total
             outcome = HarmRoll(pending.who, gm, gm_total, pending.total, harmed=harmed, automatic=False)
-            if harmed:
-                text = f"GM {_plus(gm)} > {pending.total}: {pending.who}'s character is harmed (H9)"
-            else:
-                text = f"GM {_plus(gm)} is not above {pending.total}: {pending.who}'s character is unharmed (H9)"
+            text = line("narr.harm", who=pending.who, gm=[d.face for d in gm], usurper_total=pending.total,
+                        result="harmed" if harmed else "unharmed")
         state = replace(self, last=replace(pending, harm_resolved=True))
         return Step(state, text, outcome)
 
@@ -948,15 +937,14 @@ class NarrationContest:
         """A new scene: nobody narrates, no dice, every background may be rolled again (H9)."""
         return Step(
             NarrationContest(conflict=self.conflict, ability_fight=self.ability_fight),
-            "new scene: the narration is open and every background may be rolled again (H9)",
+            line("narr.new_scene"),
         )
 
     def with_conflict(self, conflict: str, ability_fight: bool | None = None) -> Step:
         """Change the kind of conflict (the GM's harm die, H9)."""
         fight = self.ability_fight if ability_fight is None else ability_fight
         state = replace(self, conflict=conflict, ability_fight=fight)
-        extra = ", a fight with abilities" if fight else ""
-        return Step(state, f"conflict: {conflict} (GM harm dice d{state.harm_die_size}){extra} (H9)")
+        return Step(state, line("narr.conflict", conflict=conflict, size=state.harm_die_size, ability_fight=bool(fight)))
 
 
 def _sizes(dice: Sequence[Die]) -> str:
@@ -1142,3 +1130,76 @@ def _say_opposed_difficult(t: Speaker, v: Any) -> str:
     return t.ngettext("difficult and opposed: the actor wins the comparison and shows {n} die of 7+: success (H8)",
                       "difficult and opposed: the actor wins the comparison and shows {n} dice of 7+: success (H8)",
                       high)
+
+
+# -- the narration contest's lines in words (H9) ---------------------------------------------------
+
+CONFLICT_WORDS = {"conversation": N_("conversation"), "brawl": N_("brawl"), "armed": N_("armed"),
+                  "firefight": N_("firefight")}
+"""H9's kinds of conflict (:data:`CONFLICT_DIE`), in words."""
+
+
+def _plus_faces(faces: Any) -> str:
+    """``4+3=7``, or one face alone: the dice as :func:`_plus` shows them."""
+    faces = [int(f) for f in faces]
+    return "+".join(str(f) for f in faces) + (f"={sum(faces)}" if len(faces) > 1 else "")
+
+
+@says("narr.roll")
+def _say_narr_roll(t: Speaker, v: Any) -> str:
+    return t._("{who} rolls {background}: {face} on a d{size}", who=v["who"], background=v["background"],
+               face=int(v["face"]), size=int(v["size"]))
+
+
+@says("narr.reroll")
+def _say_narr_reroll(t: Speaker, v: Any) -> str:
+    return t._("{who} rerolls with an edge: {old} → {new} (H7)", who=v["who"],
+               old=",".join(str(f) for f in v["old"]), new=",".join(str(f) for f in v["new"]))
+
+
+@says("narr.open")
+def _say_narr_open(t: Speaker, v: Any) -> str:
+    return t._("{narrator} takes the narration with {dice} (H9)", narrator=v["narrator"], dice=_plus_faces(v["faces"]))
+
+
+@says("narr.usurp")
+def _say_narr_usurp(t: Speaker, v: Any) -> str:
+    values = {"who": v["who"], "owner": v["owner"], "burned": _plus_faces(v["burned"]), "dice": _plus_faces(v["faces"])}
+    tier = v["tier"]
+    if tier == "negate":
+        return t._("{who} burns {owner}'s {burned} with {dice}: {who} may completely negate the last claimed action "
+                   "with their character's action (H9)", **values)
+    if tier == "parry":
+        return t._("{who} burns {owner}'s {burned} with {dice}: {who} may prevent or parry the last claimed action (H9)",
+                   **values)
+    if v["ability_fight"]:
+        return t._("{who} burns {owner}'s {burned} with {dice}: {who} acts, and the GM rolls to see if their character "
+                   "is harmed (a fight with abilities: the GM wins that roll) (H9)", **values)
+    return t._("{who} burns {owner}'s {burned} with {dice}: {who} acts, and the GM rolls to see if their character is "
+               "harmed ({count}d{size} against {total}) (H9)", count=len(v["faces"]), size=int(v["harm_die"]),
+               total=sum(int(f) for f in v["faces"]), **values)
+
+
+@says("narr.harm")
+def _say_narr_harm(t: Speaker, v: Any) -> str:
+    if v["result"] == "automatic":
+        return t._("a fight with abilities: the GM wins automatically, {who}'s character is harmed (H9)", who=v["who"])
+    values = {"gm": _plus_faces(v["gm"]), "total": int(v["usurper_total"]), "who": v["who"]}
+    if v["result"] == "harmed":
+        return t._("GM {gm} > {total}: {who}'s character is harmed (H9)", **values)
+    return t._("GM {gm} is not above {total}: {who}'s character is unharmed (H9)", **values)
+
+
+@says("narr.new_scene")
+def _say_narr_new_scene(t: Speaker, v: Any) -> str:
+    return t._("new scene: the narration is open and every background may be rolled again (H9)")
+
+
+@says("narr.conflict")
+def _say_narr_conflict(t: Speaker, v: Any) -> str:
+    conflict = str(v["conflict"])
+    values = {"conflict": t._(CONFLICT_WORDS[conflict]) if conflict in CONFLICT_WORDS else conflict,
+              "size": int(v["size"])}
+    if v["ability_fight"]:
+        return t._("conflict: {conflict} (GM harm dice d{size}), a fight with abilities (H9)", **values)
+    return t._("conflict: {conflict} (GM harm dice d{size}) (H9)", **values)

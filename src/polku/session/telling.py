@@ -1255,6 +1255,22 @@ def _narration_open(f: Fact) -> Told:
     return Told(_("{narrator} takes the narration with {dice} (H9)", narrator=f["narrator"], dice=dice))
 
 
+@teller("harha.narration_step")
+def _narration_step(f: Fact) -> Told:
+    """H9: a step of the narration contest as the rules core worded it (usurping, burning, harm, conflict…)."""
+    text = say(i18n, f["step"])
+    return Told(text, text)
+
+
+@teller("harha.narration_edge")
+def _narration_edge(f: Fact) -> Told:
+    """H7 in H9: an edge rerolls the background dice in hand."""
+    s = f["step"]
+    text = _("{who} rerolls with an edge: {old} → {new} with edge '{edge}' (H7)", who=s["who"],
+             old=",".join(str(x) for x in s["old"]), new=",".join(str(x) for x in s["new"]), edge=f["edge"])
+    return Told(text, say(i18n, s))
+
+
 @teller("seat.ask_harha")
 def _seat_ask_harha(f: Fact) -> Told:
     """H8: the GM asks a seat to roll a difficult or very demanding action."""

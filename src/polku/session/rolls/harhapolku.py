@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, cast
 
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, roll_specs
-from ...rules.explain import line
+from ...rules.explain import line, step_of
 from ..model import Event, LastUsurpation, roll_of
 from ..records import RollTable
 from ..records import harha as harha_sheet
-from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict, die_from
+from .common import ActionsOf, DoAction, RollAction, Rolled, RollsBase, die_dict, die_from, explain_steps
 
 if TYPE_CHECKING:
     from ..host import Txn
@@ -366,11 +366,14 @@ class HarhaRolls(RollsBase):
             data: dict[str, object] = {}
             if roll_sides is not None:
                 sides = roll_sides(step, who)
-                data["roll"] = {"test": "narration", "sides": sides, "summary": step.text,
-                                "outcome": _narration_outcome(step), "explain": [step.text], **origin}
+                data["roll"] = {"test": "narration", "sides": sides, "summary": str(step.text),
+                                "outcome": _narration_outcome(step), "explain": [str(step.text)],
+                                "steps": explain_steps([step.text]), **origin}
             if fact is not None and not text_prefix:
                 data["fact"] = fact(step)
-            txn.emit("narration", text_prefix + step.text, who=who or None, **data)
+            elif step_of(step.text) and not text_prefix:  # told from the rules core's own step
+                data["fact"] = {"id": "harha.narration_step", "step": step_of(step.text)}
+            txn.emit("narration", text_prefix + str(step.text), who=who or None, **data)
             out[:] = [step]
 
         self.tracker.run(build)
@@ -404,7 +407,9 @@ class HarhaRolls(RollsBase):
             txn.emit("narration", f"{step.text[:-len(' (H7)')]} with edge '{edge}' (H7)", who=[cid],
                      roll={"test": "narration", "sides": [{"role": "a", "label": who, "who": [cid],
                                                             "dice": [die_dict(d) for d in new]}],
-                           "summary": step.text, "outcome": {}, "explain": [step.text], **origin})
+                           "summary": str(step.text), "outcome": {}, "explain": [str(step.text)],
+                           "steps": explain_steps([step.text]), **origin},
+                     fact={"id": "harha.narration_edge", "step": step_of(step.text) or {}, "edge": edge})
             out[:] = [step]
 
         self.tracker.run(build)

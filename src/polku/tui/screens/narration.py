@@ -174,7 +174,7 @@ class NarrationScreen(ModalScreen[None]):
         if c.last is not None:
             t.append(ngettext("\nLast usurpation: {who} with {n} die = {total}: {tier}\n",
                               "\nLast usurpation: {who} with {n} dice = {total}: {tier}\n", len(c.last.dice),
-                              who=c.last.who, total=c.last.total, tier=TIER_TEXT[c.last.tier]), style="bold")
+                              who=c.last.who, total=c.last.total, tier=_(TIER_TEXT[c.last.tier])), style="bold")
             if c.last.tier == "harm_roll" and not c.last.harm_resolved:
                 t.append(_("  GM harm roll due: {n}d{size} against {total} (g)\n", n=c.last.gm_dice, size=c.last.gm_die_size,
                            total=c.last.total))
