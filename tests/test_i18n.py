@@ -402,3 +402,19 @@ def test_the_damage_keys_refusals_speak_the_users_language() -> None:
         assert r.damage.harm_offer(None).reason == "no roll to take harm from"
     finally:
         i18n.set_language("en")
+
+
+def test_a_background_tier_may_be_typed_in_the_users_language() -> None:
+    from polku.tui.screens.character import FieldError, parse_harha_backgrounds
+
+    try:
+        i18n.set_language("fi")
+        assert parse_harha_backgrounds("Seppä:yleistausta, Vanha veri:merkittävä  erikoinen tausta, Kala:special") == [
+            {"name": "Seppä", "tier": "general"}, {"name": "Vanha veri", "tier": "significant_special"},
+            {"name": "Kala", "tier": "special"}]
+        with pytest.raises(FieldError, match="ei ole taso"):
+            parse_harha_backgrounds("Seppä:mahtava")
+    finally:
+        i18n.set_language("en")
+    assert parse_harha_backgrounds("Smith:significant special, Old blood") == [
+        {"name": "Smith", "tier": "significant_special"}, {"name": "Old blood", "tier": "plain"}]

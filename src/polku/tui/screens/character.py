@@ -109,18 +109,20 @@ def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
         FieldError: an unknown tier, naming the ones allowed.
     """
     out: list[dict[str, str]] = []
+    # A tier as Polku writes it, or its name in the language in use ("Seppä:yleistausta").
+    tiers = {**{_(label).lower(): k for k, label in HARHA_TIER_LABELS.items()}, **_TIER_BY_TEXT}
     for part in text.split(","):
         if not part.strip():
             continue
         name, _colon, tier = part.partition(":")
         name = name.strip()
-        key = tier.strip().lower().replace("  ", " ") or "plain"
+        key = " ".join(tier.strip().lower().split()) or "plain"
         if not name:
             raise FieldError(_("backgrounds: '{part}' has no name before the ':'", part=part.strip()))
-        if key not in _TIER_BY_TEXT:
+        if key not in tiers:
             raise FieldError(_("backgrounds: '{tier}' is not a tier (use {tiers})", tier=tier.strip(),
                                tiers=", ".join(HARHA_TIERS)))
-        out.append({"name": name, "tier": _TIER_BY_TEXT[key]})
+        out.append({"name": name, "tier": tiers[key]})
     return out
 
 def format_harha_backgrounds(backgrounds: Sequence[dict[str, Any]]) -> str:
