@@ -259,6 +259,16 @@ MORE_KINDS = {
          "its result does not follow from its faces (S12"),
         ("total", lambda r: r["sides"][1].update(label="Nyx 8+1=11"),
          "side 2 says 'Nyx 8+1=11', its faces give 'Nyx 8+1=9' (S12)"),
+        # Kaneda's score lowered past his wound modifier (−1: 10 → 9), his line saying so
+        ("wound", lambda r: (r["outcome"]["order"][1].update(current=8),
+                             r.update(summary="order: Nyx 9, Kaneda 8")),
+         "its result does not follow from its faces (S12"),
+        # his monitors' boxes changed (no wound): the order his score gives is 10 first
+        ("monitors", lambda r: r["outcome"]["order"][1].update(monitors=[0, 0]),
+         "its result does not follow from its faces (S12"),
+        # the tie at 9 broken the other way: Nyx's Edge 4 against Kaneda's 3 puts her first
+        ("tie", lambda r: (r["outcome"]["order"].reverse(), r.update(summary="order: Kaneda 9, Nyx 9")),
+         "its result does not follow from its faces (S12"),
     ]),
     "extended": (_extended, [
         ("face", lambda r: r["sides"][0]["dice"][1].update(face=6), "its result does not follow from its faces "
@@ -321,10 +331,15 @@ def test_a_changed_face_outcome_or_total_of_the_other_kinds_is_a_mismatch(clock,
     assert bad[0].startswith(f"seq {ev['seq']}: {says}"), bad
 
 
-@pytest.mark.parametrize("kind", ["initiative", "extended", "spirit", "narration-harm", "damage-resistance"])
-def test_a_changed_total_of_the_other_kinds_fails_polku_verify_on_the_transcript(tmp_path, capsys, clock, kind):
-    """The players' path: polku export --transcript, a total changed in it, polku verify on it alone."""
-    make, tamper, says = _tamper(kind, "total")
+TRANSCRIPT_CASES = [(k, "total") for k in ("initiative", "extended", "spirit", "narration-harm", "damage-resistance")] + [
+    ("initiative", "wound"), ("initiative", "monitors"), ("initiative", "tie")]
+
+
+@pytest.mark.parametrize(("kind", "what"), TRANSCRIPT_CASES, ids=[f"{k}-{w}" for k, w in TRANSCRIPT_CASES])
+def test_a_changed_total_of_the_other_kinds_fails_polku_verify_on_the_transcript(tmp_path, capsys, clock, kind, what):
+    """The players' path: polku export --transcript, a total (an initiative's wound or tie-break) changed in it,
+    polku verify on it alone."""
+    make, tamper, says = _tamper(kind, what)
     t, ev = make(clock)
     t.new_dice_secret()
     honest = tmp_path / "honest.json"

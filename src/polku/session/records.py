@@ -418,10 +418,17 @@ class DamageOutcome(TypedDict, total=False):
 
 
 class InitiativePlace(TypedDict):
-    """One fighter in an initiative roll's order: who, and the score in force."""
+    """One fighter in an initiative roll's order: who, and the score in force; and (rolls since the order's
+    facts were logged) what it follows from (S12), so ``polku verify`` judges the order again."""
 
     id: str
     current: int
+    score: NotRequired[int]
+    """The score as rolled (Reaction + Intuition + the sheet's bonus + hits)."""
+    monitors: NotRequired[list[int]]
+    """The boxes filled on the physical and the stun monitor when rolled: the wound modifier (S12)."""
+    tie: NotRequired[list[int]]
+    """The tie-breakers: Edge rating, Reaction, Intuition (S12)."""
 
 
 class InitiativeOutcome(TypedDict, total=False):

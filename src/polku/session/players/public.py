@@ -528,6 +528,18 @@ class _Projection:
             placed: list[InitiativePlace] = [
                 {"id": str(e.get("id")), "current": e["current"]} for e in order
                 if isinstance(e, dict) and isinstance(e.get("current"), int) and e.get("id") not in secret]
+            facts = {str(e.get("id")): e for e in order if isinstance(e, dict)}
+            for place in placed:
+                # What a public fighter's place follows from (S12: the score rolled, the monitors' boxes, the
+                # tie-breakers), as the players' panes show that fighter: a player's verify judges the order.
+                logged = facts[place["id"]]
+                score, monitors, tie = logged.get("score"), logged.get("monitors"), logged.get("tie")
+                if isinstance(score, int):
+                    place["score"] = score
+                if isinstance(monitors, list):
+                    place["monitors"] = [int(x) for x in monitors]
+                if isinstance(tie, list):
+                    place["tie"] = [int(x) for x in tie]
             names = order_words(placed, self.names)
             pub_outcome: RollOutcome = {"order": placed}
             pub["outcome"] = pub_outcome

@@ -22,7 +22,7 @@ No textual, no rich.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
@@ -134,6 +134,21 @@ class Combat:
             wound = wound_modifier(ch["physical"], ch["stun"])
         return turns.TurnEntry(e["id"], e["score"], e["passes"], edge_rating, reaction, intuition, wound,
                                bool(self.down(e["id"])), e["id"] in surprised)
+
+    def _placed(self, order: Iterable[turns.TurnEntry]) -> list[InitiativePlace]:
+        """An initiative roll's order as logged: who and the score in force, with the facts it follows from
+        (S12): the score as rolled, the boxes of each monitor (the wound modifier lowering it) and the
+        tie-breakers (Edge rating, Reaction, Intuition), so that ``polku verify`` judges the order again."""
+        out: list[InitiativePlace] = []
+        for o in order:
+            place: InitiativePlace = {"id": o.cid, "current": o.current, "score": o.score,
+                                      "tie": [o.edge, o.reaction, o.intuition]}
+            ch = self._t.character(o.cid)
+            if "attributes" in ch:
+                sheet = sr_sheet(ch)
+                place["monitors"] = [int(sheet["physical"]), int(sheet["stun"])]
+            out.append(place)
+        return out
 
     def order(self) -> list[turns.TurnEntry]:
         return turns.turn_order(self.entries())
@@ -419,7 +434,7 @@ class Combat:
             order = turns.turn_order(self._entry(r, surprised) for r in rows)
             txn.set(["initiative"], [next(r for r in rows if r["id"] == e.cid) for e in order])
             # The order as a fact (who, the score in force), from which every view words its line.
-            placed: list[InitiativePlace] = [{"id": e.cid, "current": e.current} for e in order]
+            placed = self._placed(order)
             names = order_words(placed, {e.cid: t.character(e.cid)["name"] for e in order})
             lines: list[str] = [line("init.rule"), line("init.ties"), line("init.wounds")]
             for k in ("astral", "matrix"):
@@ -496,7 +511,7 @@ class Combat:
             rows: list[InitiativeEntry] = [*t.state["initiative"], {"id": cid, "score": score, "passes": n}]
             order = turns.turn_order(self._entry(e) for e in rows if e["id"] in t.characters)
             txn.set(["initiative"], [next(e for e in rows if e["id"] == o.cid) for o in order])
-            placed: list[InitiativePlace] = [{"id": o.cid, "current": o.current} for o in order]
+            placed = self._placed(order)
             names = order_words(placed, {o.cid: t.character(o.cid)["name"] for o in order})
             side: dict[str, object] = {"role": "a", "label": f"{ch['name']} {base}+{r.hits}={score}", "who": [cid],
                     "dice": [die_dict(d) for d in r.dice]}

@@ -47,6 +47,8 @@ def _initiative(roll: Mapping[str, Any], outcome: Mapping[str, Any], known: Know
     if not isinstance(outcome.get("order"), list):  # a roll from before the order was logged: the scores alone
         return Rejudged(dict(outcome), str(roll.get("summary", "")), known.text, "S12", tuple(labels))
     logged = [e for e in outcome["order"] if isinstance(e, Mapping)]
+    if logged and all(_has_facts(e) for e in logged):
+        return _initiative_from_facts(roll, outcome, logged, scores, names, tuple(labels))
     entries = []
     for e in logged:
         cid, current = str(e.get("id")), int(e["current"])
@@ -66,6 +68,40 @@ def _initiative(roll: Mapping[str, Any], outcome: Mapping[str, Any], known: Know
             words = said
     return Rejudged(toml_safe({**outcome, "order": order}), f"order: {words}", f"Initiative: {words}", "S12",
                     tuple(labels))
+
+
+def _has_facts(e: Mapping[str, Any]) -> bool:
+    """An order entry that logs what its place follows from: the score as rolled, the monitors' boxes, the
+    tie-breakers (a roll since Polku logged them)."""
+    score, monitors, tie = e.get("score"), e.get("monitors"), e.get("tie")
+    return (isinstance(score, int) and isinstance(monitors, list) and len(monitors) == 2 and isinstance(tie, list)
+            and len(tie) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in [score, *monitors, *tie]))
+
+
+def _initiative_from_facts(roll: Mapping[str, Any], outcome: Mapping[str, Any], logged: list[Mapping[str, Any]],
+                           scores: dict[str, int], names: dict[str, str], labels: tuple[str, ...]) -> Rejudged:
+    """S12 from the order's own facts: each fighter's score as its faces give it (as logged for one who threw
+    no dice of their own: a shared roll), lowered by the wound modifier of the boxes filled (−1 per 3 on each
+    monitor), never below 0; highest first, ties by Edge, then Reaction, then Intuition."""
+    entries = []
+    for e in logged:
+        cid = str(e["id"])
+        physical, stun = e["monitors"]
+        edge, reaction, intuition = e["tie"]
+        entries.append(turns.TurnEntry(cid, scores.get(cid, int(e["score"])), edge=edge, reaction=reaction,
+                                       intuition=intuition, wound=sr.wound_modifier(physical, stun)))
+    ordered = turns.turn_order(entries)
+    facts = {str(e["id"]): e for e in logged}
+    order = [{"id": o.cid, "current": o.current, "score": o.score, "monitors": list(facts[o.cid]["monitors"]),
+              "tie": [o.edge, o.reaction, o.intuition]} for o in ordered]
+    words = order_words(order, names)
+    said = str(roll.get("summary", "")).removeprefix("order: ")
+    if any(o.cid not in names for o in ordered):
+        marked = order_words(order, {**{o.cid: _ANY for o in ordered}, **names})
+        if re.fullmatch(re.escape(marked).replace(re.escape(_ANY), ".+"), said):
+            words = said
+    return Rejudged(toml_safe({**outcome, "order": order}), f"order: {words}", f"Initiative: {words}",
+                    "S12", labels)
 
 
 def _resistance(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Settings) -> Rejudged:
