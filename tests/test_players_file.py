@@ -57,7 +57,7 @@ def read_as_players(data: bytes) -> tuple[dict, list]:
     its standing events."""
     reading = _Reading("the players' file")
     reading.whole(data)
-    return reading.head, reading.events
+    return reading.head, list(reading.events)
 
 
 def published_as_whole(path: Path) -> None:
@@ -337,6 +337,21 @@ def following(tmp_path: Path):
     f = Follower(path, now=lambda: "20:15:00")
     assert f.reload() and f.problem is None and f.whole_reads == 1
     return path, gm, sf, pf, f
+
+
+def test_a_view_parses_an_event_line_when_it_first_shows_it(tmp_path):
+    """A seat's start at 10,000 events parsed every line before its first frame; it shows one page."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        events = f.view.tracker.events
+        assert len(events) > 10 and f.lines_parsed == 0
+        last = events[-1]
+        assert f.lines_parsed == 1 and events[-1] is last
+        assert f.view.tracker.event_by_seq(events[0]["seq"]) is events[0] and f.lines_parsed == 2
+        assert [e["seq"] for e in events] == [e["seq"] for e in read_as_players(players_text(
+            load_tracker(path, read_only=True)[0]).encode())[1]]
+    finally:
+        sf.close()
 
 
 def test_a_view_reads_only_what_each_save_appended(tmp_path):

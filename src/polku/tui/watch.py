@@ -22,7 +22,7 @@ import gc
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from rich.text import Text
 from textual import on, work
@@ -35,6 +35,7 @@ from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from ..i18n import N_, _
+from ..session.model import Event
 from ..session.players.players_file import Follower
 from ..session.tracker import Tracker
 from .heap import freeze_heap, settle_heap
@@ -335,8 +336,8 @@ class WatchApp(ReadOnlyApp):
 
     def _show_log(self, log: DiceLog, view: Tracker, styles: dict[str, str], force: bool) -> None:
         old = self._shown
-        new_seqs = [e["seq"] for e in view.events]
-        old_seqs = [e["seq"] for e in old.events] if old is not None else None
+        new_seqs = _seqs(view.events)
+        old_seqs = _seqs(old.events) if old is not None else None
         if (old is None or force or old_seqs != new_seqs[: len(old_seqs or [])]
                 or old.state["campaign"] != view.state["campaign"]):
             log.set_events(view.events, system=view.system.value, is_undone=view.is_undone, styles=styles)
@@ -347,6 +348,12 @@ class WatchApp(ReadOnlyApp):
         log.is_undone = view.is_undone
         if count or flipped:
             log.appended(count, changed_seqs=flipped)
+
+
+def _seqs(events: Sequence[Event]) -> list[int]:
+    """The events' numbers (a players' file's lines give theirs without being parsed)."""
+    got = getattr(events, "seqs", None)
+    return list(got) if isinstance(got, list) else [e["seq"] for e in events]
 
 
 SAFETY_LOOK = 2.0

@@ -22,14 +22,15 @@ No textual, no rich.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
+import re
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, cast
+from typing import Any, Callable, Mapping, cast, overload
 
 from ...i18n import _, ngettext
 from ..model import (
@@ -379,6 +380,58 @@ class View:
     (:meth:`polku.session.players.seat_rolls.OwnRoll.public`)."""
 
 
+_SEQ = re.compile(rb'\{"seq":([1-9][0-9]{0,17}),')
+"""How every event line the GM's app writes begins: its number is read without parsing the line."""
+
+
+class EventLines(Sequence[Event]):
+    """A players' file's standing events, each line parsed when first looked at.
+
+    A view shows the last page of the log and looks events up by number: at 10,000 events, parsing
+    every line before the first frame was most of a seat's start. ``seqs`` holds every event's number
+    (read from the line's start); the parsed events are shared with later readings (``known``).
+    """
+
+    __slots__ = ("raws", "seqs", "_known")
+
+    def __init__(self, raws: list[bytes], seqs: list[int], known: dict[bytes, dict[str, Any]]) -> None:
+        self.raws = raws
+        self.seqs = seqs
+        self._known = known
+
+    def __len__(self) -> int:
+        return len(self.raws)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.raws)))]
+        raw = self.raws[index]
+        ev = self._known.get(raw)
+        if ev is None:
+            try:
+                ev = json.loads(raw)
+            except (ValueError, RecursionError):
+                ev = None
+            if not isinstance(ev, dict) or ev.get("seq") != self.seqs[index]:
+                # Never written so by the GM's app: shown as what it is, not taken for an event.
+                ev = {"seq": self.seqs[index], "kind": "unreadable", "text": _("(a line of the players' file that cannot be read)")}
+            self._known[raw] = ev
+        return cast("Event", ev)
+
+    def __iter__(self) -> Iterator[Event]:
+        for i in range(len(self.raws)):
+            yield self[i]
+
+    def __bool__(self) -> bool:
+        return bool(self.raws)
+
+
 class _Reading:
     """A players' file as read so far: its head, its standing events, and where the next save begins.
 
@@ -389,8 +442,9 @@ class _Reading:
     def __init__(self, name: str, known: Mapping[bytes, dict[str, Any]] | None = None) -> None:
         self.name = name
         self.head: dict[str, Any] = {}
-        self.events: list[dict[str, Any]] = []
         self.lines: list[bytes] = []
+        self.seqs: list[int] = []
+        self.events = EventLines([], [], {})
         self.index: dict[int, int] = {}
         self.end = 0
         """Bytes of the file read and applied (the start of the next save)."""
@@ -423,31 +477,32 @@ class _Reading:
                                "the GM's app of this version writes it again when it opens the session")
         count = head.get("events")
         pos = len(first) + 1
-        raws: list[bytes] = []
-        while isinstance(count, int) and len(raws) < count:
-            at = data.find(b"\n", pos)
-            if at < 0:
-                break
-            raws.append(data[pos:at])
-            pos = at + 1
-        if not isinstance(count, int) or len(raws) != count:
+        raws = data[pos:].split(b"\n", count) if isinstance(count, int) and count >= 0 else []
+        if not isinstance(count, int) or len(raws) != count + 1:
             raise PlayersError(f"{self.name} is cut short")
-        gc_was = gc.isenabled()
-        gc.disable()  # thousands of new tables at once: no collection in the middle of it (a third of the time)
+        rest = raws.pop()
+        pos = len(data) - len(rest)
         try:
-            events = [self._event(raw) for raw in raws]
+            seqs = [self._seq(raw) for raw in raws]
             self.head = {k: v for k, v in head.items() if k not in ("format", "version", "events")}
             if not isinstance(self.head.get("state"), dict):
                 raise ValueError("no state")
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             raise PlayersError(f"{self.name} is broken") from None
-        finally:
-            if gc_was:
-                gc.enable()
-        self.known = dict(zip(raws, events))  # what this file holds, nothing older
-        self.lines, self.events, self.end = raws, events, pos
-        self.index = {ev["seq"]: i for i, ev in enumerate(events)}
-        self.more(data[pos:])
+        known = self.known
+        self.known = {raw: known[raw] for raw in raws if raw in known} if known else {}  # this file's, nothing older
+        self.lines, self.seqs, self.end = raws, seqs, pos
+        self.events = EventLines(raws, seqs, self.known)
+        self.index = {seq: i for i, seq in enumerate(seqs)}
+        self.more(rest)
+
+    def _seq(self, raw: bytes) -> int:
+        """An event line's number (the line parsed only when it does not begin as the GM's app writes)."""
+        m = _SEQ.match(raw)
+        if m is not None and raw.endswith(b"}"):
+            return int(m.group(1))
+        ev = self._event(raw)
+        return int(ev["seq"])
 
     def more(self, data: bytes) -> bool:
         """Apply the complete saves in ``data`` (the bytes from :attr:`end` on). True when one was applied.
@@ -478,16 +533,17 @@ class _Reading:
 
     def _apply(self, raws: list[bytes], save: dict[str, Any]) -> None:
         new = [self._event(raw) for raw in raws]
-        keep = len(self.events)
-        events = self.events + new
-        if save.get("events") != len(events):
+        keep = len(self.lines)
+        if save.get("events") != keep + len(new):
             raise ValueError("a save that does not add up")
         head = _patched(self.head, save.get("set", []), save.get("del", []))
         if not isinstance(head.get("state"), dict):
             raise ValueError("no state")
+        seqs = [ev["seq"] for ev in new]
         index = dict(self.index)
-        index.update((ev["seq"], keep + i) for i, ev in enumerate(new))
-        self.head, self.events, self.lines, self.index = head, events, self.lines + raws, index
+        index.update((seq, keep + i) for i, seq in enumerate(seqs))
+        self.head, self.lines, self.seqs, self.index = head, self.lines + raws, self.seqs + seqs, index
+        self.events = EventLines(self.lines, self.seqs, self.known)
 
     def view(self, now: str) -> View:
         """A view of what was read (a new tracker: the one shown before does not change under its reader).
@@ -501,7 +557,7 @@ class _Reading:
             if not isinstance(offers, dict):
                 raise ValueError("requests are not a table")
             tracker = Tracker(head["state"], [], read_only=True)
-            tracker.events = cast("list[Event]", list(self.events))
+            tracker.events = cast("list[Event]", self.events)  # a new sequence for each save read
             tracker._index = self.index  # event_by_seq; nothing is undone here
         except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
             raise PlayersError(f"{self.name} is broken") from None
@@ -577,6 +633,11 @@ class Follower:
         """How many of them read the file whole (the rest read what was appended)."""
         self.bytes_read = 0
         """Bytes read from the players' file so far."""
+
+    @property
+    def lines_parsed(self) -> int:
+        """How many of the standing event lines were parsed (a line is parsed when first looked at)."""
+        return len(self._reading.known) if self._reading is not None else 0
 
     @property
     def file(self) -> Path:
