@@ -241,10 +241,10 @@ class Change(TypedDict, total=False):
     at the index the path ends with."""
 
     path: list[str | int]
-    before: Any
-    after: Any
-    insert: Any
-    remove: Any
+    before: object
+    after: object
+    insert: object
+    remove: object
 
 
 class Event(TypedDict):

@@ -557,8 +557,9 @@ class _Projection:
             listed: list[object] = []
             changes = ev.get("changes", [])
             for ch in changes if isinstance(changes, list) else []:
-                if isinstance(ch, dict) and ch.get("path") == ["initiative"] and isinstance(ch.get("after"), list):
-                    listed = ch["after"]
+                after = ch.get("after") if isinstance(ch, dict) and ch.get("path") == ["initiative"] else None
+                if isinstance(after, list):
+                    listed = after
             names = ", ".join(self.names.get(str(e.get("id")), str(e.get("id"))) for e in listed
                               if isinstance(e, dict) and e.get("id") not in secret)
             pub["outcome"] = {}

@@ -238,8 +238,9 @@ def _scenes(view: Tracker, system: System, scenes: Sequence[Scene]) -> list[Bloc
     titles: dict[str, str] = {}
     for ev in view.events:
         for ch in ev.get("changes", []):
-            if ch.get("path") == ["challenges"] and isinstance(ch.get("after"), list):
-                for c in ch["after"]:
+            after = ch.get("after")
+            if ch.get("path") == ["challenges"] and isinstance(after, list):
+                for c in after:
                     titles.setdefault(c.get("id"), c.get("title"))
         m = re.match(r"Challenge added: (.*)", str(ev.get("text", "")))
         if m and ev.get("challenge"):

@@ -78,8 +78,8 @@ def _title_after(ev: Event, title: str) -> str:
     """The scene title once the scene change ``ev`` stands."""
     for ch in ev.get("changes", []):
         if list(ch.get("path", [])) == ["structure", "scene_title"] and "after" in ch:
-            title = ch["after"]
-            return title if isinstance(title, str) else ""
+            after = ch["after"]
+            return after if isinstance(after, str) else ""
     m = re.match(r"Scene \d+(?:: (.*))?$", str(ev.get("text", "")))
     if m:
         return m.group(1) or ""

@@ -406,7 +406,7 @@ def judge_roll(roll: RollTable, campaign: Settings,
     return out
 
 
-def _two_sided(out: list[SideResult], winner: Any) -> None:
+def _two_sided(out: list[SideResult], winner: object) -> None:
     if winner == "a":
         out[0].result, out[1].result = "win", "loss"
     elif winner == "b":
@@ -487,7 +487,7 @@ class EventPeople:
         people.update(x for x in list(c.get("participants", [])) + list(c.get("opposition", []))
                       if isinstance(x, str))
 
-    def _named(self, name: Any) -> set[str]:
+    def _named(self, name: object) -> set[str]:
         cid = self.by_name.get(name.strip().lower()) if isinstance(name, str) else None
         return {cid} if cid else set()
 
@@ -506,11 +506,11 @@ class EventPeople:
                     out |= self._named(side.get("label"))
             for ch in ev.get("changes", []):
                 if list(ch.get("path", [])) == ["narration"] and isinstance(ch.get("after"), dict):
-                    after, before = ch["after"], ch.get("before") or {}
+                    after, before = _table(ch.get("after")), _table(ch.get("before"))
                     if after.get("narrator") != before.get("narrator"):
                         out |= self._named(after.get("narrator")) | self._named(before.get("narrator"))
-                    last = after.get("last") or {}
-                    if last != (before.get("last") or {}):
+                    last = _table(after.get("last"))
+                    if last != _table(before.get("last")):
                         out |= self._named(last.get("who"))
         if kind in ("undo", "redo") and isinstance(ev.get("target"), int):
             for q in self.tracker.cmd_seqs(ev["target"]):
@@ -549,12 +549,17 @@ def event_tags(ev: Event, settings: Settings, cid: str | None = None) -> set[str
     return tags
 
 
+def _table(value: object) -> Mapping[str, object]:
+    """A changed value read as a table (a narration, its last usurpation); an empty one if it is none."""
+    return cast("Mapping[str, object]", value) if isinstance(value, dict) else {}
+
+
 def _burned(ev: Event) -> bool:
     for ch in ev.get("changes", []):
         if list(ch.get("path", [])) == ["narration"]:
-            before = (ch.get("before") or {}).get("burned", [])
-            after = (ch.get("after") or {}).get("burned", [])
-            if len(after) > len(before):
+            before = _table(ch.get("before")).get("burned")
+            after = _table(ch.get("after")).get("burned")
+            if len(after if isinstance(after, list) else []) > len(before if isinstance(before, list) else []):
                 return True
     return " burns " in str(ev.get("text", ""))
 
@@ -634,9 +639,9 @@ def log_names(events: Iterable[Event]) -> dict[str, tuple[str, str]]:
                 value = ch.get("after", ch.get("before"))
                 if isinstance(value, dict) and isinstance(value.get("name"), str):
                     out[cid] = (value["name"], str(value.get("kind", "pc")))
-            elif len(path) == 3 and path[2] in ("name", "kind") and isinstance(ch.get("after"), str):
+            elif len(path) == 3 and path[2] in ("name", "kind") and isinstance(after := ch.get("after"), str):
                 name, kind = out.get(cid, (cid, "pc"))
-                out[cid] = (ch["after"], kind) if path[2] == "name" else (name, ch["after"])
+                out[cid] = (after, kind) if path[2] == "name" else (name, after)
     return out
 
 
