@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 
 from ..i18n import N_, _
 from .compat import action_state, app_bindings, binding_chain
@@ -73,7 +73,7 @@ class KeyRow:
 def _words(name: str) -> str:
     """``RajaRollScreen`` → ``Raja roll``, ``SRRollScreen`` → ``SR roll``."""
     name = re.sub(r"(Screen|Prompt)$", "", name) or name
-    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
+    parts: list[str] = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
     if not parts:
         return name
     words = [parts[0]] + [p if p.isupper() else p.lower() for p in parts[1:]]
@@ -97,7 +97,7 @@ def _group(node: "DOMNode", binding: Binding, screen: "Screen[Any]") -> str:
     return _(title) if title else _("In the {widget}", widget=_words(type(node).__name__).lower())
 
 
-def _chain(screen: "Screen[Any]") -> tuple[list[tuple["DOMNode", Any]], bool]:
+def _chain(screen: "Screen[Any]") -> tuple[list[tuple["DOMNode", BindingsMap]], bool]:
     """(namespace, bindings) from the focused widget up, and whether a modal cut it short."""
     chain = binding_chain(screen)  # the focused widget → ... → screen → app
     for index, (node, _bindings) in enumerate(chain, 1):
@@ -110,7 +110,7 @@ def screen_keys(screen: "Screen[Any]") -> list[KeyRow]:
     """Every action that a key runs on ``screen`` right now, one row per action, in binding order."""
     app: App[Any] = screen.app
     chain, modal = _chain(screen)
-    namespaces: list[tuple[DOMNode, Any, bool]] = [(node, bindings, False) for node, bindings in chain]
+    namespaces: list[tuple[DOMNode, BindingsMap, bool]] = [(node, bindings, False) for node, bindings in chain]
     if modal:
         # Textual still runs the app's priority keys above a modal screen.
         namespaces.append((app, app_bindings(app), True))
