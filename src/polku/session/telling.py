@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..i18n import N_, _, ngettext
-from ..rules import harhapolku as _harha  # noqa: F401 (their sayers)
 from ..rules import shadowrun as sr
 from ..rules.explain import SAYERS, Speaker, line, say, says, step_of
 from ..text import builtin_label, kind_label, wound_label
@@ -104,14 +103,38 @@ def explain_lines(roll: Mapping[str, Any]) -> list[str]:
     return [step_line(step, str(text)) for step, text in zip(steps, stored)]
 
 
+SAYER_MODULES = {"raja": "rajapolku", "harha": "harhapolku", "narr": "harhapolku"}
+"""The rules module whose sayers word a step kind (by the id's first part): imported at the first such step, so
+the app's first frame does without the other systems' rules (tests/test_layers.py)."""
+
+
+def knows(step: object) -> bool:
+    """Whether a sayer words ``step`` (importing its system's rules the first time)."""
+    if not isinstance(step, Mapping) or not isinstance(step.get("id"), str):
+        return False
+    kind = str(step["id"]).split(".")[0]
+    if step["id"] not in SAYERS and kind in SAYER_MODULES:
+        import importlib
+
+        importlib.import_module(f"polku.rules.{SAYER_MODULES[kind]}")
+    return step["id"] in SAYERS
+
+
 def step_line(step: object, fallback: str = "") -> str:
     """One explanation step in the language in use (``fallback`` when it is no step a sayer knows)."""
-    if isinstance(step, Mapping) and step.get("id") in SAYERS:
+    if isinstance(step, Mapping) and knows(step):
         try:
             return say(i18n, step)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             pass
     return fallback
+
+
+def _said(step: Any) -> str:
+    """A step a fact holds, in the language in use; a step no sayer knows fails the teller (shown as stored)."""
+    if not knows(step):
+        raise KeyError("no sayer for the step")
+    return say(i18n, step)
 
 
 def line_text(text: str) -> str:
@@ -1258,7 +1281,7 @@ def _narration_open(f: Fact) -> Told:
 @teller("harha.narration_step")
 def _narration_step(f: Fact) -> Told:
     """H9: a step of the narration contest as the rules core worded it (usurping, burning, harm, conflict…)."""
-    text = say(i18n, f["step"])
+    text = _said(f["step"])
     return Told(text, text)
 
 
@@ -1268,7 +1291,7 @@ def _narration_edge(f: Fact) -> Told:
     s = f["step"]
     text = _("{who} rerolls with an edge: {old} → {new} with edge '{edge}' (H7)", who=s["who"],
              old=",".join(str(x) for x in s["old"]), new=",".join(str(x) for x in s["new"]), edge=f["edge"])
-    return Told(text, say(i18n, s))
+    return Told(text, _said(s))
 
 
 @teller("seat.ask_harha")
@@ -1286,7 +1309,7 @@ def _seat_ask_harha(f: Fact) -> Told:
 @teller("seat.ask_sr")
 def _seat_ask_sr(f: Fact) -> Told:
     """S1–S8: the GM asks a seat to roll a Varjojuoksu test: its pool, the threshold (or that it is hidden)."""
-    values = {"name": f["name"], "pool": say(i18n, f["pool_line"])}
+    values = {"name": f["name"], "pool": _said(f["pool_line"])}
     if f.get("hidden_threshold"):
         return Told(_("The GM asks {name} to roll: {pool}, threshold hidden by the GM", **values))
     if "threshold" in f:
