@@ -11,9 +11,12 @@ from pathlib import Path
 from textwrap import shorten
 from typing import Any, Callable, Literal, Protocol
 
+from textual.app import App
+
 from ...i18n import _, ngettext
 from ...rules.system import System
 from ...session.commands import Command, command
+from ...session.importers import Imported
 from ...session.table.roster import MAX_GROUP_ADD
 from ...session.tracker import Tracker
 from ...text import kind_label
@@ -26,7 +29,7 @@ class GMScreen(Protocol):
     tracker: Tracker
 
     @property
-    def app(self) -> Any: ...
+    def app(self) -> App[Any]: ...
 
     def run(self, cmd: Command, then: Callable[[Any], object] | None = None) -> None: ...
 
@@ -250,7 +253,7 @@ def import_chummer(screen: GMScreen) -> None:
             path = here.parent / path
         screen.run(command("read_chummer", str(path)), offer)
 
-    def offer(imported: Any) -> None:
+    def offer(imported: Imported) -> None:
         def picked(how: str | None) -> None:
             if how is None:
                 return
