@@ -13,7 +13,7 @@ cannot see: code that knows the system says so with :func:`raja`, :func:`harha` 
 
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired from the evaluated
 # annotations (``__required_keys__``, which tests/test_records.py holds to the loader's checks).
-from typing import Any, NotRequired, TypedDict, cast, final
+from typing import NotRequired, TypedDict, cast, final
 
 
 class Effect(TypedDict):
@@ -458,7 +458,7 @@ class RollTable(TypedDict):
     outcome: NotRequired[RollOutcome]
     explain: NotRequired[list[str]]
     """The explanation's lines in English, as written (older readers, and a line that is not a step)."""
-    steps: NotRequired[list[dict[str, Any]]]
+    steps: NotRequired[list[dict[str, object]]]
     """The same lines as facts (``rules.explain``), one for each line of ``explain`` (``{}``: that line is shown as
     written); :func:`polku.session.telling.explain_lines` words them in the reader's language."""
     settings: NotRequired[dict[str, bool | int | str]]

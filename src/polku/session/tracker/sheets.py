@@ -4,7 +4,7 @@ wounds, charges, abilities and story points (R9–R12), Varjojuoksu's Edge and c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from ...i18n import _
 from ...rules.system import RAJA_WOUND_CARE, raja_wound_level
@@ -51,7 +51,7 @@ class SheetCommands(TrackerBase):
         self.run(build)
         return self.character(result["id"])
 
-    def update_character(self, cid: str, field_name: str, value: Any, *, text: str | None = None,
+    def update_character(self, cid: str, field_name: str, value: object, *, text: str | None = None,
                          edge: int | None = None) -> None:
         """Set any character field (the detail view); validated, logged, undoable.
 
@@ -306,37 +306,49 @@ _TIER_WORDS = model.HARHA_TIER_LABELS
 _KIND_WORDS = {"pc": "PC", "npc": "NPC", "opposition": "opposition"}
 
 
-def _ability(ab: Any) -> dict[str, Any]:
-    return {"name": str(ab["name"]), "cost": int(ab.get("cost", 0)), "per": str(ab.get("per", "use"))}
+def _tables(value: object) -> list[Mapping[str, object]] | None:
+    """``value`` as a list of tables (abilities, edges, backgrounds), or None if it is not one."""
+    if not isinstance(value, list) or not all(isinstance(x, dict) for x in value):
+        return None
+    return cast("list[Mapping[str, object]]", value)
 
 
-def sheet_edit_fact(ch: Any, field_name: str, value: Any, *, edge: int | None = None) -> dict[str, Any]:
+def _whole(value: object, default: int) -> int:
+    return value if isinstance(value, int) else default if value is None else int(str(value))
+
+
+def _ability(ab: Mapping[str, object]) -> dict[str, object]:
+    return {"name": str(ab["name"]), "cost": _whole(ab.get("cost"), 0), "per": str(ab.get("per", "use"))}
+
+
+def sheet_edit_fact(ch: Mapping[str, object], field_name: str, value: object, *,
+                    edge: int | None = None) -> dict[str, object]:
     """What an edit of ``ch``'s ``field_name`` to ``value`` did, as a fact (``session.telling`` tells it)."""
     name = str(ch["name"])
-    old = ch.get(field_name)
-    if field_name == "abilities" and isinstance(old, list) and isinstance(value, list):
+    old, new = _tables(ch.get(field_name)), _tables(value)
+    if field_name == "abilities" and old is not None and new is not None:
         old_names = [str(a["name"]) for a in old]
-        if len(value) == len(old) + 1 and value[:-1] == old:
-            return {"id": "character.ability_gained", "name": name, "ability": _ability(value[-1])}
-        if len(value) == len(old) - 1:
-            kept = [str(a["name"]) for a in value]
+        if len(new) == len(old) + 1 and new[:-1] == old:
+            return {"id": "character.ability_gained", "name": name, "ability": _ability(new[-1])}
+        if len(new) == len(old) - 1:
+            kept = [str(a["name"]) for a in new]
             gone = [n for i, n in enumerate(old_names) if i >= len(kept) or kept[i] != n]
             if gone:
                 return {"id": "character.ability_lost", "name": name, "ability": gone[0]}
-        if len(value) == len(old):
-            changed = [i for i, (a, b) in enumerate(zip(old, value)) if a != b]
+        if len(new) == len(old):
+            changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
             if len(changed) == 1:
                 i = changed[0]
                 return {"id": "character.ability_changed", "name": name, "before": old_names[i],
-                        "ability": _ability(value[i])}
-    if field_name == "edges" and isinstance(value, list):
-        if edge is not None and 0 <= edge < len(value):
-            return {"id": "character.edge_used", "name": name, "edge": str(value[edge]["name"]),
-                    "used": bool(value[edge]["used"])}
-        return {"id": "character.edges", "name": name, "edges": [str(e["name"]) for e in value]}
-    if field_name == "backgrounds" and isinstance(value, list) and all(isinstance(b, dict) for b in value):
+                        "ability": _ability(new[i])}
+    if field_name == "edges" and new is not None:
+        if edge is not None and 0 <= edge < len(new):
+            return {"id": "character.edge_used", "name": name, "edge": str(new[edge]["name"]),
+                    "used": bool(new[edge]["used"])}
+        return {"id": "character.edges", "name": name, "edges": [str(e["name"]) for e in new]}
+    if field_name == "backgrounds" and new is not None:
         return {"id": "character.backgrounds", "name": name,
-                "backgrounds": [{"name": str(b["name"]), "tier": str(b["tier"])} for b in value]}
+                "backgrounds": [{"name": str(b["name"]), "tier": str(b["tier"])} for b in new]}
     return {"id": "character.field", "name": name, "field": field_name, "value": value}
 
 
@@ -347,7 +359,7 @@ def ability_words(ab: Any) -> str:
     return f"{ab['cost']} {'charge' if ab['cost'] == 1 else 'charges'} per {ab['per']}"
 
 
-def sheet_edit_text(f: Any) -> str:
+def sheet_edit_text(f: Mapping[str, Any]) -> str:
     """The English line stored beside a sheet edit's fact (for older readers; what the English teller says)."""
     name, kind = f["name"], f["id"]
     if kind == "character.ability_gained":
