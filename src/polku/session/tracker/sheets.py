@@ -352,29 +352,32 @@ def sheet_edit_fact(ch: Mapping[str, object], field_name: str, value: object, *,
     return {"id": "character.field", "name": name, "field": field_name, "value": value}
 
 
-def ability_words(ab: Any) -> str:
+def ability_words(ab: Mapping[str, object]) -> str:
     """An ability's price in the log's English: ``always on``, ``1 charge per use``, ``2 charges per scene``."""
     if ab["per"] == "always":
         return "always on"
     return f"{ab['cost']} {'charge' if ab['cost'] == 1 else 'charges'} per {ab['per']}"
 
 
-def sheet_edit_text(f: Mapping[str, Any]) -> str:
+def sheet_edit_text(f: Mapping[str, object]) -> str:
     """The English line stored beside a sheet edit's fact (for older readers; what the English teller says)."""
-    name, kind = f["name"], f["id"]
+    name, kind, ability = f["name"], f["id"], f.get("ability")
+    ab: Mapping[str, object] = cast("Mapping[str, object]", ability) if isinstance(ability, dict) else {}
     if kind == "character.ability_gained":
-        return f"{name} gains the ability {f['ability']['name']} ({ability_words(f['ability'])})"
+        return f"{name} gains the ability {ab['name']} ({ability_words(ab)})"
     if kind == "character.ability_lost":
-        return f"{name} loses the ability {f['ability']}"
+        return f"{name} loses the ability {ability}"
     if kind == "character.ability_changed":
-        return f"{name}: ability {f['before']} is now {f['ability']['name']} ({ability_words(f['ability'])})"
+        return f"{name}: ability {f['before']} is now {ab['name']} ({ability_words(ab)})"
     if kind == "character.edge_used":
         return f"{name}: edge '{f['edge']}' {'used' if f['used'] else 'available again'}"
     if kind == "character.edges":
-        return f"{name}: edges → {', '.join(f['edges']) or '(none)'}"
+        edges = f["edges"]
+        return f"{name}: edges → {', '.join(str(e) for e in (edges if isinstance(edges, list) else [])) or '(none)'}"
     if kind == "character.backgrounds":
         return f"{name}: backgrounds → " + (", ".join(
-            f"{b['name']} ({_TIER_WORDS.get(b['tier'], b['tier'])})" for b in f["backgrounds"]) or "(none)")
+            f"{b['name']} ({_TIER_WORDS.get(str(b['tier']), b['tier'])})" for b in _tables(f["backgrounds"]) or [])
+            or "(none)")
     value = f["value"]
     if f["field"] == "kind":
         value = _KIND_WORDS.get(str(value), value)
