@@ -367,3 +367,44 @@ def test_each_interval_of_an_extended_test_starts_from_the_total_its_faces_gave(
     ev["text"] = f"Kaneda, extended test: {ev['roll']['summary']}"
     bad = _check(t).mismatches
     assert [m.split(":")[0] for m in bad] == [f"seq {first['seq']}", f"seq {ev['seq']}"], bad
+
+
+def test_polku_verify_speaks_the_users_language_and_its_json_stays_english(clock):
+    """The findings, the MISMATCH lines and the summary in Finnish; the report's fields (what --json prints) in
+    English whatever the language, so a script reads the same words."""
+    import re
+
+    from polku import i18n
+
+    t, ev = _raja(clock)
+    t.rolls.roll_raja(RajaSide("Igor"), RajaSide("Wall"))
+    ev["roll"]["outcome"]["winner"] = "b"  # a hand editing the file
+    english = _check(t)
+    assert english.lines()[-1].startswith("FAILED: 1 program roll checked, 1 mismatch, 1 entered by hand")
+    i18n.set_language("fi")
+    try:
+        rep = _check(t)
+        lines = rep.lines()
+    finally:
+        i18n.set_language("en")
+    assert [str(m) for m in rep.mismatches] == [str(m) for m in english.mismatches]
+    assert rep.mismatches[0].startswith("seq 1: its result does not follow from its faces")
+    assert lines[-1].startswith("EPÄONNISTUI: 1 ohjelman heitto tarkistettu, 1 ristiriita, 1 syötetty käsin")
+    mismatch = next(x for x in lines if x.startswith("RISTIRIITA "))
+    assert mismatch.startswith("RISTIRIITA seq 1: sen tulos ei seuraa sen silmäluvuista")
+    # Polku's own words are Finnish: what is left in English is the roll's own log text, quoted as written.
+    left = re.sub(r"'[^']*'", "", " ".join(lines))
+    assert not re.search(r"\b(checked|mismatch|its|the|result|faces|roll|secret|dice)\b", left), left
+
+
+def test_polku_verify_says_a_seeded_file_in_finnish_too():
+    from polku import i18n
+
+    t = demo.demo_varjojuoksu(seed=5)
+    i18n.set_language("fi")
+    try:
+        lines = _check(t).lines()
+    finally:
+        i18n.set_language("en")
+    assert lines[0].startswith("tarkoituksella siemennetty: 5 ohjelman heittoa tuli kiinteästä siemenestä")
+    assert lines[0].endswith("(paluuarvo 3)") and lines[-1].startswith("SIEMENNETTY: 5 ohjelman heittoa tarkistettu")

@@ -177,7 +177,7 @@ def N_(message: str, /) -> str:
 class Said(str):
     """An English line that keeps the catalogue message and the values it was worded from (``.words``), so a
     reader elsewhere (a player's seat, given it in an answer) tells it again in their own language
-    (:func:`tell`). It is the English text wherever a plain ``str`` is expected (a log line, an error)."""
+    (:func:`retell`). It is the English text wherever a plain ``str`` is expected (a log line, an error)."""
 
     words: tuple[str, dict[str, str | int]]
 
@@ -192,6 +192,14 @@ def said(message: str, /, **values: str | int) -> Said:
 def words_of(text: object) -> tuple[str, dict[str, str | int]] | None:
     """The catalogue message and values ``text`` was worded from (a :class:`Said`), else None."""
     return getattr(text, "words", None) if isinstance(text, Said) else None
+
+
+def retell(text: object) -> str:
+    """Words made by :func:`said` in the language in use (a value made by :func:`said` too); other text as it is."""
+    words = words_of(text)
+    if words is None or language() == DEFAULT:
+        return str(text)
+    return _(words[0], **{k: retell(v) for k, v in words[1].items()})
 
 
 def tell(words: object, fallback: str = "") -> str:
@@ -209,4 +217,4 @@ def tell(words: object, fallback: str = "") -> str:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "Said", "_", "choose", "language",
-           "ngettext", "normalise", "pgettext", "said", "set_language", "tell", "translations", "words_of"]
+           "ngettext", "normalise", "pgettext", "retell", "said", "set_language", "tell", "translations", "words_of"]

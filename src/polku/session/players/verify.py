@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...i18n import N_, _, ngettext, retell, said
 from ...rules.dice import RulesError
 from ...rules.system import Settings
 from .. import fairdice
@@ -67,34 +68,39 @@ class Report:
         return 1 if self.mismatches else 3 if self.seeded else 0
 
     def lines(self) -> list[str]:
-        out = list(self.notes)
+        """The report's lines in the language in use (``--json`` keeps the English of its fields)."""
+        out = [retell(n) for n in self.notes]
         if self.seeded:
             # Said once, agreeing with the exit status: a mismatch makes it 1, whatever the seed.
-            tail = " (exit status 3)" if self.status == 3 else ""
-            out.insert(0, SEEDED_LINE.format(n=self.seeded, s="s" * (self.seeded != 1), tail=tail))
-        out += [f"checked: dice secret #{k}: program roll{'s' * (len(ns) != 1)} {_ranges(ns)}"
+            tail = _(" (exit status 3)") if self.status == 3 else ""
+            out.insert(0, _(SEEDED_ONE if self.seeded == 1 else SEEDED_MANY, n=self.seeded, tail=tail))
+        out += [ngettext("checked: dice secret #{key}: program roll {numbers}",
+                         "checked: dice secret #{key}: program rolls {numbers}", len(ns), key=k, numbers=_ranges(ns))
                 for k, ns in sorted(self.numbers.items())]
-        out += [f"not checked: {why}: {_list(rolls)}" for why, rolls in self.not_checked.items()]
-        out += [f"by hand: {h}" for h in self.hand]
-        out += [f"MISMATCH {m}" for m in self.mismatches]
+        out += [_("not checked: {why}: {rolls}", why=retell(WHY_SAID.get(why, why)), rolls=_list([retell(r) for r in rolls]))
+                for why, rolls in self.not_checked.items()]
+        out += [_("by hand: {roll}", roll=retell(h)) for h in self.hand]
+        out += [_("MISMATCH {what}", what=retell(m)) for m in self.mismatches]
         out.append(self.summary())
         return out
 
     def summary(self) -> str:
         total = self.checked + self.seeded
-        parts = [f"{total} program roll{'s' * (total != 1)} checked",
-                 f"{len(self.mismatches)} mismatch{'es' * (len(self.mismatches) != 1)}",
-                 f"{len(self.hand)} entered by hand"]
+        parts = [ngettext("{n} program roll checked", "{n} program rolls checked", total),
+                 ngettext("{n} mismatch", "{n} mismatches", len(self.mismatches)),
+                 _("{n} entered by hand", n=len(self.hand))]
         if self.before:
-            parts.append(f"{self.before} from before verifiable dice (not checkable)")
+            parts.append(_("{n} from before verifiable dice (not checkable)", n=self.before))
         if self.unrevealed:
-            parts.append(f"{self.unrevealed} checked with a secret not revealed yet")
+            parts.append(_("{n} checked with a secret not revealed yet", n=self.unrevealed))
         if self.seeded:
-            parts.append(f"{self.seeded} of them from a fixed seed (not a proof)")
+            parts.append(_("{n} of them from a fixed seed (not a proof)", n=self.seeded))
         if self.unchecked:
-            parts.append(f"{self.unchecked} not checkable")
-        head = "FAILED: " if not self.ok else "SEEDED: " if self.seeded else "OK: "
-        return head + ", ".join(parts)
+            parts.append(_("{n} not checkable", n=self.unchecked))
+        parts_text = ", ".join(parts)
+        if not self.ok:
+            return _("FAILED: {parts}", parts=parts_text)
+        return _("SEEDED: {parts}", parts=parts_text) if self.seeded else _("OK: {parts}", parts=parts_text)
 
 
 def _ranges(numbers: Iterable[int]) -> str:
@@ -109,14 +115,27 @@ def _ranges(numbers: Iterable[int]) -> str:
 
 
 def _list(items: list[str], most: int = 8) -> str:
-    return "; ".join(items[:most]) + (f"; … {len(items) - most} more" if len(items) > most else "")
+    more = _("; … {n} more", n=len(items) - most) if len(items) > most else ""
+    return "; ".join(items[:most]) + more
 
 
-NOT_REVEALED = "dice secret #{key} is not revealed yet (the GM reveals it when the session ends)"
-NEVER_REVEALED = "dice secret #{key} was replaced by a new one without being revealed"
-GM_ROLLS = "the GM's rolls (GM-only, or with a secret character): their dice are not in the transcript"
-SECRET_FIGHTER = "initiative rolls with a secret fighter's dice, which the transcript leaves out"
-NOT_BEFORE = "follow-ups of a roll the transcript does not hold"
+NOT_REVEALED = N_("dice secret #{key} is not revealed yet (the GM reveals it when the session ends)")
+NEVER_REVEALED = N_("dice secret #{key} was replaced by a new one without being revealed")
+GM_ROLLS = N_("the GM's rolls (GM-only, or with a secret character): their dice are not in the transcript")
+SECRET_FIGHTER = N_("initiative rolls with a secret fighter's dice, which the transcript leaves out")
+NOT_BEFORE = N_("follow-ups of a roll the transcript does not hold")
+WHY_SAID: dict[str, str] = {}
+"""A reason not checked (the English key of ``Report.not_checked``, as ``--json`` keeps it) → its words made by
+``said``, to tell it in the language in use."""
+
+
+def _where(seq: object, n: object = None, key: object = None, undone: bool = False) -> str:
+    """``seq 12 (roll #3 of dice secret #1) (undone)``: a roll named in a line (as said, told when printed)."""
+    if n is None:
+        return said(N_("seq {seq} (undone)"), seq=str(seq)) if undone else said(N_("seq {seq}"), seq=str(seq))
+    values = {"seq": str(seq), "n": str(n), "key": str(key)}
+    return (said(N_("seq {seq} (roll #{n} of dice secret #{key}) (undone)"), **values) if undone
+            else said(N_("seq {seq} (roll #{n} of dice secret #{key})"), **values))
 
 
 def _label(ev: Event) -> str:
@@ -149,15 +168,16 @@ def _new_dice(roll: RollTable, before: RollTable | None) -> tuple[list[tuple[int
             continue
         old = _shown(prev_sides[role]) if before is not None and role in prev_sides else []
         for i, d in enumerate(_shown(side)):
-            where = f"die {i + 1} of side {role}"
+            where = said(N_("die {n} of side {role}"), n=i + 1, role=role)
             size, face = d.get("size"), d.get("face")
             if i < len(old):
                 o = old[i]
                 thrown_again = len(d.get("replaced", []) or []) > len(o.get("replaced", []) or [])
                 if not thrown_again:
                     if (size, face) != (o.get("size"), o.get("face")):
-                        changed.append(f"{where} shows d{size}={face}, but the roll it follows showed "
-                                       f"d{o.get('size')}={o.get('face')} and threw no new die for it")
+                        changed.append(said(N_("{where} shows d{size}={face}, but the roll it follows showed "
+                                                  "d{old_size}={old_face} and threw no new die for it"), where=where,
+                                               size=size, face=face, old_size=o.get("size"), old_face=o.get("face")))
                     continue
             new.append((size if isinstance(size, int) else 0, face if isinstance(face, int) else 0, where))
     return new, changed
@@ -230,21 +250,22 @@ def _check_secrets(rep: Report, keys: _Keys, player: bool) -> None:
         try:
             actual = fairdice.commitment(secret)
         except ValueError as e:
-            rep.mismatches.append(f"dice secret #{key}: {e}")
+            rep.mismatches.append(said(N_("dice secret #{key}: {problem}"), key=key, problem=str(e)))
             continue
         if shown is None:
-            rep.mismatches.append(f"dice secret #{key}: no commitment was ever shown for it")
+            rep.mismatches.append(said(N_("dice secret #{key}: no commitment was ever shown for it"), key=key))
         elif shown[1] != actual:
-            rep.mismatches.append(f"dice secret #{key}: its SHA-256 is {actual}, not the commitment "
-                                  f"{shown[1]} shown to the players")
+            rep.mismatches.append(said(N_("dice secret #{key}: its SHA-256 is {actual}, not the commitment {shown} "
+                                          "shown to the players"), key=key, actual=actual, shown=shown[1]))
         if key not in keys.revealed:
-            rep.notes.append(f"dice secret #{key} is not revealed yet: its rolls are checked with the secret "
-                             "this file holds; the players can check them once it is revealed")
+            rep.notes.append(said(N_("dice secret #{key} is not revealed yet: its rolls are checked with the secret "
+                                     "this file holds; the players can check them once it is revealed"), key=key))
     current = keys.current
     if player and current is not None and current not in keys.secrets:
-        rep.notes.append(f"dice secret #{current} is not revealed yet: its commitment is "
-                         f"{keys.committed[current][1] if current in keys.committed else '(none shown)'}; its rolls "
-                         "can be checked once the GM reveals it (a new session, or V in the GM's app)")
+        commitment = keys.committed[current][1] if current in keys.committed else said(N_("(none shown)"))
+        rep.notes.append(said(N_("dice secret #{key} is not revealed yet: its commitment is {commitment}; its rolls "
+                                 "can be checked once the GM reveals it (a new session, or V in the GM's app)"),
+                              key=current, commitment=commitment))
 
 
 def _list_withheld(rep: Report, walk: _Walk, withheld: Iterable[Mapping[str, Any]]) -> None:
@@ -255,8 +276,8 @@ def _list_withheld(rep: Report, walk: _Walk, withheld: Iterable[Mapping[str, Any
             continue
         walk.numbers.setdefault(w_key, set()).add(w_n)
         why = SECRET_FIGHTER if w.get("why") == "secret fighter" else GM_ROLLS
-        rep.not_checked.setdefault(why, []).append(
-            f"seq {w.get('seq')} (roll #{w_n} of dice secret #{w_key}){' (undone)' if w.get('undone') else ''}")
+        WHY_SAID.setdefault(why, said(why))
+        rep.not_checked.setdefault(why, []).append(_where(w.get("seq"), w_n, w_key, bool(w.get("undone"))))
 
 
 def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
@@ -284,8 +305,8 @@ def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
             _check_roll(rep, walk, ev, roll, bool(dice))
     _check_numbering(rep, walk.numbers, dice, "transcript" if player else "log")
     if not rep.seeded and not keys.secrets and rep.before:
-        rep.notes.insert(0, "this file predates verifiable dice: its program rolls have no committed "
-                            "secret to check them against")
+        rep.notes.insert(0, said(N_("this file predates verifiable dice: its program rolls have no committed "
+                                    "secret to check them against")))
     return rep
 
 
@@ -328,12 +349,12 @@ def _list_by_hand(rep: Report, ev: Event, roll: RollTable, undone_note: str) -> 
     seq = ev.get("seq")
     hand = _hand_sides(roll)
     if not hand:
-        rep.hand.append(f"seq {seq}{undone_note}: {_label(ev)}")
+        rep.hand.append(said(N_("{roll}: {label}"), roll=_where(seq, undone=bool(undone_note)), label=_label(ev)))
         return True
     # Some sides by hand, the others the program's dice: list the one, check the others.
     sides = ", ".join(sorted(hand))
-    rep.hand.append(f"seq {seq}{undone_note} (side {sides}; the other side's program dice are checked): "
-                    f"{_label(ev)}")
+    rep.hand.append(said(N_("{roll} (side {sides}; the other side's program dice are checked): {label}"),
+                         roll=_where(seq, undone=bool(undone_note)), sides=sides, label=_label(ev)))
     return False
 
 
@@ -342,8 +363,8 @@ def _check_unnumbered(rep: Report, roll: RollTable, before_roll: RollTable | Non
     if before_roll is not None and not roll.get("draws"):
         # A follow-up that threw nothing (negating a glitch): the dice must be the same.
         new, changed = _new_dice(roll, before_roll)
-        rep.mismatches += [f"{where}: {c}" for c in changed]
-        rep.mismatches += [f"{where}: {w} is new but no die was thrown" for _, _, w in new]
+        rep.mismatches += [said(N_("{where}: {problem}"), where=where, problem=c) for c in changed]
+        rep.mismatches += [said(N_("{where}: {die} is new but no die was thrown"), where=where, die=w) for _, _, w in new]
         return
     if roll.get("draws") or "seed" in roll:
         rep.before += 1
@@ -363,22 +384,25 @@ def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: RollTable, has_dice: 
         # Which of its dice were carried over is in the roll the players were not shown.
         if isinstance(roll_key, int) and isinstance(n, int):
             walk.numbers.setdefault(roll_key, set()).add(n)
-            rep.not_checked.setdefault(NOT_BEFORE, []).append(
-                f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}")
+            WHY_SAID.setdefault(NOT_BEFORE, said(NOT_BEFORE))
+            rep.not_checked.setdefault(NOT_BEFORE, []).append(_where(seq, n, roll_key, bool(undone_note)))
         return
     if roll.get("fixed_seed") and isinstance(roll.get("seed"), int):
         # Deliberately seeded (a demo, polku --seed): the faces must still be the seed's.
         rep.seeded += 1
-        _check_draws(rep, f"seq {seq} (fixed seed){undone_note}", roll["seed"], roll, before_roll)
+        fixed = (said(N_("seq {seq} (fixed seed) (undone)"), seq=seq) if undone_note
+                 else said(N_("seq {seq} (fixed seed)"), seq=seq))
+        _check_draws(rep, fixed, roll["seed"], roll, before_roll)
         return
     if not isinstance(roll_key, int) or not isinstance(n, int):
-        _check_unnumbered(rep, roll, before_roll, f"seq {seq}{undone_note}")
+        _check_unnumbered(rep, roll, before_roll, _where(seq, undone=bool(undone_note)))
         return
-    where = f"seq {seq} (roll #{n} of dice secret #{roll_key}){undone_note}"
+    where = _where(seq, n, roll_key, bool(undone_note))
     walk.numbers.setdefault(roll_key, set()).add(n)
     keys = walk.keys
     if walk.player and roll_key not in keys.secrets and (roll_key == keys.current or roll_key in keys.committed):
         why = NOT_REVEALED if roll_key == keys.current else NEVER_REVEALED
+        WHY_SAID.setdefault(why.format(key=roll_key), said(why, key=roll_key))
         rep.not_checked.setdefault(why.format(key=roll_key), []).append(where)
         _note_reuse(rep, walk.used, roll_key, n, seq, walk.undone, where)
         return
@@ -394,18 +418,22 @@ def _check_roll(rep: Report, walk: _Walk, ev: Event, roll: RollTable, has_dice: 
 def _check_seed(rep: Report, keys: _Keys, roll: RollTable, key: int, n: int, seq: Any, where: str) -> bool:
     """The roll's secret is there and committed before it, and its seed is the one the secret and number give."""
     if key not in keys.secrets:
-        rep.mismatches.append(f"{where}: no dice secret #{key} in this {rep.source}")
+        rep.mismatches.append(said(N_("{where}: no dice secret #{key} in this file"), where=where, key=key)
+                              if rep.source == "file" else
+                              said(N_("{where}: no dice secret #{key} in this transcript"), where=where, key=key))
         return False
     shown = keys.committed.get(key)
     if shown is not None and isinstance(seq, int) and shown[0] > seq:
-        rep.mismatches.append(f"{where}: its secret was committed only later, at seq {shown[0]}")
+        rep.mismatches.append(said(N_("{where}: its secret was committed only later, at seq {seq}"), where=where,
+                                   seq=shown[0]))
     try:
         want_seed = fairdice.roll_seed(keys.secrets[key], n)
     except ValueError as e:
-        rep.mismatches.append(f"{where}: {e}")
+        rep.mismatches.append(said(N_("{where}: {problem}"), where=where, problem=str(e)))
         return False
     if roll.get("seed") != want_seed:
-        rep.mismatches.append(f"{where}: seed {roll.get('seed')} is not the seed the secret gives ({want_seed})")
+        rep.mismatches.append(said(N_("{where}: seed {seed} is not the seed the secret gives ({want})"), where=where,
+                                   seed=str(roll.get("seed")), want=want_seed))
         return False
     return True
 
@@ -415,19 +443,26 @@ def _note_reuse(rep: Report, used: dict[tuple[int, int], int], key: int, n: int,
     """A roll number used twice: a mismatch, unless undo gave it back (then a note naming both rolls)."""
     earlier = used.get((key, n))
     if earlier is not None and seq not in undone and earlier not in undone:
-        rep.mismatches.append(f"{where}: roll #{n} was already used by seq {earlier}")
+        rep.mismatches.append(said(N_("{where}: roll #{n} was already used by seq {earlier}"), where=where, n=n,
+                                   earlier=earlier))
     elif earlier is not None:
         # Undo gives a roll's number back: both rolls had the same seed, so the same first dice.
         first, then = (earlier, seq) if earlier in undone else (seq, earlier)
-        checked = "both checked" if key in rep.numbers else "to be checked once the secret is revealed"
-        rep.notes.append(f"roll #{n} of dice secret #{key}: seq {first} was undone and seq {then} "
-                         f"rolled with the same number (the same seed, so the same first dice); {checked}")
+        values: dict[str, str | int] = {"n": n, "key": key, "first": str(first), "then": str(then)}
+        rep.notes.append(said(N_("roll #{n} of dice secret #{key}: seq {first} was undone and seq {then} rolled with the "
+                                 "same number (the same seed, so the same first dice); both checked"), **values)
+                         if key in rep.numbers else
+                         said(N_("roll #{n} of dice secret #{key}: seq {first} was undone and seq {then} rolled with the "
+                                 "same number (the same seed, so the same first dice); to be checked once the secret "
+                                 "is revealed"), **values))
     used[(key, n)] = seq if isinstance(seq, int) else -1
 
 
-SEEDED_LINE = ("deliberately seeded: {n} program roll{s} came from a fixed seed (a demo or polku --seed): "
-               "reproducible, not secret, so no proof of fair dice{tail}")
-"""The one line ``polku verify`` says of a file whose program dice a fixed seed made."""
+SEEDED_ONE = N_("deliberately seeded: {n} program roll came from a fixed seed (a demo or polku --seed): "
+                "reproducible, not secret, so no proof of fair dice{tail}")
+SEEDED_MANY = N_("deliberately seeded: {n} program rolls came from a fixed seed (a demo or polku --seed): "
+                 "reproducible, not secret, so no proof of fair dice{tail}")
+"""The one line ``polku verify`` says of a file whose program dice a fixed seed made (one roll, or more)."""
 
 
 def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
@@ -447,27 +482,30 @@ def _check_outcome(rep: Report, ev: Event, undone_note: str) -> None:
         return
     if outcome.get("bought") or outcome.get("auto_failed"):
         return
-    where = f"seq {ev.get('seq')}{undone_note}"
+    where = _where(ev.get("seq"), undone=bool(undone_note))
     faces = [d.get("face") for d in _shown(sides[0])]
     hits = count_hits(f for f in faces if isinstance(f, int))
     if outcome.get("hits") != hits:
-        rep.mismatches.append(f"{where}: the result says {outcome.get('hits')} hits, its dice show {hits} (S4)")
+        rep.mismatches.append(said(N_("{where}: the result says {said} hits, its dice show {hits} (S4)"), where=where,
+                                   said=str(outcome.get("hits")), hits=hits))
         return
     thr = outcome.get("threshold", roll.get("threshold"))
     if "success" in outcome and isinstance(thr, int):
         success = hits >= thr
         net = hits - thr if success else 0
         if outcome.get("success") is not success or outcome.get("net_hits") != net:
-            said = "success" if outcome.get("success") else "failure"
-            rep.mismatches.append(f"{where}: the result says {said} with {outcome.get('net_hits')} net hits; "
-                                  f"{hits} hits against threshold {thr} are "
-                                  f"{'a success with ' + str(net) + ' net' if success else 'a failure'} (S8)")
+            logged = said(N_("success")) if outcome.get("success") else said(N_("failure"))
+            right = said(N_("a success with {net} net"), net=net) if success else said(N_("a failure"))
+            rep.mismatches.append(said(N_("{where}: the result says {said} with {said_net} net hits; {hits} hits against "
+                                          "threshold {threshold} are {right} (S8)"), where=where, said=logged,
+                                       said_net=str(outcome.get("net_hits")), hits=hits, threshold=thr, right=right))
             return
     summary = roll.get("summary")
     head = f"{hits} hit{'s' * (hits != 1)}"
     if not isinstance(summary, str) or not summary.startswith(head) \
             or not str(ev.get("text", "")).endswith(summary):
-        rep.mismatches.append(f"{where}: its log line does not say its result ({head})")
+        rep.mismatches.append(said(N_("{where}: its log line does not say its result ({head})"), where=where,
+                                   head=head))
 
 
 def _campaign_settings(state: Mapping[str, Any]) -> Settings:
@@ -486,14 +524,16 @@ def _rejudge(rep: Report, ev: Event, undone_note: str, campaign: Settings, known
     roll = ev.get("roll")
     if not isinstance(roll, dict):
         return None
-    where = f"seq {ev.get('seq')}{undone_note}"
+    where = _where(ev.get("seq"), undone=bool(undone_note))
     try:
         again = rejudge(roll, roll_settings(roll, campaign), known)
     except RulesError as e:
-        rep.mismatches.append(f"{where}: its faces break the rules it was made with: {e}")
+        rep.mismatches.append(said(N_("{where}: its faces break the rules it was made with: {problem}"), where=where,
+                                   problem=str(e)))
         return None
     except (ValueError, TypeError, KeyError, AttributeError, IndexError):
-        rep.mismatches.append(f"{where}: its dice cannot be read as dice, so its result cannot be judged")
+        rep.mismatches.append(said(N_("{where}: its dice cannot be read as dice, so its result cannot be judged"),
+                                   where=where))
         return None
     if again is None:
         return None
@@ -507,19 +547,23 @@ def _compare(rep: Report, ev: Event, roll: Mapping[str, Any], again: Rejudged, w
     wrong = [(i, a, b) for i, (a, b) in enumerate(zip(labels, again.labels)) if a != b]
     if again.labels and wrong:
         i, said_label, right = wrong[0]
-        rep.mismatches.append(f"{where}: side {i + 1} says '{said_label}', its faces give '{right}' ({again.rules})")
+        rep.mismatches.append(said(N_("{where}: side {n} says '{said}', its faces give '{right}' ({rules})"), where=where,
+                                   n=i + 1, said=said_label, right=right, rules=again.rules))
         return
-    said = roll.get("summary")
+    logged = roll.get("summary")
     if roll.get("outcome") != again.outcome:
         changed = sorted(k for k in set(again.outcome) | set(roll.get("outcome") or {})
                          if (roll.get("outcome") or {}).get(k) != again.outcome.get(k))
-        rep.mismatches.append(f"{where}: its result does not follow from its faces ({again.rules}, the settings it "
-                              f"was made with): the faces give '{again.summary}', the log says '{said}' "
-                              f"(changed: {', '.join(changed[:6])})")
-    elif said != again.summary:
-        rep.mismatches.append(f"{where}: its summary says '{said}', its result is '{again.summary}' ({again.rules})")
+        rep.mismatches.append(said(N_("{where}: its result does not follow from its faces ({rules}, the settings it was "
+                                      "made with): the faces give '{right}', the log says '{said}' (changed: {changed})"),
+                                   where=where, rules=again.rules, right=again.summary, said=str(logged),
+                                   changed=", ".join(changed[:6])))
+    elif logged != again.summary:
+        rep.mismatches.append(said(N_("{where}: its summary says '{said}', its result is '{right}' ({rules})"),
+                                   where=where, said=str(logged), right=again.summary, rules=again.rules))
     elif ev.get("text") != again.text:
-        rep.mismatches.append(f"{where}: its log line does not say its result ('{again.text}')")
+        rep.mismatches.append(said(N_("{where}: its log line does not say its result ('{text}')"), where=where,
+                                   text=again.text))
 
 
 def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[str, Any], where: str) -> None:
@@ -543,9 +587,19 @@ def _check_numbering(rep: Report, numbers: dict[int, set[int]], dice: Mapping[st
         missing = [n for n in range(1, last + 1) if n not in seen]
         if missing:
             shown = ", ".join(f"#{n}" for n in missing[:10]) + (" …" if len(missing) > 10 else "")
-            rep.mismatches.append(f"dice secret #{key}: program roll{'s' * (len(missing) != 1)} {shown} "
-                                  f"of {last} made {'are' if len(missing) != 1 else 'is'} not in the {where} "
-                                  "(rewritten as entered by hand, or removed)")
+            values: dict[str, str | int] = {"key": key, "shown": shown, "last": last}
+            if len(missing) == 1:
+                rep.mismatches.append(
+                    said(N_("dice secret #{key}: program roll {shown} of {last} made is not in the log (rewritten as "
+                            "entered by hand, or removed)"), **values) if where == "log" else
+                    said(N_("dice secret #{key}: program roll {shown} of {last} made is not in the transcript "
+                            "(rewritten as entered by hand, or removed)"), **values))
+            else:
+                rep.mismatches.append(
+                    said(N_("dice secret #{key}: program rolls {shown} of {last} made are not in the log (rewritten "
+                            "as entered by hand, or removed)"), **values) if where == "log" else
+                    said(N_("dice secret #{key}: program rolls {shown} of {last} made are not in the transcript "
+                            "(rewritten as entered by hand, or removed)"), **values))
 
 
 def _check_draws(rep: Report, where: str, seed: int, roll: RollTable, before_roll: RollTable | None) -> None:
@@ -554,23 +608,26 @@ def _check_draws(rep: Report, where: str, seed: int, roll: RollTable, before_rol
     try:
         draws = [fairdice.parse_draw(d) for d in (draws_raw if isinstance(draws_raw, list) else [None])]
     except ValueError as e:
-        rep.mismatches.append(f"{where}: {e}")
+        rep.mismatches.append(said(N_("{where}: {problem}"), where=where, problem=str(e)))
         return
     try:
         faces = fairdice.replay_draws(seed, [s for s, _ in draws])
     except ValueError:  # a die size no dice source knows (randint(1, 0))
-        rep.mismatches.append(f"{where}: a draw has a die size Polku does not roll")
+        rep.mismatches.append(said(N_("{where}: a draw has a die size Polku does not roll"), where=where))
         return
     bad = [(i, s, f, g) for i, ((s, f), g) in enumerate(zip(draws, faces)) if f != g]
     for i, s, f, g in bad:
-        rep.mismatches.append(f"{where}: draw {i + 1} is d{s}={f}, the seed gives {g}")
+        rep.mismatches.append(said(N_("{where}: draw {n} is d{size}={face}, the seed gives {gave}"), where=where, n=i + 1,
+                                   size=s, face=f, gave=g))
     new, changed = _new_dice(roll, before_roll)
-    rep.mismatches += [f"{where}: {c}" for c in changed]
+    rep.mismatches += [said(N_("{where}: {problem}"), where=where, problem=c) for c in changed]
     if len(new) != len(draws):
-        rep.mismatches.append(f"{where}: the roll shows {len(new)} new dice but threw {len(draws)}")
+        rep.mismatches.append(said(N_("{where}: the roll shows {new} new dice but threw {thrown}"), where=where,
+                                   new=len(new), thrown=len(draws)))
     for (size, face, w), (ds, df) in zip(new, draws):
         if (size, face) != (ds, df):
-            rep.mismatches.append(f"{where}: {w} shows d{size}={face}, the seed gave d{ds}={df}")
+            rep.mismatches.append(said(N_("{where}: {die} shows d{size}={face}, the seed gave d{seed_size}={seed_face}"),
+                                       where=where, die=w, size=size, face=face, seed_size=ds, seed_face=df))
 
 
 __all__ = ["Report", "verify"]
