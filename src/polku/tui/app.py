@@ -41,7 +41,7 @@ from .render import plain_styles, styles_from_theme
 from .typeahead import TypeAhead
 
 if TYPE_CHECKING:
-    from ..session.players.seats import SeatAnswer
+    from ..session.players.seats import Look, SeatAnswer, Taken
 
 
 class PolkuCommands(Provider):
@@ -210,7 +210,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_again = False
         self._spool_problem = ""
         self._seat_problems: dict[str, str] = {}
-        self.seat_waiting: list[Any] = []
+        self.seat_waiting: list[Taken] = []
         """Own rolls of the seats that wait for the GM's approval (``seats.own_rolls = approve``), oldest first:
         the requests as taken (``seats.Taken``); their seats were told they wait, and each is held in its seat's
         folder (``seats.hold``) until decided, so it waits again when the app is next opened."""
@@ -606,7 +606,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _apply_requests(self, message: SeatRequestsTaken) -> None:
         from ..session.players import seat_rolls, seats
 
-        look: Any = message.look
+        look = message.look
         t = self.tracker
         if look.problem and look.problem != self._spool_problem:
             self.notify(_("Players' seats: {problem}", problem=look.problem), severity="warning", title=_("Seats"), timeout=10,
@@ -614,7 +614,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self._spool_problem = look.problem
         self._seat_folder_problems(look)
         answers: list[tuple[str, SeatAnswer]] = []
-        holds: list[Any] = []
+        holds: list[Taken] = []
         released: list[tuple[str, str]] = []
         refused: dict[str, list[str]] = {}
         for taken in look.taken:
@@ -651,25 +651,25 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.run_worker(partial(self._write_answers, message.path, answers, look.more, holds, released), thread=True,
                         group="seat-spool", exit_on_error=False)
 
-    def _hold_for_approval(self, taken: Any) -> SeatAnswer:
+    def _hold_for_approval(self, taken: Taken) -> SeatAnswer:
         """An own roll under ``seats.own_rolls = approve``: checked now (refused at once, with its reason, if the
         character may not make it), else kept until the GM approves it (A) and answered that it waits."""
         from ..session.players import seat_rolls, seats
 
-        t = self.tracker
-        assert t is not None
-        why = seat_rolls.check(t, taken.cid, taken.request)
+        t, request = self.tracker, taken.request
+        assert t is not None and request is not None  # needs_approval said it is an own roll
+        why = seat_rolls.check(t, taken.cid, request)
         if why:
             return seats.refusal(seats.Taken(taken.cid, taken.rid, None, why))  # its words, for the seat
         self.seat_waiting.append(taken)
-        own = seat_rolls.find(t, taken.cid, taken.request)
+        own = seat_rolls.find(t, taken.cid, request)
         return {"v": 1, "id": taken.rid, "ok": True, "waiting": True, "text": seat_rolls.WAITING, "what": own.told()[0]}
 
     def action_approve_seat(self) -> None:
         if self.seat_waiting:
             self.decide_seat_roll(self.seat_waiting[0], True)
 
-    def decide_seat_roll(self, taken: Any, approve: bool) -> None:
+    def decide_seat_roll(self, taken: Taken, approve: bool) -> None:
         """The GM approves (the roll is made now, checked again) or refuses a seat's own roll that waits."""
         from ..session.players import seat_rolls, seats
 
@@ -702,7 +702,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             pass  # the seat keeps waiting; the command itself stands in the log
         seats.release(path, cid, str(answer.get("id", "")))
 
-    def _seat_folder_problems(self, look: Any) -> None:
+    def _seat_folder_problems(self, look: Look) -> None:
         """A seat whose requests the GM's app may not take (a group permission missing): one line to the GM
         naming the seat and what to fix, once; and to that seat, through the players' file, so it stops
         waiting. A problem gone at a later look is taken back."""
@@ -726,13 +726,15 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                 else _("seat folder {folder}", folder=cid))
 
     def _write_answers(self, path: Path, answers: list[tuple[str, SeatAnswer]], more: bool,
-                       holds: list[Any], released: list[tuple[str, str]]) -> None:
+                       holds: list[Taken], released: list[tuple[str, str]]) -> None:
         """Worker: hold each own roll that waits for the GM's approval in its seat's folder (it outlives the app;
         one already held is written again, the same), release the held ones decided now, write each answer into
         its seat's folder, then let the next look begin."""
         from ..session.players import seats
 
         for taken in holds:
+            if taken.request is None:  # never: only a checked own roll waits
+                continue
             try:
                 seats.hold(path, taken.cid, taken.request)
             except (OSError, seats.SeatError):

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from ..session.commands import Command
     from ..session.model import Event
+    from ..session.players.seats import Look
 
 
 class RunCommand(Message):
@@ -88,9 +89,9 @@ class SeatRequestsArrived(Message):
 
 
 class SeatRequestsTaken(Message):
-    """A look into the spool (a worker) took these requests (``look``: a ``seats.Look``); apply them."""
+    """A look into the spool (a worker) took these requests; apply them."""
 
-    def __init__(self, path: Path, look: Any) -> None:
+    def __init__(self, path: Path, look: Look) -> None:
         super().__init__()
         self.path = path
         self.look = look
