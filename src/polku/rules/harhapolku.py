@@ -463,7 +463,7 @@ def resolve_sum(a_count: int, a_roll: int | Die, b_count: int, b_roll: int | Die
     return SumResult(a_count, ar, b_count, br, winner, a_size, b_size)
 
 
-def result_json(result: HarhaResult | SumResult) -> dict[str, Any]:
+def result_json(result: HarhaResult | SumResult) -> dict[str, object]:
     """A JSON-serialisable summary; keys ``winner``, ``a_positions``, ``b_positions`` always."""
     if isinstance(result, SumResult):
         return {

@@ -472,7 +472,7 @@ def _die_json(d: Die) -> dict[str, Any]:
     return out
 
 
-def result_json(result: RajaResult) -> dict[str, Any]:
+def result_json(result: RajaResult) -> dict[str, object]:
     """A JSON-serialisable summary; keys ``winner``, ``degrees``, ``supernatural`` always."""
     return {
         "system": "rajapolku",

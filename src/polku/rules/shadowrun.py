@@ -1679,7 +1679,7 @@ def initiative_order(entries: Iterable[InitEntry]) -> list[InitEntry]:
 # output for the CLI and the log
 
 
-def result_json(result: Any) -> dict[str, Any]:
+def result_json(result: SRRoll | SuccessResult | OpposedResult | ExtendedTest | PoolPlan) -> dict[str, object]:
     """A JSON-ready dict for any result of this module.
 
     A roll has ``hits``, ``glitch``, ``critical_glitch``; a success test adds
