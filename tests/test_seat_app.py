@@ -1056,9 +1056,11 @@ async def test_the_gms_app_makes_a_rajapolku_seats_own_roll_as_its_own_command(t
         await wait_until(pilot, lambda: seats.read_answer(sf.path, "alyosha", early) is not None, "the refusal")
         assert seats.read_answer(sf.path, "alyosha", early)["text"] == \
             "no challenge is under way: the GM declares one (R1)"
-        tracker.start_challenge(tracker.add_challenge("Catch him again", ["alyosha"], ["the-pickpocket"])["id"])
+        c = tracker.add_challenge("Catch him again", ["alyosha"], ["the-pickpocket"])["id"]
+        tracker.start_challenge(c)
         n = len(tracker.events)
-        rid = seats.write_request(sf.path, "alyosha", "own", test="raja-challenge", key="pool:Chase", faces=[9, 2, 2])
+        rid = seats.write_request(sf.path, "alyosha", "own", test="raja-challenge", key=f"pool:Chase@{c}",
+                                  faces=[9, 2, 2])
         await wait_until(pilot, lambda: seats.read_answer(sf.path, "alyosha", rid) is not None, "the answer")
         ans = seats.read_answer(sf.path, "alyosha", rid)
         assert ans["ok"] and len(tracker.events) == n + 1, "one event: the roll (resolving the challenge in it)"

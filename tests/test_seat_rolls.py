@@ -349,9 +349,9 @@ def test_a_rajapolku_seat_rolls_the_challenge_under_way_with_a_saved_pool_agains
     t, c = raja_table()
     [chase] = seat_rolls.own_rolls(t, "alyosha")
     # R1-R3: the action die and her two backgrounds against the Pickpocket's action die and his two backgrounds
-    assert (chase.test, chase.key, chase.allowed) == ("raja-challenge", "pool:Chase", True)
+    assert (chase.test, chase.key, chase.allowed) == ("raja-challenge", f"pool:Chase@{c}", True)
     assert chase.label == "Chase: 3 dice against The Pickpocket's 3 (Catch him again)"
-    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase", faces=[7, 7, 3]))
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key=f"pool:Chase@{c}", faces=[7, 7, 3]))
     assert ans["ok"] and ans["text"] == "Alyosha rolls (the dice are in the log)"
     ev = t.event_by_seq(ans["roll"])
     roll = ev["roll"]
@@ -362,23 +362,27 @@ def test_a_rajapolku_seat_rolls_the_challenge_under_way_with_a_saved_pool_agains
     assert roll["draws"], "the GM's side is the program's dice: verify checks them"
     t.undo()
     assert t.is_undone(ev["seq"]) and t.challenge(c)["status"] == "active"
+    # A request for this challenge is not rolled into another one the GM started meanwhile (approve: it waited)
+    t.start_challenge(t.add_challenge("Another", ["alyosha"], ["the-pickpocket"])["id"])
+    assert seat_rolls.check(t, "alyosha", {"test": "raja-challenge", "key": f"pool:Chase@{c}"}) == \
+        "that roll is not open to you now"
 
 
 def test_a_rajapolku_own_roll_pays_the_saved_pools_ability_and_is_refused_without_the_charges():
     t, c = raja_table()
     t.roster.save_pool("alyosha", {"name": "Sight", "backgrounds": ["Street-wise"], "abilities": ["Second sight"]})
-    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == "pool:Sight")
+    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == f"pool:Sight@{c}")
     assert sight.label == "Sight: 3 dice against The Pickpocket's 3 (Catch him again), charges −1 (R11)"
-    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Sight", faces=[2, 9, 4]))
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key=f"pool:Sight@{c}", faces=[2, 9, 4]))
     assert ans["ok"] and t.character("alyosha")["charges"] == 4, "R11: 1 charge for the scene"
     die = t.event_by_seq(ans["roll"])["roll"]["sides"][0]["dice"][2]
     assert (die["source"], die["label"], die["face"]) == ("ability", "Second sight", 4)
     t.undo()
     t.update_character("alyosha", "charges", 0)
-    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == "pool:Sight")
+    sight = next(r for r in seat_rolls.own_rolls(t, "alyosha") if r.key == f"pool:Sight@{c}")
     assert not sight.allowed and sight.reason == "Alyosha has 0 charges; the pool's abilities cost 1 (R11)"
     n = len(t.events)
-    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Sight"))
+    ans = seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key=f"pool:Sight@{c}"))
     assert ans["text"] == sight.reason and len(t.events) == n
 
 
@@ -397,7 +401,7 @@ def test_a_rajapolku_own_roll_the_gm_must_build_is_refused_with_the_reason_never
         t, c = raja_table(opposition)
         assert seat_rolls.check(t, "alyosha", {"test": "raja-challenge", "key": "pool:Chase"}) == why
     t, c = raja_table()
-    assert seat_rolls.check(t, "igor-bondarenko", {"test": "raja-challenge", "key": "pool:Chase"}) == \
+    assert seat_rolls.check(t, "igor-bondarenko", {"test": "raja-challenge", "key": f"pool:Chase@{c}"}) == \
         "that roll is not open to you now", "a pool saved on another sheet"
     t.move_wound("alyosha", 5)  # Out of play (R9)
     [chase] = seat_rolls.own_rolls(t, "alyosha")
@@ -438,8 +442,8 @@ def test_polku_verify_finds_nothing_wrong_in_a_rajapolku_seats_rolls():
     from polku.session.players.verify import verify
 
     t, c = raja_table()
-    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase"))["ok"]
-    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key="pool:Chase", faces=[1, 1, 1]))["ok"] \
+    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key=f"pool:Chase@{c}"))["ok"]
+    assert seat_rolls.answer(t, taken("alyosha", test="raja-challenge", key=f"pool:Chase@{c}", faces=[1, 1, 1]))["ok"] \
         or t.challenge(c)["status"] == "resolved"
     s = t.add_challenge("Spirit combat", ["alyosha"], ["the-pickpocket"])["id"]
     t.rolls.roll_spirit("alyosha", "the-pickpocket", challenge=s)

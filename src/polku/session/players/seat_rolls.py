@@ -320,6 +320,7 @@ def _raja_challenges(t: Tracker, cid: str, ch: RajaCharacter, unnamed: frozenset
                             why or (N_("no challenge is under way: the GM declares one (R1)"), {})))
             continue
         c, against = found["challenge"], found["against"]
+        key = f"{key}@{c['id']}"  # this challenge's: a request for it is not made into another one
         spec["against"] = against
         offer = Offer(0, cid, "raja", spec, opposition=against)
         try:
