@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import i18n
 from ..i18n import N_, _, ngettext
@@ -745,16 +745,17 @@ SHEET_FIELDS = {
 """A sheet's fields as the log names them (the English is the field's own name, as older files wrote it)."""
 
 
-def field_value(field: str, value: Any) -> str:
+def field_value(field: str, value: object) -> str:
     """A sheet field's new value as the log shows it: yes or no, a kind, a list, attributes and ratings."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if field == "kind":
         return kind_label(str(value))
     if isinstance(value, list):
-        return ", ".join(field_value("", v) for v in value) or _("(none)")
+        return ", ".join(field_value("", v) for v in cast("list[object]", value)) or _("(none)")
     if isinstance(value, Mapping):
-        return ", ".join(f"{builtin_label(str(k)) if field == 'attributes' else k} {v}" for k, v in value.items())
+        return ", ".join(f"{builtin_label(str(k)) if field == 'attributes' else k} {v}"
+                         for k, v in cast("Mapping[object, object]", value).items())
     return str(value)
 
 
@@ -881,7 +882,7 @@ def _dice_revealed(f: Fact) -> Told:
                          "polku verify", int(f["rolls"]), key=int(f["key"]), secret=f["revealed"]))
 
 
-def setting_value(value: Any) -> str:
+def setting_value(value: object) -> str:
     """A setting's value as the log shows it: yes or no, else as it is kept."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
