@@ -3,9 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ..host import TrackerError
+from ..records import SRArmour, SRInitiativeScore, SRWeapon
+
+
+class ImportedSheet(TypedDict):
+    """A Varjojuoksu sheet as an importer reads it: a :class:`polku.session.records.SRCharacter`'s fields
+    without its id (the roster gives it one; the state's check sees it as the campaign's)."""
+
+    name: str
+    player: str
+    kind: str
+    health: str
+    notes: str
+    secret: bool
+    attributes: dict[str, int]
+    skills: dict[str, int]
+    edge_rating: int
+    edge: int
+    physical: int
+    stun: int
+    links: NotRequired[dict[str, str]]
+    monitor_extra: NotRequired[dict[str, int]]
+    initiative_passes: NotRequired[int]
+    initiative_scores: NotRequired[dict[str, SRInitiativeScore]]
+    weapons: NotRequired[list[SRWeapon]]
+    armour: NotRequired[SRArmour]
 
 
 class ImportRefused(TrackerError):
@@ -17,7 +42,7 @@ class ImportRefused(TrackerError):
 class Imported:
     """A character read from another program's file, as Polku stores it, and what it left out."""
 
-    character: dict[str, Any]
+    character: ImportedSheet
     """The character's fields (no ``id``): a Varjojuoksu character of :func:`polku.session.model.new_character`."""
     unmapped: list[str] = field(default_factory=list)
     """What the file holds that Polku's sheet does not: one short phrase each."""

@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
@@ -38,7 +37,7 @@ from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from ...rules.turns import MAX_PASSES
 from ..table.gear import MAX_WEAPONS, Armour, Weapon
-from . import Imported, ImportRefused
+from . import Imported, ImportedSheet, ImportRefused
 
 MAX_BYTES = 8 * 1024 * 1024
 """The largest file read: Chummer's own characters are under 200 KB (a portrait adds a few hundred)."""
@@ -161,7 +160,7 @@ class _Reader:
         self.improvement_notes(improvements)
         name = self.text("name") or self.text("alias") or Path(self.name).stem or "Chummer character"
         notes = " · ".join(x for x in (self.text("metatype"), self.text("concept")) if x)
-        ch: dict[str, Any] = {
+        ch: ImportedSheet = {
             "name": name[:60], "player": self.text("playername")[:60], "kind": "npc", "health": "",
             "notes": (f"From Chummer: {notes}" if notes else "From Chummer")[:200], "secret": False,
             "attributes": attrs, "skills": skills, "edge_rating": rating, "edge": rating,
