@@ -655,3 +655,31 @@ def test_a_varjojuoksu_seat_request_is_told_from_its_pool_and_never_holds_a_hidd
         assert telling.event_text(hidden).endswith("pelinjohtaja piilottaa tavoitteen")
     finally:
         i18n.set_language("en")
+
+
+def test_the_command_lines_roll_in_the_users_language_and_its_json_stays_english(capsys) -> None:
+    """polku resolve/roll: a Finnish user reads the headline and the explanation in Finnish; English (what scripts
+    parse) and --json are the same words in either language."""
+    import json
+
+    from polku.cli import main
+
+    def run(*argv: str) -> str:
+        main(list(argv))
+        return capsys.readouterr().out
+
+    english = run("resolve", "shadowrun", "5,6,1,1,2", "--threshold", "2")
+    assert english.splitlines()[:3] == ["Shadowrun: 2 hits, threshold 2: success, 0 net hits", "  pool: 5",
+                                        "  dice: 5,6,1,1,2"]
+    as_json = run("resolve", "shadowrun", "5,6,1,1,2", "--threshold", "2", "--json")
+    i18n.set_language("fi")
+    try:
+        finnish = run("resolve", "shadowrun", "5,6,1,1,2", "--threshold", "2")
+        raja = run("resolve", "rajapolku", "10,8,7", "6,5")
+        assert json.loads(run("resolve", "shadowrun", "5,6,1,1,2", "--threshold", "2", "--json")) == json.loads(as_json)
+    finally:
+        i18n.set_language("en")
+    assert finnish.splitlines()[:3] == ["Varjojuoksu: 2 osumaa, tavoite 2: onnistui, 0 netto-osumaa",
+                                        "  noppakasa: 5", "  nopat: 5,6,1,1,2"]
+    assert raja.splitlines()[0] == "Rajapolku: A voittaa, 3 astetta" and "  sija 1: 10 > 6 → A" in raja.splitlines()
+    assert not ENGLISH_WORDS.search(re.sub(r"\b[AB]\b", "", finnish + raja))

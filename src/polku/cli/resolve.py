@@ -53,6 +53,7 @@ from polku.cli.words import (
     sr_headline,
     sr_json,
     sr_opposed_headline,
+    told,
 )
 from polku.i18n import N_
 
@@ -214,7 +215,7 @@ def _resolve_raja(parsed: argparse.Namespace) -> int:
     a, b = raja_faces(args.a, "A"), raja_faces(args.b, "B")
     result = rajapolku.resolve(a, b, settings)
     out = {**rajapolku.result_json(result), "settings": settings_json(settings, "rajapolku")}
-    lines = [raja_headline(result), *("  " + line for line in result.explain())]
+    lines = [raja_headline(result), *("  " + told(line) for line in result.explain())]
     a_pen, b_pen = raja_wound_penalties(args)
     if not args.spirit and (args.charges is not None or a_pen or b_pen or args.wound or args.b_wound):
         raise CliError("--charges, --wound and --b-wound are for a spirit-combat exchange (--spirit, R11)")
@@ -278,7 +279,7 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
         if notice:
             out["notice"] = notice
         head = f"Harhapolku: {'success' if alone.success else 'failure'} ({alone.high} of {alone.needed} needed 7+)"
-        return emit(args, out, [head, *("  " + x for x in alone.explain())])
+        return emit(args, out, [head, *("  " + told(x) for x in alone.explain())])
     if variant == "sum":
         (ac, ad), (bc, bd) = _sum_side(args.a, "A"), _sum_side(args.b, "B")
         if bd is None:
@@ -295,7 +296,7 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
         head += tail
     if notice:
         out["notice"] = notice
-    return emit(args, out, [head, *("  " + x for x in explain)])
+    return emit(args, out, [head, *("  " + told(x) for x in explain)])
 
 
 def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hurried: bool = False,
@@ -392,7 +393,7 @@ def _resolve_sr(parsed: argparse.Namespace) -> int:
         out.update(helpers=hits, helper_dice=bonus)
         capped = " (capped at the leader's skill, sr.teamwork_cap)" if bonus < sum(hits) else ""
         lines.append(f"  helpers' hits: {', '.join(map(str, hits))} → +{bonus} dice for the leader{capped} (S11)")
-    lines += ["  " + line for line in result.explain()]
+    lines += ["  " + told(line) for line in result.explain()]
     return emit(args, out, lines)
 
 
@@ -429,7 +430,7 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
     for i, r in enumerate(rolls):
         lines.append(f"  interval {i + 1} (threshold {test.interval_thresholds[i]}"
                      f"{', hurried' if r.hurried else ''}): {sr_headline(r)[len('Shadowrun: '):]}")
-    lines += ["  " + x for x in test.explain()]
+    lines += ["  " + told(x) for x in test.explain()]
     return emit(args, out, lines)
 
 
@@ -457,7 +458,7 @@ def _resolve_sr_opposed(parsed: argparse.Namespace) -> int:
     rb = _sr_side(args.b, args, "b_", settings, "B")
     result = shadowrun.opposed(ra, rb)
     out = {**sr_json(result), "settings": settings_json(settings, "shadowrun")}
-    return emit(args, out, [sr_opposed_headline(result), *("  " + line for line in result.explain())])
+    return emit(args, out, [sr_opposed_headline(result), *("  " + told(line) for line in result.explain())])
 
 
 # --------------------------------------------------------------------------- roll

@@ -47,6 +47,7 @@ from polku.cli.words import (
     sr_headline,
     sr_json,
     sr_opposed_headline,
+    told,
 )
 from polku.i18n import N_
 
@@ -209,7 +210,7 @@ def _roll_raja(args: RollArgs, source: DiceSource) -> Rolled:
     result = rajapolku.resolve(a, b, settings)
     rolled = {"a": [glyph(d) for d in a], "b": [glyph(d) for d in b]}
     out = {**rajapolku.result_json(result), "settings": settings_json(settings, "rajapolku")}
-    return out, rolled, [raja_headline(result), *("  " + line for line in result.explain())]
+    return out, rolled, [raja_headline(result), *("  " + told(line) for line in result.explain())]
 
 
 MAX_EXCHANGES = 100
@@ -252,7 +253,7 @@ def _roll_spirit(args: RollArgs, source: DiceSource, settings: Settings, pool_b:
     if not fight.over:
         fight = fight.end()
         lines.append(f"stopped after {MAX_EXCHANGES} exchanges")
-    lines.append("  " + fight.explain()[0])
+    lines.append("  " + told(fight.explain()[0]))
     out = {"system": "rajapolku", "test": "spirit", "winner": fight.winner, "fight": fight.to_json(),
            "exchanges": exchanges, "settings": settings_json(settings, "rajapolku")}
     return out, rolled, lines
@@ -287,7 +288,7 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
         if notice:
             out["notice"] = notice
         head = f"Harhapolku: {'success' if alone.success else 'failure'} ({alone.high} of {alone.needed} needed 7+)"
-        return out, {"a": [f"d{d.size}:{d.face}" for d in dice]}, [head, *("  " + x for x in alone.explain())]
+        return out, {"a": [f"d{d.size}:{d.face}" for d in dice]}, [head, *("  " + told(x) for x in alone.explain())]
     a = roll_specs(harhapolku.variant_dice(pools[0], variant), source)
     b = roll_specs(harhapolku.variant_dice(pools[1], variant), source)
     result = harhapolku.resolve(a, b, settings=settings, a_count=harhapolku.pool_count(pools[0]),
@@ -302,7 +303,7 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
         head += tail
     if notice:
         out["notice"] = notice
-    return out, rolled, [head, *("  " + x for x in explain)]
+    return out, rolled, [head, *("  " + told(x) for x in explain)]
 
 
 def _roll_sr(args: RollArgs, source: DiceSource) -> Rolled:
@@ -388,7 +389,7 @@ def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     rolled = {f"helper {i + 1}": [d.face for d in h.dice] for i, h in enumerate(helpers)}
     rolled["a"] = [d.face for d in leader.dice]
     lines = [sr_headline(result), f"  helpers' hits: {', '.join(str(h.hits) for h in helpers)} "
-             f"→ +{bonus} dice for the leader (S11)", *("  " + x for x in result.explain())]
+             f"→ +{bonus} dice for the leader (S11)", *("  " + told(x) for x in result.explain())]
     return out, rolled, lines
 
 
@@ -398,7 +399,7 @@ def _roll_sr_one(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     r = one(n, "", hurried=args.hurried)
     result = shadowrun.success_test(r, args.threshold) if args.threshold is not None else r
     out = {**sr_json(result), "settings": one.settings_out}
-    return out, {"a": [d.face for d in r.dice]}, [sr_headline(result), *("  " + x for x in result.explain())]
+    return out, {"a": [d.face for d in r.dice]}, [sr_headline(result), *("  " + told(x) for x in result.explain())]
 
 
 def _roll_sr_opposed(args: RollArgs, one: _SrRoller, n: int, pool_b: str) -> Rolled:
@@ -415,7 +416,7 @@ def _roll_sr_opposed(args: RollArgs, one: _SrRoller, n: int, pool_b: str) -> Rol
     if group:
         out["group"] = {"pools": [m, *group], "b_dice": m_total}
         lines.append(f"  B leads a group of {len(group) + 1}: largest pool + {min(5, len(group))} = {m_total} (S9)")
-    lines += ["  " + line for line in result.explain()]
+    lines += ["  " + told(line) for line in result.explain()]
     return out, {"a": [d.face for d in ra.dice], "b": [d.face for d in rb.dice]}, lines
 
 

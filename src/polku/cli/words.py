@@ -19,6 +19,18 @@ if TYPE_CHECKING:
     from polku.rules.shadowrun import OpposedResult, SRRoll, SuccessResult
 
 
+def told(line: str) -> str:
+    """An explanation line in the user's language (POLKU_LANG, the locale): English as the rules core made it (the
+    words scripts read, byte for byte), else told from the step it keeps (``rules.explain``)."""
+    from polku import i18n
+
+    if i18n.language() == i18n.DEFAULT:
+        return line
+    from polku.session.telling import line_text
+
+    return line_text(line)
+
+
 def side_name(side: str, variant: str | None = None) -> str:
     if variant in ("ch23", "same_size", "sum"):
         return {"a": "A (actor)", "b": "B (challenger)"}.get(side, side)
@@ -29,11 +41,35 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _english() -> bool:
+    """Whether the user reads English: then every line is worded exactly as before (what scripts parse)."""
+    from polku import i18n
+
+    return i18n.language() == i18n.DEFAULT
+
+
 def raja_headline(result: RajaResult) -> str:
+    if not _english():
+        from polku.i18n import _
+        from polku.session import telling
+
+        return _("Rajapolku: {outcome}", outcome=telling.raja_outcome(telling.raja_fact(result, "A", "B")))
     return "Rajapolku: " + raja_outcome(result, "A", "B")
 
 
 def harha_headline(result: HarhaResult) -> str:
+    if not _english():
+        from polku.i18n import _
+
+        if result.winner == "tie":
+            return _("Harhapolku ({variant}): tie {a} to {b} — reroll", variant=result.variant, a=result.a_positions,
+                     b=result.b_positions)
+        if result.variant in ("ch23", "same_size", "sum"):
+            name = _("A (actor)") if result.winner == "a" else _("B (challenger)")
+        else:
+            name = result.winner.upper()
+        return _("Harhapolku ({variant}): {name} wins, positions A {a} – B {b}", variant=result.variant, name=name,
+                 a=result.a_positions, b=result.b_positions)
     if result.winner == "tie":
         return f"Harhapolku ({result.variant}): tie {result.a_positions} to {result.b_positions} — reroll"
     name = side_name(result.winner, result.variant)
@@ -45,6 +81,20 @@ def sr_headline(result: SRRoll | SuccessResult) -> str:
     from polku.rules.shadowrun import SuccessResult
 
     roll = result.roll if isinstance(result, SuccessResult) else result
+    if not _english():
+        from polku.i18n import _, ngettext
+        from polku.session import telling
+
+        told = [telling.hits_words(roll.hits)]
+        if roll.critical_glitch:
+            told.append(telling.glitch_words(roll.hits, "critical", loud=True))
+        elif roll.glitch:
+            told.append(telling.glitch_words(roll.hits, "glitch"))
+        if isinstance(result, SuccessResult):
+            verdict = (ngettext("success, {n} net hit", "success, {n} net hits", result.net_hits) if result.success
+                       else _("failure"))
+            told.append(_("threshold {threshold}: {verdict}", threshold=result.threshold, verdict=verdict))
+        return _("Shadowrun: {parts}", parts=", ".join(told))
     parts = [plural(roll.hits, "hit")]
     if roll.critical_glitch:
         parts.append(glitch_words(roll.hits, True, loud=True))
@@ -57,6 +107,19 @@ def sr_headline(result: SRRoll | SuccessResult) -> str:
 
 
 def sr_opposed_headline(result: OpposedResult) -> str:
+    if not _english():
+        from polku.i18n import _, ngettext
+        from polku.session import telling
+
+        said = "".join(_("; {side} {glitch}", side=side, glitch=telling.glitch_words(
+            r.hits, "critical" if r.critical_glitch else "glitch", loud=r.critical_glitch))
+            for side, r in (("A", result.a), ("B", result.b)) if r.glitch or r.critical_glitch)
+        if result.winner == "tie":
+            return _("Shadowrun opposed: tie (stalemate); if a winner is needed, B (defender) wins{glitches}",
+                     glitches=said)
+        return ngettext("Shadowrun opposed: {winner} wins with {n} net hit{glitches}",
+                        "Shadowrun opposed: {winner} wins with {n} net hits{glitches}", result.net_hits,
+                        winner=result.winner.upper(), glitches=said)
     glitches = "".join(f"; {side} {glitch_words(r.hits, r.critical_glitch, loud=r.critical_glitch)}"
                        for side, r in (("A", result.a), ("B", result.b)) if r.glitch or r.critical_glitch)
     if result.winner == "tie":
