@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from ...rules import harhapolku as harha
 from ...rules import rajapolku as raja
@@ -21,6 +21,7 @@ from ...rules import shadowrun as sr
 from ...rules.dice import Die, ManualSource
 from ...rules.system import Settings
 from ...text import raja_outcome
+from ..records import DieTable
 from .common import die_from, toml_safe
 from .harhapolku import HarhaVerdict, _harha_summary, _narration_outcome
 from .rajapolku import spirit_outcome, spirit_summary
@@ -57,19 +58,39 @@ class Known:
     """The roll's log line (an edge reroll's names the edge, which its roll does not hold)."""
 
 
-def _sides_of(roll: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+Table = Mapping[str, object]
+"""A logged roll's table as read (a transcript's JSON: any shape until each value is read)."""
+
+
+def _int(value: object) -> int:
+    """``int(value)`` of a logged number; TypeError for a value that is none."""
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+
+
+def _table(value: object) -> Table:
+    """A logged table; TypeError for a value that is none (:func:`rejudge`'s caller reports it)."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{type(value).__name__} is not a table")
+    return cast(Table, value)
+
+
+def _sides_of(roll: Table) -> dict[str, Table]:
     sides = roll.get("sides")
-    return {str(s.get("role")): s for s in sides if isinstance(s, Mapping)} if isinstance(sides, list) else {}
+    return {str(s.get("role")): s for s in (_table(x) for x in cast("list[object]", sides) if isinstance(x, Mapping))
+            } if isinstance(sides, list) else {}
 
 
-def _dice_of(side: Mapping[str, Any]) -> list[Die]:
+def _dice_of(side: Table) -> list[Die]:
     dice = side.get("dice")
     if not isinstance(dice, list):
         raise ValueError("no dice")
-    return [die_from(d) for d in dice]
+    # die_from reads size and face: KeyError or TypeError for a table that is not a die (reported by the caller).
+    return [die_from(cast(DieTable, d)) for d in cast("list[object]", dice)]
 
 
-def _sr_roll_again(side: Mapping[str, Any], out: Mapping[str, Any], settings: Settings) -> sr.SRRoll:
+def _sr_roll_again(side: Table, out: Table, settings: Settings) -> sr.SRRoll:
     """A Varjojuoksu roll rebuilt from the dice it shows; the pool, Edge and helper dice as logged
     (what was asked for), the hits and glitches left to the rules (S4–S7)."""
     dice = _dice_of(side)
@@ -81,13 +102,14 @@ def _sr_roll_again(side: Mapping[str, Any], out: Mapping[str, Any], settings: Se
     if isinstance(logged, list) and len(logged) == len(dice):
         parents = tuple(p if isinstance(p, int) and not isinstance(p, bool) and 0 <= p < i else None
                         for i, p in enumerate(d.get("from") if isinstance(d, Mapping) else None for d in logged))
-    return sr.SRRoll(tuple(dice), parents, int(out.get("pool", len(dice))),
-                     helper_dice=int(out.get("helper_dice", 0)), edge_dice=int(out.get("edge_dice", 0)),
-                     edge_when=out.get("edge"), glitch_rerolls=settings.sr_glitch_rerolls,
+    edge = out.get("edge")
+    return sr.SRRoll(tuple(dice), parents, _int(out.get("pool", len(dice))),
+                     helper_dice=_int(out.get("helper_dice", 0)), edge_dice=_int(out.get("edge_dice", 0)),
+                     edge_when=edge if isinstance(edge, str) else None, glitch_rerolls=settings.sr_glitch_rerolls,
                      hurried=bool(out.get("hurried")), glitch_negated=bool(out.get("glitch_negated")),
                      critical_reduced=bool(out.get("critical_reduced")),
                      bought=bought if isinstance(bought, int) else None, auto_failed=bool(out.get("auto_failed")),
-                     edge_spent=int(out.get("edge_spent", 0)), manual=bool(out.get("manual")))
+                     edge_spent=_int(out.get("edge_spent", 0)), manual=bool(out.get("manual")))
 
 
 def _sr_judged(r: sr.SRRoll) -> dict[str, object]:
@@ -96,7 +118,7 @@ def _sr_judged(r: sr.SRRoll) -> dict[str, object]:
     return out
 
 
-def _extended(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Settings, known: Known) -> Rejudged:
+def _extended(roll: Table, outcome: Table, settings: Settings, known: Known) -> Rejudged:
     """One interval of an extended test (S10): the roll as the faces give it, added to the hits the
     intervals before it accumulated, against the threshold in force."""
     side = _sides_of(roll)["a"]
@@ -115,7 +137,7 @@ def _extended(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Set
                     f"{side.get('label', '')}, extended test: {summary}", "S4–S7, S10")
 
 
-def _spirit(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Settings) -> Rejudged:
+def _spirit(roll: Table, outcome: Table, settings: Settings) -> Rejudged:
     """One exchange of a spirit combat (R11): the comparison of the faces (R5–R7), the charges the loser
     loses, and the fight after it from the fight before it (a roll from before Polku logged that: the
     fight after as logged)."""
@@ -130,8 +152,8 @@ def _spirit(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: Setti
         ex = fight.exchange(result, settings)
         judged = spirit_outcome(fight, ex)
     else:
-        f = outcome["fight"]
-        after = raja.SpiritFight(int(f["a_charges"]), int(f["b_charges"]), exchanges=int(f["exchanges"]),
+        f = _table(outcome["fight"])
+        after = raja.SpiritFight(_int(f["a_charges"]), _int(f["b_charges"]), exchanges=_int(f["exchanges"]),
                                  ended_by_gm=bool(f.get("ended_by_gm")))
         ex = raja.SpiritExchange(after, result, result.loser, raja.spirit_loss(result, settings))
         judged = {**raja.result_json(result), "charge_loss": ex.loss, "fight": after.to_json()}
@@ -145,7 +167,7 @@ _EDGE = re.compile(r" with edge '(?P<edge>.*)' \(H7\)$")
 _HARMED = re.compile(r"^.*?(?:\d: |automatically, )(?P<who>.*)'s character is (?:un)?harmed \(H9\)$")
 
 
-def _narration(roll: Mapping[str, Any], outcome: Mapping[str, Any], known: Known) -> Rejudged:
+def _narration(roll: Table, outcome: Table, known: Known) -> Rejudged:
     """A die of the narration contest (H9), with the rules' own words: a background's die rolled, a hand
     thrown again with an edge (H7), or the GM's harm roll after a usurpation with more than 3 dice."""
     sides = _sides_of(roll)
@@ -180,7 +202,7 @@ def _narration(roll: Mapping[str, Any], outcome: Mapping[str, Any], known: Known
     return Rejudged({}, step.text, step.text, "H9")
 
 
-def rejudge(roll: Mapping[str, Any], settings: Settings, known: Known | None = None) -> Rejudged | None:
+def rejudge(roll: Table, settings: Settings, known: Known | None = None) -> Rejudged | None:
     """Judge a logged roll again from the faces it shows, with the rules core and ``settings`` (the
     settings it was made with, whole), and ``known``: what the log says before it that its entry does
     not hold (an extended test's total so far). None for a kind not judged here (initiative and damage
