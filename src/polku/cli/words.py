@@ -141,6 +141,19 @@ def sr_json(result: SRRoll | SuccessResult | OpposedResult) -> dict[str, Any]:
 
 def spirit_line(step: SpiritExchange) -> str:
     f = step.fight
+    if not _english():
+        from polku.i18n import _, ngettext
+
+        if step.loser is None:
+            return _("spirit combat: a full tie costs nothing (A {a}, B {b} charges) (R11)", a=f.a_charges, b=f.b_charges)
+        if f.over:
+            return ngettext("spirit combat: {loser} loses {n} charge, the winner nothing (A {a}, B {b} left; the fight "
+                            "is over) (R11)", "spirit combat: {loser} loses {n} charges, the winner nothing (A {a}, "
+                            "B {b} left; the fight is over) (R11)", step.loss, loser=step.loser.upper(),
+                            a=f.a_charges, b=f.b_charges)
+        return ngettext("spirit combat: {loser} loses {n} charge, the winner nothing (A {a}, B {b} left) (R11)",
+                        "spirit combat: {loser} loses {n} charges, the winner nothing (A {a}, B {b} left) (R11)",
+                        step.loss, loser=step.loser.upper(), a=f.a_charges, b=f.b_charges)
     if step.loser is None:
         return f"spirit combat: a full tie costs nothing (A {f.a_charges}, B {f.b_charges} charges) (R11)"
     end = "; the fight is over" if f.over else ""
@@ -156,12 +169,24 @@ def harha_demand(result: HarhaResult | SumResult, needed: int, out: dict[str, An
     out["difficult"] = {"success": d.success, "high": d.high, "needed": d.needed,
                         "won_comparison": d.won_comparison, "tie": d.tie}
     out["explain"] = explain = d.explain()
+    if not _english():
+        from polku.i18n import _
+
+        verdict = _("a tie, reroll") if d.tie else _("success") if d.success else _("failure")
+        values = {"verdict": verdict, "high": d.high, "needed": d.needed}
+        return ((_("; very demanding: {verdict} ({high} of {needed} needed 7+)", **values) if needed == 2
+                 else _("; difficult: {verdict} ({high} of {needed} needed 7+)", **values)), explain)
     kind = "very demanding" if needed == 2 else "difficult"
     verdict = "a tie, reroll" if d.tie else "success" if d.success else "failure"
     return f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
 
 
 def harha_sum_headline(result: SumResult) -> str:
+    if not _english():
+        from polku.i18n import _
+
+        name = _("A (actor)") if result.winner == "a" else _("B (challenger)")
+        return _("Harhapolku (sum): {name} wins, totals A {a} – B {b}", name=name, a=result.a_total, b=result.b_total)
     who = side_name(result.winner, "sum")
     return f"Harhapolku (sum): {who} wins, totals A {result.a_total} – B {result.b_total}"
 
