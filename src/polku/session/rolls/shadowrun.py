@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
@@ -99,14 +99,24 @@ def pool_from(value: object) -> SRPool | None:
     """The :class:`SRPool` kept by :func:`pool_json`, or None if ``value`` is not one."""
     if not isinstance(value, dict):
         return None
-    data: dict[str, Any] = value  # as kept: each field is read and converted below
+    data = cast("dict[str, object]", value)  # as kept: each field is read and converted below
+    mods, off = data.get("modifiers", []), data.get("effects_off", [])
     try:
+        if not isinstance(mods, list) or not isinstance(off, list):
+            raise TypeError("not a list")
         return SRPool(mode=str(data["mode"]), skill=str(data["skill"]), attribute=str(data["attribute"]),
-                      second=str(data["second"]), dice=int(data["dice"]),
-                      modifiers=[(str(m["label"]), int(m["dice"])) for m in data.get("modifiers", [])],
-                      effects_off=tuple(str(x) for x in data.get("effects_off", [])))
+                      second=str(data["second"]), dice=_whole(data["dice"]),
+                      modifiers=[(str(m["label"]), _whole(m["dice"])) for m in cast("list[dict[str, object]]", mods)],
+                      effects_off=tuple(str(x) for x in cast("list[object]", off)))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _whole(value: object) -> int:
+    """``int(value)`` of a kept number; TypeError for a value that is none."""
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"not a number: {type(value).__name__}")
 
 
 @dataclass(frozen=True, slots=True)
