@@ -2,9 +2,10 @@
 
 The state is a tree of dicts, lists, strings, ints and bools — exactly what is
 written to the ``[state]`` table of a session file, so saving is a dump and
-loading is a parse plus :func:`validate_state`. Every change goes through the
-tracker as a list of *changes* (``path``, ``before``, ``after``), which is what
-makes undo, redo and replay from the log one mechanism.
+loading is a parse plus :func:`validate_state` (its checks are
+:mod:`polku.session.validation`'s). Every change goes through the tracker as a
+list of *changes* (``path``, ``before``, ``after``), which is what makes undo,
+redo and replay from the log one mechanism.
 
 Layout::
 
