@@ -398,15 +398,15 @@ def to_markdown(blocks: Sequence[Block]) -> str:
             lines += [f"- {_md_inline(item)}" for item in b.items] + [""]
         elif b.kind == "table":
             lines.append("| " + " | ".join(_md_escape(h) for h in b.header) + " |")
-            lines.append("|" + "|".join("---" for _ in b.header) + "|")
+            lines.append("|" + "|".join("---" for _header in b.header) + "|")
             for row in b.rows:
                 lines.append("| " + " | ".join(_md_inline(cell) for cell in row) + " |")
             lines.append("")
         elif b.kind == "bars":
-            top = max([v for _, v, _, _ in b.bars] + [r for _, _, r, _ in b.bars] + [1])
+            top = max([bar[1] for bar in b.bars] + [bar[2] for bar in b.bars] + [1])
             ref = b.bars[0][2] if b.bars else 0
             lines.append("```")
-            width = max(len(label) for label, *_ in b.bars)
+            width = max(len(bar[0]) for bar in b.bars)
             for label, value, _ref, note in b.bars:
                 lines.append(f"{label:>{width}} {_bar(value, top):<{BAR_WIDTH + 1}} {note}")
             lines.append(f"{'':>{width}} " + _("fair: {expected} each", expected=format(ref, ".1f")))
@@ -473,7 +473,7 @@ def to_html(blocks: Sequence[Block]) -> str:
                 body.append("  <tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in row) + "</tr>")
             body.append("</table>")
         elif b.kind == "bars":
-            top = max([v for _, v, _, _ in b.bars] + [r for _, _, r, _ in b.bars] + [1])
+            top = max([bar[1] for bar in b.bars] + [bar[2] for bar in b.bars] + [1])
             ref = b.bars[0][2] if b.bars else 0
             body.append('<div class="bars">')
             for label, value, reference, note in b.bars:
