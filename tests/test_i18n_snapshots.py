@@ -9,6 +9,8 @@ lines (issue 25, part two) and what the GM typed (names).
 
 from __future__ import annotations
 
+import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +208,34 @@ def test_review_statistics_in_finnish(snap_compare):
 def test_review_statistics_dice_in_finnish(snap_compare):
     """S then End: the faces against a fair die, the chi-square verdict in Finnish."""
     assert snap_compare(_review("fi"), run_before=_pressed("S", "end"), terminal_size=SIZE)
+
+
+@systems
+def test_the_roll_screens_result_speaks_the_gms_language(system):
+    """A Finnish GM's roll: the result box's headline is the roll told from its fact (``Alyosha voittaa, 1 aste``),
+    never the English the file keeps beside it (``Alyosha wins, 1 degree`` was shown), and the settings line too."""
+    from polku.session import telling
+    from polku.tui.screens.roll.base import RollScreen
+    from test_telling import ENGLISH_WORDS
+
+    app = gm_app(system, "fi")
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await snapshot_keys(*ROLL_KEYS[system])(pilot)
+            roll = app.screen
+            assert isinstance(roll, RollScreen)
+            before = len(app.tracker.events)
+            await pilot.press("r")
+            await until(pilot, lambda: roll.result_lines and len(app.tracker.events) > before, "the roll's result")
+            ev = app.tracker.events[-1]
+            head = roll.result_lines[0]
+            assert head == f"{ev['seq']}: {telling.roll_summary(ev)}", head
+            assert ev["roll"]["summary"] not in head  # the stored English
+            names = re.compile("|".join(re.escape(c["name"]) for c in app.tracker.characters.values()) + r"|\b[AB]\b")
+            assert not ENGLISH_WORDS.search(names.sub("", head)), head
+            settings = [line for line in roll.result_lines if "raja." in line or "harha." in line or "sr." in line]
+            assert all(line.strip().startswith("asetukset:") and not re.search(r"\b(yes|no)\b", line)
+                       for line in settings), settings
+
+    asyncio.run(go())

@@ -19,7 +19,7 @@ from textual.screen import Screen
 
 from ..i18n import N_, _, ngettext, tell
 from ..rules.dice import RulesError
-from ..session import store
+from ..session import store, telling
 from ..session.commands import Command, command
 from ..session.files import SessionFile
 from ..session.model import Event
@@ -640,7 +640,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
                             title=escape(name), timeout=10, markup=False)
             elif answer.get("ok"):
                 seq = answer.get("roll")
-                line = t.event_by_seq(seq)["text"] if t is not None and isinstance(seq, int) else str(answer["text"])
+                line = telling.event_text(t.event_by_seq(seq)) if t is not None and isinstance(seq, int) else str(answer["text"])
                 self.notify(line, title=escape(name), timeout=6, markup=False)
             else:
                 refused.setdefault(name, []).append(tell(answer.get("words"), str(answer.get("text", ""))))

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, cast, overload
 
+from ...i18n import _
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, roll_specs
 from ...rules.explain import step_of
@@ -302,4 +303,4 @@ def roll_settings(roll: Mapping[str, object], campaign: Settings) -> Settings:
 
 def settings_text(used: Mapping[str, object]) -> str:
     """``raja.exhausted = yes, raja.full_tie = reroll``: a roll's settings as one line."""
-    return ", ".join(f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in used.items())
+    return ", ".join(f"{k} = {_('yes') if v is True else _('no') if v is False else v}" for k, v in used.items())

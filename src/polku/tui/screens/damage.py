@@ -32,6 +32,7 @@ from ...i18n import N_, _, ngettext
 from ...rules.dice import RulesError
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...rules.system import raja_wound_effect
+from ...session import telling
 from ...session.commands import command
 from ...session.model import Event
 from ...session.records import sr
@@ -226,7 +227,7 @@ class DamageScreen(RowsModal):
     def title_line(self) -> str:
         t = self.tracker
         if self.result is not None:
-            return str(self.result["text"])
+            return telling.event_text(self.result)
         who = t.character(self.target)["name"]
         if self.roll_event is None:
             return _("Damage to {who}", who=who)
@@ -350,7 +351,7 @@ class DamageScreen(RowsModal):
         Edge on the roll (S5–S7), show what it can do (the session says what is allowed). After
         Edge was spent (``stay``) the new dice are shown until Esc."""
         if not stay and not any(a.allowed for a in self.tracker.damage.post_roll_actions(ev)):
-            self.notify(ev["text"], title=_("Damage"))
+            self.notify(telling.event_text(ev), title=_("Damage"))
             self.dismiss(ev)
             return
         self.result = ev
@@ -362,7 +363,7 @@ class DamageScreen(RowsModal):
 
     def action_done(self) -> None:
         if self.result is not None:
-            self.notify(self.result["text"], title=_("Damage"))
+            self.notify(telling.event_text(self.result), title=_("Damage"))
         self.dismiss(self.result)
 
     def action_post(self, what: str) -> None:

@@ -14,6 +14,7 @@ from textual.widgets.option_list import OptionDoesNotExist
 
 from ...i18n import N_, _, ngettext
 from ...rules.system import System
+from ...session import telling
 from ...session.commands import Command, command
 from ...session.model import Event
 from ...session.tracker import Tracker, TrackerError
@@ -717,9 +718,9 @@ class MainScreen(Screen[None]):
     def command_text(self, ev: Event) -> str:
         """Every line of the command an undo or redo event names (a spirit fight is two), not just the first."""
         seqs = self.tracker.cmd_seqs(ev["target"]) if isinstance(ev.get("target"), int) else []
-        texts = [self.tracker.event_by_seq(q)["text"] for q in seqs]
+        texts = [telling.event_text(self.tracker.event_by_seq(q)) for q in seqs]
         if len(texts) <= 1:
-            return ev["text"]
+            return telling.event_text(ev)
         return "\n".join(texts)
 
 

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from ....i18n import N_, _, ngettext
 from ....rules.dice import RulesError
+from ....session import telling
 from ....session.commands import Command, command
 from ....session.model import Event
 from ....session.records import SavedPool
@@ -159,7 +160,7 @@ class ResultBox(VerticalScroll):
         self._mark_more()
 
     def _mark_more(self) -> None:
-        marks = (["[ up"] if self.scroll_y > 0 else []) + ([_("] more below")] if self.scroll_y < self.max_scroll_y else [])
+        marks = ([_("[ up")] if self.scroll_y > 0 else []) + ([_("] more below")] if self.scroll_y < self.max_scroll_y else [])
         title = " · ".join(marks)
         if str(self.border_title or "") != title:
             self.border_title = title
@@ -522,7 +523,7 @@ class RollScreen(ModalScreen[None]):
         dice, what can be done to it now, the explanation and the settings it was resolved with."""
         self.last_event = ev
         roll = ev.get("roll", {})
-        lines = [f"{ev['seq']}: {roll.get('summary', ev['text'])}{note}"]
+        lines = [f"{ev['seq']}: {telling.roll_summary(ev) or telling.event_text(ev)}{note}"]
         for side in roll.get("sides", []):
             if not side["dice"]:
                 continue  # bought hits, an automatic failure: nothing was thrown
@@ -532,7 +533,7 @@ class RollScreen(ModalScreen[None]):
         lines.extend(self.after_roll_hints(ev))
         lines.extend(f"  {x}" for x in explain_lines(roll)[:12])
         if roll.get("settings"):
-            lines.append(f"  settings: {settings_text(roll['settings'])}")
+            lines.append("  " + _("settings: {settings}", settings=settings_text(roll['settings'])))
         self.result_lines = lines
         self.refresh_view()
         self.query_one("#result-box", VerticalScroll).scroll_home(animate=False)

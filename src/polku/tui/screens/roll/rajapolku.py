@@ -9,7 +9,7 @@ from textual.binding import Binding
 
 from ....i18n import N_, _
 from ....rules.dice import RulesError
-from ....session import odds
+from ....session import odds, telling
 from ....session.commands import Command, command
 from ....session.model import Event
 from ....session.records import RajaPool, SavedPool
@@ -294,7 +294,7 @@ class RajaRollScreen(RollScreen):
             return
 
         def ended(_: object) -> None:
-            self.result_lines = [f"  {self.tracker.events[-1]['text']}"]
+            self.result_lines = [f"  {telling.event_text(self.tracker.events[-1])}"]
             self.refresh_view()
 
         if chid:
