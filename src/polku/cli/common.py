@@ -403,7 +403,7 @@ def load_read_only(file: str) -> tuple[Tracker, list[str]]:
     return tracker, notices
 
 
-def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
+def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, object]]]]:
     """The players' view of a session from the players' file beside it (never the session file itself:
     the players' account need not read it); errors become one line."""
     from polku.session.players.players_file import PlayersError

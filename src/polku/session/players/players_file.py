@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict, cast, overload
 
 from ...i18n import _, ngettext
 from ..model import (
@@ -41,6 +41,11 @@ from ..model import (
 )
 from ..tracker import Tracker
 from .public import PublicLog, own_rolls_public, seat_offers_public
+
+if TYPE_CHECKING:
+    from ..store import EventLog
+    from .seat_rolls import PublicOwnRoll
+    from .seats import PublicOffer
 
 # ---------------------------------------------------------------------------
 # The players' file: what the GM's app publishes, what the players' views read
@@ -64,6 +69,19 @@ def players_path(path: str | os.PathLike[str]) -> Path:
     if p.name.endswith(PLAYERS_SUFFIX):
         return p
     return p.with_name(p.name.removesuffix(".toml") + PLAYERS_SUFFIX)
+
+
+Raw = dict[str, object]
+"""A JSON table of the players' file as read back: any values, narrowed where they are used."""
+
+
+class Head(TypedDict):
+    """What the GM's app publishes beside the events (the head line, without its format, version and count)."""
+
+    state: State
+    offers: dict[str, list[PublicOffer]]
+    own: dict[str, list[PublicOwnRoll]]
+    seat_problems: dict[str, str]
 
 
 class PlayersError(Exception):
@@ -143,7 +161,7 @@ class PlayersPublisher:
         self._lines: list[bytes] = []
         """The public events of the last call and their lines: an event is written as JSON once."""
 
-    def build(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> tuple[dict[str, Any], list[bytes]]:
+    def build(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> tuple[Head, list[bytes]]:
         """The head (state, open requests, own rolls, what keeps the GM's app from taking a seat's
         requests) and each standing public event's line."""
         n = len(tracker.events)
@@ -153,7 +171,7 @@ class PlayersPublisher:
             self._log.extend(tracker, [tracker.events[i] for i in range(self._count, n)])
         self._count = n
         view = self._log.view
-        head = {"state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
+        head: Head = {"state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
                 "own": own_rolls_public(tracker, self._log._p.unnamed),
                 "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
                                   if cid in view.state["characters"]}}
@@ -182,7 +200,7 @@ def _head_line(head: Mapping[str, Any], events: int) -> bytes:
     return _line({"format": PLAYERS_FORMAT, "version": PLAYERS_VERSION, "events": events, **head})
 
 
-PlayersSnapshot = tuple[State, Any, frozenset[int], dict[str, str]]
+PlayersSnapshot = tuple[State, "list[Event] | EventLog", frozenset[int], dict[str, str]]
 """What the players' file is made from: a copy of the state, the events (a list, or a copy of the lazy
 log), which of them are undone, the seats' problems."""
 
@@ -272,7 +290,7 @@ class PlayersFile:
             else:
                 self.problem = ""
 
-    def _write_whole(self, head: dict[str, Any], lines: list[bytes]) -> None:
+    def _write_whole(self, head: Head, lines: list[bytes]) -> None:
         from ..store.atomic import replace_file
 
         self._written = None
@@ -282,7 +300,7 @@ class PlayersFile:
         st = os.stat(self.path)
         self._written = _Written((st.st_dev, st.st_ino, st.st_size), json.loads(_line(head)), list(lines), st.st_size)
 
-    def _append(self, head: dict[str, Any], lines: list[bytes]) -> bool:
+    def _append(self, head: Head, lines: list[bytes]) -> bool:
         """Append what changed since the last write: the new events and the save's ``save`` line. False when
         the file must be written whole (none written yet, someone else's file there now, time to compact)."""
         from ..store.atomic import write_all
@@ -369,13 +387,13 @@ class View:
 
     tracker: Tracker
     """The players' view of the session (see :func:`public_view`), as the GM's app published it."""
-    offers: dict[str, list[dict[str, Any]]]
+    offers: dict[str, list[Raw]]
     """Character id → its open roll requests as its seat may see them (:meth:`seats.Offer.public`)."""
     seat_problems: dict[str, str]
     """Character id → what keeps the GM's app from taking that seat's requests (one line), if anything."""
     loaded_at: str
     """When it was read, as the follower's clock shows it (``HH:MM:SS``)."""
-    own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    own: dict[str, list[Raw]] = field(default_factory=dict)
     """Character id → the rolls its seat may make of its own accord now
     (:meth:`polku.session.players.seat_rolls.OwnRoll.public`)."""
 
@@ -394,7 +412,7 @@ class EventLines(Sequence[Event]):
 
     __slots__ = ("raws", "seqs", "_known")
 
-    def __init__(self, raws: list[bytes], seqs: list[int], known: dict[bytes, dict[str, Any]]) -> None:
+    def __init__(self, raws: list[bytes], seqs: list[int], known: dict[bytes, Raw]) -> None:
         self.raws = raws
         self.seqs = seqs
         self._known = known
@@ -432,6 +450,14 @@ class EventLines(Sequence[Event]):
         return bool(self.raws)
 
 
+def _seq_of(ev: Raw) -> int:
+    """A parsed event's number (:meth:`_Reading._event` let in only events with one)."""
+    seq = ev.get("seq")
+    if not isinstance(seq, int):
+        raise ValueError("an event without its number")
+    return seq
+
+
 class _Reading:
     """A players' file as read so far: its head, its standing events, and where the next save begins.
 
@@ -439,7 +465,7 @@ class _Reading:
     :attr:`end`; either takes only complete saves (a save's lines end with its ``save`` line).
     """
 
-    def __init__(self, name: str, known: Mapping[bytes, dict[str, Any]] | None = None) -> None:
+    def __init__(self, name: str, known: Mapping[bytes, Raw] | None = None) -> None:
         self.name = name
         self.head: dict[str, Any] = {}
         self.lines: list[bytes] = []
@@ -448,9 +474,9 @@ class _Reading:
         self.index: dict[int, int] = {}
         self.end = 0
         """Bytes of the file read and applied (the start of the next save)."""
-        self.known: dict[bytes, dict[str, Any]] = dict(known or {})
+        self.known: dict[bytes, Raw] = dict(known or {})
 
-    def _event(self, raw: bytes) -> dict[str, Any]:
+    def _event(self, raw: bytes) -> Raw:
         ev = self.known.get(raw)
         if ev is None:
             ev = json.loads(raw)
@@ -501,8 +527,7 @@ class _Reading:
         m = _SEQ.match(raw)
         if m is not None and raw.endswith(b"}"):
             return int(m.group(1))
-        ev = self._event(raw)
-        return int(ev["seq"])
+        return _seq_of(self._event(raw))
 
     def more(self, data: bytes) -> bool:
         """Apply the complete saves in ``data`` (the bytes from :attr:`end` on). True when one was applied.
@@ -539,7 +564,7 @@ class _Reading:
         head = _patched(self.head, save.get("set", []), save.get("del", []))
         if not isinstance(head.get("state"), dict):
             raise ValueError("no state")
-        seqs = [ev["seq"] for ev in new]
+        seqs = [_seq_of(ev) for ev in new]
         index = dict(self.index)
         index.update((seq, keep + i) for i, seq in enumerate(seqs))
         self.head, self.lines, self.seqs, self.index = head, self.lines + raws, self.seqs + seqs, index
@@ -564,14 +589,18 @@ class _Reading:
         got = head.get("seat_problems", {})
         own = head.get("own", {})
         problems = {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
-        rolls = {str(k): [r for r in v if isinstance(r, dict)] for k, v in own.items()
-                 if isinstance(v, list)} if isinstance(own, dict) else {}
-        return View(tracker, offers, problems, now, rolls)
+        return View(tracker, _tables_by_seat(offers), problems, now, _tables_by_seat(own))
 
 
-def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None = None,
-                  name: str = "the players' file") -> tuple[Tracker, dict[str, list[dict[str, Any]]],
-                                                           dict[bytes, dict[str, Any]]]:
+def _tables_by_seat(value: object) -> dict[str, list[Raw]]:
+    """Character id → its tables, from a head's ``offers`` or ``own`` as read back (what is no table is left out)."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): [r for r in v if isinstance(r, dict)] for k, v in value.items() if isinstance(v, list)}
+
+
+def parse_players(data: bytes, *, known: Mapping[bytes, Raw] | None = None,
+                  name: str = "the players' file") -> tuple[Tracker, dict[str, list[Raw]], dict[bytes, Raw]]:
     """Read a players' file's bytes: the view, the open requests, and each standing event line's parsed
     event (``known``: an earlier reading's, so an unchanged line is not parsed again).
 
@@ -584,7 +613,7 @@ def parse_players(data: bytes, *, known: Mapping[bytes, dict[str, Any]] | None =
     return view.tracker, view.offers, reading.known
 
 
-def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[dict[str, Any]]]]:
+def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[Raw]]]:
     """The players' view of a session from its players' file (never the session file itself).
 
     Raises:

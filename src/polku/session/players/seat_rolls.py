@@ -46,7 +46,7 @@ No textual, no rich.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -73,6 +73,7 @@ from .seats import (
     reason_of,
     refusal,
     sr_pool_of,
+    table_of,
 )
 
 if TYPE_CHECKING:
@@ -150,10 +151,14 @@ class OwnRoll:
         return out
 
     @classmethod
-    def from_public(cls, d: dict[str, Any]) -> OwnRoll:
-        spec = d.get("spec")
+    def from_public(cls, d: Mapping[str, object]) -> OwnRoll:
+        """An own roll as a seat reads it from the players' file (JSON of any shape).
+
+        Raises:
+            KeyError: no ``test`` (the seat leaves the roll out).
+        """
         return cls(str(d["test"]), str(d.get("key", "")), str(d.get("label", "")),
-                   clone(spec) if isinstance(spec, dict) else {}, bool(d.get("allowed")), str(d.get("reason", "")),
+                   table_of(d.get("spec"), strict=False), bool(d.get("allowed")), str(d.get("reason", "")),
                    bool(d.get("edge")), _words(d.get("words")), _words(d.get("why")))
 
     def told(self) -> tuple[str, str]:

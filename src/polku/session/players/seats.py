@@ -52,7 +52,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
@@ -331,14 +331,33 @@ class Offer:
         return out
 
     @classmethod
-    def from_public(cls, d: dict[str, Any]) -> "Offer":  # a players' file's JSON, read back: any shape
-        """An offer as a seat knows it (from the players' file): a hidden threshold is None."""
-        thr = d.get("threshold")
-        return cls(int(d["seq"]), str(d["cid"]), str(d["test"]), clone(d.get("pool", {})),
+    def from_public(cls, d: Mapping[str, object]) -> "Offer":
+        """An offer as a seat knows it (from the players' file, JSON of any shape): a hidden threshold is None.
+
+        Raises:
+            KeyError, TypeError, ValueError: a field missing or of another kind (the seat leaves the offer out).
+        """
+        thr, challenge = d.get("threshold"), d.get("challenge")
+        return cls(number_of(d["seq"]), str(d["cid"]), str(d["test"]), table_of(d.get("pool", {})),
                    thr if isinstance(thr, int) and not d.get("hidden") else None, bool(d.get("hidden")),
-                   bool(d.get("very_demanding")),
-                   d.get("challenge") if isinstance(d.get("challenge"), str) else None, str(d.get("text", "")),
-                   clone(d["opposition"]) if isinstance(d.get("opposition"), dict) else {})
+                   bool(d.get("very_demanding")), challenge if isinstance(challenge, str) else None,
+                   str(d.get("text", "")), table_of(d.get("opposition", {}), strict=False))
+
+
+def number_of(value: object) -> int:
+    """A number read back from JSON (``int(value)``); TypeError for a value that is none."""
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+
+
+def table_of(value: object, *, strict: bool = True) -> dict[str, object]:
+    """A copy of a JSON table read back (``{}`` for another value when not ``strict``); TypeError otherwise."""
+    if isinstance(value, dict):
+        return {str(k): clone(v) for k, v in value.items()}
+    if strict:
+        raise TypeError(f"{type(value).__name__} is not a table")
+    return {}
 
 
 def _check_seat_character(t: Tracker, cid: str) -> Character:
@@ -689,7 +708,7 @@ def physical(roll_event: Event | None) -> bool:
 # requests (the seat writes them, the GM's app reads them)
 
 
-def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **fields: Any) -> str:
+def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **fields: object) -> str:
     """Write one request of ``cid``'s seat into its folder; returns the request's id."""
     if kind not in REQUEST_KINDS:
         raise SeatError(f"unknown request '{kind}'")
@@ -702,8 +721,9 @@ def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **f
     return rid
 
 
-def read_answer(session_path: str | os.PathLike[str], cid: str, rid: str) -> dict[str, Any] | None:
-    """The GM's app's answer to request ``rid``, or None while there is none."""
+def read_answer(session_path: str | os.PathLike[str], cid: str, rid: str) -> dict[str, object] | None:
+    """The GM's app's answer to request ``rid`` as JSON read back (any values: the reader narrows them), or
+    None while there is none (or it is no JSON table)."""
     if not _ID.fullmatch(rid):
         return None
     try:
@@ -714,7 +734,7 @@ def read_answer(session_path: str | os.PathLike[str], cid: str, rid: str) -> dic
         ans = json.loads(data[:MAX_REQUEST_BYTES * 4])
     except ValueError:
         return None
-    return ans if isinstance(ans, dict) else None
+    return {str(k): v for k, v in ans.items()} if isinstance(ans, dict) else None
 
 
 def waiting(session_path: str | os.PathLike[str], cid: str) -> list[str]:
@@ -1297,5 +1317,5 @@ __all__ = [
     "faces_plan", "follow_up_plan", "physical",
     "Look", "SEAT_ANSWER_FAILED", "SEAT_CANNOT_ANSWER", "SEAT_NOT_A_FOLDER", "deliver", "SEAT_CANNOT_OPEN", "SEAT_CANNOT_READ", "SEAT_CANNOT_REMOVE", "SpoolError", "Taken", "answer", "handle", "incoming", "prepare_spool", "refusal", "take_requests", "offer_choices", "offer_odds", "parse_request", "pending_offers", "read_answer",
     "seat_dir", "seat_offers", "spool_dir", "waiting", "withdraw", "write_answer", "write_request",
-    "held_requests", "hold", "release",
+    "held_requests", "hold", "release", "number_of", "table_of",
 ]
