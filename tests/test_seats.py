@@ -89,6 +89,42 @@ def test_the_gm_can_take_a_request_back_and_undo_that():
     assert [o.seq for o in seats.pending_offers(t)] == [offer]
 
 
+def test_the_open_requests_kept_over_copies_of_a_growing_log_are_those_of_a_fresh_reading():
+    """The players' file keeps where the requests stand over the copies of the log each save hands it (one
+    look at each new event): after rolls, a withdrawal, undo and redo it lists what reading the log anew lists."""
+    t = demo.demo_varjojuoksu()
+    t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)  # before any request
+    kept = seats.RequestIndex()
+    seen: list[list[int]] = []
+
+    def both() -> list[int]:
+        def copy() -> Tracker:
+            return Tracker.snapshot_of(t.state, list(t.events), t.undone)
+
+        got = [o.seq for o in seats.pending_offers(copy(), index=kept)]
+        assert got == [o.seq for o in seats.pending_offers(copy())], "the kept index lists what a fresh one does"
+        seen.append(got)
+        return got
+
+    a = seats.ask_sr(t, "kaneda", PISTOLS, threshold=2)["seq"]
+    b = seats.ask_sr(t, "kaneda", PISTOLS, threshold=1)["seq"]
+    assert both() == [a, b]
+    assert seats.apply_request(t, "kaneda", req("roll", offer=a, faces=[5, 6, 1, 2, 3, 3, 4, 2]))["ok"]
+    assert both() == [b], "a rolled request is no longer open"
+    seats.withdraw(t, b)
+    assert both() == []
+    t.undo()
+    assert both() == [b], "undoing the withdrawal opens it again (no new event: only what is undone changed)"
+    t.undo()
+    assert both() == [a, b], "undoing the roll opens its request again"
+    t.redo()
+    t.redo()
+    assert both() == []
+    c = seats.ask_sr(t, "kaneda", PISTOLS)["seq"]
+    assert both() == [c]
+    assert seats.pending_offers(t) == seats.pending_offers(t) and [o.seq for o in seats.pending_offers(t)] == [c]
+
+
 def test_no_roll_request_for_a_secret_character_or_another_system():
     t = demo.demo_varjojuoksu()
     t.update_character("ganger", "secret", True)

@@ -45,7 +45,7 @@ from .public import PublicLog, own_rolls_public, seat_offers_public
 if TYPE_CHECKING:
     from ..store import EventLog
     from .seat_rolls import PublicOwnRoll
-    from .seats import PublicOffer
+    from .seats import PublicOffer, RequestIndex
 
 # ---------------------------------------------------------------------------
 # The players' file: what the GM's app publishes, what the players' views read
@@ -160,6 +160,8 @@ class PlayersPublisher:
         self._events: list[Event] = []
         self._lines: list[bytes] = []
         """The public events of the last call and their lines: an event is written as JSON once."""
+        self._requests: RequestIndex | None = None
+        """Where the roll requests stand in the log: a save looks at its new events only, not the whole log."""
 
     def build(self, tracker: Tracker, seat_problems: Mapping[str, str] | None = None) -> tuple[Head, list[bytes]]:
         """The head (state, open requests, own rolls, what keeps the GM's app from taking a seat's
@@ -171,7 +173,11 @@ class PlayersPublisher:
             self._log.extend(tracker, [tracker.events[i] for i in range(self._count, n)])
         self._count = n
         view = self._log.view
-        head: Head = {"state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed),
+        if self._requests is None:
+            from .seats import RequestIndex  # the seats' module only once the GM's app publishes
+
+            self._requests = RequestIndex()
+        head: Head = {"state": view.state, "offers": seat_offers_public(tracker, self._log._p.unnamed, self._requests),
                 "own": own_rolls_public(tracker, self._log._p.unnamed),
                 "seat_problems": {cid: str(text) for cid, text in (seat_problems or {}).items()
                                   if cid in view.state["characters"]}}

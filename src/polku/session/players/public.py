@@ -68,7 +68,7 @@ from ..tracker import Tracker
 
 if TYPE_CHECKING:
     from .seat_rolls import PublicOwnRoll
-    from .seats import PublicOffer
+    from .seats import PublicOffer, RequestIndex
 
 GM_ROLL = "the GM rolls"
 """The whole public line of a roll the players may not see."""
@@ -869,13 +869,14 @@ def public_events(tracker: Tracker) -> list[Event]:
     return log._numbered(tracker)
 
 
-def seat_offers_public(tracker: Tracker, unnamed: set[str]) -> dict[str, list[PublicOffer]]:
+def seat_offers_public(tracker: Tracker, unnamed: set[str], index: RequestIndex | None = None) -> dict[str, list[PublicOffer]]:
     """The open roll requests of every public character, as its seat may see them (never a hidden
-    threshold); a request whose opposition holds a character the players may not learn is left out."""
+    threshold); a request whose opposition holds a character the players may not learn is left out.
+    ``index``: the requests as kept over copies of the log (:func:`.seats.pending_offers`)."""
     from .seats import pending_offers
 
     out: dict[str, list[PublicOffer]] = {}
-    for offer in pending_offers(tracker):
+    for offer in pending_offers(tracker, index=index):
         ch = tracker.characters.get(offer.cid)
         if ch is None or ch.get("secret") or offer.cid in unnamed:
             continue

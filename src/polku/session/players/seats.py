@@ -52,7 +52,8 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
@@ -517,44 +518,81 @@ def withdraw(t: Tracker, offer_seq: int) -> Event:
     return out[0]
 
 
-def _kinds(t: Tracker) -> Iterator[tuple[int, str]]:
-    """(index, kind) of every event, newest first, without parsing stored events."""
-    events = t.events
-    meta = getattr(events, "meta", None)
-    for i in range(len(events) - 1, -1, -1):
-        yield i, (meta(i).kind if meta is not None else events[i].get("kind", ""))
+class RequestIndex:
+    """Where the roll requests of a log stand, kept up to date as the log grows: each new event is looked at
+    once (its kind from the stored block, without parsing it; a ``seat`` event, and a roll made after the first
+    request, parsed), so :func:`pending_offers` reads the requests and what closed them, not the whole log.
+
+    ``asks``: the positions of the ``seat`` events that ask for a roll, oldest first; ``closers``: a request's
+    number → the positions of the events that closed it (a roll made from it, its withdrawal). Whether an
+    event is undone is asked at each reading (an undo or a redo changes no position).
+    """
+
+    __slots__ = ("log", "seen", "asks", "closers")
+
+    def __init__(self) -> None:
+        self.log: object = None
+        self.seen = 0
+        self.asks: list[int] = []
+        self.closers: dict[int, list[int]] = {}
+
+    def update(self, events: Sequence[Event], *, same_log: bool = False) -> None:
+        """Look at the events appended since the last call. ``same_log``: ``events`` is a copy of the log
+        looked at before, or of it grown (the players' file's snapshots); otherwise another object starts
+        over. A log shorter than what was seen starts over."""
+        n = len(events)
+        if (not same_log and events is not self.log) or n < self.seen:
+            self.seen, self.asks, self.closers = 0, [], {}
+        self.log = events
+        meta = getattr(events, "meta", None)
+        for i in range(self.seen, n):
+            kind = meta(i).kind if meta is not None else events[i].get("kind", "")
+            if kind == "roll" and not self.asks:
+                continue  # no request yet: this roll closes none (the thousands before the first one are not parsed)
+            if kind not in ("seat", "roll"):
+                continue
+            ev = events[i]
+            if kind == "roll":
+                if isinstance(ev.get("offer"), int):
+                    self.closers.setdefault(ev["offer"], []).append(i)
+            elif isinstance(ev.get("withdraw"), int):
+                self.closers.setdefault(ev["withdraw"], []).append(i)
+            else:
+                self.asks.append(i)
+        self.seen = n
 
 
-def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
-    """Roll requests not undone, not withdrawn and not rolled yet (oldest first); of ``cid`` only if given."""
-    used: set[int] = set()
+_INDEXES: weakref.WeakKeyDictionary[Tracker, RequestIndex] = weakref.WeakKeyDictionary()
+"""Each tracker's :class:`RequestIndex` (the GM's app asks for the open requests at every seat's request)."""
+
+
+def pending_offers(t: Tracker, cid: str | None = None, *, index: RequestIndex | None = None) -> list[Offer]:
+    """Roll requests not undone, not withdrawn and not rolled yet (oldest first); of ``cid`` only if given.
+
+    ``index``: the requests of ``t``'s log as a :class:`RequestIndex` kept by the caller over copies of the
+    log (brought up to date here); without it, one kept for ``t``."""
+    if index is None:
+        index = _INDEXES.get(t)
+        if index is None:
+            index = _INDEXES[t] = RequestIndex()
+        index.update(t.events)
+    else:
+        index.update(t.events, same_log=True)
     out: list[Offer] = []
-    kinds = [(i, kind) for i, kind in _kinds(t) if kind in ("seat", "roll")]
-    # A roll older than the oldest request cannot have been made from one: in a long session
-    # the requests are recent, and the thousands of rolls before them are never read.
-    oldest = min((i for i, kind in kinds if kind == "seat"), default=None)
-    if oldest is None:
-        return []
-    for i, kind in kinds:
-        if i < oldest:
-            break
-        ev = t.events[i]
+    events = t.events
+    for i in index.asks:
+        ev = events[i]
         seq = ev.get("seq")
         if not isinstance(seq, int) or t.is_undone(seq):
             continue
-        if kind == "roll":
-            if isinstance(ev.get("offer"), int):
-                used.add(ev["offer"])
-            continue
-        if isinstance(ev.get("withdraw"), int):
-            used.add(ev["withdraw"])
-            continue
         ask = ev.get("ask")
         who = ev.get("who")
-        if not isinstance(ask, dict) or not isinstance(who, str) or seq in used:
+        if not isinstance(ask, dict) or not isinstance(who, str):
             continue
         if cid is not None and who != cid:
             continue
+        if any(j > i and not _undone_at(t, j) for j in index.closers.get(seq, ())):
+            continue  # rolled or withdrawn (and that not undone)
         if ask.get("test") not in OFFER_TESTS or not isinstance(ask.get("spec"), dict):
             continue
         thr = ask.get("threshold")
@@ -564,8 +602,12 @@ def pending_offers(t: Tracker, cid: str | None = None) -> list[Offer]:
                          ask.get("challenge") if isinstance(ask.get("challenge"), str) else None,
                          str(ev.get("text", "")),
                          clone(ask["against"]) if isinstance(ask.get("against"), dict) else {}))
-    out.reverse()
     return out
+
+
+def _undone_at(t: Tracker, i: int) -> bool:
+    seq = t.events[i].get("seq")
+    return not isinstance(seq, int) or t.is_undone(seq)
 
 
 def seat_offers(t: Tracker, cid: str) -> list[PublicOffer]:
