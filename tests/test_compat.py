@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from app_fixtures import pilot_test
 from polku.tui.compat import (
     CoveringScreens,
+    EscapeKeysParser,
     action_state,
     app_bindings,
     binding_chain,
@@ -151,3 +152,27 @@ async def test_a_pump_is_at_rest_only_when_it_waits_for_its_next_message():
                 break
             await asyncio.sleep(0.01)
         assert pump_at_rest(field)
+
+
+def _keys(parser: Any, data: str) -> list[str]:
+    return [m.key for m in [*parser.feed(data), *parser.feed("")] if hasattr(m, "key")]
+
+
+def test_escape_read_with_the_next_key_is_two_keys_and_the_driver_parses_so() -> None:
+    """Textual's parser takes Escape and a key read together for Alt with the key (``alt+u``), drops the
+    Escape before ``?`` and Enter, and makes ``^`` of it before a long line; Polku's parser gives both keys,
+    and leaves the terminal's own sequences (an arrow, F1, a mouse click) and Alt+Backspace alone."""
+    from textual._xterm_parser import XTermParser
+    from textual.drivers import linux_driver
+
+    from polku.tui.compat import read_escape_as_a_key
+
+    assert _keys(XTermParser(), "\x1bu") == ["alt+u"]
+    assert _keys(XTermParser(), "\x1b?") == ["question_mark"]
+    assert _keys(XTermParser(), "\x1bo" + "a" * 40)[:2] == ["circumflex_accent", "o"]
+    assert _keys(EscapeKeysParser(), "\x1bu") == ["escape", "u"]
+    assert _keys(EscapeKeysParser(), "\x1b?\x1b\r\x1b1") == ["escape", "question_mark", "escape", "enter", "escape", "1"]
+    assert _keys(EscapeKeysParser(), "\x1bo" + "a" * 40)[:3] == ["escape", "o", "a"]
+    assert _keys(EscapeKeysParser(), "\x1b[A\x1bOP\x1b\x7f\x1b\x1b") == ["up", "f1", "ctrl+w", "escape", "escape"]
+    read_escape_as_a_key()
+    assert linux_driver.XTermParser is EscapeKeysParser  # type: ignore[attr-defined]

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual._xterm_parser import XTermParser  # the driver's own parser: keys exactly as a terminal sends them
 from textual.widgets import Input
 
 from app_fixtures import demo_session, isolated, make_app, pilot_test, settle  # noqa: F401 (a fixture)
 from polku.tui.app import PolkuApp
+from polku.tui.compat import EscapeKeysParser  # the driver's parser in Polku: keys exactly as a terminal sends them
 from polku.tui.screens.main import MainScreen
 from polku.tui.typeahead import held_keys
 
@@ -38,7 +38,8 @@ def keys_of(*parts: str) -> list[events.Key]:
         if part == ESC:
             out.append(events.Key("escape", "\x1b"))
         else:
-            out.extend(m for m in XTermParser().feed(part) if isinstance(m, events.Key))
+            parser = EscapeKeysParser()
+            out.extend(m for m in [*parser.feed(part), *parser.feed("")] if isinstance(m, events.Key))
     return out
 
 
@@ -145,6 +146,50 @@ async def test_escape_then_a_prompt(tmp_path: Path) -> None:
     fast, slow = await typed_both_ways(tmp_path, "rajapolku", "ojunk", ESC, "okept\r")
     assert fast == slow
     assert fast["log"] == [("note", "kept")]
+
+
+@pilot_test
+async def test_escape_read_together_with_the_next_key_is_both_keys(tmp_path: Path) -> None:
+    """``tmux send-keys Escape u`` or a fast typist over SSH: Escape and the letter come in one read, which
+    the terminal's parser reports as alt+u (bound to nothing: the dialog stayed open, the undo never came).
+    Given back as Escape then the letter, the burst does what the two keys typed slowly do."""
+    results = []
+    for how, parts in ((burst, ("ojunk\x1bokept\r", "S\x1bu")), (slowly, ("ojunk", ESC, "okept\r", "S", ESC, "u"))):
+        folder = tmp_path / how.__name__
+        folder.mkdir()
+        tracker, sf = demo_session(folder, "rajapolku")
+        app = make_app(tracker, sf, sessions_dir=folder)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            before = len(tracker.events)
+            await how(pilot, *parts)
+            results.append(outcome(app, before))
+    fast, slow = results
+    assert fast == slow
+    assert fast["log"] == [("note", "kept"), ("undo", "Undid: kept")], fast["log"]
+    assert fast["screens"] == ["MainScreen"]  # the settings screen closed
+
+
+def test_polku_binds_no_alt_key() -> None:
+    """Escape and a letter read together are taken for the two keys, so an alt+letter binding could never be
+    pressed: none may exist in Polku's own classes (every module of the app imported, every BINDINGS read)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.binding import Binding
+
+    import polku.tui
+
+    bound = []
+    for info in pkgutil.walk_packages(polku.tui.__path__, "polku.tui."):
+        for _name, cls in inspect.getmembers(importlib.import_module(info.name), inspect.isclass):
+            if not cls.__module__.startswith("polku."):
+                continue
+            for b in vars(cls).get("BINDINGS", ()):
+                keys = b.key if isinstance(b, Binding) else b[0]
+                bound += [f"{cls.__name__}: {k}" for k in keys.split(",") if k.strip().startswith("alt+")]
+    assert not bound, bound
 
 
 @pilot_test

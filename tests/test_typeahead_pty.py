@@ -42,8 +42,7 @@ BURSTS: list[tuple[str, list[tuple[str, str]], bytes | None]] = [
     ("ojunk", [], b"junk"),  # typed into a prompt still opening
     ("\x1b", [], MAIN_KEYS),  # Escape closed it
     ("S", [], b"Rule settings"),
-    ("\x1b", [], MAIN_KEYS),
-    ("okept\r", [("note", "kept")], None),
+    ("\x1bokept\r", [("note", "kept")], None),  # Escape and o in one read (tmux send-keys Escape o): not alt+o
     ("ndocks\roAt the docks\r", [("structure", "Scene 2: docks"), ("note", "At the docks")], None),
 ]
 

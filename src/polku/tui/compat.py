@@ -8,9 +8,14 @@ check: each function says what it reaches into and why Polku needs it, and
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from textual._xterm_parser import XTermParser
 from textual.app import App
+from textual.drivers import linux_driver
+from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 
@@ -114,5 +119,42 @@ def in_a_message_pump(app: App[Any]) -> bool:
     return task is not None and any(pump._task is task for pump in message_pumps(app))
 
 
-__all__ = ["CoveringScreens", "in_a_message_pump", "action_state", "app_bindings", "binding_chain", "message_pumps", "pump_at_rest",
+ESCAPE_KEY = "\x1b[27u"
+"""The Escape key in the kitty keyboard protocol's words, which Textual's parser reads as one key."""
+
+_ESCAPE_THEN_KEY = re.compile(r"\x1b(?=[\t\r !-NQ-WYZ`-~\u00a0-\U0010ffff])")
+"""Escape followed by a printable key, Tab or Enter: not by what starts a terminal's own sequences
+(``[`` CSI, ``O`` SS3, ``]`` OSC, ``P`` DCS, ``X`` SOS, ``^`` PM, ``_`` APC, ``\\`` ST), by
+Backspace (Alt+Backspace deletes a word in a field) or by another Escape."""
+
+
+def escape_keys(data: str) -> str:
+    """Escape read together with the key after it, as the two keys a slow typist pressed.
+
+    Over SSH, or from ``tmux send-keys Escape u``, Escape and the next key arrive in one read.
+    Textual's parser takes Escape there for the start of a sequence: ``\\x1bu`` becomes alt+u (bound
+    to nothing: the dialog stays open and the undo never comes), ``\\x1b?`` and ``\\x1b\\r`` lose the
+    Escape, ``\\x1b1`` becomes ``¡``, and a line of 32 keys after Escape turns it into ``^``. Polku binds
+    no alt+ key (``tests/test_typeahead.py``), so Escape there is always the Escape key.
+    """
+    return _ESCAPE_THEN_KEY.sub(ESCAPE_KEY, data)
+
+
+class EscapeKeysParser(XTermParser):
+    """Textual's terminal parser, given each read with :func:`escape_keys` applied."""
+
+    def feed(self, data: str) -> Iterable[Message]:
+        return super().feed(escape_keys(data))
+
+
+def read_escape_as_a_key() -> None:
+    """Make the terminal driver parse with :class:`EscapeKeysParser`.
+
+    Replaces the private module name ``textual.drivers.linux_driver.XTermParser`` (Textual 8.2: the
+    driver's input thread makes its parser from it), for every app of the process: all are Polku's.
+    """
+    linux_driver.XTermParser = EscapeKeysParser  # type: ignore[attr-defined]
+
+
+__all__ = ["ESCAPE_KEY", "EscapeKeysParser", "escape_keys", "read_escape_as_a_key", "CoveringScreens", "in_a_message_pump", "action_state", "app_bindings", "binding_chain", "message_pumps", "pump_at_rest",
            "refresh_truecolor_filter"]

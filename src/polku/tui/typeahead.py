@@ -20,6 +20,9 @@ and held keys are given to the app one by one, each once everything the one
 before set off is done. A key then goes to the screen and widget that are
 active once the keys before it have taken effect, in order; none is lost or
 doubled. A key typed into an idle app is routed at once, as before.
+
+Escape and the key after it in one read are the two keys too, not Alt with the key
+(:func:`~.compat.read_escape_as_a_key`, set up by each app).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from textual import events
 from textual.app import App
 from textual.message_pump import MessagePump
 
-from .compat import in_a_message_pump, message_pumps, pump_at_rest
+from .compat import in_a_message_pump, message_pumps, pump_at_rest, read_escape_as_a_key
 
 LOOK_AGAIN_S = 0.25
 """While held keys wait, the app's queues are looked at again at least this often (a queue that
@@ -58,6 +61,7 @@ class TypeAhead:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        read_escape_as_a_key()
         self._held_keys: deque[events.Key] = deque()
         self._releasing: asyncio.Task[None] | None = None
         self._after_keys: list[Callable[[], Any]] = []
