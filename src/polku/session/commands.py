@@ -18,14 +18,14 @@ side and the review): it names what the front ends may ask of every part below.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 if TYPE_CHECKING:
     from .importers import Imported
     from .model import Character, Event
-    from .rolls import SRSide
+    from .rolls import SRPool, SRSide
     from .tracker import Tracker
 
 TRACKER_COMMANDS: frozenset[str] = frozenset({
@@ -65,7 +65,7 @@ FUNCTIONS: frozenset[str] = frozenset({
 (``players/seats.py``; a seat's own rolls and defences, ``players/seat_rolls.py``) and this module's own (below)."""
 
 
-def function(name: str) -> Callable[..., Any]:
+def function(name: str) -> Callable[..., object]:
     """The session function named ``name`` in :data:`FUNCTIONS` (the seats' module is imported when
     first asked for: starting the app does without it)."""
     if name not in FUNCTIONS:
@@ -73,14 +73,14 @@ def function(name: str) -> Callable[..., Any]:
     if name.startswith("seats."):
         from .players import seats
 
-        found: Callable[..., Any] = getattr(seats, name.removeprefix("seats."))
+        found: Callable[..., object] = getattr(seats, name.removeprefix("seats."))
         return found
     if name.startswith("seat_rolls."):
         from .players import seat_rolls
 
-        own_roll: Callable[..., Any] = getattr(seat_rolls, name.removeprefix("seat_rolls."))
+        own_roll: Callable[..., object] = getattr(seat_rolls, name.removeprefix("seat_rolls."))
         return own_roll
-    own: Callable[..., Any] = globals()[name]
+    own: Callable[..., object] = globals()[name]
     return own
 
 
@@ -115,9 +115,11 @@ class Command:
     def _call(self, tracker: Tracker) -> object:
         if self.name in FUNCTIONS:
             return function(self.name)(tracker, *self.args, **self.kwargs)
-        target: Any = tracker
+        target: object = tracker
         for part in self.name.split("."):
             target = getattr(target, part)
+        if not callable(target):
+            raise TypeError(f"{self.name} is not a command")
         return target(*self.args, **self.kwargs)
 
     def __repr__(self) -> str:
@@ -162,9 +164,12 @@ class ExtendedRolled(TypedDict):
     challenge: str
 
 
-def sr_extended_interval(t: Tracker, side: SRSide, challenge: str | None, title: str, **kw: Any) -> ExtendedRolled:
+def sr_extended_interval(t: Tracker, side: SRSide, challenge: str | None, title: str, *, threshold: int | None = None,
+                         hurried: bool | None = None, interval: str = "interval", faces: Sequence[int] | None = None,
+                         pool: SRPool | None = None) -> ExtendedRolled:
     """One interval of an extended test (S10); without a ``challenge`` yet, one titled ``title`` is
     added first to keep the test's progress. The result names the challenge (``challenge``)."""
     if challenge is None:
         challenge = str(t.add_challenge(title)["id"])
-    return {"event": t.rolls.roll_sr_extended(side, challenge, **kw)["event"], "challenge": challenge}
+    return {"event": t.rolls.roll_sr_extended(side, challenge, threshold=threshold, hurried=hurried,
+                                                      interval=interval, faces=faces, pool=pool)["event"], "challenge": challenge}

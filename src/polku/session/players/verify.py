@@ -281,7 +281,7 @@ def _list_withheld(rep: Report, walk: _Walk, withheld: Iterable[Mapping[str, Any
 
 
 def verify(events: Iterable[Event], state: State, undone: Iterable[int] = (),
-           withheld: Iterable[Mapping[str, Any]] | None = None) -> Report:
+           withheld: Iterable[Mapping[str, object]] | None = None) -> Report:
     """Check every program roll of ``events`` (a loaded session's log and state).
 
     ``withheld`` given: ``events`` and ``state`` are a players' dice transcript

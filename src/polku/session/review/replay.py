@@ -89,7 +89,7 @@ def _title_after(ev: Event, title: str) -> str:
 
 
 def scene_sections(events: Sequence[Event], is_undone: Callable[[int], bool],
-                   final_structure: Mapping[str, Any]) -> list[Scene]:
+                   final_structure: Mapping[str, object]) -> list[Scene]:
     """The scenes of a log, from the scene changes (scene, session, story) that stand.
 
     A scene change that was undone begins no scene: it and whatever happened
@@ -166,9 +166,9 @@ class History:
         self._last: tuple[int, State] | None = None
 
     @classmethod
-    def of(cls, tracker: Tracker, **kw: Any) -> "History":
+    def of(cls, tracker: Tracker, *, every: int = 64) -> "History":
         """The history of a :class:`~polku.session.tracker.Tracker`."""
-        return cls(tracker.state, tracker.events, **kw)
+        return cls(tracker.state, tracker.events, every=every)
 
     def scenes(self, is_undone: Callable[[int], bool] = lambda seq: False) -> list[Scene]:
         """The scenes of the log (see :func:`scene_sections`)."""

@@ -129,7 +129,7 @@ def _resistance(roll: Mapping[str, Any], outcome: Mapping[str, Any], settings: S
     return Rejudged(toml_safe(judged), said, said, "S4, S12")
 
 
-def rejudge(roll: Mapping[str, Any], settings: Settings, known: Known | None = None) -> Rejudged | None:
+def rejudge(roll: Mapping[str, object], settings: Settings, known: Known | None = None) -> Rejudged | None:
     """Judge any logged roll again from its faces (:func:`polku.session.rolls.rejudge.rejudge` for the
     rolls of the three systems' commands, here the table's): None for a kind without a result to judge."""
     outcome = roll.get("outcome")

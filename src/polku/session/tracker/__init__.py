@@ -21,7 +21,7 @@ command families (composition: each sees the tracker through :mod:`polku.session
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable, cast
+from typing import TYPE_CHECKING, Iterable, cast
 
 from ...rules.system import Settings, System
 from .. import fairdice, model
@@ -90,15 +90,16 @@ class Tracker(SheetCommands, StructureCommands):
         return t
 
     @classmethod
-    def replay(cls, snapshot: object, snapshot_seq: int, events: list[object] | EventLog,
-               **kw: Any) -> "Tracker":
+    def replay(cls, snapshot: object, snapshot_seq: int, events: list[object] | EventLog, *,
+               clock: Clock | None = None, seed: int | None = None, read_only: bool = False) -> "Tracker":
         """Rebuild from a saved snapshot plus the events newer than it (every block,
         the numbering and each replayed change checked: :mod:`polku.session.integrity`)."""
         from ..integrity import replay_state
 
         state = replay_state(snapshot, snapshot_seq, events)
         # replay_state has checked every block of a list (an EventLog checks each when it is read).
-        return cls(state, events if isinstance(events, EventLog) else cast("list[Event]", events), **kw)
+        return cls(state, events if isinstance(events, EventLog) else cast("list[Event]", events),
+                   clock=clock, seed=seed, read_only=read_only)
 
     @classmethod
     def snapshot_of(cls, state: State, events: list[Event] | EventLog, undone: Iterable[int]) -> "Tracker":
