@@ -444,3 +444,81 @@ def test_a_players_file_of_another_version_is_said_in_one_line(tmp_path):
     f = Follower(path)
     f.reload()
     assert f.view is None and "players' file version 1" in f.status() and "\n" not in f.status()
+
+
+def test_a_character_made_secret_later_leaves_every_byte_of_the_appended_file(tmp_path):
+    """Whatever the state no longer shows the players (a character made secret) must leave the whole file,
+    not only the head a view patches: the lines appended before hold it, so that save writes the file
+    whole. The character here is named by no event line (in the saved state only, as an imported sheet
+    is), so only the head's change withdraws him."""
+    t = demo.demo_varjojuoksu()
+    t.state["characters"]["johnson"] = {**t.character("kaneda"), "id": "johnson", "name": f"Mr {MARK} Johnson",
+                                         "player": "", "kind": "npc"}
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        saves(sf, pf, gm)
+        f = Follower(path, now=lambda: "20:15:00")
+        assert f.reload() and "johnson" in f.view.tracker.characters
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        file = players_path(path)
+        assert MARK.encode() in file.read_bytes() and pf.whole_writes == 1, "shown, and a save appended"
+        lines = file.read_bytes().count(b"\n")
+        gm.update_character("johnson", "secret", True)
+        saves(sf, pf, gm)
+        data = file.read_bytes()
+        assert MARK.encode() not in data and b"johnson" not in data, "no line of the players' file names him now"
+        assert pf.whole_writes == 2 and data.count(b"\n") < lines
+        assert f.poll() and "johnson" not in f.view.tracker.characters and f.whole_reads == 2
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_save_the_players_see_nothing_of_appends_nothing_and_the_next_sends_only_its_own_change(tmp_path):
+    """A GM's note changes nothing the players see: the file stays as it was and no view reads again. A save
+    appends what changed since the last save, not since the file was written whole."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        file = players_path(path)
+        gm.add_character("Mr Vantaa", kind="npc")  # a new line and a change to the head
+        saves(sf, pf, gm)
+        assert f.poll() and any(ch["name"] == "Mr Vantaa" for ch in f.view.tracker.characters.values())
+        size = file.stat().st_size
+        gm.note("the Johnson calls")  # the GM's only
+        saves(sf, pf, gm)
+        assert file.stat().st_size == size, "nothing appended"
+        assert not f.poll(), "no view reads again"
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        assert b"Vantaa" not in file.read_bytes()[size:], "the head's change of the save before is not sent again"
+        assert f.poll() and pf.whole_writes == 1
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+def test_a_players_file_changed_by_another_hand_since_the_last_save_is_written_whole_again(tmp_path):
+    """The GM's app appends only to the file it wrote last, as it left it: bytes added by someone else (or a
+    file put in its place) make the next save write it whole, and the views read it."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        file = players_path(path)
+        copy = tmp_path / "copy"
+        for other in ("torn", "replaced"):
+            whole = pf.whole_writes
+            if other == "torn":
+                file.write_bytes(file.read_bytes() + b'{"seq":')  # a torn line after the last save
+            else:
+                copy.write_bytes(file.read_bytes())
+                os.replace(copy, file)  # the same bytes, another file in its place
+            kaneda_rolls(gm)
+            saves(sf, pf, gm)
+            assert pf.whole_writes == whole + 1
+            assert f.poll() and f.problem is None and f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
+            published_as_whole(path)
+    finally:
+        sf.close()
