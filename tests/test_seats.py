@@ -185,7 +185,8 @@ def test_edge_before_is_offered_only_while_the_character_has_edge():
     assert not act.allowed and act.reason == "no Edge left this session (S12)"
     n = len(t.events)
     ans = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, edge_before=True))
-    assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False, "text": "no Edge left this session (S12)"}
+    assert ans == {"v": 1, "id": "0123456789abcdef", "ok": False, "text": "no Edge left this session (S12)",
+                   "words": ["no Edge left this session (S12)", {}]}  # the seat tells its words in its language
     assert len(t.events) == n
 
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import gettext as _gettext
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
 DOMAIN = "polku"
 """The catalogues' name: ``locale/<lang>/LC_MESSAGES/polku.mo``."""
@@ -202,6 +202,25 @@ def retell(text: object) -> str:
     return _(words[0], **{k: retell(v) for k, v in words[1].items()})
 
 
+def said_list(items: Sequence[object], sep: str = ", ") -> Said:
+    """``items`` joined with ``sep`` (English), each told again in the reader's language by :func:`retell` (an
+    item made by :func:`said` is; another is shown as it is)."""
+    names = [f"i{k}" for k in range(len(items))]
+    return said(sep.join("{" + n + "}" for n in names), **{n: i if isinstance(i, (str, int)) else str(i)
+                                                           for n, i in zip(names, items, strict=True)})
+
+
+def told_error(e: BaseException) -> str:
+    """An error's line in the language in use: its first argument told again (:func:`retell`) when it is a
+    :class:`Said` or a message the catalogue has (marked ``N_``), else ``str`` of it as Python makes it."""
+    if len(e.args) == 1 and isinstance(e.args[0], str):
+        first = e.args[0]
+        if isinstance(first, Said):
+            return retell(first)
+        return _(first) if first and language() != DEFAULT else first
+    return Exception.__str__(e)
+
+
 def tell(words: object, fallback: str = "") -> str:
     """Published words (``[message, {values}]``, as :func:`words_of` gave them) in the language in use; without
     readable words, ``fallback`` itself translated when the catalogue has it (a message without values), else
@@ -217,4 +236,4 @@ def tell(words: object, fallback: str = "") -> str:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "Said", "_", "choose", "language",
-           "ngettext", "normalise", "pgettext", "retell", "said", "set_language", "tell", "translations", "words_of"]
+           "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "tell", "told_error", "translations", "words_of"]

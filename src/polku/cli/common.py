@@ -13,6 +13,8 @@ import re
 import sys
 from typing import TYPE_CHECKING, cast
 
+from polku.i18n import N_, _
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
@@ -86,6 +88,10 @@ class Parser(argparse.ArgumentParser):
                 action.help = _("show this help message and exit")
             elif action.help and action.help is not argparse.SUPPRESS:
                 action.help = _(action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    if choice.help and choice.help is not argparse.SUPPRESS:
+                        choice.help = _(choice.help)
 
     def format_usage(self) -> str:
         self._in_language()
@@ -163,17 +169,18 @@ def settings_epilog(prefix: str) -> str:
     """The [choice] settings of one system, for a subparser's --help."""
     from polku.rules.system import CHOICES, allowed_text
 
-    lines = ["settings (--set KEY=VALUE, repeatable; each explained in docs/rules.md):"]
+    lines = [_("settings (--set KEY=VALUE, repeatable; each explained in docs/rules.md):")]
     for c in CHOICES:
         if c.key.startswith(prefix):
             default = str(c.default).lower() if isinstance(c.default, bool) else str(c.default)
-            lines.append(f"  {c.key:<21} {allowed_text(c)}; default {default} ({c.rule})")
+            lines.append(f"  {c.key:<21} " + _("{allowed}; default {default} ({rule})", allowed=allowed_text(c),
+                                                   default=default, rule=c.rule))
     return "\n".join(lines)
 
 
 def set_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="settings",
-                   help="a rule setting (repeatable; the settings are listed below, explained in docs/rules.md)")
+                   help=N_("a rule setting (repeatable; the settings are listed below, explained in docs/rules.md)"))
 
 
 def sub(parent: argparse._SubParsersAction[Parser], name: str, aliases: Sequence[str], help_: str, description: str, epilog: str) -> Parser:
@@ -183,9 +190,9 @@ def sub(parent: argparse._SubParsersAction[Parser], name: str, aliases: Sequence
 
 def difficult_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--difficult", action="store_true",
-                   help="a difficult action: the actor needs a die of 7+ in the same roll (H8)")
+                   help=N_("a difficult action: the actor needs a die of 7+ in the same roll (H8)"))
     p.add_argument("--very-demanding", action="store_true",
-                   help="a very demanding action: two dice of 7+ (H8)")
+                   help=N_("a very demanding action: two dice of 7+ (H8)"))
 
 
 def sr_edge_before_odds_flag(p: argparse.ArgumentParser, side: str) -> None:
@@ -196,16 +203,19 @@ def sr_edge_before_odds_flag(p: argparse.ArgumentParser, side: str) -> None:
     who = "B" if side else "A"
     p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
                    nargs="?", const=0, default=None, metavar="E",
-                   help=f"{who} spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7); "
-                        "bare, the pool given already includes the Edge dice")
+                   help=N_("B spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7); bare, the pool "
+                           "given already includes the Edge dice") if who == "B" else
+                   N_("A spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7); bare, the pool given "
+                      "already includes the Edge dice"))
 
 
 def raja_wound_flags(p: argparse.ArgumentParser) -> None:
     """--wound / --b-wound: each side's R9 wound level in spirit combat (raja.spirit_wounds)."""
-    for flag, who in (("--wound", "side A"), ("--b-wound", "side B")):
-        p.add_argument(flag, metavar="LEVEL", default=None,
-                       help=f"spirit combat: {who}'s wound level (R9), e.g. 'Badly wounded'; it costs dice "
-                            "as raja.spirit_wounds and raja.wound_penalty say")
+    for flag, text in (("--wound", N_("spirit combat: side A's wound level (R9), e.g. 'Badly wounded'; it costs dice "
+                                      "as raja.spirit_wounds and raja.wound_penalty say")),
+                       ("--b-wound", N_("spirit combat: side B's wound level (R9), e.g. 'Badly wounded'; it costs "
+                                        "dice as raja.spirit_wounds and raja.wound_penalty say"))):
+        p.add_argument(flag, metavar="LEVEL", default=None, help=text)
 
 
 def raja_wound_penalties(args: argparse.Namespace) -> tuple[int, int]:
@@ -220,19 +230,23 @@ def raja_wound_penalties(args: argparse.Namespace) -> tuple[int, int]:
             continue
         level = raja_wound_level(str(value))  # R9's English name or the rule text's Finnish one
         if level is None:
-            raise CliError(f"{flag}: unknown wound level '{quoted(value)}' (use one of: {', '.join(RAJA_WOUND_LEVELS)})")
+            from polku.text import wound_label
+
+            raise CliError(_("{flag}: unknown wound level '{value}' (use one of: {levels})", flag=flag,
+                             value=quoted(value), levels=", ".join(wound_label(w) for w in RAJA_WOUND_LEVELS)))
         out.append(RAJA_WOUND_PENALTY[level])
     return out[0], out[1]
 
 
 def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
-    who = "side B" if side else "side A"
+    before = (N_("side B spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7)") if side else
+              N_("side A spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7)"))
+    after = (N_("side B spent Edge after the roll: +E dice at the end, rule of six on them (S7)") if side else
+             N_("side A spent Edge after the roll: +E dice at the end, rule of six on them (S7)"))
     p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
-                   metavar="E",
-                   help=f"{who} spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7)")
+                   metavar="E", help=before)
     p.add_argument(f"--{side}edge-after", type=whole_arg(f"--{side}edge-after (the Edge rating)", 1, EDGE_MAX),
-                   metavar="E",
-                   help=f"{who} spent Edge after the roll: +E dice at the end, rule of six on them (S7)")
+                   metavar="E", help=after)
 
 
 def finish(p: argparse.ArgumentParser, handler: Callable[[argparse.Namespace], int]) -> None:
@@ -243,7 +257,7 @@ def finish(p: argparse.ArgumentParser, handler: Callable[[argparse.Namespace], i
 
 
 def json_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON instead of the explanation")
+    p.add_argument("--json", action="store_true", help=N_("print JSON instead of the explanation"))
 
 
 # --------------------------------------------------------------------------- parsing input
@@ -262,7 +276,8 @@ def whole_number(text: object, what: str, lo: int, hi: int) -> int:
     """
     t = str(text).strip()
     if not re.fullmatch(r"[+-]?[0-9]+", t):
-        raise CliError(f"{what}: '{quoted(text)}' is not a whole number (write it with the digits 0-9)")
+        raise CliError(_("{what}: '{text}' is not a whole number (write it with the digits 0-9)", what=_(what),
+                         text=quoted(text)))
     digits = t.lstrip("+-").lstrip("0")
     if len(digits) > len(str(max(abs(lo), abs(hi)))):
         n = None
@@ -270,8 +285,8 @@ def whole_number(text: object, what: str, lo: int, hi: int) -> int:
         n = int(t)
     if n is None or not lo <= n <= hi:
         if n is not None and n < 0 <= lo:
-            raise CliError(f"{what}: cannot be negative ({n})")
-        raise CliError(f"{what}: {quoted(t)} is out of range (from {lo} to {hi})")
+            raise CliError(_("{what}: cannot be negative ({n})", what=_(what), n=n))
+        raise CliError(_("{what}: {text} is out of range (from {lo} to {hi})", what=_(what), text=quoted(t), lo=lo, hi=hi))
     return n
 
 
@@ -288,10 +303,10 @@ def seconds(text: str) -> float:
     """``--interval``: decimal seconds in ASCII digits, from 0.05 to 60."""
     t = str(text).strip()
     if not re.fullmatch(r"[0-9]{1,3}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}", t):
-        raise CliError(f"--interval: '{quoted(text)}' is not a number of seconds (e.g. 0.3)")
+        raise CliError(_("--interval: '{text}' is not a number of seconds (e.g. 0.3)", text=quoted(text)))
     value = float(t)
     if not 0.05 <= value <= 60:
-        raise CliError(f"--interval: {t} seconds is out of range (from 0.05 to 60)")
+        raise CliError(_("--interval: {t} seconds is out of range (from 0.05 to 60)", t=t))
     return value
 
 
@@ -341,7 +356,8 @@ def settings_from_args(args: argparse.Namespace, system: str) -> tuple[Settings,
         key, value = parse_setting(text)
         if not key.startswith(prefix):
             own = ", ".join(c.key for c in CHOICES if c.key.startswith(prefix))
-            raise CliError(f"setting '{key}' is not a {system} setting (its settings: {own})")
+            raise CliError(_("setting '{key}' is not a {system} setting (its settings: {own})", key=key, system=system,
+                             own=own))
         settings = settings.with_value(key, value)
         given.add(key)
     return settings, given
@@ -358,7 +374,8 @@ def harha_settings(args: argparse.Namespace) -> Settings:
     variant = cast("HarhaArgs", args).variant
     if variant is not None:
         if "harha.variant" in given and settings.harha_variant != variant:
-            raise CliError(f"--variant {variant} and --set harha.variant={settings.harha_variant} disagree")
+            raise CliError(_("--variant {variant} and --set harha.variant={set} disagree", variant=variant,
+                             set=settings.harha_variant))
         settings = settings.with_value("harha.variant", variant)
     return settings
 
@@ -382,12 +399,12 @@ def emit(args: argparse.Namespace, out: dict[str, Any], lines: Sequence[str]) ->
 
 def check_threshold(threshold: int | None) -> None:
     if threshold is not None and threshold < 1:
-        raise CliError(f"--threshold must be 1 or more, not {threshold}")
+        raise CliError(_("--threshold must be 1 or more, not {threshold}", threshold=threshold))
 
 
 def check_rating(flag: str, value: int | None) -> None:
     if value is not None and not 1 <= value <= EDGE_MAX:
-        raise CliError(f"{flag} is the Edge rating, 1 to {EDGE_MAX}, not {value}")
+        raise CliError(_("{flag} is the Edge rating, 1 to {max}, not {value}", flag=flag, max=EDGE_MAX, value=value))
 
 
 def load_read_only(file: str) -> tuple[Tracker, list[str]]:
@@ -426,14 +443,14 @@ def follow_players(file: str) -> Follower:
     follower.reload()
     if follower.view is None or follower.problem is not None:
         load_players(file)  # says why, in one line
-        raise CliError(follower.problem or f"cannot read the players' file of {file}")
+        raise CliError(follower.problem or _("cannot read the players' file of {file}", file=file))
     return follower
 
 
 def print_notices(notices: list[str]) -> None:
     """What the loader noticed (a repaired tail, an old format), one line each on standard error."""
     for note in notices:
-        print(f"{PROG}: note: {' '.join(note.split())}", file=sys.stderr)
+        print(_("{prog}: note: {note}", prog=PROG, note=" ".join(note.split())), file=sys.stderr)
 
 
 def needs_terminal(verb: str) -> None:
@@ -442,9 +459,12 @@ def needs_terminal(verb: str) -> None:
 
     served = bool(os.environ.get("TEXTUAL_DRIVER"))  # textual-serve runs the app without a terminal
     if not served and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError(f"{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE"
-                       + (" --as NAME'" if verb == "play" else "'")
-                       + (", or write a report with 'polku export FILE'" if verb == "review" else ""))
+        if verb == "play":
+            raise CliError(_("{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE --as NAME'", verb=verb))
+        if verb == "review":
+            raise CliError(_("{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE', or write a report "
+                             "with 'polku export FILE'", verb=verb))
+        raise CliError(_("{verb} needs a terminal; connect with 'ssh -t HOST polku {verb} FILE'", verb=verb))
 
 
 def run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool = False) -> int:

@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_read_only, print_notices
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -48,8 +48,8 @@ def run(parsed: argparse.Namespace) -> int:
     from polku.session.review.export import export
 
     if args.transcript and (args.gm or args.format):
-        raise CliError(f"--transcript writes the players' dice transcript (JSON, never the GM's secrets); "
-                       f"drop {'--gm' if args.gm else '--format'}")
+        raise CliError(_("--transcript writes the players' dice transcript (JSON, never the GM's secrets); "
+                         "drop {flag}", flag="--gm" if args.gm else "--format"))
     if args.lang:
         from polku import i18n
 
@@ -66,7 +66,8 @@ def run(parsed: argparse.Namespace) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise CliError(f"could not write {args.output}: {exc.strerror or exc}") from None
+            raise CliError(_("could not write {path}: {problem}", path=args.output,
+                             problem=exc.strerror or exc)) from None
     else:
         sys.stdout.write(text)
     return 0

@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -70,21 +70,28 @@ def run(parsed: argparse.Namespace) -> int:
             out["id"] = made
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
         return 0
-    attrs = ", ".join(f"{k.title()[:3]} {v}" for k, v in ch["attributes"].items())
-    lines = [f"{'Template' if args.template else 'Character'} {ch['name']}"
-             + (f": added to {args.into}" if made else " (not written: add --into SESSION.toml)"),
-             f"  {attrs}, Edge {ch['edge_rating']}",
-             "  skills: " + (", ".join(f"{k} {v}" for k, v in ch["skills"].items()) or "none")]
+    attrs = ", ".join(f"{_(k).title()[:3]} {v}" for k, v in ch["attributes"].items())
+    head = {"name": ch["name"], "into": args.into}
+    if args.template:
+        first = (_("Template {name}: added to {into}", **head) if made
+                 else _("Template {name} (not written: add --into SESSION.toml)", **head))
+    else:
+        first = (_("Character {name}: added to {into}", **head) if made
+                 else _("Character {name} (not written: add --into SESSION.toml)", **head))
+    lines = [first,
+             "  " + _("{attributes}, Edge {edge}", attributes=attrs, edge=ch["edge_rating"]),
+             "  " + _("skills: {skills}", skills=", ".join(f"{k} {v}" for k, v in ch["skills"].items()) or _("none"))]
     if "weapons" in ch:
         from polku.session.table.gear import Weapon
 
-        lines.append("  weapons: " + "; ".join(Weapon.from_table(w).text for w in ch["weapons"]))
+        lines.append("  " + _("weapons: {weapons}", weapons="; ".join(Weapon.from_table(w).text for w in ch["weapons"])))
     if "armour" in ch:
-        lines.append(f"  armour: ballistic {ch['armour']['ballistic']} / impact {ch['armour']['impact']}")
+        lines.append("  " + _("armour: ballistic {ballistic} / impact {impact}", **ch["armour"]))
     if ch.get("initiative_passes", 1) != 1:
-        lines.append(f"  initiative passes: {ch['initiative_passes']}")
+        lines.append("  " + _("initiative passes: {n}", n=ch["initiative_passes"]))
     for kind, score in ch.get("initiative_scores", {}).items():
-        lines.append(f"  {kind} initiative: +{score['bonus']}, {score['passes']} passes")
+        lines.append("  " + _("{kind} initiative: +{bonus}, {passes} passes", kind=kind, bonus=score["bonus"],
+                                passes=score["passes"]))
     if imported.unmapped:
         lines.append(imported.unmapped_text())
     sys.stdout.write("\n".join(lines) + "\n")
@@ -100,8 +107,8 @@ def _into(path: Path, imported: Imported, *, template: bool) -> str:
     try:
         tracker, sf = open_session(path, lazy=False)
     except store.LockedError as e:
-        raise CliError(f"{e.holder_text}: nothing written; import from that app's palette (Import from Chummer),"
-                       " or close it") from None
+        raise CliError(_("{holder}: nothing written; import from that app's palette (Import from Chummer), "
+                         "or close it", holder=e.holder_text)) from None
     except SessionOpenError as e:
         raise CliError(str(e)) from None
     try:
@@ -118,7 +125,7 @@ def _into(path: Path, imported: Imported, *, template: bool) -> str:
         players = PlayersFile(sf.path)
         players.publish_now(tracker)  # as the GM's app does after each save: what the players' views read
         if players.problem:
-            print(f"polku: note: {players.problem}", file=sys.stderr)
+            print(_("polku: note: {problem}", problem=players.problem), file=sys.stderr)
     finally:
         sf.close()
     return made

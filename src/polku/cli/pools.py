@@ -11,6 +11,7 @@ from polku.cli.common import (
     quoted,
     whole_number,
 )
+from polku.i18n import _
 
 if TYPE_CHECKING:
     from polku.rules.dice import Die
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 def count_arg(text: str, what: str) -> int:
     t = str(text).strip()
     if t.startswith("-") and re.fullmatch(r"-[0-9]+", t):
-        raise CliError(f"{what}: a pool cannot be negative ({quoted(t)})")
+        raise CliError(_("{what}: a pool cannot be negative ({text})", what=_(what), text=quoted(t)))
     return whole_number(t, what, 0, MAX_POOL)
 
 
@@ -29,7 +30,7 @@ def raja_faces(text: str, side: str) -> tuple[Die, ...]:
     try:
         return parse_faces(text, 10, allow_ability=True)
     except ValueError as exc:
-        raise CliError(f"side {side}: {exc}") from None
+        raise CliError(_("side {side}: {problem}", side=side, problem=str(exc))) from None
 
 
 def sr_faces(text: str, side: str | None = None) -> tuple[Die, ...]:
@@ -38,7 +39,7 @@ def sr_faces(text: str, side: str | None = None) -> tuple[Die, ...]:
     try:
         return parse_faces(text, 6)
     except ValueError as exc:
-        raise CliError(f"side {side}: {exc}" if side else str(exc)) from None
+        raise CliError(_("side {side}: {problem}", side=side, problem=str(exc)) if side else str(exc)) from None
 
 
 _SIZED = re.compile(r"^(?:d?([0-9]{1,4})\s*:)?\s*(.*)$", re.IGNORECASE)
@@ -59,35 +60,33 @@ def parse_harha_faces(text: str | None, side: str = "A") -> tuple[Die, ...]:
     if text is not None and str(text).strip().lower() in NO_DICE:
         return ()
     if text is None or not str(text).strip():
-        raise CliError(f"side {side}: no faces given (write them comma-separated, e.g. 7,4,4, "
-                       "or - for no dice at all)")
+        raise CliError(_("side {side}: no faces given (write them comma-separated, e.g. 7,4,4, or - for no dice at all)", side=side))
     dice = []
     for raw in str(text).split(","):
         item = raw.strip()
         if not item:
-            raise CliError(f"side {side}: empty face in '{text}' (write them comma-separated, e.g. 7,4,4)")
+            raise CliError(_("side {side}: empty face in '{text}' (write them comma-separated, e.g. 7,4,4)", side=side, text=text))
         m = _SIZED.match(item)
         assert m is not None
         size_txt, face_txt = m.group(1), m.group(2).strip()
         if ":" in item and size_txt is None:
-            raise CliError(f"side {side}: '{quoted(item)}': write the size as d8:7 or d10:7")
+            raise CliError(_("side {side}: '{item}': write the size as d8:7 or d10:7", side=side, item=quoted(item)))
         if not re.fullmatch(r"[0-9]{1,4}", face_txt):
-            raise CliError(f"side {side}: '{quoted(item)}' is not a face (a whole number, 1-8 on a d8,"
-                           " 1-10 on a d10)")
+            raise CliError(_("side {side}: '{item}' is not a face (a whole number, 1-8 on a d8, 1-10 on a d10)", side=side, item=quoted(item)))
         face = int(face_txt)
         if size_txt is None:
             size = 8 if 1 <= face <= 8 else 10  # a bare 0 is a d10's 10 (no d8 shows 0)
         else:
             size = int(size_txt)
             if size not in (8, 10):
-                raise CliError(f"side {side}: '{item}': Harhapolku uses d8s and d10s, not a d{size}")
+                raise CliError(_("side {side}: '{item}': Harhapolku uses d8s and d10s, not a d{size}", side=side, item=item, size=size))
         face = typed_face(face, size)
         if face == 0:
-            raise CliError(f"side {side}: face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)")
+            raise CliError(_("side {side}: face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)", side=side, size=size))
         try:
             check_face(face, size)
         except ValueError as exc:
-            raise CliError(f"side {side}: {exc}") from None
+            raise CliError(_("side {side}: {problem}", side=side, problem=str(exc))) from None
         dice.append(Die(size, face, Src.DIE))
     return tuple(dice)
 
@@ -98,29 +97,29 @@ def parse_raja_pool(text: str, side: str) -> tuple[int, int]:
     m = re.fullmatch(r"([0-9]{1,4})?(?:\+?([0-9]{1,4})\*)?", t)
     if not t or m is None or (m.group(1) is None and m.group(2) is None):
         if t.startswith("-"):
-            raise CliError(f"side {side}: a pool cannot be negative ('{quoted(text)}')")
+            raise CliError(_("side {side}: a pool cannot be negative ('{text}')", side=side, text=quoted(text)))
         if re.fullmatch(r"[0-9]+(?:\+?[0-9]+\*)?", t):
-            raise CliError(f"side {side}: '{quoted(text)}' is more dice than this tracker rolls ({MAX_POOL})")
-        raise CliError(f"side {side}: '{quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+            raise CliError(_("side {side}: '{text}' is more dice than this tracker rolls ({max})", side=side, text=quoted(text), max=MAX_POOL))
+        raise CliError(_("side {side}: '{text}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)", side=side, text=quoted(text)))
     if m.group(1) is None and t[0] == "+":
-        raise CliError(f"side {side}: '{quoted(text)}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)")
+        raise CliError(_("side {side}: '{text}' is not a Rajapolku pool (write 3, or 3+1* for one ability die)", side=side, text=quoted(text)))
     normal = int(m.group(1) or 0)
     ability = int(m.group(2) or 0)
     if normal + ability < 1:
-        raise CliError(f"side {side}: a Rajapolku pool has at least the action die (R1)")
+        raise CliError(_("side {side}: a Rajapolku pool has at least the action die (R1)", side=side))
     if normal + ability > 200:
-        raise CliError(f"side {side}: {normal + ability} dice is more than this tracker rolls (200)")
+        raise CliError(_("side {side}: {n} dice is more than this tracker rolls (200)", side=side, n=normal + ability))
     return normal, ability
 
 
 def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
     """Harhapolku pool ``"2d8+1d10"`` (or ``"d8+d10"``, or ``"3"`` = 3d8) → (d8s, d10s)."""
     t = str(text).strip().lower().replace(" ", "")
-    bad = CliError(f"side {side}: '{quoted(text)}' is not a Harhapolku pool (write e.g. 2d8+1d10)")
+    bad = CliError(_("side {side}: '{text}' is not a Harhapolku pool (write e.g. 2d8+1d10)", side=side, text=quoted(text)))
     if not t:
         raise bad
     if t.startswith("-"):
-        raise CliError(f"side {side}: a pool cannot be negative ('{text}')")
+        raise CliError(_("side {side}: a pool cannot be negative ('{text}')", side=side, text=text))
     if re.fullmatch(r"[0-9]+", t):
         n8, n10 = whole_number(t, f"side {side}", 0, MAX_POOL), 0
     else:
@@ -129,7 +128,7 @@ def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
             m = re.fullmatch(r"([0-9]{0,4})d([0-9]{1,4})", term)
             if m is None:
                 if re.fullmatch(r"[0-9]*d[0-9]+", term):
-                    raise CliError(f"side {side}: '{quoted(term)}' is more dice than this tracker rolls ({MAX_POOL})")
+                    raise CliError(_("side {side}: '{term}' is more dice than this tracker rolls ({max})", side=side, term=quoted(term), max=MAX_POOL))
                 raise bad
             n = int(m.group(1)) if m.group(1) else 1
             size = int(m.group(2))
@@ -138,17 +137,17 @@ def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
             elif size == 10:
                 n10 += n
             else:
-                raise CliError(f"side {side}: Harhapolku uses d8s and d10s, not a d{size}")
+                raise CliError(_("side {side}: Harhapolku uses d8s and d10s, not a d{size}", side=side, size=size))
     if n8 + n10 > 200:
-        raise CliError(f"side {side}: {n8 + n10} dice is more than this tracker rolls (200)")
+        raise CliError(_("side {side}: {n} dice is more than this tracker rolls (200)", side=side, n=n8 + n10))
     return n8, n10
 
 
 def sr_pool(text: str, side: str = "") -> int:
     t = str(text).strip()
     if re.fullmatch(r"[0-9]+", t) and (len(t.lstrip("0")) > 3 or int(t) > MAX_POOL):
-        raise CliError(f"{quoted(t)} dice is more than this tracker rolls ({MAX_POOL})")
-    return count_arg(text, f"side {side} pool" if side else "pool")
+        raise CliError(_("{text} dice is more than this tracker rolls ({max})", text=quoted(t), max=MAX_POOL))
+    return count_arg(text, _("side {side} pool", side=_(side)) if side else _("pool"))
 
 
 # --------------------------------------------------------------------------- output

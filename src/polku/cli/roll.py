@@ -379,7 +379,7 @@ def _roll_sr_extended(args: RollArgs, one: _SrRoller, n: int, threshold: int) ->
 def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
-    helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, "helper")]
+    helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, N_("helper"))]
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, one.settings)
     leader = one(n, "", helper_dice=bonus, hurried=args.hurried)
     result: SRRoll | SuccessResult = (shadowrun.success_test(leader, args.threshold) if args.threshold is not None
@@ -406,7 +406,7 @@ def _roll_sr_opposed(args: RollArgs, one: _SrRoller, n: int, pool_b: str) -> Rol
     from polku.rules import shadowrun
 
     m = sr_pool(pool_b, "B")
-    group = pool_list(args.group, "group member")
+    group = pool_list(args.group, N_("group member"))
     m_total = shadowrun.group_pool([m, *group]) if group else m
     ra = one(n, "")
     rb = one(m_total, "b_")

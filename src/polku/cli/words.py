@@ -205,4 +205,6 @@ def pct_line(label: str, p: float, width: int = 16) -> str:
 
 def harha_pool_text(p: tuple[int, int]) -> str:
     parts = [f"{n}d{s}" for n, s in ((p[0], 8), (p[1], 10)) if n]
-    return "+".join(parts) or "no dice"
+    from polku.i18n import _
+
+    return "+".join(parts) or _("no dice")

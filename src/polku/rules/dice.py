@@ -16,12 +16,20 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from ..i18n import told_error
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
 
 class RulesError(ValueError):
-    """Bad input to a rule: the message is one line, fit to show a user."""
+    """Bad input to a rule: the message is one line, fit to show a user.
+
+    Raised with an :func:`polku.i18n.said` line (or a message marked ``N_`` alone), ``str(e)`` is that line in
+    the language in use; ``e.args[0]`` stays the English line with its words (a seat's answer carries them)."""
+
+    def __str__(self) -> str:
+        return told_error(self)
 
 
 class FaceError(RulesError):

@@ -510,13 +510,13 @@ def result_json(result: HarhaResult | SumResult) -> dict[str, object]:
 # ------------------------------------------------------------- difficult, rerolls
 
 
-SUM_VERY_DEMANDING = (
+SUM_VERY_DEMANDING = N_(
     "the sum variant rolls one die: a very demanding action (two dice of 7+) cannot succeed "
     "(H8, harha.sum_difficult = one_die)"
 )
 """Said before the roll (and in its explanation) when a very demanding action meets the sum variant."""
 
-SUM_REFUSED = (
+SUM_REFUSED = N_(
     "difficult actions are not offered under the sum variant (H8, harha.sum_difficult = refuse)"
 )
 

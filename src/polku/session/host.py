@@ -21,13 +21,21 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol, TypedDict
 
+from ..i18n import told_error
 from ..rules.dice import DiceSource
 from ..rules.system import Settings, System
 from .model import Challenge, Character, Event, State
 
 
 class TrackerError(ValueError):
-    """A command that cannot be carried out: one line, nothing changed."""
+    """A command that cannot be carried out: one line, nothing changed.
+
+    Raised with an :func:`polku.i18n.said` line (or a message marked ``N_`` alone), it is shown in the
+    language in use wherever it is read (``str(e)``: the GM's app, the command line), and a seat is sent its
+    words to tell in the player's own language (``seats.reason_of``)."""
+
+    def __str__(self) -> str:
+        return told_error(self)
 
 
 class Txn(Protocol):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict
 
+from ...i18n import _, retell
 from ..host import TrackerError
 from ..records import SRArmour, SRInitiativeScore, SRWeapon
 
@@ -51,7 +52,9 @@ class Imported:
 
     def unmapped_text(self) -> str:
         """What was not mapped, in one message ("" when everything was)."""
-        return "Not mapped: " + "; ".join(self.unmapped) + "." if self.unmapped else ""
+        if not self.unmapped:
+            return ""
+        return _("Not mapped: {items}.", items="; ".join(retell(item) for item in self.unmapped))
 
 
 __all__ = ["ImportRefused", "Imported"]

@@ -33,6 +33,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from ...i18n import N_, Said, said, said_list
 from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from ...rules.turns import MAX_PASSES
@@ -46,7 +47,11 @@ _ATTRIBUTES = {"BOD": "body", "AGI": "agility", "REA": "reaction", "STR": "stren
                "INT": "intuition", "LOG": "logic", "WIL": "willpower"}
 """Chummer's attribute abbreviations and Polku's names."""
 
-_OTHER_ATTRIBUTES = {"MAG": "Magic", "RES": "Resonance"}
+_TITLED = {"body": N_("Body"), "agility": N_("Agility"), "reaction": N_("Reaction"), "strength": N_("Strength"),
+           "charisma": N_("Charisma"), "intuition": N_("Intuition"), "logic": N_("Logic"), "willpower": N_("Willpower")}
+"""Polku's attribute names as a sentence starts with them (the list of what was not mapped)."""
+
+_OTHER_ATTRIBUTES = {"MAG": N_("Magic"), "RES": N_("Resonance")}
 
 _SKILL_OF_CATEGORY = {
     "tasers": "Pistols", "holdouts": "Pistols", "light pistols": "Pistols", "heavy pistols": "Pistols",
@@ -71,23 +76,23 @@ def read_chummer(path: str | Path) -> Imported:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
-        raise ImportRefused(f"{path}: cannot read it ({e.strerror or e})") from None
+        raise ImportRefused(said(N_("{path}: cannot read it ({problem})"), path=str(path), problem=str(e.strerror or e))) from None
     return parse_chummer(data, path.name)
 
 
 def decode(data: bytes, name: str = "the file") -> str:
     """The file's text: UTF-16 with its byte-order mark (as Chummer 4 writes), or UTF-8."""
     if len(data) > MAX_BYTES:
-        raise ImportRefused(f"{name}: bigger than {MAX_BYTES // (1024 * 1024)} MB; a Chummer character file is"
-                            " far smaller")
+        raise ImportRefused(said(N_("{name}: bigger than {mb} MB; a Chummer character file is far smaller"), name=name,
+                                 mb=MAX_BYTES // (1024 * 1024)))
     if not data.strip():
-        raise ImportRefused(f"{name}: the file is empty")
+        raise ImportRefused(said(N_("{name}: the file is empty"), name=name))
     try:
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             return data.decode("utf-16")
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ImportRefused(f"{name}: not UTF-16 (with its byte-order mark) or UTF-8 text") from None
+        raise ImportRefused(said(N_("{name}: not UTF-16 (with its byte-order mark) or UTF-8 text"), name=name)) from None
 
 
 def parse_chummer(data: bytes, name: str = "the file") -> Imported:
@@ -98,13 +103,13 @@ def parse_chummer(data: bytes, name: str = "the file") -> Imported:
     try:
         root = fromstring(text, forbid_dtd=True)
     except DefusedXmlException as e:
-        raise ImportRefused(f"{name}: refused: the file declares a DTD or entities ({type(e).__name__}); "
-                            "a Chummer file has none") from None
+        raise ImportRefused(said(N_("{name}: refused: the file declares a DTD or entities ({what}); a Chummer file has "
+                                    "none"), name=name, what=type(e).__name__)) from None
     except ParseError as e:
-        raise ImportRefused(f"{name}: not well-formed XML ({e})"[:200]) from None
+        raise ImportRefused(said(N_("{name}: not well-formed XML ({problem})"), name=name, problem=str(e)[:150])) from None
     if root.tag != "character":
-        raise ImportRefused(f"{name}: not a Chummer character file (the root element is <{root.tag[:40]}>, "
-                            "not <character>)")
+        raise ImportRefused(said(N_("{name}: not a Chummer character file (the root element is <{tag}>, not "
+                                    "<character>)"), name=name, tag=root.tag[:40]))
     return _Reader(root, name).read()
 
 
@@ -112,7 +117,8 @@ def _int(text: str | None, what: str, name: str) -> int:
     try:
         return int((text or "0").strip())
     except ValueError:
-        raise ImportRefused(f"{name}: {what} is {str(text)[:30]!r}, not a whole number") from None
+        raise ImportRefused(said(N_("{name}: {what} is {text}, not a whole number"), name=name, what=said(what),
+                                 text=repr(str(text)[:30]))) from None
 
 
 class _Reader:
@@ -135,18 +141,20 @@ class _Reader:
         for abbr, polku in _ATTRIBUTES.items():
             value = totals.get(abbr)
             if value is None:
-                raise ImportRefused(f"{self.name}: no {abbr} attribute (is it a Chummer 4 character file?)")
+                raise ImportRefused(said(N_("{name}: no {abbr} attribute (is it a Chummer 4 character file?)"),
+                                         name=self.name, abbr=abbr))
             attrs[polku] = min(12, max(1, value))
             if attrs[polku] != value:
-                self.unmapped.append(f"{polku.title()} {value} (the sheet holds 1–12: kept as {attrs[polku]})")
+                self.unmapped.append(said(N_("{attribute} {value} (the sheet holds 1–12: kept as {kept})"),
+                                          attribute=said(_TITLED[polku]), value=value, kept=attrs[polku]))
         edge = totals.get("EDG", 0)
         rating = min(9, max(0, edge))
         if rating != edge:
-            self.unmapped.append(f"Edge {edge} (the sheet holds 0–9: kept as {rating})")
+            self.unmapped.append(said(N_("Edge {value} (the sheet holds 0–9: kept as {kept})"), value=edge, kept=rating))
         for abbr, label in _OTHER_ATTRIBUTES.items():
             on = self.flag("magenabled" if abbr == "MAG" else "resenabled")
             if on and totals.get(abbr, 0) > 0:
-                self.unmapped.append(f"{label} {totals[abbr]}")
+                self.unmapped.append(said("{attribute} {value}", attribute=said(label), value=totals[abbr]))
         skills, links = self.skills()
         improvements = self.improvements()
         extra = {"physical": sum(improvements.get("PhysicalCM", [])), "stun": sum(improvements.get("StunCM", []))}
@@ -155,7 +163,8 @@ class _Reader:
         stun = sr.condition_monitor(attrs["willpower"]) + extra.get("stun", 0)
         passes = 1 + max(improvements.get("InitiativePass", [0])) + sum(improvements.get("InitiativePassAdd", []))
         if passes > MAX_PASSES:
-            self.unmapped.append(f"{passes} initiative passes (kept as {MAX_PASSES}, the most S12 allows)")
+            self.unmapped.append(said(N_("{n} initiative passes (kept as {kept}, the most S12 allows)"), n=passes,
+                                      kept=MAX_PASSES))
             passes = MAX_PASSES
         self.improvement_notes(improvements)
         name = self.text("name") or self.text("alias") or Path(self.name).stem or "Chummer character"
@@ -202,7 +211,7 @@ class _Reader:
         unlinked: list[str] = []
         specs: list[str] = []
         for s in self.root.iterfind("skills/skill"):
-            rating = _int(s.findtext("rating"), "a skill rating", self.name)
+            rating = _int(s.findtext("rating"), N_("a skill rating"), self.name)
             name = (s.findtext("name") or "").strip()
             if rating <= 0 or not name:
                 continue
@@ -211,7 +220,7 @@ class _Reader:
                 name, spec = f"{name} ({spec})", ""
             name = name[:60]
             if rating > 12:
-                self.unmapped.append(f"{name} {rating} (kept as 12)")
+                self.unmapped.append(said(N_("{skill} {rating} (kept as 12)"), skill=name, rating=rating))
                 rating = 12
             if name in skills:
                 continue
@@ -222,13 +231,14 @@ class _Reader:
             attr = _ATTRIBUTES.get(abbr)
             if attr is None:
                 if abbr:
-                    unlinked.append(f"{name} ({_OTHER_ATTRIBUTES.get(abbr, abbr)})")
+                    unlinked.append(said("{skill} ({attribute})", skill=name, attribute=said(_OTHER_ATTRIBUTES.get(abbr, abbr))))
             elif sr.linked_attribute(name, "") != attr:
                 links[name] = attr
         if unlinked:
-            self.unmapped.append("skills linked to an attribute the sheet does not hold: " + ", ".join(unlinked))
+            self.unmapped.append(said(N_("skills linked to an attribute the sheet does not hold: {skills}"),
+                                      skills=said_list(unlinked)))
         if specs:
-            self.unmapped.append("specialisations: " + ", ".join(specs))
+            self.unmapped.append(said(N_("specialisations: {skills}"), skills=", ".join(specs)))
         return skills, links
 
     def improvements(self) -> dict[str, list[int]]:
@@ -244,18 +254,18 @@ class _Reader:
         return out
 
     def improvement_notes(self, improvements: dict[str, list[int]]) -> None:
-        notes = {"DamageResistance": "damage resistance {:+d} dice", "CMThreshold": "wound modifier every {:+d} boxes",
-                 "CMThresholdOffset": "wound modifiers start {:+d} boxes later", "CMOverflow": "overflow {:+d} boxes",
-                 "Initiative": "initiative {:+d}", "MatrixInitiativePass": "matrix initiative passes {:+d}",
-                 "UnarmedDV": "unarmed DV {:+d}", "Reach": "reach {:+d}"}
+        notes = {"DamageResistance": N_("damage resistance {n} dice"), "CMThreshold": N_("wound modifier every {n} boxes"),
+                 "CMThresholdOffset": N_("wound modifiers start {n} boxes later"), "CMOverflow": N_("overflow {n} boxes"),
+                 "Initiative": N_("initiative {n}"), "MatrixInitiativePass": N_("matrix initiative passes {n}"),
+                 "UnarmedDV": N_("unarmed DV {n}"), "Reach": N_("reach {n}")}
         for kind, words in notes.items():
             total = sum(improvements.get(kind, []))
             if total:
-                self.unmapped.append(words.format(total))
+                self.unmapped.append(said(words, n=f"{total:+d}"))
 
     def weapons(self, strength: int) -> list[Weapon]:
         out: list[Weapon] = []
-        skipped: list[str] = []
+        skipped: list[Said] = []
         for w in self.root.iterfind("weapons/weapon"):
             name = (w.findtext("name") or "").strip()[:60]
             if not name:
@@ -265,21 +275,21 @@ class _Reader:
                 continue
             if any(x.name.lower() == weapon.name.lower() for x in out):
                 if weapon not in out:
-                    skipped.append(f"{name} (a second one, with other values)")
+                    skipped.append(said(N_("{weapon} (a second one, with other values)"), weapon=name))
                 continue
             if len(out) >= MAX_WEAPONS:
-                skipped.append(f"{name} (more than {MAX_WEAPONS} weapons)")
+                skipped.append(said(N_("{weapon} (more than {n} weapons)"), weapon=name, n=MAX_WEAPONS))
                 continue
             out.append(weapon)
         if skipped:
-            self.unmapped.append("weapons: " + ", ".join(skipped))
+            self.unmapped.append(said(N_("weapons: {weapons}"), weapons=said_list(skipped)))
         return out
 
-    def weapon(self, w: Element, name: str, strength: int, skipped: list[str]) -> Weapon | None:
+    def weapon(self, w: Element, name: str, strength: int, skipped: list[Said]) -> Weapon | None:
         damage = (w.findtext("damage") or "").strip()
         m = _DV.match(damage)
         if m is None:
-            skipped.append(f"{name} (damage {damage or 'none'!r})")
+            skipped.append(said(N_("{weapon} (damage {damage})"), weapon=name, damage=repr(damage or "none")))
             return None
         if m.group("n") is not None:
             dv = int(m.group("n"))
@@ -287,13 +297,13 @@ class _Reader:
             dv = math.ceil(strength / 2) + int(m.group("a") or m.group("b") or 0)
         rest = m.group("rest").strip()
         if rest.startswith("/"):
-            skipped.append(f"{name} (damage {damage!r}: two modes)")
+            skipped.append(said(N_("{weapon} (damage {damage}: two modes)"), weapon=name, damage=repr(damage)))
             return None
         ap_text = (w.findtext("ap") or "").strip()
         try:
             ap = sr.parse_ap(ap_text)
         except RulesError:
-            skipped.append(f"{name} (AP {ap_text!r})")
+            skipped.append(said(N_("{weapon} (AP {ap})"), weapon=name, ap=repr(ap_text)))
             return None
         category = (w.findtext("category") or "").strip()
         use = (w.findtext("useskill") or "").strip()
@@ -304,7 +314,7 @@ class _Reader:
         if kind == "melee" and not melee:
             kind = "ranged"
         if rest and not rest.startswith("(e)"):
-            self.unmapped.append(f"{name} {dv}{m.group('kind')}: {rest} not kept")
+            self.unmapped.append(said(N_("{weapon} {dv}: {rest} not kept"), weapon=name, dv=f"{dv}{m.group('kind')}", rest=rest))
         return Weapon(name, min(dv, 99), "physical" if m.group("kind") == "P" else "stun", ap, skill, kind)
 
     def armour(self, improvements: dict[str, list[int]]) -> Armour:
@@ -318,10 +328,10 @@ class _Reader:
             clothes = (a.findtext("category") or "").strip() == "Clothing"
             for key in ("b", "i"):
                 raw = (a.findtext(key) or "0").strip()
-                value = _int(raw.lstrip("+") or "0", "an armour rating", self.name)
+                value = _int(raw.lstrip("+") or "0", N_("an armour rating"), self.name)
                 for mod in a.iterfind("armormods/armormod"):
                     if (mod.findtext("equipped") or "True").strip().lower() == "true":
-                        value += _int((mod.findtext(key) or "0").strip().lstrip("+") or "0", "an armour mod",
+                        value += _int((mod.findtext(key) or "0").strip().lstrip("+") or "0", N_("an armour mod"),
                                       self.name)
                 if raw.startswith("+") and clothes:
                     clothing[key] += value
@@ -335,19 +345,24 @@ class _Reader:
 
     def lists(self) -> None:
         """The parts of the file the sheet has no place for, counted and named."""
-        parts = [("spells/spell", "spells"), ("powers/power", "adept powers"), ("techprograms/techprogram",
-                 "complex forms"), ("spirits/spirit", "spirits and sprites"), ("foci/focus", "foci"),
-                 ("martialarts/martialart", "martial arts"), ("qualities/quality", "qualities"),
-                 ("contacts/contact", "contacts"), ("cyberwares/cyberware", "cyberware and bioware"),
-                 ("gears/gear", "other gear"), ("vehicles/vehicle", "vehicles and drones"),
-                 ("critterpowers/critterpower", "critter powers"), ("metamagics/metamagic", "metamagics")]
+        parts = [("spells/spell", N_("{n} spells: {names}")), ("powers/power", N_("{n} adept powers: {names}")),
+                 ("techprograms/techprogram", N_("{n} complex forms: {names}")),
+                 ("spirits/spirit", N_("{n} spirits and sprites: {names}")), ("foci/focus", N_("{n} foci: {names}")),
+                 ("martialarts/martialart", N_("{n} martial arts: {names}")),
+                 ("qualities/quality", N_("{n} qualities: {names}")), ("contacts/contact", N_("{n} contacts: {names}")),
+                 ("cyberwares/cyberware",
+                  N_("{n} cyberware and bioware (their bonuses are in the values above): {names}")),
+                 ("gears/gear", N_("{n} other gear: {names}")), ("vehicles/vehicle", N_("{n} vehicles and drones: {names}")),
+                 ("critterpowers/critterpower", N_("{n} critter powers: {names}")),
+                 ("metamagics/metamagic", N_("{n} metamagics: {names}"))]
         for path, label in parts:
             names = [(e.findtext("name") or "").strip() for e in self.root.iterfind(path)]
             names = [n for n in names if n]
             if names:
-                shown = ", ".join(names[:6]) + (f", … ({len(names) - 6} more)" if len(names) > 6 else "")
-                note = " (their bonuses are in the values above)" if label == "cyberware and bioware" else ""
-                self.unmapped.append(f"{len(names)} {label}{note}: {shown}")
+                shown: list[object] = list(names[:6])
+                if len(names) > 6:
+                    shown.append(said(N_("… ({n} more)"), n=len(names) - 6))
+                self.unmapped.append(said(label, n=len(names), names=said_list(shown)))
 
 
 __all__ = ["MAX_BYTES", "decode", "parse_chummer", "read_chummer"]

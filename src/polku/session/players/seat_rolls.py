@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ...i18n import N_, said
+from ...i18n import N_, said, words_of
 from ...rules.dice import RulesError, Src
 from ..model import Event, clone, roll_of
 from ..records import HarhaCharacter, RajaCharacter, SRCharacter, harha, raja, sr
@@ -209,6 +209,16 @@ def _words(value: object) -> Words | None:
     return None
 
 
+def _why(e: BaseException) -> Words | str:
+    """A refusal's words (an error raised with :func:`polku.i18n.said`), else its English line: the reader's seat
+    tells it in the reader's language (``str(e)`` would be the GM's)."""
+    first = e.args[0] if len(e.args) == 1 else None
+    words = words_of(first)
+    if words is not None:
+        return words[0], {k: str(v) if isinstance(v, str) else v for k, v in words[1].items()}
+    return first.strip("'") if isinstance(first, str) else str(e).strip("'")
+
+
 def _own(test: str, key: str, words: Words, spec: dict[str, Any], why: Words | str | None = None,
          edge: bool = True) -> OwnRoll:
     """An own roll worded by catalogue messages; ``why`` None: open now."""
@@ -273,7 +283,7 @@ def _difficult_actions(t: Tracker, cid: str, ch: HarhaCharacter) -> list[OwnRoll
             t.rolls.harha_difficult_notice("difficult")
             n = len(t.rolls.harha_difficult_dice(harha_side_of(t, own.offer(cid))))
         except (RulesError, TrackerError, KeyError) as e:
-            out.append(_own(own.test, own.key, ("{name}", {"name": p["name"]}), spec, str(e).strip("'")))
+            out.append(_own(own.test, own.key, ("{name}", {"name": p["name"]}), spec, _why(e)))
             continue
         out.append(_own(own.test, own.key, (N_("{name}: a difficult action, {n} dice (H8)"), {"name": p["name"], "n": n}),
                         spec, edge=False))
@@ -332,7 +342,7 @@ def _raja_challenges(t: Tracker, cid: str, ch: RajaCharacter, unnamed: frozenset
             mine, theirs = raja_sides_of(t, offer)
             a, b = t.rolls.raja_pools(mine, theirs)
         except (RulesError, TrackerError, KeyError) as e:
-            out.append(_own("raja-challenge", key, ("{name}", {"name": p["name"]}), spec, str(e).strip("'")))
+            out.append(_own("raja-challenge", key, ("{name}", {"name": p["name"]}), spec, _why(e)))
             continue
         rolled = [s.label for s in a if s.source == Src.ABILITY]
         cost = 0
@@ -387,7 +397,7 @@ def _pool_roll(t: Tracker, cid: str, test: str, key: str, label: Words, pool: SR
         n = t.rolls.sr_pool_dice(side)
         edge = any(a.allowed for a in t.rolls.sr_pool_actions(side) if a.name == "edge_before")
     except (RulesError, TrackerError, KeyError) as e:
-        return _own(test, key, (label[0], {**label[1], "n": "?"}), spec, str(e).strip("'"))
+        return _own(test, key, (label[0], {**label[1], "n": "?"}), spec, _why(e))
     return _own(test, key, (label[0], {**label[1], "n": n}), spec, cannot or why_not, edge)
 
 
@@ -477,7 +487,7 @@ def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None
     try:
         n = t.damage.resistance_dice(cid, armour, weapon.ap)
     except TrackerError as e:
-        return _own("sr-resist", key, hit_words, {}, str(e))
+        return _own("sr-resist", key, hit_words, {}, _why(e))
     letter = "P" if weapon.damage == "physical" else "S"
     template = (N_("Resist {attacker}'s {weapon} ({dv} + {net} net): Body + ballistic armour, {n} dice")
                 if which == "ballistic" else

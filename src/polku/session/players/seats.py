@@ -118,7 +118,11 @@ def reason_of(e: BaseException) -> str:
     first = e.args[0] if e.args else None
     if isinstance(first, Said):
         return first
-    return str(e).strip("'") if isinstance(e, KeyError) else str(e)
+    if isinstance(e, KeyError):
+        return str(e).strip("'")
+    if isinstance(first, str) and len(e.args) == 1:
+        return said(first)  # a message marked N_ alone (or a plain line): English, its words the message itself
+    return str(e)
 
 
 class _SeatRequestBase(TypedDict):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...i18n import _
+from ...i18n import N_, said
 from ...rules import shadowrun as sr
 from ...rules.dice import RulesError
 from .. import telling
@@ -115,16 +115,16 @@ def parse_weapon(text: str) -> Weapon:
     """
     parts = [p.strip() for p in text.split(",")]
     if len(parts) < 2 or not parts[0]:
-        raise TrackerError(_("write a weapon as: name, DV, AP, skill (e.g. Ares Predator IV, 5P, -1, Pistols)"))
+        raise TrackerError(said(N_("write a weapon as: name, DV, AP, skill (e.g. Ares Predator IV, 5P, -1, Pistols)")))
     if len(parts) > 5:
-        raise TrackerError(_("a weapon has at most five parts: name, DV, AP, skill, kind"))
+        raise TrackerError(said(N_("a weapon has at most five parts: name, DV, AP, skill, kind")))
     name, dv_text = parts[0], parts[1].replace(" ", "").upper()
     damage = "physical"
     if dv_text.endswith(("P", "S")):
         damage = "physical" if dv_text[-1] == "P" else "stun"
         dv_text = dv_text[:-1]
     if not dv_text.isdigit() or not 0 <= int(dv_text) <= 99:
-        raise TrackerError(_("a weapon's damage is a number 0–99 and P or S (e.g. 5P, 6S), not {text!r}", text=parts[1]))
+        raise TrackerError(said(N_("a weapon's damage is a number 0–99 and P or S (e.g. 5P, 6S), not {text!r}"), text=parts[1]))
     try:
         ap = sr.parse_ap(parts[2] if len(parts) > 2 else "")
     except RulesError as e:
@@ -132,7 +132,7 @@ def parse_weapon(text: str) -> Weapon:
     skill = parts[3] if len(parts) > 3 else ""
     kind = parts[4].lower() if len(parts) > 4 else sr.weapon_kind(skill)
     if kind not in sr.WEAPON_KINDS:
-        raise TrackerError(_("a weapon is {kinds}, not {text!r}", kinds=", ".join(sr.WEAPON_KINDS), text=parts[4]))
+        raise TrackerError(said(N_("a weapon is {kinds}, not {text!r}"), kinds=", ".join(sr.WEAPON_KINDS), text=parts[4]))
     return Weapon(name[:60], int(dv_text), damage, ap, skill[:40], kind)
 
 
@@ -150,7 +150,7 @@ def parse_armour(text: str) -> Armour:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(p.isdigit() and int(p) <= 99 for p in parts):
-        raise TrackerError(_("armour is ballistic/impact, numbers 0–99 (e.g. 6/4), not {text!r}", text=text.strip()))
+        raise TrackerError(said(N_("armour is ballistic/impact, numbers 0–99 (e.g. 6/4), not {text!r}"), text=text.strip()))
     return Armour(int(parts[0]), int(parts[1]))
 
 

@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypedDict, cast
 
-from ...i18n import _, ngettext
+from ...i18n import N_, _, ngettext, said
 from ...rules.system import System
 from ...text import builtin_label
 from .. import model
@@ -117,9 +117,9 @@ class Roster:
         if tpl is not None:
             return tpl
         if tpls:
-            raise TrackerError(_("no template named '{name}' (templates: {templates})", name=name_or_id,
+            raise TrackerError(said(N_("no template named '{name}' (templates: {templates})"), name=name_or_id,
                                  templates=", ".join(x["name"] for x in tpls.values())))
-        raise TrackerError(_("no template named '{name}' (save one from a character first)", name=name_or_id))
+        raise TrackerError(said(N_("no template named '{name}' (save one from a character first)"), name=name_or_id))
 
     def members(self, gid: str) -> list[str]:
         """The group's characters in name order (numbered names sort by number)."""
@@ -159,7 +159,7 @@ class Roster:
         ch = t.character(cid)
         name = (name or re.sub(r"\s+\d+$", "", ch["name"])).strip()
         if not name:
-            raise TrackerError(_("a template needs a name"))
+            raise TrackerError(said(N_("a template needs a name")))
         old = next((x for x in self.templates.values() if x["name"].lower() == name.lower()), None)
         out: dict[str, str] = {}
 
@@ -213,7 +213,7 @@ class Roster:
         t = self.t
         tpl = self.template(name_or_id)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GROUP_ADD:
-            raise TrackerError(_("add 1 to {most} at once, not {count}", most=MAX_GROUP_ADD, count=count))
+            raise TrackerError(said(N_("add 1 to {most} at once, not {count}"), most=MAX_GROUP_ADD, count=count))
         if initiative not in model.GROUP_INITIATIVE:
             raise TrackerError("a group's initiative is 'shared' or 'separate'")
         gname = (group or tpl["name"]).strip()
@@ -221,7 +221,7 @@ class Roster:
         names = numbered_names(tpl["name"], [c["name"] for c in t.characters.values()], count)
         kind = kind or (tpl["kind"] if tpl["kind"] != "pc" else "npc")
         if kind not in model.CHARACTER_KINDS:
-            raise TrackerError(_("kind must be one of {kinds}", kinds=", ".join(model.CHARACTER_KINDS)))
+            raise TrackerError(said(N_("kind must be one of {kinds}"), kinds=", ".join(model.CHARACTER_KINDS)))
         made: list[str] = []
 
         def build(txn: Txn) -> None:
@@ -258,13 +258,13 @@ class Roster:
         t = self.t
         g = self.groups.get(gid)
         if g is None:
-            raise TrackerError(_("no group '{group}'", group=gid))
+            raise TrackerError(said(N_("no group '{group}'"), group=gid))
         if initiative not in model.GROUP_INITIATIVE:
             raise TrackerError("a group's initiative is 'shared' or 'separate'")
         if g["initiative"] == initiative:
-            raise TrackerError(_("{group} already rolls shared initiative; nothing changed", group=g["name"])
+            raise TrackerError(said(N_("{group} already rolls shared initiative; nothing changed"), group=g["name"])
                                if initiative == "shared" else
-                               _("{group} already rolls separate initiative; nothing changed", group=g["name"]))
+                               said(N_("{group} already rolls separate initiative; nothing changed"), group=g["name"]))
 
         def build(txn: Txn) -> None:
             txn.set(["groups", gid, "initiative"], initiative)
@@ -278,7 +278,7 @@ class Roster:
         t = self.t
         gone = self.fallen()
         if not gone:
-            raise TrackerError(_("nobody has fallen: no non-player character is out of the fight"))
+            raise TrackerError(said(N_("nobody has fallen: no non-player character is out of the fight")))
         names = [t.character(c)["name"] for c in gone]
 
         def build(txn: Txn) -> None:
@@ -305,7 +305,7 @@ class Roster:
         """
         t = self.t
         if not characters and not templates:
-            raise TrackerError(_("nothing to copy"))
+            raise TrackerError(said(N_("nothing to copy")))
         made: list[str] = []
 
         def build(txn: Txn) -> None:
@@ -352,7 +352,7 @@ class Roster:
         Returns the new id."""
         t = self.t
         if t.system is not System.SHADOWRUN:
-            raise TrackerError(_("a Chummer character is a Varjojuoksu one; this campaign is {system}",
+            raise TrackerError(said(N_("a Chummer character is a Varjojuoksu one; this campaign is {system}"),
                                  system=t.system.display_name))
         name = str(block.get("name", "")).strip() or "Imported"
         made: dict[str, str] = {}
@@ -398,7 +398,7 @@ class Roster:
     def gear_holder(self, owner: str, *, template: bool = False) -> SRCharacter:
         """The character (or, with ``template``, the template) whose sheet holds gear."""
         if self.t.system is not System.SHADOWRUN:
-            raise TrackerError(_("weapons and armour are on Varjojuoksu sheets"))
+            raise TrackerError(said(N_("weapons and armour are on Varjojuoksu sheets")))
         return sr(self.template(owner) if template else self.t.character(owner))
 
     def set_weapon(self, owner: str, index: int | None, weapon: Weapon, *, template: bool = False) -> None:
@@ -409,14 +409,14 @@ class Roster:
         sheet = weapons_of(t.state, holder)
         if index is None:
             if len(sheet) >= MAX_WEAPONS:
-                raise TrackerError(_("{name} carries {most} weapons already", name=holder["name"], most=MAX_WEAPONS))
+                raise TrackerError(said(N_("{name} carries {most} weapons already"), name=holder["name"], most=MAX_WEAPONS))
             if any(w.name.lower() == weapon.name.lower() for w in sheet):
-                raise TrackerError(_("{name} already has a weapon named {weapon!r}", name=holder["name"],
+                raise TrackerError(said(N_("{name} already has a weapon named {weapon!r}"), name=holder["name"],
                                      weapon=weapon.name))
             new, verb, what = sheet + [weapon], "gains", "gear.weapon_added"
         else:
             if not 0 <= index < len(sheet):
-                raise TrackerError(_("{name} has no weapon {number}", name=holder["name"], number=index + 1))
+                raise TrackerError(said(N_("{name} has no weapon {number}"), name=holder["name"], number=index + 1))
             new, verb, what = sheet[:index] + [weapon] + sheet[index + 1:], "now carries", "gear.weapon_changed"
         t.run(self._gear(holder, template, "weapons", [w.to_table() for w in new],
                           f"{holder['name']} {verb} {weapon.text}",
@@ -427,7 +427,7 @@ class Roster:
         holder = self.gear_holder(owner, template=template)
         sheet = weapons_of(t.state, holder)
         if not 0 <= index < len(sheet):
-            raise TrackerError(_("{name} has no weapon {number}", name=holder["name"], number=index + 1))
+            raise TrackerError(said(N_("{name} has no weapon {number}"), name=holder["name"], number=index + 1))
         t.run(self._gear(holder, template, "weapons", [w.to_table() for i, w in enumerate(sheet) if i != index],
                           f"{holder['name']} drops {sheet[index].name}",
                           {"id": "gear.weapon_dropped", "name": holder["name"], "weapon_name": sheet[index].name}))
@@ -436,7 +436,7 @@ class Roster:
         """Ballistic and impact armour on a sheet, one command."""
         holder = self.gear_holder(owner, template=template)
         if armour == armour_of(self.t.state, holder) and "armour" in holder:
-            raise TrackerError(_("{name} already wears {armour}; nothing changed", name=holder["name"],
+            raise TrackerError(said(N_("{name} already wears {armour}; nothing changed"), name=holder["name"],
                                  armour=armour_words(armour)))
         self.t.run(self._gear(holder, template, "armour", armour.to_table(),
                                f"{holder['name']}: armour {armour.text}",
@@ -474,7 +474,7 @@ class Roster:
         ch = t.character(cid)
         name = str(pool.get("name", "")).strip()
         if not name:
-            raise TrackerError(_("a saved pool needs a name"))
+            raise TrackerError(said(N_("a saved pool needs a name")))
         pool = {**clone(pool), "name": name}
         kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.lower()]
         replaced = len(kept) != len(ch.get("pools", []))
@@ -492,7 +492,7 @@ class Roster:
         ch = t.character(cid)
         kept = [p for p in ch.get("pools", []) if p["name"].lower() != name.strip().lower()]
         if len(kept) == len(ch.get("pools", [])):
-            raise TrackerError(_("{name} has no saved pool '{pool}'", name=ch["name"], pool=name))
+            raise TrackerError(said(N_("{name} has no saved pool '{pool}'"), name=ch["name"], pool=name))
 
         def build(txn: Txn) -> None:
             txn.set(["characters", cid, "pools"], kept)

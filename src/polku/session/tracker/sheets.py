@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, cast
 
-from ...i18n import _
+from ...i18n import N_, said
 from ...rules.system import RAJA_WOUND_CARE, raja_wound_level
 from ...text import wound_label
 from .. import model
@@ -29,9 +29,9 @@ class SheetCommands(TrackerBase):
     def add_character(self, name: str, *, kind: str = "pc", player: str = "", **fields: object) -> Character:
         name = name.strip()
         if not name:
-            raise TrackerError(_("a character needs a name"))
+            raise TrackerError(said(N_("a character needs a name")))
         if kind not in model.CHARACTER_KINDS:
-            raise TrackerError(_("kind must be one of {kinds}", kinds=", ".join(model.CHARACTER_KINDS)))
+            raise TrackerError(said(N_("kind must be one of {kinds}"), kinds=", ".join(model.CHARACTER_KINDS)))
         result: dict[str, Any] = {}
 
         def build(txn: _Txn) -> None:
@@ -61,7 +61,7 @@ class SheetCommands(TrackerBase):
         """
         ch = self.character(cid)
         if field_name in ("id",) or field_name not in ch:
-            raise TrackerError(_("'{field}' is not a field a GM can edit", field=field_name))
+            raise TrackerError(said(N_("'{field}' is not a field a GM can edit"), field=field_name))
         fact = sheet_edit_fact(ch, field_name, value, edge=edge)
 
         def build(txn: _Txn) -> None:
@@ -118,17 +118,18 @@ class SheetCommands(TrackerBase):
         ch = self.character(cid)
         if ch.get(key) == value:
             # A repeated key press that changes nothing is refused, so it logs nothing.
-            values = {"name": ch["name"], "value": value}
+            values: dict[str, str | int] = {"name": ch["name"], "value": value if isinstance(value, int) else str(value)}
             if key == "health":
-                raise TrackerError(_("{name}'s health is already {value}; nothing changed", **values) if value != ""
-                                   else _("{name}'s health is already empty; nothing changed", name=ch["name"]))
+                raise TrackerError(said(N_("{name}'s health is already {value}; nothing changed"), **values) if value != ""
+                                   else said(N_("{name}'s health is already empty; nothing changed"), name=ch["name"]))
             if key == "story_points":
-                raise TrackerError(_("{name}'s story points is already {value}; nothing changed", **values))
+                raise TrackerError(said(N_("{name}'s story points is already {value}; nothing changed"), **values))
             if key == "physical":
-                raise TrackerError(_("{name}'s physical boxes is already {value}; nothing changed", **values))
+                raise TrackerError(said(N_("{name}'s physical boxes is already {value}; nothing changed"), **values))
             if key == "stun":
-                raise TrackerError(_("{name}'s stun boxes is already {value}; nothing changed", **values))
-            raise TrackerError(f"{ch['name']}'s {key} is already {value if value != '' else 'empty'}; nothing changed")
+                raise TrackerError(said(N_("{name}'s stun boxes is already {value}; nothing changed"), **values))
+            raise TrackerError(said(N_("{name}'s {key} is already {value}; nothing changed"), key=key, **values) if value != ""
+                               else said(N_("{name}'s {key} is already empty; nothing changed"), key=key, name=ch["name"]))
 
         def build(txn: _Txn) -> None:
             txn.set(["characters", cid, key], value)
@@ -146,7 +147,7 @@ class SheetCommands(TrackerBase):
         i = track.index(ch["wound"]) if ch["wound"] in track else 0
         j = max(0, min(len(track) - 1, i + steps))
         if j == i:
-            raise TrackerError(_("{name} is already {level}", name=ch["name"], level=wound_label(track[i])))
+            raise TrackerError(said(N_("{name} is already {level}"), name=ch["name"], level=wound_label(track[i])))
         verb = "worse" if j > i else "better"
         level = raja_wound_level(track[j]) or ""
         care = f"; {RAJA_WOUND_CARE[level]}" if level in RAJA_WOUND_CARE else ""
@@ -158,7 +159,7 @@ class SheetCommands(TrackerBase):
     def set_wound(self, cid: str, level: str) -> None:
         ch = raja(self.character(cid))
         if level not in self.state["wound_track"]:
-            raise TrackerError(_("'{level}' is not on this campaign's wound track", level=level))
+            raise TrackerError(said(N_("'{level}' is not on this campaign's wound track"), level=level))
         r9 = raja_wound_level(level) or ""
         care = f" ({RAJA_WOUND_CARE[r9]})" if r9 in RAJA_WOUND_CARE else ""
         self._simple(cid, "wound", level, "wound", f"{ch['name']}: {ch['wound']} → {level}{care}",
@@ -169,9 +170,9 @@ class SheetCommands(TrackerBase):
         """R11: spend charges (an ability, spirit combat…)."""
         ch = raja(self.character(cid))
         if n < 1:
-            raise TrackerError(_("spend at least 1 charge"))
+            raise TrackerError(said(N_("spend at least 1 charge")))
         if ch["charges"] < n:
-            raise TrackerError(_("{name} has {charges} charges, not {n}", name=ch["name"], charges=ch["charges"], n=n))
+            raise TrackerError(said(N_("{name} has {charges} charges, not {n}"), name=ch["name"], charges=ch["charges"], n=n))
         self._simple(cid, "charges", ch["charges"] - n, "resource",
                      f"{ch['name']} spends {n} charge{'s' if n != 1 else ''}: {reason} "
                      f"({ch['charges'] - n}/{ch['charges_max']} left)", resource="charges", amount=-n,
@@ -182,7 +183,7 @@ class SheetCommands(TrackerBase):
         ch = raja(self.character(cid))
         new = min(ch["charges_max"], ch["charges"] + n)
         if new == ch["charges"]:
-            raise TrackerError(_("{name} already has all {max} charges", name=ch["name"], max=ch["charges_max"]))
+            raise TrackerError(said(N_("{name} already has all {max} charges"), name=ch["name"], max=ch["charges_max"]))
         self._simple(cid, "charges", new, "resource",
                      f"{ch['name']} regains {new - ch['charges']} charges: {reason} ({new}/{ch['charges_max']})",
                      resource="charges", amount=new - ch["charges"],
@@ -194,14 +195,14 @@ class SheetCommands(TrackerBase):
         ch = raja(self.character(cid))
         ab = next((a for a in ch.get("abilities", []) if a["name"] == ability), None)
         if ab is None:
-            raise TrackerError(_("{name} has no ability '{ability}'", name=ch["name"], ability=ability))
+            raise TrackerError(said(N_("{name} has no ability '{ability}'"), name=ch["name"], ability=ability))
         if ab["per"] == "always":
-            raise TrackerError(_("'{ability}' is always on and costs nothing", ability=ability))
+            raise TrackerError(said(N_("'{ability}' is always on and costs nothing"), ability=ability))
         if ab["per"] == "scene" and ability in ch["paid_this_scene"]:
-            raise TrackerError(_("'{ability}' is already paid for this scene", ability=ability))
+            raise TrackerError(said(N_("'{ability}' is already paid for this scene"), ability=ability))
         cost = ab["cost"]
         if ch["charges"] < cost:
-            raise TrackerError(_("{name} has {charges} charges; '{ability}' costs {cost}", name=ch["name"],
+            raise TrackerError(said(N_("{name} has {charges} charges; '{ability}' costs {cost}"), name=ch["name"],
                                  charges=ch["charges"], ability=ability, cost=cost))
 
         def build(txn: _Txn) -> None:
@@ -220,14 +221,14 @@ class SheetCommands(TrackerBase):
         """Raise TrackerError if ``cid`` cannot spend a story point now (R12), before anyone asks what for."""
         ch = raja(self.character(cid))
         if ch["story_points"] < 1:
-            raise TrackerError(_("{name} has no story points left; a new story (T) brings new ones", name=ch["name"]))
+            raise TrackerError(said(N_("{name} has no story points left; a new story (T) brings new ones"), name=ch["name"]))
 
     def spend_story_point(self, cid: str, bought: str) -> None:
         """R12: spend a story point on what it bought."""
         ch = raja(self.character(cid))
         self.check_spend_story_point(cid)
         if not bought.strip():
-            raise TrackerError(_("say what the story point bought"))
+            raise TrackerError(said(N_("say what the story point bought")))
         self._simple(cid, "story_points", ch["story_points"] - 1, "resource",
                      f"{ch['name']} spends a story point: {bought.strip()} ({ch['story_points'] - 1} left)",
                      resource="story_points", amount=-1, bought=bought.strip(),
@@ -248,7 +249,7 @@ class SheetCommands(TrackerBase):
         """Raise TrackerError if ``cid`` has no Edge point to spend now (S7), before anyone asks what for."""
         ch = sr(self.character(cid))
         if ch["edge"] < 1:
-            raise TrackerError(_("{name} has no Edge left this session; a new session (N) refreshes it", name=ch["name"]))
+            raise TrackerError(said(N_("{name} has no Edge left this session; a new session (N) refreshes it"), name=ch["name"]))
 
     def spend_edge(self, cid: str, reason: str) -> None:
         ch = sr(self.character(cid))
@@ -262,13 +263,13 @@ class SheetCommands(TrackerBase):
     def set_condition(self, cid: str, track: str, boxes: int) -> None:
         """S12: set filled boxes on the physical or stun monitor."""
         if track not in ("physical", "stun"):
-            raise TrackerError(_("the condition monitor is 'physical' or 'stun'"))
+            raise TrackerError(said(N_("the condition monitor is 'physical' or 'stun'")))
         ch = sr(self.character(cid))
         size = self.condition_monitor(cid, track)
         if not 0 <= boxes <= size:
-            raise TrackerError(_("stun monitor has {size} boxes; {boxes} is out of range", size=size, boxes=boxes)
+            raise TrackerError(said(N_("stun monitor has {size} boxes; {boxes} is out of range"), size=size, boxes=boxes)
                                if track == "stun" else
-                               _("physical monitor has {size} boxes; {boxes} is out of range", size=size, boxes=boxes))
+                               said(N_("physical monitor has {size} boxes; {boxes} is out of range"), size=size, boxes=boxes))
         before = ch["physical" if track == "physical" else "stun"]
         self._simple(cid, track, boxes, "wound", f"{ch['name']}: {track} {before} → {boxes}/{size} boxes",
                      fact={"id": "sr.monitor", "name": ch["name"], "track": track, "before": before, "boxes": boxes,
@@ -293,9 +294,9 @@ class SheetCommands(TrackerBase):
         ch = harha(self.character(cid))
         idx = next((i for i, e in enumerate(ch["edges"]) if e["name"] == edge), None)
         if idx is None:
-            raise TrackerError(_("{name} has no edge '{edge}'", name=ch["name"], edge=edge))
+            raise TrackerError(said(N_("{name} has no edge '{edge}'"), name=ch["name"], edge=edge))
         if ch["edges"][idx]["used"]:
-            raise TrackerError(_("{name}'s edge '{edge}' is already used this session", name=ch["name"], edge=edge))
+            raise TrackerError(said(N_("{name}'s edge '{edge}' is already used this session"), name=ch["name"], edge=edge))
         return ch, idx
 
 

@@ -161,9 +161,10 @@ class HarhaRollScreen(RollScreen):
         not offered there (the keys refuse it) or nothing needs saying."""
         demand = ("very_demanding" if self.demanding else "difficult") if self.difficult else self.demand
         try:
-            return self.tracker.rolls.harha_difficult_notice(demand, self.variant)
+            notice = self.tracker.rolls.harha_difficult_notice(demand, self.variant)
         except (RulesError, TrackerError):
             return None
+        return _(notice) if notice else None
 
     def _refused(self, variant: str, demand: str) -> bool:
         """H8 not offered under the sum variant (``harha.sum_difficult = refuse``): say so and refuse."""
