@@ -21,7 +21,6 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 ALLOWED = {
     "store/": "the store reads and writes raw TOML documents; validation into shapes happens above it",
     "files.py:document": "builds the raw TOML document the store writes (tables of any value tomlkit takes)",
-    "files.py:peek": "reads a file's raw TOML head before it is known to be a session file",
 }
 
 

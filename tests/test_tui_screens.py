@@ -265,6 +265,57 @@ async def test_chooser_lists_a_file_and_enter_opens_it(tmp_path: Path) -> None:
         assert app.session_file is not None and app.session_file.path == tmp_path / "night.toml"
 
 
+def test_the_chooser_lists_what_a_whole_read_finds_after_more_events_than_a_snapshot(tmp_path: Path) -> None:
+    """peek reads a file as the app opens it (the head and the events since the snapshot): the campaign, its
+    story/session/scene, events and characters as the whole file says, also past a compaction."""
+    from polku.session.files import load_tracker, peek
+
+    tracker, sf = session(tmp_path, "rajapolku", "long")
+    for i in range(620):  # past one compaction (every 500 appends), so the snapshot is not the file's start
+        tracker.note(f"note {i}")
+        if i % 200 == 0:
+            tracker.new_scene(f"scene {i}")
+        sf.save_now(tracker)
+    sf.close()
+    whole, _ = load_tracker(tmp_path / "long.toml", read_only=True)
+    seen = peek(tmp_path / "long.toml")
+    assert seen.error is None
+    assert (seen.name, seen.system, list(seen.where), seen.events, seen.characters) == (
+        whole.state["campaign"]["name"], "rajapolku", whole.where, len(whole.events), len(whole.state["characters"]))
+    assert seen.where[2] == 1 + 4 and seen.events > 620
+    (tmp_path / "bad.toml").write_text("schema = 99\n", encoding="utf-8")
+    assert peek(tmp_path / "bad.toml").error is not None
+
+
+@pilot_test
+async def test_the_chooser_reads_a_file_again_only_when_it_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each resize and each return to the chooser listed every file by reading it whole: seconds per long
+    campaign. A file is read again only when it changed; the list is redrawn at the new width."""
+    from polku.session import files
+
+    _, sf = session(tmp_path, "harhapolku", "night")
+    sf.close()
+    reads: list[str] = []
+    real = files.peek
+    monkeypatch.setattr(files, "peek", lambda path: reads.append(path.name) or real(path))
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        chooser = app.screen
+        assert isinstance(chooser, ChooserScreen) and reads == ["night.toml"]
+        await pilot.resize_terminal(100, 30)
+        await until_quiet(pilot)
+        chooser.reload()  # as when the chooser is shown again
+        assert reads == ["night.toml"]
+        assert "Test harhapolku" in str(chooser.query_one("#sessions", OptionList).get_option_at_index(0).prompt)
+        tracker, sf = files.open_session(tmp_path / "night.toml")
+        tracker.note("one more")
+        sf.save_now(tracker)
+        sf.close()
+        chooser.reload()
+        assert reads == ["night.toml", "night.toml"]
+        assert chooser.entries[0][1].events == len(tracker.events)
+
+
 @pilot_test
 async def test_chooser_lists_recent_files_from_anywhere_and_the_local_sessions_folder(tmp_path: Path) -> None:
     from polku import config

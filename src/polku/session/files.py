@@ -360,23 +360,36 @@ def recent_sessions(folder: Path, limit: int = 20) -> list[Path]:
     return files[:limit]
 
 
-def peek(path: Path) -> dict[str, Any]:
-    """Name, system and position of a session file, or an ``error`` key."""
+@dataclass(frozen=True, slots=True)
+class Peek:
+    """What the chooser lists of a session file: its campaign and where it stands, or why it cannot be opened."""
+
+    name: str = ""
+    system: str = ""
+    where: tuple[int, int, int] = (0, 0, 0)
+    """Story, session and scene."""
+    events: int = 0
+    characters: int = 0
+    error: str | None = None
+    """One line saying why the file cannot be opened (the rest is then empty)."""
+
+
+def peek(path: Path) -> Peek:
+    """Name, system and position of a session file, or why it cannot be opened.
+
+    Read as the app opens a file (the head and the events since its snapshot, the older events not
+    parsed): a campaign of 10,000 events is listed in a fraction of the time a whole read takes."""
     try:
-        tracker, _ = load_tracker(path, read_only=True)
+        tracker, _ = load_tracker(path, read_only=True, lazy=True)
     except SessionOpenError as e:
-        return {"error": str(e)}
+        return Peek(error=str(e))
     st = tracker.state
-    return {
-        "name": st["campaign"]["name"],
-        "system": st["campaign"]["system"],
-        "where": tracker.where,
-        "events": len(tracker.events),
-        "characters": len(st["characters"]),
-    }
+    story, session, scene = tracker.where
+    return Peek(name=st["campaign"]["name"], system=st["campaign"]["system"], where=(story, session, scene),
+                events=len(tracker.events), characters=len(st["characters"]))
 
 
 __all__ = [
-    "SessionFile", "SessionOpenError", "SaveJob", "open_session", "load_tracker",
+    "Peek", "SessionFile", "SessionOpenError", "SaveJob", "open_session", "load_tracker",
     "create_session", "continue_campaign", "recent_sessions", "peek", "document", "model",
 ]

@@ -156,8 +156,11 @@ class ChooserScreen(_Opener, Screen[None]):
         self.sessions_dir = Path(sessions_dir)
         self.recent = [Path(p) for p in recent]
         self.also = [Path(p) for p in also]
-        self.entries: list[tuple[Path, dict[str, Any]]] = []
+        self.entries: list[tuple[Path, files.Peek]] = []
         """Each listed file with what :func:`files.peek` found (or its ``error``)."""
+        self._peeked: dict[Path, tuple[tuple[int, int, int], files.Peek]] = {}
+        """What each file held when it was last read, by its identity, size and time: a file is read again
+        only when it changed (listing ten long campaigns took seconds each time the screen came back)."""
 
     def where_text(self) -> str:
         folders = [self.sessions_dir, *self.also]
@@ -207,13 +210,31 @@ class ChooserScreen(_Opener, Screen[None]):
 
     def reload(self) -> None:
         """List the folder again (a file may have been created or changed)."""
-        self.entries = [(p, files.peek(p)) for p in self.listed_paths()]
+        self.entries = [(p, self.peek(p)) for p in self.listed_paths()]
+        self.show_entries()
+
+    def peek(self, path: Path) -> files.Peek:
+        """What :func:`files.peek` says of ``path``, read again only if the file changed since."""
+        try:
+            st = path.stat()
+        except OSError:
+            return files.peek(path)  # gone meanwhile: peek says so
+        key = (st.st_ino, st.st_size, st.st_mtime_ns)
+        known = self._peeked.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        info = files.peek(path)
+        self._peeked[path] = (key, info)
+        return info
+
+    def show_entries(self) -> None:
+        """The list drawn from :attr:`entries` (at the screen's width), the highlight kept."""
         ol = self.query_one("#sessions", OptionList)
         keep = ol.highlighted
         options: list[Option] = []
-        names = [info.get("name") for _path, info in self.entries]
+        names = [info.name for _path, info in self.entries if info.error is None]
         for i, (path, info) in enumerate(self.entries):
-            shared = "error" not in info and names.count(info["name"]) > 1
+            shared = info.error is None and names.count(info.name) > 1
             options.append(Option(self.entry_text(path, info, shared=shared), id=f"file:{i}"))
         if not options:
             options.append(Option(Text(_("No session files here yet."), style="dim"), id="empty", disabled=True))
@@ -225,7 +246,7 @@ class ChooserScreen(_Opener, Screen[None]):
         else:
             ol.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
 
-    def entry_text(self, path: Path, info: dict[str, Any], *, shared: bool = False) -> Text:
+    def entry_text(self, path: Path, info: files.Peek, *, shared: bool = False) -> Text:
         """Two lines: name and system; file, position, size. ``shared``: another listed file has
         the same campaign name (a continued campaign, a copy), so the first line names the file too."""
         width = max(40, self.size.width - 4)
@@ -234,32 +255,32 @@ class ChooserScreen(_Opener, Screen[None]):
             return "\n".join(textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  "))
 
         t = Text()
-        if "error" in info:
+        if info.error is not None:
             t.append("✗ ", style="bold")
             t.append(self.shown_path(path), style="bold")
             t.append(_("  cannot be opened\n"))
-            t.append(indented(info["error"]), style="dim")
+            t.append(indented(info.error), style="dim")
             return t
-        story, session, scene = info["where"]
+        story, session, scene = info.where
         try:
-            system = System(info["system"]).display_name
+            system = System(info.system).display_name
         except ValueError:
-            system = info["system"]
-        t.append(info["name"], style="bold")
+            system = info.system
+        t.append(info.name, style="bold")
         if shared:
             t.append(_(" · {name} · session {session}", name=path.name, session=session), style="bold")
         t.append(f" · {system}\n")
         t.append(indented(_("{path} · story {story}, session {session}, scene {scene}", path=self.shown_path(path), story=story,
                             session=session, scene=scene)
-                          + " · " + ngettext("{n} event", "{n} events", info['events'])
-                          + " · " + ngettext("{n} character", "{n} characters", info['characters'])), style="dim")
+                          + " · " + ngettext("{n} event", "{n} events", info.events)
+                          + " · " + ngettext("{n} character", "{n} characters", info.characters)), style="dim")
         return t
 
     def on_resize(self) -> None:
         if self.entries:
-            self.reload()
+            self.show_entries()
 
-    def highlighted_entry(self) -> tuple[Path, dict[str, Any]] | None:
+    def highlighted_entry(self) -> tuple[Path, files.Peek] | None:
         opt = self.query_one("#sessions", OptionList).highlighted_option
         if opt is None or not opt.id or not opt.id.startswith("file:"):
             return None
@@ -281,8 +302,8 @@ class ChooserScreen(_Opener, Screen[None]):
         if entry is None:
             return
         path, info = entry
-        if "error" in info:
-            self.notify(info["error"], severity="error", title=_("Cannot open"), timeout=12)
+        if info.error is not None:
+            self.notify(info.error, severity="error", title=_("Cannot open"), timeout=12)
             return
         demo = files.demo_suffix(path)
         if demo is not None:
@@ -300,11 +321,11 @@ class ChooserScreen(_Opener, Screen[None]):
             self.notify(_("Highlight the session file to continue from (arrows), then press c"), severity="warning")
             return
         path, info = entry
-        if "error" in info:
-            self.notify(info["error"], severity="error", title=_("Cannot continue"), timeout=12)
+        if info.error is not None:
+            self.notify(info.error, severity="error", title=_("Cannot continue"), timeout=12)
             return
         folder = self.sessions_dir
-        default = continuation_name(path, info["where"][1], folder)
+        default = continuation_name(path, info.where[1], folder)
 
         def named(name: str | None) -> None:
             if not name:
@@ -321,8 +342,8 @@ class ChooserScreen(_Opener, Screen[None]):
             gm.show_session(tracker, sf)
 
         self.app.push_screen(TextPrompt(
-            _("Continue “{name}” in a new file: its name", name=escape(info['name'])), default,
-            hint=_("Starts session {n} from the end of {file}; that file stays as it is.", n=info['where'][1] + 1,
+            _("Continue “{name}” in a new file: its name", name=escape(info.name)), default,
+            hint=_("Starts session {n} from the end of {file}; that file stays as it is.", n=info.where[1] + 1,
                    file=escape(path.name)),
             check=lambda s: check_file_name(s, folder)), named)
 
