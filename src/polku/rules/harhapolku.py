@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 from ..i18n import N_
 from .dice import DiceSource, Die, DieSpec, RulesError, Src
 from .explain import Speaker, line, says
+from .explain import Step as ExplainStep
 from .system import Settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
-    from typing import Any
 
 VARIANTS = ("ch23", "classic", "same_size", "sum")
 """``harha.variant`` values (H3–H6)."""
@@ -975,19 +975,19 @@ TIER_WORDS = {"general": N_("general background"), "background": N_("background"
 
 
 @says("harha.always")
-def _say_always(t: Speaker, v: Any) -> str:
+def _say_always(t: Speaker, v: ExplainStep) -> str:
     if v["rule"] == "H5":
         return t._("1d{size} always (H5)", size=int(v["size"]))
     return t._("1d{size} always (H2)", size=int(v["size"]))
 
 
 @says("harha.no_always")
-def _say_no_always(t: Speaker, v: Any) -> str:
+def _say_no_always(t: Speaker, v: ExplainStep) -> str:
     return t._("no 1d8 always: the GM took it away (H4: with no die at all the action fails)")
 
 
 @says("harha.tier")
-def _say_tier(t: Speaker, v: Any) -> str:
+def _say_tier(t: Speaker, v: ExplainStep) -> str:
     title = t._(TIER_WORDS[str(v["tier"])])
     if v["name"]:
         return t._("+1d{size} {title}: {name} (H2)", size=int(v["size"]), title=title, name=v["name"])
@@ -995,7 +995,7 @@ def _say_tier(t: Speaker, v: Any) -> str:
 
 
 @says("harha.effect")
-def _say_effect(t: Speaker, v: Any) -> str:
+def _say_effect(t: Speaker, v: ExplainStep) -> str:
     values = {"count": int(v["count"]), "size": int(v["size"]), "name": v["name"]}
     if v["other_side"]:
         return t._("+{count}d{size} the other side's {name} (a circumstance never removes dice, R4)", **values)
@@ -1003,7 +1003,7 @@ def _say_effect(t: Speaker, v: Any) -> str:
 
 
 @says("harha.same_size")
-def _say_same_size(t: Speaker, v: Any) -> str:
+def _say_same_size(t: Speaker, v: ExplainStep) -> str:
     size, name, part = int(v["size"]), v["name"], v["part"]
     if part == "descriptive":
         name = t._("descriptive background") if name == "descriptive background" else name
@@ -1023,8 +1023,8 @@ def _side_name(t: Speaker, side: str, classic: bool) -> str:
 
 
 @says("harha.rolls")
-def _say_rolls(t: Speaker, v: Any) -> str:
-    def txt(faces: Any) -> str:
+def _say_rolls(t: Speaker, v: ExplainStep) -> str:
+    def txt(faces: Iterable[object]) -> str:
         return ",".join(str(f) for f in faces) or t._("no dice")
     if v["classic"]:
         return t._("A: {a}  vs  B: {b}", a=txt(v["a"]), b=txt(v["b"]))
@@ -1032,18 +1032,18 @@ def _say_rolls(t: Speaker, v: Any) -> str:
 
 
 @says("harha.actor_no_dice")
-def _say_actor_no_dice(t: Speaker, v: Any) -> str:
+def _say_actor_no_dice(t: Speaker, v: ExplainStep) -> str:
     return t._("the actor cannot roll a single die: the action fails with the challenger's reason (H4)")
 
 
 @says("harha.comparing")
-def _say_comparing(t: Speaker, v: Any) -> str:
+def _say_comparing(t: Speaker, v: ExplainStep) -> str:
     return t.ngettext("comparing {n} position, the smaller pool's dice (H4)",
                       "comparing {n} positions, the smaller pool's dice (H4)", int(v["count"]))
 
 
 @says("harha.position")
-def _say_position(t: Speaker, v: Any) -> str:
+def _say_position(t: Speaker, v: ExplainStep) -> str:
     a, b, side = int(v["a_face"]), int(v["b_face"]), str(v["side"])
     fa, fb = str(a) if a else "—", str(b) if b else "—"
     to = _side_name(t, side, bool(v["classic"])) if side else t._("nobody")
@@ -1054,7 +1054,7 @@ def _say_position(t: Speaker, v: Any) -> str:
 
 
 @says("harha.verdict")
-def _say_verdict(t: Speaker, v: Any) -> str:
+def _say_verdict(t: Speaker, v: ExplainStep) -> str:
     a, b, winner = int(v["a_positions"]), int(v["b_positions"]), str(v["winner"])
     if winner == "tie":
         return t._("tie {a} to {b}: reroll (H3)", a=a, b=b)
@@ -1066,7 +1066,7 @@ def _say_verdict(t: Speaker, v: Any) -> str:
 
 
 @says("harha.sum_side")
-def _say_sum_side(t: Speaker, v: Any) -> str:
+def _say_sum_side(t: Speaker, v: ExplainStep) -> str:
     # English says "dice" for one die too (as it always has); the plural form is for the other language.
     values = {"roll": int(v["roll"]), "total": int(v["total"])}
     if v["side"] == "a":
@@ -1077,7 +1077,7 @@ def _say_sum_side(t: Speaker, v: Any) -> str:
 
 
 @says("harha.sum_verdict")
-def _say_sum_verdict(t: Speaker, v: Any) -> str:
+def _say_sum_verdict(t: Speaker, v: ExplainStep) -> str:
     a, b = int(v["a_total"]), int(v["b_total"])
     if v["verdict"] == "no_dice":
         return t._("the actor cannot roll a single die: the challenger wins (H4)")
@@ -1087,7 +1087,7 @@ def _say_sum_verdict(t: Speaker, v: Any) -> str:
 
 
 @says("harha.difficult")
-def _say_difficult(t: Speaker, v: Any) -> str:
+def _say_difficult(t: Speaker, v: ExplainStep) -> str:
     faces = ",".join(str(f) for f in v["faces"]) or t._("no dice")
     values = {"high": int(v["high"]), "faces": faces}
     if int(v["needed"]) == 2:
@@ -1099,18 +1099,18 @@ def _say_difficult(t: Speaker, v: Any) -> str:
 
 
 @says("harha.difficult_no_dice")
-def _say_difficult_no_dice(t: Speaker, v: Any) -> str:
+def _say_difficult_no_dice(t: Speaker, v: ExplainStep) -> str:
     return t._("the actor cannot roll a single die: the action fails (H4)")
 
 
 @says("harha.sum_very_demanding")
-def _say_sum_very_demanding(t: Speaker, v: Any) -> str:
+def _say_sum_very_demanding(t: Speaker, v: ExplainStep) -> str:
     return t._("the sum variant rolls one die: a very demanding action (two dice of 7+) cannot succeed "
                "(H8, harha.sum_difficult = one_die)")
 
 
 @says("harha.opposed_difficult")
-def _say_opposed_difficult(t: Speaker, v: Any) -> str:
+def _say_opposed_difficult(t: Speaker, v: ExplainStep) -> str:
     very, high, needed, verdict = int(v["needed"]) == 2, int(v["high"]), int(v["needed"]), v["verdict"]
     if verdict == "tie":
         return (t._("very demanding and opposed: a tie: reroll (H3) (H8)") if very
@@ -1139,31 +1139,31 @@ CONFLICT_WORDS = {"conversation": N_("conversation"), "brawl": N_("brawl"), "arm
 """H9's kinds of conflict (:data:`CONFLICT_DIE`), in words."""
 
 
-def _plus_faces(faces: Any) -> str:
+def _plus_faces(faces: Iterable[int]) -> str:
     """``4+3=7``, or one face alone: the dice as :func:`_plus` shows them."""
-    faces = [int(f) for f in faces]
-    return "+".join(str(f) for f in faces) + (f"={sum(faces)}" if len(faces) > 1 else "")
+    ints = [int(f) for f in faces]
+    return "+".join(str(f) for f in ints) + (f"={sum(ints)}" if len(ints) > 1 else "")
 
 
 @says("narr.roll")
-def _say_narr_roll(t: Speaker, v: Any) -> str:
+def _say_narr_roll(t: Speaker, v: ExplainStep) -> str:
     return t._("{who} rolls {background}: {face} on a d{size}", who=v["who"], background=v["background"],
                face=int(v["face"]), size=int(v["size"]))
 
 
 @says("narr.reroll")
-def _say_narr_reroll(t: Speaker, v: Any) -> str:
+def _say_narr_reroll(t: Speaker, v: ExplainStep) -> str:
     return t._("{who} rerolls with an edge: {old} → {new} (H7)", who=v["who"],
                old=",".join(str(f) for f in v["old"]), new=",".join(str(f) for f in v["new"]))
 
 
 @says("narr.open")
-def _say_narr_open(t: Speaker, v: Any) -> str:
+def _say_narr_open(t: Speaker, v: ExplainStep) -> str:
     return t._("{narrator} takes the narration with {dice} (H9)", narrator=v["narrator"], dice=_plus_faces(v["faces"]))
 
 
 @says("narr.usurp")
-def _say_narr_usurp(t: Speaker, v: Any) -> str:
+def _say_narr_usurp(t: Speaker, v: ExplainStep) -> str:
     values = {"who": v["who"], "owner": v["owner"], "burned": _plus_faces(v["burned"]), "dice": _plus_faces(v["faces"])}
     tier = v["tier"]
     if tier == "negate":
@@ -1181,7 +1181,7 @@ def _say_narr_usurp(t: Speaker, v: Any) -> str:
 
 
 @says("narr.harm")
-def _say_narr_harm(t: Speaker, v: Any) -> str:
+def _say_narr_harm(t: Speaker, v: ExplainStep) -> str:
     if v["result"] == "automatic":
         return t._("a fight with abilities: the GM wins automatically, {who}'s character is harmed (H9)", who=v["who"])
     values = {"gm": _plus_faces(v["gm"]), "total": int(v["usurper_total"]), "who": v["who"]}
@@ -1191,12 +1191,12 @@ def _say_narr_harm(t: Speaker, v: Any) -> str:
 
 
 @says("narr.new_scene")
-def _say_narr_new_scene(t: Speaker, v: Any) -> str:
+def _say_narr_new_scene(t: Speaker, v: ExplainStep) -> str:
     return t._("new scene: the narration is open and every background may be rolled again (H9)")
 
 
 @says("narr.conflict")
-def _say_narr_conflict(t: Speaker, v: Any) -> str:
+def _say_narr_conflict(t: Speaker, v: ExplainStep) -> str:
     conflict = str(v["conflict"])
     values = {"conflict": t._(CONFLICT_WORDS[conflict]) if conflict in CONFLICT_WORDS else conflict,
               "size": int(v["size"])}

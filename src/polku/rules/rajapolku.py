@@ -35,6 +35,7 @@ Reading choices made here (each documented where it is implemented):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,7 @@ from ..i18n import N_
 from ..text import WOUND_LEVEL_WORDS, die_typed
 from .dice import Die, DieSpec, RulesError, Src
 from .explain import Speaker, line, says
+from .explain import Step as ExplainStep
 from .system import RAJA_WOUND_LEVELS, RAJA_WOUND_PENALTY, Settings, raja_wound_level
 
 if TYPE_CHECKING:
@@ -763,38 +765,38 @@ def _level(t: Speaker, level: str) -> str:
 
 
 @says("raja.action_die")
-def _say_action_die(t: Speaker, v: Any) -> str:
+def _say_action_die(t: Speaker, v: ExplainStep) -> str:
     return t._("action die (R1)")
 
 
 @says("raja.background_die")
-def _say_background_die(t: Speaker, v: Any) -> str:
+def _say_background_die(t: Speaker, v: ExplainStep) -> str:
     return t._("+1d10 background: {name} (R2)", name=v["name"])
 
 
 @says("raja.ability_die")
-def _say_ability_die(t: Speaker, v: Any) -> str:
+def _say_ability_die(t: Speaker, v: ExplainStep) -> str:
     return t._("+1d10 ability: {name} — successes count double (R7)", name=v["name"])
 
 
 @says("raja.condition_die")
-def _say_condition_die(t: Speaker, v: Any) -> str:
+def _say_condition_die(t: Speaker, v: ExplainStep) -> str:
     return t._("+1d10 condition: {name} (R4)", name=v["name"])
 
 
 @says("raja.hindering")
-def _say_hindering(t: Speaker, v: Any) -> str:
+def _say_hindering(t: Speaker, v: ExplainStep) -> str:
     return t._("hindering condition {name}: +1d10 to the opposition (R4)", name=v["name"])
 
 
 @says("raja.wound_oppose")
-def _say_wound_oppose(t: Speaker, v: Any) -> str:
+def _say_wound_oppose(t: Speaker, v: ExplainStep) -> str:
     return t._("{level}: +{penalty}d10 to the opposition (R9, raja.wound_penalty = oppose)",
                level=_level(t, str(v["level"])), penalty=int(v["penalty"]))
 
 
 @says("raja.wound_remove")
-def _say_wound_remove(t: Speaker, v: Any) -> str:
+def _say_wound_remove(t: Speaker, v: ExplainStep) -> str:
     penalty, removed = int(v["penalty"]), list(v["removed"])
     what = ", ".join(f"{t._(SOURCE_WORDS[str(r['source'])]) if r['source'] in SOURCE_WORDS else r['source']} "
                      f"{r['label']}" for r in removed) or t._("nothing")
@@ -807,17 +809,17 @@ def _say_wound_remove(t: Speaker, v: Any) -> str:
                       level=_level(t, str(v["level"])), what=what)
 
 
-def _glyphs(t: Speaker, dice: Any) -> str:
+def _glyphs(t: Speaker, dice: Iterable[object]) -> str:
     return ",".join(str(d) for d in dice) or t._("no dice")
 
 
 @says("raja.rolls")
-def _say_rolls(t: Speaker, v: Any) -> str:
+def _say_rolls(t: Speaker, v: ExplainStep) -> str:
     return t._("A: {a}  vs  B: {b}", a=_glyphs(t, v["a"]), b=_glyphs(t, v["b"]))
 
 
 @says("raja.no_die")
-def _say_no_die(t: Speaker, v: Any) -> str:
+def _say_no_die(t: Speaker, v: ExplainStep) -> str:
     values = {"position": int(v["position"]), "other": v["other"], "has": v["has"], "die": v["die"]}
     if v["outcome"] == "tie":
         return t._("position {position}: {other} has no die, {has} {die} → tie (raja.exhausted = false)", **values)
@@ -827,7 +829,7 @@ def _say_no_die(t: Speaker, v: Any) -> str:
 
 
 @says("raja.position")
-def _say_position(t: Speaker, v: Any) -> str:
+def _say_position(t: Speaker, v: ExplainStep) -> str:
     p, a, b, side = int(v["position"]), v["a_die"], v["b_die"], v["side"]
     if not side:
         return t._("position {position}: {a} = {b}", position=p, a=a, b=b)
@@ -836,13 +838,13 @@ def _say_position(t: Speaker, v: Any) -> str:
 
 
 @says("raja.full_tie")
-def _say_full_tie(t: Speaker, v: Any) -> str:
+def _say_full_tie(t: Speaker, v: ExplainStep) -> str:
     return (t._("tie: the defender / status quo (B) holds (raja.full_tie)") if v["holds"]
             else t._("tie: both sides reroll (raja.full_tie)"))
 
 
 @says("raja.won")
-def _say_won(t: Speaker, v: Any) -> str:
+def _say_won(t: Speaker, v: ExplainStep) -> str:
     win, top, beyond = v["win"], int(v["top"]), str(v["beyond"])
     if int(v["degrees"]):
         values = {"win": win, "degrees": int(v["degrees"]), "counted": v["counted"], "top": top}
@@ -856,12 +858,12 @@ def _say_won(t: Speaker, v: Any) -> str:
 
 
 @says("raja.supernatural")
-def _say_supernatural(t: Speaker, v: Any) -> str:
+def _say_supernatural(t: Speaker, v: ExplainStep) -> str:
     return t._("supernatural features: {n} (R7)", n=int(v["supernatural"]))
 
 
 @says("raja.visibly")
-def _say_visibly(t: Speaker, v: Any) -> str:
+def _say_visibly(t: Speaker, v: ExplainStep) -> str:
     if v["no_feature"]:
         return t._("visibly supernatural: {win}'s highest die is an ability die (R7); it is the deciding die, so it "
                    "adds no feature (raja.degrees = beyond)", win=v["win"])
@@ -869,7 +871,7 @@ def _say_visibly(t: Speaker, v: Any) -> str:
 
 
 @says("raja.spirit_state")
-def _say_spirit_state(t: Speaker, v: Any) -> str:
+def _say_spirit_state(t: Speaker, v: ExplainStep) -> str:
     state = t._("over") if v["over"] else t._("goes on")
     if v["ended_by_gm"]:
         state = t._("{state}, ended by the GM", state=state)

@@ -30,6 +30,7 @@ from ..i18n import N_
 from ..text import glitch_text
 from .dice import DiceSource, Die, RulesError, Src
 from .explain import Speaker, line, say, says, signed
+from .explain import Step as ExplainStep
 from .explain import faces as faces_words
 from .system import Settings
 
@@ -1715,29 +1716,29 @@ def _label(t: Speaker, word: str) -> str:
     return str(word)
 
 
-def _mods(t: Speaker, mods: Any) -> str:
+def _mods(t: Speaker, mods: Iterable[ExplainStep]) -> str:
     return "".join(f" {signed(int(m['n']))} ({_label(t, m['label'])})" for m in mods)
 
 
 @says("side")
-def _say_side(t: Speaker, v: Any) -> str:
+def _say_side(t: Speaker, v: ExplainStep) -> str:
     return t._("{side}: {line}", side=v["side"], line=say(t, v["line"]))
 
 
 @says("sr.pool")
-def _say_pool(t: Speaker, v: Any) -> str:
+def _say_pool(t: Speaker, v: ExplainStep) -> str:
     parts = " + ".join(f"{_label(t, p['label'])} {int(p['n'])}" for p in v["base"]) + _mods(t, v["mods"])
     return t.ngettext("{parts} = {n} die", "{parts} = {n} dice", int(v["size"]), parts=parts)
 
 
 @says("sr.dice_pool")
-def _say_dice_pool(t: Speaker, v: Any) -> str:
+def _say_dice_pool(t: Speaker, v: ExplainStep) -> str:
     parts = t.ngettext("{label}: {n} die", "{label}: {n} dice", int(v["count"]), label=_label(t, v["label"]))
     return t.ngettext("{parts} = {n} die", "{parts} = {n} dice", int(v["size"]), parts=parts + _mods(t, v["mods"]))
 
 
 @says("sr.defaulting")
-def _say_defaulting(t: Speaker, v: Any) -> str:
+def _say_defaulting(t: Speaker, v: ExplainStep) -> str:
     if v["skill"] == "skill":
         return t._("defaulting: no skill, {attribute} alone −1 die (S2)", attribute=_label(t, v["attribute"]))
     return t._("defaulting: no {skill}, {attribute} alone −1 die (S2)", skill=_label(t, v["skill"]),
@@ -1745,35 +1746,35 @@ def _say_defaulting(t: Speaker, v: Any) -> str:
 
 
 @says("sr.pool_fails")
-def _say_pool_fails(t: Speaker, v: Any) -> str:
+def _say_pool_fails(t: Speaker, v: ExplainStep) -> str:
     return t._("pool 0 or less: automatic failure unless a Long Shot (S3)")
 
 
 @says("sr.long_shot_pool")
-def _say_long_shot_pool(t: Speaker, v: Any) -> str:
+def _say_long_shot_pool(t: Speaker, v: ExplainStep) -> str:
     return t.ngettext("Long Shot: Edge {edge} = {n} die, rule of six, no modifiers, 1 Edge (S3)",
                       "Long Shot: Edge {edge} = {n} dice, rule of six, no modifiers, 1 Edge (S3)", int(v["edge"]),
                       edge=int(v["edge"]))
 
 
 @says("sr.auto_failed")
-def _say_auto_failed(t: Speaker, v: Any) -> str:
+def _say_auto_failed(t: Speaker, v: ExplainStep) -> str:
     return t._("pool {pool}: 0 or less, automatic failure (S3)", pool=int(v["pool_size"]))
 
 
 @says("sr.bought")
-def _say_bought(t: Speaker, v: Any) -> str:
+def _say_bought(t: Speaker, v: ExplainStep) -> str:
     return t._("bought hits: {pool} dice / 4 → {n} (no roll, no glitch) (S4)", pool=int(v["pool_size"]), n=int(v["n"]))
 
 
 @says("sr.long_shot")
-def _say_long_shot(t: Speaker, v: Any) -> str:
+def _say_long_shot(t: Speaker, v: ExplainStep) -> str:
     return t.ngettext("Long Shot: {n} Edge die, rule of six (S3)", "Long Shot: {n} Edge dice, rule of six (S3)",
                       int(v["edge"]))
 
 
 @says("sr.roll_pool")
-def _say_roll_pool(t: Speaker, v: Any) -> str:
+def _say_roll_pool(t: Speaker, v: ExplainStep) -> str:
     pool, helpers, edge = int(v["pool_size"]), int(v["helpers"]), int(v["edge"])
     if not edge:
         return (t._("pool: {pool} + {helpers} from helpers", pool=pool, helpers=helpers) if helpers
@@ -1788,17 +1789,17 @@ def _say_roll_pool(t: Speaker, v: Any) -> str:
 
 
 @says("sr.dice")
-def _say_dice(t: Speaker, v: Any) -> str:
+def _say_dice(t: Speaker, v: ExplainStep) -> str:
     return t._("dice: {faces}", faces=faces_words(t, v["faces"]))
 
 
 @says("sr.rule_of_six")
-def _say_rule_of_six(t: Speaker, v: Any) -> str:
+def _say_rule_of_six(t: Speaker, v: ExplainStep) -> str:
     return t._("rule of six: {chains}", chains="; ".join(" → ".join(str(f) for f in c) for c in v["chains"]))
 
 
 @says("sr.hits")
-def _say_hits(t: Speaker, v: Any) -> str:
+def _say_hits(t: Speaker, v: ExplainStep) -> str:
     return t._("hits: {faces} → {n}", faces=faces_words(t, v["faces"]), n=int(v["hits"]))
 
 
@@ -1815,7 +1816,7 @@ def said_glitch(t: Speaker, hits: int, critical: bool = False, *, loud: bool = F
 
 
 @says("sr.ones")
-def _say_ones(t: Speaker, v: Any) -> str:
+def _say_ones(t: Speaker, v: ExplainStep) -> str:
     hits, verdict = int(v["hits"]), v["verdict"]
     if verdict == "critical":
         words = said_glitch(t, hits, True)
@@ -1836,12 +1837,12 @@ def _say_ones(t: Speaker, v: Any) -> str:
 
 
 @says("sr.glitch_negated")
-def _say_glitch_negated(t: Speaker, v: Any) -> str:
+def _say_glitch_negated(t: Speaker, v: ExplainStep) -> str:
     return t._("glitch negated with 1 Edge (S5)")
 
 
 @says("sr.critical_reduced")
-def _say_critical_reduced(t: Speaker, v: Any) -> str:
+def _say_critical_reduced(t: Speaker, v: ExplainStep) -> str:
     return t._("critical glitch reduced to a glitch with 1 Edge (S6)")
 
 
@@ -1851,7 +1852,7 @@ EXTENDED_STATUS = {"done": N_("done"), "spoiled": N_("spoiled"), "ended by a cri
 
 
 @says("sr.extended")
-def _say_extended(t: Speaker, v: Any) -> str:
+def _say_extended(t: Speaker, v: ExplainStep) -> str:
     n, label = int(v["intervals"]), str(v["label"])
     # The interval is Polku's word or the GM's ("1 hour" is typed as "hour"): counted the English way, "3 hours".
     counted = (t.ngettext("{n} interval", "{n} intervals", n) if label == "interval"
@@ -1865,24 +1866,24 @@ def _say_extended(t: Speaker, v: Any) -> str:
 
 
 @says("sr.extended_glitched")
-def _say_extended_glitched(t: Speaker, v: Any) -> str:
+def _say_extended_glitched(t: Speaker, v: ExplainStep) -> str:
     return t._("last roll glitched: the GM may rule the test spoiled")
 
 
 @says("sr.dv")
-def _say_dv(t: Speaker, v: Any) -> str:
+def _say_dv(t: Speaker, v: ExplainStep) -> str:
     return t.ngettext("DV {base} + {n} net hit = {dv}{letter}", "DV {base} + {n} net hits = {dv}{letter}",
                       int(v["net_hits"]), base=int(v["base_dv"]), dv=int(v["dv"]), letter=v["letter"])
 
 
 @says("sr.dv_converted")
-def _say_dv_converted(t: Speaker, v: Any) -> str:
+def _say_dv_converted(t: Speaker, v: ExplainStep) -> str:
     return t._("DV {dv} is under armour {armour}: stun instead of physical", dv=int(v["dv"]),
                armour=int(v["armour_now"]))
 
 
 @says("sr.resisted")
-def _say_resisted(t: Speaker, v: Any) -> str:
+def _say_resisted(t: Speaker, v: ExplainStep) -> str:
     hits = t.ngettext("{n} hit", "{n} hits", int(v["resist_hits"]))
     if v["track"] == "stun":
         return t.ngettext("resisted with {hits}: {n} box stun", "resisted with {hits}: {n} boxes stun", int(v["boxes"]),
@@ -1892,9 +1893,10 @@ def _say_resisted(t: Speaker, v: Any) -> str:
 
 
 @says("sr.monitors")
-def _say_monitors(t: Speaker, v: Any) -> str:
-    values = {k: int(v[k]) for k in ("physical_before", "physical_now", "physical_max", "stun_before", "stun_now",
-                                     "stun_max")}
+def _say_monitors(t: Speaker, v: ExplainStep) -> str:
+    values = {"physical_before": int(v["physical_before"]), "physical_now": int(v["physical_now"]),
+              "physical_max": int(v["physical_max"]), "stun_before": int(v["stun_before"]),
+              "stun_now": int(v["stun_now"]), "stun_max": int(v["stun_max"])}
     if int(v["overflow_now"]) != int(v["overflow_before"]):
         return t._("physical {physical_before} → {physical_now}/{physical_max}, stun {stun_before} → "
                    "{stun_now}/{stun_max}, overflow {overflow_before} → {overflow_now}",
@@ -1907,7 +1909,7 @@ STATE_WORDS = {"dead": N_("dead"), "unconscious": N_("unconscious"), "conscious"
 
 
 @says("sr.wound_state")
-def _say_wound_state(t: Speaker, v: Any) -> str:
+def _say_wound_state(t: Speaker, v: ExplainStep) -> str:
     state = str(v["state"])
     if state.startswith("dying (overflow "):  # Monitors.state_text: "dying (overflow 2/4)"
         said = t._("dying (overflow {overflow})", overflow=state[len("dying (overflow "):-1])
@@ -1917,20 +1919,20 @@ def _say_wound_state(t: Speaker, v: Any) -> str:
 
 
 @says("sr.helper_override")
-def _say_helper_override(t: Speaker, v: Any) -> str:
+def _say_helper_override(t: Speaker, v: ExplainStep) -> str:
     return t.ngettext("GM's pool for this helper: {n} die (S11)", "GM's pool for this helper: {n} dice (S11)",
                       int(v["count"]))
 
 
 @says("sr.cannot_help")
-def _say_cannot_help(t: Speaker, v: Any) -> str:
+def _say_cannot_help(t: Speaker, v: ExplainStep) -> str:
     if v["skill"] == "skill":
         return t._("no skill and no defaulting: cannot help (S2, S11)")
     return t._("no {skill} and no defaulting: cannot help (S2, S11)", skill=_label(t, v["skill"]))
 
 
 @says("sr.threshold")
-def _say_threshold(t: Speaker, v: Any) -> str:
+def _say_threshold(t: Speaker, v: ExplainStep) -> str:
     hits = t.ngettext("{n} hit", "{n} hits", int(v["hits"]))
     verdict = (t.ngettext("success, {n} net hit", "success, {n} net hits", int(v["net_hits"])) if v["success"]
                else t._("failure"))
@@ -1941,7 +1943,7 @@ def _say_threshold(t: Speaker, v: Any) -> str:
 
 
 @says("sr.opposed")
-def _say_opposed(t: Speaker, v: Any) -> str:
+def _say_opposed(t: Speaker, v: ExplainStep) -> str:
     a = t.ngettext("{n} hit", "{n} hits", int(v["a_hits"]))
     b = t.ngettext("{n} hit", "{n} hits", int(v["b_hits"]))
     if v["winner"] == "tie":
