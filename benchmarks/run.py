@@ -263,6 +263,7 @@ class Workspace:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "POLKU"))}
         env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG=env.get("LANG", "C.UTF-8"),
                    POLKU_CONFIG_DIR=str(self.root / "config"), POLKU_SESSIONS_DIR=str(self.root / "sessions"),
+                   POLKU_STATE_DIR=str(self.root / "state"),
                    COLUMNS=str(COLS), LINES=str(ROWS))
         env.pop("NO_COLOR", None)
         return env

@@ -229,6 +229,7 @@ def _env(root: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "POLKU"))}
     env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG=env.get("LANG", "C.UTF-8"),
                POLKU_CONFIG_DIR=str(root / "config"), XDG_CONFIG_HOME=str(root / "config"),
+               POLKU_STATE_DIR=str(root / "state"), XDG_STATE_HOME=str(root / "state"),
                XDG_DATA_HOME=str(root / "data"), COLUMNS=str(harness.COLS), LINES=str(harness.ROWS))
     env.pop("NO_COLOR", None)
     return env

@@ -75,6 +75,7 @@ class Version:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TEXTUAL", "POLKU", "LC_"))}
         env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8", PYTHONPATH=str(self.tree / "src"),
                    POLKU_CONFIG_DIR=str(self.work / "config"), POLKU_SESSIONS_DIR=str(self.work / "sessions"),
+                   POLKU_STATE_DIR=str(self.work / "state"),
                    POLKU_LANG=self.lang, COLUMNS="120", LINES="40")
         env.pop("NO_COLOR", None)
         return env

@@ -24,7 +24,7 @@ def _user_folders_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     for var, sub in (("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"),
                      ("XDG_STATE_HOME", "state")):
         monkeypatch.setenv(var, str(home / sub))
-    for var in ("POLKU_SESSIONS_DIR", "POLKU_CONFIG_DIR"):
+    for var in ("POLKU_SESSIONS_DIR", "POLKU_CONFIG_DIR", "POLKU_STATE_DIR"):
         monkeypatch.delenv(var, raising=False)
 
 
