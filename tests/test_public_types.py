@@ -29,13 +29,6 @@ ALLOWED = {
 NOT_YET = {
     "telling.py:teller",
     "telling.py:fact_of",
-    "telling.py:told",
-    "telling.py:event_text",
-    "telling.py:roll_summary",
-    "telling.py:explain_lines",
-    "telling.py:told_from_facts",
-    "telling.py:stored_only",
-    "telling.py:old_note",
     "telling.py:sr_glitch_part",
     "telling.py:raja_outcome",
     "telling.py:edge_reason",
@@ -43,7 +36,6 @@ NOT_YET = {
     "telling.py:weapon_words",
     "telling.py:armour_words",
     "telling.py:order_text",
-    "telling.py:challenge_outcome",
     "telling.py:effect_words",
 }
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeVar, cast
+from typing import Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeVar, cast
 
 from ..rules.system import RAJA_WOUND_LEVELS, Settings, System
 from .records import Character as Character  # the per-system sheets (session/records.py), re-exported
@@ -193,6 +193,17 @@ class Group(TypedDict):
     """The template's id."""
 
 
+class RevealedKey(TypedDict, total=False):
+    """An earlier dice secret, revealed (the players' projection copies the keys it has)."""
+
+    key: int
+    session: int
+    commitment: str
+    secret: str
+    rolls: int
+    """Program rolls made with it."""
+
+
 class DiceKey(TypedDict):
     """The game session's dice secret (:mod:`polku.session.fairdice`); the players see only
     its commitment until it is revealed."""
@@ -204,7 +215,7 @@ class DiceKey(TypedDict):
     """The GM's file only: the players' views never have it until it is revealed."""
     rolls: NotRequired[dict[str, int]]
     """Program rolls made per secret (key as text): the next roll's number is one more."""
-    revealed: NotRequired[list[dict[str, Any]]]
+    revealed: NotRequired[list[RevealedKey]]
     """Earlier secrets, revealed: key, session, commitment, secret, rolls (the players' projection copies
     them key by key)."""
 # A fight in progress (S12): the combat turn, the pass (0: over, waiting for the next roll), who acts,
@@ -289,7 +300,7 @@ class Event(TypedDict):
     name: NotRequired[str]
     template: NotRequired[str]
     group_id: NotRequired[str]
-    ask: NotRequired[dict[str, Any]]
+    ask: NotRequired[dict[str, object]]
     withdraw: NotRequired[int]
     dice_key: NotRequired[int]
     commitment: NotRequired[str]

@@ -58,7 +58,7 @@ def teller(fact_id: str) -> Callable[[Callable[[Fact], Told]], Callable[[Fact], 
     return register
 
 
-def fact_of(ev: Mapping[str, Any]) -> Fact | None:
+def fact_of(ev: Mapping[str, object]) -> Fact | None:
     """The event's fact if a teller knows its kind, else None."""
     fact = ev.get("fact")
     if isinstance(fact, Mapping) and isinstance(fact.get("id"), str) and fact["id"] in TELLERS:
@@ -66,7 +66,7 @@ def fact_of(ev: Mapping[str, Any]) -> Fact | None:
     return None
 
 
-def told(ev: Mapping[str, Any]) -> Told | None:
+def told(ev: Mapping[str, object]) -> Told | None:
     """The event's sentences in the language in use, or None (no fact, or one that cannot be read)."""
     fact = fact_of(ev)
     if fact is None:
@@ -77,13 +77,13 @@ def told(ev: Mapping[str, Any]) -> Told | None:
         return None
 
 
-def event_text(ev: Mapping[str, Any]) -> str:
+def event_text(ev: Mapping[str, object]) -> str:
     """The event's line: told from its fact, else as stored."""
     t = told(ev)
     return t.text if t is not None else str(ev.get("text", ""))
 
 
-def roll_summary(ev: Mapping[str, Any]) -> str:
+def roll_summary(ev: Mapping[str, object]) -> str:
     """A roll's outcome in a few words: told from its fact, else as stored (``roll.summary``)."""
     t = told(ev)
     if t is not None and t.summary:
@@ -92,7 +92,7 @@ def roll_summary(ev: Mapping[str, Any]) -> str:
     return str(roll.get("summary", "")) if isinstance(roll, Mapping) else ""
 
 
-def explain_lines(roll: Mapping[str, Any]) -> list[str]:
+def explain_lines(roll: Mapping[str, object]) -> list[str]:
     """A roll's explanation in the language in use: each line told from its step (``roll["steps"]``, the
     rules core's :mod:`polku.rules.explain`), else as stored (an older file's, or a line that is no step)."""
     stored = roll.get("explain", [])
@@ -142,7 +142,7 @@ def line_text(text: str) -> str:
     return step_line(step_of(text), text)
 
 
-def told_from_facts(ev: Mapping[str, Any]) -> bool:
+def told_from_facts(ev: Mapping[str, object]) -> bool:
     """Whether events like ``ev`` are made with a fact now (a roll of the tests converted so far)."""
     roll = ev.get("roll")
     if ev.get("kind") != "roll" or not isinstance(roll, Mapping):
@@ -153,7 +153,7 @@ def told_from_facts(ev: Mapping[str, Any]) -> bool:
             or (test.startswith("harhapolku") and test != "harhapolku-narration"))
 
 
-def stored_only(ev: Mapping[str, Any]) -> bool:
+def stored_only(ev: Mapping[str, object]) -> bool:
     """Whether the event is one Polku now tells from a fact but shown as stored, in English: written by an
     older Polku (or its fact cannot be read), or a roll whose explanation has no steps (an older Polku's)."""
     if not told_from_facts(ev):
@@ -162,7 +162,7 @@ def stored_only(ev: Mapping[str, Any]) -> bool:
     return told(ev) is None or (isinstance(roll, Mapping) and bool(roll.get("explain")) and "steps" not in roll)
 
 
-def old_note(events: Iterable[Mapping[str, Any]]) -> str:
+def old_note(events: Iterable[Mapping[str, object]]) -> str:
     """:data:`OLD_NOTE` in the language in use if any of ``events`` is shown as stored, else ""."""
     return _(OLD_NOTE) if any(stored_only(ev) for ev in events) else ""
 
@@ -1050,7 +1050,7 @@ def _gm_decided(f: Fact) -> Told:
     return Told(words, words)
 
 
-def challenge_outcome(challenge: Mapping[str, Any]) -> str:
+def challenge_outcome(challenge: Mapping[str, object]) -> str:
     """A resolved challenge's outcome in the language in use: told from its ``outcome_fact`` (the deciding
     roll's), else as stored (typed by the GM, or an older file's)."""
     fact = challenge.get("outcome_fact")

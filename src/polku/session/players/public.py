@@ -59,6 +59,7 @@ from ..model import (
     Event,
     InitiativeEntry,
     Narration,
+    RevealedKey,
     State,
     clone,
 )
@@ -752,8 +753,9 @@ def public_dice(state: State) -> DiceKey | None:
     d = state.get("dice")
     if not isinstance(d, dict) or not isinstance(d.get("commitment"), str):
         return None
-    revealed: list[dict[str, Any]] = [{k: clone(r[k]) for k in ("key", "session", "commitment", "secret", "rolls")
-                                       if k in r} for r in d.get("revealed", []) if isinstance(r, dict)]
+    revealed: list[RevealedKey] = [cast("RevealedKey", {k: clone(r[k]) for k in ("key", "session", "commitment",
+                                                                                  "secret", "rolls") if k in r})
+                                   for r in d.get("revealed", []) if isinstance(r, dict)]
     out: DiceKey = {"key": d["key"], "session": d["session"], "commitment": d["commitment"], "revealed": revealed}
     return out
 

@@ -599,13 +599,11 @@ def pending_offers(t: Tracker, cid: str | None = None, *, index: RequestIndex | 
             continue  # rolled or withdrawn (and that not undone)
         if ask.get("test") not in OFFER_TESTS or not isinstance(ask.get("spec"), dict):
             continue
-        thr = ask.get("threshold")
-        out.append(Offer(seq, who, str(ask["test"]), clone(ask["spec"]),
+        thr, challenge = ask.get("threshold"), ask.get("challenge")
+        out.append(Offer(seq, who, str(ask["test"]), table_of(ask["spec"]),
                          thr if isinstance(thr, int) else None, bool(ask.get("hidden")),
-                         bool(ask.get("very_demanding")),
-                         ask.get("challenge") if isinstance(ask.get("challenge"), str) else None,
-                         str(ev.get("text", "")),
-                         clone(ask["against"]) if isinstance(ask.get("against"), dict) else {}))
+                         bool(ask.get("very_demanding")), challenge if isinstance(challenge, str) else None,
+                         str(ev.get("text", "")), table_of(ask.get("against"), strict=False)))
     return out
 
 

@@ -70,7 +70,7 @@ def _starting_structure(final: Mapping[str, Any], events: Sequence[Event]) -> di
         for ch in reversed(list(ev.get("changes", []))):
             path = list(ch.get("path", []))
             if len(path) == 2 and path[0] == "structure" and "before" in ch:
-                struct[path[1]] = ch["before"]
+                struct[str(path[1])] = ch["before"]
     return struct
 
 
