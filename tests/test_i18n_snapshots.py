@@ -234,6 +234,11 @@ def test_the_roll_screens_result_speaks_the_gms_language(system):
             assert ev["roll"]["summary"] not in head  # the stored English
             names = re.compile("|".join(re.escape(c["name"]) for c in app.tracker.characters.values()) + r"|\b[AB]\b")
             assert not ENGLISH_WORDS.search(names.sub("", head)), head
+            # What can be done to the roll now (Edge after it, a reroll, the next interval) and the explanation.
+            # (The settings line names each setting and value as --set takes them: raja.full_tie = reroll.)
+            left = [line for line in roll.result_lines
+                    if ENGLISH_WORDS.search(names.sub("", line)) and not line.startswith("  asetukset:")]
+            assert not left, left
             settings = [line for line in roll.result_lines if "raja." in line or "harha." in line or "sr." in line]
             assert all(line.strip().startswith("asetukset:") and not re.search(r"\b(yes|no)\b", line)
                        for line in settings), settings

@@ -221,6 +221,15 @@ def told_error(e: BaseException) -> str:
     return Exception.__str__(e)
 
 
+def shown(text: object) -> str:
+    """A line the rules core or the session made (a reason, a refusal) in the language in use: told again when
+    made by :func:`said`, translated when the catalogue has it (marked ``N_``), else as it is."""
+    if isinstance(text, Said):
+        return retell(text)
+    line = str(text)
+    return _(line) if line and language() != DEFAULT else line
+
+
 def tell(words: object, fallback: str = "") -> str:
     """Published words (``[message, {values}]``, as :func:`words_of` gave them) in the language in use; without
     readable words, ``fallback`` itself translated when the catalogue has it (a message without values), else
@@ -236,4 +245,4 @@ def tell(words: object, fallback: str = "") -> str:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "Said", "_", "choose", "language",
-           "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "tell", "told_error", "translations", "words_of"]
+           "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "shown", "tell", "told_error", "translations", "words_of"]

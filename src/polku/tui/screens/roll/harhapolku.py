@@ -7,7 +7,7 @@ from typing import Any, cast
 from rich.text import Text
 from textual.binding import Binding
 
-from ....i18n import N_, _
+from ....i18n import N_, _, shown
 from ....rules.dice import RulesError
 from ....session import odds
 from ....session.commands import Command, command
@@ -361,7 +361,7 @@ class HarhaRollScreen(RollScreen):
                    for a in acts if a.allowed]
         if not choices:
             reason = next((a.reason for a in acts), _("no edge reroll for this roll (H7)"))
-            self.notify(reason if acts else _("No unused edges on either side this session (H7)"), severity="warning")
+            self.notify(shown(reason) if acts else _("No unused edges on either side this session (H7)"), severity="warning")
             return
 
         def reroll(role: str, cid: str, edge: str, faces: list[int] | None) -> None:

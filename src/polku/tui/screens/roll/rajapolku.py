@@ -7,7 +7,7 @@ from typing import Any, cast
 from rich.text import Text
 from textual.binding import Binding
 
-from ....i18n import N_, _
+from ....i18n import N_, _, shown
 from ....rules.dice import RulesError
 from ....session import odds, telling
 from ....session.commands import Command, command
@@ -72,7 +72,7 @@ class RajaRollScreen(RollScreen):
 
         offer = self.tracker.damage.harm_offer(self.last_event)
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title=_("No harm to propose"))
+            self.notify(shown(offer.reason), severity="warning", title=_("No harm to propose"))
             return
         self.app.push_screen(HarmScreen(self.tracker, offer))
 
@@ -267,7 +267,7 @@ class RajaRollScreen(RollScreen):
 
     def after_roll_hints(self, ev: Event) -> list[str]:
         keys = {"reroll_tie": "r", "next_exchange": "r", "end_fight": "x"}
-        return [f"  {keys[a.name]}: {a.reason}" for a in self.tracker.rolls.roll_actions(ev)
+        return [f"  {keys[a.name]}: {shown(a.reason)}" for a in self.tracker.rolls.roll_actions(ev)
                 if a.allowed and a.name in keys]
 
     def seat_request(self) -> Command | None:
@@ -290,7 +290,7 @@ class RajaRollScreen(RollScreen):
         chid = self.challenge_id
         act = next(a for a in self.tracker.rolls.spirit_actions(chid) if a.name == "end_fight")
         if not act.allowed:
-            self.notify(act.reason, severity="error", title=_("Not done"))
+            self.notify(shown(act.reason), severity="error", title=_("Not done"))
             return
 
         def ended(_: object) -> None:

@@ -7,7 +7,7 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
-from ....i18n import N_, _, ngettext
+from ....i18n import N_, _, ngettext, shown
 from ....rules.dice import RulesError, ascii_int
 from ....session import odds
 from ....session.commands import Command, command
@@ -146,7 +146,7 @@ class SRRollScreen(RollScreen):
 
         offer = self.tracker.damage.offer(self.last_event)
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title=_("No damage"))
+            self.notify(shown(offer.reason), severity="warning", title=_("No damage"))
             return
         self.app.push_screen(DamageScreen(self.tracker, self.last_event))
 
@@ -162,7 +162,7 @@ class SRRollScreen(RollScreen):
         if side.role != "a" or self.test != "extended":
             return None
         roller = self.tracker.rolls.sr_extended_roller(self.challenge_id)
-        return roller.reason if roller is not None else None
+        return shown(roller.reason) if roller is not None else None
 
     def _spec(self, side: Side) -> SRPool:
         if side.role == "b" and self.test == "opposed" and side.who:
@@ -554,7 +554,7 @@ class SRRollScreen(RollScreen):
         offer = self.tracker.damage.offer(ev)
         if offer.allowed and offer.targets:
             hints.append(_("  D: damage to {name} ({reason})",
-                           name=short_name(sr_sheet(self.tracker.character(offer.targets[0]))['name']), reason=offer.reason))
+                           name=short_name(sr_sheet(self.tracker.character(offer.targets[0]))['name']), reason=shown(offer.reason)))
         return hints + self._post_hints(ev)
 
     def _post_hints(self, ev: Event) -> list[str]:
@@ -564,7 +564,7 @@ class SRRollScreen(RollScreen):
         for a in acts:
             who = f"{short_name(a.label)}: " if several and a.label else ""
             typed = _(" — you type the Edge dice's faces") if a.name == "edge_after" and self.physical_follow_up(ev) else ""
-            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{a.reason}{typed}")
+            hints.append(f"  {self.POST_KEYS[a.name]}: {who}{shown(a.reason)}{typed}")
         return hints
 
     def action_post(self, what: str) -> None:
@@ -583,7 +583,7 @@ class SRRollScreen(RollScreen):
                     reason = _("{name} has no Edge left this session", name=short_name(ch['name']))
                 else:
                     reason = mine.reason
-            self.notify(reason, severity="error", title=_("Not done"))
+            self.notify(shown(reason), severity="error", title=_("Not done"))
             return
 
         def post(role: str, faces: list[int] | None) -> None:
@@ -604,7 +604,7 @@ class SRRollScreen(RollScreen):
         if len(allowed) == 1:
             run(allowed[0].role)
             return
-        choices = [(a.role, f"{short_name(a.label)}: {a.reason}") for a in allowed]
+        choices = [(a.role, f"{short_name(a.label)}: {shown(a.reason)}") for a in allowed]
 
         def picked(role: str | None) -> None:
             if role is not None:
@@ -623,7 +623,7 @@ class SRRollScreen(RollScreen):
         side = self._sr_side(self.a)
         act = next((a for a in self.tracker.rolls.sr_pool_actions(side) if a.name == "buy_hits"), None)
         if act is None or not act.allowed:
-            self.notify(act.reason if act else _("no hits to buy for this pool (S4)"), severity="error", title=_("Not done"))
+            self.notify(shown(act.reason) if act else _("no hits to buy for this pool (S4)"), severity="error", title=_("Not done"))
             return
 
         self.run(command("rolls.roll_sr", side, threshold=self.threshold, hidden=self.hidden,
