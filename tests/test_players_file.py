@@ -20,14 +20,19 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from polku.session import demo, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import seats
 from polku.session.players.players_file import (
+    PLAYERS_VERSION,
     Follower,
     PlayersError,
     PlayersFile,
+    _diff,
+    _patched,
     _Reading,
     load_players,
     players_path,
@@ -438,7 +443,7 @@ def test_an_undo_or_a_compaction_writes_the_file_whole_and_the_view_reads_it_who
 def test_a_players_file_of_another_version_is_said_in_one_line(tmp_path):
     path = tmp_path / "night.toml"
     head, _, rest = players_text(demo.demo_rajapolku()).partition("\n")
-    players_path(path).write_text(head.replace('"version":2', '"version":1') + "\n" + rest)
+    players_path(path).write_text(head.replace(f'"version":{PLAYERS_VERSION}', '"version":1') + "\n" + rest)
     with pytest.raises(PlayersError, match=r"is of another Polku version \(players' file version 1\): the GM's app"):
         load_players(path)
     f = Follower(path)
@@ -520,5 +525,77 @@ def test_a_players_file_changed_by_another_hand_since_the_last_save_is_written_w
             assert pf.whole_writes == whole + 1
             assert f.poll() and f.problem is None and f.view.tracker.events[-1]["text"] == gm.events[-1]["text"]
             published_as_whole(path)
+    finally:
+        sf.close()
+
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b"]),
+                     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from("xyz"), inner, max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@example({"p": ["a"]}, {"p": ["a", "a"]})
+@example({"p": ["a", "b", "a"]}, {"p": ["a", "a"]})
+@given(st.dictionaries(st.sampled_from("pqr"), _JSON, max_size=3), st.dictionaries(st.sampled_from("pqr"), _JSON, max_size=3))
+def test_a_saves_changes_turn_the_head_a_view_has_into_the_new_one(old, new):
+    """Whatever changed in the head (a list changed in part is spliced), a view that applies the save has the
+    new head, and the head it showed before is not changed under it."""
+    sets: list = []
+    dels: list = []
+    splices: list = []
+    _diff(old, new, [], sets, dels, splices)
+    kept = json.loads(json.dumps(old))
+    assert _patched(old, sets, dels, splices) == new
+    assert old == kept
+
+
+def test_a_change_to_one_challenge_of_many_appends_that_challenge_not_the_list(tmp_path):
+    """A session with many challenges: starting one sent the whole list to every view (48 KB at 10,000
+    events); the save now carries the challenges that changed."""
+    t = demo.demo_varjojuoksu()
+    for i in range(60):
+        t.add_challenge(f"Challenge {i}", ["kaneda"])
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        saves(sf, pf, gm)
+        f = Follower(path, now=lambda: "20:15:00")
+        assert f.reload()
+        file = players_path(path)
+        listed = len(json.dumps(gm.state["challenges"], separators=(",", ":")))
+        for step in (lambda: gm.start_challenge(gm.state["challenges"][30]["id"]),
+                     lambda: gm.move_challenge(gm.state["challenges"][10]["id"], 1),
+                     lambda: gm.add_challenge("One more", ["kaneda"])):
+            size = file.stat().st_size
+            step()
+            saves(sf, pf, gm)
+            assert 0 < file.stat().st_size - size < listed / 10, "a part of the list, not all of it"
+            assert f.poll() and f.view.tracker.state["challenges"] == public_view(gm).state["challenges"]
+        assert pf.whole_writes == 1 and f.whole_reads == 1
+        published_as_whole(path)
+    finally:
+        sf.close()
+
+
+
+def test_a_save_whose_only_change_is_part_of_a_list_is_appended(tmp_path):
+    """A change to the head alone (no new event line: a GM's-only command can change what the players see)
+    that splices a list still reaches the views."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        written = pf._written
+        assert written is not None
+        head = json.loads(json.dumps(written.head))
+        head["offers"] = {"kaneda": [{"seq": 1}, {"seq": 2}]}
+        assert pf._append(head, list(written.events))
+        head["offers"] = {"kaneda": [{"seq": 1}, {"seq": 3}]}
+        size = players_path(path).stat().st_size
+        assert pf._append(head, list(written.events))
+        assert players_path(path).stat().st_size > size
+        assert f.poll() and f.view.offers == {"kaneda": [{"seq": 1}, {"seq": 3}]}
     finally:
         sf.close()

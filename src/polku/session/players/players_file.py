@@ -5,7 +5,7 @@ The GM's app writes the players' projection of the session (:mod:`.public`, wher
 next to the session file, as JSON lines: a head (the state, the open requests), then one line per
 public event, written whole and atomically when the app opens the session. Each later save
 *appends*: the events that are new, then one ``{"save": …}`` line that ends the save (what of the
-head changed, how many events stand), and fsyncs. A save that withdraws something shown before (an
+head changed, a list changed in part as a splice of it, how many events stand), and fsyncs. A save that withdraws something shown before (an
 undo, a character made secret later, whose name leaves every earlier event) writes the file whole
 again instead: the file must not keep it. So a save costs the GM's app what it added, and a view reads only the bytes
 appended since its last reading, not the whole file (6 MB at 10,000 events).
@@ -54,8 +54,9 @@ if TYPE_CHECKING:
 PLAYERS_SUFFIX = ".players.jsonl"
 """The players' file is the session file's name without ``.toml`` plus this, in the same folder."""
 PLAYERS_FORMAT = "polku-players"
-PLAYERS_VERSION = 2
-"""1: the whole file replaced on each save; 2: saves appended (``{"save": …}`` lines)."""
+PLAYERS_VERSION = 3
+"""1: the whole file replaced on each save; 2: saves appended (``{"save": …}`` lines); 3: a list of the head
+changed in part is spliced (``splice``), not set whole."""
 COMPACT_AT = 1 << 20
 """The GM's app writes the players' file whole again once the saves appended to it outgrow this or the file
 as last written whole, whichever is larger: rare (some thousand rolls at 10,000 events), and never
@@ -92,9 +93,11 @@ def _line(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
-def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: list[str], sets: list[Any], dels: list[Any]) -> None:
-    """What turns the JSON table ``old`` into ``new``: ``[path, value]`` to set, ``path`` to delete (tables
-    compared key by key, anything else replaced whole)."""
+def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: list[str], sets: list[Any], dels: list[Any],
+          splices: list[Any]) -> None:
+    """What turns the JSON table ``old`` into ``new``: ``[path, value]`` to set, ``path`` to delete,
+    ``[path, start, end, items]`` to put ``items`` in place of a list's ``[start:end]`` (tables compared key by
+    key, a list that keeps its first or last items spliced, anything else replaced whole)."""
     for k in old:
         if k not in new:
             dels.append([*path, k])
@@ -106,12 +109,29 @@ def _diff(old: Mapping[str, Any], new: Mapping[str, Any], path: list[str], sets:
         if o == v:
             continue
         if isinstance(o, dict) and isinstance(v, dict):
-            _diff(o, v, [*path, k], sets, dels)
+            _diff(o, v, [*path, k], sets, dels, splices)
+        elif isinstance(o, list) and isinstance(v, list) and (cut := _splice(o, v)) is not None:
+            splices.append([[*path, k], *cut])
         else:
             sets.append([[*path, k], v])
 
 
-def _patched(head: dict[str, Any], sets: Any, dels: Any) -> dict[str, Any]:
+def _splice(old: list[Any], new: list[Any]) -> tuple[int, int, list[Any]] | None:
+    """``(start, end, items)``: ``new`` is ``old`` with ``old[start:end]`` replaced by ``items`` (the longest
+    common first and last items kept); None when they share neither (the list is set whole)."""
+    most = min(len(old), len(new))
+    start = 0
+    while start < most and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < most - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    if start + end == 0:
+        return None
+    return start, len(old) - end, new[start:len(new) - end]
+
+
+def _patched(head: dict[str, Any], sets: Any, dels: Any, splices: Any = ()) -> dict[str, Any]:
     """``head`` with a save's changes made to copies (a view shown before keeps its own tables).
 
     Raises:
@@ -138,6 +158,15 @@ def _patched(head: dict[str, Any], sets: Any, dels: Any) -> dict[str, Any]:
     for path in dels if isinstance(dels, list) else ():
         node, key = parent(path)
         node.pop(key, None)
+    for cut in splices if isinstance(splices, list) else ():
+        if not isinstance(cut, list) or len(cut) != 4:
+            raise ValueError("a splice without its place")
+        node, key = parent(cut[0])
+        old, start, end, items = node.get(key), cut[1], cut[2], cut[3]
+        if (not isinstance(old, list) or not isinstance(items, list) or not isinstance(start, int)
+                or not isinstance(end, int) or not 0 <= start <= end <= len(old)):
+            raise ValueError("a splice that does not fit its list")
+        node[key] = [*old[:start], *items, *old[end:]]  # a new list: a view shown before keeps its own
     for change in sets if isinstance(sets, list) else ():
         if not isinstance(change, list) or len(change) != 2:
             raise ValueError("a change without its value")
@@ -322,8 +351,9 @@ class PlayersFile:
         now = json.loads(_line(head))
         sets: list[Any] = []
         dels: list[Any] = []
-        _diff(was.head, now, [], sets, dels)
-        if keep == len(old) == len(lines) and not sets and not dels:
+        splices: list[Any] = []
+        _diff(was.head, now, [], sets, dels, splices)
+        if keep == len(old) == len(lines) and not sets and not dels and not splices:
             return True  # nothing the players see changed
         if keep < len(old) or any(path[0] == "state" for path in dels):
             # Something shown before is withdrawn (an undo, a character made secret later, whose name leaves
@@ -334,6 +364,8 @@ class PlayersFile:
             save["set"] = sets
         if dels:
             save["del"] = dels
+        if splices:
+            save["splice"] = splices
         data = b"".join(line + b"\n" for line in lines[keep:]) + _line({"save": save}) + b"\n"
         if was.appended + len(data) > max(was.whole, COMPACT_AT):
             return False  # compact: the file is written whole again
@@ -567,7 +599,7 @@ class _Reading:
         keep = len(self.lines)
         if save.get("events") != keep + len(new):
             raise ValueError("a save that does not add up")
-        head = _patched(self.head, save.get("set", []), save.get("del", []))
+        head = _patched(self.head, save.get("set", []), save.get("del", []), save.get("splice", []))
         if not isinstance(head.get("state"), dict):
             raise ValueError("no state")
         seqs = [_seq_of(ev) for ev in new]
