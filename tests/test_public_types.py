@@ -24,22 +24,6 @@ ALLOWED = {
 }
 
 
-# Today's offenders, to be typed (issue 24); the list only shrinks: a new one fails the test, and so
-# does an entry here that is clean now (delete it).
-NOT_YET = {
-    "telling.py:teller",
-    "telling.py:fact_of",
-    "telling.py:sr_glitch_part",
-    "telling.py:raja_outcome",
-    "telling.py:edge_reason",
-    "telling.py:ability_price",
-    "telling.py:weapon_words",
-    "telling.py:armour_words",
-    "telling.py:order_text",
-    "telling.py:effect_words",
-}
-
-
 def _module_name(path: Path, src: Path) -> str:
     rel = path.relative_to(src).with_suffix("")
     parts = list(rel.parts)
@@ -156,21 +140,10 @@ def public_any(src: Path = SRC) -> list[str]:
 
 
 def test_no_any_in_a_public_signature_of_session() -> None:
-    found = public_any()
-    offenders = [f for f in found if _key(f) not in NOT_YET]
+    offenders = public_any()
     assert not offenders, (
         "Any in a public signature of session/ (type it, or narrow raw input from object; "
         "the store's raw edge is listed in ALLOWED):\n  " + "\n  ".join(offenders))
-
-
-def test_the_not_yet_list_only_shrinks() -> None:
-    clean = NOT_YET - {_key(f) for f in public_any()}
-    assert not clean, f"typed now, delete from NOT_YET: {sorted(clean)}"
-
-
-def _key(found: str) -> str:
-    where, qual = found.split(" ")
-    return f"{where.split(':')[0]}:{qual}"
 
 
 def test_the_check_sees_a_planted_any(tmp_path: Path) -> None:

@@ -31,7 +31,13 @@ from ..text import builtin_label, kind_label, wound_label
 if TYPE_CHECKING:
     from ..rules.rajapolku import RajaResult
 
-Fact = Mapping[str, Any]
+Fact = Mapping[str, object]
+"""A fact as an event keeps it: JSON/TOML values of any kind, read back from a file (the public helpers
+below narrow each value they use)."""
+
+_Read = Mapping[str, Any]
+"""A fact as one teller reads it: each teller knows its own kind's values (a value of another kind fails it
+with KeyError/TypeError/ValueError, and :func:`told` shows the event as stored)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +173,14 @@ def old_note(events: Iterable[Mapping[str, object]]) -> str:
     return _(OLD_NOTE) if any(stored_only(ev) for ev in events) else ""
 
 
+def _int(value: object) -> int:
+    """``int(value)`` of a fact's number; TypeError for a value that is none (the teller's caller shows the event
+    as stored)."""
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+
+
 # -- words several tellers share --------------------------------------------------------------
 
 def hits_words(n: int) -> str:
@@ -190,7 +204,7 @@ def sr_glitch_part(f: Fact, *, loud: bool = True) -> str:
     """The glitch clause of a Varjojuoksu roll's fact (``glitch_kind``: "critical", "glitch", "negated" or "")."""
     glitch = str(f.get("glitch_kind", ""))
     if glitch in ("critical", "glitch"):
-        return glitch_words(int(f["hits"]), glitch, loud=loud)
+        return glitch_words(_int(f["hits"]), glitch, loud=loud)
     if glitch == "negated":
         return _("glitch negated")
     return ""
@@ -208,14 +222,14 @@ def sr_roll_fact(r: sr.SRRoll) -> dict[str, object]:
 
 
 @teller("gm.roll")
-def _gm_roll(f: Fact) -> Told:
+def _gm_roll(f: _Read) -> Told:
     """The players' whole line of a roll they may not see (docs/rules.md, secrets)."""
     return Told(_("the GM rolls"))
 
 
 # -- Varjojuoksu rolls ---------------------------------------------------------------------
 
-def _sr_outcome(f: Fact) -> str:
+def _sr_outcome(f: _Read) -> str:
     if f.get("auto_failed"):
         return _("automatic failure (pool 0 or less, S3)")
     parts = [hits_words(int(f["hits"]))]
@@ -230,14 +244,14 @@ def _sr_outcome(f: Fact) -> str:
 
 
 @teller("sr.success")
-def _sr_success(f: Fact) -> Told:
+def _sr_success(f: _Read) -> Told:
     """S1–S8: a success test, or a plain roll counting hits."""
     summary = _sr_outcome(f)
     return Told(_("{label}: {outcome}", label=f["label"], outcome=summary), summary)
 
 
 @teller("sr.teamwork")
-def _sr_teamwork(f: Fact) -> Told:
+def _sr_teamwork(f: _Read) -> Told:
     """S11: the leader's roll with the helpers' dice."""
     summary = ngettext("teamwork (+{n} die from helpers): {outcome}", "teamwork (+{n} dice from helpers): {outcome}",
                        int(f["helper_dice"]), outcome=_sr_outcome(f))
@@ -245,7 +259,7 @@ def _sr_teamwork(f: Fact) -> Told:
 
 
 @teller("sr.opposed")
-def _sr_opposed(f: Fact) -> Told:
+def _sr_opposed(f: _Read) -> Told:
     """S9: an opposed test, or one against a group."""
     a, b = str(f["a"]), str(f["b"])
     a_hits, b_hits = int(f["a_hits"]), int(f["b_hits"])
@@ -267,7 +281,7 @@ def _sr_opposed(f: Fact) -> Told:
 
 
 @teller("sr.extended")
-def _sr_extended(f: Fact) -> Told:
+def _sr_extended(f: _Read) -> Told:
     """S10: one interval of an extended test."""
     hits = int(f["hits"])
     summary = ngettext("interval {interval}: {n} hit, {accumulated}/{threshold}",
@@ -292,7 +306,7 @@ def raja_outcome(f: Fact) -> str:
     if f["winner"] == "tie":
         return _("tie — both reroll (R5)") if f.get("tie_action") == "reroll" else _("tie — {b} holds (R5)", b=b)
     name = a if f["winner"] == "a" else b
-    degrees, supernatural = int(f.get("degrees", 0)), int(f.get("supernatural", 0))
+    degrees, supernatural = _int(f.get("degrees", 0)), _int(f.get("supernatural", 0))
     if not degrees:
         out = _("{name} wins narrowly (0 degrees)", name=name)
     else:
@@ -315,13 +329,13 @@ def raja_fact(result: RajaResult, a: str, b: str) -> dict[str, object]:
 
 
 @teller("raja.roll")
-def _raja_roll(f: Fact) -> Told:
+def _raja_roll(f: _Read) -> Told:
     summary = raja_outcome(f)
     return Told(_("{a} vs {b}: {outcome}", a=f["a"], b=f["b"], outcome=summary), summary)
 
 
 @teller("raja.spirit")
-def _raja_spirit(f: Fact) -> Told:
+def _raja_spirit(f: _Read) -> Told:
     """R11: one exchange of a spirit combat."""
     summary = raja_outcome(f)
     if f.get("loser"):
@@ -337,12 +351,12 @@ def _raja_spirit(f: Fact) -> Told:
 
 # -- Harhapolku rolls ------------------------------------------------------------------------
 
-def _demand_word(f: Fact) -> str:
+def _demand_word(f: _Read) -> str:
     return _("very demanding") if f.get("very_demanding") else _("difficult")
 
 
 @teller("harha.contest")
-def _harha_contest(f: Fact) -> Told:
+def _harha_contest(f: _Read) -> Told:
     """H3–H6: the comparison of two sides."""
     a, b = str(f["a"]), str(f["b"])
     winner = f["winner"]
@@ -366,7 +380,7 @@ def _harha_contest(f: Fact) -> Told:
 
 
 @teller("harha.opposed_difficult")
-def _harha_opposed_difficult(f: Fact) -> Told:
+def _harha_opposed_difficult(f: _Read) -> Told:
     """H8: a difficult or very demanding action against an opponent."""
     a, b = str(f["a"]), str(f["b"])
     what = _demand_word(f)
@@ -385,7 +399,7 @@ def _harha_opposed_difficult(f: Fact) -> Told:
 
 
 @teller("harha.difficult")
-def _harha_difficult(f: Fact) -> Told:
+def _harha_difficult(f: _Read) -> Told:
     """H8: a difficult or very demanding action alone."""
     high, needed = int(f["high"]), int(f["needed"])
     summary = (_("success ({high} of {needed} needed 7+)", high=high, needed=needed) if f.get("success")
@@ -407,12 +421,12 @@ JOINS = {
 
 
 @teller("character.joins")
-def _character_joins(f: Fact) -> Told:
+def _character_joins(f: _Read) -> Told:
     return Told(_(JOINS[(str(f["kind"]), bool(f.get("secret_character")))], name=f["name"]))
 
 
 @teller("character.leaves")
-def _character_leaves(f: Fact) -> Told:
+def _character_leaves(f: _Read) -> Told:
     dropped = [str(t) for t in f.get("dropped", [])]
     if dropped:
         return Told(_("{name} leaves the campaign (dropped from {titles})", name=f["name"],
@@ -421,7 +435,7 @@ def _character_leaves(f: Fact) -> Told:
 
 
 @teller("character.health")
-def _character_health(f: Fact) -> Told:
+def _character_health(f: _Read) -> Told:
     note = str(f.get("note", ""))
     if note:
         return Told(_("{name} health: {note}", name=f["name"], note=note))
@@ -437,7 +451,7 @@ WOUND_CARE = {
 
 
 @teller("raja.wound")
-def _raja_wound(f: Fact) -> Told:
+def _raja_wound(f: _Read) -> Told:
     """R9/R10: a step down or up the wound track."""
     values = {"name": f["name"], "before": wound_label(str(f["before"])), "after": wound_label(str(f["after"]))}
     care = f.get("care")
@@ -450,7 +464,7 @@ def _raja_wound(f: Fact) -> Told:
 
 
 @teller("raja.wound_set")
-def _raja_wound_set(f: Fact) -> Told:
+def _raja_wound_set(f: _Read) -> Told:
     values = {"name": f["name"], "before": wound_label(str(f["before"])), "after": wound_label(str(f["after"]))}
     care = f.get("care")
     if care:
@@ -467,14 +481,14 @@ def _charges_reason(reason: object) -> str:
 
 
 @teller("raja.charges_spent")
-def _raja_charges_spent(f: Fact) -> Told:
+def _raja_charges_spent(f: _Read) -> Told:
     return Told(ngettext("{name} spends {n} charge: {reason} ({left}/{max} left)",
                          "{name} spends {n} charges: {reason} ({left}/{max} left)", int(f["n"]), name=f["name"],
                          reason=_charges_reason(f["reason"]), left=int(f["left"]), max=int(f["max"])))
 
 
 @teller("raja.charges_regained")
-def _raja_charges_regained(f: Fact) -> Told:
+def _raja_charges_regained(f: _Read) -> Told:
     reason = _charges_reason(f.get("reason")) if f.get("reason") else _("rest")
     return Told(ngettext("{name} regains {n} charges: {reason} ({now}/{max})",
                          "{name} regains {n} charges: {reason} ({now}/{max})", int(f["n"]), name=f["name"],
@@ -482,7 +496,7 @@ def _raja_charges_regained(f: Fact) -> Told:
 
 
 @teller("raja.ability_used")
-def _raja_ability_used(f: Fact) -> Told:
+def _raja_ability_used(f: _Read) -> Told:
     """R11: an ability's cost paid."""
     values = {"name": f["name"], "ability": f["ability"], "cost": int(f["cost"]), "left": int(f["left"]),
               "max": int(f["max"])}
@@ -492,13 +506,13 @@ def _raja_ability_used(f: Fact) -> Told:
 
 
 @teller("raja.story_point_spent")
-def _raja_story_point_spent(f: Fact) -> Told:
+def _raja_story_point_spent(f: _Read) -> Told:
     return Told(_("{name} spends a story point: {bought} ({left} left)", name=f["name"], bought=f["bought"],
                   left=int(f["left"])))
 
 
 @teller("raja.story_point_awarded")
-def _raja_story_point_awarded(f: Fact) -> Told:
+def _raja_story_point_awarded(f: _Read) -> Told:
     reason = f.get("reason") or _("good roleplaying")
     return Told(_("{name} is awarded a story point: {reason} ({now})", name=f["name"], reason=reason,
                   now=int(f["now"])))
@@ -522,11 +536,11 @@ def edge_reason(f: Fact, t: Speaker = i18n) -> str:
     or the GM's as typed."""
     why = f.get("why")
     if why == "edge_after":
-        return t._("Edge after the roll: +{dice} dice, rule of six on them (S7)", dice=int(f["edge_dice"]))
+        return t._("Edge after the roll: +{dice} dice, rule of six on them (S7)", dice=_int(f["edge_dice"]))
     if why == "resist_edge_after":
         return t.ngettext("Edge after the roll: +{n} die, rule of six on them (S7) on the damage resistance test",
                           "Edge after the roll: +{n} dice, rule of six on them (S7) on the damage resistance test",
-                          int(f["edge_dice"]))
+                          _int(f["edge_dice"]))
     if why in EDGE_REASONS:
         return t._(EDGE_REASONS[str(why)])
     return str(f["reason"])
@@ -535,12 +549,12 @@ def edge_reason(f: Fact, t: Speaker = i18n) -> str:
 # -- the lines a Varjojuoksu roll's explanation gets from the session (rules.explain) ------------------
 
 @says("sr.edge_used")
-def _say_edge_used(t: Speaker, v: Fact) -> str:
+def _say_edge_used(t: Speaker, v: _Read) -> str:
     return t._("{name}: {reason}", name=v["name"], reason=edge_reason(v, t))
 
 
 @says("sr.threshold_kept")
-def _say_threshold_kept(t: Speaker, v: Fact) -> str:
+def _say_threshold_kept(t: Speaker, v: _Read) -> str:
     values = {"threshold": int(v["threshold"]), "net": int(v["net_hits"])}
     if v.get("hidden"):
         return (t._("threshold {threshold} (hidden from players): success, net hits {net}", **values) if v["success"]
@@ -550,7 +564,7 @@ def _say_threshold_kept(t: Speaker, v: Fact) -> str:
 
 
 @says("sr.helper")
-def _say_helper(t: Speaker, v: Fact) -> str:
+def _say_helper(t: Speaker, v: _Read) -> str:
     # English says "dice" for one die too (as it always has); the plural form is for the other language.
     return t.ngettext("helper {label}: {hits} ({n} dice: {pool})", "helper {label}: {hits} ({n} dice: {pool})",
                       int(v["size"]), label=v["label"], hits=t.ngettext("{n} hit", "{n} hits", int(v["hits"])),
@@ -558,44 +572,44 @@ def _say_helper(t: Speaker, v: Fact) -> str:
 
 
 @says("vs")
-def _say_vs(t: Speaker, v: Fact) -> str:
+def _say_vs(t: Speaker, v: _Read) -> str:
     """The line between two sides' pools (Rajapolku, Harhapolku)."""
     return t._("vs {label}:", label=v["label"])
 
 
 @says("harha.edge_reroll")
-def _say_edge_reroll(t: Speaker, v: Fact) -> str:
+def _say_edge_reroll(t: Speaker, v: _Read) -> str:
     return t._("{name} rerolls the whole roll with edge '{edge}' (H7)", name=v["name"], edge=v["edge"])
 
 
 @says("raja.spirit_entry")
-def _say_spirit_entry(t: Speaker, v: Fact) -> str:
+def _say_spirit_entry(t: Speaker, v: _Read) -> str:
     return t._("entry: each participant paid 1 charge, once for the whole fight (R11)")
 
 
 @says("raja.spirit_wounds")
-def _say_spirit_wounds(t: Speaker, v: Fact) -> str:
+def _say_spirit_wounds(t: Speaker, v: _Read) -> str:
     return t._("wounds (R9, raja.spirit_wounds): {a} rolls {a_count}, {b} {b_count} of their charges' dice",
                a=v["a"], a_count=int(v["a_count"]), b=v["b"], b_count=int(v["b_count"]))
 
 
 @says("init.rule")
-def _say_init_rule(t: Speaker, v: Fact) -> str:
+def _say_init_rule(t: Speaker, v: _Read) -> str:
     return t._("initiative = Reaction + Intuition (+ a sheet's initiative bonus) + hits (S12)")
 
 
 @says("init.ties")
-def _say_init_ties(t: Speaker, v: Fact) -> str:
+def _say_init_ties(t: Speaker, v: _Read) -> str:
     return t._("highest first; ties by Edge, then Reaction, then Intuition")
 
 
 @says("init.wounds")
-def _say_init_wounds(t: Speaker, v: Fact) -> str:
+def _say_init_wounds(t: Speaker, v: _Read) -> str:
     return t._("wound modifiers lower the score (S12)")
 
 
 @says("init.kind")
-def _say_init_kind(t: Speaker, v: Fact) -> str:
+def _say_init_kind(t: Speaker, v: _Read) -> str:
     names = ", ".join(str(n) for n in v["names"])
     if v["kind"] == "astral":
         return t._("astral initiative = Intuition × 2 (+ bonus) + hits (SR4): {names}", names=names)
@@ -603,23 +617,23 @@ def _say_init_kind(t: Speaker, v: Fact) -> str:
 
 
 @says("init.edge")
-def _say_init_edge(t: Speaker, v: Fact) -> str:
+def _say_init_edge(t: Speaker, v: _Read) -> str:
     return t._("Edge before the roll: + Edge rating dice, rule of six (S7): {names}",
                names=", ".join(str(n) for n in v["names"]))
 
 
 @says("init.surprised")
-def _say_init_surprised(t: Speaker, v: Fact) -> str:
+def _say_init_surprised(t: Speaker, v: _Read) -> str:
     return t._("surprised, no action in pass 1: {names} (SR4)", names=", ".join(str(n) for n in v["names"]))
 
 
 @says("init.joins")
-def _say_init_joins(t: Speaker, v: Fact) -> str:
+def _say_init_joins(t: Speaker, v: _Read) -> str:
     return t._("{name} joins this combat turn's order", name=v["name"])
 
 
 @says("sr.resistance")
-def _say_resistance(t: Speaker, v: Fact) -> str:
+def _say_resistance(t: Speaker, v: _Read) -> str:
     which = str(v["which"])
     values = {"body": int(v["body"]), "armour": int(v["armour_now"]),
               "which": t._(ARMOUR_WORDS[which]) if which in ARMOUR_WORDS else which}
@@ -642,35 +656,35 @@ ARMOUR_WORDS = {"armour": N_("armour"), "ballistic": N_("ballistic"), "impact": 
 
 
 @says("sr.threshold_changed")
-def _say_threshold_changed(t: Speaker, v: Fact) -> str:
+def _say_threshold_changed(t: Speaker, v: _Read) -> str:
     return t._("threshold changed {before} → {after} (S10)", before=int(v["before"]), after=int(v["after"]))
 
 
 @says("sr.hurried_now")
-def _say_hurried_now(t: Speaker, v: Fact) -> str:
+def _say_hurried_now(t: Speaker, v: _Read) -> str:
     return t._("now hurried: 2s count as 1s for glitches (S10)") if v["hurried"] else t._("no longer hurried (S10)")
 
 
 @says("sr.group")
-def _say_group(t: Speaker, v: Fact) -> str:
+def _say_group(t: Speaker, v: _Read) -> str:
     return t._("group of {members}: largest pool + {bonus} = {size} (S9)", members=int(v["members"]),
                bonus=int(v["bonus"]), size=int(v["size"]))
 
 
 @says("sr.teamwork_cap")
-def _say_teamwork_cap(t: Speaker, v: Fact) -> str:
+def _say_teamwork_cap(t: Speaker, v: _Read) -> str:
     return t._("helpers' hits {total}, at most the leader's skill {skill}: +{extra} dice (S11, sr.teamwork_cap = skill)",
                total=int(v["total"]), skill=int(v["skill"]), extra=int(v["extra"]))
 
 
 @teller("sr.edge_spent")
-def _sr_edge_spent(f: Fact) -> Told:
+def _sr_edge_spent(f: _Read) -> Told:
     return Told(_("{name} spends Edge: {reason} ({left}/{rating} left)", name=f["name"], reason=edge_reason(f),
                   left=int(f["left"]), rating=int(f["rating"])))
 
 
 @teller("sr.monitor")
-def _sr_monitor(f: Fact) -> Told:
+def _sr_monitor(f: _Read) -> Told:
     """S12: boxes filled on a condition monitor."""
     values = {"name": f["name"], "before": int(f["before"]), "boxes": int(f["boxes"]), "size": int(f["size"])}
     if f["track"] == "stun":
@@ -679,7 +693,7 @@ def _sr_monitor(f: Fact) -> Told:
 
 
 @teller("harha.edge_used")
-def _harha_edge_used(f: Fact) -> Told:
+def _harha_edge_used(f: _Read) -> Told:
     return Told(_("{name} uses edge '{edge}' for a reroll", name=f["name"], edge=f["edge"]))
 
 
@@ -690,43 +704,43 @@ def ability_price(ab: Fact) -> str:
     if ab["per"] == "always":
         return _("always on")
     if ab["per"] == "scene":
-        return ngettext("{n} charge per scene", "{n} charges per scene", int(ab["cost"]))
-    return ngettext("{n} charge per use", "{n} charges per use", int(ab["cost"]))
+        return ngettext("{n} charge per scene", "{n} charges per scene", _int(ab["cost"]))
+    return ngettext("{n} charge per use", "{n} charges per use", _int(ab["cost"]))
 
 
 @teller("character.ability_gained")
-def _ability_gained(f: Fact) -> Told:
+def _ability_gained(f: _Read) -> Told:
     ab = f["ability"]
     return Told(_("{name} gains the ability {ability} ({price})", name=f["name"], ability=ab["name"],
                   price=ability_price(ab)))
 
 
 @teller("character.ability_lost")
-def _ability_lost(f: Fact) -> Told:
+def _ability_lost(f: _Read) -> Told:
     return Told(_("{name} loses the ability {ability}", name=f["name"], ability=f["ability"]))
 
 
 @teller("character.ability_changed")
-def _ability_changed(f: Fact) -> Told:
+def _ability_changed(f: _Read) -> Told:
     ab = f["ability"]
     return Told(_("{name}: ability {before} is now {ability} ({price})", name=f["name"], before=f["before"],
                   ability=ab["name"], price=ability_price(ab)))
 
 
 @teller("character.edge_used")
-def _edge_used(f: Fact) -> Told:
+def _edge_used(f: _Read) -> Told:
     if f["used"]:
         return Told(_("{name}: edge '{edge}' used", name=f["name"], edge=f["edge"]))
     return Told(_("{name}: edge '{edge}' available again", name=f["name"], edge=f["edge"]))
 
 
 @teller("character.edges")
-def _edges(f: Fact) -> Told:
+def _edges(f: _Read) -> Told:
     return Told(_("{name}: edges → {edges}", name=f["name"], edges=", ".join(str(e) for e in f["edges"]) or _("(none)")))
 
 
 @teller("character.backgrounds")
-def _backgrounds(f: Fact) -> Told:
+def _backgrounds(f: _Read) -> Told:
     from .model import HARHA_TIER_LABELS
 
     shown = ", ".join(_("{background} ({tier})", background=b["name"],
@@ -760,7 +774,7 @@ def field_value(field: str, value: object) -> str:
 
 
 @teller("character.field")
-def _character_field(f: Fact) -> Told:
+def _character_field(f: _Read) -> Told:
     field = str(f["field"])
     word = _(SHEET_FIELDS[field]) if field in SHEET_FIELDS else field
     return Told(_("{name}: {field} → {value}", name=f["name"], field=word, value=field_value(field, f["value"])))
@@ -789,19 +803,20 @@ def weapon_words(w: Fact) -> str:
     """A weapon as a sheet keeps it (``table.gear.Weapon.to_table``) in words: "Ares Predator IV 5P AP −1 (Pistols,
     ranged)"; its name and skill as the GM wrote them."""
     letter = "P" if w["damage"] == "physical" else "S"
-    ap = sr.parse_ap(w["ap"])
+    raw_ap = w["ap"]
+    ap = sr.parse_ap(raw_ap if isinstance(raw_ap, (int, str)) else str(raw_ap))
     shown_ap = f" AP {ap.text}" if ap != sr.ArmourPenetration() else ""
     kind = str(w.get("kind") or sr.weapon_kind(str(w.get("skill", ""))))
     how = ", ".join(x for x in (str(w.get("skill", "")), _(WEAPON_KINDS[kind]) if kind in WEAPON_KINDS else kind) if x)
-    return f"{w['name']} {int(w['dv'])}{letter}{shown_ap} ({how})"
+    return f"{w['name']} {_int(w['dv'])}{letter}{shown_ap} ({how})"
 
 
 def armour_words(a: Fact) -> str:
     """Armour as a sheet keeps it (``{ballistic, impact}``) in words: "ballistic 6 / impact 4"."""
-    return _("ballistic {ballistic} / impact {impact}", ballistic=int(a["ballistic"]), impact=int(a["impact"]))
+    return _("ballistic {ballistic} / impact {impact}", ballistic=_int(a["ballistic"]), impact=_int(a["impact"]))
 
 
-def _gear(f: Fact) -> Told:
+def _gear(f: _Read) -> Told:
     line = GEAR_LINES[(str(f["id"]), bool(f.get("template")))]
     if f["id"] == "gear.armour":
         return Told(_(line, name=f["name"], armour=armour_words(f["armour"])))
@@ -816,66 +831,66 @@ for _gear_id in ("gear.weapon_added", "gear.weapon_changed", "gear.weapon_droppe
 # -- resets, structure, dice secrets, settings --------------------------------------------
 
 @teller("reset.scene_costs")
-def _reset_scene_costs(f: Fact) -> Told:
+def _reset_scene_costs(f: _Read) -> Told:
     return Told(_("{name}: per-scene ability costs reset", name=f["name"]))
 
 
 @teller("reset.backgrounds")
-def _reset_backgrounds(f: Fact) -> Told:
+def _reset_backgrounds(f: _Read) -> Told:
     return Told(_("{name}: background dice available again", name=f["name"]))
 
 
 @teller("reset.narration")
-def _reset_narration(f: Fact) -> Told:
+def _reset_narration(f: _Read) -> Told:
     return Told(_("Narration contest cleared for the new scene"))
 
 
 @teller("reset.edge")
-def _reset_edge(f: Fact) -> Told:
+def _reset_edge(f: _Read) -> Told:
     return Told(_("{name}: Edge refreshed to {rating}", name=f["name"], rating=int(f["rating"])))
 
 
 @teller("reset.edges")
-def _reset_edges(f: Fact) -> Told:
+def _reset_edges(f: _Read) -> Told:
     return Told(_("{name}: edge rerolls available again", name=f["name"]))
 
 
 @teller("reset.initiative")
-def _reset_initiative(f: Fact) -> Told:
+def _reset_initiative(f: _Read) -> Told:
     return Told(_("Initiative cleared: the new session starts out of combat"))
 
 
 @teller("reset.story_points")
-def _reset_story_points(f: Fact) -> Told:
+def _reset_story_points(f: _Read) -> Told:
     return Told(_("{name}: story points {before} → {after} (unspent points vanish)", name=f["name"],
                   before=int(f["before"]), after=int(f["after"])))
 
 
 @teller("structure.scene")
-def _structure_scene(f: Fact) -> Told:
+def _structure_scene(f: _Read) -> Told:
     if f.get("title"):
         return Told(_("Scene {scene}: {title}", scene=int(f["scene"]), title=f["title"]))
     return Told(_("Scene {scene}", scene=int(f["scene"])))
 
 
 @teller("structure.session")
-def _structure_session(f: Fact) -> Told:
+def _structure_session(f: _Read) -> Told:
     return Told(_("Session {session} begins", session=int(f["session"])))
 
 
 @teller("structure.story")
-def _structure_story(f: Fact) -> Told:
+def _structure_story(f: _Read) -> Told:
     return Told(_("Story {story} begins", story=int(f["story"])))
 
 
 @teller("dice.committed")
-def _dice_committed(f: Fact) -> Told:
+def _dice_committed(f: _Read) -> Told:
     return Told(_("Dice secret #{key} committed for session {session}: SHA-256 {commitment}", key=int(f["key"]),
                   session=int(f["session"]), commitment=f["commitment"]))
 
 
 @teller("dice.revealed")
-def _dice_revealed(f: Fact) -> Told:
+def _dice_revealed(f: _Read) -> Told:
     return Told(ngettext("Dice secret #{key} revealed ({n} program roll): {secret} — anyone can check them with "
                          "polku verify",
                          "Dice secret #{key} revealed ({n} program rolls): {secret} — anyone can check them with "
@@ -890,7 +905,7 @@ def setting_value(value: object) -> str:
 
 
 @teller("setting")
-def _setting(f: Fact) -> Told:
+def _setting(f: _Read) -> Told:
     return Told(_("Setting {key} ({rule}): {before} → {after}", key=f["key"], rule=f["rule"],
                   before=setting_value(f["before"]), after=setting_value(f["after"])))
 
@@ -898,28 +913,28 @@ def _setting(f: Fact) -> Told:
 # -- the challenge queue ----------------------------------------------------------------------
 
 @teller("challenge.added")
-def _challenge_added(f: Fact) -> Told:
+def _challenge_added(f: _Read) -> Told:
     return Told(_("Challenge added: {title}", title=f["title"]))
 
 
 @teller("challenge.removed")
-def _challenge_removed(f: Fact) -> Told:
+def _challenge_removed(f: _Read) -> Told:
     return Told(_("Challenge removed: {title}", title=f["title"]))
 
 
 @teller("challenge.moved")
-def _challenge_moved(f: Fact) -> Told:
+def _challenge_moved(f: _Read) -> Told:
     return Told(_("Challenge moved up: {title}", title=f["title"]) if f.get("up")
                 else _("Challenge moved down: {title}", title=f["title"]))
 
 
 @teller("challenge.started")
-def _challenge_started(f: Fact) -> Told:
+def _challenge_started(f: _Read) -> Told:
     return Told(_("Challenge started: {title}", title=f["title"]))
 
 
 @teller("challenge.resolved")
-def _challenge_resolved(f: Fact) -> Told:
+def _challenge_resolved(f: _Read) -> Told:
     return Told(_("Challenge resolved: {title} — {outcome}", title=f["title"], outcome=f["outcome"]))
 
 
@@ -927,11 +942,14 @@ def _challenge_resolved(f: Fact) -> Told:
 
 def order_text(f: Fact) -> str:
     """``Razor 9, Byte 7``: an initiative order's names and scores in force, best first."""
-    return ", ".join(f"{e['name']} {int(e['current'])}" for e in f["order"])
+    order = f["order"]
+    if not isinstance(order, list):
+        raise TypeError("an initiative order is a list")
+    return ", ".join(f"{e['name']} {int(e['current'])}" for e in order)
 
 
 @teller("initiative.order")
-def _initiative_order(f: Fact) -> Told:
+def _initiative_order(f: _Read) -> Told:
     names = order_text(f)
     summary = _("order: {names}", names=names)
     if f.get("joins"):
@@ -943,7 +961,7 @@ def _initiative_order(f: Fact) -> Told:
 
 
 @teller("combat.turn_begins")
-def _combat_turn_begins(f: Fact) -> Told:
+def _combat_turn_begins(f: _Read) -> Told:
     values = {"turn": int(f["turn"]), "name": f.get("name") or _("nobody")}
     if f.get("pass"):  # everyone who could act in pass 1 is surprised
         return Told(_("Combat turn {turn} begins, pass {pass_} (nobody acts in pass 1: surprised): {name} acts",
@@ -954,7 +972,7 @@ def _combat_turn_begins(f: Fact) -> Told:
 
 
 @teller("character.initiative")
-def _character_initiative(f: Fact) -> Told:
+def _character_initiative(f: _Read) -> Told:
     """A sheet's initiative score set (S12; astral and matrix SR4): its bonus and passes."""
     kind, bonus, passes, name = str(f["kind"]), int(f["bonus"]), int(f["passes"]), f["name"]
     if kind == "astral":
@@ -970,58 +988,58 @@ def _character_initiative(f: Fact) -> Told:
 
 
 @teller("character.initiative_removed")
-def _character_initiative_removed(f: Fact) -> Told:
+def _character_initiative_removed(f: _Read) -> Told:
     if f["kind"] == "astral":
         return Told(_("{name}: no astral initiative", name=f["name"]))
     return Told(_("{name}: no matrix initiative", name=f["name"]))
 
 
 @teller("combat.acts")
-def _combat_acts(f: Fact) -> Told:
+def _combat_acts(f: _Read) -> Told:
     return Told(_("Turn {turn}, pass {pass_}: {name} acts", turn=int(f["turn"]), pass_=int(f["pass"]),
                   name=f["name"]))
 
 
 @teller("combat.pass_begins")
-def _combat_pass_begins(f: Fact) -> Told:
+def _combat_pass_begins(f: _Read) -> Told:
     return Told(_("Turn {turn}, pass {pass_} begins: {name} acts", turn=int(f["turn"]), pass_=int(f["pass"]),
                   name=f["name"]))
 
 
 @teller("combat.turn_acts")
-def _combat_turn_acts(f: Fact) -> Told:
+def _combat_turn_acts(f: _Read) -> Told:
     return Told(_("Combat turn {turn}: {name} acts", turn=int(f["turn"]), name=f["name"]))
 
 
 @teller("combat.holds")
-def _combat_holds(f: Fact) -> Told:
+def _combat_holds(f: _Read) -> Told:
     return Told(_("{name} holds the action", name=f["name"]))
 
 
 @teller("combat.steps_in")
-def _combat_steps_in(f: Fact) -> Told:
+def _combat_steps_in(f: _Read) -> Told:
     return Told(_("Turn {turn}, pass {pass_}: {name} steps in with the held action", turn=int(f["turn"]),
                   pass_=int(f["pass"]), name=f["name"]))
 
 
 @teller("combat.held_lost")
-def _combat_held_lost(f: Fact) -> Told:
+def _combat_held_lost(f: _Read) -> Told:
     return Told(_("{name}'s held action is lost: the pass is over", name=f["name"]))
 
 
 @teller("combat.turn_over")
-def _combat_turn_over(f: Fact) -> Told:
+def _combat_turn_over(f: _Read) -> Told:
     return Told(_("Combat turn {turn} is over: roll initiative for combat turn {next}", turn=int(f["turn"]),
                   next=int(f["turn"]) + 1))
 
 
 @teller("combat.turn_ends_early")
-def _combat_turn_ends_early(f: Fact) -> Told:
+def _combat_turn_ends_early(f: _Read) -> Told:
     return Told(_("Combat turn {turn} ends early: initiative is rolled again", turn=int(f["turn"])))
 
 
 @teller("combat.ends")
-def _combat_ends(f: Fact) -> Told:
+def _combat_ends(f: _Read) -> Told:
     return Told(ngettext("The fight ends after {n} combat turn", "The fight ends after {n} combat turns",
                          int(f["turns"])))
 
@@ -1029,14 +1047,14 @@ def _combat_ends(f: Fact) -> Told:
 # -- a challenge's outcome ------------------------------------------------------------------------
 
 @teller("sr.spoiled")
-def _sr_spoiled(f: Fact) -> Told:
+def _sr_spoiled(f: _Read) -> Told:
     """S10: the GM rules a glitch spoils an extended test (the challenge's line, and its outcome)."""
     return Told(_("{title}: the GM rules the glitch spoils the extended test (S10)", title=f.get("title", "")),
                 _("spoiled by a glitch"))
 
 
 @teller("raja.spirit_ended")
-def _raja_spirit_ended(f: Fact) -> Told:
+def _raja_spirit_ended(f: _Read) -> Told:
     """R11: the GM ends a spirit combat (the challenge's line, and its outcome)."""
     outcome = ngettext("the GM ends the spirit combat after {n} exchange (R11)",
                        "the GM ends the spirit combat after {n} exchanges (R11)", int(f["exchanges"]))
@@ -1044,7 +1062,7 @@ def _raja_spirit_ended(f: Fact) -> Told:
 
 
 @teller("gm.decided")
-def _gm_decided(f: Fact) -> Told:
+def _gm_decided(f: _Read) -> Told:
     """The players' outcome of a challenge the GM's own roll decided."""
     words = _("decided by the GM's roll")
     return Told(words, words)
@@ -1064,7 +1082,7 @@ def challenge_outcome(challenge: Mapping[str, object]) -> str:
 # -- more of Rajapolku and Harhapolku, the seats ----------------------------------------------
 
 @teller("raja.ability_paid")
-def _raja_ability_paid(f: Fact) -> Told:
+def _raja_ability_paid(f: _Read) -> Told:
     """R11: an ability die rolled, its cost paid."""
     return Told(ngettext("{name} pays {n} charge for {ability} ({left}/{max} left)",
                          "{name} pays {n} charges for {ability} ({left}/{max} left)", int(f["cost"]),
@@ -1072,18 +1090,18 @@ def _raja_ability_paid(f: Fact) -> Told:
 
 
 @teller("raja.spirit_begins")
-def _raja_spirit_begins(f: Fact) -> Told:
+def _raja_spirit_begins(f: _Read) -> Told:
     return Told(_("Spirit combat begins: {a} and {b} each pay the entry charge, once for the fight (R11)",
                   a=f["a"], b=f["b"]))
 
 
 @teller("seat.withdrawn")
-def _seat_withdrawn(f: Fact) -> Told:
+def _seat_withdrawn(f: _Read) -> Told:
     return Told(_("The GM takes back the roll request to {name}", name=f["name"]))
 
 
 @teller("harm.applied")
-def _harm_applied(f: Fact) -> Told:
+def _harm_applied(f: _Read) -> Told:
     """R8/R9, H9: the harm a lost challenge or contest did, as the GM confirmed it."""
     bits = []
     if "after" in f:
@@ -1096,7 +1114,7 @@ def _harm_applied(f: Fact) -> Told:
 # -- the roster: templates, groups, copies, imports, saved pools --------------------------------------
 
 @teller("template.saved")
-def _template_saved(f: Fact) -> Told:
+def _template_saved(f: _Read) -> Told:
     values = {"name": f["name"], "source": f["from"]}
     if f.get("was_replaced"):
         text = (_("Template {name} replaced from {source} (secret)", **values) if f.get("secret_template")
@@ -1108,7 +1126,7 @@ def _template_saved(f: Fact) -> Told:
 
 
 @teller("template.removed")
-def _template_removed(f: Fact) -> Told:
+def _template_removed(f: _Read) -> Told:
     return Told(_("Template {name} removed", name=f["name"]))
 
 
@@ -1122,7 +1140,7 @@ GROUP_JOINS = {
 
 
 @teller("group.joins")
-def _group_joins(f: Fact) -> Told:
+def _group_joins(f: _Read) -> Told:
     """A group of NPCs from a template: how many, the names they got, whether they roll initiative as one."""
     names = f"{f['first']}–{f['last']}" if f.get("last") else str(f["first"])
     return Told(_(GROUP_JOINS[(str(f["initiative"]), bool(f.get("secret_group")))], n=int(f["count"]),
@@ -1130,19 +1148,19 @@ def _group_joins(f: Fact) -> Told:
 
 
 @teller("group.initiative")
-def _group_initiative(f: Fact) -> Told:
+def _group_initiative(f: _Read) -> Told:
     if f["initiative"] == "separate":
         return Told(_("{group}: separate initiative", group=f["group"]))
     return Told(_("{group}: shared initiative", group=f["group"]))
 
 
 @teller("character.fallen_leave")
-def _fallen_leave(f: Fact) -> Told:
+def _fallen_leave(f: _Read) -> Told:
     return Told(_("The fallen leave: {names}", names=", ".join(str(n) for n in f["names"])))
 
 
 @teller("character.copied")
-def _copied(f: Fact) -> Told:
+def _copied(f: _Read) -> Told:
     names = ", ".join(str(n) for n in f.get("names", [])) or _("templates only")
     if f.get("source"):
         return Told(_("Copied from {source}: {names}", source=f["source"], names=names))
@@ -1150,35 +1168,35 @@ def _copied(f: Fact) -> Told:
 
 
 @teller("character.imported")
-def _character_imported(f: Fact) -> Told:
+def _character_imported(f: _Read) -> Told:
     if f.get("source"):
         return Told(_("Character {name} imported from {source}", name=f["name"], source=f["source"]))
     return Told(_("Character {name} imported", name=f["name"]))
 
 
 @teller("template.imported")
-def _template_imported(f: Fact) -> Told:
+def _template_imported(f: _Read) -> Told:
     if f.get("source"):
         return Told(_("Template {name} imported from {source}", name=f["name"], source=f["source"]))
     return Told(_("Template {name} imported", name=f["name"]))
 
 
 @teller("pool.saved")
-def _pool_saved(f: Fact) -> Told:
+def _pool_saved(f: _Read) -> Told:
     if f.get("was_replaced"):
         return Told(_("{name}: pool '{pool}' replaced", name=f["name"], pool=f["pool_name"]))
     return Told(_("{name}: pool '{pool}' saved", name=f["name"], pool=f["pool_name"]))
 
 
 @teller("pool.removed")
-def _pool_removed(f: Fact) -> Told:
+def _pool_removed(f: _Read) -> Told:
     return Told(_("{name}: pool '{pool}' removed", name=f["name"], pool=f["pool_name"]))
 
 
 # -- damage (SR4 core, S12) ----------------------------------------------------------------------
 
 @teller("sr.damage")
-def _sr_damage(f: Fact) -> Told:
+def _sr_damage(f: _Read) -> Told:
     """A damage resistance roll: the DV less the hits, the boxes filled, the monitors after, the wound
     modifier, the state, a glitch."""
     hits, boxes = int(f["hits"]), int(f["boxes"])
@@ -1212,11 +1230,11 @@ def _sr_damage(f: Fact) -> Told:
 def effect_words(e: Fact) -> str:
     """``Stunned (−2 dice, 2 passes left)``, ``Blessed (until removed)``: an effect's fact in words."""
     parts = []
-    dice = int(e.get("modifier", 0))
+    dice = _int(e.get("modifier", 0))
     if dice:
         parts.append(ngettext("+{n} die", "+{n} dice", dice) if dice > 0
                      else ngettext("−{n} die", "−{n} dice", -dice))
-    unit, left = str(e["unit"]), int(e.get("count", 0))
+    unit, left = str(e["unit"]), _int(e.get("count", 0))
     if unit == "removed":
         parts.append(_("until removed"))
     elif unit == "pass":
@@ -1231,22 +1249,22 @@ def effect_words(e: Fact) -> str:
 
 
 @teller("effect.added")
-def _effect_added(f: Fact) -> Told:
+def _effect_added(f: _Read) -> Told:
     return Told(_("{name}: {effect}", name=f["name"], effect=effect_words(f["effect"])))
 
 
 @teller("effect.removed")
-def _effect_removed(f: Fact) -> Told:
+def _effect_removed(f: _Read) -> Told:
     return Told(_("{name}: {effect} removed", name=f["name"], effect=f["effect_name"]))
 
 
 @teller("effect.counting")
-def _effect_counting(f: Fact) -> Told:
+def _effect_counting(f: _Read) -> Told:
     return Told(_("{name}: {effect}", name=f["name"], effect=", ".join(effect_words(e) for e in f["effects"])))
 
 
 @teller("effect.worn_off")
-def _effect_worn_off(f: Fact) -> Told:
+def _effect_worn_off(f: _Read) -> Told:
     """An effect's count ran out, or the fight ended it."""
     values = {"effect": f["effect_name"], "name": f["name"]}
     why = f.get("why")
@@ -1264,7 +1282,7 @@ def _effect_worn_off(f: Fact) -> Told:
 # -- Harhapolku's narration contest (H9) ----------------------------------------------------------
 
 @teller("harha.narration_roll")
-def _narration_roll(f: Fact) -> Told:
+def _narration_roll(f: _Read) -> Told:
     """H9: a background's die rolled into a hand."""
     text = _("{who} rolls {background}: {face} on a d{size}", who=f["who"], background=f["background"],
              face=int(f["face"]), size=int(f["size"]))
@@ -1272,7 +1290,7 @@ def _narration_roll(f: Fact) -> Told:
 
 
 @teller("harha.narration_open")
-def _narration_open(f: Fact) -> Told:
+def _narration_open(f: _Read) -> Told:
     """H9: the narration taken with two dice on the empty table."""
     faces = [int(x) for x in f["faces_taken"]]
     dice = "+".join(str(x) for x in faces) + (f"={sum(faces)}" if len(faces) > 1 else "")
@@ -1280,14 +1298,14 @@ def _narration_open(f: Fact) -> Told:
 
 
 @teller("harha.narration_step")
-def _narration_step(f: Fact) -> Told:
+def _narration_step(f: _Read) -> Told:
     """H9: a step of the narration contest as the rules core worded it (usurping, burning, harm, conflict…)."""
     text = _said(f["step"])
     return Told(text, text)
 
 
 @teller("harha.narration_edge")
-def _narration_edge(f: Fact) -> Told:
+def _narration_edge(f: _Read) -> Told:
     """H7 in H9: an edge rerolls the background dice in hand."""
     s = f["step"]
     text = _("{who} rerolls with an edge: {old} → {new} with edge '{edge}' (H7)", who=s["who"],
@@ -1296,7 +1314,7 @@ def _narration_edge(f: Fact) -> Told:
 
 
 @teller("seat.ask_harha")
-def _seat_ask_harha(f: Fact) -> Told:
+def _seat_ask_harha(f: _Read) -> Told:
     """H8: the GM asks a seat to roll a difficult or very demanding action."""
     if f.get("very_demanding"):
         return Told(ngettext("The GM asks {name} to roll a very demanding action: {n} dice",
@@ -1308,7 +1326,7 @@ def _seat_ask_harha(f: Fact) -> Told:
 
 
 @teller("seat.ask_sr")
-def _seat_ask_sr(f: Fact) -> Told:
+def _seat_ask_sr(f: _Read) -> Told:
     """S1–S8: the GM asks a seat to roll a Varjojuoksu test: its pool, the threshold (or that it is hidden)."""
     values = {"name": f["name"], "pool": _said(f["pool_line"])}
     if f.get("hidden_threshold"):
@@ -1320,7 +1338,7 @@ def _seat_ask_sr(f: Fact) -> Told:
 
 
 @teller("seat.ask_raja")
-def _seat_ask_raja(f: Fact) -> Told:
+def _seat_ask_raja(f: _Read) -> Told:
     """R1–R7: the GM asks a seat to roll against the opposition's pool."""
     return Told(ngettext("The GM asks {name} to roll: {n} dice against {opposition}'s {b_count}",
                          "The GM asks {name} to roll: {n} dice against {opposition}'s {b_count}", int(f["a_count"]),
