@@ -12,11 +12,13 @@ import asyncio
 import functools
 import io
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 import pytest
 from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, OptionList
 
 from polku.session import demo, files
@@ -66,7 +68,13 @@ def make_app(tracker: Tracker | None = None, sf: files.SessionFile | None = None
                     clock=demo.fixed_clock(APP_CLOCK_START), seed=seed, theme=theme)
 
 
-def pilot_test(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+def tracker_of(app: PolkuApp) -> Tracker:
+    """The app's tracker, with a session open (``PolkuApp.tracker`` is None before one is)."""
+    assert app.tracker is not None, "the app has no session open"
+    return app.tracker
+
+
+def pilot_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """Run an async Pilot test with asyncio (no pytest plugin needed)."""
 
     @functools.wraps(fn)
@@ -152,7 +160,7 @@ async def until(pilot: Pilot, predicate: Callable[[], object], what: str, timeou
         await pilot.pause(0.02)
 
 
-def freeze_cursors(app: PolkuApp) -> None:
+def freeze_cursors(app: App[Any]) -> None:
     """Turn off the blinking of every Input on the screen stack (a blink would make snapshots flaky)."""
     for screen in app.screen_stack:
         for inp in screen.query(Input):
@@ -165,9 +173,11 @@ def snapshot_keys(*presses: str, before: Callable[[PolkuApp], object] | None = N
     time letting each dialog open, run ``then(pilot)``, freeze the cursors and settle."""
 
     async def run_before(pilot: Pilot) -> None:
+        app = pilot.app
+        assert isinstance(app, PolkuApp)
         await settle(pilot)
         if before is not None:
-            before(pilot.app)
+            before(app)
             await settle(pilot)
         for key in presses:
             await pilot.press(key)
@@ -176,13 +186,13 @@ def snapshot_keys(*presses: str, before: Callable[[PolkuApp], object] | None = N
             result = then(pilot)
             if result is not None:
                 await result
-        freeze_cursors(pilot.app)
+        freeze_cursors(app)
         await settle(pilot)
 
     return run_before
 
 
-def screen_text(app: PolkuApp) -> str:
+def screen_text(app: App[Any]) -> str:
     """The current screen as plain text, exactly as the terminal would show it."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None,
@@ -191,8 +201,9 @@ def screen_text(app: PolkuApp) -> str:
     return console.export_text()
 
 
-def option_texts(option_list: OptionList) -> list[str]:
+def option_texts(option_list: Widget) -> list[str]:
     """The plain text of every option of a list (what the pane shows, unclipped)."""
+    assert isinstance(option_list, OptionList), f"{option_list!r} is no option list"
     out = []
     for i in range(option_list.option_count):
         prompt = option_list.get_option_at_index(i).prompt

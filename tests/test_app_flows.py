@@ -29,7 +29,7 @@ from app_fixtures import (
     settle,
     typed,
 )
-from polku.session import files, store
+from polku.session import files, records, store
 from polku.session.commands import command
 from polku.session.model import clone
 from polku.tui.messages import SaveFailed, SessionSaved
@@ -95,7 +95,7 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         # r on the waiting challenge; Lena (actor) against Tuomas (challenger)
         await press(pilot, "r")
         roll = app.screen
-        assert isinstance(roll, HarhaRollScreen)
+        assert isinstance(roll, HarhaRollScreen) and roll.challenge_id is not None
         challenge = tracker.challenge(roll.challenge_id)
         assert challenge["title"] == "Tuomas questions Lena's dream-sight"
         assert (roll.a.label, roll.b.label) == ("Lena", "Tuomas")
@@ -162,7 +162,7 @@ async def test_harhapolku_roll_edge_reroll_undo_quit_and_reopen(tmp_path: Path) 
         await settle(pilot)
         assert tracker.is_undone(reroll["seq"]) and tracker.is_undone(spent["seq"])
         assert not tracker.is_undone(first["seq"])
-        assert tracker.characters["lena"]["edges"][0] == {"name": "Cold head", "used": False}
+        assert records.harha(tracker.characters["lena"])["edges"][0] == {"name": "Cold head", "used": False}
         assert struck(app, reroll["seq"]) and not struck(app, first["seq"])
         assert "edges ● Cold head ○ Quick" in character_row(app, "Lena")
         # The toast names the whole command undone: the edge spent and the roll it bought.
@@ -274,7 +274,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         assert "Edge 3/3" in character_row(app, "Kaneda")
         await press(pilot, "1", "end", "r", "w", "1")  # r opens on the ▶ fighter (Nyx); w 1 picks Kaneda
         roll = app.screen
-        assert isinstance(roll, SRRollScreen) and roll.test == "success"
+        assert isinstance(roll, SRRollScreen) and roll.test == "success" and roll.challenge_id is not None
         assert tracker.challenge(roll.challenge_id)["title"] == "Sneak past the Lone Star patrol"
         await press(pilot, "down", "down", "down")
         assert highlighted_row(roll) == "edge"
@@ -286,7 +286,7 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         spent, ev = tracker.events[-2], tracker.events[-1]
         assert spent["kind"] == "resource" and spent["text"].startswith("Kaneda spends Edge")
         assert any(d["source"] == "edge" for d in ev["roll"]["sides"][0]["dice"])
-        assert tracker.characters["kaneda"]["edge"] == 2
+        assert records.sr(tracker.characters["kaneda"])["edge"] == 2
         # Edge already added dice before the roll: e after it is refused in one line (S7)
         count = len(tracker.events)
         await press(pilot, "e")
@@ -299,25 +299,28 @@ async def test_varjojuoksu_edge_before_the_roll_and_none_left_after(tmp_path: Pa
         # the Ganger spends his only Edge point (E on the character pane), then rolls without Edge:
         # e (Edge after) has nothing to spend and says so in one line
         await press(pilot, "2", "home", "down", "down")
-        assert app.screen.selected_character()["id"] == "ganger"
+        main = app.screen
+        assert isinstance(main, MainScreen)
+        picked = main.selected_character()
+        assert picked is not None and picked["id"] == "ganger"
         await press(pilot, "E", *typed("dodge a bullet"), "enter")
         await settle(pilot)
-        assert tracker.characters["ganger"]["edge"] == 0
+        assert records.sr(tracker.characters["ganger"])["edge"] == 0
         await press(pilot, "r")
-        roll = app.screen
-        assert isinstance(roll, SRRollScreen)
+        ganger_roll = app.screen
+        assert isinstance(ganger_roll, SRRollScreen)
         await press(pilot, "w")
         assert isinstance(app.screen, ChoicePrompt)
         await press(pilot, "3")
-        assert roll.a.who == "ganger" and not roll.a.sr.edge_before
+        assert ganger_roll.a.who == "ganger" and not ganger_roll.a.sr.edge_before
         await press(pilot, "r")
         await settle(pilot)
         assert tracker.events[-1]["roll"]["sides"][0]["label"] == "Ganger"
-        assert not any("Edge after the roll" in line for line in roll.result_lines)  # no hint without Edge
+        assert not any("Edge after the roll" in line for line in ganger_roll.result_lines)  # no hint without Edge
         count = len(tracker.events)
         await press(pilot, "e")
         await settle(pilot)
-        assert app.screen is roll and app.is_running
+        assert app.screen is ganger_roll and app.is_running
         assert len(tracker.events) == count
         assert notes(app)[-1] == ("error", "Not done", "Ganger has no Edge left this session")
         await press(pilot, "escape")

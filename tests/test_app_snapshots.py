@@ -33,6 +33,7 @@ from app_fixtures import (
     until_quiet,
 )
 from polku.tui.app import PolkuApp
+from polku.tui.screens.roll import RollScreen
 
 SESSIONS = Path("sessions")
 """Relative to the temporary working folder, so the chooser shows the same path on every machine."""
@@ -185,9 +186,11 @@ class TestRollModals:
             await settle(pilot)
             await pilot.press("r")
             await until_quiet(pilot)
-            who = pilot.app.screen.a.who  # side A of the roll r opens
+            app, roll = pilot.app, pilot.app.screen
+            assert isinstance(app, PolkuApp) and app.tracker is not None and isinstance(roll, RollScreen)
+            who = roll.a.who  # side A of the roll r opens
             await pilot.press("escape")
-            pilot.app.tracker.update_character(who, "name", long)
+            app.tracker.update_character(who, "name", long)
             await snapshot_keys("r")(pilot)
 
         assert snap_compare(demo_app(system), run_before=run, terminal_size=(80, 24))

@@ -9,7 +9,7 @@ import pytest
 from app_fixtures import isolated, make_app, option_texts, pilot_test, press, settle, typed
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
-from polku.session import demo
+from polku.session import demo, records
 from polku.session.rolls import SRPool
 from polku.session.table.gear import parse_weapon
 from polku.session.tracker import Tracker
@@ -218,7 +218,7 @@ async def test_the_sheet_s_initiative_row_takes_wired_reflexes_by_keys(tmp_path)
         assert isinstance(app.screen, TextPrompt), "refused in the prompt"
         await press(pilot, "ctrl+u", *typed("+2 2"), "enter")
         await settle(pilot)
-        assert (t.character("kaneda")["initiative_bonus"], t.character("kaneda")["initiative_passes"]) == (2, 2)
+        assert (records.sr(t.character("kaneda"))["initiative_bonus"], records.sr(t.character("kaneda"))["initiative_passes"]) == (2, 2)
         rows = app.screen.query_one("#detail-rows", OptionList)
         assert "Reaction 4 + Intuition 3 + 2 · 2 passes" in str(rows.get_option("initiative").prompt)
 
@@ -243,7 +243,7 @@ async def test_the_defence_chosen_with_d_is_proposed_again_after_the_file_is_reo
         assert "Defence: full defence: Reaction 4 + Dodge 2  (d: next)" in option_texts(roll.query_one("#side-b"))
         await press(pilot, "r")
         await settle(pilot)
-        assert roll.last_event is not None and t.character("ganger")["defence"] == "full"
+        assert roll.last_event is not None and records.sr(t.character("ganger"))["defence"] == "full"
         await press(pilot, "escape", "q")
     again, sf = files.open_session(tmp_path / "docks.toml")
     app = make_app(again, sf, sessions_dir=tmp_path)

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from app_fixtures import isolated, make_app, option_texts, panes, pilot_test, press, settle, typed, until, until_quiet
-from polku.session import demo, files
+from polku.session import demo, files, records
 from polku.session.tracker import Tracker
+from polku.tui.app import PolkuApp
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.prompts import ChoicePrompt, FacesPrompt, TextPrompt
 from polku.tui.screens.roll import InitiativeScreen
@@ -73,8 +75,9 @@ async def roll_initiative(pilot: Pilot, hits: list[int]) -> None:
 
 async def select_character(pilot: Pilot, name: str) -> None:
     app = pilot.app
+    assert isinstance(app, PolkuApp) and app.tracker is not None
     await press(pilot, "2")
-    chars = app.main_screen().query_one("#chars")
+    chars = app.main_screen().query_one("#chars", OptionList)
     chars.highlighted = chars.get_option_index(app.tracker.find_character(name)["id"])
     await until_quiet(pilot)
 
@@ -103,7 +106,7 @@ async def roll_group_initiative(pilot: Pilot, kaneda: int, nyx: int, gangers: in
     """On the initiative screen: the faces of three rolls (Kaneda 8 dice, Nyx 8, the gangers' shared 6)."""
     app = pilot.app
     assert isinstance(app.screen, InitiativeScreen)
-    rows = [str(o.prompt) for o in app.screen.query_one("#ini-list")._options]
+    rows = [str(o.prompt) for o in app.screen.query_one("#ini-list", OptionList)._options]
     assert all(r.startswith("[x]") for r in rows), "every fighter is proposed"
     assert [r.endswith("· Ganger: one roll") for r in rows] == [False, False, True, True, True, True]
     await press(pilot, "f")
@@ -187,7 +190,7 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
 
         # Kaneda acts: he shoots Ganger 3, who takes 6 boxes: −2 wound modifier, 9 → 7, last of all
         await kaneda_shoots_ganger_3(pilot)
-        g3 = t.character("ganger-3")
+        g3 = records.sr(t.character("ganger-3"))
         assert (g3["physical"], g3["stun"]) == (6, 0)
         g3_row = next(row for row in panes(app)["chars"] if row.startswith("Ganger 3"))
         assert "wounds −2" in g3_row and "P ■■■■■■□□□□" in g3_row, g3_row
@@ -256,8 +259,8 @@ async def test_four_combat_turns_by_keys_then_reopen_at_the_same_marker(tmp_path
     assert reloaded.state["combat"] == {"turn": 4, "pass": 1, "acting": "ganger-1", "acted": ["kaneda", "nyx"],
                                         "held": []}
     assert reloaded.state == t.state
-    assert reloaded.character("ganger-3")["physical"] == 6
-    assert reloaded.character("kaneda")["weapons"][0]["name"] == "Predator"
+    assert records.sr(reloaded.character("ganger-3"))["physical"] == 6
+    assert records.sr(reloaded.character("kaneda"))["weapons"][0]["name"] == "Predator"
     resist = next(e for e in reloaded.events if e.get("roll", {}).get("test") == "damage-resistance")
     attack = reloaded.event_by_seq(resist["roll"]["attack"])
     assert attack["roll"]["test"] == "shadowrun-opposed" and attack["roll"]["manual"]
@@ -303,19 +306,22 @@ async def test_a_rajapolku_scene_of_three_challenges_walked_with_next(tmp_path: 
         await settle(pilot)
         for title, (a, b) in zip(titles[:2], (("9", "3"), ("8", "4"))):
             await press(pilot, "space")  # the queue's next challenge starts: the marker is on it
-            assert t.active_challenge()["title"] == title
+            active = t.active_challenge()
+            assert active is not None and active["title"] == title
             assert f"▶ {title}  (Alyosha)" in panes(app)["queue"]
             await raja_roll(pilot, a, b)
             assert t.active_challenge() is None
             assert any(row.startswith(f"✓ {title} — ") for row in panes(app)["queue"])
         await press(pilot, "space")
-        assert t.active_challenge()["title"] == titles[2]
+        active = t.active_challenge()
+        assert active is not None and active["title"] == titles[2]
         await settle(pilot)
         seen = panes(app)["queue"]
         await press(pilot, "q")
 
     tracker2, sf2 = files.open_session(path)
-    assert tracker2.active_challenge()["title"] == titles[2]
+    active = tracker2.active_challenge()
+    assert active is not None and active["title"] == titles[2]
     app2 = make_app(tracker2, sf2, sessions_dir=tmp_path)
     async with app2.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -421,7 +427,8 @@ async def test_one_opposed_attack_with_damage_takes_nine_keys(tmp_path: Path) ->
         await key("r")
         await settle(pilot)
         ev = roll.last_event
-        assert ev is not None and ev["roll"]["outcome"]["winner"] == "a", ev["roll"]["summary"]
+        assert ev is not None
+        assert ev["roll"]["outcome"]["winner"] == "a", ev["roll"]["summary"]
         assert any(line.startswith("  D: damage to Ganger 3") for line in roll.result_lines), roll.result_lines
         await key("D")
         dmg = app.screen
@@ -429,7 +436,7 @@ async def test_one_opposed_attack_with_damage_takes_nine_keys(tmp_path: Path) ->
         assert (dmg.armour, dmg.which) == (4, "ballistic")
         await key("r")
         await settle(pilot)
-        assert dmg.result is not None and t.character("ganger-3")["physical"] > 0
+        assert dmg.result is not None and records.sr(t.character("ganger-3"))["physical"] > 0
         await key("escape", "escape")
         assert isinstance(app.screen, MainScreen)
     assert keys == ["r", "tab", "w", "5", "r", "D", "r", "escape", "escape"]
@@ -458,6 +465,7 @@ async def test_a_ganger_shares_his_templates_pistol_and_nyx_defends_on_reaction_
     Edge before: 3 + 4 Edge dice, rule of six, typed; the ganger hits 3–1; D: the Colt against her
     ballistic 6; then pass 2 is Kaneda's alone (the second pass of his wired reflexes)."""
     from polku.tui.screens.damage import DamageScreen
+    from polku.tui.screens.roll import SRRollScreen
 
     t = armed_campaign()
     sf = files.create_session(tmp_path / "docks.toml", t)
@@ -469,6 +477,7 @@ async def test_a_ganger_shares_his_templates_pistol_and_nyx_defends_on_reaction_
         assert combat(t)[2] == "ganger-1"
         await ganger_1_shoots_nyx(pilot)
         roll = app.screen
+        assert isinstance(roll, SRRollScreen)
         assert "Defence: Reaction 3  (d: next)" in option_texts(roll.query_one("#side-b"))
         pools = str(roll.pool_text())
         assert "Ganger 1: Pistols 3 + Agility 3 = 6 dice" in pools, pools
@@ -478,8 +487,9 @@ async def test_a_ganger_shares_his_templates_pistol_and_nyx_defends_on_reaction_
                     *typed("2"), "enter")
         await settle(pilot)
         ev = roll.last_event
-        assert ev is not None and ev["roll"]["summary"] == "Ganger 1 wins 3–1, 2 net", ev["roll"]["summary"]
-        assert t.character("nyx")["edge"] == 3, "1 Edge spent before the roll"
+        assert ev is not None
+        assert ev["roll"]["summary"] == "Ganger 1 wins 3–1, 2 net", ev["roll"]["summary"]
+        assert records.sr(t.character("nyx"))["edge"] == 3, "1 Edge spent before the roll"
         await press(pilot, "D")
         dmg = app.screen
         assert isinstance(dmg, DamageScreen) and dmg.target == "nyx"
@@ -487,7 +497,7 @@ async def test_a_ganger_shares_his_templates_pistol_and_nyx_defends_on_reaction_
         # Body 2 + ballistic 6 = 8 dice, 3 hits: 4 + 2 net = 6P, not below the armour: 3 boxes physical
         await press(pilot, "f", *typed("5 5 5 2 2 2 2 2"), "enter")
         await settle(pilot)
-        assert dmg.result is not None and t.character("nyx")["physical"] == 3, t.character("nyx")
+        assert dmg.result is not None and records.sr(t.character("nyx"))["physical"] == 3, t.character("nyx")
         await press(pilot, "escape", "escape")
         for _ in range(4):  # Ganger 1 … Ganger 4 done
             await press(pilot, "space")
@@ -553,13 +563,13 @@ async def test_an_ambush_by_keys_kaneda_surprised_nyx_astral_with_edge(tmp_path:
         await press(pilot, "e")
         sheet = app.screen
         assert isinstance(sheet, CharacterDetail)
-        rows = sheet.query_one("#detail-rows")
+        rows = sheet.query_one("#detail-rows", OptionList)
         rows.highlighted = rows.get_option_index("initiative")
         await press(pilot, "enter")
         assert isinstance(app.screen, TextPrompt)
         await press(pilot, "ctrl+u", *typed("astral +0"), "enter")  # passes left out: astral's 3
         await settle(pilot)
-        assert t.character("nyx")["initiative_scores"] == {"astral": {"bonus": 0, "passes": 3}}
+        assert records.sr(t.character("nyx"))["initiative_scores"] == {"astral": {"bonus": 0, "passes": 3}}
         assert "  astral        Intuition 5 × 2 · 3 passes" in str(rows.get_option("initiative:astral").prompt)
         await press(pilot, "escape", "i")
         await ambush_initiative(pilot)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.message import Message
 
-from app_fixtures import demo_session, make_app, pilot_test, press, settle, until
+from app_fixtures import demo_session, make_app, pilot_test, press, settle, tracker_of, until
 from polku.session import demo
 from polku.session.commands import FUNCTIONS, TRACKER_COMMANDS, Command, command, function
 from polku.session.rolls import SRSide
@@ -40,6 +40,7 @@ async def test_r_on_a_roll_screen_posts_a_roll_command_naming_its_side(tmp_path:
     rolls, skill and attribute), and the roll is then in the log."""
     tracker, sf = demo_session(tmp_path, "varjojuoksu")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    assert app.tracker is not None
     messages: list[Message] = []
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
@@ -50,7 +51,7 @@ async def test_r_on_a_roll_screen_posts_a_roll_command_naming_its_side(tmp_path:
         name = {"success": "rolls.roll_sr", "opposed": "rolls.roll_sr_opposed"}[screen.test]
         rolls_before = sum(ev["kind"] == "roll" for ev in app.tracker.events)
         await press(pilot, "r")
-        await until(pilot, lambda: sum(ev["kind"] == "roll" for ev in app.tracker.events) > rolls_before,
+        await until(pilot, lambda: sum(ev["kind"] == "roll" for ev in tracker_of(app).events) > rolls_before,
                     "the roll in the log")
     [cmd] = posted(messages)
     assert cmd.name == name
@@ -68,13 +69,14 @@ async def test_undo_posts_the_undo_command_and_the_undone_command_is_found_from_
     number (``target``), whose events say what it was by their kind, no text parsed."""
     tracker, sf = demo_session(tmp_path, "rajapolku")
     app = make_app(tracker, sf, sessions_dir=tmp_path)
+    assert app.tracker is not None
     messages: list[Message] = []
     async with app.run_test(size=SIZE, message_hook=messages.append) as pilot:
         await settle(pilot)
         app.run_command(command("note", "The ferryman asks for two coins"))
         await settle(pilot)
         await press(pilot, "u")
-        await until(pilot, lambda: app.tracker.events[-1]["kind"] == "undo", "the undo event")
+        await until(pilot, lambda: tracker_of(app).events[-1]["kind"] == "undo", "the undo event")
         undo = app.tracker.events[-1]
         reverted = [app.tracker.event_by_seq(q) for q in app.tracker.cmd_seqs(undo["target"])]
     assert [c.name for c in posted(messages)] == ["undo"]
@@ -129,6 +131,7 @@ async def test_a_command_that_fails_unexpectedly_is_rolled_back_and_reported_in_
         self.run(build)
 
     monkeypatch.setattr(Tracker, "note", broken_note)
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         state = repr(app.tracker.state)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -14,7 +15,7 @@ from polku.rules import rajapolku as raja
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
 from polku.rules.system import RAJA_WOUND_LEVELS, Settings
-from polku.session import demo, model
+from polku.session import demo, model, records
 from polku.session.files import create_session, load_tracker
 from polku.session.rolls import RajaSide, SRSide
 from polku.session.tracker import TrackerError
@@ -297,7 +298,7 @@ def test_apply_damage_is_one_undoable_command_and_survives_reopening(tmp_path: P
     create_session(path, t).close()
     again, _ = load_tracker(path, read_only=True)
     assert again.state == after
-    assert again.character("ganger")["overflow"] == 2, "9P + 3 net hits = 12 boxes: 10 and 2 overflow"
+    assert records.sr(again.character("ganger"))["overflow"] == 2, "9P + 3 net hits = 12 boxes: 10 and 2 overflow"
 
 
 @pytest.mark.parametrize("key,value,message", [
@@ -311,7 +312,7 @@ def test_apply_damage_is_one_undoable_command_and_survives_reopening(tmp_path: P
 ])
 def test_damaged_damage_fields_are_refused_on_load(tmp_path: Path, key, value, message):
     t = demo.demo_varjojuoksu()
-    t.state["characters"]["ganger"][key] = value
+    cast(dict[str, Any], t.state["characters"]["ganger"])[key] = value  # a damaged field, any key
     with pytest.raises(model.StateError, match=message):
         model.validate_state(t.state)
 

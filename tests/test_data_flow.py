@@ -138,7 +138,9 @@ def _fight_app(tmp_path: Any) -> Any:
     for i in range(40):
         tracker.note(f"the rain keeps falling ({i})")
     tracker.combat.roll_initiative([(cid, 1) for cid in tracker.characters])
-    sf.save(sf.snapshot(tracker))
+    job = sf.snapshot(tracker)
+    assert job is not None
+    sf.save(job)
     return tracker, make_app(tracker, sf, sessions_dir=tmp_path)
 
 

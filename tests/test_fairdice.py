@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from polku.session import demo, fairdice
+from polku.session import demo, fairdice, model, records
 from polku.session.commands import command
 from polku.session.players import transcript
 from polku.session.players.public import public_view
@@ -166,7 +166,7 @@ def test_a_played_session_verifies_and_names_what_was_entered_by_hand(clock):
     assert rep.lines()[-1].startswith("OK: ")
 
 
-def _last_program_roll(t: Tracker) -> dict:
+def _last_program_roll(t: Tracker) -> model.Event:
     """The Edge-after follow-up _played made."""
     return next(e for e in reversed(t.events) if e.get("roll", {}).get("dice_key"))
 
@@ -251,7 +251,7 @@ def _narrate(t: Tracker, n: int) -> None:
     if c.last is not None and c.last.tier == "harm_roll" and not c.last.harm_resolved:
         r.narration_harm()
     elif n % 3 == 0 and hand:
-        edge = next((e["name"] for e in t.character(cid).get("edges", []) if not e.get("used")), None)
+        edge = next((e["name"] for e in records.harha(t.character(cid)).get("edges", []) if not e.get("used")), None)
         if edge:
             r.narration_edge_reroll(who, cid, edge)
     elif c.narrator is None and len(hand) >= 2:
@@ -606,7 +606,7 @@ def test_a_changed_result_or_log_line_is_a_mismatch(tmp_path, capsys, clock, cha
 # The commitment is published in a save of its own, before the first roll it covers
 
 
-def _events_on_disk(path) -> list[dict]:
+def _events_on_disk(path) -> list[model.Event]:
     from polku.session.files import load_tracker
 
     loaded, _ = load_tracker(path, read_only=True)

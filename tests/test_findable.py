@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from app_fixtures import demo_session, make_app, pilot_test, settle
-from polku.session import demo
+from polku.session import demo, records
 from polku.session.commands import command
 from polku.session.tracker import TrackerError
 from polku.text import plural
@@ -97,7 +97,7 @@ def test_a_key_that_changes_nothing_is_refused_and_logs_nothing() -> None:
 @pilot_test
 async def test_story_point_prompt_refuses_before_asking_when_none_are_left(tmp_path: Path) -> None:
     tracker, sf = demo_session(tmp_path, "rajapolku")
-    tracker.state["characters"]["alyosha"]["story_points"] = 0
+    records.raja(tracker.state["characters"]["alyosha"])["story_points"] = 0
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         n = len(tracker.events)
@@ -114,7 +114,7 @@ async def test_story_point_prompt_refuses_before_asking_when_none_are_left(tmp_p
 @pilot_test
 async def test_edge_prompt_refuses_before_asking_when_none_is_left(tmp_path: Path) -> None:
     tracker, sf = demo_session(tmp_path, "varjojuoksu")
-    tracker.state["characters"]["kaneda"]["edge"] = 0
+    records.sr(tracker.state["characters"]["kaneda"])["edge"] = 0
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("E")

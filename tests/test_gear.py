@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from polku.rules import shadowrun as sr
 from polku.rules.dice import RulesError
-from polku.session import demo, model
+from polku.session import demo, model, records
 from polku.session.files import create_session, load_tracker
 from polku.session.rolls import SRSide
 from polku.session.table.gear import Armour, Weapon, format_weapon, parse_armour, parse_weapon
-from polku.session.tracker import TrackerError
+from polku.session.tracker import Tracker, TrackerError
 
 
 @pytest.mark.parametrize("printed,modifier,half", [
@@ -84,7 +84,7 @@ def test_a_bad_weapon_line_is_refused_in_one_line(bad, says):
     assert "\n" not in str(e.value)
 
 
-def _gangers() -> object:
+def _gangers() -> Tracker:
     t = demo.demo_varjojuoksu()
     t.roster.save_template("ganger")
     t.roster.set_weapon("Ganger", None, parse_weapon("Colt America L36, 4P, -, Pistols"), template=True)
@@ -154,8 +154,8 @@ def test_half_ap_halves_the_armour_in_the_resistance_roll():
 def test_an_older_file_with_one_armour_number_and_old_weapons_loads_and_plays_as_before(tmp_path: Path):
     """No gear written by this version: one armour number serves both kinds, a weapon without skill is ranged."""
     t = demo.demo_varjojuoksu()
-    t.state["characters"]["ganger"]["armour"] = 6
-    t.state["characters"]["kaneda"]["weapons"] = [{"name": "Predator", "dv": 5, "damage": "physical", "ap": -1}]
+    records.sr(t.state["characters"]["ganger"])["armour"] = 6
+    records.sr(t.state["characters"]["kaneda"])["weapons"] = [{"name": "Predator", "dv": 5, "damage": "physical", "ap": -1}]
     path = tmp_path / "old.toml"
     create_session(path, t).close()
     again, _ = load_tracker(path, read_only=True)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -23,6 +25,7 @@ from app_fixtures import (
     snapshot_keys,
     until_quiet,
 )
+from polku.session import records
 from polku.session.commands import command
 from polku.session.rolls import SRSide
 from polku.session.table.gear import Armour, parse_weapon
@@ -44,7 +47,7 @@ def demo_app() -> PolkuApp:
     return make_app(tracker, sf, sessions_dir=SESSIONS)
 
 
-def rows(app: PolkuApp, selector: str) -> list[str]:
+def rows(app: App[Any], selector: str) -> list[str]:
     ol = app.screen.query_one(selector, OptionList)
     return [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
 
@@ -72,6 +75,7 @@ async def test_a_weapon_and_armour_typed_on_the_sheet() -> None:
     """e on Kaneda, Enter on '+ add a weapon…', one line; Enter on Armour, 6/4. A bad AP is refused in
     the prompt in one line and nothing changes."""
     app = demo_app()
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.main_screen().open_detail("kaneda")
@@ -88,7 +92,7 @@ async def test_a_weapon_and_armour_typed_on_the_sheet() -> None:
         await to_row(pilot, "#detail-rows", "Armour")
         await pilot.press("enter", "ctrl+u", *"6/4", "enter")
         await settle(pilot)
-        assert app.tracker.character("kaneda")["armour"] == {"ballistic": 6, "impact": 4}
+        assert records.sr(app.tracker.character("kaneda"))["armour"] == {"ballistic": 6, "impact": 4}
         assert any("ballistic 6 / impact 4" in r for r in rows(app, "#detail-rows"))
         w = app.tracker.damage.weapons("kaneda")
         assert [x.name for x in w] == ["Katana"] and w[0].ap.modifier == -1
@@ -100,6 +104,7 @@ async def test_K_edits_the_templates_gear_and_the_group_shares_it_in_the_damage_
     Kaneda (armour 6/4): the damage prompt proposes the pistol against ballistic 6; w takes the knife,
     the armour row says impact 4 and the preview counts it."""
     app = demo_app()
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         gangers(app)
@@ -135,13 +140,14 @@ async def test_K_edits_the_templates_gear_and_the_group_shares_it_in_the_damage_
         assert "impact armour 4" in str(screen.query_one("#rows-preview").render())
         await pilot.press("r")
         await settle(pilot)
-        assert app.tracker.character("ganger-1")["wielded"] == "Knife"
+        assert records.sr(app.tracker.character("ganger-1"))["wielded"] == "Knife"
         assert "weapons" not in app.tracker.character("ganger-1"), "the knife was the template's: still shared"
 
 
 @pilot_test
 async def test_I_imports_a_chummer_file_as_a_template_and_says_what_it_could_not_map() -> None:
     app = demo_app()
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         shutil.copy(CHUMMER / "Street Samurai.chum", SESSIONS / "sam.chum")
@@ -153,7 +159,7 @@ async def test_I_imports_a_chummer_file_as_a_template_and_says_what_it_could_not
             app.screen.query(".dialog--hint").first().render())
         await pilot.press("2")
         await settle(pilot)
-        tpl = app.tracker.roster.template("Street Samurai")
+        tpl = records.sr(app.tracker.roster.template("Street Samurai"))
         assert tpl["attributes"]["agility"] == 8 and tpl["initiative_passes"] == 3
         assert app.tracker.events[-1]["text"] == "Template Street Samurai imported from sam.chum"
 
@@ -161,6 +167,7 @@ async def test_I_imports_a_chummer_file_as_a_template_and_says_what_it_could_not
 @pilot_test
 async def test_I_refuses_a_hostile_file_in_one_line_and_changes_nothing() -> None:
     app = demo_app()
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         shutil.copy(CHUMMER / "broken" / "entity-bomb.chum", SESSIONS / "bomb.chum")
@@ -225,6 +232,7 @@ async def test_a_skill_imported_with_its_own_link_builds_its_pool_on_that_attrib
     from polku.tui.screens.roll import roll_screen_for
 
     app = demo_app()
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         block = read_chummer(CHUMMER / "Street Samurai.chum").character

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from textual.widgets import OptionList
 
 from app_fixtures import demo_session, make_app, pilot_test, press, until
 from polku import config, i18n
+from polku.session import records
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "polku"
@@ -164,8 +166,8 @@ async def test_switching_language_in_the_palette_redraws_at_once(tmp_path: Path)
         await press(pilot, "ctrl+p")
         for key in "kieli":
             await pilot.press(key)
-        await until(pilot, lambda: "suomi" in str(app.screen.query("CommandList").first().get_option_at_index(0).prompt)
-                    if app.screen.query("CommandList") and app.screen.query("CommandList").first().option_count
+        await until(pilot, lambda: "suomi" in str(app.screen.query("CommandList").first(OptionList).get_option_at_index(0).prompt)
+                    if app.screen.query("CommandList") and app.screen.query("CommandList").first(OptionList).option_count
                     else False, "the palette's language entry")
         await press(pilot, "enter")
         await until(pilot, lambda: "Heitä" in _key_line(app), "the Finnish key line")
@@ -195,10 +197,10 @@ def test_a_wound_track_named_in_finnish_is_a_track_of_r9_levels() -> None:
 
     t = Tracker.new("rajapolku", "Tampereen yö", wound_track=FINNISH_TRACK, seed=3)
     model.validate_state(t.state)
-    ch = t.add_character("Alyosha")
+    ch = records.raja(t.add_character("Alyosha"))
     assert ch["wound"] == "Terve"                       # the track's first level, by its name
     t.move_wound(ch["id"], 2)
-    assert t.character(ch["id"])["wound"] == "Haavoittunut"
+    assert records.raja(t.character(ch["id"]))["wound"] == "Haavoittunut"
     assert t.wound_penalty(ch["id"]) == 1               # R9: Wounded, −1 die
     plan = t.rolls.raja_plan(RajaSide("A", who=[ch["id"]], backgrounds=["Miliisi"]))
     assert len(plan.dice) == 1 and plan.penalty == 1    # the background die goes, the action die stays
@@ -206,7 +208,7 @@ def test_a_wound_track_named_in_finnish_is_a_track_of_r9_levels() -> None:
     assert t.wound_penalty(ch["id"]) == 2
     assert "hospital" in t.events[-1]["text"]           # Badly wounded: worsens without care
     t.move_wound(ch["id"], 1)
-    assert raja.is_fallen(t.character(ch["id"])["wound"])
+    assert raja.is_fallen(records.raja(t.character(ch["id"]))["wound"])
 
 
 def test_a_wound_track_level_that_is_no_r9_level_is_still_refused() -> None:
@@ -346,7 +348,7 @@ def test_the_sheets_refusals_speak_the_users_language() -> None:
 
     t = demo.demo_varjojuoksu(seed=5)
     t.roster.set_armour("kaneda", Armour(6, 4))
-    boxes = t.characters["kaneda"]["physical"]
+    boxes = records.sr(t.characters["kaneda"])["physical"]
     try:
         for lang, words in (("en", ("Kaneda's physical boxes is already", "Kaneda already wears ballistic 6 / impact 4",
                                     "no template named 'Ghost' (save one from a character first)")),

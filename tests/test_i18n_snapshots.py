@@ -105,7 +105,7 @@ def test_watch(snap_compare, tmp_path, lang):
     path = _write(tmp_path / "night.toml", demo.demo_varjojuoksu())
 
     async def run_before(pilot: Pilot) -> None:
-        await until(pilot, lambda: pilot.app._shown is not None, "the view")
+        await until(pilot, lambda: isinstance(pilot.app, WatchApp) and pilot.app._shown is not None, "the view")
         await until_quiet(pilot)
         await pilot.wait_for_scheduled_animations()
 

@@ -30,9 +30,15 @@ from polku.tui.screens.help import HelpScreen
 from polku.tui.screens.main import MainScreen
 from polku.tui.screens.narration import DicePicker, NarrationScreen
 from polku.tui.screens.prompts import ChoicePrompt, ConfirmPrompt, TextPrompt
-from polku.tui.screens.roll import InitiativeScreen, RollScreen, roll_screen_for
+from polku.tui.screens.roll import InitiativeScreen, RollScreen, SRRollScreen, roll_screen_for
 from polku.tui.screens.settings import SettingsScreen
 from polku.tui.widgets.keyline import KeyLine
+
+
+def _binding(b: Binding | tuple[str, ...]) -> Binding:
+    """A class's BINDINGS entry, which Polku always writes as a Binding (not Textual's tuple form)."""
+    assert isinstance(b, Binding), b
+    return b
 
 
 @pytest.fixture(autouse=True)
@@ -246,6 +252,7 @@ async def test_palette_in_a_roll_screen_offers_the_roll_screens_actions_with_key
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("r", "t", "t")  # the demo's extended test, then a success test: its threshold can be hidden
         await settle(pilot)
+        assert isinstance(app.screen, SRRollScreen)
         roll = app.screen
         assert getattr(roll, "test", None) == "success"
         await pilot.press("ctrl+p")
@@ -318,11 +325,11 @@ def test_every_key_the_readme_names_for_the_gms_screen_is_bound_there() -> None:
     para = readme.split("On the GM's screen:", 1)[1].split("\n\n", 1)[0]
     named = set(re.findall(r"`([^`]+)`", para))
     named = {k for part in named for k in part.split("/")} - {"Enter"}
-    bound = set()
+    bound: set[str] = set()
     for b in [*MainScreen.BINDINGS, *PolkuApp.BINDINGS]:
         assert isinstance(b, Binding)
         bound.update(PolkuApp().get_key_display(Binding(k, b.action)) for k in b.key.split(","))
-    bound.update(k for b in [*MainScreen.BINDINGS, *PolkuApp.BINDINGS] for k in b.key.split(","))
+    bound.update(k for b in [*MainScreen.BINDINGS, *PolkuApp.BINDINGS] for k in _binding(b).key.split(","))
     assert len(named) >= 30
     assert named <= bound, named - bound
 
@@ -339,8 +346,8 @@ def test_every_key_the_readme_names_for_the_roll_screens_and_the_contest_is_boun
                            ("The narration contest (`h`", (NarrationScreen,))):
         para = readme.split(start, 1)[1].split("\n\n", 1)[0]
         named = {k for part in re.findall(r"`([^`]+)`", para) for k in part.split("/")} - {"Enter", "h"}
-        bound = {app.get_key_display(Binding(k, b.action)) for cls in classes for b in cls.BINDINGS
-                 for k in b.key.split(",")}
+        bound = {app.get_key_display(Binding(k, _binding(b).action)) for cls in classes for b in cls.BINDINGS
+                 for k in _binding(b).key.split(",")}
         assert len(named) >= 7, named
         assert named <= bound, (start, named - bound)
 

@@ -2,7 +2,8 @@
 
 Their configuration is in pyproject.toml: ruff's rule set catches bugs and dead
 code (not layout), mypy checks all of src/ strictly (``strict = true``: rules,
-session, tui and cli alike). A failure shows the tool's own report.
+session, tui and cli alike) and tests/ with its default checks (tests/mypy-tests.ini,
+which reads polku's own types from src/). A failure shows the tool's own report.
 
 Run alone: ``pytest tests/test_lint.py -n 0``.
 """
@@ -33,3 +34,11 @@ def test_mypy_finds_no_type_errors_in_src():
     proc = _run("mypy", "--no-incremental", "--cache-dir", "/dev/null")
     if proc.returncode != 0:
         pytest.fail(f"mypy:\n{proc.stdout}{proc.stderr}", pytrace=False)
+
+
+def test_mypy_finds_no_type_errors_in_the_tests():
+    # mypy's default checks, not --strict: a test calls polku with the types polku declares
+    # (its config points mypy at src/, so polku's names are not Any), unannotated test bodies aside.
+    proc = _run("mypy", "--config-file", "tests/mypy-tests.ini", "tests")
+    if proc.returncode != 0:
+        pytest.fail(f"mypy --config-file tests/mypy-tests.ini tests:\n{proc.stdout}{proc.stderr}", pytrace=False)

@@ -42,21 +42,22 @@ def set_in(doc: dict[str, Any], where: str, path: list[Any], value: Any) -> None
     node = events[i]
     for key in path[:-1]:
         node = node[key]
-    if value is mutations.DELETE:
+    if value is DELETE:
         del node[path[-1]]
     else:
         node[path[-1]] = value
 
 
-mutations.DELETE = object()
+DELETE = object()
+"""A case's value: the key is removed, not set."""
 
-CASES = {
+CASES: dict[str, tuple[list[Any], object, str]] = {
     "deep nesting in an event": (["extra"], mutations.DEEP, "nested more than"),
     "5,001-digit seq": (["seq"], mutations.BIG, "digits"),
     "list-valued seq": (["seq"], [1, 2], "seq"),
     "non-text text": (["text"], {"a": 1}, "text"),
-    "missing seq": (["seq"], mutations.DELETE, "seq"),
-    "missing face": (["roll", "sides", 0, "dice", 0, "face"], mutations.DELETE, "face"),
+    "missing seq": (["seq"], DELETE, "seq"),
+    "missing face": (["roll", "sides", 0, "dice", 0, "face"], DELETE, "face"),
     "a table where a label is drawn": (["roll", "sides", 0, "label"], {"x": 1}, "label"),
     "who = 5": (["who"], 5, "who"),
     "a date as who": (["who"], date(2026, 12, 1), "who"),

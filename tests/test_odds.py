@@ -1019,7 +1019,8 @@ def test_H8_contest_odds_literal_one_die_each() -> None:
     assert abs(o.success - 15 / 64) < 1e-12
     # the actor wins the comparison with a 1–6 die too, but that is a failure under H8
     assert abs(o.won_without - sum(a / 64 for a in range(1, 7))) < 1e-12
-    assert harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="very_demanding").success == 0.0
+    very = harha_contest_odds((1, 0), (1, 0), H("ch23"), demand="very_demanding")
+    assert isinstance(very, HarhaDifficultOdds) and very.success == 0.0
 
 
 def test_H3_to_H6_contest_odds_pick_the_variant_the_campaign_uses() -> None:
@@ -1102,7 +1103,7 @@ def test_harha_reroll_contest_under_the_sum_variant_matches_the_rules(demand, pa
 
 def _extended_glitch_brute(n: int, threshold: int, intervals: int) -> tuple[Fraction, Fraction]:
     """(P(a plain glitch among the rolls made), P(any glitch, a critical one included)), by enumeration."""
-    outcomes = Counter()
+    outcomes: Counter[tuple[int, bool]] = Counter()
     for faces in itertools.product(range(1, 7), repeat=n):
         hits = sum(f >= 5 for f in faces)
         glitch = 2 * sum(f == 1 for f in faces) >= n

@@ -27,6 +27,7 @@ from polku.session.files import document
 from polku.session.review.stats import compute
 from polku.session.rolls import HarhaSide, RajaSide
 from polku.session.tracker import Tracker
+from polku.tui.screens.roll import SRRollScreen
 from test_rules_path_app import to_row
 
 SIZE = (80, 24)
@@ -79,6 +80,7 @@ async def test_case2_sr_teamwork_odds_cap_the_extra_dice_at_the_leaders_skill(tm
         await settle(pilot)
         await press(pilot, "r", "t", "t", "t")
         roll = app.screen
+        assert isinstance(roll, SRRollScreen)
         assert roll.a.who == "rook" and roll.test == "teamwork"
         await press(pilot, "tab")
         await to_row(pilot, roll, "helper:nyx", "b")

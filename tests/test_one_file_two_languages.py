@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
 from app_fixtures import isolated, make_app, pilot_test, screen_text, until, until_quiet
 from polku import i18n
 from polku.session import demo, files, telling
+from polku.session.model import Event
 from polku.session.players.players_file import Follower, publish
 from polku.session.players.public import public_view
 from polku.session.review import export
@@ -55,7 +57,7 @@ def evening() -> Tracker:
     return t
 
 
-def _log_lines(events: list) -> list[str]:
+def _log_lines(events: Sequence[Event]) -> list[str]:
     """The dice log's lines as its widget draws them (tui/render.event_line), plain."""
     return [event_line(ev, plain_styles()).plain for ev in events]
 

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from polku.session import demo, store
+from polku.session import demo, records, store
 from polku.session.files import document, load_tracker, open_session
 from polku.session.players import seats
 from polku.session.players.players_file import (
@@ -40,6 +40,7 @@ from polku.session.players.players_file import (
 )
 from polku.session.players.public import public_view
 from polku.session.rolls import SRPool, SRSide
+from polku.session.rolls.shadowrun import SRTestRolled
 from polku.session.tracker import Tracker
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "make_session.py"
@@ -78,8 +79,8 @@ def saves(sf, pf: PlayersFile, t: Tracker) -> None:
     pf.publish_now(t)
 
 
-def kaneda_rolls(t: Tracker, threshold: int = 2, **kw) -> dict:
-    ch = t.character("kaneda")
+def kaneda_rolls(t: Tracker, threshold: int = 2, **kw) -> SRTestRolled:
+    ch = records.sr(t.character("kaneda"))
     return t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], skill_name="Pistols", skill=ch["skills"]["Pistols"],
                                   attribute_name="Agility", attribute=ch["attributes"]["agility"]),
                            threshold=threshold, **kw)

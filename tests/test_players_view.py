@@ -238,7 +238,7 @@ def asked_session(tmp_path: Path) -> Path:
     return write(tmp_path / "night.toml", t)
 
 
-def gm_applies(path: Path) -> list[dict]:
+def gm_applies(path: Path) -> list[seats.SeatAnswer]:
     t, sf = open_session(path, seed=1)
     answers = [seats.handle(t, path, cid, p) for cid, p in seats.incoming(path)]
     gm_saves(sf, t)

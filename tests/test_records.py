@@ -7,6 +7,7 @@ from __future__ import annotations
 import types
 import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,10 +75,11 @@ def _fits(value: object, hint: object, where: str) -> list[str]:
     if typing.is_typeddict(hint):
         if not isinstance(value, dict):
             return [f"{where}: not a table"]
-        hints = typing.get_type_hints(hint)
-        out = [f"{where}.{k}: not declared in {hint.__name__}" for k in value if k not in hints]
-        missing = [k for k in hint.__required_keys__ if k not in value]
-        out += [f"{where}.{k}: required by {hint.__name__}, missing" for k in missing]
+        td: Any = hint  # a TypedDict class (is_typeddict does not narrow): its __name__ and __required_keys__
+        hints = typing.get_type_hints(td)
+        out = [f"{where}.{k}: not declared in {td.__name__}" for k in value if k not in hints]
+        missing = [k for k in td.__required_keys__ if k not in value]
+        out += [f"{where}.{k}: required by {td.__name__}, missing" for k in missing]
         for k, v in value.items():
             if k in hints:
                 out += _fits(v, hints[k], f"{where}.{k}")

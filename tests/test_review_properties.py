@@ -22,8 +22,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as hs
 from rich.console import Console
 
-from polku.session import store
+from polku.session import model, store
 from polku.session.files import document, load_tracker
+from polku.session.records import harha, sr
 from polku.session.review import stats as st
 from polku.session.review.export import export
 from polku.session.review.replay import History
@@ -87,7 +88,7 @@ def _faces(data: Any, sizes: list[int]) -> list[int]:
     return [data.draw(hs.integers(1, size)) for size in sizes]
 
 
-def _outcome_raja_harha(ev: dict[str, Any]) -> dict[str, str]:
+def _outcome_raja_harha(ev: model.Event) -> dict[str, str]:
     winner = ev["roll"]["outcome"].get("winner")
     a, b = (s["who"][0] for s in ev["roll"]["sides"])
     if winner == "tie":
@@ -95,11 +96,12 @@ def _outcome_raja_harha(ev: dict[str, Any]) -> dict[str, str]:
     return {a: "win", b: "loss"} if winner == "a" else {a: "loss", b: "win"}
 
 
-def _glitches(ev: dict[str, Any]) -> dict[str, tuple[bool, bool]]:
+def _glitches(ev: model.Event) -> dict[str, tuple[bool, bool]]:
     out = ev["roll"]["outcome"]
     if ev["roll"]["test"] == "shadowrun-opposed":
-        return {s["who"][0]: (bool(out[k].get("glitch")), bool(out[k].get("critical_glitch")))
-                for k, s in zip("ab", ev["roll"]["sides"])}
+        sides = (out["a"], out["b"])
+        return {s["who"][0]: (bool(o.get("glitch")), bool(o.get("critical_glitch")))
+                for o, s in zip(sides, ev["roll"]["sides"])}
     return {ev["roll"]["sides"][0]["who"][0]: (bool(out.get("glitch")), bool(out.get("critical_glitch")))}
 
 
@@ -124,7 +126,7 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
         names[_new_character(t, system, name)] = name
         ledger.push()
     contest = 0
-    last_roll: dict[str, Any] | None = None
+    last_roll: model.Event | None = None
     for _ in range(steps):
         people = list(t.characters)
         choice = data.draw(hs.sampled_from(
@@ -144,14 +146,14 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                 ev = t.rolls.roll_raja(sa, sb, faces=(fa, fb))["event"]
                 ledger.push(contest=contest, result=_outcome_raja_harha(ev), faces=[(10, f) for f in fa + fb])
             elif system == "harhapolku":
-                sa = HarhaSide(t.characters[a]["name"], [a], general="Sailor",
+                ha = HarhaSide(t.characters[a]["name"], [a], general="Sailor",
                                background=data.draw(hs.sampled_from([None, "Thief"])),
                                special=data.draw(hs.sampled_from([None, "Seer"])))
-                sb = HarhaSide(t.characters[b]["name"], [b], general=data.draw(hs.sampled_from([None, "Sailor"])))
-                sizes_a = [d.size for d in t.rolls.harha_pool(sa).dice]
-                sizes_b = [d.size for d in t.rolls.harha_pool(sb).dice]
+                hb = HarhaSide(t.characters[b]["name"], [b], general=data.draw(hs.sampled_from([None, "Sailor"])))
+                sizes_a = [d.size for d in t.rolls.harha_pool(ha).dice]
+                sizes_b = [d.size for d in t.rolls.harha_pool(hb).dice]
                 fa, fb = _faces(data, sizes_a), _faces(data, sizes_b)
-                ev = t.rolls.roll_harha(sa, sb, faces=(fa, fb))["event"]
+                ev = t.rolls.roll_harha(ha, hb, faces=(fa, fb))["event"]
                 ledger.push(contest=contest, result=_outcome_raja_harha(ev),
                             faces=list(zip(sizes_a, fa)) + list(zip(sizes_b, fb)))
             elif data.draw(hs.booleans()):
@@ -183,7 +185,7 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                 cid = side["who"][0]
                 if cid not in t.characters:
                     continue
-                edge = next((e["name"] for e in t.characters[cid]["edges"] if not e["used"]), None)
+                edge = next((e["name"] for e in harha(t.characters[cid])["edges"] if not e["used"]), None)
                 if edge is None:
                     continue
                 sizes = [d["size"] for d in side["dice"]]
@@ -193,10 +195,11 @@ def play(data: Any, system: str, steps: int) -> tuple[Tracker, Ledger, dict[str,
                 last_roll = ev
             elif system == "shadowrun" and last_roll["roll"]["test"] == "shadowrun":
                 cid = last_roll["roll"]["sides"][0]["who"][0]
-                ch = t.characters.get(cid)
+                found = t.characters.get(cid)
+                ch = None if found is None else sr(found)
                 if ch is None or ch["edge"] < 1 or last_roll["roll"]["outcome"].get("edge"):
                     continue
-                faces: list[int] = []
+                faces = []
                 todo = ch["edge_rating"]
                 while todo:  # S7: every 6 of the Edge dice is thrown again
                     new = _faces(data, [6] * todo)

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from app_fixtures import demo_session, make_app, pilot_test, press, screen_text, settle
 from polku.rules import shadowrun as sr
-from polku.session import demo
+from polku.session import demo, records
 from polku.session.rolls import SRPool
 from polku.tui.screens.prompts import FacesPrompt
 from polku.tui.screens.roll import InitiativeScreen, SideList, SRRollScreen
@@ -82,7 +82,7 @@ async def test_edge_before_asks_pool_and_edge_dice_then_one_prompt_per_wave_of_s
         assert ev["roll"]["manual"]
         assert [d["face"] for d in ev["roll"]["sides"][0]["dice"]] == [6, 6, 5, 1, 2, 3, 4, 2, 3, 4, 3, 6, 1, 5]
         assert ev["roll"]["outcome"]["hits"] == 5
-        assert tracker.characters["kaneda"]["edge"] == 2
+        assert records.sr(tracker.characters["kaneda"])["edge"] == 2
 
 
 @pilot_test
@@ -99,7 +99,7 @@ async def test_escape_in_a_wave_rolls_nothing(tmp_path: Path) -> None:
         await press(pilot, "escape")
         await settle(pilot)
         assert app.screen is roll and len(tracker.events) == before
-        assert tracker.characters["kaneda"]["edge"] == 3
+        assert records.sr(tracker.characters["kaneda"])["edge"] == 3
 
 
 @pilot_test
@@ -202,7 +202,7 @@ async def test_buy_hits_settles_the_test_without_dice_and_is_refused_where_it_ca
         ev = tracker.events[-1]
         assert ev["roll"]["outcome"]["hits"] == 2 and ev["roll"]["sides"][0]["dice"] == []  # 8 dice // 4
         assert ev["roll"]["outcome"]["success"] and not ev["roll"]["outcome"]["glitch"]
-        assert tracker.characters["kaneda"]["edge"] == 3
+        assert records.sr(tracker.characters["kaneda"])["edge"] == 3
 
 
 # -- the session's counts that the prompts follow ----------------------------------------------------

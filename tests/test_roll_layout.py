@@ -201,7 +201,7 @@ def test_a_setting_set_to_its_current_value_logs_nothing() -> None:
 
 def test_the_same_initiative_order_again_logs_nothing() -> None:
     t = demo.DEMOS["varjojuoksu"]()
-    order = [dict(e) for e in t.state["initiative"]]
+    order = [e.copy() for e in t.state["initiative"]]
     n = len(t.events)
     with pytest.raises(TrackerError, match="already"):
         t.set_initiative(order)
@@ -221,8 +221,9 @@ async def test_who_on_side_b_of_a_threshold_test_picks_side_a_and_H_is_refused_i
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await press(pilot, "r")
+        assert isinstance(app.screen, SRRollScreen)
         roll = app.screen
-        assert isinstance(roll, SRRollScreen) and roll.test == "extended" and roll.a.who == "nyx"
+        assert roll.test == "extended" and roll.a.who == "nyx"
         await press(pilot, "H")
         assert not roll.hidden and "hidden from players" not in screen_text(app)
         assert "Only a success test's threshold can be hidden" in [n.message for n in app._notifications][-1]

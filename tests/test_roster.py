@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from polku.session import demo, model
+from polku.session import demo, model, records
 from polku.session.copying import read_characters
 from polku.session.files import create_session, load_tracker
 from polku.session.importers.chummer import read_chummer
@@ -126,11 +126,11 @@ def test_groups_and_templates_survive_reopening_and_damage_is_refused_on_load(tm
     with pytest.raises(model.StateError, match="initiative: 'sometimes'"):
         model.validate_state(bad)
     bad = copy.deepcopy(t.state)
-    bad["templates"]["tpl-ganger"]["attributes"]["body"] = 40
+    records.sr(bad["templates"]["tpl-ganger"])["attributes"]["body"] = 40
     with pytest.raises(model.StateError, match="templates.tpl-ganger.attributes.body"):
         model.validate_state(bad)
     bad = copy.deepcopy(t.state)
-    bad["characters"]["kaneda"]["pools"][0]["attribute"] = "luck"
+    records.sr(bad["characters"]["kaneda"])["pools"][0]["attribute"] = "luck"
     with pytest.raises(model.StateError, match="pools.0.attribute"):
         model.validate_state(bad)
 
@@ -154,9 +154,9 @@ def test_copy_characters_from_another_file(tmp_path: Path):
     t = Tracker.new("shadowrun", "New run")
     t.add_character("Nyx")
     chars, tpls = read_characters(path, t.system)
-    nyx = next(c for c in chars if c["name"] == "Nyx")
+    nyx = records.sr(next(c for c in chars if c["name"] == "Nyx"))
     made = t.roster.copy_characters([nyx], source="other.toml", templates=tpls)
-    assert t.character(made[0])["name"] == "Nyx (2)" and t.character(made[0])["skills"] == nyx["skills"]
+    assert t.character(made[0])["name"] == "Nyx (2)" and records.sr(t.character(made[0]))["skills"] == nyx["skills"]
     assert "Ganger" in [x["name"] for x in t.roster.templates.values()]
     assert "Copied from other.toml: Nyx (2)" == t.events[-1]["text"]
 

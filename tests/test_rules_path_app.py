@@ -25,7 +25,7 @@ from app_fixtures import (
     settle,
     typed,
 )
-from polku.session import demo, files
+from polku.session import demo, files, records
 from polku.session.tracker import Tracker
 from polku.tui.screens.character import CharacterDetail
 from polku.tui.widgets.panes import CharacterPane
@@ -69,7 +69,7 @@ async def test_S12_sheet_and_pane_show_11_boxes_for_body_5(tmp_path: Path) -> No
         await press(pilot, "home", *["down"] * rows.get_option_index("physical"))
         await press(pilot, "enter", "ctrl+u", "1", "1", "enter")
         await settle(pilot)
-        assert tracker.characters["odd"]["physical"] == 11
+        assert records.sr(tracker.characters["odd"])["physical"] == 11
         assert "11/11" in str(rows.get_option("physical").prompt)
         assert "0/10" in str(rows.get_option("stun").prompt)
         await press(pilot, "escape")
@@ -94,6 +94,7 @@ async def test_S10_roll_screen_uses_the_threshold_and_hurry_changed_after_the_fi
         roll = app.screen
         assert isinstance(roll, SRRollScreen) and roll.test == "extended" and roll.a.label == "Nyx"
         chid = roll.challenge_id
+        assert chid is not None
         await press(pilot, "f", *typed("5,3,3,4,4,2,3,4,3,4,3"), "enter")
         await settle(pilot)
         assert tracker.challenge(chid)["extended"]["accumulated"] == 1
@@ -144,7 +145,7 @@ async def test_R9_roll_screen_wounded_igor_pays_nothing_for_a_removed_ability_di
         await press(pilot, "f", "7", "enter", "3", "enter")
         await settle(pilot)
         assert tracker.events[-1]["kind"] == "roll"
-        assert tracker.characters["igor-bondarenko"]["charges"] == 4
+        assert records.raja(tracker.characters["igor-bondarenko"])["charges"] == 4
         await press(pilot, "escape")
         assert "4/5" in "\n".join(option_texts(app.main_screen().query_one("#chars", CharacterPane)))
 
@@ -166,6 +167,7 @@ async def test_settings_screen_changes_a_setting_logged_undoable_and_the_roll_sh
         assert isinstance(screen, SettingsScreen)
         assert "raja.full_tie" in screen_text(app)
         rows = screen.query_one("#settings-rows", OptionList)
+        assert rows.highlighted_option is not None
         while rows.highlighted_option.id != "raja.full_tie":
             await press(pilot, "down")
         await press(pilot, "enter")
@@ -230,7 +232,7 @@ async def test_S7_roll_screen_defender_npc_spends_edge_after_an_opposed_roll(tmp
         assert isinstance(app.screen, ChoicePrompt)  # both Kaneda and the Ganger have Edge: whose roll?
         await press(pilot, "2")
         await settle(pilot)
-        assert tracker.characters["ganger"]["edge"] == 0
+        assert records.sr(tracker.characters["ganger"])["edge"] == 0
         ev = tracker.events[-1]
         assert ev["roll"]["supersedes"] == first and ev["roll"]["test"] == "shadowrun-opposed"
         assert any(d["source"] == "edge" for d in ev["roll"]["sides"][1]["dice"])
@@ -286,7 +288,7 @@ async def test_H7_roll_screen_edge_reroll_after_an_unopposed_difficult_roll(tmp_
         assert after["roll"]["rerolls"] == ev["seq"] and after["roll"]["test"] == "harhapolku-difficult"
         assert [d["face"] for d in after["roll"]["sides"][0]["dice"]] == [8] and after["roll"]["manual"]
         assert after["roll"]["outcome"]["success"]
-        assert [e["used"] for e in tracker.characters["lena"]["edges"]] == [True, True]
+        assert [e["used"] for e in records.harha(tracker.characters["lena"])["edges"]] == [True, True]
 
 
 @pilot_test
@@ -323,13 +325,13 @@ async def test_R11_roll_screen_spirit_combat_entry_once_and_a_third_exchange(tmp
         await press(pilot, "f", *typed("9,1,1,1"), "enter", *typed("8,1,1,1,1"), "enter")
         await settle(pilot)
         ch = tracker.characters
-        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (4, 4)
+        assert (records.raja(ch["alyosha"])["charges"], records.raja(ch["ghost-of-the-nurse"])["charges"]) == (4, 4)
         await press(pilot, "f", *typed("9,1,1,1"), "enter", *typed("8,1,1,1"), "enter")
         await settle(pilot)
-        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (4, 3)  # winner loses nothing
+        assert (records.raja(ch["alyosha"])["charges"], records.raja(ch["ghost-of-the-nurse"])["charges"]) == (4, 3)  # winner loses nothing
         await press(pilot, "f", *typed("2,1,1,1"), "enter", *typed("8,1,1"), "enter")
         await settle(pilot)
-        assert (ch["alyosha"]["charges"], ch["ghost-of-the-nurse"]["charges"]) == (3, 3)
+        assert (records.raja(ch["alyosha"])["charges"], records.raja(ch["ghost-of-the-nurse"])["charges"]) == (3, 3)
         assert tracker.events[-1]["roll"]["outcome"]["fight"]["exchanges"] == 3
 
 
@@ -456,7 +458,7 @@ async def test_R11_spirit_wounds_the_roll_screen_rolls_a_wounded_fighters_charge
 
     tracker, sf = demo_session(tmp_path, "rajapolku")
     tracker.set_wound("alyosha", "Badly wounded")
-    before = tracker.characters["alyosha"]["charges"]
+    before = records.raja(tracker.characters["alyosha"])["charges"]
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -471,9 +473,9 @@ async def test_R11_spirit_wounds_the_roll_screen_rolls_a_wounded_fighters_charge
         await settle(pilot)
         out = tracker.events[-1]["roll"]
         assert len(out["sides"][0]["dice"]) == left - 2 and out["settings"]["raja.spirit_wounds"] is True
-        assert tracker.characters["alyosha"]["charges"] == left  # the winner loses nothing
+        assert records.raja(tracker.characters["alyosha"])["charges"] == left  # the winner loses nothing
         # the Nurse (6, 5 after the entry) loses Alyosha's degrees: each of her 9s is above the 8
-        assert tracker.characters["ghost-of-the-nurse"]["charges"] == 5 - (left - 2)
+        assert records.raja(tracker.characters["ghost-of-the-nurse"])["charges"] == 5 - (left - 2)
 
 
 @pilot_test
@@ -534,7 +536,7 @@ async def test_R9_sheet_and_wound_prompt_say_badly_wounded_worsens_and_mortally_
 async def test_H7_the_narration_screen_offers_an_edge_reroll_of_the_dice_in_hand(tmp_path: Path) -> None:
     tracker, sf = demo_session(tmp_path, "harhapolku")
     before = [d.face for d in tracker.rolls.narration().hand("Tuomas")]
-    assert before and not tracker.characters["tuomas"]["edges"][0]["used"]
+    assert before and not records.harha(tracker.characters["tuomas"])["edges"][0]["used"]
     app = make_app(tracker, sf, sessions_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -542,7 +544,7 @@ async def test_H7_the_narration_screen_offers_an_edge_reroll_of_the_dice_in_hand
         assert "Tuomas: edge 'Iron grip' — reroll 3 dice in hand" in screen_text(app)
         await press(pilot, "enter")
         await settle(pilot)
-    assert tracker.characters["tuomas"]["edges"][0]["used"]
+    assert records.harha(tracker.characters["tuomas"])["edges"][0]["used"]
     after = tracker.rolls.narration().hand("Tuomas")
     assert [d.replaced for d in after] == [(f,) for f in before]
     assert tracker.events[-1]["text"].endswith("with edge 'Iron grip' (H7)")

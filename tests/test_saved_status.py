@@ -44,8 +44,8 @@ async def test_saved_is_shown_only_when_the_file_holds_every_event(tmp_path: Pat
     seen: list[tuple[str, int, int]] = []
     real = MainScreen.refresh_status
 
-    def checked(screen: MainScreen) -> None:
-        real(screen)
+    def checked(self: MainScreen) -> None:
+        real(self)
         status = str(panes(app)["status"])
         seen.append((status[:9], len(tracker.events), on_disk(sf.path)))
 

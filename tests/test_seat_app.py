@@ -64,7 +64,7 @@ async def wait_until(pilot, predicate, what: str) -> None:
     await until_quiet(pilot)
 
 
-def gm_applies(path: Path) -> list[dict]:
+def gm_applies(path: Path) -> list[seats.SeatAnswer]:
     """The GM's side, headless: open the session, apply every waiting request, save."""
     t, sf = open_session(path)
     answers = [seats.handle(t, path, cid, p) for cid, p in seats.incoming(path)]
@@ -193,7 +193,7 @@ async def test_edge_after_a_physical_roll_asks_the_edge_dice_wave_by_wave(tmp_pa
     path = offer_session(tmp_path, threshold=2)
     gm, sf = open_session(path)  # the GM's app stays open: Edge after works on a roll of this sitting (S7)
 
-    def gm_applies_open() -> list[dict]:
+    def gm_applies_open() -> list[seats.SeatAnswer]:
         answers = [seats.handle(gm, path, cid, p) for cid, p in seats.incoming(path)]
         gm_saves(sf, gm)
         return [a for a in answers if a is not None]
@@ -987,7 +987,7 @@ async def test_only_the_acting_characters_seat_says_your_turn(tmp_path):
         assert "You: Kaneda · your turn" in screen_text(app)
 
 
-def gm_applies_own(path: Path) -> list[dict]:
+def gm_applies_own(path: Path) -> list[seats.SeatAnswer]:
     """The GM's side, headless, as the GM's app does it: take every waiting request, answer it (a seat's own
     roll with seat_rolls.answer, the GM's named command), write the answers, save."""
     from polku.session.players import seat_rolls

@@ -10,6 +10,7 @@ import pytest
 
 from polku.session import demo, store
 from polku.session.files import document, load_tracker
+from polku.session.model import Event
 from polku.session.players import seats
 from polku.session.players.players_file import players_path
 from polku.session.rolls import SRPool
@@ -41,12 +42,12 @@ def test_two_seats_roll_into_a_running_gm_app_and_a_key_plays_only_its_character
         def screen(name: str) -> str:
             return subprocess.run(tmux + ["capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
 
-        def rolls() -> dict[str, list[dict]]:
+        def rolls() -> dict[str, list[Event]]:
             try:
                 full = load_tracker(session, read_only=True)[0]
             except Exception:
                 return {}
-            out: dict[str, list[dict]] = {}
+            out: dict[str, list[Event]] = {}
             for ev in full.events:
                 if ev.get("kind") == "roll" and ev.get("seat"):
                     out.setdefault(ev["seat"], []).append(ev)
@@ -147,13 +148,13 @@ def test_seats_roll_their_own_attack_defence_resistance_and_initiative_over_ssh_
         def keys_to(name: str, *typed: str) -> None:
             subprocess.run(tmux + ["send-keys", "-t", name, *typed], check=True)
 
-        def gm_log() -> list[dict]:
+        def gm_log() -> list[Event]:
             try:
                 return list(load_tracker(session, read_only=True)[0].events)
             except Exception:
                 return []
 
-        def seat_rolls(cid: str) -> list[dict]:
+        def seat_rolls(cid: str) -> list[Event]:
             return [e for e in gm_log() if e.get("kind") == "roll" and e.get("seat") == cid]
 
         def forge(cid: str, rid: str, text: str) -> None:

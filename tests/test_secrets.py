@@ -31,6 +31,7 @@ from polku.session.players.players_file import Follower, players_text, publish
 from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, public_view
 from polku.session.review import export
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
+from polku.session.rolls.common import Rolled
 from polku.session.table.combat import sets_initiative_scores
 from polku.session.tracker import Tracker, TrackerError
 
@@ -255,7 +256,8 @@ def _mark(s: Session, what: str) -> str:
 
 
 def _secret(s: Session, cid: str) -> bool:
-    return bool(s.t.characters.get(cid, {}).get("secret"))
+    ch = s.t.characters.get(cid)
+    return ch is not None and bool(ch.get("secret"))
 
 
 def _side(s: Session, cid: str | None, system: str, label: str | None = None, edge: bool = False) -> Any:
@@ -323,6 +325,7 @@ def _step(s: Session, op: int, a: int, b: int, rng: random.Random) -> None:
             other = cb if cb != ca and b % 2 else None
             sa = _side(s, ca, system, _mark(s, "gm-only label") if name == "gm_roll" else None, edge=b % 3 == 0)
             sb = _side(s, other, system, _mark(s, "gm-only pool") if name == "gm_roll" and other is None else None)
+            run: Callable[[], Rolled]
             if system == "rajapolku":
                 run = lambda: t.rolls.roll_raja(sa, sb, challenge=chal)  # noqa: E731
             elif system == "harhapolku":

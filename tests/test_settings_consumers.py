@@ -26,6 +26,7 @@ from polku.rules.dice import RulesError
 from polku.rules.system import CHOICE_BY_KEY, CHOICES, Settings
 from polku.session import demo, files, odds
 from polku.session.players import seats
+from polku.session.records import RollTable
 from polku.session.review.stats import judge_roll
 from polku.session.rolls import HarhaSide, RajaSide, SRPool
 from polku.session.tracker import Tracker, TrackerError
@@ -64,7 +65,7 @@ class Scenario:
     cli_figures: Callable[[dict[str, Any]], dict[str, float]]
     base: dict[str, Any] = field(default_factory=dict)
     """Other settings the test needs (a comparison variant)."""
-    roll: Callable[[Tracker], dict[str, Any]] | None = None
+    roll: Callable[[Tracker], RollTable] | None = None
     """Make the roll under the tracker's settings; its side A's chance is judged in the review."""
     win: str = "a_wins"
     """The figure the review's luck of side A must equal."""
@@ -80,15 +81,15 @@ def _cli_harha(d: dict[str, Any]) -> dict[str, float]:
     return {"a_wins": d["a_wins"], "tie": d["tie"]}
 
 
-def _raja_roll(t: Tracker) -> dict[str, Any]:
+def _raja_roll(t: Tracker) -> RollTable:
     # Alyosha 3 dice (action, Militia, Runner) against the gate's 1: faces that make a plain win
     ev = t.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Militia", "Runner"]),
                            RajaSide("GM: the gate"), faces=([9, 5, 2], [4]))["event"]
     return ev["roll"]
 
 
-def _harha_roll(demand: str = "") -> Callable[[Tracker], dict[str, Any]]:
-    def roll(t: Tracker) -> dict[str, Any]:
+def _harha_roll(demand: str = "") -> Callable[[Tracker], RollTable]:
+    def roll(t: Tracker) -> RollTable:
         a = HarhaSide("Lena", ["lena"], general="Island girl", background="Thief")
         b = HarhaSide("Tuomas", ["tuomas"], general="Fisherman")
         pa, pb = t.rolls.harha_dice(a, opposing=b), t.rolls.harha_dice(b, opposing=a)
@@ -287,11 +288,11 @@ async def test_the_roll_screens_show_the_cli_figures_under_every_value(tmp_path:
         assert isinstance(roll, RajaRollScreen)
         roll.a.backgrounds.update({"Militia": True, "Runner": True})
         for key in ("raja.exhausted", "raja.degrees"):
-            for value in CHOICE_BY_KEY[key].allowed or ():
-                if rt.settings.to_dotted()[key] != value:
-                    rt.set_setting(key, value)
+            for choice in CHOICE_BY_KEY[key].allowed or ():
+                if rt.settings.to_dotted()[key] != choice:
+                    rt.set_setting(key, choice)
                 roll.refresh_view()
-                o = odds.raja(odds.RajaQuestion((3, 0), (1, 0)), _settings(key, value))
+                o = odds.raja(odds.RajaQuestion((3, 0), (1, 0)), _settings(key, choice))
                 text = str(roll.query_one("#odds", Static).content)
                 assert f"Alyosha {_percent(o.a_wins)}" in text and f"tie {_percent(o.tie)}" in text, text
                 deg = "  ".join(f"{d}:{_percent_0(p)}" for d, p in enumerate(o.degrees_given_win()) if p >= 0.005)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -294,9 +294,10 @@ def hostile_round(rng: random.Random, folder: Path, cid: str, out: Path, seq: in
             put(folder, f"req-{rid()}.json", rng.randbytes(rng.randrange(1, 64)))
     elif what == 6:
         r, data = request(rng.choice([cid, "x[/b]", MARK]), rng.choice(["roll", "action", "story_point", "[/x]"]),
-                          **rng.choice([{"offer": seq}, {"offer": rng.choice([0, -1, 2**70, "1", None])},
-                                        {"roll": 1, "action": "[/x]"}, {"bought": "[b]x" * 80},
-                                        {"faces": [rng.randrange(-5, 20) for _ in range(70)]}]))
+                          **rng.choice(cast(list[dict[str, Any]], [
+                              {"offer": seq}, {"offer": rng.choice([0, -1, 2**70, "1", None])},
+                              {"roll": 1, "action": "[/x]"}, {"bought": "[b]x" * 80},
+                              {"faces": [rng.randrange(-5, 20) for _ in range(70)]}])))
         put(folder, f"req-{r}.json", data)
     elif what == 7:
         (folder / name).mkdir()

@@ -5,9 +5,11 @@ characters — plus snapshots of the damage and harm prompts at 80x24 and 120x40
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from app_fixtures import (
     SIZE_IDS,
@@ -20,12 +22,15 @@ from app_fixtures import (
     pilot_test,
     settle,
     snapshot_keys,
+    tracker_of,
 )
+from polku.session import records
 from polku.session.commands import command
 from polku.session.files import create_session, load_tracker
 from polku.session.rolls import RajaSide, SRSide
 from polku.tui.app import PolkuApp
 from polku.tui.screens.damage import DamageScreen, HarmScreen
+from polku.tui.screens.prompts import ChoicePrompt
 from polku.tui.widgets.panes import CharacterPane
 
 SIZE = (80, 24)
@@ -54,7 +59,9 @@ def chars(app: PolkuApp) -> list[str]:
 
 
 async def select_char(pilot: Pilot, name: str) -> None:
-    pane = pilot.app.main_screen().query_one("#chars", CharacterPane)
+    app = pilot.app
+    assert isinstance(app, PolkuApp)
+    pane = app.main_screen().query_one("#chars", CharacterPane)
     await pilot.press("2")
     for _ in range(pane.option_count):
         opt = pane.highlighted_option
@@ -102,6 +109,7 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
     """S7 in the damage prompt: Kaneda's 3 net hits, DV 5 → 8P; Body 4 + armour 0 = 4 faces 5 1 2 3 → 1 hit,
     7 boxes; e: the ganger's Edge 1 adds one die, typed 6, and the six's die 5 → 3 hits, 5 boxes; Esc."""
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         attack(app, [5, 6, 5], [1, 2])
@@ -111,9 +119,9 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         assert isinstance(screen, DamageScreen)
         await pilot.press("f", *"5 1 2 3".replace(" ", ","), "enter")
         await settle(pilot)
-        assert app.tracker.character("ganger")["physical"] == 7
+        assert records.sr(app.tracker.character("ganger"))["physical"] == 7
         assert app.screen is screen and screen.result is not None
-        rows = [str(o.prompt) for o in screen.query_one("#rows")._options]
+        rows = [str(o.prompt) for o in screen.query_one("#rows", OptionList)._options]
         assert rows[0].startswith("e  Edge after the roll") and "+1 die that follows" in rows[0]
         assert "no: there is no glitch to negate (S5)" in rows[1]
         await pilot.press("e")
@@ -122,7 +130,7 @@ async def test_edge_after_the_resistance_roll_in_the_damage_prompt_with_typed_fa
         await settle(pilot)
         await pilot.press(*"5", "enter")  # the die its six adds
         await settle(pilot)
-        g = app.tracker.character("ganger")
+        g = records.sr(app.tracker.character("ganger"))
         assert (g["physical"], g["edge"]) == (5, 0)
         # the new roll is shown; the Edge is spent, so nothing more can be done to it
         assert app.screen is screen
@@ -165,6 +173,7 @@ async def test_D_after_a_missed_attack_offers_a_hit_to_the_selected_character() 
 async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> None:
     """EX C: 10,8,7 vs 6,5 → 3 degrees proposed; the GM takes one step back and confirms."""
     app = demo_app("rajapolku")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.run_command(command("rolls.roll_raja", RajaSide("Alyosha", ["alyosha"], backgrounds=["a", "b"]),
@@ -176,12 +185,13 @@ async def test_D_after_a_lost_challenge_proposes_wound_steps_the_gm_edits() -> N
         assert "Healthy → Badly wounded" in str(app.screen.query_one("#rows-preview").render())
         await pilot.press("left", "y")
         await settle(pilot)
-        assert app.tracker.character("the-pickpocket")["wound"] == "Wounded"
+        assert records.raja(app.tracker.character("the-pickpocket"))["wound"] == "Wounded"
 
 
 @pilot_test
 async def test_add_four_gangers_from_a_template_and_remove_the_fallen_by_keys() -> None:
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await select_char(pilot, "Ganger")
@@ -217,11 +227,12 @@ async def test_C_copies_a_character_from_another_file() -> None:
     other.add_character("Rigger Ray", player="Ola")
     create_session(Path("other.toml").resolve(), other).close()
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("C", *str(Path("other.toml").resolve()), "enter")
         await settle(pilot)
-        texts = [str(o.prompt) for o in app.screen.query_one("OptionList")._options]
+        texts = [str(o.prompt) for o in app.screen.query_one(OptionList)._options]
         i = next(i for i, t in enumerate(texts) if "Rigger Ray" in t)
         await pilot.press(*["down"] * i, "enter")
         await settle(pilot)
@@ -239,7 +250,7 @@ class TestDamagePrompts:
         armour, Edge; the preview line names the DV, the monitor and the resistance dice."""
         def before(app: PolkuApp) -> None:
             attack(app, [5, 6], [1, 2])
-            first = app.tracker.events[-1]
+            first = tracker_of(app).events[-1]
             app.run_command(command("damage.apply", first, target="ganger", dv=5, ap=-1, armour=6,
                                                      weapon="Ares Predator", faces=[5, 5, 5, 5, 5, 5, 1, 1, 2]))
             attack(app, [5, 6, 5], [1, 2])
@@ -274,6 +285,7 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
     from polku.tui.screens.roll import SRRollScreen
 
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.run_command(command("roster.save_pool", "kaneda", {
@@ -290,7 +302,7 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         await settle(pilot)
         assert (screen.a.sr.mode, screen.a.sr.attribute, screen.a.sr.second) == ("attr+attr", "body", "strength")
         assert "Ram the door" in str(screen.query_one("#title-a").render())
-        a = app.tracker.character("kaneda")["attributes"]
+        a = records.sr(app.tracker.character("kaneda"))["attributes"]
         side = app.tracker.rolls.sr_side("kaneda", screen._spec(screen.a))
         assert app.tracker.rolls.sr_plan(side).size == a["body"] + a["strength"] - app.tracker.wound_penalty("kaneda")
         screen.a.pool(mode="skill", skill="Pistols")
@@ -298,7 +310,7 @@ async def test_l_picks_a_saved_pool_and_L_keeps_one_in_the_roll_screen() -> None
         await settle(pilot)
         assert [p["name"] for p in app.tracker.roster.pools("kaneda")] == ["Ram the door", "Pistols"]
     reopened, _ = load_tracker(SESSIONS / "varjojuoksu.toml")
-    assert reopened.roster.pools("kaneda")[1]["skill"] == "Pistols"
+    assert cast(records.SRPoolTable, reopened.roster.pools("kaneda")[1])["skill"] == "Pistols"
 
 
 @pilot_test
@@ -306,6 +318,7 @@ async def test_D_in_the_roll_screen_after_an_opposed_attack() -> None:
     from polku.tui.screens.roll import SRRollScreen
 
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.push_screen(SRRollScreen(app.tracker, None, actor="kaneda"))  # a free roll
@@ -338,6 +351,7 @@ async def test_D_in_the_narration_contest_after_a_harm_roll_writes_the_harm_note
     from polku.tui.screens.narration import NarrationScreen
 
     app = demo_app("harhapolku")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.run_command(command("rolls.narration_conflict", "firefight", False))
@@ -363,6 +377,7 @@ async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups
     from polku.tui.screens.character import CharacterDetail
 
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         app.run_command(command("roster.save_template", "ganger"))
@@ -391,6 +406,7 @@ async def test_the_sheet_shows_the_group_and_saved_pools_and_switches_the_groups
 @pilot_test
 async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_back() -> None:
     app = demo_app("varjojuoksu")
+    assert app.tracker is not None
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("minus")  # none yet: said in one line, nothing logged
@@ -403,6 +419,7 @@ async def test_minus_deletes_a_template_the_characters_stay_and_undo_brings_it_b
         n = len(app.tracker.events)
         await pilot.press("minus")
         await settle(pilot)
+        assert isinstance(app.screen, ChoicePrompt)
         assert [label for _, label in app.screen.choices] == ["Ganger", "Hacker"]
         await pilot.press("1")
         await settle(pilot)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app_fixtures import isolated, isolated_here, make_app, pilot_test, press, screen_text, settle, typed
-from polku.session import demo, files
+from polku.session import demo, files, records
 from polku.session.commands import command
 from polku.session.host import TrackerError
 from polku.session.rolls import SRPool, SRSide
@@ -186,7 +186,7 @@ async def test_R11_a_reopened_spirit_combat_rolls_its_next_exchange_not_a_plain_
         ev = tracker.events[-1]
         assert ev["roll"]["test"] == "spirit"
         assert ev["text"].startswith("Spirit combat Alyosha vs Ghost, exchange 2: Alyosha wins")
-        assert tracker.characters["ghost"]["charges"] == 4
+        assert records.raja(tracker.characters["ghost"])["charges"] == 4
 
 
 def test_R11_spirit_actions_answer_for_the_challenge_without_a_roll_of_this_sitting(tmp_path: Path) -> None:
@@ -413,7 +413,7 @@ async def test_S12_a_killing_hit_shows_its_true_overflow_while_the_sheet_keeps_b
         await pick(pilot, "Ganger")
         await press(pilot, *["w"] * 9)
         await settle(pilot)
-        assert tracker.characters["ganger"]["physical"] == 9
+        assert records.sr(tracker.characters["ganger"])["physical"] == 9
         await press(pilot, "D")
         assert isinstance(app.screen, DamageScreen) and app.screen.net_hits == 3
         await press(pilot, "f", *typed("1,2,3,4"), "enter")
@@ -423,7 +423,7 @@ async def test_S12_a_killing_hit_shows_its_true_overflow_while_the_sheet_keeps_b
                               "overflow 7), wound −3, dead")
         assert "physical 9 → 10/10, stun 0 → 0/9, overflow 0 → 7" in ev["roll"]["explain"]
         assert "overflow 7), wound −3, dead" in screen_text(app).replace("\n", "")
-        assert tracker.characters["ganger"]["overflow"] == 5 and tracker.damage.condition_text("ganger") == "dead"
+        assert records.sr(tracker.characters["ganger"])["overflow"] == 5 and tracker.damage.condition_text("ganger") == "dead"
 
 
 def test_S12_the_true_overflow_beside_the_kept_one_with_literal_numbers() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from polku import i18n
-from polku.session import demo, telling
+from polku.session import demo, records, telling
 from polku.session.model import Event
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.tracker import Tracker, TrackerError
@@ -241,7 +241,7 @@ def test_an_explanation_in_finnish_names_the_same_numbers() -> None:
 def test_an_explanation_without_steps_is_shown_as_written_with_the_note() -> None:
     t = demo.demo_varjojuoksu(seed=5)
     ev = t.rolls.roll_sr(SRSide("Kaneda", ["kaneda"], dice=3), faces=[5, 2, 3])["event"]
-    old = {**ev, "roll": {k: v for k, v in ev["roll"].items() if k != "steps"}}  # as the previous Polku wrote it
+    old: dict[str, Any] = {**ev, "roll": {k: v for k, v in ev["roll"].items() if k != "steps"}}  # as the previous Polku wrote it
     i18n.set_language("fi")
     try:
         assert telling.explain_lines(old["roll"]) == old["roll"]["explain"] == ["pool: 3", "dice: 5,2,3", "hits: 5 → 1",
@@ -275,7 +275,7 @@ def _raja_session() -> Tracker:
     t.spend_charges("alyosha", 1, "the ward")
     t.spend_charges("alyosha", 2, "the seal")
     t.restore_charges("alyosha", 2)
-    t.restore_charges("alyosha", 1, "a night's sleep") if t.characters["alyosha"]["charges"] < 5 else None
+    t.restore_charges("alyosha", 1, "a night's sleep") if records.raja(t.characters["alyosha"])["charges"] < 5 else None
     t.use_ability("alyosha", "Second sight")
     t.use_ability("igor-bondarenko", "Ape-man strength")
     t.spend_story_point("alyosha", "a lucky break")
@@ -332,7 +332,9 @@ def _sr_session() -> Tracker:
     t.combat.remove_effect("kaneda", 1)
     t.combat.next()
     t.combat.delay()
-    t.combat.step_in(t.combat.block["held"][0])
+    block = t.combat.block
+    assert block is not None
+    t.combat.step_in(block["held"][0])
     for _ in range(12):
         try:
             t.combat.next()
@@ -369,7 +371,7 @@ def _roster_session() -> Tracker:
     t.roster.set_group_initiative(gid, "shared")
     t.set_condition(made[0], "physical", t.condition_monitor(made[0], "physical"))
     t.roster.remove_fallen()
-    t.roster.copy_characters([dict(t.characters["nyx"])], source="last week")
+    t.roster.copy_characters([t.characters["nyx"].copy()], source="last week")
     t.roster.save_pool("kaneda", {"name": "Pistols", "mode": "skill", "skill": "Pistols", "attribute": "agility",
                                   "second": "strength", "count": 6})
     t.roster.save_pool("kaneda", {"name": "Pistols", "mode": "skill", "skill": "Pistols", "attribute": "agility",
@@ -404,7 +406,7 @@ def _sheet_session() -> Tracker:
     t.update_character("kaneda", "secret", True)
     t.update_character("kaneda", "notes", "owes the fixer")
     t.update_character("kaneda", "skills", {"Pistols": 5, "Sneaking": 2})
-    t.update_character("kaneda", "attributes", {**t.characters["kaneda"]["attributes"], "agility": 5})
+    t.update_character("kaneda", "attributes", {**records.sr(t.characters["kaneda"])["attributes"], "agility": 5})
     t.update_character("kaneda", "edge", 1)
     t.update_character("kaneda", "name", "Kaneda Jr")
     t.roster.set_weapon("kaneda", None, parse_weapon("Ares Predator IV, 5P, -1, Pistols"))
@@ -422,14 +424,14 @@ def _sheet_session() -> Tracker:
 
 def _sheet_raja_session() -> Tracker:
     r = demo.demo_rajapolku(seed=5)
-    abilities = r.characters["alyosha"]["abilities"]
+    abilities = records.raja(r.characters["alyosha"])["abilities"]
     r.update_character("alyosha", "abilities", abilities + [{"name": "Hex", "cost": 2, "per": "use"}])
-    r.update_character("alyosha", "abilities", r.characters["alyosha"]["abilities"] + [
+    r.update_character("alyosha", "abilities", records.raja(r.characters["alyosha"])["abilities"] + [
         {"name": "Night sight", "cost": 0, "per": "always"}])
-    changed = [dict(a) for a in r.characters["alyosha"]["abilities"]]
+    changed = [dict(a) for a in records.raja(r.characters["alyosha"])["abilities"]]
     changed[-2] = {"name": "Curse", "cost": 1, "per": "scene"}
     r.update_character("alyosha", "abilities", changed)
-    r.update_character("alyosha", "abilities", r.characters["alyosha"]["abilities"][1:])
+    r.update_character("alyosha", "abilities", records.raja(r.characters["alyosha"])["abilities"][1:])
     r.update_character("alyosha", "backgrounds", ["Runner", "Thief"])
     r.update_character("alyosha", "backgrounds", [])
     r.update_character("alyosha", "story_points", 3)
@@ -444,10 +446,10 @@ def _sheet_harha_session() -> Tracker:
     h.update_character("lena", "backgrounds", [{"name": "Smith", "tier": "plain"},
                                                {"name": "Old blood", "tier": "significant_special"}])
     h.update_character("lena", "edges", [{"name": "Cold head", "used": False}, {"name": "Lucky", "used": False}])
-    edges = [dict(e) for e in h.characters["lena"]["edges"]]
+    edges = [dict(e) for e in records.harha(h.characters["lena"])["edges"]]
     edges[1]["used"] = True
     h.update_character("lena", "edges", edges, edge=1)
-    edges = [dict(e) for e in h.characters["lena"]["edges"]]
+    edges = [dict(e) for e in records.harha(h.characters["lena"])["edges"]]
     edges[1]["used"] = False
     h.update_character("lena", "edges", edges, edge=1)
     h.update_character("lena", "edges", [])

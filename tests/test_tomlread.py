@@ -16,7 +16,7 @@ from polku import tomlread
 
 ROOT = Path(__file__).resolve().parents[1]
 
-keys = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=8)
+keys = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=8)
 scalars = (st.integers(-(2**63), 2**63 - 1) | st.booleans() | st.text(max_size=20)
            | st.floats(allow_nan=False))
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),

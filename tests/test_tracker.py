@@ -2,6 +2,9 @@
 literal faces (the EX of docs/rules.md through the tracker), and refused commands
 that change nothing."""
 
+# mypy: disable-error-code="no-redef"
+# (each command's builder is a `_b` registered by @command under its own name; the name is reused on purpose)
+
 from __future__ import annotations
 
 import copy
@@ -341,7 +344,7 @@ def _b():
     return shadowrun(), lambda t: t.rolls.roll_sr(kaneda(dice=0, long_shot=True), threshold=1, faces=[5, 2, 1])
 
 
-def _sr_rolled(faces: list[int]) -> tuple[Tracker, dict[str, Any]]:
+def _sr_rolled(faces: list[int]) -> tuple[Tracker, model.Event]:
     t = shadowrun()
     return t, t.rolls.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces)["event"]
 
@@ -601,7 +604,7 @@ def test_undo_with_nothing_to_undo_is_refused():
 # ---------------------------------------------------------------------------
 # docs/rules.md: resets at each boundary, each a logged "reset" event.
 
-def _new_events(t: Tracker, n: int) -> list[dict[str, Any]]:
+def _new_events(t: Tracker, n: int) -> list[model.Event]:
     return t.events[n:]
 
 
@@ -907,7 +910,7 @@ def test_h9_usurp_burns_the_table():
     assert t.state == before and len(t.events) == n
 
 
-def _sr_roll(t: Tracker, faces: list[int], **kw: Any) -> dict[str, Any]:
+def _sr_roll(t: Tracker, faces: list[int], **kw: Any) -> model.Event:
     return t.rolls.roll_sr(kaneda(dice=len(faces)), threshold=1, faces=faces, **kw)["event"]
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import functools
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable, Coroutine
 
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
 from app_fixtures import until_quiet
-from polku.session import files
+from polku.session import files, records
 from polku.session.tracker import Tracker
 from polku.tui.app import PolkuApp
 from polku.tui.screens.character import (
@@ -35,7 +35,7 @@ def CLOCK() -> str:
     return "2026-01-01T00:00:00Z"
 
 
-def pilot_test(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
+def pilot_test(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
     """Run an async Pilot test with asyncio (no pytest plugin needed)."""
 
     @functools.wraps(fn)
@@ -77,7 +77,8 @@ async def go_to_row(pilot, screen: CharacterDetail, rid: str) -> None:
     target = rows.get_option_index(rid)
     await pilot.press("home", *["down"] * target)
     await until_quiet(pilot)
-    assert rows.highlighted_option.id == rid
+    highlighted = rows.highlighted_option
+    assert highlighted is not None and highlighted.id == rid
 
 
 # -- the form's one-line formats ------------------------------------------------------------
@@ -111,13 +112,13 @@ async def test_add_rajapolku_character_through_the_form(tmp_path: Path) -> None:
         await pilot.press(*"Militia,Thief", "tab", "backspace", "4", "enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
-        ch = tracker.characters["alyosha"]
+        ch = records.raja(tracker.characters["alyosha"])
         assert (ch["name"], ch["player"], ch["kind"]) == ("Alyosha", "Anna", "npc")
         assert ch["backgrounds"] == ["Militia", "Thief"]
         assert (ch["charges"], ch["charges_max"]) == (4, 4)
         assert "Alyosha" in pane_text(app)
     reloaded, _ = files.load_tracker(tmp_path / "x.toml")
-    assert reloaded.characters["alyosha"]["charges_max"] == 4
+    assert records.raja(reloaded.characters["alyosha"])["charges_max"] == 4
 
 
 @pilot_test
@@ -143,7 +144,7 @@ async def test_add_harhapolku_character_with_tiers_and_edges(tmp_path: Path) -> 
         await pilot.press("c", *"Ilmari", "tab", "tab", "tab")
         await pilot.press(*"V:general,Smith,Old:special", "tab", *"Quick,Lucky", "enter")
         await until_quiet(pilot)
-        ch = tracker.characters["ilmari"]
+        ch = records.harha(tracker.characters["ilmari"])
         assert ch["backgrounds"] == [{"name": "V", "tier": "general"}, {"name": "Smith", "tier": "plain"},
                                      {"name": "Old", "tier": "special"}]
         assert ch["edges"] == [{"name": "Quick", "used": False}, {"name": "Lucky", "used": False}]
@@ -158,7 +159,7 @@ async def test_add_shadowrun_character_with_attributes_and_skills(tmp_path: Path
         await pilot.press("backspace", "5", "tab", "backspace", "4")  # body 5, agility 4
         await pilot.press(*["tab"] * 7, "backspace", "3", "tab", *"Pistols 4,Stealth 3", "enter")
         await until_quiet(pilot)
-        ch = tracker.characters["dodger"]
+        ch = records.sr(tracker.characters["dodger"])
         assert ch["kind"] == "opposition"
         assert (ch["attributes"]["body"], ch["attributes"]["agility"], ch["attributes"]["willpower"]) == (5, 4, 3)
         assert (ch["edge_rating"], ch["edge"]) == (3, 3)
@@ -187,7 +188,7 @@ async def test_detail_edits_are_commands_saved_to_disk(tmp_path: Path) -> None:
         await go_to_row(pilot, detail, "ability:new")
         await pilot.press("enter", *"Ape 1/scene", "enter")
         await settle(app, pilot)
-        ch = tracker.characters["alyosha"]
+        ch = records.raja(tracker.characters["alyosha"])
         assert ch["notes"] == "Owes Ivan"
         assert ch["wound"] == "Wounded"
         assert ch["charges"] == 4
@@ -197,13 +198,13 @@ async def test_detail_edits_are_commands_saved_to_disk(tmp_path: Path) -> None:
         assert "Ape" in str(rows.get_option("ability:0").prompt)
         await pilot.press("u")  # undo on the sheet: the ability goes, the view follows
         await until_quiet(pilot)
-        assert tracker.characters["alyosha"]["abilities"] == []
+        assert records.raja(tracker.characters["alyosha"])["abilities"] == []
         assert "ability:0" not in [rows.get_option_at_index(i).id for i in range(rows.option_count)]
         await pilot.press("U", "escape")
         await until_quiet(pilot)
         assert isinstance(app.screen, MainScreen)
     reloaded, _ = files.load_tracker(tmp_path / "x.toml")
-    again = reloaded.characters["alyosha"]
+    again = records.raja(reloaded.characters["alyosha"])
     assert (again["notes"], again["wound"], again["charges"]) == ("Owes Ivan", "Wounded", 4)
     assert again["abilities"][0]["per"] == "scene"
 
@@ -216,13 +217,14 @@ async def test_detail_rejects_a_bad_number_inside_the_prompt(tmp_path: Path) -> 
     app = make_app(tmp_path, tracker, sf)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e")
+        assert isinstance(app.screen, CharacterDetail)
         await go_to_row(pilot, app.screen, "physical")
         await pilot.press("enter", "ctrl+u", *"99", "enter")
         await until_quiet(pilot)
         assert "outside 0–10" in str(app.screen.query_one("#prompt-error", Static).render())
         await pilot.press("ctrl+u", "6", "enter")
         await until_quiet(pilot)
-        assert tracker.characters["dodger"]["physical"] == 6
+        assert records.sr(tracker.characters["dodger"])["physical"] == 6
 
 
 @pilot_test
@@ -297,7 +299,12 @@ async def test_the_chooser_reads_a_file_again_only_when_it_changed(tmp_path: Pat
     sf.close()
     reads: list[str] = []
     real = files.peek
-    monkeypatch.setattr(files, "peek", lambda path: reads.append(path.name) or real(path))
+
+    def counted(path: Path) -> files.Peek:
+        reads.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(files, "peek", counted)
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         chooser = app.screen

@@ -8,10 +8,12 @@ The Varjojuoksu demo ends in combat turn 1 with Nyx acting, Kaneda wounded (−1
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from app_fixtures import SIZE_IDS, SIZES, Setup, isolated, isolated_here, snapshot_keys, typed
+from polku.session.commands import Command
 from test_app_snapshots import demo_app
 
 sizes = pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -107,7 +109,8 @@ def test_watch_shows_whose_turn_it_is_without_the_secret_fighter(tmp_path):
 def setup_then(setup, *presses: str):
     """A run_before: run ``setup(tracker)`` as the app runs commands, then press each key, then settle."""
 
-    return snapshot_keys(*presses, before=lambda app: app.run_command(Setup(setup)))
+    # Setup stands in for a named Command (app_fixtures.Setup): it has the name and run() the app calls
+    return snapshot_keys(*presses, before=lambda app: app.run_command(cast(Command, Setup(setup))))
 
 
 def _gangers(t) -> None:

@@ -60,7 +60,7 @@ def wait_for(what: str, done, term: AppInPty, bound: float = 120) -> None:
     raise AssertionError(f"{what}; the app's last output: {bytes(term.output[-1500:])!r}")
 
 
-def plain(output: bytes) -> bytes:
+def plain(output: bytes | bytearray) -> bytes:
     """The terminal's output without its escape codes (what is drawn, row pieces run together)."""
     return re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", output)
 

@@ -12,7 +12,7 @@ import pytest
 
 from polku.cli import main
 from polku.rules.system import Settings
-from polku.session import demo
+from polku.session import demo, model
 from polku.session.players import transcript
 from polku.session.players.verify import verify
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
@@ -23,7 +23,7 @@ def _check(t: Tracker):
     return verify(list(t.events), t.state, t.undone)
 
 
-def _raja(clock) -> tuple[Tracker, dict]:
+def _raja(clock) -> tuple[Tracker, model.Event]:
     t = Tracker.new("rajapolku", "R", clock=clock)
     ev = t.rolls.roll_raja(RajaSide("Igor"), RajaSide("Wall"), faces=([9], [7]))["event"]
     assert ev["text"].startswith("Igor vs Wall: Igor wins") and ev["roll"]["outcome"]["winner"] == "a"
@@ -31,7 +31,7 @@ def _raja(clock) -> tuple[Tracker, dict]:
 
 
 def _harha(variant: str, demand: str = ""):
-    def make(clock) -> tuple[Tracker, dict]:
+    def make(clock) -> tuple[Tracker, model.Event]:
         t = Tracker.new("harhapolku", "H", clock=clock)
         t.add_character("Aino")
         faces = {"same_size": ([8, 7, 7, 6], [3, 2]), "sum": ([8], [3])}.get(variant, ([8, 7, 9], [3, 2]))
@@ -42,7 +42,7 @@ def _harha(variant: str, demand: str = ""):
     return make
 
 
-def _harha_difficult(clock) -> tuple[Tracker, dict]:
+def _harha_difficult(clock) -> tuple[Tracker, model.Event]:
     t = Tracker.new("harhapolku", "H", clock=clock)
     t.add_character("Aino")
     ev = t.rolls.roll_harha_difficult(HarhaSide("Aino", ["aino"], general="x"), faces=[7, 2])["event"]
@@ -50,14 +50,14 @@ def _harha_difficult(clock) -> tuple[Tracker, dict]:
     return t, ev
 
 
-def _sr_opposed(clock) -> tuple[Tracker, dict]:
+def _sr_opposed(clock) -> tuple[Tracker, model.Event]:
     t = Tracker.new("shadowrun", "S", clock=clock)
     ev = t.rolls.roll_sr_opposed(SRSide("Kaneda", dice=3), SRSide("Guard", dice=2), faces=([5, 6, 1], [2, 3]))["event"]
     assert ev["roll"]["outcome"]["winner"] == "a" and ev["roll"]["outcome"]["net_hits"] == 2
     return t, ev
 
 
-def _sr_teamwork(clock) -> tuple[Tracker, dict]:
+def _sr_teamwork(clock) -> tuple[Tracker, model.Event]:
     t = Tracker.new("shadowrun", "S", clock=clock)
     t.add_character("Kaneda")
     t.add_character("Nyx")
@@ -67,7 +67,7 @@ def _sr_teamwork(clock) -> tuple[Tracker, dict]:
     return t, ev
 
 
-def _sr_success(clock) -> tuple[Tracker, dict]:
+def _sr_success(clock) -> tuple[Tracker, model.Event]:
     t = Tracker.new("shadowrun", "S", clock=clock)
     ev = t.rolls.roll_sr(SRSide("Kaneda", dice=4), threshold=1, faces=[1, 1, 1, 5])["event"]
     assert ev["roll"]["outcome"]["glitch"] is True and ev["roll"]["outcome"]["success"] is True
@@ -176,7 +176,7 @@ def test_the_rule_of_six_dice_are_judged_as_thrown(clock):
 # Initiative (S12), extended tests (S10), spirit combat (R11), the narration contest (H9), damage resistance
 
 
-def _initiative(clock) -> tuple[Tracker, dict]:
+def _initiative(clock) -> tuple[Tracker, model.Event]:
     """Kaneda (8 dice, 2 hits, wounded −1) and Nyx (8 dice, 1 hit), literal faces."""
     t = demo.demo_varjojuoksu(clock, seed=None)
     ev = t.rolls.roll_initiative([("kaneda", 1), ("nyx", 1)],
@@ -186,7 +186,7 @@ def _initiative(clock) -> tuple[Tracker, dict]:
     return t, ev
 
 
-def _extended(clock) -> tuple[Tracker, dict]:
+def _extended(clock) -> tuple[Tracker, model.Event]:
     """Two intervals of a threshold-5 extended test: 2 hits (2/5), then 1 (3/5)."""
     t = demo.demo_varjojuoksu(clock, seed=None)
     cid = t.add_challenge("Crack the door", ["kaneda"], [])["id"]
@@ -196,7 +196,7 @@ def _extended(clock) -> tuple[Tracker, dict]:
     return t, ev
 
 
-def _spirit(clock) -> tuple[Tracker, dict]:
+def _spirit(clock) -> tuple[Tracker, model.Event]:
     """Igor 9,3,2,1 against the spirit's 7,2,1,1: Igor wins by 1 degree, the spirit loses 1 charge (3 left)."""
     t = Tracker.new("rajapolku", "R", clock=clock)
     a, b = t.add_character("Igor")["id"], t.add_character("Spirit")["id"]
@@ -206,7 +206,7 @@ def _spirit(clock) -> tuple[Tracker, dict]:
     return t, ev
 
 
-def _narration(clock) -> tuple[Tracker, dict[str, dict]]:
+def _narration(clock) -> tuple[Tracker, dict[str, model.Event]]:
     """A scene's narration contest: Lena opens with 2+3, Tuomas usurps with 8+7+9+6 = 30, the GM's harm roll
     4d6 = 24 is not above it; Lena's new die 4 is thrown again with an edge: 8."""
     t = demo.demo_harhapolku(clock, seed=None)
@@ -229,7 +229,7 @@ def _narration(clock) -> tuple[Tracker, dict[str, dict]]:
     return t, {"harm": harm, "reroll": reroll, "background": background}
 
 
-def _resistance(clock) -> tuple[Tracker, dict]:
+def _resistance(clock) -> tuple[Tracker, model.Event]:
     """Kaneda (4 boxes filled) resists 6P + 1 net hit with 5,1,2,3: 1 hit, 6 boxes, 10/10: dying."""
     t = demo.demo_varjojuoksu(clock, seed=None)
     ev = t.damage.apply(None, target="kaneda", dv=6, net_hits=1, faces=[5, 1, 2, 3])["event"]

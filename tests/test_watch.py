@@ -387,7 +387,10 @@ def test_the_newest_roll_shows_even_when_the_log_outgrows_its_pane(tmp_path):
                 label = f"Z{i:02d}"  # short: the line also names the glitch, and the row is 80 wide
                 tracker.rolls.roll_sr(SRSide(label, dice=2), faces=[5, 1])
                 gm_saves(sf, tracker)
-                await until(pilot, lambda label=label: label in screen_text(app), f"roll {i} on the players' screen")
+                def drawn(label: str = label) -> bool:
+                    return label in screen_text(app)
+
+                await until(pilot, drawn, f"roll {i} on the players' screen")
 
     try:
         asyncio.run(run())
