@@ -521,3 +521,49 @@ def test_the_luck_report_counts_a_seats_typed_side_as_by_hand_and_the_gms_as_pro
     after = {(d.manual, d.size): sum(d.counts) for d in stats.compute(t).faces}
     assert after[(True, 10)] - before.get((True, 10), 0) == 3, "Alyosha's three typed faces"
     assert after[(False, 10)] - before.get((False, 10), 0) == 2, "the gate's two program dice"
+
+
+# ---------------------------------------------------------------------------
+# a refusal in the reader's language
+
+
+def _seat_line(ans) -> str:
+    """What the seat shows of an answer (tui/seat.py: its words in the reader's language, else its text)."""
+    from polku.i18n import tell
+
+    return tell(ans.get("words"), str(ans.get("text", "")))
+
+
+def test_a_tracker_refusal_reaches_a_finnish_seat_in_finnish_from_an_english_gm():
+    """The GM plays in English; the tracker refuses the seat's request (TrackerError, RulesError); the answer
+    keeps the English line and its words, and a Finnish seat reads the refusal in Finnish."""
+    from polku import i18n
+
+    t = demo.demo_rajapolku()
+    t.update_character("alyosha", "story_points", 0)
+    no_points = seats.apply_request(t, "alyosha", req("story_point", seat="alyosha", bought="another hatch"))
+    t, offer_seq = sr_with_offer()
+    few_faces = seats.apply_request(t, "kaneda", req("roll", offer=offer_seq, faces=[5, 6]))
+    assert no_points["text"] == "Alyosha has no story points left; a new story (T) brings new ones"
+    assert few_faces["text"] == "not enough faces entered: needed die #3 (d6)"
+    assert _seat_line(no_points) == no_points["text"]          # an English seat reads the English line
+    i18n.set_language("fi")
+    assert _seat_line(no_points) == "Alyosha: tarinapisteitä ei ole jäljellä; uusi tarina (T) tuo uusia"
+    assert _seat_line(few_faces) == "silmälukuja ei annettu tarpeeksi: tarvittiin noppa #3 (d6)"
+
+
+def test_the_gm_reads_a_refusal_in_the_gms_language_and_the_answer_stays_english():
+    """A Finnish GM's app says the refusal in Finnish (str(e)); the seat's answer keeps the English line (its
+    words let an English seat read English)."""
+    from polku import i18n
+
+    i18n.set_language("fi")
+    t = demo.demo_rajapolku()
+    t.update_character("alyosha", "story_points", 0)
+    with pytest.raises(TrackerError) as refused:
+        t.spend_story_point("alyosha", "a hatch")
+    assert str(refused.value) == "Alyosha: tarinapisteitä ei ole jäljellä; uusi tarina (T) tuo uusia"
+    ans = seats.apply_request(t, "alyosha", req("story_point", seat="alyosha", bought="another hatch"))
+    assert ans["text"] == "Alyosha has no story points left; a new story (T) brings new ones"
+    i18n.set_language("en")
+    assert _seat_line(ans) == ans["text"]

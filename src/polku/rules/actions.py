@@ -174,11 +174,11 @@ def roll_actions(
     """
     settings = settings or Settings()
     if kind not in KINDS:
-        raise RulesError(f"unknown kind of roll '{kind}' (use one of: {', '.join(KINDS)})")
+        raise RulesError(said(N_("unknown kind of roll '{kind}' (use one of: {KINDS})"), kind=str(kind), KINDS=str(', '.join(KINDS))))
     if kind in SR_KINDS:
         if roll is None:
             if pool is None:
-                raise RulesError("give the roll, or the pool before the roll")
+                raise RulesError(said(N_("give the roll, or the pool before the roll")))
             return tuple(_sr_before(pool, has_character, edge_left, edge_rating))
         too_late = None
         if not latest:
@@ -190,7 +190,7 @@ def roll_actions(
         out = _sr_after(roll, has_character, edge_left, edge_rating, too_late)
         if kind == "sr-extended":
             if extended is None:
-                raise RulesError("an extended interval needs the test's state (S10)")
+                raise RulesError(said(N_("an extended interval needs the test's state (S10)")))
             if extended.over:
                 out.append(Action("next_interval", False, f"the test is over: {extended.status} (S10)"))
             else:
@@ -217,7 +217,7 @@ def roll_actions(
         return (Action("reroll_tie", tie, "identical rolls: both sides reroll (R5, raja.full_tie)" if tie
                        else "only a full tie is rerolled (R5, raja.full_tie = reroll)"),)
     if fight is None:
-        raise RulesError("a spirit-combat exchange needs the fight's state (R11)")
+        raise RulesError(said(N_("a spirit-combat exchange needs the fight's state (R11)")))
     if fight.over:
         why = "the GM ended the fight" if fight.ended_by_gm else "a side has no charges left"
         return (Action("next_exchange", False, f"the fight is over: {why} (R11)"),

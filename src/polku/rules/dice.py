@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ..i18n import told_error
+from ..i18n import N_, said, told_error
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -100,11 +100,11 @@ class Die:
 def check_face(face: int, size: int) -> None:
     """Raise :class:`FaceError` unless ``face`` can show on a d``size``."""
     if size not in VALID_SIZES:
-        raise FaceError(f"d{size} is not a die this tracker knows (d4, d6, d8, d10, d12, d20)")
+        raise FaceError(said(N_("d{size} is not a die this tracker knows (d4, d6, d8, d10, d12, d20)"), size=str(size)))
     if isinstance(face, bool) or not isinstance(face, int):
-        raise FaceError(f"face {face!r} is not a whole number")
+        raise FaceError(said(N_("face {face} is not a whole number"), face=repr(face)))
     if not 1 <= face <= size:
-        raise FaceError(f"face {face} cannot show on a d{size} (1–{size})")
+        raise FaceError(said(N_("face {face} cannot show on a d{size} (1–{size})"), face=str(face), size=str(size)))
 
 
 class DiceSource:
@@ -147,7 +147,7 @@ class ManualSource(DiceSource):
 
     def roll(self, size: int) -> int:
         if self._used >= len(self._faces):
-            raise RulesError(f"not enough faces entered: needed die #{self._used + 1} (d{size})")
+            raise RulesError(said(N_("not enough faces entered: needed die #{value} (d{size})"), value=str(self._used + 1), size=str(size)))
         face = self._faces[self._used]
         self._used += 1
         check_face(face, size)
@@ -179,7 +179,7 @@ def ascii_int(text: str, max_digits: int = 6) -> int:
     t = str(text).strip()
     digits = t[1:] if t[:1] in ("+", "-") else t
     if not (digits.isascii() and digits.isdigit()) or len(digits) > max_digits:
-        raise ValueError(f"'{t[:40]}' is not a whole number (write it with the digits 0-9)")
+        raise ValueError(said(N_("'{value}' is not a whole number (write it with the digits 0-9)"), value=str(t[:40])))
     return int(t)
 
 
@@ -190,18 +190,18 @@ def parse_faces(text: str, size: int, *, allow_ability: bool = False) -> tuple[D
         FaceError: one line naming the bad item.
     """
     if text is None or not str(text).strip():
-        raise FaceError("no faces given (write them comma-separated, e.g. 7,7,3)")
+        raise FaceError(said(N_("no faces given (write them comma-separated, e.g. 7,7,3)")))
     dice: list[Die] = []
     for raw in str(text).split(","):
         item = raw.strip()
         ability = False
         if item.endswith("*"):
             if not allow_ability:
-                raise FaceError(f"'{item}': '*' (ability die) is only used in Rajapolku")
+                raise FaceError(said(N_("'{item}': '*' (ability die) is only used in Rajapolku"), item=str(item)))
             ability = True
             item = item[:-1].strip()
         if not item:
-            raise FaceError(f"empty face in '{text}' (write them comma-separated, e.g. 7,7,3)")
+            raise FaceError(said(N_("empty face in '{text}' (write them comma-separated, e.g. 7,7,3)"), text=str(text)))
         dice.append(Die(size, _face(item, raw, size), Src.ABILITY if ability else Src.DIE))
     return tuple(dice)
 
@@ -220,9 +220,9 @@ def _face(item: str, raw: str, size: int) -> int:
     try:
         face = typed_face(ascii_int(item), size)
     except ValueError:
-        raise FaceError(f"'{raw.strip()[:40]}' is not a face (a whole number 1–{size})") from None
+        raise FaceError(said(N_("'{value}' is not a face (a whole number 1–{size})"), value=str(raw.strip()[:40]), size=str(size))) from None
     if face == 0:
-        raise FaceError(f"face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)")
+        raise FaceError(said(N_("face 0 cannot show on a d{size} (1–{size}; only a d10's 0 means 10)"), size=str(size)))
     check_face(face, size)
     return face
 
@@ -233,7 +233,7 @@ def parse_sized_faces(text: str, default_size: int | None = None) -> tuple[Die, 
     ``d10:9`` / ``10:9`` is a 9 on a d10; a bare face uses ``default_size``.
     """
     if text is None or not str(text).strip():
-        raise FaceError("no faces given (write them comma-separated, e.g. 7,4,4)")
+        raise FaceError(said(N_("no faces given (write them comma-separated, e.g. 7,4,4)")))
     dice: list[Die] = []
     for raw in str(text).split(","):
         item = raw.strip().lower()
@@ -244,9 +244,9 @@ def parse_sized_faces(text: str, default_size: int | None = None) -> tuple[Die, 
             try:
                 size = ascii_int(size_txt)
             except ValueError:
-                raise FaceError(f"'{raw.strip()}': die size '{size_txt}' is not a number") from None
+                raise FaceError(said(N_("'{value}': die size '{size_txt}' is not a number"), value=str(raw.strip()), size_txt=str(size_txt))) from None
         if size is None:
-            raise FaceError(f"'{raw.strip()}': give the die size, e.g. d8:{item}")
+            raise FaceError(said(N_("'{value}': give the die size, e.g. d8:{item}"), value=str(raw.strip()), item=str(item)))
         dice.append(Die(size, _face(item, raw, size), Src.DIE))
     return tuple(dice)
 

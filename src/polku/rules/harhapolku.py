@@ -21,7 +21,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..i18n import N_
+from ..i18n import N_, said
 from .dice import DiceSource, Die, DieSpec, RulesError, Src
 from .explain import Speaker, line, says
 from .explain import Step as ExplainStep
@@ -137,9 +137,9 @@ def with_effects(pool: HarhaPool, own: Sequence[tuple[str, int]] = (),
     dice, lines = list(pool.dice), list(pool.explain)
     for label, n, whose in [(lb, k, "") for lb, k in own] + [(lb, k, "the other side's ") for lb, k in against]:
         if not str(label).strip():
-            raise RulesError("an effect needs a name")
+            raise RulesError(said(N_("an effect needs a name")))
         if n < 1:
-            raise RulesError(f"an effect gives 1 die or more, not {n}")
+            raise RulesError(said(N_("an effect gives 1 die or more, not {n}"), n=str(n)))
         dice += [DieSpec(size, Src.CONDITION, str(label))] * n
         lines.append(line("harha.effect", count=n, size=size, name=str(label), other_side=bool(whose)))
     return HarhaPool(tuple(dice), tuple(lines))
@@ -175,7 +175,7 @@ def build_pool_same_size(
     for spec in specifications:
         name = str(spec).strip()
         if not name:
-            raise RulesError("a specification needs a name")
+            raise RulesError(said(N_("a specification needs a name")))
         dice.append(DieSpec(size, Src.BACKGROUND, name))
         lines.append(line("harha.same_size", part="specification", size=size, name=name))
     g = _claim(gm_bonus, "GM bonus")
@@ -319,7 +319,7 @@ def compare_ch23(actor: Sequence[Die], challenger: Sequence[Die], variant: str =
 def check_variant(variant: str) -> str:
     """``variant`` if it is a ``harha.variant`` value (H3–H6), else a one-line error."""
     if variant not in VARIANTS:
-        raise RulesError(f"unknown Harhapolku variant '{variant}' (use one of: {', '.join(VARIANTS)})")
+        raise RulesError(said(N_("unknown Harhapolku variant '{variant}' (use one of: {VARIANTS})"), variant=str(variant), VARIANTS=str(', '.join(VARIANTS))))
     return variant
 
 
@@ -327,7 +327,7 @@ def _one_size(dice: Sequence[Die], rule: str) -> None:
     sizes = {d.size for d in dice}
     if len(sizes) > 1:
         listed = ", ".join(f"d{s}" for s in sorted(sizes))
-        raise RulesError(f"the {rule} variant uses one die size, not {listed} ({'H5' if rule == 'same-size' else 'H6'})")
+        raise RulesError(said(N_("the {rule} variant uses one die size, not {listed} ({value})"), rule=str(rule), listed=str(listed), value=str('H5' if rule == 'same-size' else 'H6')))
 
 
 def resolve(
@@ -363,10 +363,10 @@ def resolve(
         _one_size((*a, *b), "same-size")
         return compare_ch23(a, b, variant="same_size")
     if a_count is None or b_count is None:
-        raise RulesError("the sum variant adds each side's one roll to its die count: give both counts (H6)")
+        raise RulesError(said(N_("the sum variant adds each side's one roll to its die count: give both counts (H6)")))
     if len(b) != 1 or len(a) > 1 or (not a and a_count):
         who, n = ("challenger", len(b)) if len(b) != 1 else ("actor", len(a))
-        raise RulesError(f"in the sum variant the {who} rolls one die, not {n} (H6)")
+        raise RulesError(said(N_("in the sum variant the {who} rolls one die, not {n} (H6)"), who=str(who), n=str(n)))
     if not a:  # H4: an actor without a single die fails
         resolve_sum(0, 1, b_count, b[0])  # checks the counts and the roll
         return SumResult(0, 0, b_count, b[0].face, "b", 0, b[0].size)
@@ -387,7 +387,7 @@ def variant_dice(pool: HarhaPool, variant: str) -> tuple[DieSpec, ...]:
     if variant in ("same_size", "sum") and len({d.size for d in pool.dice}) > 1:
         rule = "same-size" if variant == "same_size" else "sum"
         sizes = ", ".join(f"d{s}" for s in sorted({d.size for d in pool.dice}))
-        raise RulesError(f"the {rule} variant uses one die size, not {sizes} (build the pool with build_pool_same_size)")
+        raise RulesError(said(N_("the {rule} variant uses one die size, not {sizes} (build the pool with build_pool_same_size)"), rule=str(rule), sizes=str(sizes)))
     if variant != "sum" or not pool.dice:
         return pool.dice
     size = pool.dice[0].size
@@ -433,7 +433,7 @@ class SumResult:
 def _roll_value(roll: int | Die, who: str) -> int:
     face = roll.face if isinstance(roll, Die) else roll
     if isinstance(face, bool) or not isinstance(face, int) or face < 1:
-        raise RulesError(f"the {who}'s roll must be a face of 1 or more, not {roll!r}")
+        raise RulesError(said(N_("the {who}'s roll must be a face of 1 or more, not {roll}"), who=str(who), roll=repr(roll)))
     return face
 
 
@@ -449,11 +449,11 @@ def resolve_sum(a_count: int, a_roll: int | Die, b_count: int, b_roll: int | Die
     """
     for who, count in (("actor", a_count), ("challenger", b_count)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RulesError(f"the {who}'s die count must be a whole number 0 or more, not {count!r}")
+            raise RulesError(said(N_("the {who}'s die count must be a whole number 0 or more, not {count}"), who=str(who), count=repr(count)))
     ar, br = _roll_value(a_roll, "actor"), _roll_value(b_roll, "challenger")
     for who, roll in (("actor", a_roll), ("challenger", b_roll)):
         if isinstance(roll, Die) and roll.face > roll.size:
-            raise RulesError(f"the {who}'s roll {roll.face} cannot show on a d{roll.size}")
+            raise RulesError(said(N_("the {who}'s roll {face} cannot show on a d{size}"), who=str(who), face=str(roll.face), size=str(roll.size)))
     if a_count < 1 or b_count + br > a_count + ar:
         winner = "b"
     else:
@@ -575,7 +575,7 @@ def difficult(dice: Sequence[Die], very_demanding: bool = False, variant: str = 
     """
     dice = tuple(dice)
     if variant == "sum" and len(dice) > 1:
-        raise RulesError(f"in the sum variant the actor rolls one die, not {len(dice)} (H6)")
+        raise RulesError(said(N_("in the sum variant the actor rolls one die, not {dice} (H6)"), dice=str(len(dice))))
     high = sum(1 for d in dice if d.face >= HIGH_FACE)
     return DifficultResult(dice, high, 2 if very_demanding else 1, variant)
 
@@ -654,12 +654,12 @@ def edge_reroll(
     if which is None or which == "all":
         chosen = set(range(len(dice)))
     elif isinstance(which, str):
-        raise RulesError(f"reroll which dice? '{which}' (give positions or 'all')")
+        raise RulesError(said(N_("reroll which dice? '{which}' (give positions or 'all')"), which=str(which)))
     else:
         chosen = set()
         for i in which:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(dice):
-                raise RulesError(f"no die #{i} to reroll (the roll has {len(dice)} dice)")
+                raise RulesError(said(N_("no die #{i} to reroll (the roll has {dice} dice)"), i=str(i), dice=str(len(dice))))
             chosen.add(i)
     return tuple(d.rerolled(source.roll(d.size)) if i in chosen else d for i, d in enumerate(dice))
 
@@ -718,7 +718,7 @@ TIER_TEXT = {
 def usurp_tier(count: int) -> str:
     """What a usurpation with ``count`` dice allows (H9)."""
     if count < 1:
-        raise RulesError("a usurpation needs at least one die (H9)")
+        raise RulesError(said(N_("a usurpation needs at least one die (H9)")))
     return "negate" if count == 1 else "parry" if count <= 3 else "harm_roll"
 
 
@@ -767,7 +767,7 @@ class NarrationContest:
     def __post_init__(self) -> None:
         if self.conflict not in CONFLICT_DIE:
             kinds = ", ".join(CONFLICT_DIE)
-            raise RulesError(f"unknown conflict '{self.conflict}' (use one of: {kinds})")
+            raise RulesError(said(N_("unknown conflict '{conflict}' (use one of: {kinds})"), conflict=str(self.conflict), kinds=str(kinds)))
 
     @property
     def table_total(self) -> int:
@@ -813,7 +813,7 @@ class NarrationContest:
         who, background = _name(who, "participant"), _name(background, "background")
         earlier = self.rolled_as(who, background)
         if earlier is not None:
-            raise RulesError(f"{who} already rolled {earlier} this scene (H9)")
+            raise RulesError(said(N_("{who} already rolled {earlier} this scene (H9)"), who=str(who), earlier=str(earlier)))
         die = DieSpec(size, Src.BACKGROUND, background).with_face(source.roll(size))
         state = replace(
             self,
@@ -835,7 +835,7 @@ class NarrationContest:
         who = _name(who, "participant")
         hand = self.hand(who)
         if not hand:
-            raise RulesError(f"{who} has no rolled dice in hand to reroll (H7)")
+            raise RulesError(said(N_("{who} has no rolled dice in hand to reroll (H7)"), who=str(who)))
         new = edge_reroll(hand, which, source)
         state = replace(self, hands=self._with_hand(who, new))
         return Step(state, line("narr.reroll", who=who, old=[d.face for d in hand], new=[d.face for d in new]))
@@ -849,9 +849,9 @@ class NarrationContest:
         narrator = _name(narrator, "narrator")
         dice = tuple(dice)
         if self.narrator is not None:
-            raise RulesError(f"{self.narrator} already narrates: usurp with a larger sum (H9)")
+            raise RulesError(said(N_("{narrator} already narrates: usurp with a larger sum (H9)"), narrator=str(self.narrator)))
         if len(dice) != 2:
-            raise RulesError(f"the narration is taken with exactly two dice, not {len(dice)} (H9)")
+            raise RulesError(said(N_("the narration is taken with exactly two dice, not {dice} (H9)"), dice=str(len(dice))))
         state = replace(
             self, narrator=narrator, table=dice, hands=self._take_from_hand(narrator, dice), last=None
         )
@@ -871,13 +871,13 @@ class NarrationContest:
         who = _name(who, "participant")
         dice = tuple(dice)
         if self.narrator is None:
-            raise RulesError("nobody narrates yet: take the narration with two dice first (H9)")
+            raise RulesError(said(N_("nobody narrates yet: take the narration with two dice first (H9)")))
         if who == self.narrator:
-            raise RulesError(f"{who} already narrates (H9)")
+            raise RulesError(said(N_("{who} already narrates (H9)"), who=str(who)))
         tier = usurp_tier(len(dice))
         total, table = _total(dice), self.table_total
         if total <= table:
-            raise RulesError(f"sum {total} does not exceed the table's {table}")
+            raise RulesError(said(N_("sum {total} does not exceed the table's {table}"), total=str(total), table=str(table)))
         burn = Burn(self.narrator, self.table, who)
         harm = tier == "harm_roll"
         usurpation = Usurpation(
@@ -897,13 +897,13 @@ class NarrationContest:
         """The GM's dice for the pending harm roll, to roll with ``roll_specs`` (H9)."""
         pending = self._pending_harm()
         if pending.gm_die_size is None:  # only a harm-roll usurpation names the GM's die
-            raise RulesError("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")
+            raise RulesError(said(N_("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")))
         return tuple(DieSpec(pending.gm_die_size, Src.GM_BONUS, "harm") for _ in range(pending.gm_dice))
 
     def _pending_harm(self) -> Usurpation:
         last = self.last
         if last is None or last.tier != "harm_roll" or last.harm_resolved:
-            raise RulesError("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")
+            raise RulesError(said(N_("no harm roll is due: only a usurpation with more than 3 dice calls for one (H9)")))
         return last
 
     def harm_roll(self, gm_dice: Sequence[Die] = ()) -> Step:
@@ -924,7 +924,7 @@ class NarrationContest:
         else:
             size = pending.gm_die_size
             if len(gm) != pending.gm_dice or any(d.size != size for d in gm):
-                raise RulesError(f"the GM rolls {pending.gm_dice}d{size} here, not {_sizes(gm)} (H9)")
+                raise RulesError(said(N_("the GM rolls {gm_dice}d{size} here, not {gm} (H9)"), gm_dice=str(pending.gm_dice), size=str(size), gm=str(_sizes(gm))))
             gm_total = _total(gm)
             harmed = gm_total > pending.total
             outcome = HarmRoll(pending.who, gm, gm_total, pending.total, harmed=harmed, automatic=False)
@@ -962,7 +962,7 @@ def background_key(name: str) -> str:
 def _name(value: str, kind: str) -> str:
     text = str(value).strip() if value is not None else ""
     if not text:
-        raise RulesError(f"a {kind} needs a name")
+        raise RulesError(said(N_("a {kind} needs a name"), kind=str(kind)))
     return text
 
 

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..i18n import N_
+from ..i18n import N_, said
 from ..text import WOUND_LEVEL_WORDS, die_typed
 from .dice import Die, DieSpec, RulesError, Src
 from .explain import Speaker, line, says
@@ -108,7 +108,7 @@ def _wound_level(level: str | None) -> str:
     if found is not None:
         return found
     levels = ", ".join(RAJA_WOUND_LEVELS)
-    raise RulesError(f"unknown wound level '{level}' (use one of: {levels})")
+    raise RulesError(said(N_("unknown wound level '{level}' (use one of: {levels})"), level=str(level), levels=str(levels)))
 
 
 def _names(kind: str, names: Sequence[str]) -> list[str]:
@@ -118,7 +118,7 @@ def _names(kind: str, names: Sequence[str]) -> list[str]:
     for name in names:
         text = str(name).strip()
         if not text:
-            raise RulesError(f"a {kind} needs a name")
+            raise RulesError(said(N_("a {kind} needs a name"), kind=str(kind)))
         out.append(text)
     return out
 
@@ -161,7 +161,7 @@ def build_pool(
     settings = settings or Settings()
     level = _wound_level(wound_level)
     if level in OUT_OF_ACTION:
-        raise RulesError(f"a character who is {level.lower()} cannot take part in a challenge (R9)")
+        raise RulesError(said(N_("a character who is {value} cannot take part in a challenge (R9)"), value=str(level.lower())))
     bgs = _names("background", backgrounds)
     abs_ = _names("ability", abilities)
     helps = _names("condition", helping_conditions)
@@ -225,22 +225,22 @@ def _chosen_removals(
         return []
     pairs = list(wanted)
     if len(pairs) > penalty:
-        raise RulesError(f"the wound removes {penalty} dice (R9), not {len(pairs)}")
+        raise RulesError(said(N_("the wound removes {penalty} dice (R9), not {pairs}"), penalty=str(penalty), pairs=str(len(pairs))))
     left = list(removable)
     out: list[DieSpec] = []
     for item in pairs:
         try:
             kind, name = item
         except (TypeError, ValueError):
-            raise RulesError(f"a die to remove is a (kind, name) pair, not {item!r}") from None
+            raise RulesError(said(N_("a die to remove is a (kind, name) pair, not {item}"), item=repr(item))) from None
         kind, name = str(kind).strip().lower(), str(name).strip()
         if kind == "action":
-            raise RulesError("the wound never removes the action die (R9)")
+            raise RulesError(said(N_("the wound never removes the action die (R9)")))
         if kind not in WOUND_REMOVABLE:
-            raise RulesError(f"a wound removes a condition, background or ability die, not '{kind}' (R9)")
+            raise RulesError(said(N_("a wound removes a condition, background or ability die, not '{kind}' (R9)"), kind=str(kind)))
         spec = next((d for d in left if str(d.source) == kind and d.label == name), None)
         if spec is None:
-            raise RulesError(f"no {kind} die '{name}' in the pool to remove (R9)")
+            raise RulesError(said(N_("no {kind} die '{name}' in the pool to remove (R9)"), kind=str(kind), name=str(name)))
         left.remove(spec)
         out.append(spec)
     return out
@@ -383,7 +383,7 @@ def resolve(a: Sequence[Die], b: Sequence[Die], settings: Settings | None = None
     settings = settings or Settings()
     for d in (*a, *b):
         if d.size != D10:
-            raise RulesError(f"Rajapolku uses only d10s, not a d{d.size} (R1)")
+            raise RulesError(said(N_("Rajapolku uses only d10s, not a d{size} (R1)"), size=str(d.size)))
     sa, sb = raja_sorted(a), raja_sorted(b)
 
     winner = "tie"
@@ -443,7 +443,7 @@ def deciding_die(win: Sequence[Die]) -> Die:
         RulesError: no dice.
     """
     if not win:
-        raise RulesError("a side without dice has no deciding die (R6)")
+        raise RulesError(said(N_("a side without dice has no deciding die (R6)")))
     top = win[0].face
     return next((d for d in win if d.face == top and not d.is_ability), win[0])
 
@@ -522,12 +522,12 @@ def spirit_pool(charges: int) -> SpiritPool:
         RulesError: fewer than 2 charges (after spending 1 none would remain as dice).
     """
     if isinstance(charges, bool) or not isinstance(charges, int) or charges < 0:
-        raise RulesError(f"charges must be a whole number 0 or more, not {charges!r}")
+        raise RulesError(said(N_("charges must be a whole number 0 or more, not {charges}"), charges=repr(charges)))
     if charges < 1:
-        raise RulesError("no charge to spend: spirit combat costs 1 charge (R11)")
+        raise RulesError(said(N_("no charge to spend: spirit combat costs 1 charge (R11)")))
     remaining = charges - 1
     if remaining == 0:
-        raise RulesError("after spending 1 charge none would remain to roll (R11)")
+        raise RulesError(said(N_("after spending 1 charge none would remain to roll (R11)")))
     return SpiritPool(
         charges_before=charges,
         spent=1,
@@ -567,7 +567,7 @@ def spirit_dice_counts(
     settings = settings or Settings()
     for name, value in (("a_penalty", a_penalty), ("b_penalty", b_penalty)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{name} must be a whole number 0 or more, not {value!r}")
+            raise RulesError(said(N_("{name} must be a whole number 0 or more, not {value}"), name=str(name), value=repr(value)))
     if not settings.raja_spirit_wounds or a_charges <= 0 or b_charges <= 0:
         return a_charges, b_charges
     if settings.raja_wound_penalty == "oppose":
@@ -617,7 +617,7 @@ class SpiritFight:
 
     def charges(self, side: str) -> int:
         if side not in ("a", "b"):
-            raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+            raise RulesError(said(N_("side must be 'a' or 'b', not {side}"), side=repr(side)))
         return self.a_charges if side == "a" else self.b_charges
 
     def dice_counts(self, settings: Settings | None = None) -> tuple[int, int]:
@@ -640,11 +640,11 @@ class SpiritFight:
             RulesError: the fight is over, or the result's pools are not the charges left.
         """
         if self.over:
-            raise RulesError("this spirit combat is over (R11)")
+            raise RulesError(said(N_("this spirit combat is over (R11)")))
         na, nb = self.dice_counts(settings)
         if len(result.a) != na or len(result.b) != nb:
             wounds = "" if (na, nb) == (self.a_charges, self.b_charges) else ", with the wound penalties (R9)"
-            raise RulesError(f"each side rolls its charges left{wounds} ({na} and {nb} dice) (R11)")
+            raise RulesError(said(N_("each side rolls its charges left{wounds} ({na} and {nb} dice) (R11)"), wounds=str(wounds), na=str(na), nb=str(nb)))
         loss = spirit_loss(result, settings)
         a, b = self.a_charges, self.b_charges
         if result.winner == "a":
@@ -711,9 +711,9 @@ def ability_cost(kind: str, cost: int = 1, *, paid_this_scene: bool = False) -> 
         RulesError: an unknown kind or a negative cost.
     """
     if kind not in ABILITY_COST_KINDS:
-        raise RulesError(f"unknown ability cost '{kind}' (use one of: use, scene, always)")
+        raise RulesError(said(N_("unknown ability cost '{kind}' (use one of: use, scene, always)"), kind=str(kind)))
     if isinstance(cost, bool) or not isinstance(cost, int) or cost < 0:
-        raise RulesError(f"ability cost must be a whole number 0 or more, not {cost!r}")
+        raise RulesError(said(N_("ability cost must be a whole number 0 or more, not {cost}"), cost=repr(cost)))
     if kind == "always" or (kind == "scene" and paid_this_scene):
         return 0
     return cost
@@ -726,7 +726,7 @@ def spend_charges(charges: int, cost: int) -> int:
         RulesError: not enough charges.
     """
     if cost > charges:
-        raise RulesError(f"not enough charges: {cost} needed, {charges} left (R11)")
+        raise RulesError(said(N_("not enough charges: {cost} needed, {charges} left (R11)"), cost=str(cost), charges=str(charges)))
     return charges - cost
 
 
@@ -739,10 +739,10 @@ def harm_steps(degrees: int, track: Sequence[str], current: str) -> tuple[int, s
     EX A (1 degree) → Bruised; Mortally wounded + 3 → Dead (2 steps).
     """
     if isinstance(degrees, bool) or not isinstance(degrees, int) or degrees < 0:
-        raise RulesError(f"degrees must be a whole number 0 or more, not {degrees!r}")
+        raise RulesError(said(N_("degrees must be a whole number 0 or more, not {degrees}"), degrees=repr(degrees)))
     levels = list(track)
     if current not in levels:
-        raise RulesError(f"'{current}' is not on this wound track")
+        raise RulesError(said(N_("'{current}' is not on this wound track"), current=str(current)))
     i = levels.index(current)
     j = min(len(levels) - 1, i + degrees)
     return j - i, levels[j]

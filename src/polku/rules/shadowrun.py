@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
-from ..i18n import N_
+from ..i18n import N_, said
 from ..text import glitch_text
 from .dice import DiceSource, Die, RulesError, Src
 from .explain import Speaker, line, say, says, signed
@@ -161,9 +161,9 @@ always answers 6."""
 
 def _check_int(value: Any, what: str, minimum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{what} must be a whole number, not {value!r}")
+        raise RulesError(said(N_("{what} must be a whole number, not {value}"), what=str(what), value=repr(value)))
     if minimum is not None and value < minimum:
-        raise RulesError(f"{what} must be {minimum} or more, not {value}")
+        raise RulesError(said(N_("{what} must be {minimum} or more, not {value}"), what=str(what), minimum=str(minimum), value=str(value)))
     return value
 
 
@@ -238,13 +238,13 @@ def build_pool(
         _check_int(second_attribute, f"{second_attribute_name} rating", 0)
     _check_int(wound_modifier, "wound modifier")
     if wound_modifier > 0:
-        raise RulesError(f"wound modifier is a penalty (0 or less), not {wound_modifier}")
+        raise RulesError(said(N_("wound modifier is a penalty (0 or less), not {wound_modifier}"), wound_modifier=str(wound_modifier)))
     mods: list[tuple[str, int]] = []
     for item in modifiers:
         try:
             label, n = item
         except (TypeError, ValueError):
-            raise RulesError(f"modifier {item!r} must be a (label, dice) pair") from None
+            raise RulesError(said(N_("modifier {item} must be a (label, dice) pair"), item=repr(item))) from None
         _check_int(n, f"modifier '{label}'")
         mods.append((str(label), n))
 
@@ -253,14 +253,14 @@ def build_pool(
     if skill is not None and skill <= 0:
         skill = None  # a rating of 0 is no skill (S2)
     if skill is not None and second_attribute is not None:
-        raise RulesError("give a skill or a second attribute, not both (S1)")
+        raise RulesError(said(N_("give a skill or a second attribute, not both (S1)")))
     if skill is not None:
         parts += [(skill_name, skill), (attribute_name, attribute)]
     elif second_attribute is not None:
         parts += [(attribute_name, attribute), (second_attribute_name, second_attribute)]
     else:
         if not defaulting_allowed:
-            raise RulesError(f"{skill_name} does not allow defaulting: no skill, no roll (S2)")
+            raise RulesError(said(N_("{skill_name} does not allow defaulting: no skill, no roll (S2)"), skill_name=str(skill_name)))
         defaulted = True
         parts += [(attribute_name, attribute), ("defaulting", -1)]
     parts += mods
@@ -292,7 +292,7 @@ def dice_pool(dice: int, modifiers: Sequence[tuple[str, int]] = (), wound_modifi
         try:
             name, n = item
         except (TypeError, ValueError):
-            raise RulesError(f"modifier {item!r} must be a (label, dice) pair") from None
+            raise RulesError(said(N_("modifier {item} must be a (label, dice) pair"), item=repr(item))) from None
         parts.append((str(name), _check_int(n, f"modifier '{name}'")))
     if wound_modifier:
         parts.append(("wounds", wound_modifier))
@@ -585,7 +585,7 @@ def _explode(
                 added += 1
                 if added > RULE_OF_SIX_GUARD:
                     raise RulesError(
-                        f"rule of six passed {RULE_OF_SIX_GUARD} dice: the dice source looks broken"
+                        said(N_("rule of six passed {RULE_OF_SIX_GUARD} dice: the dice source looks broken"), RULE_OF_SIX_GUARD=str(RULE_OF_SIX_GUARD))
                     )
                 dice.append(Die(SIDES, source.roll(SIDES), Src.EXPLODED, f"from #{i + 1}"))
                 parents.append(i)
@@ -632,7 +632,7 @@ def roll(
         _check_int(edge_before, "Edge rating", 1)
     if total <= 0:
         if edge_before is not None:
-            raise RulesError("pool is 0 or less: spend Edge on a Long Shot instead (S3)")
+            raise RulesError(said(N_("pool is 0 or less: spend Edge on a Long Shot instead (S3)")))
         return SRRoll((), (), pool_size, helper_dice, glitch_rerolls=glitch_rerolls,
                       hurried=hurried, auto_failed=True, manual=source.manual)
     pool_n, helper_n = (pool_size, helper_dice) if pool_size >= 0 else (0, total)
@@ -669,7 +669,7 @@ def buy_hits(pool_size: int) -> SRRoll:
     """S4 buying hits: a roll of no dice with ``pool_size // 4`` hits, no glitch."""
     hits = bought_hits(pool_size)
     if pool_size <= 0:
-        raise RulesError("pool is 0 or less: there are no hits to buy (S3)")
+        raise RulesError(said(N_("pool is 0 or less: there are no hits to buy (S3)")))
     return SRRoll((), (), pool_size, bought=hits)
 
 
@@ -685,11 +685,11 @@ def edge_after(roll: SRRoll, edge_rating: int, source: DiceSource) -> SRRoll:
     """
     _check_int(edge_rating, "Edge rating", 1)
     if roll.auto_failed:
-        raise RulesError("pool is 0 or less: spend Edge on a Long Shot instead (S3)")
+        raise RulesError(said(N_("pool is 0 or less: spend Edge on a Long Shot instead (S3)")))
     if roll.bought is not None:
-        raise RulesError("bought hits are not rolled: no Edge dice to add (S4)")
+        raise RulesError(said(N_("bought hits are not rolled: no Edge dice to add (S4)")))
     if roll.edge_dice:
-        raise RulesError("Edge already added dice to this roll (S7)")
+        raise RulesError(said(N_("Edge already added dice to this roll (S7)")))
     dice = list(roll.dice)
     parents = list(roll.parents)
     start = len(dice)
@@ -710,7 +710,7 @@ def _on_roll(result: _Judged, fn: Callable[[SRRoll], SRRoll]) -> _Judged:
         return fn(result)
     if isinstance(result, SuccessResult):
         return replace(result, roll=fn(result.roll))
-    raise RulesError(f"not a Shadowrun roll: {type(result).__name__}")
+    raise RulesError(said(N_("not a Shadowrun roll: {name}"), name=str(type(result).__name__)))
 
 
 def negate_glitch(result: _Judged) -> _Judged:
@@ -723,11 +723,11 @@ def negate_glitch(result: _Judged) -> _Judged:
 
     def fn(r: SRRoll) -> SRRoll:
         if r.critical_glitch:
-            raise RulesError("Edge cannot negate a critical glitch; spend 1 Edge to reduce it (S6)")
+            raise RulesError(said(N_("Edge cannot negate a critical glitch; spend 1 Edge to reduce it (S6)")))
         if r.critical_reduced and r.rolled_critical:
-            raise RulesError("no further Edge may be spent on a reduced critical glitch (S6)")
+            raise RulesError(said(N_("no further Edge may be spent on a reduced critical glitch (S6)")))
         if not r.glitch:
-            raise RulesError("there is no glitch to negate (S5)")
+            raise RulesError(said(N_("there is no glitch to negate (S5)")))
         return replace(r, glitch_negated=True, edge_spent=r.edge_spent + 1)
 
     return _on_roll(result, fn)
@@ -742,7 +742,7 @@ def reduce_critical(result: _Judged) -> _Judged:
 
     def fn(r: SRRoll) -> SRRoll:
         if not r.critical_glitch:
-            raise RulesError("there is no critical glitch to reduce (S6)")
+            raise RulesError(said(N_("there is no critical glitch to reduce (S6)")))
         return replace(r, critical_reduced=True, edge_spent=r.edge_spent + 1)
 
     return _on_roll(result, fn)
@@ -863,7 +863,7 @@ class OpposedResult:
 
     def roll_of(self, side: str) -> SRRoll:
         if side not in ("a", "b"):
-            raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+            raise RulesError(said(N_("side must be 'a' or 'b', not {side}"), side=repr(side)))
         return self.a if side == "a" else self.b
 
     def with_roll(self, side: str, roll: SRRoll) -> "OpposedResult":
@@ -889,7 +889,7 @@ def opposed(a_roll: SRRoll, b_roll: SRRoll) -> OpposedResult:
 def group_pool(pools: Sequence[int]) -> int:
     """S9 against a group: the largest pool + 1 die per extra member, at most +5."""
     if not pools:
-        raise RulesError("a group needs at least one member (S9)")
+        raise RulesError(said(N_("a group needs at least one member (S9)")))
     for p in pools:
         _check_int(p, "pool size")
     return max(pools) + min(GROUP_BONUS_CAP, len(pools) - 1)
@@ -966,7 +966,7 @@ class ExtendedTest:
         """
         _check_int(threshold, "threshold", 1)
         if self.over:
-            raise RulesError("the extended test is already over (S10)")
+            raise RulesError(said(N_("the extended test is already over (S10)")))
         return replace(self, threshold=threshold)
 
     def with_hurried(self, hurried: bool) -> "ExtendedTest":
@@ -976,7 +976,7 @@ class ExtendedTest:
             RulesError: the test is over.
         """
         if self.over:
-            raise RulesError("the extended test is already over (S10)")
+            raise RulesError(said(N_("the extended test is already over (S10)")))
         return replace(self, hurried=bool(hurried))
 
     def judged(self, roll: SRRoll) -> SRRoll:
@@ -1002,7 +1002,7 @@ class ExtendedTest:
         if hurried is not None and bool(hurried) != state.hurried:
             state = state.with_hurried(hurried)
         if state.over:
-            raise RulesError("the extended test is already over (S10)")
+            raise RulesError(said(N_("the extended test is already over (S10)")))
         roll = state.judged(roll)
         history = state.history + (roll,)
         marks = state.interval_thresholds + (state.threshold,)
@@ -1029,9 +1029,9 @@ class ExtendedTest:
         """
         old = previous if previous is not None else (self.history[-1] if self.history else None)
         if old is None or self.intervals < 1:
-            raise RulesError("no interval has been rolled yet (S10)")
+            raise RulesError(said(N_("no interval has been rolled yet (S10)")))
         if self.spoiled:
-            raise RulesError("the GM ruled the test spoiled (S10)")
+            raise RulesError(said(N_("the GM ruled the test spoiled (S10)")))
         old = self.judged(old) if previous is not None else old
         roll = replace(roll, hurried=old.hurried)
         before = self.accumulated - (0 if old.critical_glitch else old.hits)
@@ -1049,7 +1049,7 @@ class ExtendedTest:
         """
         judged = replace(roll, hurried=True) if self.hurried else roll
         if judged.hits == 0 and not judged.critical_glitch:
-            raise RulesError("a roll with 0 hits would never finish the test (S10)")
+            raise RulesError(said(N_("a roll with 0 hits would never finish the test (S10)")))
         state = self.add(roll)
         while not state.over:
             state = state.add(roll)
@@ -1062,9 +1062,9 @@ class ExtendedTest:
             RulesError: the last roll did not glitch, or the test is over.
         """
         if self.over:
-            raise RulesError("the extended test is already over (S10)")
+            raise RulesError(said(N_("the extended test is already over (S10)")))
         if not self.glitched:
-            raise RulesError("only a glitch can spoil an extended test (S10)")
+            raise RulesError(said(N_("only a glitch can spoil an extended test (S10)")))
         return replace(self, spoiled=True, ended=True)
 
     def restart(self) -> "ExtendedTest":
@@ -1185,7 +1185,7 @@ def teamwork_bonus(
 def leader_of(pools: Mapping[str, int] | Sequence[int]) -> str | int:
     """S11: who leads, the largest pool (its key, or index; the first on a tie)."""
     if not pools:
-        raise RulesError("teamwork needs at least one character (S11)")
+        raise RulesError(said(N_("teamwork needs at least one character (S11)")))
     items = list(pools.items()) if hasattr(pools, "items") else list(enumerate(pools))
     best = items[0]
     for item in items[1:]:
@@ -1263,10 +1263,10 @@ def parse_ap(value: int | str | ArmourPenetration) -> ArmourPenetration:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         if not -99 <= value <= 99:
-            raise RulesError(f"AP must be between −99 and +99, not {value}")
+            raise RulesError(said(N_("AP must be between −99 and +99, not {value}"), value=str(value)))
         return ArmourPenetration(value)
     if not isinstance(value, str):
-        raise RulesError(f"AP must be a number such as −2 or +2, or −half, not {value!r}")
+        raise RulesError(said(N_("AP must be a number such as −2 or +2, or −half, not {value}"), value=repr(value)))
     text = value.strip().lower()
     if text in ("", "—", "0") or (len(text) == 1 and text in _MINUS):
         return ArmourPenetration(0)
@@ -1346,7 +1346,7 @@ def defences_against(kind: str) -> tuple[str, ...]:
     (('reaction', 'full'), ('reaction', 'full', 'parry', 'block'))
     """
     if kind not in WEAPON_KINDS:
-        raise RulesError(f"an attack is ranged, melee or thrown, not '{kind}'")
+        raise RulesError(said(N_("an attack is ranged, melee or thrown, not '{kind}'"), kind=str(kind)))
     return DEFENCES if kind == "melee" else ("reaction", "full")
 
 
@@ -1365,7 +1365,7 @@ def armour_against(kind: str) -> str:
     EX: "ranged" → "ballistic"; "melee" → "impact"; "thrown" → "impact".
     """
     if kind not in WEAPON_KINDS:
-        raise RulesError(f"a weapon is {', '.join(WEAPON_KINDS)}, not {kind!r}")
+        raise RulesError(said(N_("a weapon is {WEAPON_KINDS}, not {kind}"), WEAPON_KINDS=str(', '.join(WEAPON_KINDS)), kind=repr(kind)))
     return "ballistic" if kind == "ranged" else "impact"
 
 
@@ -1389,7 +1389,7 @@ def damage_kind(kind: str, dv: int, armour: int, conversion: str = "below") -> s
     physical by default, stun under ``"not_above"``.
     """
     if kind not in DAMAGE_KINDS:
-        raise RulesError(f"damage is 'physical' or 'stun', not {kind!r}")
+        raise RulesError(said(N_("damage is 'physical' or 'stun', not {kind}"), kind=repr(kind)))
     _check_int(dv, "damage value", 0)
     _check_int(armour, "armour", 0)
     if kind == "stun" or conversion == "never":
@@ -1398,7 +1398,7 @@ def damage_kind(kind: str, dv: int, armour: int, conversion: str = "below") -> s
         return "stun" if dv < armour else "physical"
     if conversion == "not_above":
         return "stun" if dv <= armour else "physical"
-    raise RulesError(f"sr.stun_conversion must be below, not_above or never, not {conversion!r}")
+    raise RulesError(said(N_("sr.stun_conversion must be below, not_above or never, not {conversion}"), conversion=repr(conversion)))
 
 
 def faces_needed(pool_size: int, edge_before: int | None, faces: Sequence[int]) -> int:
@@ -1491,9 +1491,9 @@ def take_damage(mon: Monitors, boxes: int, kind: str, overflow_rule: str = "box"
     """
     _check_int(boxes, "boxes", 0)
     if kind not in DAMAGE_KINDS:
-        raise RulesError(f"damage is 'physical' or 'stun', not {kind!r}")
+        raise RulesError(said(N_("damage is 'physical' or 'stun', not {kind}"), kind=repr(kind)))
     if overflow_rule not in ("box", "half"):
-        raise RulesError(f"sr.stun_overflow must be box or half, not {overflow_rule!r}")
+        raise RulesError(said(N_("sr.stun_overflow must be box or half, not {overflow_rule}"), overflow_rule=repr(overflow_rule)))
     physical_boxes = boxes
     stun = mon.stun
     if kind == "stun":
@@ -1593,7 +1593,7 @@ def spend_edge(current: int, cost: int = 1) -> int:
     _check_int(current, "Edge", 0)
     _check_int(cost, "Edge cost", 0)
     if cost > current:
-        raise RulesError(f"not enough Edge: {current} left, {cost} needed")
+        raise RulesError(said(N_("not enough Edge: {current} left, {cost} needed"), current=str(current), cost=str(cost)))
     return current - cost
 
 
@@ -1612,7 +1612,7 @@ INITIATIVE_KIND_PASSES = {"physical": 1, "astral": 3, "matrix": 2}
 
 def _check_kind(kind: str) -> str:
     if kind not in INITIATIVE_KINDS:
-        raise RulesError(f"an initiative score is {', '.join(INITIATIVE_KINDS)}, not '{kind}'")
+        raise RulesError(said(N_("an initiative score is {INITIATIVE_KINDS}, not '{kind}'"), INITIATIVE_KINDS=str(', '.join(INITIATIVE_KINDS)), kind=str(kind)))
     return kind
 
 
@@ -1693,7 +1693,7 @@ def result_json(result: SRRoll | SuccessResult | OpposedResult | ExtendedTest | 
         return {"size": result.size, "parts": [list(p) for p in result.parts],
                 "defaulted": result.defaulted, "long_shot": result.long_shot,
                 "auto_fail": result.auto_fail, "edge_cost": result.edge_cost}
-    raise RulesError(f"not a Shadowrun result: {type(result).__name__}")
+    raise RulesError(said(N_("not a Shadowrun result: {name}"), name=str(type(result).__name__)))
 
 
 # ---------------------------------------------------------------------------
@@ -1956,4 +1956,4 @@ def explain(result: Any) -> list[str]:
     """Lines for humans about any result of this module."""
     if isinstance(result, (SRRoll, SuccessResult, OpposedResult, ExtendedTest, PoolPlan)):
         return result.explain()
-    raise RulesError(f"not a Shadowrun result: {type(result).__name__}")
+    raise RulesError(said(N_("not a Shadowrun result: {name}"), name=str(type(result).__name__)))

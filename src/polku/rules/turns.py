@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..i18n import N_, said
 from .dice import RulesError
 
 MAX_PASSES = 4
@@ -98,7 +99,7 @@ class TurnEntry:
 def wounded_score(score: int, wound_modifier: int) -> int:
     """S12: the initiative score lowered by the wound modifier (``wound_modifier`` ≤ 0), at least 0."""
     if wound_modifier > 0:
-        raise RulesError(f"a wound modifier lowers the score; {wound_modifier} is above 0")
+        raise RulesError(said(N_("a wound modifier lowers the score; {wound_modifier} is above 0"), wound_modifier=str(wound_modifier)))
     return max(0, score + wound_modifier)
 
 
@@ -110,7 +111,7 @@ def turn_order(entries: Iterable[TurnEntry]) -> list[TurnEntry]:
 def check_passes(passes: int) -> int:
     """Initiative passes a character may have: 1 to :data:`MAX_PASSES`."""
     if isinstance(passes, bool) or not isinstance(passes, int) or not 1 <= passes <= MAX_PASSES:
-        raise RulesError(f"initiative passes are 1 to {MAX_PASSES}, not {passes!r}")
+        raise RulesError(said(N_("initiative passes are 1 to {MAX_PASSES}, not {passes}"), MAX_PASSES=str(MAX_PASSES), passes=repr(passes)))
     return passes
 
 
@@ -168,17 +169,17 @@ def check_effect(name: str, dice: int, unit: str, count: int) -> tuple[str, int,
     """
     name = name.strip()
     if not name:
-        raise RulesError("an effect needs a name (e.g. Stunned, Blessed, smoke)")
+        raise RulesError(said(N_("an effect needs a name (e.g. Stunned, Blessed, smoke)")))
     if len(name) > 60:
-        raise RulesError("an effect's name is at most 60 characters")
+        raise RulesError(said(N_("an effect's name is at most 60 characters")))
     if isinstance(dice, bool) or not isinstance(dice, int) or not -MAX_EFFECT_DICE <= dice <= MAX_EFFECT_DICE:
-        raise RulesError(f"an effect's dice modifier is −{MAX_EFFECT_DICE} to +{MAX_EFFECT_DICE}, not {dice!r}")
+        raise RulesError(said(N_("an effect's dice modifier is −{MAX_EFFECT_DICE} to +{MAX_EFFECT_DICE}, not {dice}"), MAX_EFFECT_DICE=str(MAX_EFFECT_DICE), dice=repr(dice)))
     if unit not in EFFECT_UNITS:
-        raise RulesError(f"an effect lasts passes, turns, scenes, sessions or until removed, not '{unit}'")
+        raise RulesError(said(N_("an effect lasts passes, turns, scenes, sessions or until removed, not '{unit}'"), unit=str(unit)))
     if unit == "removed":
         return name, dice, unit, 0
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_EFFECT_COUNT:
-        raise RulesError(f"an effect lasts 1 to {MAX_EFFECT_COUNT} {EFFECT_UNIT_WORDS[unit][1]}, not {count!r}")
+        raise RulesError(said(N_("an effect lasts 1 to {MAX_EFFECT_COUNT} {value}, not {count}"), MAX_EFFECT_COUNT=str(MAX_EFFECT_COUNT), value=str(EFFECT_UNIT_WORDS[unit][1]), count=repr(count)))
     return name, dice, unit, count
 
 

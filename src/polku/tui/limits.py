@@ -19,6 +19,8 @@ from typing import Any
 from textual import events
 from textual.widgets import Input
 
+from ..i18n import _
+
 TEXT_MAX = 2000
 """Characters any text field holds (a note or a set of faces is far shorter)."""
 
@@ -43,7 +45,7 @@ class InputLimits:
                                          + len(field.selected_text)))
                 if len(event.text) > room:
                     event.text = event.text[:room]
-                    self.notify(f"The paste was cut to the {room} characters that fit",  # type: ignore[attr-defined]
+                    self.notify(_("The paste was cut to the {room} characters that fit", room=room),  # type: ignore[attr-defined]
                                 severity="warning", timeout=4)
         await super().on_event(event)  # type: ignore[misc]
 

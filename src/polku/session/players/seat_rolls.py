@@ -688,15 +688,15 @@ def ask_defence(t: Tracker, defender: str, attacker: str | None, pool: SRPool, *
     which throws both sides in one opposed test (S9). Logged, undoable (undo takes the attack back)."""
     ch = t.characters.get(defender)
     if ch is None:
-        raise SeatError(f"no character '{defender}'")
+        raise SeatError(said(N_("no character '{defender}'"), defender=str(defender)))
     if ch.get("secret"):
-        raise SeatError(f"{ch['name']} is secret: a secret character has no seat")
+        raise SeatError(said(N_("{name} is secret: a secret character has no seat"), name=str(ch['name'])))
     if t.system.value != "shadowrun":
-        raise SeatError("a defence from a seat is a Varjojuoksu roll (S9)")
+        raise SeatError(said(N_("a defence from a seat is a Varjojuoksu roll (S9)")))
     if attacker is not None and t.character(attacker).get("secret"):
-        raise SeatError("the attacker is secret: roll this attack at the GM's screen")
+        raise SeatError(said(N_("the attacker is secret: roll this attack at the GM's screen")))
     if attacker == defender:
-        raise SeatError("a character cannot attack themselves")
+        raise SeatError(said(N_("a character cannot attack themselves")))
     if challenge is not None:
         t.challenge(challenge)
     side = t.rolls.sr_side(attacker, pool, label or None)

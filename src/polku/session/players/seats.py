@@ -204,7 +204,7 @@ def valid_cid(cid: str) -> bool:
 def seat_dir(session_path: str | os.PathLike[str], cid: str) -> Path:
     """The folder of one character's seat."""
     if not _CID.fullmatch(cid):
-        raise SeatError(f"'{cid}' is not a character id a seat folder can have")
+        raise SeatError(said(N_("'{cid}' is not a character id a seat folder can have"), cid=str(cid)))
     return spool_dir(session_path) / cid
 
 
@@ -227,14 +227,14 @@ def _open_dir(name: str | os.PathLike[str], dir_fd: int | None = None, *, create
         return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError as e:
         if e.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise SpoolError(f"{os.fspath(name)} is not a plain folder (a symbolic link or a file)") from None
+            raise SpoolError(said(N_("{name} is not a plain folder (a symbolic link or a file)"), name=str(os.fspath(name)))) from None
         raise
 
 
 def _open_seat_dir(session_path: str | os.PathLike[str], cid: str, *, create: bool = False) -> int:
     """The seat folder's descriptor, reached through the spool folder's (neither followed as a link)."""
     if not _CID.fullmatch(cid):
-        raise SeatError(f"'{cid}' is not a character id a seat folder can have")
+        raise SeatError(said(N_("'{cid}' is not a character id a seat folder can have"), cid=str(cid)))
     root = _open_dir(spool_dir(session_path), create=create)
     try:
         return _open_dir(cid, root, create=create)
@@ -368,9 +368,9 @@ def table_of(value: object, *, strict: bool = True) -> dict[str, object]:
 def _check_seat_character(t: Tracker, cid: str) -> Character:
     ch = t.characters.get(cid)
     if ch is None:
-        raise SeatError(f"no character '{cid}'")
+        raise SeatError(said(N_("no character '{cid}'"), cid=str(cid)))
     if ch.get("secret"):
-        raise SeatError(f"{ch['name']} is secret: a secret character has no seat")
+        raise SeatError(said(N_("{name} is secret: a secret character has no seat"), name=str(ch['name'])))
     return ch
 
 
@@ -403,9 +403,9 @@ def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, 
     """
     ch = _check_seat_character(t, cid)
     if t.system.value != "shadowrun":
-        raise SeatError("a Varjojuoksu roll request needs a Varjojuoksu campaign")
+        raise SeatError(said(N_("a Varjojuoksu roll request needs a Varjojuoksu campaign")))
     if threshold is not None and threshold < 0:
-        raise SeatError("the threshold is 0 or more (S8)")
+        raise SeatError(said(N_("the threshold is 0 or more (S8)")))
     if challenge is not None:
         t.challenge(challenge)
     side = t.rolls.sr_side(cid, pool)
@@ -430,7 +430,7 @@ def ask_harha(t: Tracker, cid: str, side: HarhaSide, *, very_demanding: bool = F
     """Ask ``cid``'s seat for a Harhapolku difficult action with these claims (H2, H8); logged, undoable."""
     ch = _check_seat_character(t, cid)
     if t.system.value != "harhapolku":
-        raise SeatError("a Harhapolku roll request needs a Harhapolku campaign")
+        raise SeatError(said(N_("a Harhapolku roll request needs a Harhapolku campaign")))
     if challenge is not None:
         t.challenge(challenge)
     what = "very demanding" if very_demanding else "difficult"
@@ -465,9 +465,9 @@ def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
     """
     ch = _check_seat_character(t, cid)
     if t.system.value != "rajapolku":
-        raise SeatError("a Rajapolku roll request needs a Rajapolku campaign")
+        raise SeatError(said(N_("a Rajapolku roll request needs a Rajapolku campaign")))
     if any(w in t.characters and t.characters[w].get("secret") for w in opposition.who):
-        raise SeatError("a secret character is in the opposition: roll this one at the GM's screen")
+        raise SeatError(said(N_("a secret character is in the opposition: roll this one at the GM's screen")))
     if challenge is not None:
         t.challenge(challenge)
     mine = RajaSide(ch["name"], [cid], backgrounds=list(side.backgrounds), abilities=list(side.abilities),
@@ -510,7 +510,7 @@ def withdraw(t: Tracker, offer_seq: int) -> Event:
     """Take back a pending roll request (logged, undoable)."""
     offer = next((o for o in pending_offers(t) if o.seq == offer_seq), None)
     if offer is None:
-        raise SeatError(f"no pending roll request {offer_seq}")
+        raise SeatError(said(N_("no pending roll request {offer_seq}"), offer_seq=str(offer_seq)))
     name = t.character(offer.cid)["name"] if offer.cid in t.characters else offer.cid
     out: list[Event] = []
 
@@ -755,12 +755,12 @@ def physical(roll_event: Event | None) -> bool:
 def write_request(session_path: str | os.PathLike[str], cid: str, kind: str, **fields: object) -> str:
     """Write one request of ``cid``'s seat into its folder; returns the request's id."""
     if kind not in REQUEST_KINDS:
-        raise SeatError(f"unknown request '{kind}'")
+        raise SeatError(said(N_("unknown request '{kind}'"), kind=str(kind)))
     rid = secrets.token_hex(8)
     body = {"v": 1, "id": rid, "seat": cid, "kind": kind, "at": time.time(), **fields}
     data = json.dumps(body, separators=(",", ":")).encode()
     if len(data) > MAX_REQUEST_BYTES:
-        raise SeatError("that request is too large")
+        raise SeatError(said(N_("that request is too large")))
     _write_atomic(session_path, cid, f"req-{rid}.json", data)
     return rid
 
@@ -1008,7 +1008,7 @@ def hold(session_path: str | os.PathLike[str], cid: str, request: SeatRequest) -
     again after a quit or a crash (:func:`held_requests`). :func:`release` removes it once decided."""
     rid = str(request.get("id", ""))
     if not _ID.fullmatch(rid):
-        raise SeatError("a held request needs its id")
+        raise SeatError(said(N_("a held request needs its id")))
     return _write_atomic(session_path, cid, f"held-{rid}.json", json.dumps(request, separators=(",", ":")).encode())
 
 
@@ -1196,7 +1196,7 @@ def apply_request(t: Tracker, cid: str, req: SeatRequest) -> SeatAnswer:
                 return _answer(rid, True, said(N_("{name}: done (the new dice are in the log)"), name=ch["name"]), ev,
                                t, cid)
             if kind == "own":
-                raise SeatError("a seat's own roll is answered by seat_rolls.answer")
+                raise SeatError(said(N_("a seat's own roll is answered by seat_rolls.answer")))
             if "story_points" not in ch:
                 raise SeatError(N_("story points are a Rajapolku resource (R12)"))
             t.spend_story_point(cid, str(req["bought"]))
@@ -1233,7 +1233,7 @@ def _apply_roll(t: Tracker, cid: str, req: SeatRequest) -> Event:
             ev = t.rolls.roll_sr(side, threshold=offer.threshold, hidden=offer.hidden, challenge=offer.challenge,
                            faces=faces)["event"]
         elif offer.test == "sr-defend":
-            raise SeatError("a defence is answered by seat_rolls.answer")
+            raise SeatError(said(N_("a defence is answered by seat_rolls.answer")))
         elif offer.test == "raja":
             if edge_before:
                 raise SeatError(N_("Edge before the roll is a Varjojuoksu rule (S7)"))
@@ -1282,7 +1282,7 @@ def write_answer(session_path: str | os.PathLike[str], cid: str, answer: SeatAns
     """Write the GM's app's answer into the seat's folder (atomically; neither folder followed as a link)."""
     rid = answer["id"]
     if not _ID.fullmatch(rid):
-        raise SeatError("an answer needs the request's id")
+        raise SeatError(said(N_("an answer needs the request's id")))
     return _write_atomic(session_path, cid, f"ans-{rid}.json", json.dumps(answer, separators=(",", ":")).encode())
 
 

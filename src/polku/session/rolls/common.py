@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, cast, overload
 
-from ...i18n import _
+from ...i18n import N_, _, said
 from ...rules import harhapolku as harha
 from ...rules.dice import DiceSource, Die, DieSpec, ManualSource, RulesError, roll_specs
 from ...rules.explain import step_of
@@ -198,7 +198,7 @@ class RollsBase:
 
     def check_faces_used(self, source: DiceSource) -> None:
         if isinstance(source, ManualSource) and source.remaining:
-            raise RulesError(f"{plural(source.remaining, 'face')} more than the pool has dice; check what you entered")
+            raise RulesError(said(N_("{remaining} more than the pool has dice; check what you entered"), remaining=str(plural(source.remaining, 'face'))))
 
     def effect_dice(self, who: Sequence[str], off: Sequence[str] = ()) -> list[tuple[str, int]]:
         """``(label, dice)`` of the effects of the side's character that change pools, without those

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...i18n import N_, said
 from ...rules import rajapolku as raja
 from ...rules.dice import DieSpec, RulesError, Src
 from ...text import plural, raja_outcome
@@ -147,7 +148,7 @@ class RajaRolls(RollsBase):
             if cost:
                 left = ch["charges"] - cost
                 if left < 0:
-                    raise RulesError(f"{ch['name']} has {ch['charges']} charges; {name} costs {cost} (R11)")
+                    raise RulesError(said(N_("{name} has {charges} charges; {name2} costs {cost} (R11)"), name=str(ch['name']), charges=str(ch['charges']), name2=str(name), cost=str(cost)))
                 txn.set(["characters", cid, "charges"], left)
                 if ab["per"] == "scene":
                     txn.set(["characters", cid, "paid_this_scene"], ch["paid_this_scene"] + [name])

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
+from ...i18n import N_, said
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
 from ..model import Event, ExtendedProgress, roll_of
@@ -348,13 +349,13 @@ class SRRolls(RollsBase):
         ch = sr_sheet(self.tracker.character(side.who[0])) if side.who else None
         if side.long_shot:
             if ch is None:
-                raise RulesError("a Long Shot needs a character with Edge (S3)")
+                raise RulesError(said(N_("a Long Shot needs a character with Edge (S3)")))
             self.spend_edge_in(txn, side.who[0], "Long Shot (S3)", "long_shot")
             return plan, sr.roll_long_shot(ch["edge_rating"], src, settings=self.tracker.settings)
         edge = None
         if side.edge_before:
             if ch is None:
-                raise RulesError("Edge needs a character (S7)")
+                raise RulesError(said(N_("Edge needs a character (S7)")))
             self.spend_edge_in(txn, side.who[0], "Edge before the roll: rule of six (S7)", "edge_before")
             edge = ch["edge_rating"]
         r = sr.roll(plan.size, src, edge, settings=self.tracker.settings,
@@ -366,7 +367,7 @@ class SRRolls(RollsBase):
         (:data:`polku.session.telling.EDGE_REASONS`) and ``dice`` the Edge dice added, for the fact."""
         ch = sr_sheet(self.tracker.character(cid))
         if ch["edge"] < 1:
-            raise RulesError(f"{ch['name']} has no Edge left this session")
+            raise RulesError(said(N_("{name} has no Edge left this session"), name=str(ch['name'])))
         left = ch["edge"] - 1
         txn.set(["characters", cid, "edge"], left)
         txn.emit("resource", f"{ch['name']} spends Edge: {reason} ({left}/{ch['edge_rating']} left)",
@@ -584,7 +585,7 @@ class SRRolls(RollsBase):
         if not b.defence or cid not in self.tracker.characters:
             return
         if b.defence not in sr.DEFENCE_CHOICES:
-            raise RulesError(f"a defence is one of {', '.join(sr.DEFENCE_CHOICES)}, not '{b.defence}'")
+            raise RulesError(said(N_("a defence is one of {DEFENCE_CHOICES}, not '{defence}'"), DEFENCE_CHOICES=str(', '.join(sr.DEFENCE_CHOICES)), defence=str(b.defence)))
         if sr_sheet(self.tracker.character(cid)).get("defence", "reaction") != b.defence:
             txn.set(["characters", cid, "defence"], b.defence)
 

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict, cast
 
-from ...i18n import _
+from ...i18n import N_, _, said
 from ...rules.dice import Die, RulesError
 from ...rules.system import System
 from ...text import plural
@@ -152,7 +152,7 @@ class Damage:
         try:
             which = sr.armour_against(weapon_kind)
         except RulesError as e:
-            raise TrackerError(str(e)) from None
+            raise TrackerError(*e.args) from None
         a = self.armour(cid)
         return (a.ballistic if which == "ballistic" else a.impact), which
 
@@ -255,7 +255,7 @@ class Damage:
         try:
             return sr.resistance_pool(ch["attributes"]["body"], armour, ap)
         except RulesError as e:
-            raise TrackerError(str(e)) from None
+            raise TrackerError(*e.args) from None
 
     def last_event(self) -> Event | None:
         """The newest roll (not undone) that damage or harm could come from, or None."""
@@ -325,29 +325,28 @@ class Damage:
 
         t = self.t
         if t.system is not System.SHADOWRUN:
-            raise TrackerError("damage from a roll is Varjojuoksu's")
+            raise TrackerError(said(N_("damage from a roll is Varjojuoksu's")))
         attacker, seq, challenge = "", 0, None
         if roll_event is not None:
             offer = self.offer(roll_event)
             if not offer.allowed:
                 raise TrackerError(offer.reason)
             if target not in offer.targets:
-                raise TrackerError(f"{t.character(target)['name'] if target in t.characters else target}"
-                                " was not the defender of that attack")
+                raise TrackerError(said(N_("{value} was not the defender of that attack"), value=str(t.character(target)['name'] if target in t.characters else target)))
             attacker, seq, challenge = offer.attacker, offer.attack_seq, offer.challenge or None
             net = offer.net_hits
         else:
             net = 0 if net_hits is None else net_hits
         ch = t.character(target)
         if "attributes" not in ch:
-            raise TrackerError(f"{ch['name']} has no condition monitors")
+            raise TrackerError(said(N_("{name} has no condition monitors"), name=str(ch['name'])))
         if damage not in sr.DAMAGE_KINDS:
-            raise TrackerError("damage is 'physical' or 'stun'")
+            raise TrackerError(said(N_("damage is 'physical' or 'stun'")))
         try:
             pen = sr.parse_ap(ap)
             kind = kind or sr.weapon_kind(skill)
         except RulesError as e:
-            raise TrackerError(str(e)) from None
+            raise TrackerError(*e.args) from None
         worn, which = self.armour_against(target, kind)
         armour = worn if armour is None else armour
         weapon = weapon.strip()
@@ -471,7 +470,7 @@ class Damage:
         t = self.t
         acts = [a for a in self.post_roll_actions(resist_event) if a.name == what]
         if not acts:
-            raise TrackerError(f"'{what}' cannot be done to this roll")
+            raise TrackerError(said(N_("'{what}' cannot be done to this roll"), what=str(what)))
         if not acts[0].allowed:
             raise TrackerError(acts[0].reason)
         rec = cast(_Resisted, t.recent[int(resist_event["seq"])])  # post_roll_actions found it
@@ -611,17 +610,17 @@ class Damage:
         steps = offer.steps if steps is None else steps
         note = offer.note if note is None else note.strip()
         if steps < 0:
-            raise TrackerError("a harm step goes down the track (0 or more)")
+            raise TrackerError(said(N_("a harm step goes down the track (0 or more)")))
         track = t.state["wound_track"]
         level = ch.get("wound", "")
         new_level = level
         if steps:
             if "wound" not in ch:
-                raise TrackerError("Harhapolku keeps no wound track: write a health note")
+                raise TrackerError(said(N_("Harhapolku keeps no wound track: write a health note")))
             i = track.index(level) if level in track else 0
             new_level = track[min(len(track) - 1, i + steps)]
         if new_level == level and note == ch["health"]:
-            raise TrackerError(f"{ch['name']} is already {level or 'so'} with that note; nothing changed")
+            raise TrackerError(said(N_("{name} is already {value} with that note; nothing changed"), name=str(ch['name']), value=str(level or 'so')))
 
         def build(txn: Txn) -> None:
             bits = []

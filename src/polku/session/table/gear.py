@@ -128,7 +128,7 @@ def parse_weapon(text: str) -> Weapon:
     try:
         ap = sr.parse_ap(parts[2] if len(parts) > 2 else "")
     except RulesError as e:
-        raise TrackerError(str(e)) from None
+        raise TrackerError(*e.args) from None
     skill = parts[3] if len(parts) > 3 else ""
     kind = parts[4].lower() if len(parts) > 4 else sr.weapon_kind(skill)
     if kind not in sr.WEAPON_KINDS:

@@ -215,7 +215,7 @@ class Roster:
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_GROUP_ADD:
             raise TrackerError(said(N_("add 1 to {most} at once, not {count}"), most=MAX_GROUP_ADD, count=count))
         if initiative not in model.GROUP_INITIATIVE:
-            raise TrackerError("a group's initiative is 'shared' or 'separate'")
+            raise TrackerError(said(N_("a group's initiative is 'shared' or 'separate'")))
         gname = (group or tpl["name"]).strip()
         existing = next((g for g in self.groups.values() if g["name"].lower() == gname.lower()), None)
         names = numbered_names(tpl["name"], [c["name"] for c in t.characters.values()], count)
@@ -260,7 +260,7 @@ class Roster:
         if g is None:
             raise TrackerError(said(N_("no group '{group}'"), group=gid))
         if initiative not in model.GROUP_INITIATIVE:
-            raise TrackerError("a group's initiative is 'shared' or 'separate'")
+            raise TrackerError(said(N_("a group's initiative is 'shared' or 'separate'")))
         if g["initiative"] == initiative:
             raise TrackerError(said(N_("{group} already rolls shared initiative; nothing changed"), group=g["name"])
                                if initiative == "shared" else
@@ -360,8 +360,7 @@ class Roster:
         def build(txn: Txn) -> None:
             if template:
                 if any(x["name"].lower() == name.lower() for x in self.templates.values()):
-                    raise TrackerError(f"a template named {name!r} exists already: remove it first (or import as a"
-                                       " character)")
+                    raise TrackerError(said(N_("a template named {name} exists already: remove it first (or import as a character)"), name=repr(name)))
                 if "templates" not in t.state:
                     txn.set(["templates"], {})
                 tid = self._free_id("tpl-" + model.slug(name), self.templates)
@@ -382,7 +381,7 @@ class Roster:
             try:
                 model.validate_state(t.state)
             except model.StateError as e:
-                raise TrackerError(f"the imported character does not fit the sheet: {e}") from None
+                raise TrackerError(said(N_("the imported character does not fit the sheet: {e}"), e=str(e))) from None
             what = "Template" if template else "Character"
             txn.emit("template" if template else "character",
                      f"{what} {name} imported" + (f" from {source}" if source else ""),

@@ -14,6 +14,7 @@ import datetime as _dt
 import random as _random
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, cast
 
+from ...i18n import N_, said
 from ...rules.dice import DiceSource, RulesError
 from ...rules.system import RAJA_WOUND_PENALTY, Settings, System, raja_wound_level
 from .. import fairdice, model
@@ -182,12 +183,12 @@ class TrackerBase:
         try:
             return self.state["characters"][cid]
         except KeyError:
-            raise TrackerError(f"no character '{cid}'") from None
+            raise TrackerError(said(N_("no character '{cid}'"), cid=str(cid))) from None
 
     def find_character(self, name_or_id: str) -> Character:
         ch = model.by_name_or_id(self.characters, name_or_id)
         if ch is None:
-            raise TrackerError(f"no character named '{name_or_id}'")
+            raise TrackerError(said(N_("no character named '{name_or_id}'"), name_or_id=str(name_or_id)))
         return ch
 
     @property
@@ -222,13 +223,13 @@ class TrackerBase:
         for c in self.state["challenges"]:
             if c["id"] == chid:
                 return c
-        raise TrackerError(f"no challenge '{chid}'")
+        raise TrackerError(said(N_("no challenge '{chid}'"), chid=str(chid)))
 
     def challenge_index(self, chid: str) -> int:
         for i, c in enumerate(self.state["challenges"]):
             if c["id"] == chid:
                 return i
-        raise TrackerError(f"no challenge '{chid}'")
+        raise TrackerError(said(N_("no challenge '{chid}'"), chid=str(chid)))
 
     def active_challenge(self) -> Challenge | None:
         for c in self.state["challenges"]:
@@ -291,7 +292,7 @@ class TrackerBase:
 
     def run(self, build: Callable[[_Txn], object]) -> list[Event]:
         if self.read_only:
-            raise TrackerError("this session is open read-only; nothing was changed")
+            raise TrackerError(said(N_("this session is open read-only; nothing was changed")))
         txn = _Txn(self)
         outer, self._txn = self._txn, txn
         try:
@@ -305,7 +306,7 @@ class TrackerBase:
             return self.run(build)
         except (RulesError, StateError) as e:
             txn.rollback()
-            raise TrackerError(str(e)) from None
+            raise TrackerError(*e.args) from None
         except TrackerError:
             txn.rollback()
             raise
@@ -345,9 +346,9 @@ class TrackerBase:
     def undo(self) -> Event:
         """Undo the last command (docs/rules.md: it stays in the log, marked undone)."""
         if self.read_only:
-            raise TrackerError("this session is open read-only; nothing was changed")
+            raise TrackerError(said(N_("this session is open read-only; nothing was changed")))
         if not self._undo:
-            raise TrackerError("nothing to undo")
+            raise TrackerError(said(N_("nothing to undo")))
         cmd = self._undo[-1]
         evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = model.invert_changes([c for e in evs for c in e.get("changes", [])])
@@ -357,9 +358,9 @@ class TrackerBase:
 
     def redo(self) -> Event:
         if self.read_only:
-            raise TrackerError("this session is open read-only; nothing was changed")
+            raise TrackerError(said(N_("this session is open read-only; nothing was changed")))
         if not self._redo:
-            raise TrackerError("nothing to redo")
+            raise TrackerError(said(N_("nothing to redo")))
         cmd = self._redo[-1]
         evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = [clone(c) for e in evs for c in e.get("changes", [])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ...i18n import N_, said
 from ...rules.dice import RulesError
 from ...rules.system import Choice, SettingValue
 from .. import model
@@ -128,7 +129,7 @@ class StructureCommands(TrackerBase):
         """The value after (``delta`` 1) or before (−1) the current one; None for a number setting."""
         choice = next((c for c in self.setting_choices() if c.key == key), None)
         if choice is None:
-            raise TrackerError(f"unknown setting '{key}' for {self.system.display_name}")
+            raise TrackerError(said(N_("unknown setting '{key}' for {display_name}"), key=str(key), display_name=str(self.system.display_name)))
         if choice.allowed is None:
             return None
         allowed = list(choice.allowed)
@@ -144,10 +145,10 @@ class StructureCommands(TrackerBase):
         try:
             same = self.settings.with_value(key, value).to_dotted()[key] == old
         except RulesError as e:
-            raise TrackerError(str(e)) from None
+            raise TrackerError(*e.args) from None
         if same:
             # A repeated key press that changes nothing is refused, so it logs nothing.
-            raise TrackerError(f"{key} is already {_show(old)}; nothing changed")
+            raise TrackerError(said(N_("{key} is already {old}; nothing changed"), key=str(key), old=str(_show(old))))
 
         def build(txn: _Txn) -> None:
             new = self.settings.with_value(key, value)
@@ -161,7 +162,7 @@ class StructureCommands(TrackerBase):
 
     def note(self, text: str) -> None:
         if not text.strip():
-            raise TrackerError("the note is empty")
+            raise TrackerError(said(N_("the note is empty")))
         self.run(lambda txn: txn.emit("note", text.strip()))
 
     # -- the challenge queue -------------------------------------------------------
@@ -170,7 +171,7 @@ class StructureCommands(TrackerBase):
                       kind: str = "") -> Challenge:
         title = title.strip()
         if not title:
-            raise TrackerError("a challenge needs a title")
+            raise TrackerError(said(N_("a challenge needs a title")))
         parts, opp = list(participants), list(opposition)
         for cid in parts + opp:
             self.character(cid)
@@ -203,7 +204,7 @@ class StructureCommands(TrackerBase):
         items = self.state["challenges"]
         j = max(0, min(len(items) - 1, i + delta))
         if i == j:
-            raise TrackerError("the challenge cannot move further")
+            raise TrackerError(said(N_("the challenge cannot move further")))
         title = items[i]["title"]
 
         def build(txn: _Txn) -> None:
@@ -218,9 +219,9 @@ class StructureCommands(TrackerBase):
     def start_challenge(self, chid: str) -> None:
         c = self.challenge(chid)
         if c["status"] == "resolved":
-            raise TrackerError(f"'{c['title']}' is already resolved")
+            raise TrackerError(said(N_("'{title}' is already resolved"), title=str(c['title'])))
         if c["status"] == "active":
-            raise TrackerError(f"'{c['title']}' is already active")
+            raise TrackerError(said(N_("'{title}' is already active"), title=str(c['title'])))
 
         def build(txn: _Txn) -> None:
             for i, x in enumerate(self.state["challenges"]):
@@ -261,7 +262,7 @@ class StructureCommands(TrackerBase):
         for e in entries:
             self.character(e["id"])
         if list(entries) == list(self.state["initiative"]):
-            raise TrackerError("the initiative order is already that; nothing changed")
+            raise TrackerError(said(N_("the initiative order is already that; nothing changed")))
 
         def build(txn: _Txn) -> None:
             txn.set(["initiative"], entries)
