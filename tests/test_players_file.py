@@ -600,3 +600,36 @@ def test_a_save_whose_only_change_is_part_of_a_list_is_appended(tmp_path):
         assert f.poll() and f.view.offers == {"kaneda": [{"seq": 1}, {"seq": 3}]}
     finally:
         sf.close()
+
+
+def test_the_whole_projection_hands_the_interpreter_over_often_and_an_appended_save_does_not(tmp_path, monkeypatch):
+    """The GM's app projects the whole log in its save worker when it opens a session (seconds at 10,000
+    events): meanwhile the UI thread gets the interpreter within half a millisecond, not 5 ms, at each turn;
+    a later save (appended, or an undo written whole from the projection kept) changes nothing; the setting
+    is the same afterwards."""
+    import sys
+
+    from polku.session.players.players_file import GIL_SLICE_S, PlayersPublisher
+
+    seen: list[float] = []
+    build = PlayersPublisher.build
+
+    def spy(self, tracker, seat_problems=None):
+        seen.append(sys.getswitchinterval())
+        return build(self, tracker, seat_problems)
+
+    monkeypatch.setattr(PlayersPublisher, "build", spy)
+    before = sys.getswitchinterval()
+    path = saved_demo(tmp_path)
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    try:
+        saves(sf, pf, gm)
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        gm.undo()
+        saves(sf, pf, gm)
+        assert seen == [GIL_SLICE_S, before, before] and pf.whole_writes == 2
+        assert sys.getswitchinterval() == before
+    finally:
+        sf.close()
