@@ -226,7 +226,8 @@ def test_seats_roll_their_own_attack_defence_resistance_and_initiative_over_ssh_
                   f'"test": "sr-resist", "key": "{attack["seq"]}"}}')
             wait_for(lambda: seats.read_answer(session, "ratchet", "00000000000000bb"), 60, "the refusal")
             assert seats.read_answer(session, "ratchet", "00000000000000bb") == {
-                "v": 1, "id": "00000000000000bb", "ok": False, "text": "that roll is not open to you now"}
+                "v": 1, "id": "00000000000000bb", "ok": False, "text": "that roll is not open to you now",
+                "words": ["that roll is not open to you now", {}]}  # the catalogue message: the seat words it in its language
             keys_to("nyx", "o")
             wait_for(lambda: "4. Resist Kaneda's Ares Predator" in screen("nyx"), 60, "the resistance open",
                      lambda: screen("nyx"))
