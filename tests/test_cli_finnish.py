@@ -176,3 +176,13 @@ def test_the_unmapped_list_stays_english_in_json_and_in_english(capsys: pytest.C
     assert [str(x) for x in imported.unmapped][0] == "Magic 5"          # what --json writes
     status, out = _run(capsys, "import", "chummer", str(DATA / "Combat Mage.chum"), "--json")
     assert status == 0 and '"Magic 5"' in out
+
+
+def test_the_intervals_help_names_the_default_in_use() -> None:
+    """--intervals' help is a catalogue message with the default written in it: it must stay the default."""
+    from polku.cli.common import INTERVALS_DEFAULT
+    from polku.cli.odds import add_parser  # noqa: F401  (the message lives there and in roll.py)
+
+    for module in ("odds", "roll"):
+        source = (Path(__file__).parents[1] / "src" / "polku" / "cli" / f"{module}.py").read_text("utf-8")
+        assert f"K intervals (default {INTERVALS_DEFAULT})" in source, module

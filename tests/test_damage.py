@@ -422,3 +422,30 @@ def test_the_last_used_weapon_comes_first_and_a_weapon_is_kept_once():
         t.damage.apply(ev, target="ganger", dv=dv, weapon=weapon, faces=[5, 5, 5, 5])
     names = [(w.name, w.dv) for w in t.damage.offer(_attack(t, [5], [1])).weapons]
     assert names == [("predator", 6), ("Shotgun", 7)], "re-typed Predator replaces the old one and comes first"
+
+
+# -- the proposals in the GM's language --------------------------------------------------------------
+
+
+def test_the_damage_and_harm_proposals_read_in_finnish_and_stay_english_in_english():
+    """The damage screen's reason and preview line and the harm screen's reason, as a Finnish GM reads them
+    (i18n.shown, the screens' way), and byte for byte as before in English."""
+    from polku import i18n
+
+    t = demo.demo_varjojuoksu()
+    ev = _attack(t, [5, 6, 5], [1, 2])
+    offer = t.damage.offer(ev)
+    preview = t.damage.preview("ganger", 5, 3, "physical", 0, 6, True, "ballistic")
+    assert offer.reason == "net hits 3 add to the weapon's damage value"
+    assert preview == "DV 5 + 3 net = 8P · resist: Body 4 + ballistic armour 6 = 10 dice + 1 Edge, sixes explode"
+    r = demo.demo_rajapolku()
+    won = r.rolls.roll_raja(RajaSide("Alyosha", ["alyosha"], backgrounds=["Militia", "x"]),
+                            RajaSide("The Pickpocket", ["the-pickpocket"], backgrounds=["y"]),
+                            faces=([10, 8, 7], [6, 5]))["event"]
+    harm = r.damage.harm_offer(won)
+    assert harm.reason == "3 degrees: 3 steps down the wound track (R8, R9)"
+    i18n.set_language("fi")
+    assert i18n.shown(offer.reason) == "netto-osumat 3 lisätään aseen vahinkoarvoon"
+    assert t.damage.preview("ganger", 5, 3, "physical", 0, 6, True, "ballistic") == (
+        "DV 5 + 3 netto = 8P · sieto: keho 4 + luotipanssari 6 = 10 noppaa + 1 Edge, kutoset räjähtävät")
+    assert i18n.shown(harm.reason) == "3 astetta: 3 askelta alas haavatasoilla (R8, R9)"

@@ -135,7 +135,7 @@ def add_parser(verbs: Verbs) -> None:
     roll.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
                       help=N_("shadowrun: an extended test to T hits (S10)"))
     roll.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
-                      help=f"extended: roll at most K intervals (default {INTERVALS_DEFAULT})")
+                      help=N_("extended: roll at most K intervals (default 20)"))
     finish(roll, run)
 
 

@@ -83,6 +83,13 @@ class DamageOffer:
     """The attack dealt nothing: a stalemate or the defender's win (S9)."""
 
 
+_DEGREES = ((N_("{degrees} degree: {steps} step down the wound track (R8, R9)"),
+             N_("{degrees} degree: {steps} steps down the wound track (R8, R9)")),
+            (N_("{degrees} degrees: {steps} step down the wound track (R8, R9)"),
+             N_("{degrees} degrees: {steps} steps down the wound track (R8, R9)")))
+"""A harm offer's reason by degrees and steps (one or more of each): four messages, so each reads whole."""
+
+
 @dataclass(frozen=True, slots=True)
 class HarmOffer:
     """A proposed wound step (Rajapolku) or harm note (both path systems)."""
@@ -208,9 +215,9 @@ class Damage:
         if not targets:
             return DamageOffer(False, _("the defender is not a character: nobody to take the damage"), seq, attacker)
         done = [e for e in self._later(seq) if e.get("roll", {}).get("attack") == seq]
-        reason = f"net hits {out.get('net_hits', 0)} add to the weapon's damage value"
-        if done:
-            reason += " (damage was already applied once from this roll)"
+        net = int(out.get("net_hits", 0))
+        reason = (said(N_("net hits {n} add to the weapon's damage value (damage was already applied once from this "
+                          "roll)"), n=net) if done else said(N_("net hits {n} add to the weapon's damage value"), n=net))
         weapons = self.weapons(attacker)
         armour, _worn = self.armour_against(targets[0], weapons[0].kind if weapons else "ranged")
         return DamageOffer(True, reason, seq, attacker, targets, int(out.get("net_hits", 0)),
@@ -294,11 +301,21 @@ class Damage:
             size = sr.resistance_pool(ch["attributes"]["body"], armour, ap)
         except RulesError as e:
             return str(e)
-        letter = "P" if damage == "physical" else "S"
-        conv = " → stun (under the armour)" if kind != damage else ""
-        edge_text = f" + {ch['edge_rating']} Edge, sixes explode" if edge else ""
-        return (f"DV {dv} + {net_hits} net = {total}{letter}{conv} · resist: Body {ch['attributes']['body']}"
-                f" + {f'{which} ' if which else ''}armour {eff} = {size} dice{edge_text}")
+        dv_text = _("DV {dv} + {net} net = {total}{letter}", dv=dv, net=net_hits, total=total,
+                    letter="P" if damage == "physical" else "S")
+        if kind != damage:
+            dv_text = _("{dv} → stun (under the armour)", dv=dv_text)
+        if which == "ballistic":
+            armour_text = _("ballistic armour {n}", n=eff)
+        elif which == "impact":
+            armour_text = _("impact armour {n}", n=eff)
+        else:
+            armour_text = f"{which} armour {eff}" if which else _("armour {n}", n=eff)
+        resist = _("resist: Body {body} + {armour} = {n} dice", body=ch["attributes"]["body"], armour=armour_text,
+                   n=size)
+        if edge:
+            resist = _("{resist} + {edge} Edge, sixes explode", resist=resist, edge=ch["edge_rating"])
+        return f"{dv_text} · {resist}"
 
     def faces_needed(self, target: str, armour: int, ap: int | sr.ArmourPenetration, edge: bool,
                      faces: Sequence[int]) -> int:
@@ -574,13 +591,13 @@ class Damage:
         # secret later turns the roll into "the GM rolls" for the players, so the note never carries
         # the roll's numbers (R6 degrees); the offer's reason and the roll's own line say them.
         if degrees == 0:
-            return HarmOffer(True, "a narrow win (0 degrees): no wound step; a health note instead (R8)",
+            return HarmOffer(True, said(N_("a narrow win (0 degrees): no wound step; a health note instead (R8)")),
                              who, 0, ch["wound"], ch["wound"], note, seq)
         if steps == 0:
-            return HarmOffer(True, f"{ch['name']} is already {ch['wound']}: a health note (R8)",
+            return HarmOffer(True, said(N_("{name} is already {level}: a health note (R8)"), name=ch["name"],
+                                        level=said(ch["wound"])),
                              who, 0, ch["wound"], ch["wound"], note, seq)
-        return HarmOffer(True, f"{degrees} degree{'s' if degrees != 1 else ''}: {steps} step"
-                         f"{'s' if steps != 1 else ''} down the wound track (R8, R9)",
+        return HarmOffer(True, said(_DEGREES[degrees != 1][steps != 1], degrees=degrees, steps=steps),
                          who, steps, ch["wound"], to, note, seq)
 
     def _harha_offer(self, event: Event, roll: RollTable) -> HarmOffer:
@@ -594,12 +611,14 @@ class Damage:
         if not who:
             return HarmOffer(False, _("the harmed usurper is not a character"))
         if harm.get("automatic"):
-            how = "a fight with abilities, the GM wins"
+            how = said(N_("a fight with abilities, the GM wins"))
         else:
-            how = f"GM {harm.get('gm_total')} > {harm.get('usurper_total')}"
-        # The note outlives the roll (see _raja_offer): it tells none of the contest's totals.
-        return HarmOffer(True, f"harmed in the narration contest ({how}): a health note the GM words (H9)", who,
-                         note="harmed in the narration contest", source_seq=int(event["seq"]))
+            how = said("GM {gm} > {usurper}", gm=str(harm.get("gm_total")), usurper=str(harm.get("usurper_total")))
+        # The note outlives the roll (see _raja_offer): it tells none of the contest's totals. It is the GM's to
+        # edit and is kept as written, so it is worded in the GM's language.
+        return HarmOffer(True, said(N_("harmed in the narration contest ({how}): a health note the GM words (H9)"),
+                                    how=how), who,
+                         note=_("harmed in the narration contest"), source_seq=int(event["seq"]))
 
     def apply_harm(self, offer: HarmOffer, *, steps: int | None = None, note: str | None = None) -> None:
         """Confirm (or edit) a harm proposal: the wound step and/or the health note, one command."""

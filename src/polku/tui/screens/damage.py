@@ -28,7 +28,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, shown
 from ...rules.dice import RulesError
 from ...rules.shadowrun import WEAPON_KINDS, ArmourPenetration, parse_ap
 from ...rules.system import raja_wound_effect
@@ -261,7 +261,7 @@ class DamageScreen(RowsModal):
             labels = {"edge_after": _("Edge after the roll"), "negate_glitch": _("Negate the glitch"),
                       "reduce_critical": _("Reduce the critical")}
             return [(f"post:{a.name}", f"{self.POST_KEYS[a.name]}  {labels[a.name]}\t"
-                     + (a.reason if a.allowed else f"no: {a.reason}"))
+                     + (shown(a.reason) if a.allowed else _("no: {reason}", reason=shown(a.reason))))
                     for a in t.damage.post_roll_actions(self.result) if a.name in labels]
         ch = sr(t.character(self.target))
         out = [("target", _("Target\t{name}", name=ch['name']) + (_(" (←/→ for another)") if len(self.targets) > 1 else ""))]
@@ -374,7 +374,7 @@ class DamageScreen(RowsModal):
         d = self.tracker.damage
         act = next((a for a in d.post_roll_actions(ev) if a.name == what), None)
         if act is None or not act.allowed:
-            self.notify(act.reason if act else _("that cannot be done to this roll"), severity="error", title=_("Not done"))
+            self.notify(shown(act.reason) if act else _("that cannot be done to this roll"), severity="error", title=_("Not done"))
             return
 
         def post(faces: list[int] | None) -> None:
@@ -435,7 +435,8 @@ class HarmScreen(RowsModal):
         self.note = offer.note
 
     def title_line(self) -> str:
-        return _("Harm to {name} — {reason}", name=self.tracker.character(self.offer.who)['name'], reason=self.offer.reason)
+        return _("Harm to {name} — {reason}", name=self.tracker.character(self.offer.who)['name'],
+                 reason=shown(self.offer.reason))
 
     def _level(self) -> str:
         ch = self.tracker.character(self.offer.who)

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, shown
 from ...rules.dice import Die, DieSpec, RulesError
 from ...rules.harhapolku import CONFLICT_DIE, TIER_TEXT
 from ...session.commands import Command, command
@@ -342,7 +342,7 @@ class NarrationScreen(ModalScreen[None]):
 
         offer = self.tracker.damage.harm_offer(self.tracker.damage.last_event())
         if not offer.allowed:
-            self.notify(offer.reason, severity="warning", title=_("No harm to note"))
+            self.notify(shown(offer.reason), severity="warning", title=_("No harm to note"))
             return
         self.app.push_screen(HarmScreen(self.tracker, offer))
 

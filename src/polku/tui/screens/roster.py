@@ -13,7 +13,7 @@ from typing import Any, Callable, Literal, Protocol
 
 from textual.app import App
 
-from ...i18n import _, ngettext
+from ...i18n import _, ngettext, shown
 from ...rules.system import System
 from ...session.commands import Command, command
 from ...session.importers import Imported
@@ -52,7 +52,7 @@ def damage_or_harm(screen: GMScreen) -> None:
         ch = screen.selected_character(quiet=True)
         offer = t.damage.key_offer(ch["id"] if ch is not None else None)
         if not offer.allowed:
-            screen.notify(offer.reason, severity="warning", title=_("No damage"))
+            screen.notify(shown(offer.reason), severity="warning", title=_("No damage"))
         elif offer.attack_seq:
             screen.app.push_screen(DamageScreen(t, ev))
         else:
@@ -60,7 +60,7 @@ def damage_or_harm(screen: GMScreen) -> None:
         return
     harm = t.damage.harm_offer(ev)
     if not harm.allowed:
-        screen.notify(harm.reason, severity="warning", title=_("No harm to propose"))
+        screen.notify(shown(harm.reason), severity="warning", title=_("No harm to propose"))
         return
     screen.app.push_screen(HarmScreen(t, harm))
 
