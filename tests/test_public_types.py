@@ -5,6 +5,8 @@ not start with ``_`` (``__init__`` of a public class counts: it is how the class
 Its parameters and return are read with ast; ``Any`` counts wherever it appears in the
 annotation, also behind a module-level alias (``Row = dict[str, Any]``) of the same module
 or one imported from another polku module.  A caller then sees what a function takes and gives.
+The annotated fields of a public class (a dataclass, NamedTuple or TypedDict, also one made by
+calling ``TypedDict``/``NamedTuple``) are read the same way: a reader of the value sees them.
 
 Run alone: ``pytest tests/test_public_types.py -n 0``.
 """
@@ -102,6 +104,19 @@ def _signature_mentions_any(fn: ast.FunctionDef | ast.AsyncFunctionDef, aliases:
     return any(_mentions_any(p.annotation, aliases) for p in params) or _mentions_any(fn.returns, aliases)
 
 
+def _functional_class(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """``(name, call)`` of ``X = TypedDict("X", {...})`` or ``X = NamedTuple("X", [...])``, else None."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)):
+        return None
+    fn = stmt.value.func
+    called = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+    if called not in ("TypedDict", "NamedTuple"):
+        return None
+    call = ast.Call(func=ast.Name("_"), args=stmt.value.args[1:], keywords=stmt.value.keywords)
+    return stmt.targets[0].id, call
+
+
 def _public(name: str) -> bool:
     return not name.startswith("_")
 
@@ -111,7 +126,8 @@ def _allowed(rel: str, qual: str) -> bool:
 
 
 def public_any(src: Path = SRC) -> list[str]:
-    """`file:line qualified.name` of each public signature under src/polku/session/ that mentions Any."""
+    """`file:line qualified.name` of each public signature or public class field under src/polku/session/
+    that mentions Any."""
     root = src / "polku" / "session"
     trees: dict[str, tuple[Path, ast.Module]] = {}
     for path in sorted(src.rglob("*.py")):
@@ -129,6 +145,17 @@ def public_any(src: Path = SRC) -> list[str]:
             for stmt in body:
                 if isinstance(stmt, ast.ClassDef) and _public(stmt.name):
                     walk(stmt.body, f"{prefix}{stmt.name}.")
+                elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and prefix:
+                    # a field of a public class (dataclass, NamedTuple, TypedDict): a reader sees it
+                    qual = prefix + stmt.target.id
+                    if (_public(stmt.target.id) and _mentions_any(stmt.annotation, aliases[mod])
+                            and not _allowed(rel, qual)):
+                        out.append(f"{rel}:{stmt.lineno} {qual}")
+                elif (named := _functional_class(stmt)) is not None and _public(named[0]):
+                    # X = TypedDict("X", {...}) / NamedTuple("X", [...]): its fields are the call's arguments
+                    qual = prefix + named[0]
+                    if _mentions_any(named[1], aliases[mod]) and not _allowed(rel, qual):
+                        out.append(f"{rel}:{stmt.lineno} {qual}")
                 elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     public = _public(stmt.name) or (stmt.name == "__init__" and prefix != "")
                     qual = prefix + stmt.name
@@ -155,11 +182,24 @@ def test_the_check_sees_a_planted_any(tmp_path: Path) -> None:
         "imported.py": "from .alias import Row as R\ndef i(*r: R) -> None: ...\n",
         "private.py": "from typing import Any\ndef _p(x: Any) -> None: ...\nclass _Q:\n    def r(self, x: Any) -> None: ...\n",
         "clean.py": "from typing import Any\nx: Any = 1\ndef k(x: dict[str, object]) -> int:\n    y: Any = x\n    return 1\n",
-        "store/raw.py": "from typing import Any\ndef load(x: dict[str, Any]) -> None: ...\n",
+        "store/raw.py": "from typing import Any\ndef load(x: dict[str, Any]) -> None: ...\nclass Raw:\n    x: Any\n",
+        "fields.py": ("from dataclasses import dataclass\nfrom typing import Any, NamedTuple, NotRequired, TypedDict\n"
+                      "from .alias import Row\n"
+                      "@dataclass\nclass E:\n    x: dict[str, Any]\n    _y: Any = None\n    z: int = 0\n"
+                      "class N(NamedTuple):\n    r: 'Row | None'\n"
+                      "class T(TypedDict):\n    class Inner:\n        w: list[Any]\n    v: NotRequired[list[Any]]\n"
+                      "class _P:\n    p: Any\n"
+                      "class F:\n    def __init__(self) -> None:\n        self.a: Any = 1\n        b: Any = 2\n"),
+        "functional.py": ("import typing\nfrom typing import Any, TypedDict\n"
+                          "U = TypedDict('U', {'a': int, 'b': Any}, total=False)\n"
+                          "V = typing.NamedTuple('V', [('c', 'dict[str, Any]')])\n"
+                          "_W = TypedDict('_W', {'a': Any})\nX = TypedDict('X', {'a': int})\n"),
     }
     fake = tmp_path / "polku" / "session"
     (fake / "store").mkdir(parents=True)
     for name, text in planted.items():
         (fake / name).write_text(text, encoding="utf-8")
     found = sorted(public_any(tmp_path))
-    assert found == ["alias.py:3 h", "imported.py:2 i", "init.py:3 D.__init__", "plain.py:2 f", "ret.py:3 C.g"], found
+    assert found == sorted(["alias.py:3 h", "fields.py:6 E.x", "fields.py:10 N.r", "fields.py:13 T.Inner.w", "fields.py:14 T.v",
+                            "functional.py:3 U", "functional.py:4 V", "imported.py:2 i", "init.py:3 D.__init__",
+                            "plain.py:2 f", "ret.py:3 C.g"]), found

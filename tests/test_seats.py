@@ -174,6 +174,16 @@ def test_the_seat_sees_exact_odds_of_its_pool():
     assert with_edge.dice == 11 and with_edge.success > odds.success, "Edge before adds Kaneda's 3 Edge dice (S7)"
 
 
+def test_the_gms_modifier_rows_reach_the_seats_dice_from_the_log_and_the_players_file():
+    t = demo.demo_varjojuoksu()
+    seats.ask_sr(t, "kaneda", SRPool(skill="Pistols", attribute="agility", modifiers=[("cover", -2), ("scope", 1)]))
+    offer = seats.pending_offers(t)[0]
+    assert seats.offer_odds(t, offer).dice == 7, "Kaneda's 8 dice, -2 for cover, +1 for the scope"
+    assert seats.sr_pool_of(offer).modifiers == [("cover", -2), ("scope", 1)]
+    read = seats.Offer.from_public(json.loads(json.dumps(offer.public())))
+    assert seats.faces_plan(t, read) == seats.FacesPlan(7, 6, rule_of_six=False)
+
+
 def test_edge_before_is_offered_only_while_the_character_has_edge():
     t, offer_seq = sr_with_offer()
     offer = seats.pending_offers(t)[0]

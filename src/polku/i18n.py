@@ -174,12 +174,19 @@ def N_(message: str, /) -> str:
     return message
 
 
+Words = tuple[str, dict[str, str | int]]
+"""A catalogue message (English, marked ``N_``) and the values it is worded with (:class:`Said` keeps them)."""
+
+PublishedWords = list[str | dict[str, str | int]]
+"""Words as a file or an answer publishes them (JSON): ``[message, {values}]`` (:func:`tell` reads them)."""
+
+
 class Said(str):
     """An English line that keeps the catalogue message and the values it was worded from (``.words``), so a
     reader elsewhere (a player's seat, given it in an answer) tells it again in their own language
     (:func:`retell`). It is the English text wherever a plain ``str`` is expected (a log line, an error)."""
 
-    words: tuple[str, dict[str, str | int]]
+    words: Words
 
 
 def said(message: str, /, **values: str | int) -> Said:
@@ -189,7 +196,7 @@ def said(message: str, /, **values: str | int) -> Said:
     return out
 
 
-def words_of(text: object) -> tuple[str, dict[str, str | int]] | None:
+def words_of(text: object) -> Words | None:
     """The catalogue message and values ``text`` was worded from (a :class:`Said`), else None."""
     return getattr(text, "words", None) if isinstance(text, Said) else None
 
@@ -244,5 +251,6 @@ def tell(words: object, fallback: str = "") -> str:
     return _(fallback) if fallback else ""
 
 
-__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "Said", "_", "choose", "language",
-           "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "shown", "tell", "told_error", "translations", "words_of"]
+__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "PublishedWords", "Said", "Words", "_", "choose",
+           "language", "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "shown", "tell",
+           "told_error", "translations", "words_of"]

@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ...i18n import N_, said, words_of
+from ...i18n import N_, PublishedWords, Words, said, words_of
 from ...rules.dice import RulesError, Src
 from ..model import Event, clone, roll_of
 from ..records import HarhaCharacter, RajaCharacter, SRCharacter, harha, raja, sr
@@ -66,8 +66,10 @@ from .seats import (
     SeatRequest,
     Taken,
     _answer,
+    _names,
     _sr_pool_dict,
     harha_side_of,
+    number_of,
     pending_offers,
     raja_sides_of,
     reason_of,
@@ -89,9 +91,6 @@ OWN_TESTS = ("sr-success", "sr-attack", "sr-resist", "sr-initiative", "sr-extend
 
 DEFEND_TEST = "sr-defend"
 """The test of a request to defend against an attack (an offer, rolled with the ``roll`` request)."""
-
-Words = tuple[str, dict[str, Any]]
-"""A catalogue message (English, marked ``N_``) and the values it is worded with."""
 
 WAITING = N_("waiting for the GM's approval")
 """The interim answer's line while the GM has not approved an own roll (``seats.own_rolls = approve``)."""
@@ -115,8 +114,8 @@ class PublicOwnRoll(_PublicOwnRollBase, total=False):
     """An own roll as the players' file publishes it and a seat reads it (:meth:`OwnRoll.public`): the
     label's and the reason's catalogue words, where it has them, as ``[message, values]``."""
 
-    words: list[object]
-    why: list[object]
+    words: PublishedWords
+    why: PublishedWords
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ class OwnRoll:
     """Which one: a saved pool's name (``pool:NAME``) or a skill (``skill:NAME``) for a success test, the
     target's id for an attack, the attack roll's number for a resistance test, "" for initiative."""
     label: str
-    spec: dict[str, Any] = field(default_factory=dict)
+    spec: dict[str, object] = field(default_factory=dict)
     """The pool as an offer keeps it (:func:`polku.session.players.seats.sr_pool_of`); for a test without
     modifiers of its own (resistance, initiative) ``{"mode": "dice", "count": n, "plain": true}``."""
     allowed: bool = True
@@ -171,13 +170,12 @@ class OwnRoll:
         return bool(self.spec.get("plain"))
 
     def dice(self) -> int:
-        return int(self.spec.get("count", 0))
+        return number_of(self.spec.get("count", 0))
 
     def offer(self, cid: str) -> Offer:
         """The roll as an offer, so the seat's odds, faces and Edge choices are the requests' own."""
         if self.test == "raja-challenge":
-            against = self.spec.get("against")
-            return Offer(0, cid, "raja", clone(self.spec), opposition=clone(against) if isinstance(against, dict) else {})
+            return Offer(0, cid, "raja", clone(self.spec), opposition=table_of(self.spec.get("against"), strict=False))
         return Offer(0, cid, "harha-difficult" if self.test == "harha-difficult" else "sr-success", clone(self.spec))
 
 
@@ -478,6 +476,8 @@ def _resistance(t: Tracker, cid: str, unnamed: frozenset[str]) -> OwnRoll | None
         return None
     ev, offer, weapon = hit
     attacker = _name(t, offer.attacker, unnamed)
+    if attacker is None:  # _attack_hit names the attacker
+        return None
     key = str(ev["seq"])
     hit_words: Words = (N_("Resist {attacker}'s hit"), {"attacker": attacker})
     if weapon is None:
@@ -720,10 +720,10 @@ def _log_attack(t: Tracker, defender: str, text: str, ask: dict[str, Any]) -> Ev
     return out[0]
 
 
-def _attacker_side(t: Tracker, against: dict[str, Any]) -> SRSide:
+def _attacker_side(t: Tracker, against: Mapping[str, object]) -> SRSide:
     """The attack's side as the request keeps it: the attacker's pool, or the GM's dice count."""
-    who = [w for w in against.get("who", []) if isinstance(w, str)]
-    spec: dict[str, Any] = against["spec"] if isinstance(against.get("spec"), dict) else {}
+    who = _names(against.get("who"))
+    spec = table_of(against.get("spec"), strict=False)
     if who and who[0] not in t.characters:
         raise SeatError(N_("the attacker is no longer in play"))
     attacker = who[0] if who else None
@@ -786,7 +786,7 @@ def own_odds(t: Tracker, cid: str, own: OwnRoll, *, edge_before: bool = False) -
     if not own.plain:
         return offer_odds(t, own.offer(cid), edge_before=edge_before)
     if own.test == "raja-spirit":
-        m = int(own.spec.get("against", 0))
+        m = number_of(own.spec.get("against", 0))
         ro = odds.raja(odds.RajaQuestion((own.dice(), 0), (m, 0)), t.rolls.settings_for())
         return SeatOdds(own.dice(), ro.a_wins, tie=ro.tie, against=m, explain=(own.told()[0],))
     n = own.dice()

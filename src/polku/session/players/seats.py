@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
-from ...i18n import N_, Said, said, words_of
+from ...i18n import N_, PublishedWords, Said, said, words_of
 from ...rules.dice import DieSpec, RulesError
 from ...rules.explain import step_of
 from ..model import Character, Event, clone, roll_of
@@ -167,7 +167,7 @@ class ActionAnswer(TypedDict):
     allowed: bool
     reason: str
     edge: str
-    words: NotRequired[list[Any]]
+    words: NotRequired[PublishedWords]
     """The reason's catalogue message and values (``[message, {values}]``), when it keeps them."""
 
 
@@ -181,7 +181,7 @@ class SeatAnswer(_SeatAnswerBase, total=False):
     """An own roll held for the GM's approval (``seats.own_rolls = approve``): the answer says it waits, and
     ``what`` is the roll's label."""
     what: str
-    words: list[Any]
+    words: PublishedWords
     """The line's catalogue message and values (``[message, {values}]``): the seat tells it in its language."""
 
 
@@ -314,7 +314,7 @@ class Offer:
     cid: str
     test: str
     """One of :data:`OFFER_TESTS`."""
-    pool: dict[str, Any]
+    pool: dict[str, object]
     """SR: the :class:`SRPool` fields (``count`` for its ``dice``); Harhapolku: the :class:`HarhaSide` claims.
     Kept in the event as ``ask.spec`` (the file's checks give ``pool`` and ``dice`` other meanings)."""
     threshold: int | None = None
@@ -322,7 +322,7 @@ class Offer:
     very_demanding: bool = False
     challenge: str | None = None
     text: str = ""
-    opposition: dict[str, Any] = field(default_factory=dict)
+    opposition: dict[str, object] = field(default_factory=dict)
     """Rajapolku: the opposing pool the GM prepared (label, backgrounds, conditions; R3, R4)."""
 
     def public(self) -> PublicOffer:
@@ -383,16 +383,38 @@ def sr_pool_of(offer: Offer, *, edge_before: bool = False) -> SRPool:
     p = offer.pool
     return SRPool(mode=str(p.get("mode", "skill")), skill=str(p.get("skill", "")),
                   attribute=str(p.get("attribute", "agility")), second=str(p.get("second", "strength")),
-                  dice=int(p.get("count", 0)), modifiers=[(str(n), int(v)) for n, v in p.get("modifiers", [])],
+                  dice=number_of(p.get("count", 0)), modifiers=_modifier_rows(p.get("modifiers", [])),
                   edge_before=edge_before)
+
+
+def _modifier_rows(value: object) -> list[tuple[str, int]]:
+    """A pool's modifier rows read back (``[[label, value], …]``); TypeError or ValueError for another shape."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"'{type(value).__name__}' is not a list of modifier rows")
+    rows: list[tuple[str, int]] = []
+    for row in value:
+        if not isinstance(row, (list, tuple)) or len(row) != 2:
+            raise ValueError(f"a modifier row is [label, value], not {row!r}")
+        rows.append((str(row[0]), number_of(row[1])))
+    return rows
+
+
+def _names(value: object) -> list[str]:
+    """A list of names read back: its strings (``[]`` for a value that is no list)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
+
+
+def _claim(value: object) -> str | None:
+    """A Harhapolku claim read back (the skill or trait named), None for none."""
+    return value if isinstance(value, str) else None
 
 
 def harha_side_of(t: Tracker, offer: Offer) -> HarhaSide:
     p = offer.pool
     ch = t.character(offer.cid)
-    return HarhaSide(ch["name"], [offer.cid], general=p.get("general"), background=p.get("background"),
-                     significant=p.get("significant"), special=p.get("special"),
-                     significant_special=p.get("significant_special"), gm_bonus=bool(p.get("gm_bonus")))
+    return HarhaSide(ch["name"], [offer.cid], general=_claim(p.get("general")), background=_claim(p.get("background")),
+                     significant=_claim(p.get("significant")), special=_claim(p.get("special")),
+                     significant_special=_claim(p.get("significant_special")), gm_bonus=bool(p.get("gm_bonus")))
 
 
 def ask_sr(t: Tracker, cid: str, pool: SRPool, *, threshold: int | None = None, hidden: bool = False,
@@ -485,12 +507,12 @@ def ask_raja(t: Tracker, cid: str, side: RajaSide, opposition: RajaSide, *,
 def raja_sides_of(t: Tracker, offer: Offer) -> tuple[RajaSide, RajaSide]:
     p, o = offer.pool, offer.opposition
     ch = t.character(offer.cid)
-    mine = RajaSide(ch["name"], [offer.cid], backgrounds=list(p.get("backgrounds", [])),
-                    abilities=list(p.get("abilities", [])), helping=list(p.get("helping", [])),
-                    hindering=list(p.get("hindering", [])))
-    theirs = RajaSide(str(o.get("label", "GM")), [w for w in o.get("who", []) if isinstance(w, str)],
-                      backgrounds=list(o.get("backgrounds", [])), abilities=list(o.get("abilities", [])),
-                      helping=list(o.get("helping", [])), hindering=list(o.get("hindering", [])))
+    mine = RajaSide(ch["name"], [offer.cid], backgrounds=_names(p.get("backgrounds")),
+                    abilities=_names(p.get("abilities")), helping=_names(p.get("helping")),
+                    hindering=_names(p.get("hindering")))
+    theirs = RajaSide(str(o.get("label", "GM")), _names(o.get("who")),
+                      backgrounds=_names(o.get("backgrounds")), abilities=_names(o.get("abilities")),
+                      helping=_names(o.get("helping")), hindering=_names(o.get("hindering")))
     return mine, theirs
 
 
