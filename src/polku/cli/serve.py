@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import CliError, load_players, whole_arg
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -63,12 +63,13 @@ def seat_names(tracker: Tracker, wanted: list[str] | None, no_seats: bool) -> li
             return []
         return [ch["name"] for ch in public.values() if ch.get("kind") == "pc"]
     if "play" not in VERBS:
-        raise CliError("seats need 'polku play', which this Polku does not have yet; use --no-seats")
+        raise CliError(_("seats need 'polku play', which this Polku does not have yet; use --no-seats"))
     out = []
     for name in wanted:
         ch = public.get(name.strip().lower())
         if ch is None:
-            raise CliError(f"no character '{name}' the players may see in {tracker.state['campaign']['name']}")
+            raise CliError(_("no character '{name}' the players may see in {campaign}", name=name,
+                             campaign=tracker.state["campaign"]["name"]))
         if ch["name"] not in out:
             out.append(ch["name"])
     return out
@@ -80,20 +81,21 @@ def run(parsed: argparse.Namespace) -> int:
     from pathlib import Path
 
     if args.url is not None and not re.fullmatch(r"https?://[^\s/?#@]+(:\d{1,5})?/?", args.url):
-        raise CliError(f"--url is the address players type, like https://table.example.org, not {args.url!r}")
-    tracker, _ = load_players(args.file)
+        raise CliError(_("--url is the address players type, like https://table.example.org, not {url}", url=repr(args.url)))
+    tracker, _view = load_players(args.file)
     seats = seat_names(tracker, args.seat, args.no_seats)
     try:
         from polku.cli.webserve import make_server, pages_for
         server = make_server(pages_for(Path(args.file), seats), host=args.host, port=args.port, url=args.url,
                              announce=lambda line: print(line, flush=True))
     except ImportError as exc:
-        raise CliError(f"polku serve needs the serve extra ({exc.name} is missing): "
-                       "pip install 'polku[serve]', or in a clone pip install -e '.[serve]'") from None
+        raise CliError(_("polku serve needs the serve extra ({name} is missing): pip install 'polku[serve]', or in a "
+                         "clone pip install -e '.[serve]'", name=exc.name)) from None
     try:
         server.serve()
     except OSError as exc:
-        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot listen on {host}:{port}: {problem}", host=args.host, port=args.port,
+                         problem=exc.strerror or exc)) from None
     except KeyboardInterrupt:
         pass
     return 0

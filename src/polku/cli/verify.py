@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, emit_json, load_read_only, print_notices
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -66,11 +66,11 @@ def _transcript(path: str) -> Any:
                 return None
             data = head + f.read(transcript.MAX_BYTES + 1 - len(head))
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot read {path}: {problem}", path=path, problem=exc.strerror or exc)) from None
     try:
         return transcript.read(data)
     except transcript.TranscriptError as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(_("{path}: {problem}", path=path, problem=exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, follow_players, needs_terminal, seconds
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
     needs_terminal("watch")
     if args.interval <= 0:
-        raise CliError("--interval must be above 0 seconds")
+        raise CliError(_("--interval must be above 0 seconds"))
     follower = follow_players(args.file)
     from polku.tui.watch import run_watch
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from ..i18n import N_, said
 from .dice import RulesError
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def parse_system(name: str) -> System:
         return SYSTEM_ALIASES[name.strip().lower()]
     except (KeyError, AttributeError):
         raise RulesError(
-            f"unknown system '{name}' (use rajapolku, harhapolku or shadowrun)"
+            said(N_("unknown system '{name}' (use rajapolku, harhapolku or shadowrun)"), name=str(name))
         ) from None
 
 
@@ -207,14 +208,14 @@ class Settings:
         for key, value in data.items():
             choice = CHOICE_BY_KEY.get(key)
             if choice is None:
-                raise RulesError(f"unknown setting '{key}'")
+                raise RulesError(said(N_("unknown setting '{key}'"), key=str(key)))
             values[choice.attr] = validate_choice(choice, value)
         return cls(**values)
 
     def with_value(self, key: str, value: object) -> "Settings":
         choice = CHOICE_BY_KEY.get(key)
         if choice is None:
-            raise RulesError(f"unknown setting '{key}'")
+            raise RulesError(said(N_("unknown setting '{key}'"), key=str(key)))
         checked: dict[str, Any] = {choice.attr: validate_choice(choice, value)}  # the field's own type, checked
         return replace(self, **checked)
 
@@ -259,22 +260,22 @@ def parse_setting(text: str) -> tuple[str, SettingValue]:
     if not sep or choice is None:
         keys = ", ".join(c.key for c in CHOICES)
         what = f"unknown setting '{key}'" if sep else f"'{text}' is not KEY=VALUE"
-        raise RulesError(f"{what} (valid settings: {keys})")
+        raise RulesError(said(N_("{what} (valid settings: {keys})"), what=str(what), keys=str(keys)))
     value: SettingValue
     low = raw.lower()
     if isinstance(choice.default, bool):
         truth = {"true": True, "yes": True, "on": True, "1": True,
                  "false": False, "no": False, "off": False, "0": False}
         if low not in truth:
-            raise RulesError(f"setting '{key}' must be one of {allowed_text(choice)}, not '{raw}'")
+            raise RulesError(said(N_("setting '{key}' must be one of {choice}, not '{raw}'"), key=str(key), choice=str(allowed_text(choice)), raw=str(raw)))
         value = truth[low]
     elif choice.allowed is None:
         if not raw.isascii() or not raw.lstrip("+-").isdigit():
-            raise RulesError(f"setting '{key}' must be {allowed_text(choice)}, not '{raw}'")
+            raise RulesError(said(N_("setting '{key}' must be {choice}, not '{raw}'"), key=str(key), choice=str(allowed_text(choice)), raw=str(raw)))
         value = int(raw, 10)
     else:
         if low not in choice.allowed:
-            raise RulesError(f"setting '{key}' must be one of {allowed_text(choice)}, not '{raw}'")
+            raise RulesError(said(N_("setting '{key}' must be one of {choice}, not '{raw}'"), key=str(key), choice=str(allowed_text(choice)), raw=str(raw)))
         value = low
     return key, validate_choice(choice, value)
 
@@ -283,17 +284,17 @@ def validate_choice(choice: Choice, value: object) -> SettingValue:
     if choice.allowed is not None:
         if isinstance(choice.default, bool):
             if not isinstance(value, bool):
-                raise RulesError(f"setting '{choice.key}' must be true or false, not {value!r}")
+                raise RulesError(said(N_("setting '{key}' must be true or false, not {value}"), key=str(choice.key), value=repr(value)))
             return value
         allowed = next((a for a in choice.allowed if a == value), None)
         if allowed is None:
             opts = ", ".join(str(a) for a in choice.allowed)
-            raise RulesError(f"setting '{choice.key}' must be one of {opts}, not {value!r}")
+            raise RulesError(said(N_("setting '{key}' must be one of {opts}, not {value}"), key=str(choice.key), opts=str(opts), value=repr(value)))
         return value if isinstance(value, (bool, int, str)) else allowed
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"setting '{choice.key}' must be a whole number, not {value!r}")
+        raise RulesError(said(N_("setting '{key}' must be a whole number, not {value}"), key=str(choice.key), value=repr(value)))
     lo, hi = choice.bounds or (0, 10**6)
     if not lo <= value <= hi:
-        raise RulesError(f"setting '{choice.key}' must be between {lo} and {hi}, not {value}")
+        raise RulesError(said(N_("setting '{key}' must be between {lo} and {hi}, not {value}"), key=str(choice.key), lo=str(lo), hi=str(hi), value=str(value)))
     return value
 

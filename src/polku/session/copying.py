@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..i18n import N_, said
 from ..rules.system import System
 from .files import SessionOpenError, load_tracker
 from .host import TrackerError
@@ -26,9 +27,9 @@ def read_characters(path: str | Path, system: System) -> tuple[list[Character], 
     try:
         other, _ = load_tracker(path, read_only=True)
     except SessionOpenError as e:
-        raise TrackerError(str(e)) from None
+        raise TrackerError(*e.args) from None
     if other.system is not system:
-        raise TrackerError(f"{path.name} is a {other.system.display_name} campaign; this one is {system.display_name}")
+        raise TrackerError(said(N_("{name} is a {display_name} campaign; this one is {display_name2}"), name=str(path.name), display_name=str(other.system.display_name), display_name2=str(system.display_name)))
     chars = [clone(ch) for ch in other.characters.values()]
     return chars, [clone(x) for x in other.state.get("templates", {}).values()]
 
