@@ -64,6 +64,14 @@ class Action:
         return {"name": self.name, "allowed": self.allowed, "reason": self.reason, "cost": self.cost}
 
 
+_OVER = {
+    "done": N_("the test is over: done (S10)"),
+    "spoiled": N_("the test is over: spoiled (S10)"),
+    "ended by a critical glitch": N_("the test is over: ended by a critical glitch (S10)"),
+}
+"""The reason an extended test takes no next interval, by its status (S10)."""
+
+
 def _edge_block(has_character: bool, edge_left: int, edge_rating: int) -> str | None:
     if not has_character:
         return N_("Edge needs a character (a player character or a GM's NPC with Edge) (S7)")
@@ -80,14 +88,15 @@ def _sr_before(pool: int, has_character: bool, edge_left: int, edge_rating: int)
     if pool <= 0:
         out.append(Action("edge_before", False, N_("pool 0 or less: take a Long Shot instead (S3)"), 1))
         out.append(Action("long_shot", block is None,
-                          block or f"1 Edge: roll {edge_rating} Edge dice, rule of six, no modifiers (S3)", 1))
-        out.append(Action("buy_hits", False, "pool 0 or less: no hits to buy (S3, S4)"))
+                          block or said(N_("1 Edge: roll {n} Edge dice, rule of six, no modifiers (S3)"), n=edge_rating), 1))
+        out.append(Action("buy_hits", False, N_("pool 0 or less: no hits to buy (S3, S4)")))
         return out
     out.append(Action("edge_before", block is None,
                       block or said(N_("1 Edge: +{n} dice, the whole pool follows the rule of six (S7)"), n=edge_rating),
                       1))
-    out.append(Action("long_shot", False, "the pool has dice: a Long Shot is only for an empty pool (S3)", 1))
-    out.append(Action("buy_hits", True, f"the GM's call for a large pool: {bought_hits(pool)} hits, no roll, no glitch (S4)"))
+    out.append(Action("long_shot", False, N_("the pool has dice: a Long Shot is only for an empty pool (S3)"), 1))
+    out.append(Action("buy_hits", True, said(N_("the GM's call for a large pool: {n} hits, no roll, no glitch (S4)"),
+                                            n=bought_hits(pool))))
     return out
 
 
@@ -106,7 +115,8 @@ def _sr_after(roll: SRRoll, has_character: bool, edge_left: int, edge_rating: in
                if roll.edge_when == "before" else
                N_("Edge already added dice to this test (after the roll): one Edge point per test for dice (S7)")
                if roll.edge_when == "after" else
-               f"Edge already added dice to this test ({roll.edge_when} the roll): one Edge point per test for dice (S7)")
+               said(N_("Edge already added dice to this test ({when} the roll): one Edge point per test for dice (S7)"),
+                    when=str(roll.edge_when)))
     else:
         why = block
     out.append(Action("edge_after", why is None,
@@ -192,14 +202,16 @@ def roll_actions(
             if extended is None:
                 raise RulesError(said(N_("an extended interval needs the test's state (S10)")))
             if extended.over:
-                out.append(Action("next_interval", False, f"the test is over: {extended.status} (S10)"))
+                out.append(Action("next_interval", False, _OVER.get(extended.status)
+                                  or said(N_("the test is over: {status} (S10)"), status=extended.status)))
             else:
                 out.append(Action("next_interval", True,
-                                  f"roll the next interval: {extended.accumulated}/{extended.threshold} so far (S10)"))
+                                  said(N_("roll the next interval: {accumulated}/{threshold} so far (S10)"),
+                                       accumulated=extended.accumulated, threshold=extended.threshold)))
             can_spoil = extended.glitched and not extended.over
             out.append(Action("spoil", can_spoil,
-                              "the GM rules the glitch spoils the test (S10)" if can_spoil
-                              else "only a glitch on the latest interval can spoil the test (S10)"))
+                              N_("the GM rules the glitch spoils the test (S10)") if can_spoil
+                              else N_("only a glitch on the latest interval can spoil the test (S10)")))
         return tuple(out)
     if kind in HARHA_KINDS:
         if kind == "harha-narration" and dice_in_hand < 1:
@@ -214,17 +226,18 @@ def roll_actions(
                        1),)
     if kind == "raja":
         tie = raja is not None and raja.winner == "tie" and settings.raja_full_tie == "reroll"
-        return (Action("reroll_tie", tie, "identical rolls: both sides reroll (R5, raja.full_tie)" if tie
-                       else "only a full tie is rerolled (R5, raja.full_tie = reroll)"),)
+        return (Action("reroll_tie", tie, N_("identical rolls: both sides reroll (R5, raja.full_tie)") if tie
+                       else N_("only a full tie is rerolled (R5, raja.full_tie = reroll)")),)
     if fight is None:
         raise RulesError(said(N_("a spirit-combat exchange needs the fight's state (R11)")))
     if fight.over:
-        why = "the GM ended the fight" if fight.ended_by_gm else "a side has no charges left"
-        return (Action("next_exchange", False, f"the fight is over: {why} (R11)"),
-                Action("end_fight", False, "the fight is already over (R11)"))
+        return (Action("next_exchange", False, N_("the fight is over: the GM ended the fight (R11)") if fight.ended_by_gm
+                       else N_("the fight is over: a side has no charges left (R11)")),
+                Action("end_fight", False, N_("the fight is already over (R11)")))
     return (Action("next_exchange", True,
-                   f"roll the charges left: {fight.a_charges} vs {fight.b_charges} dice, no new entry charge (R11)"),
-            Action("end_fight", True, "a side withdraws: the GM ends the fight (R11)"))
+                   said(N_("roll the charges left: {a} vs {b} dice, no new entry charge (R11)"),
+                        a=fight.a_charges, b=fight.b_charges)),
+            Action("end_fight", True, N_("a side withdraws: the GM ends the fight (R11)")))
 
 
 def allowed(actions: tuple[Action, ...]) -> tuple[str, ...]:

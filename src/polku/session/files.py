@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..i18n import N_, Said, said
 from . import model, store
 from .model import Event, State, StateError, clone
 from .tracker import Clock, Tracker
@@ -114,7 +115,7 @@ class SessionFile:
             store.StoreError: one line; the last good file is untouched.
         """
         if self.read_only:
-            raise store.StoreError(f"{self.path}: open read-only; nothing was written")
+            raise store.StoreError(said(N_("{path}: open read-only; nothing was written"), path=str(self.path)))
         with self._io:
             if self.overwrite_replaced and job.full:
                 self._keep_other_aside()
@@ -123,7 +124,8 @@ class SessionFile:
             try:
                 if job.full:
                     if job.state is None:
-                        raise store.StoreError(f"{self.path}: a full save without a state; nothing was written")
+                        raise store.StoreError(said(N_("{path}: a full save without a state; nothing was written"),
+                                                    path=str(self.path)))
                     store.write_full(self.path, document(job.state, job.all_events or [], job.snapshot_seq))
                     self.appended_since_full = 0
                     self.saved_seq = job.snapshot_seq
@@ -148,10 +150,15 @@ class SessionFile:
         now = store.identity(self.path)
         if now == self.identity:
             return
-        what = "deleted or moved away" if now is None else "replaced or changed by another program"
-        raise store.ReplacedError(
-            f"{self.path} was {what} since Polku last saved it; nothing was written and your changes are"
-            " kept in memory; press ctrl+s to save your session there anyway (the other file is kept)")
+        if now is None:
+            raise store.ReplacedError(said(N_(
+                "{path} was deleted or moved away since Polku last saved it; nothing was written and your changes are"
+                " kept in memory; press ctrl+s to save your session there anyway (the other file is kept)"),
+                path=str(self.path)))
+        raise store.ReplacedError(said(N_(
+            "{path} was replaced or changed by another program since Polku last saved it; nothing was written and"
+            " your changes are kept in memory; press ctrl+s to save your session there anyway (the other file is"
+            " kept)"), path=str(self.path)))
 
     def _keep_other_aside(self) -> None:
         """Before saving over a replaced file: rename it so that nothing of it is lost."""
@@ -164,8 +171,9 @@ class SessionFile:
         try:
             os.replace(self.path, aside)
         except OSError as e:
-            raise store.StoreError(f"could not keep the other {self.path} aside as {aside.name}:"
-                                   f" {e.strerror or e}; nothing was written", e.errno) from None
+            raise store.StoreError(said(N_("could not keep the other {path} aside as {name}: {reason}; nothing was"
+                                           " written"), path=str(self.path), name=aside.name,
+                                        reason=str(e.strerror or e)), e.errno) from None
         self.kept_aside = aside
 
     def give_back(self, tracker: Tracker, job: SaveJob) -> None:
@@ -231,11 +239,11 @@ def _load(path: Path, *, clock: Clock | None, seed: int | None, read_only: bool,
     """The tracker, and what the store said of the file (notices, whether it must be rewritten)."""
     path = Path(path)
     if not path.exists():
-        raise SessionOpenError(f"{path}: no such session file")
+        raise SessionOpenError(said(N_("{path}: no such session file"), path=str(path)))
     try:
         loaded = store.load_lazy(path) if lazy else store.load(path)
     except store.StoreError as e:
-        raise SessionOpenError(str(e)) from None
+        raise SessionOpenError(*e.args) from None
     doc = loaded.doc
     events = doc.get("event", [])
     try:
@@ -244,8 +252,11 @@ def _load(path: Path, *, clock: Clock | None, seed: int | None, read_only: bool,
                                  clock=clock, seed=seed, read_only=read_only)
     except (StateError, ValueError, KeyError, TypeError) as e:
         backup = path.with_name(path.name + ".bak")
-        hint = f"; the previous good file is {backup}" if backup.exists() else ""
-        raise SessionOpenError(f"{path}: {e}{hint}") from None
+        error = e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Said) else str(e)
+        if backup.exists():
+            raise SessionOpenError(said(N_("{path}: {error}; the previous good file is {backup}"), path=str(path),
+                                        error=error, backup=str(backup))) from None
+        raise SessionOpenError(said(N_("{path}: {error}"), path=str(path), error=error)) from None
     return tracker, loaded
 
 
@@ -285,7 +296,7 @@ def create_session(path: Path, tracker: Tracker) -> SessionFile:
     """Write a brand-new session file and lock it."""
     path = Path(path)
     if path.exists():
-        raise SessionOpenError(f"{path}: already exists; pick another name")
+        raise SessionOpenError(said(N_("{path}: already exists; pick another name"), path=str(path)))
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = store.SessionLock(path)
     lock.acquire()
@@ -339,14 +350,16 @@ def copy_demo(source: Path, target: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         lock.acquire()
     except OSError as e:
-        raise store.StoreError(f"cannot write in {target.parent}: {e.strerror or e}") from None
+        raise store.StoreError(said(N_("cannot write in {path}: {reason}"), path=str(target.parent),
+                                    reason=str(e.strerror or e))) from None
     try:
         tmp = target.with_name(f".{target.name}.copy")
         shutil.copyfile(source, tmp)
         os.replace(tmp, target)
         store.backup_path(target).unlink(missing_ok=True)
     except OSError as e:
-        raise store.StoreError(f"cannot copy the demo to {target}: {e.strerror or e}") from None
+        raise store.StoreError(said(N_("cannot copy the demo to {path}: {reason}"), path=str(target),
+                                    reason=str(e.strerror or e))) from None
     finally:
         lock.release()
 

@@ -17,7 +17,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 from textual.screen import Screen
 
-from ..i18n import N_, _, ngettext, tell
+from ..i18n import N_, _, ngettext, said, tell, told_error
 from ..rules.dice import RulesError
 from ..session import store, telling
 from ..session.commands import Command, command
@@ -881,7 +881,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         except store.StoreError as e:
             return e
         except OSError as e:
-            return store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
+            return store.StoreError(said(N_("could not save {path}: {reason}"), path=str(sf.path), reason=str(e.strerror or e)),
+                                    e.errno)
         self._players_file(sf).publish_now(t)
         if sf.kept_aside is not None:
             self._after_saved()
@@ -933,7 +934,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         if self.session_file is not None:
             err = self.save_sync()
             if err is not None:
-                self.unsaved_on_exit = str(err)
+                self.unsaved_on_exit = told_error(err)
             self.session_file.close()
 
     BINDINGS.append(Binding("ctrl+s", "save", N_("Save"), show=False, id="app.save", tooltip=N_("Save now (autosave does this after every command)")))

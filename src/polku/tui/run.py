@@ -83,6 +83,7 @@ def open_for_app(path: Path, *, read_only: bool, seed: int | None,
 
 def _run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool, enable_gc: bool) -> int:
     from .. import config
+    from ..i18n import _, told_error
     from ..session import store
     from ..session.files import SessionOpenError
     from .app import PolkuApp
@@ -96,7 +97,7 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool,
             tracker, session_file, path, notices = open_for_app(Path(path), read_only=read_only, seed=seed,
                                                                 sessions_dir=sessions_dir)
         except (SessionOpenError, store.StoreError) as e:
-            print(f"polku: error: {e}", file=sys.stderr)
+            print(_("{prog}: error: {message}", prog="polku", message=told_error(e)), file=sys.stderr)
             return 2
     remembering = None
     if path is not None:
@@ -121,6 +122,7 @@ def _run_app(path: Path | None, *, read_only: bool, seed: int | None, new: bool,
         if session_file is not None:
             session_file.close()
     if app.unsaved_on_exit:
-        print(f"polku: error: {app.unsaved_on_exit} — the last changes were not saved", file=sys.stderr)
+        print(_("{prog}: error: {message} — the last changes were not saved", prog="polku",
+                message=app.unsaved_on_exit), file=sys.stderr)
         return app.return_code or 1
     return app.return_code or 0

@@ -171,8 +171,8 @@ class SRRolls(RollsBase):
 
         rec = self.tracker.recent.get(roll_event["seq"])
         if not isinstance(rec, SRRecord):
-            return [RollAction("edge_after", False, "Edge after the roll works on a Varjojuoksu roll of "
-                               "this sitting only", 1)]
+            return [RollAction("edge_after", False, N_("Edge after the roll works on a Varjojuoksu roll of "
+                                                  "this sitting only"), 1)]
         ext = None
         e = self.tracker.challenge(rec.challenge).get("extended") if rec.kind == "sr-extended" and rec.challenge else None
         if e is not None:

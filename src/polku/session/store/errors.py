@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 
+from ...i18n import Said
+
 
 class StoreError(Exception):
     """A session file could not be read or written. ``str()`` is one line.
@@ -51,7 +53,15 @@ class LockedError(StoreError):
 
 
 def one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """``text`` on one line; a line already so is kept as it is (an :class:`~polku.i18n.Said` keeps its words)."""
+    flat = " ".join(str(text).split())
+    return text if isinstance(text, str) and flat == text else flat
+
+
+def cut(text: Said, limit: int) -> str:
+    """``text`` cut to ``limit`` characters: a line that fits keeps its words (told in the reader's language), a
+    longer one is its English cut short (a huge value quoted in it)."""
+    return text if len(text) <= limit else str(text)[:limit]
 
 
 def oserror_text(exc: OSError) -> str:

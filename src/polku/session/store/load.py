@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ... import tomlread
+from ...i18n import N_, Said, said
 from .atomic import backup_path
-from .errors import CorruptError, NewerSchemaError, StoreError, one_line, oserror_text
+from .errors import CorruptError, NewerSchemaError, StoreError, cut, one_line, oserror_text
 from .events import Blocks, EventLog
 from .format import END_MARK, EVENT_HEADER, HEADER_BYTES, SCHEMA
 from .migrate import migrate_v1
@@ -86,11 +87,11 @@ def _read_bytes_stat(path: Path) -> tuple[bytes, os.stat_result]:
         with open(path, "rb") as f:
             return f.read(), os.fstat(f.fileno())
     except FileNotFoundError:
-        raise StoreError(f"{path}: no such session file; start one with 'polku new'") from None
+        raise StoreError(said(N_("{path}: no such session file; start one with 'polku new'"), path=str(path))) from None
     except IsADirectoryError:
-        raise StoreError(f"{path}: is a folder, not a session file") from None
+        raise StoreError(said(N_("{path}: is a folder, not a session file"), path=str(path))) from None
     except OSError as e:
-        raise StoreError(f"could not read {path}: {oserror_text(e)}") from None
+        raise StoreError(said(N_("could not read {path}: {reason}"), path=str(path), reason=oserror_text(e))) from None
 
 
 # ---------------------------------------------------------------------------
@@ -214,8 +215,11 @@ def _cut_header_fragment(data: bytes) -> tuple[bytes, bool]:
 
 
 def _bad_toml(path: Path, fail: _ParseFail) -> CorruptError:
-    where = f"at line {fail.line}" if fail.line else "somewhere"
-    return CorruptError(f"{path}: bad TOML {where} ({fail.problem}); {_fix_hint(path)}", fail.line)
+    if fail.line:
+        return CorruptError(said(N_("{path}: bad TOML at line {line} ({problem}); {hint}"), path=str(path), line=fail.line,
+                                 problem=fail.problem, hint=_fix_hint(path)), fail.line)
+    return CorruptError(said(N_("{path}: bad TOML somewhere ({problem}); {hint}"), path=str(path), problem=fail.problem,
+                             hint=_fix_hint(path)), fail.line)
 
 
 def load(path: str | os.PathLike[str]) -> Loaded:
@@ -242,19 +246,22 @@ def load(path: str | os.PathLike[str]) -> Loaded:
 
     schema = doc.get("schema")
     if "schema" not in doc:
-        raise CorruptError(f"{path}: key 'schema' is missing; this is not a Polku session file, or {_fix_hint(path)}")
+        raise CorruptError(said(N_("{path}: key 'schema' is missing; this is not a Polku session file, or {hint}"),
+                                 path=str(path), hint=_fix_hint(path)))
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise CorruptError(f"{path}: key 'schema' must be a whole number, found {schema!r}"[:200] + f"; {_fix_hint(path)}")
+        raise CorruptError(_cut_found(said(N_("{path}: key 'schema' must be a whole number, found {found}; {hint}"),
+                                            path=str(path), found=repr(schema), hint=_fix_hint(path)), 200))
     if schema > SCHEMA:
         raise NewerSchemaError(
-            f"{path} was written by a newer Polku (schema {schema}); this version reads schema ≤ {SCHEMA}"
-            " — upgrade Polku",
+            said(N_("{path} was written by a newer Polku (schema {schema}); this version reads schema ≤ {known}"
+                    " — upgrade Polku"), path=str(path), schema=schema, known=SCHEMA),
             schema,
         )
     migrated = False
     if schema < SCHEMA:
         if schema != 1:
-            raise CorruptError(f"{path}: schema {schema} is unknown (this version reads 1 and {SCHEMA}); {_fix_hint(path)}")
+            raise CorruptError(said(N_("{path}: schema {schema} is unknown (this version reads 1 and {known}); {hint}"),
+                                     path=str(path), schema=schema, known=SCHEMA, hint=_fix_hint(path)))
         doc = migrate_v1(doc, where=str(path))
         migrated = True
         notices.append(
@@ -289,8 +296,8 @@ def load_lazy(path: str | os.PathLike[str]) -> Loaded:
     if doc.get("schema") != SCHEMA:
         return load(path)
     if "event" in doc:  # an 'event' key in the head, which the blocks would have to extend
-        raise CorruptError(f"{path}: key 'event' must be [[event]] tables, found "
-                           f"{type(doc['event']).__name__}; {_fix_hint(path)}")
+        raise CorruptError(said(N_("{path}: key 'event' must be [[event]] tables, found {found}; {hint}"),
+                                path=str(path), found=type(doc['event']).__name__, hint=_fix_hint(path)))
     _check_head(path, doc)
     # The file's bytes once, and where each block starts: a block is sliced out
     # when it is read (a list of 10,000 copies or views would double the memory).
@@ -394,11 +401,18 @@ def read_appended(path: str | os.PathLike[str], pos: Position) -> Appended | Non
     return Appended(events, Position(pos.dev, pos.ino, end, pos.head, tail), torn=consumed < len(new.rstrip()))
 
 
-def _fix_hint(path: Path) -> str:
+def _fix_hint(path: Path) -> Said:
     bak = backup_path(path)
     if bak.exists():
-        return f"the previous good file is {bak}"
-    return "fix it in a text editor"
+        return said(N_("the previous good file is {path}"), path=str(bak))
+    return said(N_("fix it in a text editor"))
+
+
+def _cut_found(text: Said, limit: int) -> str:
+    """A "found X; hint" line whose part before the hint is cut to ``limit`` characters when X is huge (as before)."""
+    hint = text.words[1]["hint"]
+    head = str(text)[: len(text) - len(f"; {hint}")]
+    return text if len(head) <= limit else head[:limit] + f"; {hint}"
 
 
 def _check_head(path: Path, doc: dict[str, Any]) -> None:
@@ -406,31 +420,46 @@ def _check_head(path: Path, doc: dict[str, Any]) -> None:
     hint = _fix_hint(path)
     snap = doc.get("snapshot_seq")
     if "snapshot_seq" not in doc:
-        raise CorruptError(f"{path}: key 'snapshot_seq' is missing; {hint}")
+        raise CorruptError(said(N_("{path}: key 'snapshot_seq' is missing; {hint}"), path=str(path), hint=hint))
     if not isinstance(snap, int) or isinstance(snap, bool) or snap < 0:
-        raise CorruptError(f"{path}: key 'snapshot_seq' must be a whole number ≥ 0, found {snap!r}"[:200] + f"; {hint}")
+        raise CorruptError(_cut_found(said(N_("{path}: key 'snapshot_seq' must be a whole number ≥ 0, found {found}; {hint}"),
+                                            path=str(path), found=repr(snap), hint=hint), 200))
     if "state" not in doc:
-        raise CorruptError(f"{path}: table [state] is missing; {hint}")
+        raise CorruptError(said(N_("{path}: table [state] is missing; {hint}"), path=str(path), hint=hint))
     if not isinstance(doc["state"], dict):
-        raise CorruptError(f"{path}: key 'state' must be a table, found {type(doc['state']).__name__}; {hint}")
+        raise CorruptError(said(N_("{path}: key 'state' must be a table, found {found}; {hint}"), path=str(path),
+                                 found=type(doc['state']).__name__, hint=hint))
+
+
+def _bad_event(path: Path, n: int, line: int | None, ev: object, hint: Said) -> Said:
+    """What is wrong with the ``n``-th event (not a table, or without a whole-number ``seq``)."""
+    p = str(path)
+    if not isinstance(ev, dict):
+        return (said(N_("{path}: event {n} (line {line}) must be a table; {hint}"), path=p, n=n, line=line, hint=hint)
+                if line else said(N_("{path}: event {n} must be a table; {hint}"), path=p, n=n, hint=hint))
+    if "seq" not in ev:
+        return (said(N_("{path}: event {n} (line {line}) has no 'seq'; {hint}"), path=p, n=n, line=line, hint=hint)
+                if line else said(N_("{path}: event {n} has no 'seq'; {hint}"), path=p, n=n, hint=hint))
+    found = repr(ev["seq"])
+    return (said(N_("{path}: event {n} (line {line}) has 'seq' = {found}, not a whole number; {hint}"), path=p, n=n,
+                 line=line, found=found, hint=hint)
+            if line else said(N_("{path}: event {n} has 'seq' = {found}, not a whole number; {hint}"), path=p, n=n,
+                              found=found, hint=hint))
 
 
 def _check_events(path: Path, doc: dict[str, Any], data: bytes) -> None:
     hint = _fix_hint(path)
     events = doc.setdefault("event", [])
     if not isinstance(events, list):
-        raise CorruptError(f"{path}: key 'event' must be [[event]] tables, found {type(events).__name__}; {hint}")
+        raise CorruptError(said(N_("{path}: key 'event' must be [[event]] tables, found {found}; {hint}"),
+                                 path=str(path), found=type(events).__name__, hint=hint))
     for i, ev in enumerate(events):
         if isinstance(ev, dict):
             seq = ev.get("seq")
             if isinstance(seq, int) and not isinstance(seq, bool):
                 continue
         line = _event_line(data, i)
-        at = f" (line {line})" if line else ""
-        if not isinstance(ev, dict):
-            raise CorruptError(f"{path}: event {i + 1}{at} must be a table; {hint}", line)
-        problem = "has no 'seq'" if "seq" not in ev else f"has 'seq' = {ev['seq']!r}, not a whole number"
-        raise CorruptError(f"{path}: event {i + 1}{at} {problem}; {hint}"[:400], line)
+        raise CorruptError(cut(_bad_event(path, i + 1, line, ev, hint), 400), line)
 
 
 def _event_line(data: bytes, index: int) -> int | None:

@@ -13,6 +13,7 @@ from typing import Any
 import tomli_w
 
 from ... import tomlread
+from ...i18n import N_, said
 from . import atomic
 from .errors import LockedError, StoreError, oserror_text
 
@@ -164,8 +165,10 @@ class SessionLock:
                 if self._remove_if_unchanged(raw):
                     self.notice = f"{self.path}: took over a stale lock ({stale})"
         except OSError as e:
-            raise StoreError(f"could not lock {self.path}: {oserror_text(e)}; check the folder's permissions") from None
-        raise StoreError(f"could not lock {self.path}: the lock file {self.lock_file} keeps changing; try again")
+            raise StoreError(said(N_("could not lock {path}: {reason}; check the folder's permissions"),
+                                  path=str(self.path), reason=oserror_text(e))) from None
+        raise StoreError(said(N_("could not lock {path}: the lock file {lock} keeps changing; try again"),
+                              path=str(self.path), lock=str(self.lock_file)))
 
     def _stale_reason(self, info: dict[str, Any] | None) -> str | None:
         if info is None:
@@ -184,16 +187,18 @@ class SessionLock:
         info = info or {}
         pid = info.get("pid") if isinstance(info.get("pid"), int) else None
         host = str(info.get("host", "?"))
+        path, shown_pid = str(self.path), str(pid)
         if pid == os.getpid() and host == socket.gethostname():
-            holder = f"{self.path} is already open in this Polku (pid {pid})"
-            msg = f"{holder}; close it first"
+            holder = said(N_("{path} is already open in this Polku (pid {pid})"), path=path, pid=shown_pid)
+            msg = said(N_("{holder}; close it first"), holder=holder)
         elif host != socket.gethostname():
-            holder = f"{self.path} is open in another Polku (pid {pid} on host {host})"
-            msg = (f"{holder}; open it read-only with --read-only, or if no Polku runs there any more,"
-                   f" delete {self.lock_file}")
+            holder = said(N_("{path} is open in another Polku (pid {pid} on host {host})"), path=path, pid=shown_pid,
+                          host=host)
+            msg = said(N_("{holder}; open it read-only with --read-only, or if no Polku runs there any more,"
+                          " delete {lock}"), holder=holder, lock=str(self.lock_file))
         else:
-            holder = f"{self.path} is open in another Polku (pid {pid} on {host})"
-            msg = f"{holder}; open it read-only with --read-only or close the other one"
+            holder = said(N_("{path} is open in another Polku (pid {pid} on {host})"), path=path, pid=shown_pid, host=host)
+            msg = said(N_("{holder}; open it read-only with --read-only or close the other one"), holder=holder)
         raise LockedError(msg, pid, host, holder)
 
     def _remove_if_unchanged(self, raw: bytes) -> bool:

@@ -457,8 +457,8 @@ class Damage:
         seq = int(resist_event["seq"])
         rec = t.recent.get(seq)
         if not isinstance(rec, _Resisted):
-            return [RollAction("edge_after", False, "Edge after the roll works on a resistance roll of this "
-                               "sitting only", 1, "b")]
+            return [RollAction("edge_after", False, N_("Edge after the roll works on a resistance roll of this "
+                                                  "sitting only"), 1, "b")]
         found = t.characters.get(rec.target)
         if found is None:
             return []
