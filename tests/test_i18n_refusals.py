@@ -103,6 +103,7 @@ def test_opening_a_too_new_file_in_english_is_the_line_it_was(
     ("schema = 2\nsnapshot_seq = 0\n[state]\n[[event]]\nkind = 'x'\n",
      "{path}: tapahtumalla 1 (rivi 4) ei ole avainta 'seq'; korjaa se tekstieditorissa"),
     ("schema = [", "{path}: virheellistä TOMLia rivillä 1"),
+    ("schema = 1\n[[character]]\nname = 'Aino'\n", "{path}: hahmolla 1 ei ole avainta 'id'"),
 ])
 def test_a_corrupt_file_is_told_in_finnish(tmp_path: Path, text: str, finnish_line: str, finnish: None) -> None:
     path = tmp_path / "broken.toml"

@@ -11,8 +11,9 @@ from typing import Any
 import tomli_w
 
 from ... import __version__
+from ...i18n import N_, said
 from ..model import Event
-from .errors import StoreError
+from .errors import StoreError, cut
 from .events import EventLog
 
 SCHEMA = 2
@@ -37,10 +38,11 @@ END_MARK = re.compile(r"^# end of event (-?\d+)[ \t]*\r?$")
 
 def check_seq(ev: Any, where: str) -> int:
     if not isinstance(ev, dict):
-        raise StoreError(f"{where}: an event must be a table, not {type(ev).__name__}")
+        raise StoreError(said(N_("{where}: an event must be a table, not {found}"), where=where, found=type(ev).__name__))
     seq = ev.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
-        raise StoreError(f"{where}: every event needs a whole-number 'seq' (found {seq!r})"[:300])
+        raise StoreError(cut(said(N_("{where}: every event needs a whole-number 'seq' (found {found})"), where=where,
+                                 found=repr(seq)), 300))
     return seq
 
 
@@ -48,7 +50,8 @@ def dumps(data: dict[str, Any], where: str) -> str:
     try:
         return tomli_w.dumps(data)
     except (TypeError, ValueError) as e:
-        raise StoreError(f"could not save {where}: {e} (TOML has no null; use \"\" or leave the key out)") from None
+        raise StoreError(said(N_("could not save {where}: {error} (TOML has no null; use \"\" or leave the key out)"),
+                              where=where, error=str(e))) from None
 
 
 def event_block(ev: Event, where: str) -> str:
@@ -58,7 +61,7 @@ def event_block(ev: Event, where: str) -> str:
     # sub-tables become ``[event.x]``) and turn the header into ``[[event]]``.
     text = dumps({"event": ev}, where)
     if not text.startswith("[event]\n"):  # a plain check, not an assert: it must hold under -O too
-        raise StoreError(f"could not save {where}: event {seq} did not render as a table")
+        raise StoreError(said(N_("could not save {where}: event {seq} did not render as a table"), where=where, seq=seq))
     return "\n" + text[:-1].replace("[event]", "[[event]]", 1) + f"\n# end of event {seq}\n"
 
 
@@ -97,18 +100,21 @@ def render(doc: dict[str, Any], where: str = "session", comments: Iterable[str] 
     doc = dict(doc)
     schema = doc.setdefault("schema", SCHEMA)
     if schema != SCHEMA:
-        raise StoreError(f"could not save {where}: schema {schema!r} given, this version writes schema {SCHEMA}")
+        raise StoreError(said(N_("could not save {where}: schema {schema} given, this version writes schema {known}"),
+                              where=where, schema=repr(schema), known=SCHEMA))
     doc.setdefault("app", APP)
     doc.setdefault("saved", datetime.now(timezone.utc).replace(microsecond=0))
     snap = doc.get("snapshot_seq")
     if not isinstance(snap, int) or isinstance(snap, bool) or snap < 0:
-        raise StoreError(f"could not save {where}: 'snapshot_seq' must be a whole number ≥ 0 (found {snap!r})")
+        raise StoreError(said(N_("could not save {where}: 'snapshot_seq' must be a whole number ≥ 0 (found {found})"),
+                              where=where, found=repr(snap)))
     state = doc.pop("state", None)
     if not isinstance(state, dict):
-        raise StoreError(f"could not save {where}: 'state' must be a table (found {type(state).__name__})")
+        raise StoreError(said(N_("could not save {where}: 'state' must be a table (found {found})"), where=where,
+                              found=type(state).__name__))
     events = doc.pop("event", None) or []
     if not isinstance(events, (list, EventLog)):
-        raise StoreError(f"could not save {where}: 'event' must be a list of tables")
+        raise StoreError(said(N_("could not save {where}: 'event' must be a list of tables"), where=where))
     # Top-level keys in a fixed, readable order; unknown extra keys are kept.
     head: dict[str, Any] = {}
     for key in ("schema", "app", "saved", "snapshot_seq"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_, said
 from .errors import CorruptError
 from .format import APP, SCHEMA
 
@@ -40,13 +41,14 @@ def migrate_v1(doc: dict[str, Any], where: str = "schema 1 file") -> dict[str, A
     def table(key: str) -> dict[str, Any]:
         value = src.pop(key, {})
         if not isinstance(value, dict):
-            raise CorruptError(f"{where}: schema 1 key '{key}' must be a table, found {type(value).__name__}")
+            raise CorruptError(said(N_("{where}: schema 1 key '{key}' must be a table, found {found}"), where=where, key=key,
+                                     found=type(value).__name__))
         return value
 
     def tables(key: str) -> list[dict[str, Any]]:
         value = src.pop(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise CorruptError(f"{where}: schema 1 key '{key}' must be [[{key}]] tables")
+            raise CorruptError(said(N_("{where}: schema 1 key '{key}' must be [[{key}]] tables"), where=where, key=key))
         return value
 
     campaign = table("campaign")
@@ -55,10 +57,10 @@ def migrate_v1(doc: dict[str, Any], where: str = "schema 1 file") -> dict[str, A
     for i, ch in enumerate(tables("character")):
         cid = ch.get("id")
         if isinstance(cid, bool) or not isinstance(cid, (str, int)) or cid == "":
-            raise CorruptError(f"{where}: character {i + 1} has no 'id'")
+            raise CorruptError(said(N_("{where}: character {n} has no 'id'"), where=where, n=i + 1))
         cid = str(cid)
         if cid in characters:
-            raise CorruptError(f"{where}: two characters have the id '{cid}'")
+            raise CorruptError(said(N_("{where}: two characters have the id '{id}'"), where=where, id=cid))
         characters[cid] = {**ch, "id": cid}
     challenges = tables("challenge")
     events = []
@@ -69,7 +71,8 @@ def migrate_v1(doc: dict[str, Any], where: str = "schema 1 file") -> dict[str, A
         if seq is None:
             seq = last + 1
         elif isinstance(seq, bool) or not isinstance(seq, int) or seq <= last:
-            raise CorruptError(f"{where}: log entry {i + 1} has 'seq' = {seq!r}; seqs must increase")
+            raise CorruptError(said(N_("{where}: log entry {n} has 'seq' = {found}; seqs must increase"), where=where, n=i + 1,
+                                     found=repr(seq)))
         ev["seq"] = seq
         last = seq
         events.append(ev)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ...i18n import N_, said
 from ..model import Event
 from . import atomic
 from .errors import StoreError, oserror_text
@@ -35,8 +36,11 @@ def write_full(path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
     try:
         atomic.replace_file(path, data, keep_backup=True, new_mode=SESSION_MODE)
     except OSError as e:
-        tail = "the last good file is untouched" if path.exists() else "nothing was written"
-        raise StoreError(f"could not save {path}: {oserror_text(e)}; {tail}", e.errno) from None
+        if path.exists():
+            raise StoreError(said(N_("could not save {path}: {reason}; the last good file is untouched"), path=str(path),
+                                  reason=oserror_text(e)), e.errno) from None
+        raise StoreError(said(N_("could not save {path}: {reason}; nothing was written"), path=str(path),
+                              reason=oserror_text(e)), e.errno) from None
 
 
 def append_events(path: str | os.PathLike[str], events: Iterable[Event]) -> None:
@@ -59,10 +63,11 @@ def append_events(path: str | os.PathLike[str], events: Iterable[Event]) -> None
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_BINARY", 0))
         except FileNotFoundError:
-            raise StoreError(f"could not save {path}: the file does not exist; save the whole session first") from None
+            raise StoreError(said(N_("could not save {path}: the file does not exist; save the whole session first"),
+                                  path=str(path))) from None
         except OSError as e:
-            raise StoreError(f"could not save {path}: {oserror_text(e)}; the last good file is untouched",
-                             e.errno) from None
+            raise StoreError(said(N_("could not save {path}: {reason}; the last good file is untouched"), path=str(path),
+                                  reason=oserror_text(e)), e.errno) from None
         size = None
         try:
             size = os.fstat(fd).st_size
@@ -71,13 +76,18 @@ def append_events(path: str | os.PathLike[str], events: Iterable[Event]) -> None
             atomic.write_all(fd, data)
             os.fsync(fd)
         except OSError as e:
-            outcome = "the last good file is untouched"
+            truncated = True
             if size is not None:
                 try:
                     os.ftruncate(fd, size)
                     os.fsync(fd)
                 except OSError:
-                    outcome = "the file may end with a partial event, which is dropped on the next load"
-            raise StoreError(f"could not save {path}: {oserror_text(e)}; {outcome}", e.errno) from None
+                    truncated = False
+            if truncated:
+                raise StoreError(said(N_("could not save {path}: {reason}; the last good file is untouched"),
+                                      path=str(path), reason=oserror_text(e)), e.errno) from None
+            raise StoreError(said(N_("could not save {path}: {reason}; the file may end with a partial event, which is"
+                                     " dropped on the next load"), path=str(path), reason=oserror_text(e)),
+                             e.errno) from None
         finally:
             os.close(fd)
