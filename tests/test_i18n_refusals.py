@@ -4,7 +4,7 @@ the very line it was (the command line and the file keep it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,10 @@ from polku.rules.dice import ManualSource
 from polku.rules.rajapolku import SpiritFight
 from polku.rules.shadowrun import ExtendedTest, SRRoll, roll
 from polku.session.files import SessionOpenError, open_session
+from polku.session.integrity import check_numbering, check_tree
+from polku.session.model import StateError
 from polku.session.store.format import SCHEMA
+from polku.session.validation import check_state
 
 
 @pytest.fixture
@@ -114,3 +117,20 @@ def test_a_corrupt_file_is_told_in_finnish(tmp_path: Path, text: str, finnish_li
     assert told.startswith(finnish_line.format(path=path)), told
     i18n.set_language("en")
     assert i18n.told_error(e.value) == str(e.value)
+
+
+@pytest.mark.parametrize(("check", "english", "finnish_line"), [
+    (lambda: check_numbering([1, 3], 0), "event 3 follows event 1: a gap in the log (event 2 missing)",
+     "tapahtuma 3 seuraa tapahtumaa 1: lokissa on aukko (tapahtuma 2 puuttuu)"),
+    (lambda: check_state({}), "state.campaign: missing", "state.campaign: puuttuu"),
+    (lambda: check_state({"campaign": 5}), "state.campaign: expected a table, found int 5",
+     "state.campaign: pitäisi olla taulukko, löytyi int 5"),
+    (lambda: check_tree({"a": {1: 2}}, ["state"]), "state.a: a key 1 is not text", "state.a: avain 1 ei ole tekstiä"),
+])
+def test_a_damaged_state_is_told_in_finnish(check: Callable[[], object], english: str, finnish_line: str,
+                                            finnish: None) -> None:
+    """What the integrity and shape checks find, as the GM reads it after the file's path."""
+    with pytest.raises(StateError) as e:
+        check()
+    assert str(e.value) == english
+    assert i18n.told_error(e.value) == finnish_line

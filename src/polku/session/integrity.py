@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
+from ..i18n import N_, Said, said
 from .model import Change, Event, State, StateError, get_path, validate_event
 from .validation import KeyPath, Table
 
@@ -73,9 +74,15 @@ def _show(value: object) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def _kind(value: object) -> str:
-    return {dict: "a table", list: "a list", str: "text", bool: "true/false", int: "a whole number",
-            float: "a decimal number"}.get(type(value), f"a {type(value).__name__}")
+_KINDS = {dict: N_("a table"), list: N_("a list"), str: N_("text"), bool: N_("true/false"), int: N_("a whole number"),
+          float: N_("a decimal number")}
+
+_WANTS = {str: N_("text"), list: N_("a list"), dict: N_("a table"), int: N_("a whole number"), bool: N_("true or false")}
+
+
+def _kind(value: object) -> Said:
+    kind = _KINDS.get(type(value))
+    return said(kind) if kind is not None else said(N_("a {type}"), type=type(value).__name__)
 
 
 def _where(path: Iterable[str | int]) -> str:
@@ -93,20 +100,21 @@ def check_tree(value: object, path: KeyPath) -> None:
     while stack:
         node, where = stack.pop()
         if len(where) - base > MAX_DEPTH:
-            raise StateError(f"{_where(where[: base + 3])}…: nested more than {MAX_DEPTH} levels deep")
+            raise StateError(said(N_("{at}…: nested more than {n} levels deep"), at=_where(where[: base + 3]), n=MAX_DEPTH))
         if isinstance(node, dict):
             for k, v in cast("dict[object, object]", node).items():
                 if not isinstance(k, str):
-                    raise StateError(f"{_where(where)}: a key {_show(k)} is not text")
+                    raise StateError(said(N_("{at}: a key {key} is not text"), at=_where(where), key=_show(k)))
                 stack.append((v, where + [k]))
         elif isinstance(node, list):
             stack.extend((v, where + [i]) for i, v in enumerate(cast("list[object]", node)))
         elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
-            raise StateError(f"{_where(where)}: the whole number is too large (TOML's limit is 64 bits)")
+            raise StateError(said(N_("{at}: the whole number is too large (TOML's limit is 64 bits)"), at=_where(where)))
         elif not isinstance(node, (str, int, float)):
             # Polku writes times as text; a TOML date or time here was typed by hand
             # (and the parser's date objects cannot even be copied).
-            raise StateError(f"{_where(where)}: {_kind(node)} {_show(node)} where Polku keeps text or numbers")
+            raise StateError(said(N_("{at}: {kind} {value} where Polku keeps text or numbers"), at=_where(where),
+                                  kind=_kind(node), value=_show(node)))
 
 
 def _check_keys(node: object, path: KeyPath, skip: frozenset[str] = frozenset()) -> None:
@@ -149,8 +157,8 @@ def _check_keys(node: object, path: KeyPath, skip: frozenset[str] = frozenset())
 
 def _want(value: object, typ: type, path: KeyPath) -> None:
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        want = {str: "text", list: "a list", dict: "a table", int: "a whole number", bool: "true or false"}[typ]
-        raise StateError(f"{_where(path)}: expected {want}, found {_kind(value)} {_show(value)}")
+        raise StateError(said(N_("{at}: expected {what}, found {kind} {value}"), at=_where(path), what=said(_WANTS[typ]),
+                              kind=_kind(value), value=_show(value)))
 
 
 def _want_int(value: object, path: KeyPath) -> int:
@@ -177,15 +185,15 @@ def check_event(value: object, index: int) -> None:
     """
     p: KeyPath = ["event", index + 1]
     if not isinstance(value, dict):
-        raise StateError(f"event {index + 1}: expected a table, found {_kind(value)}")
+        raise StateError(said(N_("event {n}: expected a table, found {kind}"), n=index + 1, kind=_kind(value)))
     check_tree(value, p)
     ev = cast(Table, value)  # check_tree: its keys are text
     for key in ("seq", "kind", "text"):
         if key not in ev:
-            raise StateError(f"event {index + 1}: key '{key}' is missing")
+            raise StateError(said(N_("event {n}: key '{key}' is missing"), n=index + 1, key=key))
     seq = _want_int(ev["seq"], p + ["seq"])
     if seq < 1:
-        raise StateError(f"event {index + 1}: 'seq' = {seq} (events are numbered from 1)")
+        raise StateError(said(N_("event {n}: 'seq' = {seq} (events are numbered from 1)"), n=index + 1, seq=seq))
     p = ["event", seq]
     _check_keys(ev, p)
     if "roll" in ev:
@@ -198,20 +206,22 @@ def check_event(value: object, index: int) -> None:
             for j, die in enumerate(_want_list(dice, p + ["roll", "sides", i, "dice"])):
                 for key in ("size", "face"):
                     if key not in _want_table(die, p + ["roll", "sides", i, "dice", j]):
-                        raise StateError(f"{_where(p + ['roll', 'sides', i, 'dice', j])}: key '{key}' is missing")
+                        raise StateError(said(N_("{at}: key '{key}' is missing"), at=_where(p + ['roll', 'sides', i, 'dice', j]),
+                                              key=key))
     for i, change in enumerate(_want_list(ev.get("changes", []), p + ["changes"])):
         cp = p + ["changes", i]
         ch = _want_table(change, cp)
         if "path" not in ch:
-            raise StateError(f"{_where(cp)}: key 'path' is missing")
+            raise StateError(said(N_("{at}: key '{key}' is missing"), at=_where(cp), key="path"))
         path = _want_list(ch["path"], cp + ["path"])
         if not path:
-            raise StateError(f"{_where(cp + ['path'])}: empty")
+            raise StateError(said(N_("{at}: empty"), at=_where(cp + ['path'])))
         for j, k in enumerate(path):
             if not isinstance(k, (str, int)) or isinstance(k, bool):
-                raise StateError(f"{_where(cp + ['path', j])}: expected a key or an index, found {_show(k)}")
+                raise StateError(said(N_("{at}: expected a key or an index, found {value}"), at=_where(cp + ['path', j]),
+                                      value=_show(k)))
         if not any(k in ch for k in ("after", "before", "insert", "remove")):
-            raise StateError(f"{_where(cp)}: a change without 'before', 'after', 'insert' or 'remove'")
+            raise StateError(said(N_("{at}: a change without 'before', 'after', 'insert' or 'remove'"), at=_where(cp)))
     validate_event(ev, index)  # the dice: sizes and faces the rules accept
 
 
@@ -248,8 +258,9 @@ def check_changes_fit(ev: Event, state: State) -> None:
             continue
         for value in values:
             if not _same_shape(value, like):
-                raise StateError(f"event {ev.get('seq')}: change {i + 1} gives {_where(path)} {_kind(value)}"
-                                 f" {_show(value)}, where the state keeps {_kind(like)}")
+                raise StateError(said(N_("event {seq}: change {n} gives {path} {kind} {value}, where the state keeps"
+                                         " {like}"), seq=str(ev.get('seq')), n=i + 1, path=_where(path),
+                                      kind=_kind(value), value=_show(value), like=_kind(like)))
 
 
 def _values(ch: Change, keys: tuple[str, str]) -> list[object]:
@@ -281,7 +292,7 @@ def check_state_extra(value: object) -> None:
         cid = chal.get("id")
         if isinstance(cid, str):
             if cid in seen:
-                raise StateError(f"{_where(cp + ['id'])}: two challenges have the id '{cid}'")
+                raise StateError(said(N_("{at}: two challenges have the id '{id}'"), at=_where(cp + ['id']), id=cid))
             seen.add(cid)
     if isinstance(state.get("narration"), dict):
         np_: KeyPath = ["state", "narration"]
@@ -296,7 +307,8 @@ def check_state_extra(value: object) -> None:
                     die = _want_table(d, np_ + ["hands", who, j])
                     for key in ("size", "face"):
                         if key not in die:
-                            raise StateError(f"{_where(np_ + ['hands', who, j])}: key '{key}' is missing")
+                            raise StateError(said(N_("{at}: key '{key}' is missing"), at=_where(np_ + ['hands', who, j]),
+                                                  key=key))
         if "rolled" in nar:
             for j, x in enumerate(_want_list(nar["rolled"], np_ + ["rolled"])):
                 _want(x, str, np_ + ["rolled", j])
@@ -305,7 +317,8 @@ def check_state_extra(value: object) -> None:
     characters = state.get("characters", {})
     for cid, ch in (cast(Table, characters) if isinstance(characters, dict) else {}).items():
         if isinstance(ch, dict) and "secret" in ch and not isinstance(ch["secret"], bool):
-            raise StateError(f"state.characters.{cid}.secret: expected true/false, found {_show(ch['secret'])}")
+            raise StateError(said(N_("state.characters.{id}.secret: expected true/false, found {value}"), id=cid,
+                                  value=_show(ch['secret'])))
 
 
 def check_numbering(seqs: list[int], snapshot_seq: int) -> None:
@@ -318,15 +331,19 @@ def check_numbering(seqs: list[int], snapshot_seq: int) -> None:
     for prev, seq in zip(seqs, seqs[1:]):
         if seq != prev + 1:
             if seq > prev + 1:
-                missing = f"event {prev + 1}" if seq == prev + 2 else f"events {prev + 1}–{seq - 1}"
-                raise StateError(f"event {seq} follows event {prev}: a gap in the log ({missing} missing)")
-            raise StateError(f"event {seq} follows event {prev}: the events are out of order or repeated")
+                if seq == prev + 2:
+                    raise StateError(said(N_("event {seq} follows event {prev}: a gap in the log (event {missing}"
+                                             " missing)"), seq=seq, prev=prev, missing=prev + 1))
+                raise StateError(said(N_("event {seq} follows event {prev}: a gap in the log (events {first}–{last}"
+                                         " missing)"), seq=seq, prev=prev, first=prev + 1, last=seq - 1))
+            raise StateError(said(N_("event {seq} follows event {prev}: the events are out of order or repeated"),
+                                  seq=seq, prev=prev))
     if seqs and seqs[0] > snapshot_seq + 1:
-        raise StateError(f"the state is saved up to event {snapshot_seq} but the log goes on at event {seqs[0]}:"
-                         " a gap in the log")
+        raise StateError(said(N_("the state is saved up to event {snapshot} but the log goes on at event {first}:"
+                                 " a gap in the log"), snapshot=snapshot_seq, first=seqs[0]))
     if seqs and snapshot_seq > seqs[-1]:
-        raise StateError(f"'snapshot_seq' = {snapshot_seq} but the log ends at event {seqs[-1]}:"
-                         " the snapshot number does not fit the log")
+        raise StateError(said(N_("'snapshot_seq' = {snapshot} but the log ends at event {last}:"
+                                 " the snapshot number does not fit the log"), snapshot=snapshot_seq, last=seqs[-1]))
 
 
 _ABSENT = object()
@@ -346,19 +363,20 @@ def apply_checked(state: object, changes: list[Change], seq: int) -> None:
             now = get_path(state, path, _ABSENT)
             expected = ch.get("before", _ABSENT)
             if now != expected or (now is _ABSENT) != (expected is _ABSENT):
-                found = "nothing" if now is _ABSENT else _show(now)
-                wanted = "nothing" if expected is _ABSENT else _show(expected)
-                raise StateError(
-                    f"event {seq} does not follow from the saved state: {_where(path)} is {found}, the event"
-                    f" changed it from {wanted} ('snapshot_seq' or the state was edited, or the file is damaged)")
+                found = said(N_("nothing")) if now is _ABSENT else _show(now)
+                wanted = said(N_("nothing")) if expected is _ABSENT else _show(expected)
+                raise StateError(said(N_(
+                    "event {seq} does not follow from the saved state: {path} is {found}, the event"
+                    " changed it from {wanted} ('snapshot_seq' or the state was edited, or the file is damaged)"),
+                    seq=seq, path=_where(path), found=found, wanted=wanted))
         elif "remove" in ch:
             lst = get_path(state, path[:-1], _ABSENT)
             i = path[-1]
             if isinstance(lst, list) and isinstance(i, int) and 0 <= i < len(lst) \
                     and cast("list[object]", lst)[i] != ch["remove"]:
-                raise StateError(f"event {seq} does not follow from the saved state: {_where(path)} is not"
-                                 " what the event removed ('snapshot_seq' or the state was edited, or the file"
-                                 " is damaged)")
+                raise StateError(said(N_("event {seq} does not follow from the saved state: {path} is not"
+                                         " what the event removed ('snapshot_seq' or the state was edited, or the file"
+                                         " is damaged)"), seq=seq, path=_where(path)))
         apply_changes(state, [ch])
 
 
@@ -385,7 +403,7 @@ def replay_state(snapshot: object, snapshot_seq: int, events: Sequence[object] |
             seq = events.meta(i).seq
             if seq < 1:
                 raise StateError(log[i].get("text") if log[i].get("kind") == "unreadable"
-                                 else f"event block {i + 1} has no whole-number 'seq'")
+                                 else said(N_("event block {n} has no whole-number 'seq'"), n=i + 1))
             seqs.append(seq)
     else:
         for i, raw in enumerate(events):
@@ -394,10 +412,10 @@ def replay_state(snapshot: object, snapshot_seq: int, events: Sequence[object] |
         seqs = [ev["seq"] for ev in log]
     n = len(log)
     if isinstance(snapshot_seq, bool) or not isinstance(snapshot_seq, int):
-        raise StateError(f"'snapshot_seq' must be a whole number, found {_show(snapshot_seq)}")
+        raise StateError(said(N_("'snapshot_seq' must be a whole number, found {value}"), value=_show(snapshot_seq)))
     check_numbering(seqs, snapshot_seq)
     if not isinstance(snapshot, dict):
-        raise StateError(f"state: expected a table, found {_kind(snapshot)}")
+        raise StateError(said(N_("state: expected a table, found {kind}"), kind=_kind(snapshot)))
     check_tree(snapshot, ["state"])
     state: Table = clone(cast(Table, snapshot))
     for i in range(n):
@@ -411,7 +429,8 @@ def replay_state(snapshot: object, snapshot_seq: int, events: Sequence[object] |
         except StateError:
             raise
         except (KeyError, IndexError, TypeError, ValueError) as e:
-            raise StateError(f"event {ev['seq']}: its changes do not fit the state ({_show(e)})") from None
+            raise StateError(said(N_("event {seq}: its changes do not fit the state ({error})"), seq=ev['seq'],
+                                  error=_show(e))) from None
     checked = validate_state(state)
     check_state_extra(state)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, TypeVar, cast
 
+from ..i18n import N_, Said, said
 from ..rules.dice import VALID_SIZES, RulesError
 from ..rules.system import CHOICE_BY_KEY, System, raja_wound_level, validate_choice
 from ..rules.turns import EFFECT_UNITS, MAX_EFFECT_COUNT, MAX_EFFECT_DICE, MAX_PASSES
@@ -64,58 +65,73 @@ def _where(path: Iterable[str | int]) -> str:
     return ".".join(str(p) for p in path)
 
 
+def cut(text: Said, limit: int) -> str:
+    """``text`` cut to ``limit`` characters: a line that fits keeps its words (told in the reader's language), a
+    longer one is its English cut short (a huge value quoted in it)."""
+    return text if len(text) <= limit else str(text)[:limit]
+
+
+def error_text(e: BaseException) -> str:
+    """An error's line to quote in another (its words kept when it was :func:`~polku.i18n.said`)."""
+    return e.args[0] if len(e.args) == 1 and isinstance(e.args[0], Said) else str(e)
+
+
 def _want(value: object, typ: type[_T], path: KeyPath, what: str) -> _T:
+    """``value`` if it is a ``typ``; ``what`` (marked ``N_``) names what was expected."""
     if isinstance(value, bool) and typ is int:
-        raise StateError(f"{_where(path)}: expected {what}, found {value!r}")
+        raise StateError(said(N_("{at}: expected {what}, found {found}"), at=_where(path), what=said(what),
+                              found=repr(value)))
     if not isinstance(value, typ):
-        raise StateError(f"{_where(path)}: expected {what}, found {type(value).__name__} {value!r}"[:200])
+        raise StateError(cut(said(N_("{at}: expected {what}, found {found}"), at=_where(path), what=said(what),
+                                  found=f"{type(value).__name__} {value!r}"), 200))
     return value
 
 
-def _want_table(value: object, path: KeyPath, what: str = "a table") -> Table:
+def _want_table(value: object, path: KeyPath, what: str = N_("a table")) -> Table:
     # A TOML table's keys are text, so the checked dict is a Table.
     return cast(Table, _want(value, dict, path, what))
 
 
-def _want_list(value: object, path: KeyPath, what: str = "a list") -> list[object]:
+def _want_list(value: object, path: KeyPath, what: str = N_("a list")) -> list[object]:
     return cast("list[object]", _want(value, list, path, what))
 
 
 def _int(d: Table, key: str, path: KeyPath, lo: int | None = None, hi: int | None = None) -> int:
     if key not in d:
-        raise StateError(f"{_where(path + [key])}: missing")
-    v = _want(d[key], int, path + [key], "a whole number")
+        raise StateError(said(N_("{at}: missing"), at=_where(path + [key])))
+    v = _want(d[key], int, path + [key], N_("a whole number"))
     if lo is not None and v < lo:
-        raise StateError(f"{_where(path + [key])}: {v} is below {lo}")
+        raise StateError(said(N_("{at}: {value} is below {lo}"), at=_where(path + [key]), value=v, lo=lo))
     if hi is not None and v > hi:
-        raise StateError(f"{_where(path + [key])}: {v} is above {hi}")
+        raise StateError(said(N_("{at}: {value} is above {hi}"), at=_where(path + [key]), value=v, hi=hi))
     return v
 
 
 def _str(d: Table, key: str, path: KeyPath, allowed: Iterable[str] | None = None) -> str:
     if key not in d:
-        raise StateError(f"{_where(path + [key])}: missing")
-    v = _want(d[key], str, path + [key], "text")
+        raise StateError(said(N_("{at}: missing"), at=_where(path + [key])))
+    v = _want(d[key], str, path + [key], N_("text"))
     if allowed is not None and v not in allowed:
-        raise StateError(f"{_where(path + [key])}: '{v}' is not one of {', '.join(allowed)}")
+        raise StateError(said(N_("{at}: '{value}' is not one of {allowed}"), at=_where(path + [key]), value=v,
+                              allowed=", ".join(allowed)))
     return v
 
 
 def _table(d: Table, key: str, path: KeyPath) -> Table:
     if key not in d:
-        raise StateError(f"{_where(path + [key])}: missing")
+        raise StateError(said(N_("{at}: missing"), at=_where(path + [key])))
     return _want_table(d[key], path + [key])
 
 
 def _list(d: Table, key: str, path: KeyPath) -> list[object]:
     if key not in d:
-        raise StateError(f"{_where(path + [key])}: missing")
+        raise StateError(said(N_("{at}: missing"), at=_where(path + [key])))
     return _want_list(d[key], path + [key])
 
 
 def _strlist(d: Table, key: str, path: KeyPath) -> list[str]:
     items = _list(d, key, path)
-    return [_want(item, str, path + [key, i], "text") for i, item in enumerate(items)]
+    return [_want(item, str, path + [key, i], N_("text")) for i, item in enumerate(items)]
 
 
 def check_state(value: object) -> Table:
@@ -131,19 +147,19 @@ def check_state(value: object) -> Table:
     for key, setting in sett.items():
         choice = CHOICE_BY_KEY.get(key)
         if choice is None:
-            raise StateError(f"state.settings.{key}: unknown setting")
+            raise StateError(said(N_("state.settings.{key}: unknown setting"), key=key))
         try:
             validate_choice(choice, setting)
         except RulesError as e:
-            raise StateError(f"state.settings: {e}") from None
+            raise StateError(said(N_("state.settings: {error}"), error=error_text(e))) from None
     track = _strlist(state, "wound_track", p)
     if system is System.RAJAPOLKU:
         if not 3 <= len(track) <= 7:
-            raise StateError(f"state.wound_track: {len(track)} levels (R9 allows 3 to 7)")
+            raise StateError(said(N_("state.wound_track: {n} levels (R9 allows 3 to 7)"), n=len(track)))
         for lvl in track:
             # A level is named in English or in the rule text's Finnish ("Terve"); the name is kept as written.
             if raja_wound_level(lvl) is None:
-                raise StateError(f"state.wound_track: '{lvl}' is not an R9 level")
+                raise StateError(said(N_("state.wound_track: '{level}' is not an R9 level"), level=lvl))
     st = _table(state, "structure", p)
     for k in ("story", "session", "scene"):
         _int(st, k, p + ["structure"], 1)
@@ -155,14 +171,15 @@ def check_state(value: object) -> Table:
         gp = p + ["groups", gid]
         g = _want_table(group, gp)
         if _str(g, "id", gp) != gid:
-            raise StateError(f"{_where(gp + ['id'])}: '{g['id']}' differs from its table name '{gid}'")
+            raise StateError(said(N_("{at}: '{id}' differs from its table name '{name}'"), at=_where(gp + ['id']),
+                                  id=str(g['id']), name=gid))
         _str(g, "name", gp)
         _str(g, "initiative", gp, GROUP_INITIATIVE)
         _str(g, "template", gp)
     for cid, ch in chars.items():
         gid_of = ch.get("group")
         if gid_of is not None and gid_of not in groups:
-            raise StateError(f"state.characters.{cid}.group: no group '{gid_of}'")
+            raise StateError(said(N_("state.characters.{id}.group: no group '{group}'"), id=cid, group=str(gid_of)))
     templates = _want_table(state.get("templates", {}), p + ["templates"])
     for tid, tpl in templates.items():
         _check_character(system, track, tid, tpl, "templates")
@@ -178,7 +195,7 @@ def check_state(value: object) -> Table:
         entry = _want_table(row, ip)
         cid = _str(entry, "id", ip)
         if cid not in chars:
-            raise StateError(f"{_where(ip + ['id'])}: no character '{cid}'")
+            raise StateError(said(N_("{at}: no character '{id}'"), at=_where(ip + ['id']), id=cid))
         fighters.add(cid)
         _int(entry, "score", ip, 0)
         _int(entry, "passes", ip, 1, MAX_PASSES)
@@ -202,13 +219,13 @@ def _check_combat(state: Table, fighters: set[str]) -> None:
     _int(b, "pass", cp, 0, MAX_PASSES)
     acting = _str(b, "acting", cp)
     if acting and acting not in fighters:
-        raise StateError(f"{_where(cp + ['acting'])}: '{acting}' is not in the initiative order")
+        raise StateError(said(N_("{at}: '{id}' is not in the initiative order"), at=_where(cp + ['acting']), id=acting))
     for key in ("acted", "held", "surprised"):
         if key == "surprised" and key not in b:
             continue
         for i, cid in enumerate(_strlist(b, key, cp)):
             if cid not in fighters:
-                raise StateError(f"{_where(cp + [key, i])}: '{cid}' is not in the initiative order")
+                raise StateError(said(N_("{at}: '{id}' is not in the initiative order"), at=_where(cp + [key, i]), id=cid))
 
 
 def _check_effects(ch: Table, p: KeyPath) -> None:
@@ -222,10 +239,10 @@ def _check_effects(ch: Table, p: KeyPath) -> None:
 
 
 def _check_die(die: object, path: KeyPath) -> None:
-    d = _want_table(die, path, "a die table")
+    d = _want_table(die, path, N_("a die table"))
     size = _int(d, "size", path)
     if size not in VALID_SIZES:
-        raise StateError(f"{_where(path + ['size'])}: d{size} is not a die")
+        raise StateError(said(N_("{at}: d{size} is not a die"), at=_where(path + ['size']), size=size))
     _int(d, "face", path, 1, size)
 
 
@@ -234,14 +251,15 @@ def _check_character(system: System, track: list[str], cid: str, value: object,
     p: KeyPath = ["state", table, cid]
     ch = _want_table(value, p)
     if _str(ch, "id", p) != cid:
-        raise StateError(f"{_where(p + ['id'])}: '{ch['id']}' differs from its table name '{cid}'")
+        raise StateError(said(N_("{at}: '{id}' differs from its table name '{name}'"), at=_where(p + ['id']),
+                              id=str(ch['id']), name=cid))
     _str(ch, "name", p)
     _str(ch, "kind", p, CHARACTER_KINDS)
     _str(ch, "player", p)
     _str(ch, "health", p)
     _str(ch, "notes", p)
     if "secret" in ch:
-        _want(ch["secret"], bool, p + ["secret"], "true or false")
+        _want(ch["secret"], bool, p + ["secret"], N_("true or false"))
     if "effects" in ch:
         _check_effects(ch, p)
     if system is System.RAJAPOLKU:
@@ -283,7 +301,7 @@ def _check_harha(ch: Table, p: KeyPath) -> None:
         ep = p + ["edges", i]
         ed = _want_table(edge, ep)
         _str(ed, "name", ep)
-        _want(ed.get("used"), bool, ep + ["used"], "true or false")
+        _want(ed.get("used"), bool, ep + ["used"], N_("true or false"))
     _strlist(ch, "rolled_this_scene", p)
 
 
@@ -324,14 +342,15 @@ def _check_gear(ch: Table, p: KeyPath) -> None:
         _str(ch, "defence", p, DEFENCE_CHOICES)
     if "links" in ch:
         for skill, attr in _table(ch, "links", p).items():
-            _want(attr, str, p + ["links", skill], "an attribute")
+            _want(attr, str, p + ["links", skill], N_("an attribute"))
             if attr not in SR_ATTRIBUTES:
-                raise StateError(f"{_where(p + ['links', skill])}: '{attr}' is not one of {', '.join(SR_ATTRIBUTES)}")
+                raise StateError(said(N_("{at}: '{value}' is not one of {allowed}"), at=_where(p + ['links', skill]), value=str(attr),
+                                      allowed=", ".join(SR_ATTRIBUTES)))
     if "monitor_extra" in ch:
         extra = _table(ch, "monitor_extra", p)
         for track in extra:
             if track not in ("physical", "stun"):
-                raise StateError(f"{_where(p + ['monitor_extra', track])}: physical or stun")
+                raise StateError(said(N_("{at}: physical or stun"), at=_where(p + ['monitor_extra', track])))
             _int(extra, track, p + ["monitor_extra"], -8, 12)
     if "initiative_passes" in ch:
         _int(ch, "initiative_passes", p, 1, MAX_PASSES)
@@ -343,7 +362,7 @@ def _check_gear(ch: Table, p: KeyPath) -> None:
         sp = p + ["initiative_scores"]
         for kind, value in _table(ch, "initiative_scores", p).items():
             if kind not in INITIATIVE_KINDS[1:]:
-                raise StateError(f"{_where(sp + [kind])}: astral or matrix, not '{kind}'")
+                raise StateError(said(N_("{at}: astral or matrix, not '{kind}'"), at=_where(sp + [kind]), kind=kind))
             score = _want_table(value, sp + [kind])
             _int(score, "bonus", sp + [kind], 0, 12)
             _int(score, "passes", sp + [kind], 1, MAX_PASSES)
@@ -358,13 +377,13 @@ def _check_weapon(weapon: object, wp: KeyPath, kinds: Iterable[str]) -> None:
     _str(w, "damage", wp, ("physical", "stun"))
     ap = w.get("ap")
     if ap is None or isinstance(ap, bool) or not isinstance(ap, (int, str)):
-        raise StateError(f"{_where(wp + ['ap'])}: expected a number or '-half'")
+        raise StateError(said(N_("{at}: expected a number or '-half'"), at=_where(wp + ['ap'])))
     try:
         if isinstance(ap, str) and not parse_ap(ap).half:
-            raise RulesError("only '-half' is stored as text")
+            raise RulesError(said(N_("only '-half' is stored as text")))
         parse_ap(ap)
     except RulesError as e:
-        raise StateError(f"{_where(wp + ['ap'])}: {e}") from None
+        raise StateError(said(N_("{at}: {error}"), at=_where(wp + ['ap']), error=error_text(e))) from None
     if "skill" in w:
         _str(w, "skill", wp)
     if "kind" in w:
@@ -385,8 +404,9 @@ def _check_pool(system: System, value: object, p: KeyPath) -> None:
         tiers = _table(pool, "tiers", p)
         for tier, name in tiers.items():
             if tier not in HARHA_TIERS:
-                raise StateError(f"{_where(p + ['tiers', tier])}: '{tier}' is not one of {', '.join(HARHA_TIERS)}")
-            _want(name, str, p + ["tiers", tier], "text")
+                raise StateError(said(N_("{at}: '{value}' is not one of {allowed}"), at=_where(p + ['tiers', tier]), value=tier,
+                                      allowed=", ".join(HARHA_TIERS)))
+            _want(name, str, p + ["tiers", tier], N_("text"))
     else:
         _strlist(pool, "backgrounds", p)
         _strlist(pool, "abilities", p)
@@ -404,10 +424,10 @@ def check_event(value: object, index: int) -> Table:
         ch = _want_table(change, cp)
         path = _list(ch, "path", cp)
         if not path:
-            raise StateError(f"{_where(cp + ['path'])}: empty")
+            raise StateError(said(N_("{at}: empty"), at=_where(cp + ['path'])))
         for j, k in enumerate(path):
             if not isinstance(k, (str, int)):
-                _want(k, str, cp + ["path", j], "a key or index")  # raises, naming the key
+                _want(k, str, cp + ["path", j], N_("a key or index"))  # raises, naming the key
     if "roll" in ev:
         roll = _want_table(ev["roll"], p + ["roll"])
         for si, value_side in enumerate(_list(roll, "sides", p + ["roll"])):
