@@ -134,3 +134,25 @@ def test_a_damaged_state_is_told_in_finnish(check: Callable[[], object], english
         check()
     assert str(e.value) == english
     assert i18n.told_error(e.value) == finnish_line
+
+
+@pytest.mark.parametrize(("argv", "english", "finnish"), [
+    (["roll", "rajapolku", "3", "--seed", "1"], "rajapolku needs two pools: polku roll rajapolku POOL_A POOL_B",
+     "rajapolku tarvitsee kaksi noppakasaa: polku roll rajapolku POOL_A POOL_B"),
+    (["roll", "shadowrun", "5", "4", "--hurried", "--seed", "1"], "--hurried is for an extended test (S10)",
+     "--hurried on pidennettyä testiä varten (S10)"),
+    (["resolve", "shadowrun", "5,6", "--edge-before", "1", "--edge-after", "1"],
+     "--edge-before and --edge-after: one Edge point per test for dice (S7)",
+     "--edge-before ja --edge-after: yksi Edge-piste testiä kohden noppiin (S7)"),
+])
+def test_polku_roll_and_resolve_refuse_in_the_users_language(
+        argv: list[str], english: str, finnish: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``polku resolve``/``roll``'s own refusals: English byte for byte, Finnish with POLKU_LANG=fi."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"polku: error: {english}\n"
+    i18n.set_language("fi")
+    try:
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"polku: virhe: {finnish}\n"
+    finally:
+        i18n.set_language("en")

@@ -55,7 +55,7 @@ from polku.cli.words import (
     sr_opposed_headline,
     told,
 )
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     import argparse
@@ -134,7 +134,15 @@ JSON keys: system, hits, glitch, critical_glitch, ones, dice_counted, pool, edge
   --helper also helpers [hits], helper_dice (S11); with --extended the test: threshold,
   accumulated, intervals, done, ended, status, interval_thresholds, and rolls [...] (S10)."""
 
-SR_FACES_ORDER = (
+OVER_AFTER = {
+    "done": N_("the test was over after interval {i} (done): {n} interval(s) too many"),
+    "spoiled": N_("the test was over after interval {i} (spoiled): {n} interval(s) too many"),
+    "ended by a critical glitch": N_("the test was over after interval {i} (ended by a critical glitch): {n} "
+                                     "interval(s) too many"),
+}
+"""``polku resolve --extended``'s refusal of intervals after the test ended, by the test's status (S10)."""
+
+SR_FACES_ORDER = N_(
     "faces in the order they are taken from the dice: the pool, then the Edge dice, then the "
     "rule of six wave by wave (one new die per six, in table order)")
 
@@ -211,23 +219,23 @@ def _resolve_raja(parsed: argparse.Namespace) -> int:
     args = cast("RajaResolveArgs", parsed)
     from polku.rules import rajapolku
 
-    settings, _ = settings_from_args(args, "rajapolku")
+    settings, _given = settings_from_args(args, "rajapolku")
     a, b = raja_faces(args.a, "A"), raja_faces(args.b, "B")
     result = rajapolku.resolve(a, b, settings)
     out = {**rajapolku.result_json(result), "settings": settings_json(settings, "rajapolku")}
     lines = [raja_headline(result), *("  " + told(line) for line in result.explain())]
     a_pen, b_pen = raja_wound_penalties(args)
     if not args.spirit and (args.charges is not None or a_pen or b_pen or args.wound or args.b_wound):
-        raise CliError("--charges, --wound and --b-wound are for a spirit-combat exchange (--spirit, R11)")
+        raise CliError(_("--charges, --wound and --b-wound are for a spirit-combat exchange (--spirit, R11)"))
     if args.spirit:
         if args.charges is not None:
             parts = str(args.charges).split(",")
             if len(parts) != 2:
-                raise CliError(f"--charges: write A,B (each side's charges left), not '{args.charges}'")
+                raise CliError(_("--charges: write A,B (each side's charges left), not '{text}'", text=str(args.charges)))
             ca, cb = (whole_number(x, "--charges", 1, MAX_POOL) for x in parts)
         elif (a_pen or b_pen) and settings.raja_spirit_wounds:
-            raise CliError("a wound changes the dice of spirit combat (R9, raja.spirit_wounds): "
-                           "give each side's charges left with --charges A,B")
+            raise CliError(_("a wound changes the dice of spirit combat (R9, raja.spirit_wounds): "
+                             "give each side's charges left with --charges A,B"))
         else:
             ca, cb = len(a), len(b)
         step = rajapolku.SpiritFight(ca, cb, a_penalty=a_pen, b_penalty=b_pen).exchange(result, settings)
@@ -248,10 +256,11 @@ def _sum_side(text: str, side: str) -> tuple[int, Die | None]:
         return 0, None
     count_txt, plus, roll_txt = str(text).strip().partition("+")
     if not plus or not count_txt.strip().isascii() or not count_txt.strip().isdigit():
-        raise CliError(f"side {side}: the sum variant takes COUNT+ROLL, e.g. 4+2 or 4+d10:7, not '{text}'")
+        raise CliError(_("side {side}: the sum variant takes COUNT+ROLL, e.g. 4+2 or 4+d10:7, not '{text}'", side=side,
+                          text=str(text)))
     dice = parse_harha_faces(roll_txt, side)
     if len(dice) != 1:
-        raise CliError(f"side {side}: the sum variant rolls one die, not {len(dice)} (H6)")
+        raise CliError(_("side {side}: the sum variant rolls one die, not {n} (H6)", side=side, n=len(dice)))
     return int(count_txt.strip()), dice[0]
 
 
@@ -265,7 +274,7 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
     notice = harhapolku.difficult_notice(variant, needed, settings)
     if args.b is None:
         if not needed:
-            raise CliError("harhapolku needs B's faces, unless the action is --difficult or --very-demanding (H8)")
+            raise CliError(_("harhapolku needs B's faces, unless the action is --difficult or --very-demanding (H8)"))
         if variant == "sum" and (str(args.a).strip().lower() in (*NO_DICE, "0") or "+" in str(args.a)):
             count, die = _sum_side(args.a, "A")  # COUNT+ROLL: the one die (H6); no dice at all fail (H4)
             dice: tuple[Any, ...] = (die,) if count and die is not None else ()
@@ -283,7 +292,7 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
     if variant == "sum":
         (ac, ad), (bc, bd) = _sum_side(args.a, "A"), _sum_side(args.b, "B")
         if bd is None:
-            raise CliError("side B: the challenger rolls one die in the sum variant (H6): write COUNT+ROLL")
+            raise CliError(_("side B: the challenger rolls one die in the sum variant (H6): write COUNT+ROLL"))
         result = harhapolku.resolve([] if ad is None else [ad], [bd], settings=settings, a_count=ac, b_count=bc)
     else:
         result = harhapolku.resolve(parse_harha_faces(args.a, "A"), parse_harha_faces(args.b, "B"),
@@ -312,22 +321,22 @@ def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hur
 
     faces = [d.face for d in dice]
     edges = [("--edge-before", edge_before), ("--edge-after", edge_after), ("--long-shot", long_shot)]
-    if sum(v is not None for _, v in edges) > 1:
-        used = " and ".join(f for f, v in edges if v is not None)
-        raise CliError(f"{what}{used}: one Edge point per test for dice (S7)")
+    if sum(v is not None for _flag, v in edges) > 1:
+        used = _(" and ").join(f for f, v in edges if v is not None)
+        raise CliError(_("{what}{used}: one Edge point per test for dice (S7)", what=what, used=used))
     for flag, value in edges:
         check_rating(flag, value)
     if long_shot is not None:
         if helper_dice:
-            raise CliError(f"{what}a Long Shot has no modifiers, helper dice included (S3)")
+            raise CliError(_("{what}a Long Shot has no modifiers, helper dice included (S3)", what=what))
         src = ManualSource(faces)
         try:
             r = shadowrun.roll_long_shot(long_shot, src, settings=settings)
         except RulesError as exc:
-            raise CliError(f"{what}{exc}") from None
+            raise CliError(_("{what}{error}", what=what, error=str(exc))) from None
         if src.remaining:
-            raise CliError(f"{what}{src.remaining} face(s) more than a Long Shot of {long_shot} dice "
-                           "and its rule-of-six dice")
+            raise CliError(_("{what}{n} face(s) more than a Long Shot of {dice} dice and its rule-of-six dice", what=what,
+                             n=src.remaining, dice=long_shot))
         return _replace_roll(r, hurried=hurried)
     simple = edge_before is None and edge_after is None
     sizes = [len(faces) - helper_dice] if simple else range(len(faces) + 1)
@@ -345,11 +354,17 @@ def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hur
             continue
         if not src.remaining:
             return r
-    extra = f" plus {helper_dice} helper dice" if helper_dice else ""
+    if simple and helper_dice:
+        raise CliError(_("{what}the leader rolls its own pool plus {helpers} helper dice: {n} faces are too few (S11)",
+                         what=what, helpers=helper_dice, n=len(faces)))
     if simple:
-        raise CliError(f"{what}the leader rolls its own pool{extra}: {len(faces)} faces are too few (S11)")
-    raise CliError(f"{what}{len(faces)} faces do not make a pool{extra}, its Edge dice and their rule-of-six "
-                   f"dice (give the faces in the order rolled: {SR_FACES_ORDER})")
+        raise CliError(_("{what}the leader rolls its own pool: {n} faces are too few (S11)", what=what, n=len(faces)))
+    if helper_dice:
+        raise CliError(_("{what}{n} faces do not make a pool plus {helpers} helper dice, its Edge dice and their "
+                         "rule-of-six dice (give the faces in the order rolled: {order})", what=what, n=len(faces),
+                         helpers=helper_dice, order=_(SR_FACES_ORDER)))
+    raise CliError(_("{what}{n} faces do not make a pool, its Edge dice and their rule-of-six dice (give the faces in "
+                     "the order rolled: {order})", what=what, n=len(faces), order=_(SR_FACES_ORDER)))
 
 
 def _replace_roll(r: SRRoll, *, hurried: bool) -> SRRoll:
@@ -363,23 +378,23 @@ def _sr_side(text: str, args: SROpposedResolveArgs, prefix: str, settings: Setti
     dice = sr_faces(text, side)
     return _sr_from_faces(dice, settings, edge_before=getattr(args, f"{prefix}edge_before"),
                           edge_after=getattr(args, f"{prefix}edge_after"),
-                          what=f"side {side}: " if side else "", **kw)
+                          what=_("side {side}: ", side=side) if side else "", **kw)
 
 
 def _resolve_sr(parsed: argparse.Namespace) -> int:
     args = cast("SRResolveArgs", parsed)
     from polku.rules import shadowrun
 
-    settings, _ = settings_from_args(args, "shadowrun")
+    settings, _given = settings_from_args(args, "shadowrun")
     check_threshold(args.threshold)
     if args.extended is not None:
         return _resolve_sr_extended(args, settings)
     helpers = []
     for i, text in enumerate(args.helper):
         helpers.append(_sr_from_faces(sr_faces(text, f"helper {i + 1}"), settings,
-                                      what=f"helper {i + 1}: "))
+                                      what=_("helper {n}: ", n=i + 1)))
     if args.leader_skill is not None and not helpers:
-        raise CliError("--leader-skill is for teamwork: give the helpers' faces with --helper (S11)")
+        raise CliError(_("--leader-skill is for teamwork: give the helpers' faces with --helper (S11)"))
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, settings) if helpers else 0
     dice = sr_faces(args.faces)
     rolled = _sr_from_faces(dice, settings, hurried=args.hurried, edge_before=args.edge_before,
@@ -403,10 +418,10 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
     for flag in ("edge_before", "edge_after", "long_shot", "threshold"):
         if getattr(args, flag) is not None:
             name = "--" + flag.replace("_", "-")
-            raise CliError(f"{name} is for one roll; in an extended test write it on the interval "
-                           "(eb3: Edge before, ea3: Edge after, h: hurried), e.g. 'h:eb3:5,6,2;3,3,1'")
+            raise CliError(_("{flag} is for one roll; in an extended test write it on the interval "
+                             "(eb3: Edge before, ea3: Edge after, h: hurried), e.g. 'h:eb3:5,6,2;3,3,1'", flag=name))
     if args.helper:
-        raise CliError("--helper is for teamwork, not an extended test")
+        raise CliError(_("--helper is for teamwork, not an extended test"))
     thresholds = [whole_number(part, "--extended (a threshold)", 1, EXTENDED_MAX)
                   for part in str(args.extended).split(",")]
     test = shadowrun.ExtendedTest(thresholds[0])
@@ -414,12 +429,13 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
     rolls = []
     for i, text in enumerate(intervals):
         if test.over:
-            raise CliError(f"the test was over after interval {i} ({test.status}): "
-                           f"{len(intervals) - i} interval(s) too many")
+            raise CliError(_(OVER_AFTER.get(test.status, N_("the test was over after interval {i} ({status}): {n} "
+                                                            "interval(s) too many")),
+                             i=i, status=test.status, n=len(intervals) - i))
         flags, roll_text = _interval_flags(text, i + 1, args.hurried)
         dice = sr_faces(roll_text, f"interval {i + 1}")
         r = _sr_from_faces(dice, settings, hurried=flags["h"], edge_before=flags["eb"],
-                           edge_after=flags["ea"], what=f"interval {i + 1}: ")
+                           edge_after=flags["ea"], what=_("interval {n}: ", n=i + 1))
         test = test.add(r, threshold=thresholds[min(i, len(thresholds) - 1)], hurried=flags["h"])
         rolls.append(test.history[-1])
     out = {"system": "shadowrun", "test": "extended", **test.to_json(),
@@ -445,7 +461,8 @@ def _interval_flags(text: str, index: int, hurried: bool) -> tuple[dict[str, Any
         elif p[:2] in ("eb", "ea") and p[2:]:
             flags[p[:2]] = whole_number(p[2:], f"interval {index}: {p[:2]} (the Edge rating)", 1, EDGE_MAX)
         else:
-            raise CliError(f"interval {index}: '{p}:' is not h: (hurried), ebE: or eaE: (Edge before / after)")
+            raise CliError(_("interval {n}: '{part}:' is not h: (hurried), ebE: or eaE: (Edge before / after)", n=index,
+                             part=p))
     return flags, parts[-1]
 
 
@@ -453,7 +470,7 @@ def _resolve_sr_opposed(parsed: argparse.Namespace) -> int:
     args = cast("SROpposedResolveArgs", parsed)
     from polku.rules import shadowrun
 
-    settings, _ = settings_from_args(args, "shadowrun")
+    settings, _given = settings_from_args(args, "shadowrun")
     ra = _sr_side(args.a, args, "", settings, "A")
     rb = _sr_side(args.b, args, "b_", settings, "B")
     result = shadowrun.opposed(ra, rb)

@@ -49,7 +49,7 @@ from polku.cli.words import (
     sr_opposed_headline,
     told,
 )
-from polku.i18n import N_
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     from typing import Any
@@ -170,7 +170,7 @@ def run(parsed: argparse.Namespace) -> int:
             continue
         for name in names:
             if getattr(args, name) not in (None, False):
-                raise CliError(f"--{name.replace('_', '-')} is only for {other}")
+                raise CliError(_("{flag} is only for {system}", flag="--" + name.replace('_', '-'), system=other))
     seed = args.seed if args.seed is not None else _new_seed()
     source = RandomSource(seed)
     again = f"polku roll {' '.join(_reproduce_args(args, system, seed))}"
@@ -194,13 +194,13 @@ def _roll_raja(args: RollArgs, source: DiceSource) -> Rolled:
     from polku.rules import rajapolku
     from polku.rules.dice import DieSpec, Src, roll_specs
 
-    settings, _ = settings_from_args(args, "rajapolku")
+    settings, _given = settings_from_args(args, "rajapolku")
     if args.pool_b is None:
-        raise CliError("rajapolku needs two pools: polku roll rajapolku POOL_A POOL_B")
+        raise CliError(_("rajapolku needs two pools: polku roll rajapolku POOL_A POOL_B"))
     if args.spirit:
         return _roll_spirit(args, source, settings, args.pool_b)
     if args.wound is not None or args.b_wound is not None:
-        raise CliError("--wound and --b-wound are for spirit combat (--spirit, R11)")
+        raise CliError(_("--wound and --b-wound are for spirit combat (--spirit, R11)"))
     pools = []
     for side, text in (("A", args.pool_a), ("B", args.pool_b)):
         normal, ability = parse_raja_pool(text, side)
@@ -225,7 +225,7 @@ def _roll_spirit(args: RollArgs, source: DiceSource, settings: Settings, pool_b:
     for side, text in (("A", args.pool_a), ("B", pool_b)):
         normal, ability = parse_raja_pool(text, side)
         if ability:
-            raise CliError(f"side {side}: in spirit combat the dice are the charges, no ability dice (R11)")
+            raise CliError(_("side {side}: in spirit combat the dice are the charges, no ability dice (R11)", side=side))
         charges.append(normal)
     a_pen, b_pen = raja_wound_penalties(args)
     fight = rajapolku.begin_spirit_fight(*charges, a_penalty=a_pen, b_penalty=b_pen)
@@ -268,14 +268,15 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
     needed = h8_demand(args)
     notice = harhapolku.difficult_notice(variant, needed, settings)
     if args.pool_b is None and not needed:
-        raise CliError("harhapolku needs two pools unless the action is --difficult or --very-demanding (H8)")
+        raise CliError(_("harhapolku needs two pools unless the action is --difficult or --very-demanding (H8)"))
     pools = []
     for side, text in (("A", args.pool_a), ("B", args.pool_b)):
         if text is None:
             continue
         n8, n10 = parse_harha_pool(text, side)
         if variant in ("same_size", "sum") and n8 and n10:
-            raise CliError(f"side {side}: the {variant.replace('_', '-')} variant uses one die size (H5)")
+            raise CliError(_("side {side}: the {variant} variant uses one die size (H5)", side=side,
+                             variant=variant.replace('_', '-')))
         pools.append(harhapolku.HarhaPool(tuple([DieSpec(8, Src.DIE)] * n8 + [DieSpec(10, Src.DIE)] * n10), ()))
     settings_out = settings_json(settings, "harhapolku")
     if args.pool_b is None:
@@ -308,37 +309,37 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
 
 def _roll_sr(args: RollArgs, source: DiceSource) -> Rolled:
     """Shadowrun: which test the flags ask for (S8-S11), each rolled by its own function."""
-    settings, _ = settings_from_args(args, "shadowrun")
+    settings, _given = settings_from_args(args, "shadowrun")
     check_threshold(args.threshold)
     for flag in ("edge_before", "edge_after", "b_edge_before", "b_edge_after"):
         check_rating("--" + flag.replace("_", "-"), getattr(args, flag))
     for side in ("", "b_"):
         if getattr(args, f"{side}edge_before") is not None and getattr(args, f"{side}edge_after") is not None:
-            raise CliError("one Edge point per test for dice: before or after the roll, not both (S7)")
+            raise CliError(_("one Edge point per test for dice: before or after the roll, not both (S7)"))
     n = sr_pool(args.pool_a, "A" if args.pool_b is not None else "")
     one = _SrRoller(args, source, settings)
     if args.extended is not None:
         if args.pool_b is not None or args.helpers or args.threshold is not None:
-            raise CliError("--extended is one character's test: one pool, no --threshold (S10)")
+            raise CliError(_("--extended is one character's test: one pool, no --threshold (S10)"))
         return _roll_sr_extended(args, one, n, args.extended)
     if args.intervals is not None:
-        raise CliError("--intervals is for an extended test (--extended T)")
+        raise CliError(_("--intervals is for an extended test (--extended T)"))
     if args.helpers:
         if args.pool_b is not None:
-            raise CliError("teamwork is one test: one leader's pool and the helpers' pools (S11)")
+            raise CliError(_("teamwork is one test: one leader's pool and the helpers' pools (S11)"))
         return _roll_sr_teamwork(args, one, n)
     if args.leader_skill is not None:
-        raise CliError("--leader-skill is for teamwork (--helpers N,N)")
+        raise CliError(_("--leader-skill is for teamwork (--helpers N,N)"))
     if args.pool_b is None:
         if args.group:
-            raise CliError("--group is for an opposed test: give B's pool too (S9)")
+            raise CliError(_("--group is for an opposed test: give B's pool too (S9)"))
         if args.b_edge_before is not None or args.b_edge_after is not None:
-            raise CliError("--b-edge-* is for an opposed test: give B's pool too")
+            raise CliError(_("--b-edge-* is for an opposed test: give B's pool too"))
         return _roll_sr_one(args, one, n)
     if args.threshold is not None:
-        raise CliError("--threshold is for one pool; an opposed test has no threshold (S9)")
+        raise CliError(_("--threshold is for one pool; an opposed test has no threshold (S9)"))
     if args.hurried:
-        raise CliError("--hurried is for an extended test (S10)")
+        raise CliError(_("--hurried is for an extended test (S10)"))
     return _roll_sr_opposed(args, one, n, args.pool_b)
 
 
