@@ -156,3 +156,14 @@ def test_polku_roll_and_resolve_refuse_in_the_users_language(
         assert capsys.readouterr().err == f"polku: virhe: {finnish}\n"
     finally:
         i18n.set_language("en")
+
+
+def test_polku_verify_refuses_a_foreign_transcript_in_finnish(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            finnish: None) -> None:
+    from polku.session.players.transcript import TRANSCRIPT_FORMAT
+
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "something else"}', encoding="utf-8")
+    assert main(["verify", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f'polku: virhe: {path}: ei Polun noppapöytäkirja (ei "format": "{TRANSCRIPT_FORMAT}")\n')

@@ -429,7 +429,9 @@ def load_players(file: str) -> tuple[Tracker, dict[str, list[dict[str, object]]]
     try:
         return load(file)
     except PlayersError as exc:
-        raise CliError(str(exc)) from None
+        from polku.i18n import told_error
+
+        raise CliError(told_error(exc)) from None
 
 
 def follow_players(file: str) -> Follower:

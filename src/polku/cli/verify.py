@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, emit_json, load_read_only, print_notices
-from polku.i18n import N_, _
+from polku.i18n import N_, _, told_error
 
 if TYPE_CHECKING:
     import argparse
@@ -70,7 +70,7 @@ def _transcript(path: str) -> Any:
     try:
         return transcript.read(data)
     except transcript.TranscriptError as exc:
-        raise CliError(_("{path}: {problem}", path=path, problem=exc)) from None
+        raise CliError(_("{path}: {problem}", path=path, problem=told_error(exc))) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ import copy
 import re
 from typing import Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeVar, cast
 
+from ..i18n import N_, said
 from ..rules.system import RAJA_WOUND_LEVELS, Settings, System
 from .records import Character as Character  # the per-system sheets (session/records.py), re-exported
 from .records import DieTable as DieTable
@@ -369,7 +370,7 @@ def new_character(system: System | str, name: str, *, cid: str, kind: str = "pc"
         })
     for key, value in extra.items():
         if key not in ch:
-            raise StateError(f"unknown character field '{key}'")
+            raise StateError(said(N_("unknown character field '{key}'"), key=key))
         ch[key] = value
     return cast(Character, ch)
 
@@ -414,7 +415,7 @@ def get_path(root: object, path: Sequence[str | int], default: object = _MISSING
             node = child(node, key)
         except (KeyError, IndexError, TypeError):
             if default is _MISSING:
-                raise StateError(f"no such key {'.'.join(map(str, path))}") from None
+                raise StateError(said(N_("no such key {path}"), path='.'.join(map(str, path)))) from None
             return default
     return node
 
@@ -422,14 +423,14 @@ def get_path(root: object, path: Sequence[str | int], default: object = _MISSING
 def set_path(root: object, path: Sequence[str | int], value: object = _MISSING) -> None:
     """Set ``path`` to ``value``; with no value, delete the key."""
     if not path:
-        raise StateError("empty change path")
+        raise StateError(said(N_("empty change path")))
     parent = get_path(root, path[:-1])
     key = path[-1]
     if value is _MISSING:
         if isinstance(parent, dict):
             cast("dict[str | int, object]", parent).pop(key, None)
         else:
-            raise StateError(f"cannot delete list item {'.'.join(map(str, path))}")
+            raise StateError(said(N_("cannot delete list item {path}"), path='.'.join(map(str, path))))
     elif isinstance(parent, dict):
         cast("dict[str | int, object]", parent)[key] = clone(value)
     elif isinstance(parent, list) and isinstance(key, int):
@@ -447,14 +448,14 @@ def apply_changes(state: object, changes: list[Change]) -> None:
             target = get_path(state, path[:-1])
             index = path[-1]
             if not isinstance(target, list) or not isinstance(index, int) or isinstance(index, bool):
-                raise StateError(f"{'.'.join(map(str, path))}: insert/remove needs a list and an index")
+                raise StateError(said(N_("{path}: insert/remove needs a list and an index"), path='.'.join(map(str, path))))
             if "insert" in ch:
                 if not 0 <= index <= len(target):
-                    raise StateError(f"{'.'.join(map(str, path))}: index out of range")
+                    raise StateError(said(N_("{path}: index out of range"), path='.'.join(map(str, path))))
                 target.insert(index, clone(ch["insert"]))
             else:
                 if not 0 <= index < len(target):
-                    raise StateError(f"{'.'.join(map(str, path))}: index out of range")
+                    raise StateError(said(N_("{path}: index out of range"), path='.'.join(map(str, path))))
                 del target[index]
             continue
         set_path(state, path, ch["after"] if "after" in ch else _MISSING)

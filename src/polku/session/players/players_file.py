@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict, cast, overload
 
-from ...i18n import _, ngettext
+from ...i18n import N_, _, ngettext, said, told_error
 from ..model import (
     Event,
     State,
@@ -563,15 +563,16 @@ class _Reading:
         except (ValueError, RecursionError):
             head = None
         if not isinstance(head, dict) or head.get("format") != PLAYERS_FORMAT:
-            raise PlayersError(f"{self.name} is not a players' file")
+            raise PlayersError(said(N_("{name} is not a players' file"), name=self.name))
         if head.get("version") != PLAYERS_VERSION:
-            raise PlayersError(f"{self.name} is of another Polku version (players' file version {head.get('version')}): "
-                               "the GM's app of this version writes it again when it opens the session")
+            raise PlayersError(said(N_("{name} is of another Polku version (players' file version {version}): "
+                                       "the GM's app of this version writes it again when it opens the session"),
+                                    name=self.name, version=str(head.get('version'))))
         count = head.get("events")
         pos = len(first) + 1
         raws = data[pos:].split(b"\n", count) if isinstance(count, int) and count >= 0 else []
         if not isinstance(count, int) or len(raws) != count + 1:
-            raise PlayersError(f"{self.name} is cut short")
+            raise PlayersError(said(N_("{name} is cut short"), name=self.name))
         rest = raws.pop()
         pos = len(data) - len(rest)
         try:
@@ -580,7 +581,7 @@ class _Reading:
             if not isinstance(self.head.get("state"), dict):
                 raise ValueError("no state")
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            raise PlayersError(f"{self.name} is broken") from None
+            raise PlayersError(said(N_("{name} is broken"), name=self.name)) from None
         known = self.known
         self.known = {raw: known[raw] for raw in raws if raw in known} if known else {}  # this file's, nothing older
         self.lines, self.seqs, self.end = raws, seqs, pos
@@ -619,7 +620,7 @@ class _Reading:
                 else:
                     pending.append(raw)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError, IndexError):
-            raise PlayersError(f"{self.name} is broken") from None
+            raise PlayersError(said(N_("{name} is broken"), name=self.name)) from None
         return applied
 
     def _apply(self, raws: list[bytes], save: dict[str, Any]) -> None:
@@ -651,7 +652,7 @@ class _Reading:
             tracker.events = cast("list[Event]", self.events)  # a new sequence for each save read
             tracker._index = self.index  # event_by_seq; nothing is undone here
         except (ValueError, KeyError, TypeError, AttributeError, StateError, RecursionError):
-            raise PlayersError(f"{self.name} is broken") from None
+            raise PlayersError(said(N_("{name} is broken"), name=self.name)) from None
         got = head.get("seat_problems", {})
         own = head.get("own", {})
         problems = {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
@@ -689,9 +690,10 @@ def load_players(path: str | os.PathLike[str]) -> tuple[Tracker, dict[str, list[
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise PlayersError(f"{file} is missing: the GM's app writes it when it opens the session") from None
+        raise PlayersError(said(N_("{path} is missing: the GM's app writes it when it opens the session"),
+                                path=str(file))) from None
     except OSError as e:
-        raise PlayersError(f"cannot read {file}: {e.strerror or e}") from None
+        raise PlayersError(said(N_("cannot read {path}: {reason}"), path=str(file), reason=str(e.strerror or e))) from None
     view, offers, _ = parse_players(data, name=str(file))
     return view, offers
 
@@ -820,7 +822,7 @@ class Follower:
             self._seen = sig
             self.close()
             self._reading = None
-            self.problem = str(e)
+            self.problem = told_error(e)
             return True
         except OSError as e:
             self._seen = sig

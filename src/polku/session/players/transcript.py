@@ -32,6 +32,7 @@ import json
 from collections.abc import Mapping
 from typing import TypedDict, cast
 
+from ...i18n import N_, said
 from ..model import DiceKey, Event, State, clone
 from ..tracker import Tracker
 from .public import GM_ROLL, projected_events, public_dice, public_view
@@ -177,30 +178,31 @@ def read(data: bytes) -> Mapping[str, object]:
     """A transcript's content, its shape checked as far as :func:`check` relies on it (the format and
     version, the events, the withheld rolls and the dice secrets); TranscriptError (one line) otherwise."""
     if len(data) > MAX_BYTES:
-        raise TranscriptError(f"the transcript is over {MAX_BYTES // (1024 * 1024)} MB")
+        raise TranscriptError(said(N_("the transcript is over {n} MB"), n=MAX_BYTES // (1024 * 1024)))
     try:
         doc = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise TranscriptError("the transcript is not UTF-8 text") from None
+        raise TranscriptError(said(N_("the transcript is not UTF-8 text"))) from None
     except RecursionError:
-        raise TranscriptError("the transcript is nested too deep to be one Polku wrote") from None
+        raise TranscriptError(said(N_("the transcript is nested too deep to be one Polku wrote"))) from None
     except ValueError as e:
-        raise TranscriptError(f"the transcript is not JSON ({str(e).split(':')[0]})") from None
+        raise TranscriptError(said(N_("the transcript is not JSON ({problem})"), problem=str(e).split(':')[0])) from None
     if not isinstance(doc, dict) or doc.get("format") != TRANSCRIPT_FORMAT:
-        raise TranscriptError(f"not a Polku dice transcript (no \"format\": \"{TRANSCRIPT_FORMAT}\")")
+        raise TranscriptError(said(N_("not a Polku dice transcript (no \"format\": \"{format}\")"), format=TRANSCRIPT_FORMAT))
     if doc.get("version") != VERSION:
-        raise TranscriptError(f"transcript version {doc.get('version')!r}: this polku reads version {VERSION}")
+        raise TranscriptError(said(N_("transcript version {found}: this polku reads version {version}"),
+                                   found=repr(doc.get('version')), version=VERSION))
     events, withheld, dice = doc.get("events"), doc.get("withheld"), doc.get("dice")
     if not isinstance(events, list) or not all(isinstance(e, dict) and isinstance(e.get("seq"), int)
                                                for e in events):
-        raise TranscriptError("the transcript's events are not a list of numbered events")
+        raise TranscriptError(said(N_("the transcript's events are not a list of numbered events")))
     if not isinstance(withheld, list) or not all(isinstance(w, dict) for w in withheld):
-        raise TranscriptError("the transcript's withheld rolls are not a list")
+        raise TranscriptError(said(N_("the transcript's withheld rolls are not a list")))
     if dice is not None and not isinstance(dice, dict):
-        raise TranscriptError("the transcript's dice secrets are not a table")
+        raise TranscriptError(said(N_("the transcript's dice secrets are not a table")))
     if isinstance(dice, dict) and "secret" in dice:
-        raise TranscriptError("the transcript holds an unrevealed dice secret: it is the GM's, not a transcript "
-                              "Polku wrote")
+        raise TranscriptError(said(N_("the transcript holds an unrevealed dice secret: it is the GM's, not a transcript "
+                                      "Polku wrote")))
     return doc
 
 

@@ -23,8 +23,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
+from ...i18n import N_, said
 from .. import model
 from ..model import Event, State, StateError, clone
+from ..validation import error_text
 
 if TYPE_CHECKING:
     from ..tracker import Tracker
@@ -128,7 +130,8 @@ def _undo(state: State, ev: Event) -> None:
     try:
         model.apply_changes(state, model.invert_changes(list(ev.get("changes", []))))
     except (StateError, KeyError, IndexError, TypeError) as e:
-        raise ReplayError(f"event {ev.get('seq')}: its changes cannot be stepped back ({e})") from None
+        raise ReplayError(said(N_("event {seq}: its changes cannot be stepped back ({error})"), seq=str(ev.get('seq')),
+                               error=error_text(e))) from None
 
 
 class History:
