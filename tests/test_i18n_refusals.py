@@ -167,3 +167,15 @@ def test_polku_verify_refuses_a_foreign_transcript_in_finnish(tmp_path: Path, ca
     assert main(["verify", str(path)]) == 2
     assert capsys.readouterr().err == (
         f'polku: virhe: {path}: ei Polun noppapöytäkirja (ei "format": "{TRANSCRIPT_FORMAT}")\n')
+
+
+def test_an_odds_question_out_of_bounds_is_refused_in_finnish(finnish: None) -> None:
+    """The odds core's refusal (``str`` of a RulesError is told in the language in use; its English stays in args)."""
+    from polku.rules.dice import RulesError
+    from polku.rules.odds import sr_edge_odds
+    from polku.rules.system import Settings
+
+    with pytest.raises(RulesError) as e:
+        sr_edge_odds(6, 25, 2, Settings())
+    assert str(e.value) == "Edge-arvon on oltava 1–20, ei 25"
+    assert e.value.args[0] == "Edge rating must be 1 to 20, not 25"

@@ -25,6 +25,7 @@ from math import comb, fsum
 from operator import mul
 from typing import Any, Iterator, Literal, Sequence
 
+from ..i18n import N_, said
 from .dice import Die, RulesError
 from .harhapolku import HIGH_FACE, check_variant
 from .harhapolku import difficult_opposed as harha_difficult_opposed_result
@@ -84,9 +85,9 @@ def _whole_in(value: object, lo: int, hi: int) -> bool:
 
 def _check_count(name: str, value: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
+        raise RulesError(said(N_("{name} must be a whole number, not {value}"), name=name, value=repr(value)))
     if not 0 <= value <= MAX_POOL:
-        raise RulesError(f"{name} must be between 0 and {MAX_POOL}, not {value}")
+        raise RulesError(said(N_("{name} must be between 0 and {most}, not {value}"), name=name, most=MAX_POOL, value=value))
     return value
 
 
@@ -356,7 +357,7 @@ def raja_odds(
     if not degrees:
         return RajaOdds(a_win / total, b_win / total, tie / total, (), ())
     if degrees_rule not in ("all", "beyond"):
-        raise RulesError(f"raja.degrees must be all or beyond, not {degrees_rule!r}")
+        raise RulesError(said(N_("raja.degrees must be all or beyond, not {value}"), value=repr(degrees_rule)))
     beyond = degrees_rule == "beyond"
     a_deg = _raja_degree_counts(a_normal, a_ability, nb, exhausted or nb > 0, beyond)
     b_deg = _raja_degree_counts(b_normal, b_ability, na, exhausted or na > 0, beyond)
@@ -393,7 +394,7 @@ def spirit_odds(a_charges: int, b_charges: int, settings: Settings) -> RajaOdds:
     for name, value in (("a_charges", a_charges), ("b_charges", b_charges)):
         _check_count(name, value)
         if value < 1:
-            raise RulesError(f"{name}: spirit combat needs a charge to spend (R11)")
+            raise RulesError(said(N_("{name}: spirit combat needs a charge to spend (R11)"), name=name))
     return raja_odds(a_charges - 1, 0, b_charges - 1, 0, settings)
 
 
@@ -549,10 +550,11 @@ def spirit_fight_odds(
     for name, value in (("a_charges", a_charges), ("b_charges", b_charges)):
         _check_count(name, value)
         if value < 1:
-            raise RulesError(f"{name}: a spirit combat needs at least 1 charge left, not {value} (R11)")
+            raise RulesError(said(N_("{name}: a spirit combat needs at least 1 charge left, not {value} (R11)"), name=name,
+                                  value=value))
     exhausted, degrees_rule, spirit_loss = settings.raja_exhausted, settings.raja_degrees, settings.raja_spirit_loss
     if spirit_loss not in ("degrees", "one"):
-        raise RulesError(f"raja.spirit_loss must be degrees or one, not {spirit_loss!r}")
+        raise RulesError(said(N_("raja.spirit_loss must be degrees or one, not {value}"), value=repr(spirit_loss)))
     by_degrees = spirit_loss == "degrees"
 
     def counts(a: int, b: int) -> tuple[int, int]:
@@ -650,7 +652,8 @@ def _check_pool(name: str, pool: Sequence[int]) -> tuple[int, int]:
     try:
         n8, n10 = pool
     except (TypeError, ValueError):
-        raise RulesError(f"{name} must be a pair (d8 count, d10 count), not {pool!r}") from None
+        raise RulesError(said(N_("{name} must be a pair (d8 count, d10 count), not {value}"), name=name,
+                              value=repr(pool))) from None
     return _check_count(f"{name} d8 count", n8), _check_count(f"{name} d10 count", n10)
 
 
@@ -756,7 +759,7 @@ def _harha_counts(  # noqa: C901 - one exact-count loop nest (27 paths), describ
     high_a: _RandomSide | None = None  # A's dice still to roll, when H8 counts its 7+ dice
     if needed:
         if not isinstance(side_a, _RandomSide):
-            raise RulesError("H8's 7+ dice are counted only on dice still to be rolled")
+            raise RulesError(said(N_("H8's 7+ dice are counted only on dice still to be rolled")))
         high_a = side_a
     ch23 = variant == "ch23"
     # Positions that can score: all of them in classic with extras (a die
@@ -864,10 +867,10 @@ def _comparison(variant: str, a: tuple[int, int], b: tuple[int, int]) -> Literal
     if variant == "same_size":
         sizes = {size for size, n in ((8, a[0] + b[0]), (10, a[1] + b[1])) if n}
         if len(sizes) > 1:
-            raise RulesError("the same-size variant uses one die size, not d8 and d10 (H5)")
+            raise RulesError(said(N_("the same-size variant uses one die size, not d8 and d10 (H5)")))
         return "ch23"
     if variant == "sum":
-        raise RulesError("the sum variant compares totals: use harha_sum_odds (H6)")
+        raise RulesError(said(N_("the sum variant compares totals: use harha_sum_odds (H6)")))
     check_variant(variant)
     return "classic" if variant == "classic" else "ch23"
 
@@ -932,12 +935,12 @@ def _check_faces(name: str, faces: Sequence[int], pool: tuple[int, int]) -> list
     faces = list(faces)
     n8, n10 = pool
     if len(faces) != n8 + n10:
-        raise RulesError(f"{name}: {len(faces)} faces for a pool of {n8 + n10} dice")
+        raise RulesError(said(N_("{name}: {n} faces for a pool of {dice} dice"), name=name, n=len(faces), dice=n8 + n10))
     for f in faces:
         if not _whole_in(f, 1, 10):
-            raise RulesError(f"{name}: {f!r} is not a face of a d8 or d10")
+            raise RulesError(said(N_("{name}: {face} is not a face of a d8 or d10"), name=name, face=repr(f)))
     if sum(1 for f in faces if f > 8) > n10:
-        raise RulesError(f"{name}: more faces above 8 than the pool has d10s")
+        raise RulesError(said(N_("{name}: more faces above 8 than the pool has d10s"), name=name))
     return faces
 
 
@@ -971,7 +974,7 @@ def harha_reroll_value(
         RulesError: bad pools, faces or variant.
     """
     if side not in ("a", "b"):
-        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+        raise RulesError(said(N_("side must be 'a' or 'b', not {side}"), side=repr(side)))
     pa, pb = _check_pool("a", a), _check_pool("b", b)
     comparison = _comparison(settings.harha_variant, pa, pb)
     fa = _check_faces("current_a_faces", current_a_faces, pa)
@@ -1007,7 +1010,7 @@ def harha_reroll_odds(
         RulesError: bad pools, faces or variant.
     """
     if side not in ("a", "b"):
-        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+        raise RulesError(said(N_("side must be 'a' or 'b', not {side}"), side=repr(side)))
     pa, pb = _check_pool("a", a), _check_pool("b", b)
     comparison = _comparison(settings.harha_variant, pa, pb)
     fixed = _check_faces("fixed_faces", fixed_faces, pb if side == "a" else pa)
@@ -1096,9 +1099,9 @@ def harha_reroll_contest(
         RulesError: bad pools, faces, variant or demand.
     """
     if demand not in ("", "difficult", "very_demanding"):
-        raise RulesError(f"unknown demand {demand!r}: difficult or very_demanding (H8)")
+        raise RulesError(said(N_("unknown demand {demand}: difficult or very_demanding (H8)"), demand=repr(demand)))
     if side not in ("a", "b"):
-        raise RulesError(f"side must be 'a' or 'b', not {side!r}")
+        raise RulesError(said(N_("side must be 'a' or 'b', not {side}"), side=repr(side)))
     pa, pb = _check_pool("a", a), _check_pool("b", b)
     very = demand == "very_demanding"
     if check_variant(settings.harha_variant) == "sum":
@@ -1131,7 +1134,7 @@ def _sum_reroll(
     throws = [bool(counts[0]), True]  # the challenger always throws its die; an actor without dice none (H4)
     fixed = list(fixed_faces)
     if len(fixed) != int(throws[1 - roller]):
-        raise RulesError(f"fixed_faces: the sum variant throws one die a side (H6), not {len(fixed)}")
+        raise RulesError(said(N_("fixed_faces: the sum variant throws one die a side (H6), not {n}"), n=len(fixed)))
     faces: list[int | None] = list(range(1, sizes[roller] + 1)) if throws[roller] else [None]
     tally = {"a": 0, "b": 0, "tie": 0, "won_without": 0}
     for x in faces:
@@ -1186,7 +1189,7 @@ def harha_sum_odds(a_bonus: int, a_size: int, b_bonus: int, b_size: int) -> Harh
     """
     for name, size in (("a_size", a_size), ("b_size", b_size)):
         if not _whole_in(size, 1, 1000):
-            raise RulesError(f"{name} must be a die size from 1 to 1000, not {size!r}")
+            raise RulesError(said(N_("{name} must be a die size from 1 to 1000, not {value}"), name=name, value=repr(size)))
     if a_bonus < 1:  # H4: an actor without a single die fails
         return HarhaOdds(0.0, 1.0, 0.0)
     b_win = 0
@@ -1214,7 +1217,7 @@ def harha_difficult(pool: HarhaPool, very_demanding: bool = False, variant: str 
     n8, n10 = _check_pool("pool", pool)
     if variant == "sum":
         if n8 and n10:
-            raise RulesError("the sum variant uses one die size (H6)")
+            raise RulesError(said(N_("the sum variant uses one die size (H6)")))
         if very_demanding or not n8 + n10:
             return 0.0
         size = 10 if n10 else 8
@@ -1532,9 +1535,9 @@ def sr_edge_odds(n: int, edge_rating: int, threshold: int, settings: Settings) -
     """
     _check_count("n", n)
     if not _whole_in(edge_rating, 1, 20):
-        raise RulesError(f"Edge rating must be 1 to 20, not {edge_rating!r}")
+        raise RulesError(said(N_("Edge rating must be 1 to 20, not {value}"), value=repr(edge_rating)))
     if not _whole_in(threshold, 1, 100):
-        raise RulesError(f"threshold must be 1 to 100, not {threshold!r}")
+        raise RulesError(said(N_("threshold must be 1 to 100, not {value}"), value=repr(threshold)))
     e, t = edge_rating, threshold
     glitch_rerolls = settings.sr_glitch_rerolls
     plain = sr_hits(n, settings)
@@ -1661,7 +1664,8 @@ def sr_teamwork(
     if settings.sr_teamwork_cap == "skill":
         cap = leader_skill or 0  # a leader without the skill: no extra dice (as the roll, S11)
         if not _whole_in(cap, 0, MAX_POOL):
-            raise RulesError(f"the leader's skill rating must be a whole number, not {leader_skill!r} (S11)")
+            raise RulesError(said(N_("the leader's skill rating must be a whole number, not {value} (S11)"),
+                                  value=repr(leader_skill)))
         if len(bonus_dist) > cap + 1:
             bonus_dist = bonus_dist[:cap] + [fsum(bonus_dist[cap:])]
     size = 0
@@ -1732,12 +1736,12 @@ def sr_extended(
     """
     _check_count("n", n)
     if not _whole_in(threshold, 1, 10_000):
-        raise RulesError(f"threshold must be a whole number from 1 to 10000, not {threshold!r}")
+        raise RulesError(said(N_("threshold must be a whole number from 1 to 10000, not {value}"), value=repr(threshold)))
     if not _whole_in(max_intervals, 1, 10_000):
-        raise RulesError(f"max_intervals must be from 1 to 10000, not {max_intervals!r}")
+        raise RulesError(said(N_("max_intervals must be from 1 to 10000, not {value}"), value=repr(max_intervals)))
     if not _whole_in(progress, 0, threshold - 1):
-        raise RulesError(f"progress must be a whole number from 0 to {threshold - 1} (below the threshold), "
-                         f"not {progress!r}")
+        raise RulesError(said(N_("progress must be a whole number from 0 to {most} (below the threshold), not {value}"),
+                              most=threshold - 1, value=repr(progress)))
     outcomes = _sr_roll_outcomes(n, hurried)
     # state: (accumulated hits < threshold, a plain glitch so far) -> probability
     states = [[0.0] * threshold, [0.0] * threshold]
@@ -1794,7 +1798,7 @@ def harha_contest_odds(
     (H5, H6); the sum variant throws one die of that size.
     """
     if demand not in ("", "difficult", "very_demanding"):
-        raise RulesError(f"unknown demand {demand!r}: difficult or very_demanding (H8)")
+        raise RulesError(said(N_("unknown demand {demand}: difficult or very_demanding (H8)"), demand=repr(demand)))
     very = demand == "very_demanding"
     variant = check_variant(settings.harha_variant)
     if variant == "sum":
