@@ -9,9 +9,8 @@ dict of texts, or pieces appended to a Text; those were converted by reading the
 snapshot tests picture the main ones). Sentences the session tells from facts are checked by
 tests/test_telling.py.
 
-Errors: the modules in ``ERRORS_NOT_YET`` still raise some unmarked English (file-format and integrity
-problems, the command line's resolve/roll/serve, odds questions); each is listed until converted, and the
-test fails when a listed module has none left (take it off the list), so the list only shrinks.
+Errors: a module in ``ERRORS_NOT_YET`` may still raise unmarked English (none is, now); one listed is listed until
+converted, and the test fails when a listed module has none left (take it off the list), so the list only shrinks.
 
 It also fails on a function that calls ``_()`` while binding ``_`` as a throwaway name: the
 call would get the throwaway value and fail when the text is shown.

@@ -179,3 +179,14 @@ def test_an_odds_question_out_of_bounds_is_refused_in_finnish(finnish: None) -> 
         sr_edge_odds(6, 25, 2, Settings())
     assert str(e.value) == "Edge-arvon on oltava 1–20, ei 25"
     assert e.value.args[0] == "Edge rating must be 1 to 20, not 25"
+
+
+def test_a_crash_notice_reads_in_finnish_on_the_gms_screen(tmp_path: Path, finnish: None) -> None:
+    """The notice the app shows after a torn tail (``i18n.shown``, as ``PolkuApp`` notifies it); English kept."""
+    from polku.session.store.load import Repaired
+
+    path = tmp_path / "s.toml"
+    note = Repaired(b"", dropped=2, problem="bad TOML at line 9").notice(path)
+    assert note == f"{path}: the last 2 events were cut off by a crash and dropped (bad TOML at line 9)"
+    assert i18n.shown(note) == (f"{path}: viimeiset 2 tapahtumaa katkesivat kaatumisen vuoksi ja pudotettiin "
+                                "(bad TOML at line 9)")

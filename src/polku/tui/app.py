@@ -17,7 +17,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 from textual.screen import Screen
 
-from ..i18n import N_, _, ngettext, said, tell, told_error
+from ..i18n import N_, _, ngettext, said, shown, tell, told_error
 from ..rules.dice import RulesError
 from ..session import store, telling
 from ..session.commands import Command, command
@@ -351,7 +351,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         self.call_after_refresh(self._first_frame_shown)
         self.call_after_refresh(self._load_themes)
         for note in self._start_notices:
-            self.notify(note, severity="warning", timeout=10)
+            self.notify(shown(note), severity="warning", timeout=10)
         if self.tracker is not None:
             self._session_shown(self.tracker, self.session_file)  # its screen is the default screen
         else:
@@ -406,7 +406,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         """Notices, the first autosave and the background check, once the main screen is up."""
         if session_file is not None:
             for note in session_file.notices:
-                self.notify(note, severity="warning", timeout=10)
+                self.notify(shown(note), severity="warning", timeout=10)
             if not session_file.read_only:
                 self.call_after_refresh(self.request_save)
                 self.call_after_refresh(self._start_seats)

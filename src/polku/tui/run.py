@@ -60,6 +60,7 @@ def open_for_app(path: Path, *, read_only: bool, seed: int | None,
     Raises:
         SessionOpenError, store.StoreError: one line on what is wrong.
     """
+    from ..i18n import N_, said
     from ..session import files, store
 
     notices: list[str] = []
@@ -67,17 +68,19 @@ def open_for_app(path: Path, *, read_only: bool, seed: int | None,
     if suffix is not None and not read_only and path.is_file():
         copy = files.play_copy_path(sessions_dir, suffix)
         if copy.exists():
-            notices.append(f"{path} is a shipped demo: you go on with your copy {copy} "
-                           "(the chooser's d starts it again from the demo)")
+            notices.append(said(N_("{path} is a shipped demo: you go on with your copy {copy} "
+                                   "(the chooser's d starts it again from the demo)"), path=str(path), copy=str(copy)))
         else:
             files.copy_demo(path, copy)
-            notices.append(f"{path} is a shipped demo: you play a copy, {copy}; the demo stays as shipped")
+            notices.append(said(N_("{path} is a shipped demo: you play a copy, {copy}; the demo stays as shipped"),
+                                path=str(path), copy=str(copy)))
         path = copy
     try:
         tracker, session_file = files.open_session(path, read_only=read_only, seed=seed)
     except store.LockedError as e:
         tracker, session_file = files.open_session(path, read_only=True, seed=seed)
-        notices.append(f"{e.holder_text}: opened read-only here; close the other one to make changes")
+        notices.append(said(N_("{holder}: opened read-only here; close the other one to make changes"),
+                            holder=e.holder_text))
     return tracker, session_file, path, notices
 
 

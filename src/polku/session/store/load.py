@@ -109,9 +109,14 @@ class Repaired:
     """What was wrong with the last block dropped for bad TOML, with its line in the file."""
 
     def notice(self, path: Path) -> str:
-        what = "the last event was" if self.dropped == 1 else f"the last {self.dropped} events were"
-        detail = f" ({self.problem})" if self.problem else ""
-        return f"{path}: {what} cut off by a crash and dropped{detail}"
+        p = str(path)
+        if self.dropped == 1:
+            return (said(N_("{path}: the last event was cut off by a crash and dropped ({problem})"), path=p,
+                         problem=self.problem) if self.problem else
+                    said(N_("{path}: the last event was cut off by a crash and dropped"), path=p))
+        return (said(N_("{path}: the last {n} events were cut off by a crash and dropped ({problem})"), path=p,
+                     n=self.dropped, problem=self.problem) if self.problem else
+                said(N_("{path}: the last {n} events were cut off by a crash and dropped"), path=p, n=self.dropped))
 
 
 def repair_tail(data: bytes) -> Repaired:
@@ -264,10 +269,9 @@ def load(path: str | os.PathLike[str]) -> Loaded:
                                      path=str(path), schema=schema, known=SCHEMA, hint=_fix_hint(path)))
         doc = migrate_v1(doc, where=str(path))
         migrated = True
-        notices.append(
-            f"{path}: converted from the older schema 1; it is saved as schema {SCHEMA} on the next save"
-            f" and the old file is kept as {backup_path(path)}"
-        )
+        notices.append(said(
+            N_("{path}: converted from the older schema 1; it is saved as schema {schema} on the next save"
+               " and the old file is kept as {backup}"), path=str(path), schema=SCHEMA, backup=str(backup_path(path))))
 
     _check_head(path, doc)
     _check_events(path, doc, data)

@@ -163,7 +163,7 @@ class SessionLock:
                 if stale is None:
                     self._raise_locked(info)
                 if self._remove_if_unchanged(raw):
-                    self.notice = f"{self.path}: took over a stale lock ({stale})"
+                    self.notice = said(N_("{path}: took over a stale lock ({reason})"), path=str(self.path), reason=str(stale))
         except OSError as e:
             raise StoreError(said(N_("could not lock {path}: {reason}; check the folder's permissions"),
                                   path=str(self.path), reason=oserror_text(e))) from None
@@ -172,15 +172,15 @@ class SessionLock:
 
     def _stale_reason(self, info: dict[str, Any] | None) -> str | None:
         if info is None:
-            return "the lock file was unreadable"
+            return said(N_("the lock file was unreadable"))
         pid, host = info.get("pid"), info.get("host")
         if not isinstance(pid, int) or isinstance(pid, bool) or not isinstance(host, str):
-            return "the lock file was unreadable"
+            return said(N_("the lock file was unreadable"))
         if host != socket.gethostname():
             return None  # cannot tell whether a process on another host lives
         start = info.get("proc_start")
         if not _pid_alive(pid, start if isinstance(start, str) else None):
-            return f"pid {pid} on {host} is no longer running"
+            return said(N_("pid {pid} on {host} is no longer running"), pid=pid, host=host)
         return None
 
     def _raise_locked(self, info: dict[str, Any] | None) -> None:
