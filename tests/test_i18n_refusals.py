@@ -190,3 +190,26 @@ def test_a_crash_notice_reads_in_finnish_on_the_gms_screen(tmp_path: Path, finni
     assert note == f"{path}: the last 2 events were cut off by a crash and dropped (bad TOML at line 9)"
     assert i18n.shown(note) == (f"{path}: viimeiset 2 tapahtumaa katkesivat kaatumisen vuoksi ja pudotettiin "
                                 "(bad TOML at line 9)")
+
+
+def test_the_app_shows_a_start_notice_in_finnish(tmp_path: Path, finnish: None) -> None:
+    """``polku FILE`` hands the app its notices (a torn tail...): the Finnish GM's app notifies them in Finnish."""
+    import asyncio
+
+    from app_fixtures import APP_CLOCK_START, THEMES, until
+    from polku.session import demo
+    from polku.session.store.load import Repaired
+    from polku.tui.app import PolkuApp
+
+    path = tmp_path / "s.toml"
+    note = Repaired(b"", dropped=1).notice(path)
+    app = PolkuApp(None, None, sessions_dir=tmp_path, theme_dirs=[THEMES], remember=False,
+                   clock=demo.fixed_clock(APP_CLOCK_START), seed=5, notices=[note])
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: list(app._notifications), "the start notice")
+            assert [str(n.message) for n in app._notifications] == [
+                f"{path}: viimeinen tapahtuma katkesi kaatumisen vuoksi ja pudotettiin"]
+
+    asyncio.run(run())
