@@ -808,7 +808,7 @@ class Follower:
         sig = self._stat()
         if sig is None:
             was = self.problem
-            self.problem = f"{file} is missing"
+            self.problem = _("{path} is missing", path=str(file))
             self._seen = None
             self.close()
             return was != self.problem
@@ -827,7 +827,7 @@ class Follower:
         except OSError as e:
             self._seen = sig
             self.close()
-            self.problem = f"cannot read {file}: {e.strerror or e}"
+            self.problem = _("cannot read {path}: {reason}", path=str(file), reason=str(e.strerror or e))
             return True
         self._seen = sig
         was = self.problem
