@@ -283,8 +283,9 @@ class Workspace:
 
     def start_polku(self, session: Path) -> tuple[PtyApp, float]:
         copy = self.copy(session)
+        name = self.campaign_name(session)  # before the start: the output is read and timed only while waiting
         app = PtyApp(polku_cmd() + [str(copy)], self.env(), copy.parent)
-        t = app.wait_for(self.campaign_name(session).encode())
+        t = app.wait_for(name.encode())
         return app, t - app.t_spawn
 
     def start_bare(self) -> tuple[PtyApp, float]:
