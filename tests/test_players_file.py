@@ -86,8 +86,9 @@ def kaneda_rolls(t: Tracker, threshold: int = 2, **kw) -> SRTestRolled:
                            threshold=threshold, **kw)
 
 
-def saved_demo(tmp_path: Path) -> Path:
-    t = demo.demo_varjojuoksu()
+def saved_demo(tmp_path: Path, t: Tracker | None = None) -> Path:
+    """``t`` (the Varjojuoksu demo if None) written whole to ``night.toml``."""
+    t = t if t is not None else demo.demo_varjojuoksu()
     path = tmp_path / "night.toml"
     store.write_full(path, document(t.state, t.events, t.last_seq()))
     return path
@@ -334,9 +335,9 @@ def test_read_appended_trusts_only_a_file_that_still_starts_and_ends_as_read(tmp
 # Saves appended: a view reads what each save added, not the whole file again
 
 
-def following(tmp_path: Path):
-    """A saved demo, its players' file as the GM's app writes it on opening, and a view following it."""
-    path = saved_demo(tmp_path)
+def following(tmp_path: Path, t: Tracker | None = None):
+    """A saved demo (or ``t``), its players' file as the GM's app writes it on opening, and a view following it."""
+    path = saved_demo(tmp_path, t)
     gm, sf = open_session(path)
     pf = PlayersFile(path)
     saves(sf, pf, gm)
@@ -460,14 +461,9 @@ def test_a_character_made_secret_later_leaves_every_byte_of_the_appended_file(tm
     t = demo.demo_varjojuoksu()
     t.state["characters"]["johnson"] = {**t.character("kaneda"), "id": "johnson", "name": f"Mr {MARK} Johnson",
                                          "player": "", "kind": "npc"}
-    path = tmp_path / "night.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    gm, sf = open_session(path)
-    pf = PlayersFile(path)
+    path, gm, sf, pf, f = following(tmp_path, t)
     try:
-        saves(sf, pf, gm)
-        f = Follower(path, now=lambda: "20:15:00")
-        assert f.reload() and "johnson" in f.view.tracker.characters
+        assert "johnson" in f.view.tracker.characters
         kaneda_rolls(gm)
         saves(sf, pf, gm)
         file = players_path(path)
@@ -558,14 +554,8 @@ def test_a_change_to_one_challenge_of_many_appends_that_challenge_not_the_list(t
     t = demo.demo_varjojuoksu()
     for i in range(60):
         t.add_challenge(f"Challenge {i}", ["kaneda"])
-    path = tmp_path / "night.toml"
-    store.write_full(path, document(t.state, t.events, t.last_seq()))
-    gm, sf = open_session(path)
-    pf = PlayersFile(path)
+    path, gm, sf, pf, f = following(tmp_path, t)
     try:
-        saves(sf, pf, gm)
-        f = Follower(path, now=lambda: "20:15:00")
-        assert f.reload()
         file = players_path(path)
         listed = len(json.dumps(gm.state["challenges"], separators=(",", ":")))
         for step in (lambda: gm.start_challenge(gm.state["challenges"][30]["id"]),
