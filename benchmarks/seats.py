@@ -7,7 +7,7 @@ Usage::
 ``--events 10000`` runs the same figures on a session grown to 10,000 events
 first (the players' views must not slow down as a session grows).
 
-Also run by ``benchmarks/run.py`` (figure ``seats``). Five figures, each in
+Also run by ``benchmarks/run.py`` (figure ``seats``). Six figures, each in
 real pseudo-terminals at 120x40 (``run.PtyApp``: it answers Textual's
 synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
 
@@ -36,6 +36,12 @@ synchronized-output query, so every frame ends with ``CSI ? 2026 l``):
 * **Seat start → first frame** against the GM's app's, alternating on the
   same session (3 runs each): the GM's app's status line names the campaign;
   the seat's shows "You: Kaneda" once it has read the players' file.
+* **The GM's app's start → players' file written**: a GM's app writes the
+  players' file whole when it opens a session, projecting the whole log for
+  the players in a worker thread (seconds at 10,000 events). The figures above
+  time a running session: each starts once that file is written (the GM's
+  app's keys and a seat's requests meanwhile wait on the projection), and this
+  figure says how long that takes.
 * **Bytes sent to a seat per roll** (120x40): what the seat's terminal gets
   for its own roll, from the key to the last frame (the answer, the new log
   line, the next request shown), read as above.
@@ -132,6 +138,12 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
         t, sf = open_session(path, seed=7)
         players = PlayersFile(path)
         try:
+            # As the GM's app at the open: the players' file written whole (the whole log projected), before
+            # the clock runs; each roll after it appends (the figure's subject). The viewer reads it again.
+            snap = players.snapshot(t)
+            if snap is not None:
+                players.write(snap)
+            app.settle(0.5, first=5.0)
             for _ in range(rolls):
                 start = time.perf_counter()
                 t.rolls.roll_sr(t.rolls.sr_side("nyx", SRPool(skill="Hacking", attribute="logic")), threshold=3)
@@ -172,11 +184,14 @@ def _gm_key_latency(root: Path, viewer_argv: list[str], rolls: int, ready: bytes
     players' file, the viewer is told (inotify), reads it and paints."""
     path = _session(root, 0, plain=True)
     cmd = harness.polku_cmd()
+    before = harness.file_ident(harness.players_file(path))
     gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+    gm.session = path
     viewer = None
     lat: list[float] = []
     try:
         gm.wait_for(b"Neo-Helsinki", timeout=120)
+        gm.wait_published(before)
         gm.settle(0.5)
         viewer = harness.PtyApp([a.replace("{}", str(path)) for a in viewer_argv], _env(root), root)
         viewer.wait_for(ready, timeout=120)
@@ -199,18 +214,23 @@ def _gm_key_latency(root: Path, viewer_argv: list[str], rolls: int, ready: bytes
     return lat
 
 
-def _first_frames(root: Path, runs: int) -> tuple[list[float], list[float]]:
+def _first_frames(root: Path, runs: int) -> tuple[list[float], list[float], list[float]]:
     """Start → first frame of the GM's app and of a seat, alternating, on the same session: the GM's
     app's status line names the campaign; the seat's shows "You: Kaneda" once it has read the players'
-    file (which the GM's app published at its start)."""
+    file (which the GM's app published at its start: the seat starts once it is written, and the ms from
+    the GM's app's start to it are the third list)."""
     path = _session(root, 0)
     cmd = harness.polku_cmd()
     gm_ms: list[float] = []
     seat_ms: list[float] = []
+    published_ms: list[float] = []
     for _ in range(runs):
+        before = harness.file_ident(harness.players_file(path))
         gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+        gm.session = path
         try:
             gm_ms.append((gm.wait_for(b"Neo-Helsinki", timeout=120) - gm.t_spawn) * 1000)
+            published_ms.append((gm.wait_published(before) - gm.t_spawn) * 1000)
             gm.settle(0.5)
             seat = harness.PtyApp(cmd + ["play", str(path), "--as", "Kaneda"], _env(root), root)
             try:
@@ -222,7 +242,7 @@ def _first_frames(root: Path, runs: int) -> tuple[list[float], list[float]]:
             lock = path.with_name(path.name + ".lock")
             if lock.exists():
                 lock.unlink()
-    return gm_ms, seat_ms
+    return gm_ms, seat_ms, published_ms
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -240,12 +260,15 @@ def _seat_requests(root: Path, rolls: int) -> tuple[list[float], list[int]]:
 
     path = _session(root, rolls)
     cmd = harness.polku_cmd()
+    before = harness.file_ident(harness.players_file(path))
     gm = harness.PtyApp(cmd + [str(path)], _env(root), root)
+    gm.session = path
     seat = None
     applied: list[float] = []
     sizes: list[int] = []
     try:
         gm.wait_for(b"Neo-Helsinki")
+        gm.wait_published(before)
         gm.settle(0.5)
         seat = harness.PtyApp(cmd + ["play", str(path), "--as", "Kaneda"], _env(root), root)
         seat.wait_for(b"The GM asks you to roll")
@@ -288,7 +311,7 @@ def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str,
     applied, own_bytes = _seat_requests(root / "request", rolls)
     key_seat = _gm_key_latency(root / "key-seat", cmd + ["play", "{}", "--as", "Kaneda"], rolls, b"You: Kaneda")
     key_watch = _gm_key_latency(root / "key-watch", cmd + ["watch", "{}"], rolls, b"Dice log")
-    gm_start, seat_start = _first_frames(root / "start", FIRST_FRAME_RUNS)
+    gm_start, seat_start, published = _first_frames(root / "start", FIRST_FRAME_RUNS)
     p95 = harness.pct
     start_ratio = statistics.median(seat_start) / statistics.median(gm_start)
     rows = [
@@ -315,10 +338,12 @@ def bench_seats(root: Path, rolls: int) -> tuple[list[dict[str, Any]], dict[str,
                     max_kb=max(seat_bytes) / 1024),
         harness.row("  its own roll: key → answer → next request shown, median", statistics.median(own_bytes) / 1024,
                     None, "KB", "info", True),
+        harness.row(f"GM's app: start → players' file written whole, median of {len(published)}",
+                    statistics.median(published), None, "ms", "info", True),
     ]
     return rows, {"seat_shown_ms": seat_lat, "watch_shown_ms": watch_lat, "applied_ms": applied,
                   "gm_key_seat_ms": key_seat, "gm_key_watch_ms": key_watch, "gm_start_ms": gm_start,
-                  "seat_start_ms": seat_start,
+                  "seat_start_ms": seat_start, "players_file_written_ms": published,
                   "seat_bytes": seat_bytes, "watch_bytes": watch_bytes, "own_roll_bytes": own_bytes}
 
 
