@@ -12,6 +12,7 @@ Markdown and HTML reports.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from polku.session import demo, store, telling
 from polku.session.files import document, load_tracker
 from polku.session.players import transcript
 from polku.session.players.players_file import Follower, players_text, publish
-from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, public_view
+from polku.session.players.public import GM_DECIDED, GM_ROLL, HIDDEN_SCORE_STEP, PublicLog, public_view
 from polku.session.review import export
 from polku.session.rolls import HarhaSide, RajaSide, SRSide
 from polku.session.rolls.common import Rolled
@@ -529,6 +530,41 @@ def test_no_secret_marker_reaches_the_players(system, ops, seed):
     # The players' dice transcript verifies alone: GM rolls named as not checked, never a mismatch.
     assert transcript.check(transcript.read(transcript.text(s.t).encode())).ok
     check_the_players_log_stands_numbered_and_true(s)
+
+
+def _op(name: str, a: int = 0, b: int = 0) -> tuple[int, int, int]:
+    return OP_NAMES.index(name), a, b
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rajapolku", "harhapolku", "shadowrun"]), OPS, st.integers(0, 2**16))
+@example("shadowrun", [_op("secret_pc"), _op("roll", 0, 1), _op("hidden_roll", 1, 2), _op("post_roll"),
+                       _op("gm_roll", 1), _op("initiative"), _op("undo", 1), _op("roll", 1, 0), _op("make_secret", 0)], 2)
+@example("rajapolku", [_op("roll"), _op("roll", 1), _op("dice"), _op("undo")], 2)  # the commitment is renumbered
+def test_a_players_view_shown_before_never_changes_nor_the_gms_log_under_it(system, ops, seed):
+    """The players' events share their values with the GM's log (not copied): after every command
+    the view is projected as the GM's app does, and at the end every view shown before is as it
+    was shown, and every event of the GM's log as it was logged."""
+    s = _session(system, [], seed)
+    t, rng = s.t, random.Random(seed)
+
+    def shown(value: object) -> str:
+        return json.dumps(value, sort_keys=True)
+
+    logged = {ev["seq"]: shown(ev) for ev in t.events}
+    """seq → the GM's event as it was logged (before the projection first read it)."""
+    players, count = PublicLog(t), len(t.events)
+    views = [(players.view, shown([players.view.state, players.view.events]))]
+    for op, a, b in ops:
+        _step(s, op, a, b, rng)
+        for ev in t.events:
+            logged.setdefault(ev["seq"], shown(ev))
+        players.extend(t, list(t.events[count:]))
+        count = len(t.events)
+        views.append((players.view, shown([players.view.state, players.view.events])))
+    assert all(shown(ev) == logged[ev["seq"]] for ev in t.events), "the GM's log is as it was logged"
+    assert all(shown([view.state, view.events]) == was for view, was in views), "each view is as it was shown"
+    assert players.view.events == public_view(t).events
 
 
 @pytest.mark.slow
