@@ -442,6 +442,38 @@ def test_an_undo_or_a_compaction_writes_the_file_whole_and_the_view_reads_it_who
         sf.close()
 
 
+def test_every_save_the_players_see_undo_and_redo_included_reads_as_the_whole_session(tmp_path):
+    """The GM's app does not copy the whole state at each save: the players' file's writer keeps its own copy
+    and brings it up to date with each saved event's changes, as loading the session file does. Whatever the
+    GM does, an undo and a redo included, the players read the state (a spent Edge, a condition monitor, a
+    challenge) that the whole session, read back from its file, shows them."""
+    path, gm, sf, pf, f = following(tmp_path)
+    try:
+        steps = [
+            lambda: gm.spend_edge("kaneda", "a push"),
+            lambda: gm.set_condition("kaneda", "physical", 3),
+            lambda: gm.add_challenge("The rooftop", ["kaneda"]),
+            gm.undo,  # the challenge, gone again
+            gm.undo,  # the boxes back to what they were
+            gm.redo,
+            lambda: kaneda_rolls(gm, threshold=3),
+            lambda: gm.set_condition("kaneda", "stun", 2),
+            gm.undo,
+        ]
+        for step in steps:
+            step()
+            saves(sf, pf, gm)
+            assert f.poll()
+            published_as_whole(path)
+        seen, gms = records.sr(f.view.tracker.character("kaneda")), records.sr(gm.character("kaneda"))
+        assert (seen["edge"], seen["physical"], seen["stun"]) == (gms["edge"], gms["physical"], gms["stun"]) \
+            == (gms["edge_rating"] - 1, 3, 0)
+        assert [c["title"] for c in f.view.tracker.state["challenges"]] == \
+            [c["title"] for c in gm.state["challenges"]] and "The rooftop" not in str(gm.state["challenges"])
+    finally:
+        sf.close()
+
+
 def test_a_players_file_of_another_version_is_said_in_one_line(tmp_path):
     path = tmp_path / "night.toml"
     head, _, rest = players_text(demo.demo_rajapolku()).partition("\n")
