@@ -205,7 +205,7 @@ def test_S7_edge_after_and_long_shot_faces(capsys):
     assert (data["edge"], data["hits"], data["edge_spent"]) == ("long_shot", 1, 1)
     assert "one Edge point per test" in run_fail(capsys, "resolve", "shadowrun", "5,3", "--edge-before", "1",
                                                  "--edge-after", "1")
-    assert "do not make a pool" in run_fail(capsys, "resolve", "shadowrun", "6", "--edge-before", "1")
+    assert "1 face does not make a pool" in run_fail(capsys, "resolve", "shadowrun", "6", "--edge-before", "1")
 
 
 def test_S7_edge_on_either_side_of_an_opposed_test(capsys):

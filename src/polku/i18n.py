@@ -151,6 +151,16 @@ def pgettext(context: str, message: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def and_list(items: Sequence[object], /) -> str:
+    """``items`` as a list in the language in use, its last two joined by the language's "and": ``a, b and c``
+    (``a, b ja c``). The one place a list of names is joined for a sentence (the sentence around it is one
+    message with the list as a placeholder: ``_("{flags} are different questions…", flags=and_list(flags))``)."""
+    names = [str(i) for i in items]
+    if len(names) < 2:
+        return "".join(names)
+    return _("{items} and {last}", items=", ".join(names[:-1]), last=names[-1])
+
+
 class _English:
     """The messages themselves whatever the language in use (``i18n.ENGLISH._``, ``.ngettext``): for words
     stored in a file or printed for a machine, which stay English. The module itself speaks the language in use
@@ -251,6 +261,7 @@ def tell(words: object, fallback: str = "") -> str:
     return _(fallback) if fallback else ""
 
 
-__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "PublishedWords", "Said", "Words", "_", "choose",
+__all__ = ["DEFAULT", "DOMAIN", "ENGLISH", "LANGUAGES", "LOCALE_DIR", "N_", "PublishedWords", "Said", "Words", "_", "and_list",
+           "choose",
            "language", "ngettext", "normalise", "pgettext", "retell", "said", "said_list", "set_language", "shown", "tell",
            "told_error", "translations", "words_of"]

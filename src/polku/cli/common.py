@@ -149,16 +149,13 @@ def print_error(message: str) -> None:
     print(_("{prog}: error: {message}", prog=PROG, message=text), file=sys.stderr)
 
 
-RAJA_FACES_HELP = (
-    "side {side}'s faces, comma-separated d10 faces 1-10 (0 = 10, as many d10s print it), e.g. 10,8*,7; "
-    "a trailing * marks an ability die (R7)"
-)
-HARHA_FACES_HELP = (
-    "side {side}'s faces, comma-separated: a bare face 1-8 is a d8, 9-10 (or 0) a d10; "
-    "give the size to be explicit: d10:7 or 10:7 (a 7 on a d10); a d10's 0 is its 10"
-)
+EDGE_RATING = N_("{flag} (the Edge rating)")
+"""What a flag taking an Edge rating names in a refusal (:func:`whole_number`'s ``what``, with ``flag``)."""
+THRESHOLD_OF = N_("{flag} (the threshold)")
+"""What a flag taking an extended test's threshold names in a refusal (likewise)."""
+
 HARHA_VARIANTS = ("ch23", "classic", "same_size", "sum")
-HARHA_VARIANT_HELP = (
+HARHA_VARIANT_HELP = N_(
     "comparison (the same as --set harha.variant=V): ch23 (chapter 23, H4, default; A = actor, "
     "B = challenger), classic (H3; more positions wins, equal counts tie), same_size (H5: one die "
     "size, compared as ch23) or sum (H6: one die plus the die count, the challenger needs more)"
@@ -201,7 +198,7 @@ def sr_edge_before_odds_flag(p: argparse.ArgumentParser, side: str) -> None:
     Written bare (the older spelling, kept working), the pool given already includes the Edge dice.
     """
     who = "B" if side else "A"
-    p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
+    p.add_argument(f"--{side}edge-before", type=whole_arg(EDGE_RATING, 1, EDGE_MAX, flag=f"--{side}edge-before"),
                    nargs="?", const=0, default=None, metavar="E",
                    help=N_("B spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7); bare, the pool "
                            "given already includes the Edge dice") if who == "B" else
@@ -243,9 +240,9 @@ def sr_edge_flags(p: argparse.ArgumentParser, side: str) -> None:
               N_("side A spent Edge before the roll, E = Edge rating: +E dice, rule of six (S7)"))
     after = (N_("side B spent Edge after the roll: +E dice at the end, rule of six on them (S7)") if side else
              N_("side A spent Edge after the roll: +E dice at the end, rule of six on them (S7)"))
-    p.add_argument(f"--{side}edge-before", type=whole_arg(f"--{side}edge-before (the Edge rating)", 1, EDGE_MAX),
+    p.add_argument(f"--{side}edge-before", type=whole_arg(EDGE_RATING, 1, EDGE_MAX, flag=f"--{side}edge-before"),
                    metavar="E", help=before)
-    p.add_argument(f"--{side}edge-after", type=whole_arg(f"--{side}edge-after (the Edge rating)", 1, EDGE_MAX),
+    p.add_argument(f"--{side}edge-after", type=whole_arg(EDGE_RATING, 1, EDGE_MAX, flag=f"--{side}edge-after"),
                    metavar="E", help=after)
 
 
@@ -268,15 +265,22 @@ def quoted(text: object) -> str:
     return t if len(t) <= 40 else t[:39] + "…"
 
 
-def whole_number(text: object, what: str, lo: int, hi: int) -> int:
+def whole_number(text: object, what: str, lo: int, hi: int, **values: object) -> int:
     """A whole number written in ASCII digits, within ``lo`` … ``hi``, or a one-line CliError.
 
+    ``what`` names the number: a flag (``"--seed"``, shown as it is) or a whole label marked ``N_`` with its
+    placeholders filled from ``values`` (``N_("{flag} (the Edge rating)")``, ``flag="--edge"``), translated whole.
     ``int()`` alone would read fullwidth and Arabic-Indic digits, underscores,
     and a 5,000-digit count (then take minutes rolling it).
     """
+    return whole_number_named(text, _(what, **values), lo, hi)
+
+
+def whole_number_named(text: object, what: str, lo: int, hi: int) -> int:
+    """:func:`whole_number` with ``what`` already in the reader's language (a label made by the caller)."""
     t = str(text).strip()
     if not re.fullmatch(r"[+-]?[0-9]+", t):
-        raise CliError(_("{what}: '{text}' is not a whole number (write it with the digits 0-9)", what=_(what),
+        raise CliError(_("{what}: '{text}' is not a whole number (write it with the digits 0-9)", what=what,
                          text=quoted(text)))
     digits = t.lstrip("+-").lstrip("0")
     if len(digits) > len(str(max(abs(lo), abs(hi)))):
@@ -285,15 +289,15 @@ def whole_number(text: object, what: str, lo: int, hi: int) -> int:
         n = int(t)
     if n is None or not lo <= n <= hi:
         if n is not None and n < 0 <= lo:
-            raise CliError(_("{what}: cannot be negative ({n})", what=_(what), n=n))
-        raise CliError(_("{what}: {text} is out of range (from {lo} to {hi})", what=_(what), text=quoted(t), lo=lo, hi=hi))
+            raise CliError(_("{what}: cannot be negative ({n})", what=what, n=n))
+        raise CliError(_("{what}: {text} is out of range (from {lo} to {hi})", what=what, text=quoted(t), lo=lo, hi=hi))
     return n
 
 
-def whole_arg(what: str, lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse ``type=`` for :func:`whole_number`."""
+def whole_arg(what: str, lo: int, hi: int, **values: object) -> Callable[[str], int]:
+    """An argparse ``type=`` for :func:`whole_number` (``what`` and ``values`` as there)."""
     def parse(text: str) -> int:
-        return whole_number(text, what, lo, hi)
+        return whole_number(text, what, lo, hi, **values)
 
     parse.__name__ = "whole number"
     return parse

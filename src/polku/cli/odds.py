@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EDGE_MAX,
+    EDGE_RATING,
     EXTENDED_MAX,
     HARHA_NAMES,
     HARHA_VARIANT_HELP,
@@ -16,6 +17,7 @@ from polku.cli.common import (
     RAJA_NAMES,
     SR_NAMES,
     SR_OPPOSED_NAMES,
+    THRESHOLD_OF,
     CliError,
     Parser,
     check_rating,
@@ -46,7 +48,7 @@ from polku.cli.words import (
     harha_pool_text,
     pct_line,
 )
-from polku.i18n import N_, _, ngettext
+from polku.i18n import N_, _, and_list, ngettext
 from polku.text import percent
 
 if TYPE_CHECKING:
@@ -157,10 +159,10 @@ def add_parser(verbs: Verbs) -> None:
     os_.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
                      help=N_("also the chance of at least T hits (S8)"))
     sr_edge_before_odds_flag(os_, "")
-    os_.add_argument("--edge", type=whole_arg("--edge (the Edge rating)", 1, EDGE_MAX), metavar="E",
+    os_.add_argument("--edge", type=whole_arg(EDGE_RATING, 1, EDGE_MAX, flag="--edge"), metavar="E",
                      help=N_("compare no Edge, Edge before and Edge after (spent when the roll falls short) "
                           "for Edge rating E; needs --threshold (S7)"))
-    os_.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
+    os_.add_argument("--extended", type=whole_arg(THRESHOLD_OF, 1, EXTENDED_MAX, flag="--extended"), metavar="T",
                      help=N_("an extended test to T hits (S10)"))
     os_.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
                      help=N_("extended: the chance to finish within K intervals (default 20)"))
@@ -355,7 +357,7 @@ def _odds_sr(parsed: argparse.Namespace) -> int:
     modes = [f for f, v in (("--edge", args.edge), ("--extended", args.extended), ("--helpers", args.helpers))
              if v is not None]
     if len(modes) > 1:
-        raise CliError(_("{flags}: one question at a time", flags=" and ".join(modes)))
+        raise CliError(_("{flags}: one question at a time", flags=and_list(modes)))
     for flag, value in (("--intervals", args.intervals), ("--progress", args.progress or None),
                         ("--hurried", args.hurried or None)):
         if value is not None and args.extended is None:
@@ -415,7 +417,7 @@ def _odds_sr(parsed: argparse.Namespace) -> int:
         emit_lines(lines)
         return 0
     if args.helpers is not None:
-        helpers = pool_list(args.helpers, N_("helper"))
+        helpers = pool_list(args.helpers, N_("a helper's pool"))
         cap = None
         if settings.sr_teamwork_cap == "skill":
             if args.leader_skill is None:
@@ -457,7 +459,7 @@ def _odds_sr_opposed(parsed: argparse.Namespace) -> int:
 
     settings, _given = settings_from_args(args, "shadowrun")
     n, m = sr_pool(args.n, "A") + (args.edge_before or 0), sr_pool(args.m, "B")
-    group = pool_list(args.group, N_("group member"))
+    group = pool_list(args.group, N_("a group member's pool"))
     m_total = (shadowrun.group_pool([m, *group]) if group else m) + (args.b_edge_before or 0)
     if m_total > 200:
         raise CliError(_("{n} dice is more than this tracker rolls (200)", n=m_total))

@@ -10,18 +10,37 @@ from polku.cli.common import (
     CliError,
     quoted,
     whole_number,
+    whole_number_named,
 )
-from polku.i18n import _
+from polku.i18n import N_, _
 
 if TYPE_CHECKING:
     from polku.rules.dice import Die
 
 
+Place = tuple[str, "int | str"]
+"""Where a refusal points: ``("side", "A")``, ``("helper", 2)``, ``("interval", 3)``."""
+
+
+def at_place(place: Place | None, problem: str) -> str:
+    """``problem`` (a whole line in the reader's language) said of one side, helper or interval: one message per
+    kind of place, the place and the problem in it as placeholders, never a label glued onto the line."""
+    if place is None:
+        return problem
+    kind, n = place
+    if kind == "helper":
+        return _("helper {n}: {problem}", n=n, problem=problem)
+    if kind == "interval":
+        return _("interval {n}: {problem}", n=n, problem=problem)
+    return _("side {side}: {problem}", side=n, problem=problem)
+
+
 def count_arg(text: str, what: str) -> int:
+    """A pool's count; ``what`` names the pool in the reader's language (a whole label, made by the caller)."""
     t = str(text).strip()
     if t.startswith("-") and re.fullmatch(r"-[0-9]+", t):
-        raise CliError(_("{what}: a pool cannot be negative ({text})", what=_(what), text=quoted(t)))
-    return whole_number(t, what, 0, MAX_POOL)
+        raise CliError(_("{what}: a pool cannot be negative ({text})", what=what, text=quoted(t)))
+    return whole_number_named(t, what, 0, MAX_POOL)
 
 
 def raja_faces(text: str, side: str) -> tuple[Die, ...]:
@@ -33,13 +52,13 @@ def raja_faces(text: str, side: str) -> tuple[Die, ...]:
         raise CliError(_("side {side}: {problem}", side=side, problem=str(exc))) from None
 
 
-def sr_faces(text: str, side: str | None = None) -> tuple[Die, ...]:
+def sr_faces(text: str, place: Place | None = None) -> tuple[Die, ...]:
     from polku.rules.dice import parse_faces
 
     try:
         return parse_faces(text, 6)
     except ValueError as exc:
-        raise CliError(_("side {side}: {problem}", side=side, problem=str(exc)) if side else str(exc)) from None
+        raise CliError(at_place(place, str(exc))) from None
 
 
 _SIZED = re.compile(r"^(?:d?([0-9]{1,4})\s*:)?\s*(.*)$", re.IGNORECASE)
@@ -121,7 +140,7 @@ def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
     if t.startswith("-"):
         raise CliError(_("side {side}: a pool cannot be negative ('{text}')", side=side, text=text))
     if re.fullmatch(r"[0-9]+", t):
-        n8, n10 = whole_number(t, f"side {side}", 0, MAX_POOL), 0
+        n8, n10 = whole_number(t, N_("side {side}"), 0, MAX_POOL, side=side), 0
     else:
         n8 = n10 = 0
         for term in t.split("+"):
@@ -143,17 +162,20 @@ def parse_harha_pool(text: str, side: str) -> tuple[int, int]:
     return n8, n10
 
 
-def sr_pool(text: str, side: str = "") -> int:
+def sr_pool(text: str, side: str = "", *, what: str = "") -> int:
+    """A Shadowrun pool's dice; a refusal names side ``side``'s pool, or ``what`` (a whole label marked ``N_``:
+    ``N_("a helper's pool")``), or the pool."""
     t = str(text).strip()
     if re.fullmatch(r"[0-9]+", t) and (len(t.lstrip("0")) > 3 or int(t) > MAX_POOL):
         raise CliError(_("{text} dice is more than this tracker rolls ({max})", text=quoted(t), max=MAX_POOL))
-    return count_arg(text, _("side {side} pool", side=_(side)) if side else _("pool"))
+    return count_arg(text, _(what) if what else _("side {side} pool", side=side) if side else _("pool"))
 
 
 # --------------------------------------------------------------------------- output
 
 
 def pool_list(text: str | None, what: str) -> list[int]:
+    """Comma-separated pools (``--helpers``, ``--group``); ``what`` names one of them, marked ``N_``."""
     if text is None:
         return []
-    return [sr_pool(part, what) for part in str(text).split(",")]
+    return [sr_pool(part, what=what) for part in str(text).split(",")]

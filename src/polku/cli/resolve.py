@@ -6,16 +6,16 @@ from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EDGE_MAX,
+    EDGE_RATING,
     EXTENDED_MAX,
-    HARHA_FACES_HELP,
     HARHA_NAMES,
     HARHA_VARIANT_HELP,
     HARHA_VARIANTS,
     MAX_POOL,
-    RAJA_FACES_HELP,
     RAJA_NAMES,
     SR_NAMES,
     SR_OPPOSED_NAMES,
+    THRESHOLD_OF,
     CliError,
     Parser,
     check_rating,
@@ -39,6 +39,8 @@ from polku.cli.common import (
 )
 from polku.cli.pools import (
     NO_DICE,
+    Place,
+    at_place,
     parse_harha_faces,
     raja_faces,
     sr_faces,
@@ -47,15 +49,16 @@ from polku.cli.words import (
     harha_demand,
     harha_headline,
     harha_sum_headline,
-    plural,
+    helpers_line,
     raja_headline,
     spirit_line,
+    sr_extended_lines,
     sr_headline,
     sr_json,
     sr_opposed_headline,
     told,
 )
-from polku.i18n import N_, _
+from polku.i18n import N_, _, and_list, ngettext
 
 if TYPE_CHECKING:
     import argparse
@@ -155,12 +158,13 @@ def add_parser(verbs: Verbs) -> None:
                     "(docs/rules.md) can be given with --set KEY=VALUE."),
     )
     rsys = res.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
-    r = sub(rsys, "rajapolku", RAJA_NAMES[1:], "Rajapolku (R5-R7, R11)",
-             "Rajapolku challenge (R5-R7): A acts, B is the opposition. With --spirit, one exchange "
-             "of spirit combat (R11): the faces are the charges each side has left.",
+    r = sub(rsys, "rajapolku", RAJA_NAMES[1:], N_("Rajapolku (R5-R7, R11)"),
+             N_("Rajapolku challenge (R5-R7): A acts, B is the opposition. With --spirit, one exchange "
+                "of spirit combat (R11): the faces are the charges each side has left."),
              settings_epilog("raja.") + "\n" + RAJA_RESOLVE_JSON)
-    r.add_argument("a", metavar="A", help=RAJA_FACES_HELP.format(side="A (acting)"))
-    r.add_argument("b", metavar="B", help=RAJA_FACES_HELP.format(side="B (opposition)"))
+    r.add_argument("a", metavar="A", help=N_("side A's faces (acting), comma-separated d10 faces 1-10 (0 = 10, as "
+                                             "many d10s print it), e.g. 10,8*,7; a trailing * marks an ability die (R7)"))
+    r.add_argument("b", metavar="B", help=N_("side B's faces (the opposition), the same way"))
     r.add_argument("--spirit", action="store_true",
                    help=N_("a spirit-combat exchange: say what the loser loses (R11, raja.spirit_loss)"))
     r.add_argument("--charges", metavar="A,B", default=None,
@@ -169,29 +173,32 @@ def add_parser(verbs: Verbs) -> None:
     raja_wound_flags(r)
     finish(r, _resolve_raja)
 
-    h = sub(rsys, "harhapolku", HARHA_NAMES[1:], "Harhapolku (H3-H6, H8)",
-             "Harhapolku comparison (H3-H6). In ch23, same_size and sum, A is the actor and B the "
-             "challenger, who must win more positions (a larger total in sum). With --difficult, "
-             "the actor must also show a die of 7+ (H8); B may then be left out (unopposed).",
+    h = sub(rsys, "harhapolku", HARHA_NAMES[1:], N_("Harhapolku (H3-H6, H8)"),
+             N_("Harhapolku comparison (H3-H6). In ch23, same_size and sum, A is the actor and B the "
+                "challenger, who must win more positions (a larger total in sum). With --difficult, "
+                "the actor must also show a die of 7+ (H8); B may then be left out (unopposed)."),
              settings_epilog("harha.") + "\n" + HARHA_RESOLVE_JSON)
-    h.add_argument("a", metavar="A", help=HARHA_FACES_HELP.format(side="A (actor)")
-                   + "; sum variant: COUNT+ROLL, e.g. 4+2 or 4+d10:7; - for no dice at all (H4: it fails)")
-    h.add_argument("b", metavar="B", nargs="?", help=HARHA_FACES_HELP.format(side="B (challenger)"))
+    h.add_argument("a", metavar="A", help=N_(
+        "side A's faces (the actor), comma-separated: a bare face 1-8 is a d8, 9-10 (or 0) a d10; give the size to "
+        "be explicit: d10:7 or 10:7 (a 7 on a d10); a d10's 0 is its 10; sum variant: COUNT+ROLL, e.g. 4+2 or "
+        "4+d10:7; - for no dice at all (H4: it fails)"))
+    h.add_argument("b", metavar="B", nargs="?", help=N_("side B's faces (the challenger), the same way"))
     h.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
     difficult_flags(h)
     finish(h, _resolve_harha)
 
-    s = sub(rsys, "shadowrun", SR_NAMES[1:], "Shadowrun roll (S3-S11)",
-             "Shadowrun 4e roll (S4-S7), a success test (S8) with --threshold, an extended test "
-             "(S10) with --extended, or teamwork (S11) with --helper.",
+    s = sub(rsys, "shadowrun", SR_NAMES[1:], N_("Shadowrun roll (S3-S11)"),
+             N_("Shadowrun 4e roll (S4-S7), a success test (S8) with --threshold, an extended test "
+                "(S10) with --extended, or teamwork (S11) with --helper."),
              settings_epilog("sr.") + "\n" + SR_RESOLVE_JSON)
-    s.add_argument("faces", metavar="FACES",
-                   help="comma-separated d6 faces, e.g. 1,1,5,6: " + SR_FACES_ORDER
-                   + "; with --extended, intervals separated by ';', an interval written h:... is hurried")
+    s.add_argument("faces", metavar="FACES", help=N_(
+        "comma-separated d6 faces, e.g. 1,1,5,6, in the order they are taken from the dice: the pool, then the Edge "
+        "dice, then the rule of six wave by wave (one new die per six, in table order); with --extended, intervals "
+        "separated by ';', an interval written h:... is hurried"))
     s.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
                    help=N_("hits needed (S8)"))
     sr_edge_flags(s, "")
-    s.add_argument("--long-shot", type=whole_arg("--long-shot (the Edge rating)", 1, EDGE_MAX), metavar="E",
+    s.add_argument("--long-shot", type=whole_arg(EDGE_RATING, 1, EDGE_MAX, flag="--long-shot"), metavar="E",
                    help=N_("a Long Shot (S3): every face is an Edge die (E = Edge rating) with the rule of six"))
     s.add_argument("--hurried", action="store_true", help=N_("2s count as 1s for glitches (S10)"))
     s.add_argument("--extended", metavar="T[,T...]",
@@ -203,12 +210,14 @@ def add_parser(verbs: Verbs) -> None:
                    help=N_("teamwork: the leader's skill rating, the cap under sr.teamwork_cap=skill"))
     finish(s, _resolve_sr)
 
-    so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], "Shadowrun opposed test (S9)",
-              "Shadowrun opposed test (S9): more hits wins; on a tie the defender B wins if a winner "
-              "is needed. Either side may have spent Edge (S7).",
+    so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], N_("Shadowrun opposed test (S9)"),
+              N_("Shadowrun opposed test (S9): more hits wins; on a tie the defender B wins if a winner "
+                 "is needed. Either side may have spent Edge (S7)."),
               settings_epilog("sr.") + "\nJSON keys: system, winner (a|b|tie), net_hits, winner_if_needed, "
               "a {...}, b {...} (each as resolve shadowrun), settings, explain.")
-    so.add_argument("a", metavar="A", help="side A's d6 faces: " + SR_FACES_ORDER)
+    so.add_argument("a", metavar="A", help=N_(
+        "side A's d6 faces, in the order they are taken from the dice: the pool, then the Edge dice, then the rule "
+        "of six wave by wave (one new die per six, in table order)"))
     so.add_argument("b", metavar="B", help=N_("side B's (the defender's) d6 faces, the same way"))
     sr_edge_flags(so, "")
     sr_edge_flags(so, "b-")
@@ -301,8 +310,7 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
     out = {**harhapolku.result_json(result), "settings": settings_json(settings, "harhapolku")}
     explain = result.explain()
     if needed:
-        tail, explain = harha_demand(result, needed, out)
-        head += tail
+        head, explain = harha_demand(result, needed, out, head)
     if notice:
         out["notice"] = notice
     return emit(args, out, [head, *("  " + told(x) for x in explain)])
@@ -310,11 +318,12 @@ def _resolve_harha(parsed: argparse.Namespace) -> int:
 
 def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hurried: bool = False,
                    edge_before: int | None = None, edge_after: int | None = None, long_shot: int | None = None,
-                   helper_dice: int = 0, what: str = "") -> SRRoll:
+                   helper_dice: int = 0, place: Place | None = None) -> SRRoll:
     """The roll that used exactly these faces, in the order the dice are taken (S3–S7, S11).
 
     The pool size is what makes the faces come out even: more pool dice
-    always need more faces, so at most one size fits.
+    always need more faces, so at most one size fits. A refusal names ``place`` (a side, a helper, an interval)
+    with :func:`at_place`, its own line whole.
     """
     from polku.rules import shadowrun
     from polku.rules.dice import ManualSource, RulesError
@@ -322,21 +331,22 @@ def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hur
     faces = [d.face for d in dice]
     edges = [("--edge-before", edge_before), ("--edge-after", edge_after), ("--long-shot", long_shot)]
     if sum(v is not None for _flag, v in edges) > 1:
-        used = _(" and ").join(f for f, v in edges if v is not None)
-        raise CliError(_("{what}{used}: one Edge point per test for dice (S7)", what=what, used=used))
+        used = and_list([f for f, v in edges if v is not None])
+        raise CliError(at_place(place, _("{flags}: one Edge point per test for dice (S7)", flags=used)))
     for flag, value in edges:
         check_rating(flag, value)
     if long_shot is not None:
         if helper_dice:
-            raise CliError(_("{what}a Long Shot has no modifiers, helper dice included (S3)", what=what))
+            raise CliError(at_place(place, _("a Long Shot has no modifiers, helper dice included (S3)")))
         src = ManualSource(faces)
         try:
             r = shadowrun.roll_long_shot(long_shot, src, settings=settings)
         except RulesError as exc:
-            raise CliError(_("{what}{error}", what=what, error=str(exc))) from None
+            raise CliError(at_place(place, str(exc))) from None
         if src.remaining:
-            raise CliError(_("{what}{n} face(s) more than a Long Shot of {dice} dice and its rule-of-six dice", what=what,
-                             n=src.remaining, dice=long_shot))
+            raise CliError(at_place(place, ngettext(
+                "{n} face more than a Long Shot of {dice} dice and its rule-of-six dice",
+                "{n} faces more than a Long Shot of {dice} dice and its rule-of-six dice", src.remaining, dice=long_shot)))
         return _replace_roll(r, hurried=hurried)
     simple = edge_before is None and edge_after is None
     sizes = [len(faces) - helper_dice] if simple else range(len(faces) + 1)
@@ -349,22 +359,33 @@ def _sr_from_faces(dice: Sequence[Die], settings: Settings | None = None, *, hur
             if edge_after is not None:
                 r = shadowrun.edge_after(r, edge_after, src)
         except RulesError as exc:
-            if str(exc).startswith("not enough faces"):
+            if exc.args and str(exc.args[0]).startswith("not enough faces"):
                 break
             continue
         if not src.remaining:
             return r
+    raise CliError(at_place(place, _sr_faces_refusal(len(faces), helper_dice, simple=simple)))
+
+
+def _sr_faces_refusal(n: int, helper_dice: int, *, simple: bool) -> str:
+    """Why ``n`` faces make no roll of the pool (plus ``helper_dice``, S11), one line in the reader's language."""
     if simple and helper_dice:
-        raise CliError(_("{what}the leader rolls its own pool plus {helpers} helper dice: {n} faces are too few (S11)",
-                         what=what, helpers=helper_dice, n=len(faces)))
+        return ngettext("the leader rolls its own pool plus {helpers} helper dice: {n} face is too few (S11)",
+                        "the leader rolls its own pool plus {helpers} helper dice: {n} faces are too few (S11)", n,
+                        helpers=helper_dice)
     if simple:
-        raise CliError(_("{what}the leader rolls its own pool: {n} faces are too few (S11)", what=what, n=len(faces)))
+        return ngettext("the leader rolls its own pool: {n} face is too few (S11)",
+                        "the leader rolls its own pool: {n} faces are too few (S11)", n)
+    order = _(SR_FACES_ORDER)
     if helper_dice:
-        raise CliError(_("{what}{n} faces do not make a pool plus {helpers} helper dice, its Edge dice and their "
-                         "rule-of-six dice (give the faces in the order rolled: {order})", what=what, n=len(faces),
-                         helpers=helper_dice, order=_(SR_FACES_ORDER)))
-    raise CliError(_("{what}{n} faces do not make a pool, its Edge dice and their rule-of-six dice (give the faces in "
-                     "the order rolled: {order})", what=what, n=len(faces), order=_(SR_FACES_ORDER)))
+        return ngettext("{n} face does not make a pool plus {helpers} helper dice, its Edge dice and their "
+                        "rule-of-six dice (give the faces in the order rolled: {order})",
+                        "{n} faces do not make a pool plus {helpers} helper dice, its Edge dice and their "
+                        "rule-of-six dice (give the faces in the order rolled: {order})", n,
+                        helpers=helper_dice, order=order)
+    return ngettext("{n} face does not make a pool, its Edge dice and their rule-of-six dice (give the faces in "
+                    "the order rolled: {order})", "{n} faces do not make a pool, its Edge dice and their rule-of-six "
+                    "dice (give the faces in the order rolled: {order})", n, order=order)
 
 
 def _replace_roll(r: SRRoll, *, hurried: bool) -> SRRoll:
@@ -375,10 +396,10 @@ def _replace_roll(r: SRRoll, *, hurried: bool) -> SRRoll:
 
 def _sr_side(text: str, args: SROpposedResolveArgs, prefix: str, settings: Settings, side: str | None = None,
              **kw: Any) -> SRRoll:
-    dice = sr_faces(text, side)
+    place: Place | None = ("side", side) if side else None
+    dice = sr_faces(text, place)
     return _sr_from_faces(dice, settings, edge_before=getattr(args, f"{prefix}edge_before"),
-                          edge_after=getattr(args, f"{prefix}edge_after"),
-                          what=_("side {side}: ", side=side) if side else "", **kw)
+                          edge_after=getattr(args, f"{prefix}edge_after"), place=place, **kw)
 
 
 def _resolve_sr(parsed: argparse.Namespace) -> int:
@@ -391,8 +412,7 @@ def _resolve_sr(parsed: argparse.Namespace) -> int:
         return _resolve_sr_extended(args, settings)
     helpers = []
     for i, text in enumerate(args.helper):
-        helpers.append(_sr_from_faces(sr_faces(text, f"helper {i + 1}"), settings,
-                                      what=_("helper {n}: ", n=i + 1)))
+        helpers.append(_sr_from_faces(sr_faces(text, ("helper", i + 1)), settings, place=("helper", i + 1)))
     if args.leader_skill is not None and not helpers:
         raise CliError(_("--leader-skill is for teamwork: give the helpers' faces with --helper (S11)"))
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, settings) if helpers else 0
@@ -406,8 +426,7 @@ def _resolve_sr(parsed: argparse.Namespace) -> int:
     if helpers:
         hits = [h.hits for h in helpers]
         out.update(helpers=hits, helper_dice=bonus)
-        capped = " (capped at the leader's skill, sr.teamwork_cap)" if bonus < sum(hits) else ""
-        lines.append(f"  helpers' hits: {', '.join(map(str, hits))} → +{bonus} dice for the leader{capped} (S11)")
+        lines.append(helpers_line(hits, bonus, capped=bonus < sum(hits)))
     lines += ["  " + told(line) for line in result.explain()]
     return emit(args, out, lines)
 
@@ -422,7 +441,7 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
                              "(eb3: Edge before, ea3: Edge after, h: hurried), e.g. 'h:eb3:5,6,2;3,3,1'", flag=name))
     if args.helper:
         raise CliError(_("--helper is for teamwork, not an extended test"))
-    thresholds = [whole_number(part, "--extended (a threshold)", 1, EXTENDED_MAX)
+    thresholds = [whole_number(part, THRESHOLD_OF, 1, EXTENDED_MAX, flag="--extended")
                   for part in str(args.extended).split(",")]
     test = shadowrun.ExtendedTest(thresholds[0])
     intervals = [x for x in str(args.faces).split(";")]
@@ -433,19 +452,15 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
                                                             "interval(s) too many")),
                              i=i, status=test.status, n=len(intervals) - i))
         flags, roll_text = _interval_flags(text, i + 1, args.hurried)
-        dice = sr_faces(roll_text, f"interval {i + 1}")
+        dice = sr_faces(roll_text, ("interval", i + 1))
         r = _sr_from_faces(dice, settings, hurried=flags["h"], edge_before=flags["eb"],
-                           edge_after=flags["ea"], what=_("interval {n}: ", n=i + 1))
+                           edge_after=flags["ea"], place=("interval", i + 1))
         test = test.add(r, threshold=thresholds[min(i, len(thresholds) - 1)], hurried=flags["h"])
         rolls.append(test.history[-1])
     out = {"system": "shadowrun", "test": "extended", **test.to_json(),
            "rolls": [r.to_json() for r in rolls], "settings": settings_json(settings, "shadowrun"),
            "explain": test.explain()}
-    lines = [f"Shadowrun extended: {test.accumulated}/{test.threshold} hits after "
-             f"{plural(test.intervals, 'interval')} — {test.status}"]
-    for i, r in enumerate(rolls):
-        lines.append(f"  interval {i + 1} (threshold {test.interval_thresholds[i]}"
-                     f"{', hurried' if r.hurried else ''}): {sr_headline(r)[len('Shadowrun: '):]}")
+    lines = sr_extended_lines(test, thresholds=True)
     lines += ["  " + told(x) for x in test.explain()]
     return emit(args, out, lines)
 
@@ -459,7 +474,8 @@ def _interval_flags(text: str, index: int, hurried: bool) -> tuple[dict[str, Any
         if p == "h":
             flags["h"] = True
         elif p[:2] in ("eb", "ea") and p[2:]:
-            flags[p[:2]] = whole_number(p[2:], f"interval {index}: {p[:2]} (the Edge rating)", 1, EDGE_MAX)
+            flags[p[:2]] = whole_number(p[2:], N_("interval {n}: {flag} (the Edge rating)"), 1, EDGE_MAX, n=index,
+                                        flag=p[:2])
         else:
             raise CliError(_("interval {n}: '{part}:' is not h: (hurried), ebE: or eaE: (Edge before / after)", n=index,
                              part=p))

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, cast
 
 from polku.cli.common import (
     EXTENDED_MAX,
-    HARHA_VARIANT_HELP,
     HARHA_VARIANTS,
     INTERVALS_DEFAULT,
     INTERVALS_MAX,
     MAX_POOL,
     SEED_MAX,
+    THRESHOLD_OF,
     CliError,
     check_rating,
     check_threshold,
@@ -41,15 +41,17 @@ from polku.cli.words import (
     harha_demand,
     harha_headline,
     harha_sum_headline,
-    plural,
+    helpers_line,
     raja_headline,
-    spirit_line,
+    raja_words,
+    spirit_loss,
+    sr_extended_lines,
     sr_headline,
     sr_json,
     sr_opposed_headline,
     told,
 )
-from polku.i18n import N_, _
+from polku.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from typing import Any
@@ -118,7 +120,10 @@ def add_parser(verbs: Verbs) -> None:
     roll.add_argument("--seed", type=whole_arg("--seed", 0, SEED_MAX), metavar="N",
                       help=N_("seed (default: a random one, printed)"))
     roll.add_argument("--variant", choices=HARHA_VARIANTS, default=None,
-                      help="harhapolku only: " + HARHA_VARIANT_HELP)
+                      help=N_("harhapolku only: the comparison (the same as --set harha.variant=V): ch23 (chapter 23, "
+                              "H4, default; A = actor, B = challenger), classic (H3; more positions wins, equal "
+                              "counts tie), same_size (H5: one die size, compared as ch23) or sum (H6: one die plus "
+                              "the die count, the challenger needs more)"))
     difficult_flags(roll)
     roll.add_argument("--spirit", action="store_true",
                       help=N_("rajapolku only: spirit combat to the end, the pools are charges (R11)"))
@@ -132,7 +137,7 @@ def add_parser(verbs: Verbs) -> None:
     roll.add_argument("--helpers", metavar="N,N", help=N_("shadowrun: teamwork, each helper's own pool (S11)"))
     roll.add_argument("--leader-skill", type=whole_arg("--leader-skill", 0, MAX_POOL), metavar="S",
                       help=N_("shadowrun teamwork: the leader's skill (the cap under sr.teamwork_cap=skill)"))
-    roll.add_argument("--extended", type=whole_arg("--extended (the threshold)", 1, EXTENDED_MAX), metavar="T",
+    roll.add_argument("--extended", type=whole_arg(THRESHOLD_OF, 1, EXTENDED_MAX, flag="--extended"), metavar="T",
                       help=N_("shadowrun: an extended test to T hits (S10)"))
     roll.add_argument("--intervals", type=whole_arg("--intervals", 1, INTERVALS_MAX), metavar="K", default=None,
                       help=N_("extended: roll at most K intervals (default 20)"))
@@ -184,10 +189,17 @@ def run(parsed: argparse.Namespace) -> int:
             return "[" + ",".join(str(f) for f in item) + "]"
         return str(item)
 
-    rolled_lines = [f"rolled {side.upper() if len(side) == 1 else side}: {','.join(text(f) for f in faces) or 'no dice'}"
-                    for side, faces in rolled.items()]
-    emit_lines([f"seed: {seed}", *rolled_lines, *lines, f"again: {again}"])
+    rolled_lines = [_rolled_line(side, ",".join(text(f) for f in faces) or _("no dice")) for side, faces in rolled.items()]
+    emit_lines([_("seed: {seed}", seed=seed), *rolled_lines, *lines, _("again: {command}", command=again)])
     return 0
+
+
+def _rolled_line(side: str, faces: str) -> str:
+    """``rolled A: 5,6,2``: the faces one side (``"a"``, ``"b"``) or helper (``"helper 2"``, as the JSON names it)
+    rolled, one message each."""
+    if side.startswith("helper "):
+        return _("rolled helper {n}: {faces}", n=side.removeprefix("helper "), faces=faces)
+    return _("rolled {side}: {faces}", side=side.upper(), faces=faces)
 
 
 def _roll_raja(args: RollArgs, source: DiceSource) -> Rolled:
@@ -229,11 +241,12 @@ def _roll_spirit(args: RollArgs, source: DiceSource, settings: Settings, pool_b:
         charges.append(normal)
     a_pen, b_pen = raja_wound_penalties(args)
     fight = rajapolku.begin_spirit_fight(*charges, a_penalty=a_pen, b_penalty=b_pen)
-    lines = [f"spirit combat: A {charges[0]} and B {charges[1]} charges; each pays 1 to enter, "
-             f"once (R11): A {fight.a_charges}, B {fight.b_charges} left"]
+    lines = [_("spirit combat: A {a} and B {b} charges; each pays 1 to enter, once (R11): A {a_left}, B {b_left} left",
+               a=charges[0], b=charges[1], a_left=fight.a_charges, b_left=fight.b_charges)]
     if fight.dice_counts(settings) != (fight.a_charges, fight.b_charges):
         da, db = fight.dice_counts(settings)
-        lines.append(f"wounds (R9, raja.spirit_wounds): A rolls {da}, B {db} dice in the first exchange")
+        lines.append(ngettext("wounds (R9, raja.spirit_wounds): A rolls {a}, B {n} die in the first exchange",
+                              "wounds (R9, raja.spirit_wounds): A rolls {a}, B {n} dice in the first exchange", db, a=da))
     exchanges = []
     rolled: dict[str, list[list[int]]] = {"a": [], "b": []}
     while not fight.over and fight.exchanges < MAX_EXCHANGES:
@@ -247,12 +260,12 @@ def _roll_spirit(args: RollArgs, source: DiceSource, settings: Settings, pool_b:
                           "b_charges": step.fight.b_charges})
         faces_a = ",".join(map(str, rolled["a"][-1]))
         faces_b = ",".join(map(str, rolled["b"][-1]))
-        lines.append(f"exchange {step.fight.exchanges}: A {faces_a} vs B {faces_b} — "
-                     + raja_headline(step.result)[len("Rajapolku: "):] + "; " + spirit_line(step)[len("spirit combat: "):])
+        lines.append(_("exchange {n}: A {a} vs B {b} — {outcome}; {loss}", n=step.fight.exchanges, a=faces_a, b=faces_b,
+                       outcome=raja_words(step.result), loss=spirit_loss(step)))
         fight = step.fight
     if not fight.over:
         fight = fight.end()
-        lines.append(f"stopped after {MAX_EXCHANGES} exchanges")
+        lines.append(ngettext("stopped after {n} exchange", "stopped after {n} exchanges", MAX_EXCHANGES))
     lines.append("  " + told(fight.explain()[0]))
     out = {"system": "rajapolku", "test": "spirit", "winner": fight.winner, "fight": fight.to_json(),
            "exchanges": exchanges, "settings": settings_json(settings, "rajapolku")}
@@ -300,8 +313,7 @@ def _roll_harha(args: RollArgs, source: DiceSource) -> Rolled:
     out = {**harhapolku.result_json(result), "settings": settings_out}
     explain = result.explain()
     if needed:
-        tail, explain = harha_demand(result, needed, out)
-        head += tail
+        head, explain = harha_demand(result, needed, out, head)
     if notice:
         out["notice"] = notice
     return out, rolled, [head, *("  " + told(x) for x in explain)]
@@ -371,16 +383,14 @@ def _roll_sr_extended(args: RollArgs, one: _SrRoller, n: int, threshold: int) ->
     rolls = test.history
     out = {"system": "shadowrun", "test": "extended", **test.to_json(),
            "rolls": [r.to_json() for r in rolls], "settings": one.settings_out, "explain": test.explain()}
-    lines = [f"Shadowrun extended: {test.accumulated}/{test.threshold} hits after "
-             f"{plural(test.intervals, 'interval')} — {test.status}"]
-    lines += [f"  interval {i + 1}: {sr_headline(r)[len('Shadowrun: '):]}" for i, r in enumerate(rolls)]
+    lines = sr_extended_lines(test, thresholds=False)
     return out, {"a": [r.faces for r in rolls]}, lines
 
 
 def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
     from polku.rules import shadowrun
 
-    helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, N_("helper"))]
+    helpers = [shadowrun.roll(h, one.source, settings=one.settings) for h in pool_list(args.helpers, N_("a helper's pool"))]
     bonus = shadowrun.teamwork_bonus(helpers, args.leader_skill, one.settings)
     leader = one(n, "", helper_dice=bonus, hurried=args.hurried)
     result: SRRoll | SuccessResult = (shadowrun.success_test(leader, args.threshold) if args.threshold is not None
@@ -389,8 +399,8 @@ def _roll_sr_teamwork(args: RollArgs, one: _SrRoller, n: int) -> Rolled:
            "settings": one.settings_out}
     rolled = {f"helper {i + 1}": [d.face for d in h.dice] for i, h in enumerate(helpers)}
     rolled["a"] = [d.face for d in leader.dice]
-    lines = [sr_headline(result), f"  helpers' hits: {', '.join(str(h.hits) for h in helpers)} "
-             f"→ +{bonus} dice for the leader (S11)", *("  " + told(x) for x in result.explain())]
+    lines = [sr_headline(result), helpers_line([h.hits for h in helpers], bonus, capped=False),
+             *("  " + told(x) for x in result.explain())]
     return out, rolled, lines
 
 
@@ -407,7 +417,7 @@ def _roll_sr_opposed(args: RollArgs, one: _SrRoller, n: int, pool_b: str) -> Rol
     from polku.rules import shadowrun
 
     m = sr_pool(pool_b, "B")
-    group = pool_list(args.group, N_("group member"))
+    group = pool_list(args.group, N_("a group member's pool"))
     m_total = shadowrun.group_pool([m, *group]) if group else m
     ra = one(n, "")
     rb = one(m_total, "b_")

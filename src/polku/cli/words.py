@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from polku.rules.dice import Die
     from polku.rules.harhapolku import HarhaResult, SumResult
     from polku.rules.rajapolku import RajaResult, SpiritExchange
-    from polku.rules.shadowrun import OpposedResult, SRRoll, SuccessResult
+    from polku.rules.shadowrun import ExtendedTest, OpposedResult, SRRoll, SuccessResult
 
 
 def told(line: str) -> str:
@@ -51,10 +51,18 @@ def _english() -> bool:
 def raja_headline(result: RajaResult) -> str:
     if not _english():
         from polku.i18n import _
+
+        return _("Rajapolku: {outcome}", outcome=raja_words(result))
+    return "Rajapolku: " + raja_words(result)
+
+
+def raja_words(result: RajaResult) -> str:
+    """Who won a Rajapolku challenge and by how much: :func:`raja_headline`'s words after its name."""
+    if not _english():
         from polku.session import telling
 
-        return _("Rajapolku: {outcome}", outcome=telling.raja_outcome(telling.raja_fact(result, "A", "B")))
-    return "Rajapolku: " + raja_outcome(result, "A", "B")
+        return telling.raja_outcome(telling.raja_fact(result, "A", "B"))
+    return raja_outcome(result, "A", "B")
 
 
 def harha_headline(result: HarhaResult) -> str:
@@ -78,6 +86,15 @@ def harha_headline(result: HarhaResult) -> str:
 
 
 def sr_headline(result: SRRoll | SuccessResult) -> str:
+    if not _english():
+        from polku.i18n import _
+
+        return _("Shadowrun: {parts}", parts=sr_roll_words(result))
+    return "Shadowrun: " + sr_roll_words(result)
+
+
+def sr_roll_words(result: SRRoll | SuccessResult) -> str:
+    """What a roll came to (hits, a glitch, the threshold's verdict), the headline's words after its name."""
     from polku.rules.shadowrun import SuccessResult
 
     roll = result.roll if isinstance(result, SuccessResult) else result
@@ -94,7 +111,7 @@ def sr_headline(result: SRRoll | SuccessResult) -> str:
             verdict = (ngettext("success, {n} net hit", "success, {n} net hits", result.net_hits) if result.success
                        else _("failure"))
             told.append(_("threshold {threshold}: {verdict}", threshold=result.threshold, verdict=verdict))
-        return _("Shadowrun: {parts}", parts=", ".join(told))
+        return ", ".join(told)
     parts = [plural(roll.hits, "hit")]
     if roll.critical_glitch:
         parts.append(glitch_words(roll.hits, True, loud=True))
@@ -103,7 +120,49 @@ def sr_headline(result: SRRoll | SuccessResult) -> str:
     if isinstance(result, SuccessResult):
         verdict = f"success, {plural(result.net_hits, 'net hit')}" if result.success else "failure"
         parts.append(f"threshold {result.threshold}: {verdict}")
-    return "Shadowrun: " + ", ".join(parts)
+    return ", ".join(parts)
+
+
+def sr_extended_lines(test: ExtendedTest, *, thresholds: bool) -> list[str]:
+    """An extended test's headline and one line per interval (S10); ``thresholds``: each interval's threshold
+    and whether it was hurried are named too (``resolve``, where they may differ)."""
+    rolls = test.history
+    if not _english():
+        from polku.i18n import _, ngettext
+        from polku.rules.shadowrun import EXTENDED_STATUS
+
+        status = _(EXTENDED_STATUS.get(test.status, test.status))
+        lines = [ngettext("Shadowrun extended: {accumulated}/{threshold} hits after {n} interval — {status}",
+                          "Shadowrun extended: {accumulated}/{threshold} hits after {n} intervals — {status}",
+                          test.intervals, accumulated=test.accumulated, threshold=test.threshold, status=status)]
+        for i, r in enumerate(rolls):
+            values = {"i": i + 1, "roll": sr_roll_words(r), "threshold": test.interval_thresholds[i]}
+            lines.append("  " + (_("interval {i}: {roll}", **values) if not thresholds
+                                 else _("interval {i} (threshold {threshold}, hurried): {roll}", **values) if r.hurried
+                                 else _("interval {i} (threshold {threshold}): {roll}", **values)))
+        return lines
+    lines = [f"Shadowrun extended: {test.accumulated}/{test.threshold} hits after "
+             f"{plural(test.intervals, 'interval')} — {test.status}"]
+    for i, r in enumerate(rolls):
+        where = f" (threshold {test.interval_thresholds[i]}{', hurried' if r.hurried else ''})" if thresholds else ""
+        lines.append(f"  interval {i + 1}{where}: {sr_roll_words(r)}")
+    return lines
+
+
+def helpers_line(hits: list[int], bonus: int, *, capped: bool) -> str:
+    """Teamwork's line (S11): each helper's hits and the dice they give the leader, capped or not."""
+    shown = ", ".join(map(str, hits))
+    if not _english():
+        from polku.i18n import ngettext
+
+        if capped:
+            return "  " + ngettext("helpers' hits: {hits} → +{n} die for the leader (capped at the leader's skill, "
+                                   "sr.teamwork_cap) (S11)", "helpers' hits: {hits} → +{n} dice for the leader (capped "
+                                   "at the leader's skill, sr.teamwork_cap) (S11)", bonus, hits=shown)
+        return "  " + ngettext("helpers' hits: {hits} → +{n} die for the leader (S11)",
+                               "helpers' hits: {hits} → +{n} dice for the leader (S11)", bonus, hits=shown)
+    tail = " (capped at the leader's skill, sr.teamwork_cap)" if capped else ""
+    return f"  helpers' hits: {shown} → +{bonus} dice for the leader{tail} (S11)"
 
 
 def sr_opposed_headline(result: OpposedResult) -> str:
@@ -140,29 +199,39 @@ def sr_json(result: SRRoll | SuccessResult | OpposedResult) -> dict[str, Any]:
 
 
 def spirit_line(step: SpiritExchange) -> str:
+    if not _english():
+        from polku.i18n import _
+
+        return _("spirit combat: {loss}", loss=spirit_loss(step))
+    return "spirit combat: " + spirit_loss(step)
+
+
+def spirit_loss(step: SpiritExchange) -> str:
+    """What an exchange of spirit combat cost (R11): :func:`spirit_line`'s words after its name."""
     f = step.fight
     if not _english():
         from polku.i18n import _, ngettext
 
         if step.loser is None:
-            return _("spirit combat: a full tie costs nothing (A {a}, B {b} charges) (R11)", a=f.a_charges, b=f.b_charges)
+            return _("a full tie costs nothing (A {a}, B {b} charges) (R11)", a=f.a_charges, b=f.b_charges)
         if f.over:
-            return ngettext("spirit combat: {loser} loses {n} charge, the winner nothing (A {a}, B {b} left; the fight "
-                            "is over) (R11)", "spirit combat: {loser} loses {n} charges, the winner nothing (A {a}, "
+            return ngettext("{loser} loses {n} charge, the winner nothing (A {a}, B {b} left; the fight "
+                            "is over) (R11)", "{loser} loses {n} charges, the winner nothing (A {a}, "
                             "B {b} left; the fight is over) (R11)", step.loss, loser=step.loser.upper(),
                             a=f.a_charges, b=f.b_charges)
-        return ngettext("spirit combat: {loser} loses {n} charge, the winner nothing (A {a}, B {b} left) (R11)",
-                        "spirit combat: {loser} loses {n} charges, the winner nothing (A {a}, B {b} left) (R11)",
+        return ngettext("{loser} loses {n} charge, the winner nothing (A {a}, B {b} left) (R11)",
+                        "{loser} loses {n} charges, the winner nothing (A {a}, B {b} left) (R11)",
                         step.loss, loser=step.loser.upper(), a=f.a_charges, b=f.b_charges)
     if step.loser is None:
-        return f"spirit combat: a full tie costs nothing (A {f.a_charges}, B {f.b_charges} charges) (R11)"
+        return f"a full tie costs nothing (A {f.a_charges}, B {f.b_charges} charges) (R11)"
     end = "; the fight is over" if f.over else ""
-    return (f"spirit combat: {step.loser.upper()} loses {plural(step.loss, 'charge')}, the winner nothing "
+    return (f"{step.loser.upper()} loses {plural(step.loss, 'charge')}, the winner nothing "
             f"(A {f.a_charges}, B {f.b_charges} left{end}) (R11)")
 
 
-def harha_demand(result: HarhaResult | SumResult, needed: int, out: dict[str, Any]) -> tuple[str, list[str]]:
-    """H8 on an opposed roll: the JSON part, the headline's tail and the explanation."""
+def harha_demand(result: HarhaResult | SumResult, needed: int, out: dict[str, Any], head: str) -> tuple[str, list[str]]:
+    """H8 on an opposed roll: the JSON part, the headline ``head`` with the action's verdict (one line) and the
+    explanation."""
     from polku.rules import harhapolku
 
     d = harhapolku.difficult_opposed(result, needed == 2)
@@ -173,12 +242,12 @@ def harha_demand(result: HarhaResult | SumResult, needed: int, out: dict[str, An
         from polku.i18n import _
 
         verdict = _("a tie, reroll") if d.tie else _("success") if d.success else _("failure")
-        values = {"verdict": verdict, "high": d.high, "needed": d.needed}
-        return ((_("; very demanding: {verdict} ({high} of {needed} needed 7+)", **values) if needed == 2
-                 else _("; difficult: {verdict} ({high} of {needed} needed 7+)", **values)), explain)
+        values = {"headline": head, "verdict": verdict, "high": d.high, "needed": d.needed}
+        return ((_("{headline}; very demanding: {verdict} ({high} of {needed} needed 7+)", **values) if needed == 2
+                 else _("{headline}; difficult: {verdict} ({high} of {needed} needed 7+)", **values)), explain)
     kind = "very demanding" if needed == 2 else "difficult"
     verdict = "a tie, reroll" if d.tie else "success" if d.success else "failure"
-    return f"; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
+    return f"{head}; {kind}: {verdict} ({d.high} of {d.needed} needed 7+)", explain
 
 
 def harha_sum_headline(result: SumResult) -> str:
