@@ -41,6 +41,18 @@ SHOWN_KEYWORDS = {"title", "placeholder", "hint", "tooltip", "description", "hel
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
 
 
+def _all_words(node: ast.AST) -> str:
+    """The literal words of an expression: of a string or an f-string, of pieces joined with ``+``, of a
+    slice of one, of either branch of ``a if c else b``."""
+    if isinstance(node, ast.BinOp):
+        return _all_words(node.left) + _all_words(node.right)
+    if isinstance(node, ast.Subscript):
+        return _all_words(node.value)
+    if isinstance(node, ast.IfExp):
+        return _all_words(node.body) + _all_words(node.orelse)
+    return _words(node)
+
+
 def _words(node: ast.AST) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
@@ -77,14 +89,15 @@ NOT_SHOWN_ERRORS = {"ValueError", "TypeError", "KeyError", "AssertionError", "Ru
 
 
 def unmarked_errors(source: str) -> list[tuple[int, str]]:
-    """(line, text) of every error of Polku's own raised with a literal with a word in it, unmarked."""
+    """(line, text) of every error of Polku's own made with a literal with a word in it, unmarked (raised
+    there, or made first and raised or posted later)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args):
+        if not (isinstance(node, ast.Call) and node.args):
             continue
-        name = _name(node.exc)
+        name = _name(node)
         if (name.endswith("Error") or name == "ImportRefused") and name not in NOT_SHOWN_ERRORS:
-            text = _words(node.exc.args[0])
+            text = _all_words(node.args[0])
             if re.search(r"[A-Za-z]{2,}", text):
                 found.append((node.lineno, text))
     return found
@@ -137,6 +150,9 @@ def test_the_heuristic_sees_what_it_should() -> None:
     assert unmarked_errors('raise TrackerError(f"{name} has no Edge")') == [(1, " has no Edge")]
     assert unmarked_errors('raise RulesError(said(N_("{name} has no Edge"), name=n))') == []
     assert unmarked_errors('raise ValueError("not a list")') == []
+    assert unmarked_errors('raise CliError(f"no {x} here" + (f" (try {y})" if y else ""))') == [(1, "no  here (try )")]
+    assert unmarked_errors('raise RulesError(f"AP is a number, not {v!r}"[:120])') == [(1, "AP is a number, not ")]
+    assert unmarked_errors('err = StoreError(f"could not save {p}: {why}", 5)') == [(1, "could not save : ")]
     assert shadowed_gettext("def f(_):\n    return _('x')") == [1]
     assert shadowed_gettext("def f():\n    a, _, b = s.partition(':')\n    return _('x')") == [1]
     assert shadowed_gettext("def f(_x):\n    return _('x')") == []

@@ -213,3 +213,38 @@ def test_the_app_shows_a_start_notice_in_finnish(tmp_path: Path, finnish: None) 
                 f"{path}: viimeinen tapahtuma katkesi kaatumisen vuoksi ja pudotettiin"]
 
     asyncio.run(run())
+
+
+def test_a_seat_for_a_character_the_session_has_not_is_refused_in_finnish(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``polku play FILE --as NAME`` with a name no public character has: the players' characters named, in the
+    user's language (the names as the campaign writes them)."""
+    from polku.session import demo, store
+    from polku.session.files import document
+    from polku.session.players.players_file import publish
+
+    t = demo.demo_varjojuoksu()
+    path = tmp_path / "night.toml"
+    store.write_full(path, document(t.state, t.events, t.last_seq()))
+    publish(path, t)
+    argv = ["play", str(path), "--as", "Nobody"]
+    assert main(argv) == 2
+    english = capsys.readouterr().err
+    assert english.startswith("polku: error: no character 'Nobody' in Neo-Helsinki") and "Kaneda" in english
+    i18n.set_language("fi")
+    try:
+        assert main(argv) == 2
+        finnish = capsys.readouterr().err
+    finally:
+        i18n.set_language("en")
+    assert finnish.startswith("polku: virhe: hahmoa 'Nobody' ei ole kampanjassa Neo-Helsinki")
+    assert "(pelaajien hahmot: " in finnish and "Kaneda" in finnish and "players'" not in finnish
+
+
+def test_an_armour_penetration_typed_wrong_is_refused_in_finnish(finnish: None) -> None:
+    from polku.rules.dice import RulesError
+    from polku.rules.shadowrun import parse_ap
+
+    with pytest.raises(RulesError) as e:
+        parse_ap("seven")
+    assert i18n.told_error(e.value) == "AP:n on oltava luku kuten −2 tai +2, tai −half, ei 'seven'"

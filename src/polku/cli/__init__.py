@@ -45,7 +45,7 @@ from polku.cli.common import (
     run_app,
     whole_arg,
 )
-from polku.i18n import N_, _
+from polku.i18n import N_, _, told_error
 
 __all__ = ["ALL_SYSTEM_NAMES", "VERBS", "VERB_MODULE", "CliError", "main"]
 
@@ -168,14 +168,14 @@ def main(argv: list[str] | None = None) -> int:
             except ParserExit as done:
                 return done.status
             except (CliError, ValueError) as exc:  # RulesError is a ValueError
-                print_error(str(exc))
+                print_error(told_error(exc))
                 return 2
         try:
             args = _app_parser().parse_args(args_list)
         except ParserExit as done:
             return done.status
         except CliError as exc:
-            print_error(str(exc))
+            print_error(told_error(exc))
             return 2
     except BrokenPipeError:  # pragma: no cover - `polku odds ... | head`
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from polku.cli.common import CliError, follow_players, needs_terminal
-from polku.i18n import N_
+from polku.i18n import N_, said
 
 if TYPE_CHECKING:
     import argparse
@@ -37,8 +37,11 @@ def character_id(tracker: Tracker, wanted: str) -> str:
         if cid == wanted or str(ch.get("name", "")).lower() == low:
             return str(cid)
     names = ", ".join(sorted(str(ch["name"]) for ch in tracker.characters.values() if not ch.get("secret")))
-    raise CliError(f"no character '{wanted}' in {tracker.state['campaign'].get('name', 'this session')}"
-                   + (f" (players' characters: {names})" if names else ""))
+    campaign = str(tracker.state["campaign"].get("name", ""))
+    if names:
+        raise CliError(said(N_("no character '{name}' in {campaign} (the players' characters: {names})"),
+                            name=wanted, campaign=campaign, names=names))
+    raise CliError(said(N_("no character '{name}' in {campaign}"), name=wanted, campaign=campaign))
 
 
 def run(args: argparse.Namespace) -> int:

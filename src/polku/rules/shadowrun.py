@@ -1275,7 +1275,7 @@ def parse_ap(value: int | str | ArmourPenetration) -> ArmourPenetration:
         return ArmourPenetration(0, half=True)
     if rest.isdigit() and len(rest) <= 2:
         return ArmourPenetration(int(rest) if sign == "+" else -int(rest))
-    raise RulesError(f"AP must be a number such as −2 or +2, or −half (as the books print it), not {value.strip()!r}"[:120])
+    raise RulesError(said(N_("AP must be a number such as −2 or +2, or −half, not {value}"), value=repr(value.strip()[:40])))
 
 
 def effective_armour(armour: int, ap: int | ArmourPenetration = 0) -> int:

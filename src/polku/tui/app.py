@@ -797,7 +797,9 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         except store.StoreError as e:
             self.post_message(SaveFailed(str(e), job, e))
         except OSError as e:
-            err = store.StoreError(f"could not save {sf.path}: {e.strerror or e}", e.errno)
+            # The reason is the system's own words (e.strerror), inside a whole translated sentence.
+            err = store.StoreError(said(N_("could not save {path}: {reason}"), path=str(sf.path),
+                                        reason=e.strerror or str(e)), e.errno)
             self.post_message(SaveFailed(str(err), job, err))
         else:
             if players is not None:
