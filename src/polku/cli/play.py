@@ -39,7 +39,7 @@ def character_id(tracker: Tracker, wanted: str) -> str:
     names = ", ".join(sorted(str(ch["name"]) for ch in tracker.characters.values() if not ch.get("secret")))
     campaign = str(tracker.state["campaign"].get("name", ""))
     if names:
-        raise CliError(said(N_("no character '{name}' in {campaign} (the players' characters: {names})"),
+        raise CliError(said(N_("no character '{name}' in {campaign} (players' characters: {names})"),
                             name=wanted, campaign=campaign, names=names))
     raise CliError(said(N_("no character '{name}' in {campaign}"), name=wanted, campaign=campaign))
 
