@@ -19,6 +19,8 @@ import pytest
 import mutations
 from polku.session import store
 from polku.session.files import SessionOpenError, load_tracker
+from polku.session.integrity import check_event
+from polku.session.model import StateError
 
 DEMO = mutations.REPO / "sessions" / "demo-rajapolku.toml"
 
@@ -152,6 +154,44 @@ def test_two_challenges_with_one_id_are_refused(tmp_path):
     path.write_bytes(mutations.render(doc))
     with pytest.raises(SessionOpenError, match="two challenges have the id 'c1'"):
         load_tracker(path)
+
+
+def _nested(levels: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+FIRST_PROBLEM: list[tuple[dict[str, Any], str]] = [
+    # A bound problem anywhere comes before a key's kind, named by the block's number (the second block).
+    ({"seq": 9, "kind": "roll", "text": 5, "at": [1, 10**30]}, "event.2.at.1: the whole number is too large"),
+    ({"seq": 9, "kind": "k", "text": 5, "x": _nested(30)}, "event.2.x.0.0…: nested more than 24 levels deep"),
+    # A missing key or a bad seq before a key's kind.
+    ({"seq": 9, "kind": "roll", "who": 5}, "event 2: key 'text' is missing"),
+    ({"seq": 0, "kind": "x", "text": 5}, "event 2: 'seq' = 0 (events are numbered from 1)"),
+    # The first value of the wrong kind, named by the event's seq: a table's keys before what is below them.
+    ({"seq": 9, "kind": "roll", "text": "t", "roll": {"hits": "x"}, "who": 5},
+     "event.9.who: expected a list, found a whole number 5"),
+    ({"seq": 9, "kind": "roll", "text": "t", "roll": {"hits": "x", "explain": [1]}},
+     "event.9.roll.hits: expected a whole number, found text 'x'"),
+    ({"seq": 9, "kind": "k", "text": "t", "at": [1, True]}, "event.9.at.1: expected a whole number, found true/false True"),
+    # A fact names its values in its own words; a roll's glitch is true or false.
+    ({"seq": 9, "kind": "roll", "text": "t", "fact": {"id": "x", "glitch": "critical"}}, ""),
+    ({"seq": 9, "kind": "roll", "text": "t", "roll": {"glitch": "critical"}},
+     "event.9.roll.glitch: expected true or false, found text 'critical'"),
+]
+
+
+@pytest.mark.parametrize(("event", "problem"), FIRST_PROBLEM)
+def test_a_damaged_block_is_named_by_its_first_problem(event, problem):
+    """The one line a damaged block is refused with names its first problem, whatever else is wrong in it."""
+    if not problem:
+        check_event(event, 1)
+        return
+    with pytest.raises(StateError) as refused:
+        check_event(event, 1)
+    assert str(refused.value).startswith(problem)
 
 
 def test_the_shipped_and_generated_sessions_pass_every_check():

@@ -91,26 +91,48 @@ def _where(path: Iterable[str | int]) -> str:
     return ".".join(str(p) for p in path)
 
 
+Wrong = tuple[object, type, KeyPath]
+"""A value not of the kind its place holds: the value, the kind wanted, its place (or where in it, see
+:func:`_wrong`), for :func:`_want` to name."""
+
+
 def check_tree(value: object, path: KeyPath) -> None:
     """Bounds on every value below ``value``: depth, 64-bit whole numbers, keys as text.
 
     Iterative, so that even a value nested far too deep is measured without
     recursing.
     """
-    stack: list[tuple[object, KeyPath]] = [(value, path)]
-    base = len(path)
+    _walk(value, path)
+
+
+def _walk(value: object, path: KeyPath, keys: KeyPath | None = None) -> Wrong | None:
+    """:func:`check_tree` of ``value``, and with ``keys`` in the same walk what :func:`_check_keys` would
+    find below it, its places named from ``keys`` (an event's own number, not its block's).
+
+    Raises the first bound problem; returns the first value of the wrong kind (None: none), for the caller
+    to raise after what it checks in between: a bound problem anywhere comes first (and only a value
+    within the bounds is quoted). Both walks take the tables and lists in one order, so it is the value
+    :func:`_check_keys` would name.
+    """
+    stack: list[tuple[object, KeyPath]] = [(value, [])]
+    found: Wrong | None = None
     while stack:
-        node, where = stack.pop()
-        if len(where) - base > MAX_DEPTH:
-            raise StateError(said(N_("{at}…: nested more than {n} levels deep"), at=_where(where[: base + 3]), n=MAX_DEPTH))
+        node, where = stack.pop()  # ``where``: below ``value``
+        if len(where) > MAX_DEPTH:
+            raise StateError(said(N_("{at}…: nested more than {n} levels deep"), at=_where((path + where)[: len(path) + 3]),
+                                  n=MAX_DEPTH))
         # A child that is text, a truth value, a float or a 64-bit whole number, not too deep, passes every
         # check below: it is not stacked (nor its path made), which takes a third off a 10,000-event load.
         # What is stacked, and so the first problem found, is as before.
-        shallow = len(where) + 1 - base <= MAX_DEPTH
+        shallow = len(where) < MAX_DEPTH
         if isinstance(node, dict):
             for k, v in cast("dict[object, object]", node).items():
                 if not isinstance(k, str):
-                    raise StateError(said(N_("{at}: a key {key} is not text"), at=_where(where), key=_show(k)))
+                    raise StateError(said(N_("{at}: a key {key} is not text"), at=_where(path + where), key=_show(k)))
+                if keys is not None and found is None and k in _KNOWN_KEYS:
+                    wrong = _wrong(k, v, "fact" in where)
+                    if wrong is not None:
+                        found = wrong[0], wrong[1], keys + where + [k] + wrong[2]
                 if shallow and _passes(v):
                     continue
                 stack.append((v, where + [k]))
@@ -118,21 +140,27 @@ def check_tree(value: object, path: KeyPath) -> None:
             stack.extend((v, where + [i]) for i, v in enumerate(cast("list[object]", node))
                          if not (shallow and _passes(v)))
         elif isinstance(node, int) and not isinstance(node, bool) and not INT_MIN <= node <= INT_MAX:
-            raise StateError(said(N_("{at}: the whole number is too large (TOML's limit is 64 bits)"), at=_where(where)))
+            raise StateError(said(N_("{at}: the whole number is too large (TOML's limit is 64 bits)"),
+                                  at=_where(path + where)))
         elif not isinstance(node, (str, int, float)):
             # Polku writes times as text; a TOML date or time here was typed by hand
             # (and the parser's date objects cannot even be copied).
-            raise StateError(said(N_("{at}: {kind} {value} where Polku keeps text or numbers"), at=_where(where),
+            raise StateError(said(N_("{at}: {kind} {value} where Polku keeps text or numbers"), at=_where(path + where),
                                   kind=_kind(node), value=_show(node)))
+    return found
 
 
 def _passes(v: object) -> bool:
     """A value :func:`check_tree` has nothing to say about, wherever it is (but too deep)."""
-    t = type(v)
-    return t is str or t is bool or t is float or (t is int and INT_MIN <= cast(int, v) <= INT_MAX)
+    if type(v) is int:
+        return INT_MIN <= v <= INT_MAX
+    return type(v) in _LEAVES
 
 
-def _check_keys(node: object, path: KeyPath, skip: frozenset[str] = frozenset()) -> None:
+_LEAVES = frozenset({str, bool, float})
+
+
+def _check_keys(node: object, path: KeyPath) -> None:
     """Types of the keys with a fixed meaning, wherever they appear below ``node`` (whose keys
     :func:`check_tree` has found to be text)."""
     stack: list[tuple[object, KeyPath]] = [(node, path)]
@@ -144,38 +172,43 @@ def _check_keys(node: object, path: KeyPath, skip: frozenset[str] = frozenset())
         if not isinstance(cur, dict):
             continue
         for key, value in cast(Table, cur).items():
-            if key in skip and len(where) == len(path):
-                continue
-            if key not in _KNOWN_KEYS:  # nothing to check here: only its path, if it holds more
-                if isinstance(value, (dict, list)):
-                    stack.append((value, where + [key]))
-                continue
-            at = where + [key]
-            if key in _INT_KEYS:
-                _want_int(value, at)
-            elif key in _STR_KEYS:
-                _want(value, str, at)
-            elif key in _BOOL_KEYS and "fact" not in where[len(path):]:
-                _want(value, bool, at)  # a fact names its values in its own words ("glitch": "critical")
-            elif key in _INT_LIST_KEYS:
-                for i, x in enumerate(_want_list(value, at)):
-                    _want_int(x, at + [i])
-            elif key in _STR_LIST_KEYS:
-                for i, x in enumerate(_want_list(value, at)):
-                    _want(x, str, at + [i])
-            elif key in _TABLE_LIST_KEYS:
-                for i, x in enumerate(_want_list(value, at)):
-                    _want(x, dict, at + [i])
-            elif key in _NAMES_KEYS:
-                if not isinstance(value, str):
-                    for i, x in enumerate(_want_list(value, at)):
-                        _want(x, str, at + [i])
+            wrong = _wrong(key, value, "fact" in where[len(path):]) if key in _KNOWN_KEYS else None
+            if wrong is not None:
+                _want(wrong[0], wrong[1], where + [key] + wrong[2])
             if isinstance(value, (dict, list)):
-                stack.append((value, at))
+                stack.append((value, where + [key]))
+
+
+_VALUE_KINDS = {**dict.fromkeys(_INT_KEYS, int), **dict.fromkeys(_STR_KEYS, str), **dict.fromkeys(_BOOL_KEYS, bool)}
+"""The kind of the value of each key that holds one value."""
+_ITEM_KINDS = {**dict.fromkeys(_INT_LIST_KEYS, int), **dict.fromkeys(_STR_LIST_KEYS, str),
+               **dict.fromkeys(_TABLE_LIST_KEYS, dict), **dict.fromkeys(_NAMES_KEYS, str)}
+"""The kind of each item of each key that holds a list (a names key may hold one text instead)."""
+
+
+def _wrong(key: str, value: object, in_fact: bool) -> Wrong | None:
+    """The first value of the wrong kind at or in the value of a key with a fixed meaning (its place below
+    the key's: ``[]``, or an item's ``[i]``); ``in_fact``: the key is in a fact, which names its values in its
+    own words (``"glitch": "critical"``)."""
+    kind = _VALUE_KINDS.get(key)
+    if kind is not None:
+        return None if _is(value, kind) or (kind is bool and in_fact) else (value, kind, [])
+    item = _ITEM_KINDS.get(key)
+    if item is None or (key in _NAMES_KEYS and isinstance(value, str)):
+        return None
+    if not _is(value, list):
+        return value, list, []
+    wrongs: list[Wrong] = [(x, item, [i]) for i, x in enumerate(cast("list[object]", value)) if not _is(x, item)]
+    return wrongs[0] if wrongs else None
+
+
+def _is(value: object, typ: type) -> bool:
+    """Whether ``value`` is of the kind ``typ`` (a truth value is not a whole number)."""
+    return isinstance(value, typ) and not (typ is int and isinstance(value, bool))
 
 
 def _want(value: object, typ: type, path: KeyPath) -> None:
-    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+    if not _is(value, typ):
         raise StateError(said(N_("{at}: expected {what}, found {kind} {value}"), at=_where(path), what=said(_WANTS[typ]),
                               kind=_kind(value), value=_show(value)))
 
@@ -205,16 +238,21 @@ def check_event(value: object, index: int) -> None:
     p: KeyPath = ["event", index + 1]
     if not isinstance(value, dict):
         raise StateError(said(N_("event {n}: expected a table, found {kind}"), n=index + 1, kind=_kind(value)))
-    check_tree(value, p)
-    ev = cast(Table, value)  # check_tree: its keys are text
+    # One walk for the bounds and the kinds of the keys' values, which are named by the event's seq (when it
+    # is one, else the seq's problem comes first) and told after the seq's problems.
+    seq = value.get("seq")
+    named: KeyPath | None = ["event", seq] if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1 else None
+    wrong = _walk(value, p, named)
+    ev = cast(Table, value)  # _walk: its keys are text
     for key in ("seq", "kind", "text"):
         if key not in ev:
             raise StateError(said(N_("event {n}: key '{key}' is missing"), n=index + 1, key=key))
     seq = _want_int(ev["seq"], p + ["seq"])
     if seq < 1:
         raise StateError(said(N_("event {n}: 'seq' = {seq} (events are numbered from 1)"), n=index + 1, seq=seq))
+    if wrong is not None:
+        _want(*wrong)
     p = ["event", seq]
-    _check_keys(ev, p)
     if "roll" in ev:
         roll = _want_table(ev["roll"], p + ["roll"])
         if "outcome" in roll:
