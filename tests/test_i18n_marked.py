@@ -77,7 +77,7 @@ def unmarked(source: str) -> list[tuple[int, str]]:
         if name in SHOWN_ARGS or name in ("push_screen",):
             shown += [k.value for k in node.keywords if k.arg in SHOWN_KEYWORDS]
         for arg in shown:
-            text = _words(arg)
+            text = _all_words(arg)
             if re.search(r"[A-Za-z]{2,}", text):
                 found.append((arg.lineno, text))
     return found
@@ -147,6 +147,9 @@ def test_the_heuristic_sees_what_it_should() -> None:
     assert unmarked('Static("42", id="n")') == []
     assert unmarked('p.add_argument("--x", help="print JSON")') == [(1, "print JSON")]
     assert unmarked('p.add_argument("--x", help=N_("print JSON"))') == []
+    assert unmarked('p.add_argument("--x", help=_("faces") + "; sum variant: N+ROLL")') == [(1, "; sum variant: N+ROLL")]
+    assert unmarked('Option(Text(f"{name}  " + _("passes {n}", n=n) + f"  Edge {e}"))') == [(1, "    Edge ")]
+    assert unmarked('Static(_("Edge {rating}", rating=r) + "  " + _("passes {n}", n=n))') == []
     assert unmarked_errors('raise TrackerError(f"{name} has no Edge")') == [(1, " has no Edge")]
     assert unmarked_errors('raise RulesError(said(N_("{name} has no Edge"), name=n))') == []
     assert unmarked_errors('raise ValueError("not a list")') == []

@@ -100,7 +100,7 @@ class InitiativeScreen(ModalScreen[None]):
                      + (_("  SURPRISED") if cid in self.surprised else ""))
             opts.append(Option(Text(f"{_check(self.chosen[cid])} {ch['name']}  {score}  "
                                     + _("passes {n}", n=self.passes[cid])
-                                    + f"  Edge {ch['edge_rating']}{flags}{shared}"), id=cid))
+                                    + "  " + _("Edge {rating}", rating=ch["edge_rating"]) + f"{flags}{shared}"), id=cid))
         ol.set_options(opts)
         if opts:
             ol.highlighted = keep if keep is not None else 0
