@@ -154,3 +154,66 @@ def test_and_list_joins_with_the_languages_and() -> None:
         assert i18n.and_list(["a", "b", "c"]) == "a, b ja c"
     finally:
         i18n.set_language("en")
+
+
+def test_a_broken_theme_file_is_told_in_finnish_the_parsers_words_kept(tmp_path, monkeypatch) -> None:
+    """The sentence around the TOML parser's message (and each problem of a theme file) is a whole Finnish
+    one; the parser's own words (line and column) stay as the parser gives them."""
+    from polku.tui.themes import load_user_themes
+
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    (folder / "bad.toml").write_text('name = "x"\nprimary = \n', encoding="utf-8")
+    (folder / "odd.toml").write_text('name = "y"\nprimary = "#5fafd7"\naccent = "blurple"\nwhat = 1\n', encoding="utf-8")
+    (folder / "bin.toml").write_bytes(b'name = "\xff"\n')
+    i18n.set_language("fi")
+    try:
+        _themes, errors = load_user_themes([folder])
+    finally:
+        i18n.set_language("en")
+    told = {path.name: message for path, message in errors}
+    assert told["bad.toml"].startswith("themes/bad.toml: ei kelvollista TOMLia: Invalid value (at line 2, column 11)")
+    assert told["bin.toml"] == "themes/bin.toml: ei kelvollista TOMLia: tiedosto ei ole UTF-8-tekstiä"
+    odd = [m for p, m in errors if p.name == "odd.toml"]
+    assert "themes/odd.toml: accent: 'blurple' ei ole väri" in odd
+    assert "themes/odd.toml: what: tuntematon avain (teeman muuttuja kuuluu osioon [variables])" in odd
+    _themes, errors = load_user_themes([folder])
+    assert "themes/odd.toml: accent: 'blurple' is not a colour" in [m for _p, m in errors]
+
+
+def test_preferences_not_saved_say_so_in_finnish_with_the_oss_reason(tmp_path, monkeypatch) -> None:
+    from polku.config import save_config
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the config folder should be")
+    monkeypatch.setenv("POLKU_CONFIG_DIR", str(blocker / "polku"))
+    monkeypatch.setenv("POLKU_STATE_DIR", str(blocker / "state"))
+    i18n.set_language("fi")
+    try:
+        error = save_config({"theme": "polku-dark"})
+    finally:
+        i18n.set_language("en")
+    assert error == f"Asetuksia ei voitu tallentaa tiedostoon {blocker / 'polku' / 'config.toml'}: Not a directory"
+
+
+@pytest.mark.parametrize(("problems", "backup", "finnish"), [
+    (["seq 4: bad"], None, "seq 4: bad; avattu vain luku -tilassa, joten mitään ei kirjoiteta"),
+    (["seq 4: bad", "seq 5: bad"], None, "seq 4: bad (ja 1 muu); avattu vain luku -tilassa, joten mitään ei kirjoiteta"),
+    (["seq 4: bad", "seq 5: bad", "seq 6: bad"], "s.toml.bak",
+     "seq 4: bad (ja 2 muuta); avattu vain luku -tilassa, joten mitään ei kirjoiteta; edellinen ehjä tiedosto on "
+     "s.toml.bak"),
+])
+def test_a_damaged_files_notice_is_one_sentence(problems: list[str], backup: str | None, finnish: str) -> None:
+    """The GM app's notice of broken events: how many more and the previous good file inside one message."""
+    from pathlib import Path
+
+    from polku.tui.app import _broken_line
+
+    english = _broken_line(problems, Path(backup) if backup else None)
+    assert english.startswith("seq 4: bad") and "opened read-only so nothing is written" in english
+    i18n.set_language("fi")
+    try:
+        assert _broken_line(problems, Path(backup) if backup else None) == finnish
+    finally:
+        i18n.set_language("en")

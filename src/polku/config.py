@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from . import tomlread
+from .i18n import _
 
 # tomli_w and the session store's atomic replace are imported where a file is written: reading
 # the preferences (every start, ``polku --help`` too, for the language) must stay cheap.
@@ -276,12 +277,13 @@ def save_config(cfg: dict[str, Any]) -> str | None:
     try:
         text = tomli_w.dumps(cfg)
     except (TypeError, ValueError) as exc:
-        return f"Could not save preferences: {exc}"
+        return _("Could not save preferences: {problem}", problem=exc)  # tomli_w's own words, as it gives them
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_file(path, text.encode("utf-8"))
     except OSError as exc:
-        return f"Could not save preferences to {path}: {exc.strerror or exc}"
+        # the OS's reason (strerror) as the OS gives it, in the sentence made whole in the user's language
+        return _("Could not save preferences to {path}: {reason}", path=path, reason=exc.strerror or exc)
     return None
 
 
@@ -319,7 +321,8 @@ def remember_recent(path: str | os.PathLike[str]) -> str | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         replace_file(target, tomli_w.dumps({"recent": recent}).encode("utf-8"))
     except OSError as exc:
-        return f"Could not remember the recent files in {target}: {exc.strerror or exc}"
+        # the OS's reason (strerror) as the OS gives it, in the sentence made whole in the user's language
+        return _("Could not remember the recent files in {path}: {reason}", path=target, reason=exc.strerror or exc)
     cfg = load_config()
     if "recent" in cfg:  # an older Polku's list, now moved to the state folder
         del cfg["recent"]

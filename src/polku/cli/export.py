@@ -66,6 +66,7 @@ def run(parsed: argparse.Namespace) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             raise CliError(_("could not write {path}: {problem}", path=args.output,
                              problem=exc.strerror or exc)) from None
     else:

@@ -94,6 +94,7 @@ def run(parsed: argparse.Namespace) -> int:
     try:
         server.serve()
     except OSError as exc:
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
         raise CliError(_("cannot listen on {host}:{port}: {problem}", host=args.host, port=args.port,
                          problem=exc.strerror or exc)) from None
     except KeyboardInterrupt:

@@ -66,6 +66,7 @@ def _transcript(path: str) -> Any:
                 return None
             data = head + f.read(transcript.MAX_BYTES + 1 - len(head))
     except OSError as exc:
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
         raise CliError(_("cannot read {path}: {problem}", path=path, problem=exc.strerror or exc)) from None
     try:
         return transcript.read(data)

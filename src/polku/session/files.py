@@ -171,6 +171,7 @@ class SessionFile:
         try:
             os.replace(self.path, aside)
         except OSError as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             raise store.StoreError(said(N_("could not keep the other {path} aside as {name}: {reason}; nothing was"
                                            " written"), path=str(self.path), name=aside.name,
                                         reason=str(e.strerror or e)), e.errno) from None
@@ -350,6 +351,7 @@ def copy_demo(source: Path, target: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         lock.acquire()
     except OSError as e:
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
         raise store.StoreError(said(N_("cannot write in {path}: {reason}"), path=str(target.parent),
                                     reason=str(e.strerror or e))) from None
     try:
@@ -358,6 +360,7 @@ def copy_demo(source: Path, target: Path) -> None:
         os.replace(tmp, target)
         store.backup_path(target).unlink(missing_ok=True)
     except OSError as e:
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
         raise store.StoreError(said(N_("cannot copy the demo to {path}: {reason}"), path=str(target),
                                     reason=str(e.strerror or e))) from None
     finally:

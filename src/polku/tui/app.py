@@ -127,6 +127,23 @@ def language_commands(app: App[Any]) -> list[tuple[str, Callable[[], Any], str]]
             for lang, name in i18n.LANGUAGES.items() if lang != in_use]
 
 
+def _broken_line(problems: list[str], backup: Path | None) -> str:
+    """The notification of a session file with broken events: the first problem, how many more, that the file is
+    opened read-only and, when there is one, the previous good file; one whole sentence for each case."""
+    more = len(problems) - 1
+    if more and backup is not None:
+        return ngettext("{problem} (and {n} more); opened read-only so nothing is written; the previous good file is "
+                        "{path}", "{problem} (and {n} more); opened read-only so nothing is written; the previous good "
+                        "file is {path}", more, problem=problems[0], path=backup)
+    if more:
+        return ngettext("{problem} (and {n} more); opened read-only so nothing is written",
+                        "{problem} (and {n} more); opened read-only so nothing is written", more, problem=problems[0])
+    if backup is not None:
+        return _("{problem}; opened read-only so nothing is written; the previous good file is {path}",
+                 problem=problems[0], path=backup)
+    return _("{problem}; opened read-only so nothing is written", problem=problems[0])
+
+
 def switch_language(app: App[Any], lang: str, *, remember: bool) -> None:
     """Speak ``lang`` in ``app`` from now on: every screen redraws its words, and (``remember``) the
     preference is saved for the next start."""
@@ -340,6 +357,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         try:
             saved = self.save_screenshot(path=str(folder))
         except OSError as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             self.notify(_("No screenshot: cannot write in {folder}: {reason}", folder=folder, reason=e.strerror or e), severity="error",
                         title=_("Screenshot"), timeout=10)
             return
@@ -437,14 +455,12 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _log_broken(self, problems: list[str]) -> None:
         sf = self.session_file
         bak = store.backup_path(sf.path) if sf is not None else None
-        more = " " + ngettext("(and {n} more)", "(and {n} more)", len(problems) - 1) if len(problems) > 1 else ""
-        hint = "; " + _("the previous good file is {path}", path=bak) if bak is not None and bak.exists() else ""
         if sf is not None and not sf.read_only:
             sf.read_only = True
             if self.tracker is not None:
                 self.tracker.read_only = True
             self._set_save_state(N_("read-only: broken event in file"))
-        self.notify(_("{problem}{more}; opened read-only so nothing is written{hint}", problem=problems[0], more=more, hint=hint),
+        self.notify(_broken_line(problems, bak if bak is not None and bak.exists() else None),
                     severity="error", title=_("Damaged session file"), timeout=30)
 
     def pop_screen(self) -> AwaitComplete:
@@ -547,6 +563,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             # its first request, so no folder is left for a character without a seat.
             root = seats.prepare_spool(sf.path, [])
         except (OSError, seats.SpoolError) as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             reason = str(e) if isinstance(e, seats.SpoolError) else (e.strerror or str(e))
             self.notify(_("Players' seats are off: {reason}", reason=reason), severity="warning", title=_("Seats"), timeout=10,
                         markup=False)
@@ -594,7 +611,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         try:
             look = seats.take_requests(path)
         except OSError as e:
-            look = seats.Look(problem=f"the seats' folder cannot be read: {e.strerror or e}")
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the GM's language
+            look = seats.Look(problem=_("the seats' folder cannot be read: {reason}", reason=e.strerror or e))
         if not self._held_read:
             # The first look: the own rolls that waited for the GM's approval when the app last ran (a quit or
             # a crash) wait again, before the new requests.
@@ -645,9 +663,10 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
             else:
                 refused.setdefault(name, []).append(tell(answer.get("words"), str(answer.get("text", ""))))
         for name, why in refused.items():
-            more = " " + ngettext("({n} request refused)", "({n} requests refused)", len(why)) if len(why) > 1 else ""
-            self.notify(_("Refused: {reason}{more}", reason=why[0], more=more), title=escape(name), severity="warning",
-                        timeout=8, markup=False)
+            line = (_("Refused: {reason}", reason=why[0]) if len(why) == 1 else
+                    ngettext("Refused: {reason} ({n} request refused)", "Refused: {reason} ({n} requests refused)",
+                             len(why), reason=why[0]))
+            self.notify(line, title=escape(name), severity="warning", timeout=8, markup=False)
         self.run_worker(partial(self._write_answers, message.path, answers, look.more, holds, released), thread=True,
                         group="seat-spool", exit_on_error=False)
 
@@ -883,6 +902,7 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
         except store.StoreError as e:
             return e
         except OSError as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             return store.StoreError(said(N_("could not save {path}: {reason}"), path=str(sf.path), reason=str(e.strerror or e)),
                                     e.errno)
         self._players_file(sf).publish_now(t)

@@ -250,6 +250,7 @@ class SeatApp(WatchApp):
             folder = seats.seat_dir(self.path, self.cid)
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             self.problem_line = _("cannot use the seat folder: {reason}", reason=e.strerror or e)
         else:
             folders.add(folder)
@@ -359,6 +360,7 @@ class SeatApp(WatchApp):
         try:
             self.sent = seats.write_request(self.path, self.cid, kind, **fields)
         except (OSError, seats.SeatError) as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             self.notify(_("Could not send the request: {reason}", reason=reason), severity="error", title=_("Not sent"))
             return
@@ -423,19 +425,23 @@ class SeatApp(WatchApp):
             self.notify(str(e), severity="error", title=_("Not rolled"))
             return
         what = _("Your pool and Edge dice") if self.edge_before else _("Your pool")
-        after = _(" (the GM's side: the program's dice, R5)") if offer is not None and offer.test == "raja" else ""
-        self._type_faces(full, what, plan, lambda faces: self.roll(faces), after)
+        gm_side = offer is not None and offer.test == "raja"
+        self._type_faces(full, what, plan, lambda faces: self.roll(faces), gm_side=gm_side)
 
-    def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any, after: str = "") -> None:
-        """The GM's roll screens' faces prompts: a wrong count or face is said inline, the prompt stays."""
+    def _type_faces(self, full: Tracker, title: str, plan: seats.FacesPlan, then: Any, *, gm_side: bool = False) -> None:
+        """The GM's roll screens' faces prompts: a wrong count or face is said inline, the prompt stays.
+        ``gm_side``: the hint says the GM's side rolls the program's dice (a Rajapolku challenge, R5)."""
         from .screens.prompts import ask_faces
 
         if plan.rule_of_six:
             hint = _("rule of six: a prompt follows for the dice the sixes add")
         elif plan.order:
-            hint = _("in this order: {order}", order=", ".join(plan.order)) + after
+            order = ", ".join(plan.order)
+            hint = (_("in this order: {order} (the GM's side: the program's dice, R5)", order=order) if gm_side
+                    else _("in this order: {order}", order=order))
         else:
-            hint = _("commas or spaces; Escape cancels") + after
+            hint = (_("commas or spaces; Escape cancels (the GM's side: the program's dice, R5)") if gm_side
+                    else _("commas or spaces; Escape cancels"))
         ask_faces(self, title, plan.count, plan.sizes, then,
                   wave=full.rolls.sr_six_wave if plan.rule_of_six else None, hint=hint)
 
@@ -707,16 +713,20 @@ class SeatApp(WatchApp):
         full = self.full()
         pending = self.offers()
         if self.own is not None and full is not None:
-            head = _("Your own roll")
-            if full.settings.seats_own_rolls == "approve":
-                head += " " + _("(the GM approves it first)")
+            head = (_("Your own roll (the GM approves it first)") if full.settings.seats_own_rolls == "approve"
+                    else _("Your own roll"))
             body.append(head + "\n", style="bold")
             body.append_text(own_lines(full, self.cid, self.own, self.edge_before, styles))
         elif offer is not None and full is not None:
             shown = next((o for o in pending if o["seq"] == offer.seq), None)
             n = len(pending)
-            head = (_("An attack on you: defend") if offer.test == seat_rolls.DEFEND_TEST
-                    else _("The GM asks you to roll")) + (" " + _("({i} of {n}, tab: next)", i=self.offer_index % n + 1, n=n) if n > 1 else "")
+            which = {"i": self.offer_index % n + 1, "n": n}
+            if offer.test == seat_rolls.DEFEND_TEST:
+                head = (_("An attack on you: defend ({i} of {n}, tab: next)", **which) if n > 1
+                        else _("An attack on you: defend"))
+            else:
+                head = (_("The GM asks you to roll ({i} of {n}, tab: next)", **which) if n > 1
+                        else _("The GM asks you to roll"))
             body.append(f"{head}\n", style="bold")
             body.append_text(offer_lines(full, offer, shown, self.edge_before, styles))
         elif self.answer is not None and self.roll_actions():
@@ -765,7 +775,8 @@ def sheet_line(ch: Mapping[str, Any], system: str, *, short: bool = False) -> Te
     elif system == "harhapolku":
         edges = ch.get("edges", [])
         if edges:
-            t.append(" · " + _("edges:") + " " + ", ".join(f"{e['name']}{_(' (used)') if e.get('used') else ''}" for e in edges))
+            t.append(" · " + _("edges: {edges}", edges=", ".join(_("{edge} (used)", edge=e["name"]) if e.get("used")
+                                                                 else str(e["name"]) for e in edges)))
         if short:
             return t
         t.append("\n" + ", ".join(f"{b['name']} ({b.get('tier', '')})" for b in ch.get("backgrounds", [])))
@@ -873,7 +884,7 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
                  + "\n", style="bold")
         t.append(_("r roll (the program's dice) · f your own dice · o another roll"), style=styles.get("accent", ""))
         return t
-    t.append(_("hits") + " " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
+    t.append(_("hits {odds}", odds=" ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1))) + "\n")
     t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
                glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
     if edge_before:

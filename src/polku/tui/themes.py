@@ -27,6 +27,7 @@ from textual.theme import Theme
 
 from polku import tomlread
 from polku.config import DEFAULT_THEME
+from polku.i18n import _
 
 BUNDLED_FALLBACK = DEFAULT_THEME
 """Theme the app falls back to when the chosen one is missing or broken."""
@@ -103,7 +104,8 @@ def load_user_themes(folders: Iterable[Path]) -> tuple[list[Theme], list[ThemeEr
                 continue
             if theme.name in seen_here:
                 first = seen_here[theme.name].name
-                errors.append((path, f"{display_path(path)}: name: {theme.name!r} is already used by {first}"))
+                errors.append((path, _("{path}: name: {name} is already used by {first}", path=display_path(path),
+                                       name=repr(theme.name), first=first)))
                 continue
             seen_here[theme.name] = path
             themes.pop(theme.name, None)
@@ -157,24 +159,27 @@ def load_theme_file(path: Path) -> tuple[Theme | None, list[str]]:
         with path.open("rb") as file:
             data = tomlread.load(file)
     except tomlread.TOMLDecodeError as exc:
-        return None, [f"{shown}: not valid TOML: {exc}"]
+        # the TOML parser's own words (its line and column), as tomllib gives them, in a whole sentence
+        return None, [_("{path}: not valid TOML: {problem}", path=shown, problem=exc)]
     except UnicodeDecodeError:
-        return None, [f"{shown}: not valid TOML: the file is not UTF-8 text"]
+        return None, [_("{path}: not valid TOML: the file is not UTF-8 text", path=shown)]
     except OSError as exc:
-        return None, [f"{shown}: cannot be read: {exc.strerror or exc}"]
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence
+        return None, [_("{path}: cannot be read: {reason}", path=shown, reason=exc.strerror or exc)]
     return _checked_theme(shown, data)
 
 
 def _checked_theme(shown: str, data: dict[str, Any]) -> tuple[Theme | None, list[str]]:
     """The theme of a parsed file (``None`` if it has a problem) and its problems."""
-    problems = [f"{shown}: {problem}" for problem in _problems(data)]
+    problems = [_("{path}: {problem}", path=shown, problem=problem) for problem in _problems(data)]
     if problems:
         return None, problems
     theme = _to_theme(data)
     try:
         theme.to_color_system().generate()
     except Exception as exc:  # noqa: BLE001 - any failure here means Textual cannot use the theme
-        return None, [f"{shown}: Textual cannot use this theme: {exc}"]
+        # Textual's own words, as it gives them, in a whole sentence
+        return None, [_("{path}: Textual cannot use this theme: {problem}", path=shown, problem=exc)]
     return theme, []
 
 
@@ -195,62 +200,63 @@ def _problems(data: dict[str, Any]) -> list[str]:
     """Everything wrong with a parsed theme file, as ``key: message`` strings."""
     problems: list[str] = []
     for key in sorted(set(data) - _KNOWN_KEYS):
-        problems.append(f"{key}: unknown key (a theme variable belongs under [variables])")
+        problems.append(_("{key}: unknown key (a theme variable belongs under [variables])", key=key))
 
     name = data.get("name")
     if name is None:
-        problems.append("name: missing; every theme needs a name")
+        problems.append(_("name: missing; every theme needs a name"))
     elif not isinstance(name, str) or not name.strip():
-        problems.append(f"name: {name!r} is not a non-empty string")
+        problems.append(_("name: {value} is not a non-empty string", value=repr(name)))
 
     dark = data.get("dark", True)
     if not isinstance(dark, bool):
-        problems.append(f"dark: {dark!r} is not true or false")
+        problems.append(_("dark: {value} is not true or false", value=repr(dark)))
 
     for key in REQUIRED_COLOURS:
         if key not in data:
-            problems.append(f"{key}: missing; every theme needs a {key} colour")
+            problems.append(_("{key}: missing; every theme needs a {key} colour", key=key))
     for key in (*REQUIRED_COLOURS, *OPTIONAL_COLOURS):
         if key in data:
-            problem = _colour_problem(data[key])
+            problem = _colour_problem(key, data[key])
             if problem:
-                problems.append(f"{key}: {problem}")
+                problems.append(problem)
 
     for key in _NUMBERS:
         value = data.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            problems.append(f"{key}: {value!r} is not a number")
+            problems.append(_("{key}: {value} is not a number", key=key, value=repr(value)))
 
     variables = data.get("variables", {})
     if not isinstance(variables, dict):
-        problems.append("variables: must be a table ([variables])")
+        problems.append(_("variables: must be a table ([variables])"))
     else:
         for key, value in variables.items():
             if not isinstance(value, str):
-                problems.append(f"variables.{key}: {value!r} is not a string")
+                problems.append(_("variables.{key}: {value} is not a string", key=key, value=repr(value)))
             elif key in POLKU_VARIABLE_DEFAULTS:
-                problem = _colour_problem(value, plain=True)
+                problem = _colour_problem(f"variables.{key}", value, plain=True)
                 if problem:
-                    problems.append(f"variables.{key}: {problem}")
+                    problems.append(problem)
     return problems
 
 
-def _colour_problem(value: object, *, plain: bool = False) -> str | None:
-    """Why ``value`` is not a usable colour, or ``None`` if it is.
+def _colour_problem(key: str, value: object, *, plain: bool = False) -> str | None:
+    """Why ``value`` of ``key`` is not a usable colour (the key and the reason, one sentence), or ``None`` if it is.
 
     Args:
+        key: The key it was read from (as the file writes it).
         value: The value read from the file.
         plain: Also require an opaque, non-ANSI colour (our variables are read
             by Rich renderers as well as by TCSS).
     """
     if not isinstance(value, str):
-        return f"{value!r} is not a colour (expected a string such as \"#5fafd7\")"
+        return _("{key}: {value} is not a colour (expected a string such as \"#5fafd7\")", key=key, value=repr(value))
     try:
         colour = Color.parse(value)
     except ColorParseError:
-        return f"{value!r} is not a colour"
+        return _("{key}: {value} is not a colour", key=key, value=repr(value))
     if plain and (colour.ansi is not None or colour.a < 1):
-        return f"{value!r} must be an opaque colour such as \"#5fafd7\""
+        return _("{key}: {value} must be an opaque colour such as \"#5fafd7\"", key=key, value=repr(value))
     return None
 
 

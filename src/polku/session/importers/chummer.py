@@ -76,6 +76,7 @@ def read_chummer(path: str | Path) -> Imported:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as e:
+        # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
         raise ImportRefused(said(N_("{path}: cannot read it ({problem})"), path=str(path), problem=str(e.strerror or e))) from None
     return parse_chummer(data, path.name)
 

@@ -140,9 +140,9 @@ def build(tracker: Tracker, *, gm: bool = False) -> list[Block]:
         blocks.append(Block("h2", _plain(_("Challenges"))))
         rows = []
         for c in state["challenges"]:
-            who = ", ".join(names.get(x, "(removed)") for x in c.get("participants", []))
-            opp = ", ".join(names.get(x, "(removed)") for x in c.get("opposition", []))
-            rows.append([_plain(c["title"]), _plain(who + (f" vs {opp}" if opp else "")),
+            who = ", ".join(names.get(x, _("(removed)")) for x in c.get("participants", []))
+            opp = ", ".join(names.get(x, _("(removed)")) for x in c.get("opposition", []))
+            rows.append([_plain(c["title"]), _plain(_("{names} vs {opposition}", names=who, opposition=opp) if opp else who),
                          _plain(status_word(c["status"])), _plain(challenge_outcome(c) or "—")])
         blocks.append(Block("table", header=[pgettext("log entry", "Challenge"), _("Who"), _("Status"), _("Outcome")],
                             rows=rows))

@@ -615,6 +615,7 @@ class NewCampaignScreen(Screen[None]):
             self.error(str(e))
             return
         except OSError as e:
+            # the OS's reason (strerror) as the OS gives it, in a whole sentence in the reader's language
             self.error(_("cannot create {path}: {reason}", path=path, reason=e.strerror or e))
             return
         _remember(app, path)

@@ -170,7 +170,8 @@ class NarrationScreen(ModalScreen[None]):
         if burned:
             t.append(_("\nBurned this scene:\n"), style="bold")
             for b in burned[-6:]:
-                t.append(_("  {by} burned {owner}'s ", by=b['by'], owner=b['owner']) + "+".join(str(d["face"]) for d in b["dice"]) + "\n")
+                t.append(_("  {by} burned {owner}'s {faces}", by=b['by'], owner=b['owner'],
+                           faces="+".join(str(d["face"]) for d in b["dice"])) + "\n")
         if c.last is not None:
             t.append(ngettext("\nLast usurpation: {who} with {n} die = {total}: {tier}\n",
                               "\nLast usurpation: {who} with {n} dice = {total}: {tier}\n", len(c.last.dice),

@@ -106,7 +106,8 @@ class HarhaRollScreen(RollScreen):
         if side.who:
             edges = harha_sheet(self.tracker.character(side.who)).get("edges", [])
             if edges:
-                rows.append(("info", _("edges:") + " " + ", ".join(e["name"] + (_(" (used)") if e["used"] else "") for e in edges)))
+                rows.append(("info", _("edges: {edges}", edges=", ".join(_("{edge} (used)", edge=e["name"]) if e["used"]
+                                                                         else e["name"] for e in edges))))
         return rows
 
     def handle(self, side: Side, key: str) -> None:

@@ -204,8 +204,11 @@ class RajaRollScreen(RollScreen):
                 t.append(_("Spirit combat (R11): each side pays 1 charge to enter, once per fight;\nthe charges left are the dice; "
                            "an exchange's loser loses charges ({loss})", loss=self.tracker.settings.raja_spirit_loss))
             else:
+                values = {"n": fight.exchanges + 1, "loss": self.tracker.settings.raja_spirit_loss}
                 t.append(_("Spirit combat (R11), exchange {n}: each rolls the charges left;\nthe loser loses charges ({loss}), "
-                           "the winner nothing", n=fight.exchanges + 1, loss=self.tracker.settings.raja_spirit_loss) + (_(". The fight is over.") if fight.over else ""))
+                           "the winner nothing. The fight is over.", **values) if fight.over else
+                         _("Spirit combat (R11), exchange {n}: each rolls the charges left;\nthe loser loses charges ({loss}), "
+                           "the winner nothing", **values))
             return t
         pa, pb = self._pools()
         for side, pool in ((self.a, pa), (self.b, pb)):
@@ -213,10 +216,9 @@ class RajaRollScreen(RollScreen):
             t.append(", ".join(("✦" if s.source == "ability" else "") + builtin_label(s.label or s.source) for s in pool))
             removed = self.tracker.rolls.raja_plan(self._raja_side(side)).removed
             if removed:
-                t.append(_("; wounds remove ") + ", ".join(("✦" if s.source == "ability" else "") + s.label
-                                                        for s in removed), style="dim")
-                if any(s.source == "ability" for s in removed):
-                    t.append(_(" (no charge, R9)"), style="dim")
+                dice = ", ".join(("✦" if s.source == "ability" else "") + s.label for s in removed)
+                t.append(_("; wounds remove {dice} (no charge, R9)", dice=dice) if any(s.source == "ability" for s in removed)
+                         else _("; wounds remove {dice}", dice=dice), style="dim")
             t.append("\n")
         return t
 

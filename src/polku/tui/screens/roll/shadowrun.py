@@ -410,8 +410,9 @@ class SRRollScreen(RollScreen):
             t.append("\n")
         if self.test == "teamwork":
             helpers = [cid for cid, on_ in self.b.helpers.items() if on_]
-            t.append("helpers: " + (", ".join(f"{short_name(sr_sheet(self.tracker.character(c))['name'])} {self._helper_pool(c)}"
-                                              for c in helpers) or "none"))
+            listed = ", ".join(f"{short_name(sr_sheet(self.tracker.character(c))['name'])} {self._helper_pool(c)}"
+                               for c in helpers)
+            t.append(_("helpers: {helpers}", helpers=listed) if listed else _("helpers: none"))
             if self.tracker.settings.sr_teamwork_cap == "skill":
                 t.append(_(" (extra dice at most the leader's skill, S11)"), style="dim")
             lead = self.tracker.rolls.sr_teamwork_lead(self._sr_side(self.a),
