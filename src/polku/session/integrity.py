@@ -129,7 +129,8 @@ def _walk(value: object, path: KeyPath, keys: KeyPath | None = None) -> Wrong | 
             for k, v in cast("dict[object, object]", node).items():
                 if not isinstance(k, str):
                     raise StateError(said(N_("{at}: a key {key} is not text"), at=_where(path + where), key=_show(k)))
-                if keys is not None and found is None and k in _KNOWN_KEYS:
+                # A key's value of exactly its kind is right (most are: no call made for them).
+                if keys is not None and found is None and k in _KNOWN_KEYS and type(v) is not _VALUE_KINDS.get(k):
                     wrong = _wrong(k, v, "fact" in where)
                     if wrong is not None:
                         found = wrong[0], wrong[1], keys + where + [k] + wrong[2]
