@@ -624,6 +624,40 @@ def test_a_save_whose_only_change_is_part_of_a_list_is_appended(tmp_path):
         sf.close()
 
 
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_garbage_collector_waits_while_the_whole_log_is_projected_and_only_then(tmp_path, monkeypatch, collecting):
+    """The whole projection (the GM app's first save) makes objects that live as long as the app: the
+    cyclic garbage collector, which would walk them all again and again for nothing, waits meanwhile and
+    collects again afterwards; a later save (appended) leaves it on. Off before (the app's start), it stays
+    off."""
+    import gc
+
+    from polku.session.players.players_file import PlayersPublisher
+
+    seen: list[bool] = []
+    build = PlayersPublisher.build
+
+    def spy(self, tracker, seat_problems=None):
+        seen.append(gc.isenabled())
+        return build(self, tracker, seat_problems)
+
+    monkeypatch.setattr(PlayersPublisher, "build", spy)
+    path = saved_demo(tmp_path)
+    gm, sf = open_session(path)
+    pf = PlayersFile(path)
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        saves(sf, pf, gm)
+        kaneda_rolls(gm)
+        saves(sf, pf, gm)
+        assert seen == [False, collecting] and gc.isenabled() == collecting
+        assert pf.whole_writes == 1 and pf.problem == ""
+    finally:
+        (gc.enable if was else gc.disable)()
+        sf.close()
+
+
 def test_the_whole_projection_hands_the_interpreter_over_often_and_an_appended_save_does_not(tmp_path, monkeypatch):
     """The GM's app projects the whole log in its save worker when it opens a session (seconds at 10,000
     events): meanwhile the UI thread gets the interpreter within half a millisecond, not 5 ms, at each turn;
