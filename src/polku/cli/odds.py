@@ -246,8 +246,9 @@ def _odds_spirit(args: RajaOddsArgs, settings: Settings) -> int:
             raise CliError(_("side {side}: in spirit combat the dice are the charges, no ability dice (R11)", side=side))
         left = normal if args.in_fight else normal - 1
         if left < 1:
-            raise CliError(_("side {side}: {normal} charge(s): after the 1-charge entry none would remain (R11)", side=side,
-                                    normal=normal))
+            raise CliError(ngettext("side {side}: {n} charge: after the 1-charge entry none would remain (R11)",
+                                    "side {side}: {n} charges: after the 1-charge entry none would remain (R11)", normal,
+                                    side=side))
         charges.append(left)
     a_pen, b_pen = raja_wound_penalties(args)
     result = odds.spirit_fight(odds.SpiritFightQuestion(charges[0], charges[1], a_pen, b_pen), settings)

@@ -137,13 +137,18 @@ JSON keys: system, hits, glitch, critical_glitch, ones, dice_counted, pool, edge
   --helper also helpers [hits], helper_dice (S11); with --extended the test: threshold,
   accumulated, intervals, done, ended, status, interval_thresholds, and rolls [...] (S10)."""
 
-OVER_AFTER = {
-    "done": N_("the test was over after interval {i} (done): {n} interval(s) too many"),
-    "spoiled": N_("the test was over after interval {i} (spoiled): {n} interval(s) too many"),
-    "ended by a critical glitch": N_("the test was over after interval {i} (ended by a critical glitch): {n} "
-                                     "interval(s) too many"),
-}
-"""``polku resolve --extended``'s refusal of intervals after the test ended, by the test's status (S10)."""
+def _over_after(status: str, i: int, n: int) -> str:
+    """``polku resolve --extended``'s refusal of ``n`` intervals after the test ended after interval ``i``, one
+    sentence per status (S10)."""
+    if status == "spoiled":
+        return ngettext("the test was over after interval {i} (spoiled): {n} interval too many",
+                        "the test was over after interval {i} (spoiled): {n} intervals too many", n, i=i)
+    if status == "ended by a critical glitch":
+        return ngettext("the test was over after interval {i} (ended by a critical glitch): {n} interval too many",
+                        "the test was over after interval {i} (ended by a critical glitch): {n} intervals too many",
+                        n, i=i)
+    return ngettext("the test was over after interval {i} (done): {n} interval too many",
+                    "the test was over after interval {i} (done): {n} intervals too many", n, i=i)
 
 SR_FACES_ORDER = N_(
     "faces in the order they are taken from the dice: the pool, then the Edge dice, then the "
@@ -448,9 +453,7 @@ def _resolve_sr_extended(args: SRResolveArgs, settings: Settings) -> int:
     rolls = []
     for i, text in enumerate(intervals):
         if test.over:
-            raise CliError(_(OVER_AFTER.get(test.status, N_("the test was over after interval {i} ({status}): {n} "
-                                                            "interval(s) too many")),
-                             i=i, status=test.status, n=len(intervals) - i))
+            raise CliError(_over_after(test.status, i, len(intervals) - i))
         flags, roll_text = _interval_flags(text, i + 1, args.hurried)
         dice = sr_faces(roll_text, ("interval", i + 1))
         r = _sr_from_faces(dice, settings, hurried=flags["h"], edge_before=flags["eb"],
