@@ -151,8 +151,13 @@ def test_the_resolve_verbs_help_is_whole_finnish(capsys: pytest.CaptureFixture[s
         status, out = _run(capsys, "fi", "resolve", system, "--help")
         assert status == 0 and finnish in " ".join(out.split()), out
         assert not re.search(r"\b(faces|comma-separated|side)\b", out.split("asetukset (--set")[0]), out
+        assert "JSON-avaimet: system" in out and "JSON keys" not in out, out
     status, out = _run(capsys, "fi", "roll", "--help")
     assert "vain harhapolku: vertailu" in " ".join(out.split()), out
+    assert "noppakasat:\n  rajapolku   '3' (kolme d10-noppaa)" in out and "JSON keys" not in out, out
+    for system in ("rajapolku", "harhapolku", "shadowrun", "shadowrun-opposed"):
+        status, out = _run(capsys, "fi", "odds", system, "--help")
+        assert "JSON-avaimet: system" in out and "JSON keys" not in out, out
 
 
 def test_and_list_joins_with_the_languages_and() -> None:

@@ -105,24 +105,26 @@ if TYPE_CHECKING:
     from polku.rules.system import Settings
 
 
-ODDS_RAJA_JSON = """\
+ODDS_RAJA_JSON = N_("""\
 JSON keys: system, a {normal, ability}, b {normal, ability}, settings, a_wins, b_wins, tie,
   degrees {d: p}, a_degrees, b_degrees, a_visible, b_visible (R7 visibly supernatural wins);
-  with --spirit / --in-fight: a_charges, b_charges (left), exchange {the keys above},
-  a_wins, b_wins (the whole fight), expected_exchanges, a_charges_left, b_charges_left."""
+  with --spirit / --in-fight: a_charges, b_charges (left), exchange {...} (the keys above),
+  a_wins, b_wins (the whole fight), expected_exchanges, a_charges_left, b_charges_left.""")
 
-ODDS_HARHA_JSON = """\
+ODDS_HARHA_JSON = N_("""\
 JSON keys: system, variant, a {d8, d10}, b {d8, d10}, settings, a_wins, b_wins, tie;
   with --difficult / --very-demanding: success, failure, tie, won_without (H8; unopposed:
   success only), and notice when the sum variant leaves a very demanding action no chance
-  (harha.sum_difficult)."""
+  (harha.sum_difficult).""")
 
-ODDS_SR_JSON = """\
+ODDS_SR_OPPOSED_JSON = N_("JSON keys: system, a_dice, b_dice, group, a_wins, b_wins, tie, b_wins_if_needed.")
+
+ODDS_SR_JSON = N_("""\
 JSON keys: system, dice, rule_of_six, settings, hits {h: p}, glitch, critical_glitch, tail,
   threshold and success with --threshold; --edge: edge_rating, none / before / after
   {success, glitch, critical_glitch, mean_hits}, after_spent; --extended: threshold,
   progress, success (within --intervals), success_at {i: p}, critical_glitch, glitch,
-  unfinished; --helpers: helpers, leader_skill, cap, and the hits keys for the leader."""
+  unfinished; --helpers: helpers, leader_skill, cap, and the hits keys for the leader.""")
 
 
 def add_parser(verbs: Verbs) -> None:
@@ -131,7 +133,7 @@ def add_parser(verbs: Verbs) -> None:
     osys = odds.add_subparsers(dest="system", metavar="SYSTEM", required=True, parser_class=Parser)
     o = sub(osys, "rajapolku", RAJA_NAMES[1:], N_("Rajapolku (R5-R7, R11)"),
              N_("Odds of a Rajapolku challenge (R5-R7), or of a spirit combat (R11)."),
-             settings_epilog("raja.") + "\n" + ODDS_RAJA_JSON)
+             settings_epilog("raja.") + "\n" + _(ODDS_RAJA_JSON))
     o.add_argument("a", metavar="POOL_A",
                    help=N_("side A's pool: '3' (d10s) or '3+1*' (and one ability die); charges with --spirit"))
     o.add_argument("b", metavar="POOL_B", help=N_("side B's pool, the same way"))
@@ -144,7 +146,7 @@ def add_parser(verbs: Verbs) -> None:
 
     oh = sub(osys, "harhapolku", HARHA_NAMES[1:], N_("Harhapolku (H3-H6, H8)"),
               N_("Odds of a Harhapolku comparison (H3-H6), or of a difficult action (H8), opposed or not."),
-              settings_epilog("harha.") + "\n" + ODDS_HARHA_JSON)
+              settings_epilog("harha.") + "\n" + _(ODDS_HARHA_JSON))
     oh.add_argument("a", metavar="POOL_A", help=N_("side A's pool (the actor), e.g. 2d8+1d10"))
     oh.add_argument("b", metavar="POOL_B", nargs="?", help=N_("side B's pool (the challenger)"))
     oh.add_argument("--variant", choices=HARHA_VARIANTS, default=None, help=HARHA_VARIANT_HELP)
@@ -154,7 +156,7 @@ def add_parser(verbs: Verbs) -> None:
     os_ = sub(osys, "shadowrun", SR_NAMES[1:], N_("Shadowrun roll (S3-S11)"),
                N_("Odds of a Shadowrun 4e roll (S4-S8); what Edge is worth (S7); an extended test (S10); "
                   "teamwork (S11)."),
-               settings_epilog("sr.") + "\n" + ODDS_SR_JSON)
+               settings_epilog("sr.") + "\n" + _(ODDS_SR_JSON))
     os_.add_argument("n", metavar="N", help=N_("dice in the pool (without Edge dice; --edge-before E adds them)"))
     os_.add_argument("--threshold", type=whole_arg("--threshold", 1, MAX_POOL), metavar="T",
                      help=N_("also the chance of at least T hits (S8)"))
@@ -176,8 +178,7 @@ def add_parser(verbs: Verbs) -> None:
 
     oso = sub(osys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], N_("Shadowrun opposed test (S9)"),
                N_("Odds of a Shadowrun opposed test (S9); B is the defender, alone or leading a group."),
-               settings_epilog("sr.") + "\nJSON keys: system, a_dice, b_dice, group, a_wins, b_wins, tie, "
-               "b_wins_if_needed.")
+               settings_epilog("sr.") + "\n" + _(ODDS_SR_OPPOSED_JSON))
     oso.add_argument("n", metavar="N", help=N_("side A's dice"))
     oso.add_argument("m", metavar="M", help=N_("side B's (the defender's) dice"))
     oso.add_argument("--group", metavar="N,N",

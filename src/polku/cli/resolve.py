@@ -117,25 +117,29 @@ if TYPE_CHECKING:
     from polku.rules.system import Settings
 
 
-RAJA_RESOLVE_JSON = """\
+RAJA_RESOLVE_JSON = N_("""\
 JSON keys: system, winner (a|b|tie), degrees, degrees_rule (all|beyond), supernatural,
   narrow, visibly_supernatural (= deciding_die_is_ability), deciding_position, decided_by,
   degree_faces, tie_action, holds, a_faces, b_faces, a_dice, b_dice, settings, explain;
-  with --spirit also loser, charge_loss (R11)."""
+  with --spirit also loser, charge_loss (R11).""")
 
-HARHA_RESOLVE_JSON = """\
+HARHA_RESOLVE_JSON = N_("""\
 JSON keys: system, variant, winner (a|b|tie), a_positions, b_positions, positions, reason,
   tie_action, a_faces, b_faces, a_sizes, b_sizes, settings, explain; sum variant: a_count,
   a_roll, a_total, b_count, b_roll, b_total; with --difficult / --very-demanding also
   difficult {success, high, needed, won_comparison} (H8; unopposed: success, high, needed;
-  under the sum variant the one die, or COUNT+ROLL), notice (harha.sum_difficult)."""
+  under the sum variant the one die, or COUNT+ROLL), notice (harha.sum_difficult).""")
 
-SR_RESOLVE_JSON = """\
+SR_RESOLVE_JSON = N_("""\
 JSON keys: system, hits, glitch, critical_glitch, ones, dice_counted, pool, edge
   (before|after|long_shot|null), edge_dice, edge_spent, hurried, dice [{face, source, label,
   from}], settings, explain; with --threshold also threshold, success, net_hits; with
   --helper also helpers [hits], helper_dice (S11); with --extended the test: threshold,
-  accumulated, intervals, done, ended, status, interval_thresholds, and rolls [...] (S10)."""
+  accumulated, intervals, done, ended, status, interval_thresholds, and rolls [...] (S10).""")
+
+SR_OPPOSED_RESOLVE_JSON = N_("JSON keys: system, winner (a|b|tie), net_hits, winner_if_needed, a {...}, b {...} (each "
+                             "as resolve shadowrun), settings, explain.")
+
 
 def _over_after(status: str, i: int, n: int) -> str:
     """``polku resolve --extended``'s refusal of ``n`` intervals after the test ended after interval ``i``, one
@@ -166,7 +170,7 @@ def add_parser(verbs: Verbs) -> None:
     r = sub(rsys, "rajapolku", RAJA_NAMES[1:], N_("Rajapolku (R5-R7, R11)"),
              N_("Rajapolku challenge (R5-R7): A acts, B is the opposition. With --spirit, one exchange "
                 "of spirit combat (R11): the faces are the charges each side has left."),
-             settings_epilog("raja.") + "\n" + RAJA_RESOLVE_JSON)
+             settings_epilog("raja.") + "\n" + _(RAJA_RESOLVE_JSON))
     r.add_argument("a", metavar="A", help=N_("side A's faces (acting), comma-separated d10 faces 1-10 (0 = 10, as "
                                              "many d10s print it), e.g. 10,8*,7; a trailing * marks an ability die (R7)"))
     r.add_argument("b", metavar="B", help=N_("side B's faces (the opposition), the same way"))
@@ -182,7 +186,7 @@ def add_parser(verbs: Verbs) -> None:
              N_("Harhapolku comparison (H3-H6). In ch23, same_size and sum, A is the actor and B the "
                 "challenger, who must win more positions (a larger total in sum). With --difficult, "
                 "the actor must also show a die of 7+ (H8); B may then be left out (unopposed)."),
-             settings_epilog("harha.") + "\n" + HARHA_RESOLVE_JSON)
+             settings_epilog("harha.") + "\n" + _(HARHA_RESOLVE_JSON))
     h.add_argument("a", metavar="A", help=N_(
         "side A's faces (the actor), comma-separated: a bare face 1-8 is a d8, 9-10 (or 0) a d10; give the size to "
         "be explicit: d10:7 or 10:7 (a 7 on a d10); a d10's 0 is its 10; sum variant: COUNT+ROLL, e.g. 4+2 or "
@@ -195,7 +199,7 @@ def add_parser(verbs: Verbs) -> None:
     s = sub(rsys, "shadowrun", SR_NAMES[1:], N_("Shadowrun roll (S3-S11)"),
              N_("Shadowrun 4e roll (S4-S7), a success test (S8) with --threshold, an extended test "
                 "(S10) with --extended, or teamwork (S11) with --helper."),
-             settings_epilog("sr.") + "\n" + SR_RESOLVE_JSON)
+             settings_epilog("sr.") + "\n" + _(SR_RESOLVE_JSON))
     s.add_argument("faces", metavar="FACES", help=N_(
         "comma-separated d6 faces, e.g. 1,1,5,6, in the order they are taken from the dice: the pool, then the Edge "
         "dice, then the rule of six wave by wave (one new die per six, in table order); with --extended, intervals "
@@ -218,8 +222,7 @@ def add_parser(verbs: Verbs) -> None:
     so = sub(rsys, "shadowrun-opposed", SR_OPPOSED_NAMES[1:], N_("Shadowrun opposed test (S9)"),
               N_("Shadowrun opposed test (S9): more hits wins; on a tie the defender B wins if a winner "
                  "is needed. Either side may have spent Edge (S7)."),
-              settings_epilog("sr.") + "\nJSON keys: system, winner (a|b|tie), net_hits, winner_if_needed, "
-              "a {...}, b {...} (each as resolve shadowrun), settings, explain.")
+              settings_epilog("sr.") + "\n" + _(SR_OPPOSED_RESOLVE_JSON))
     so.add_argument("a", metavar="A", help=N_(
         "side A's d6 faces, in the order they are taken from the dice: the pool, then the Edge dice, then the rule "
         "of six wave by wave (one new die per six, in table order)"))

@@ -92,7 +92,7 @@ if TYPE_CHECKING:
         settings: list[str]
 
 
-ROLL_EPILOG = """\
+ROLL_EPILOG = N_("""\
 pools:
   rajapolku   '3' (three d10) or '3+1*' (three d10 and one ability die); POOL_B needed;
               --spirit: the pools are each side's charges now, fought to the end (R11)
@@ -101,7 +101,7 @@ pools:
   shadowrun   a number of d6; with POOL_B an opposed test (B defends), --group adds B's
               companions (S9); --helpers N,N teamwork (S11); --extended T an extended test (S10)
 
-""" + "JSON keys: seed, rolled, and the keys of 'polku resolve' for the same test."
+JSON keys: seed, rolled, and the keys of 'polku resolve' for the same test.""")
 
 
 def add_parser(verbs: Verbs) -> None:
@@ -111,7 +111,7 @@ def add_parser(verbs: Verbs) -> None:
             N_("Roll pools with the program's dice, then judge them as resolve does. "
             "The seed is printed; the same seed gives the same faces.")
         ),
-        epilog=ROLL_EPILOG + "\n" + "\n".join(settings_epilog(p) for p in ("raja.", "harha.", "sr.")),
+        epilog=_(ROLL_EPILOG) + "\n" + "\n".join(settings_epilog(p) for p in ("raja.", "harha.", "sr.")),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     roll.add_argument("system", metavar="SYSTEM", help=N_("rajapolku, harhapolku or shadowrun (or an alias)"))
