@@ -156,6 +156,7 @@ def test_import_reports_in_finnish_what_it_read_and_left_out(capsys: pytest.Capt
     first, attrs, *_rest = out.splitlines()
     assert first == "Hahmo Combat Mage (ei kirjoitettu: lisää --into SESSION.toml)"
     assert attrs.startswith("  Keh 3, Ket 4, ")
+    assert "  initiatiivi (astraali): +0, 3 toimintavuoroa" in out.splitlines()  # the stored kind in words
     unmapped = out.splitlines()[-1]
     assert unmapped.startswith("Ei siirretty: Magia 5; kyvyt, jotka on sidottu ominaisuuteen")
     assert "loitsut (8): " in unmapped and "(2 lisää)" in unmapped

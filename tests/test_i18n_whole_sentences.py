@@ -87,7 +87,7 @@ def test_an_extended_resolve_reads_in_finnish_interval_by_interval(capsys: pytes
     assert out.splitlines()[:4] == [
         "Varjojuoksu, pidennetty testi: 4/5 osumaa 3 aikavälin jälkeen — kesken",
         "  aikaväli 1 (tavoite 5): 2 osumaa",
-        "  aikaväli 2 (tavoite 5, kiirehditty): 0 osumaa",
+        "  aikaväli 2 (tavoite 5, hätiköity): 0 osumaa",
         "  aikaväli 3 (tavoite 5): 2 osumaa, kämmi (2 osumaa)"]
     status, out = _run(capsys, "en", *argv)
     assert out.splitlines()[:4] == [

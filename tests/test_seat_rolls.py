@@ -476,7 +476,7 @@ def test_answers_and_refusals_carry_their_words_and_a_finnish_seat_tells_them_in
     try:
         told = [i18n.tell(a.get("words"), a["text"]) for a in (rolled, turn, no_edge, broken)]
         assert told == ["Kaneda heittää (nopat ovat lokissa)", "ei vuorosi: Nyx toimii (S12)",
-                        "Edgeä ei ole jäljellä tällä pelikerralla (S12)", "tuntematon pyynnön laji"]
+                        "Edgeä ei ole jäljellä tässä sessiossa (S12)", "tuntematon pyynnön laji"]
         assert i18n.tell(edge_after.get("words"), edge_after["reason"]) == (
             "1 Edge: +3 noppaa, joihin pätee kutosen sääntö; pöydällä jo olevat kutoset eivät räjähdä (S7)")
     finally:

@@ -496,7 +496,7 @@ def test_sheet_and_gear_edits_are_facts_told_as_the_tracker_wrote_them() -> None
         "Kaneda Jr: nyt aseena Katana 7P AP −1 (Blades, lähitaisteluase)"
     assert told["Template Ganger: armour ballistic 2 / impact 2"] == \
         "Malli Ganger: luotipanssari 2 / iskupanssari 2"
-    assert told["Alyosha gains the ability Hex (2 charges per use)"] == "Alyosha saa kyvyn Hex (2 latausta käyttökerralta)"
+    assert told["Alyosha gains the ability Hex (2 charges per use)"] == "Alyosha saa kyvyn Hex (2 latausta / käyttökerta)"
     assert told["Lena: edge 'Lucky' used"] == "Lena: terä 'Lucky' käytetty"
     assert told["Lena: backgrounds → Smith (background), Old blood (significant special)"] == \
         "Lena: taustat → Smith (tausta), Old blood (merkittävä erikoinen tausta)"

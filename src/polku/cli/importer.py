@@ -90,7 +90,8 @@ def run(parsed: argparse.Namespace) -> int:
     if ch.get("initiative_passes", 1) != 1:
         lines.append("  " + _("initiative passes: {n}", n=ch["initiative_passes"]))
     for kind, score in ch.get("initiative_scores", {}).items():
-        lines.append("  " + _("{kind} initiative: +{bonus}, {passes} passes", kind=kind, bonus=score["bonus"],
+        kind_word = {"astral": _("astral"), "matrix": _("matrix")}.get(kind, kind)  # the stored key, in words
+        lines.append("  " + _("{kind} initiative: +{bonus}, {passes} passes", kind=kind_word, bonus=score["bonus"],
                                 passes=score["passes"]))
     if imported.unmapped:
         lines.append(imported.unmapped_text())

@@ -789,6 +789,11 @@ def sheet_line(ch: Mapping[str, Any], system: str, *, short: bool = False) -> Te
     return t
 
 
+def _hit_odds(at_least: Iterable[float]) -> str:
+    """``hits ≥1 96.1% ≥2 80.5% …``: the chance of at least k hits, as one sentence in the language in use."""
+    return _("hits {odds}", odds=" ".join(f"≥{k} {percent(p)}" for k, p in enumerate(at_least, 1)))
+
+
 def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | None, edge_before: bool,
                 styles: dict[str, str]) -> Text:
     """The requested pool and its odds (the seat module computes them; only formatting here)."""
@@ -808,7 +813,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | No
             t.append(_("threshold {threshold}: success {percent}", threshold=shown['threshold'], percent=percent(odds.success or 0.0)) + "\n", style="bold")
         elif shown is not None and shown["hidden"]:
             t.append(_("the GM keeps the threshold hidden") + "\n", style="bold")
-        t.append("hits " + " ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1)) + "\n")
+        t.append(_hit_odds(odds.at_least) + "\n")
         t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
                    glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
         acts = seats.offer_choices(full, offer)
@@ -884,7 +889,7 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
                  + "\n", style="bold")
         t.append(_("r roll (the program's dice) · f your own dice · o another roll"), style=styles.get("accent", ""))
         return t
-    t.append(_("hits {odds}", odds=" ".join(f"≥{k} {percent(p)}" for k, p in enumerate(odds.at_least, 1))) + "\n")
+    t.append(_hit_odds(odds.at_least) + "\n")
     t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
                glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
     if edge_before:

@@ -109,24 +109,40 @@ def parse_harha_backgrounds(text: str) -> list[dict[str, str]]:
         FieldError: an unknown tier, naming the ones allowed.
     """
     out: list[dict[str, str]] = []
-    # A tier as Polku writes it, or its name in the language in use ("Seppä:yleistausta").
-    tiers = {**{_(label).lower(): k for k, label in HARHA_TIER_LABELS.items()}, **_TIER_BY_TEXT}
     for part in text.split(","):
         if not part.strip():
             continue
         name, _colon, tier = part.partition(":")
         name = name.strip()
-        key = " ".join(tier.strip().lower().split()) or "plain"
+        key = harha_tier_key(tier)
         if not name:
             raise FieldError(_("backgrounds: '{part}' has no name before the ':'", part=part.strip()))
-        if key not in tiers:
+        if key is None:
             raise FieldError(_("backgrounds: '{tier}' is not a tier (use {tiers})", tier=tier.strip(),
-                               tiers=", ".join(HARHA_TIERS)))
-        out.append({"name": name, "tier": tiers[key]})
+                               tiers=harha_tier_words()))
+        out.append({"name": name, "tier": key})
     return out
 
+def harha_tier_key(text: str) -> str | None:
+    """A tier as typed → its stored key (``model.HARHA_TIERS``); None if it names no tier.
+
+    Polku's key or its English name in any language, or the name in the language in use
+    ("yleistausta"); no tier at all is a plain background (H2).
+    """
+    tiers = {**{_(label).lower(): k for k, label in HARHA_TIER_LABELS.items()}, **_TIER_BY_TEXT}
+    return tiers.get(" ".join(text.strip().lower().split()) or "plain")
+
+def harha_tier_word(tier: str) -> str:
+    """A stored tier key as a player reads and types it, in the language in use (``plain`` → "tausta")."""
+    return builtin_label(HARHA_TIER_LABELS[tier])
+
+def harha_tier_words() -> str:
+    """Every tier, comma-separated, as a player may type it in the language in use (a hint's list)."""
+    return ", ".join(harha_tier_word(t) for t in HARHA_TIERS)
+
 def format_harha_backgrounds(backgrounds: Sequence[dict[str, Any]]) -> str:
-    return ", ".join(f"{b['name']}:{b['tier']}" for b in backgrounds)
+    """The edit field's text: each tier in the language in use, which :func:`parse_harha_backgrounds` reads back."""
+    return ", ".join(f"{b['name']}:{harha_tier_word(b['tier'])}" for b in backgrounds)
 
 def parse_skills(text: str) -> dict[str, int]:
     """``"Pistols 4, Sneaking 3"`` → ``{"Pistols": 4, "Sneaking": 3}`` (ratings 0–12).
@@ -315,7 +331,7 @@ class CharacterForm(ModalScreen[dict[str, Any] | None]):
                     yield Label(_("Backgrounds"), classes="form-label")
                     yield Input(placeholder=_("Villager:general, Smith, Old blood:special"), id="cf-backgrounds",
                                 compact=True)
-                yield Static(_("  tiers (H2): {tiers}; no tier = plain", tiers=", ".join(HARHA_TIERS)),
+                yield Static(_("  tiers (H2): {tiers}; no tier = background", tiers=harha_tier_words()),
                              classes="dialog--hint")
                 with Horizontal(classes="form-row"):
                     yield Label(_("Edges"), classes="form-label")
@@ -701,7 +717,7 @@ class CharacterDetail(ModalScreen[None]):
                           format_harha_backgrounds(ch["backgrounds"]),
                           lambda s: self.set_field("backgrounds", parse_harha_backgrounds(s)),
                           check=_checker(parse_harha_backgrounds),
-                          hint=_("tiers: {tiers}; no tier = plain", tiers=", ".join(HARHA_TIERS)))
+                          hint=_("tiers: {tiers}; no tier = background", tiers=harha_tier_words()))
         elif rid.startswith("ability:"):
             self.edit_ability(rid.split(":", 1)[1])
         elif rid == "paid_this_scene":
@@ -903,6 +919,6 @@ class CharacterDetail(ModalScreen[None]):
         self.dismiss(None)
 
 __all__ = [
-    "CharacterForm", "CharacterDetail", "CycleField", "FieldError", "parse_ability", "parse_harha_backgrounds",
-    "parse_int", "parse_names", "parse_skills",
+    "CharacterForm", "CharacterDetail", "CycleField", "FieldError", "harha_tier_key", "harha_tier_word", "harha_tier_words",
+    "parse_ability", "parse_harha_backgrounds", "parse_int", "parse_names", "parse_skills",
 ]

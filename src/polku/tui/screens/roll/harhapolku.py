@@ -18,6 +18,7 @@ from ....session.rolls import HarhaSide
 from ....session.tracker import Tracker, TrackerError
 from ....text import builtin_label, percent
 from ...render import short_name
+from ..character import harha_tier_key, harha_tier_words
 from ..prompts import ChoicePrompt, TextPrompt, ask_faces
 from .base import RollScreen, Side, _bar, _check, effect_rows, odds_line
 
@@ -128,17 +129,17 @@ class HarhaRollScreen(RollScreen):
         def done(text: str | None) -> None:
             if not text:
                 return
-            name, _sep, tier = text.partition(":")
-            tier = tier.strip() or "plain"
+            name, _sep, typed = text.partition(":")
+            tier = harha_tier_key(typed) or "plain"  # the check let only a tier through
             side.extra_backgrounds.append((name.strip(), tier))
             side.claims[tier] = name.strip()
             self.refresh_view()
 
-        tiers = ", ".join(HARHA_TIERS)
-        self.app.push_screen(TextPrompt(_("Background name:tier"), placeholder=_("e.g. Thief:plain"),
+        # The tiers as the player reads and types them, in the language in use; stored as Polku's keys.
+        tiers = harha_tier_words()
+        self.app.push_screen(TextPrompt(_("Background name:tier"), placeholder=_("e.g. Thief:background"),
                                         hint=_("tiers: {tiers}", tiers=tiers),
-                                        check=lambda s: None if s.strip() and (not s.partition(':')[2].strip() or
-                                                                               s.partition(':')[2].strip() in HARHA_TIERS)
+                                        check=lambda s: None if s.strip() and harha_tier_key(s.partition(':')[2])
                                         else _("tier must be one of {tiers}", tiers=tiers)), done)
 
     def _harha_side(self, side: Side) -> HarhaSide:
