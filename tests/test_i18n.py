@@ -315,6 +315,8 @@ def test_the_catalogue_uses_the_glossarys_words() -> None:
             continue
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        if ids[0].startswith("JSON keys"):
+            continue  # --help's list of JSON key names ("supernatural", "hits"): English in every language
         for pattern, stem in GLOSSARY.items():
             if re.search(pattern, ids[0], re.I) and not all(stem in re.sub(r"{\w*}", "", s).lower() for s in strings):
                 wrong.append((ids[0], stem))
