@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from polku.session.players import seat_rolls, seats
@@ -28,6 +28,8 @@ raw_tables = st.dictionaries(fields, json_values, max_size=10)
 
 
 @settings(max_examples=300, deadline=None)
+@example({"seq": float("inf")})  # int(inf) raised OverflowError, which no reader caught
+@example({"seq": float("nan")})
 @given(raw_tables)
 def test_an_offer_read_back_is_well_formed_or_refused(d):
     try:

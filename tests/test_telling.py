@@ -685,3 +685,21 @@ def test_the_command_lines_roll_in_the_users_language_and_its_json_stays_english
                                         "  noppakasa: 5", "  nopat: 5,6,1,1,2"]
     assert raja.splitlines()[0] == "Rajapolku: A voittaa, 3 astetta" and "  sija 1: 10 > 6 → A" in raja.splitlines()
     assert not ENGLISH_WORDS.search(re.sub(r"\b[AB]\b", "", finnish + raja))
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan"), "many", [3]])
+def test_a_facts_number_that_is_no_number_is_shown_as_stored(rolls: list[Event], bad: object) -> None:
+    """A hand-edited file whose fact holds ``inf`` (TOML has it), ``nan``, text or a list where a number was:
+    the line is the stored one, never a crash (``int(inf)`` raised OverflowError, which no caller caught)."""
+    changed = 0
+    for ev in rolls:
+        fact = ev.get("fact")
+        if not isinstance(fact, dict):
+            continue
+        for key, value in fact.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                broken: Any = {**ev, "fact": {**fact, key: bad}}
+                assert isinstance(telling.event_text(broken), str)
+                assert isinstance(telling.roll_summary(broken), str)
+                changed += 1
+    assert changed > 20

@@ -32,6 +32,7 @@ monitor) and ``defence`` (the defence last rolled against an attack,
 from __future__ import annotations
 
 import copy
+import math
 import re
 from typing import Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeVar, cast
 
@@ -387,6 +388,21 @@ def by_name_or_id(table: Mapping[str, _Named], name_or_id: str) -> _Named | None
 def roll_of(ev: Event) -> RollTable:
     """The event's ``roll`` table, or an empty one (no sides) for an event without dice."""
     return ev.get("roll") or {"sides": []}
+
+
+def whole(value: object) -> int:
+    """A whole number read back from a file, the players' file or a seat's request (``int(value)``).
+
+    Raises:
+        TypeError: the value is no number (a table, a list, a truth value's absence…).
+        ValueError: it is no finite number (``inf``, ``nan``, text that is no number): ``int()`` would raise
+            OverflowError for an infinity, which no reader expects.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{value} is not a finite number")
+    if isinstance(value, (int, float, str)):
+        return int(value)
+    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
 
 
 def clone(value: _T) -> _T:

@@ -27,6 +27,7 @@ from ..i18n import N_, _, ngettext
 from ..rules import shadowrun as sr
 from ..rules.explain import SAYERS, Speaker, line, say, says, step_of
 from ..text import builtin_label, kind_label, wound_label
+from .model import whole
 
 if TYPE_CHECKING:
     from ..rules.rajapolku import RajaResult
@@ -79,7 +80,7 @@ def told(ev: Mapping[str, object]) -> Told | None:
         return None
     try:
         return TELLERS[str(fact["id"])](fact)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError):
         return None
 
 
@@ -131,7 +132,7 @@ def step_line(step: object, fallback: str = "") -> str:
     if isinstance(step, Mapping) and knows(step):
         try:
             return say(i18n, step)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError):
             pass
     return fallback
 
@@ -173,12 +174,9 @@ def old_note(events: Iterable[Mapping[str, object]]) -> str:
     return _(OLD_NOTE) if any(stored_only(ev) for ev in events) else ""
 
 
-def _int(value: object) -> int:
-    """``int(value)`` of a fact's number; TypeError for a value that is none (the teller's caller shows the event
-    as stored)."""
-    if isinstance(value, (int, float, str)):
-        return int(value)
-    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+_int = whole
+"""``int(value)`` of a fact's number (:func:`polku.session.model.whole`: TypeError or ValueError for a value that
+is none, and the teller's caller shows the event as stored)."""
 
 
 # -- words several tellers share --------------------------------------------------------------

@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from ...i18n import N_, PublishedWords, Said, said, words_of
 from ...rules.dice import DieSpec, RulesError
 from ...rules.explain import step_of
-from ..model import Character, Event, clone, roll_of
+from ..model import Character, Event, clone, roll_of, whole
 from ..rolls import HarhaSide, RajaSide, RollAction, SRPool
 from ..tracker import TrackerError
 
@@ -349,11 +349,8 @@ class Offer:
                    str(d.get("text", "")), table_of(d.get("opposition", {}), strict=False))
 
 
-def number_of(value: object) -> int:
-    """A number read back from JSON (``int(value)``); TypeError for a value that is none."""
-    if isinstance(value, (int, float, str)):
-        return int(value)
-    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+number_of = whole
+"""A number read back from JSON (:func:`polku.session.model.whole`)."""
 
 
 def table_of(value: object, *, strict: bool = True) -> dict[str, object]:

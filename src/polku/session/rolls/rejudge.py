@@ -21,6 +21,7 @@ from ...rules import shadowrun as sr
 from ...rules.dice import Die, ManualSource
 from ...rules.system import Settings
 from ...text import raja_outcome
+from ..model import whole
 from ..records import DieTable
 from .common import die_from, toml_safe
 from .harhapolku import HarhaVerdict, _harha_summary, _narration_outcome
@@ -62,11 +63,8 @@ Table = Mapping[str, object]
 """A logged roll's table as read (a transcript's JSON: any shape until each value is read)."""
 
 
-def _int(value: object) -> int:
-    """``int(value)`` of a logged number; TypeError for a value that is none."""
-    if isinstance(value, (int, float, str)):
-        return int(value)
-    raise TypeError(f"int() argument must be a number, not '{type(value).__name__}'")
+_int = whole
+"""``int(value)`` of a logged number (:func:`polku.session.model.whole`)."""
 
 
 def _table(value: object) -> Table:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 from ...i18n import N_, said
 from ...rules import shadowrun as sr
 from ...rules.dice import DiceSource, ManualSource, RulesError
-from ..model import Event, ExtendedProgress, roll_of
+from ..model import Event, ExtendedProgress, roll_of, whole
 from ..records import RollTable
 from ..records import sr as sr_sheet
 from ..telling import line, sr_roll_fact
@@ -113,11 +113,8 @@ def pool_from(value: object) -> SRPool | None:
         return None
 
 
-def _whole(value: object) -> int:
-    """``int(value)`` of a kept number; TypeError for a value that is none."""
-    if isinstance(value, (int, float, str)):
-        return int(value)
-    raise TypeError(f"not a number: {type(value).__name__}")
+_whole = whole
+"""``int(value)`` of a kept number (:func:`polku.session.model.whole`)."""
 
 
 @dataclass(frozen=True, slots=True)
