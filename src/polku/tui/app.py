@@ -440,7 +440,8 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
     def _check_log(self, events: store.EventLog, first_frame: threading.Event | None = None) -> None:
         """Parse every old event in the background; a broken one stops writing.
 
-        It starts after the first frame, keeps no parsed event (memory), and
+        It starts after the first frame, keeps no parsed event unless the app
+        writes the players' file (which parses and keeps them all anyway), and
         pauses between slices of ~2 ms so keys are answered at once while it
         runs (it shares the GIL with the UI); quitting makes it hurry.
         """
@@ -448,7 +449,11 @@ class PolkuApp(TypeAhead, InputLimits, CoveringScreens):
 
         if first_frame is not None:
             first_frame.wait(1.0)
-        problems = events.check_all(validate_event, keep=False, pause=0.002, hurry=self._check_hurry.is_set)
+        # What it parses is kept while the app writes the players' file: that projection parses every event too
+        # and keeps them all (its copy of the log shares the parsed events), so one parse serves both.
+        sf = self.session_file
+        keep = sf is not None and not sf.read_only
+        problems = events.check_all(validate_event, keep=keep, pause=0.002, hurry=self._check_hurry.is_set)
         if problems:
             self.call_from_thread(self._log_broken, problems)
 
