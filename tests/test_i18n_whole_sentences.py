@@ -68,6 +68,18 @@ def _run(capsys: pytest.CaptureFixture[str], lang: str, *argv: str) -> tuple[int
     (("odds", "rajapolku", "1", "3", "--spirit"),
      "puoli A: 1 lataus: yhden latauksen sisäänpääsyn jälkeen ei jäisi yhtään (R11)",
      "side A: 1 charge: after the 1-charge entry none would remain (R11)"),
+    (("resolve", "rajapolku", "3", "2", "--set", "raja.story_points=x"),
+     "asetuksen 'raja.story_points' on oltava kokonaisluku 0–20, ei 'x'",
+     "setting 'raja.story_points' must be a whole number 0–20, not 'x'"),
+    (("resolve", "rajapolku", "3", "2", "--set", "raja.nope=1"),
+     "tuntematon asetus 'raja.nope' (kelvolliset asetukset: raja.exhausted, raja.full_tie, raja.wound_penalty, "
+     "raja.spirit_loss, raja.story_points, raja.default_charges, raja.degrees, raja.spirit_wounds, harha.variant, "
+     "harha.classic_extra, harha.sum_difficult, sr.glitch_rerolls, sr.teamwork_cap, sr.stun_conversion, "
+     "sr.stun_overflow, sr.initiative, seats.own_rolls)",
+     "unknown setting 'raja.nope' (valid settings: raja.exhausted, raja.full_tie, raja.wound_penalty, "
+     "raja.spirit_loss, raja.story_points, raja.default_charges, raja.degrees, raja.spirit_wounds, harha.variant, "
+     "harha.classic_extra, harha.sum_difficult, sr.glitch_rerolls, sr.teamwork_cap, sr.stun_conversion, "
+     "sr.stun_overflow, sr.initiative, seats.own_rolls)"),
     (("roll", "shadowrun", "5", "--extended", "0"),
      "--extended (tavoite): 0 on sallitun alueen ulkopuolella (1–10000)",
      "--extended (the threshold): 0 is out of range (from 1 to 10000)"),
@@ -152,7 +164,9 @@ def test_the_resolve_verbs_help_is_whole_finnish(capsys: pytest.CaptureFixture[s
         assert status == 0 and finnish in " ".join(out.split()), out
         assert not re.search(r"\b(faces|comma-separated|side)\b", out.split("asetukset (--set")[0]), out
         assert "JSON-avaimet: system" in out and "JSON keys" not in out, out
+        assert "a whole number" not in out, out
     status, out = _run(capsys, "fi", "roll", "--help")
+    assert "  raja.story_points     kokonaisluku 0–20; oletus 3 (R12)" in out, out
     assert "vain harhapolku: vertailu" in " ".join(out.split()), out
     assert "noppakasat:\n  rajapolku   '3' (kolme d10-noppaa)" in out and "JSON keys" not in out, out
     for system in ("rajapolku", "harhapolku", "shadowrun", "shadowrun-opposed"):

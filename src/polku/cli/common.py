@@ -13,7 +13,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, cast
 
-from polku.i18n import N_, _
+from polku.i18n import N_, _, retell
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -170,7 +170,7 @@ def settings_epilog(prefix: str) -> str:
     for c in CHOICES:
         if c.key.startswith(prefix):
             default = str(c.default).lower() if isinstance(c.default, bool) else str(c.default)
-            lines.append(f"  {c.key:<21} " + _("{allowed}; default {default} ({rule})", allowed=allowed_text(c),
+            lines.append(f"  {c.key:<21} " + _("{allowed}; default {default} ({rule})", allowed=retell(allowed_text(c)),
                                                    default=default, rule=c.rule))
     return "\n".join(lines)
 

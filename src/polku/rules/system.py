@@ -241,7 +241,7 @@ def allowed_text(choice: Choice) -> str:
     """The values a setting takes, as a user would write them: ``"true, false"``, ``"0–20"``."""
     if choice.allowed is None:
         lo, hi = choice.bounds or (0, 10**6)
-        return f"a whole number {lo}–{hi}"
+        return said(N_("a whole number {lo}–{hi}"), lo=lo, hi=hi)  # a Said: told again in the reader's language
     return ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in choice.allowed)
 
 
@@ -259,8 +259,9 @@ def parse_setting(text: str) -> tuple[str, SettingValue]:
     choice = CHOICE_BY_KEY.get(key)
     if not sep or choice is None:
         keys = ", ".join(c.key for c in CHOICES)
-        what = f"unknown setting '{key}'" if sep else f"'{text}' is not KEY=VALUE"
-        raise RulesError(said(N_("{what} (valid settings: {keys})"), what=str(what), keys=str(keys)))
+        if sep:
+            raise RulesError(said(N_("unknown setting '{key}' (valid settings: {keys})"), key=key, keys=keys))
+        raise RulesError(said(N_("'{text}' is not KEY=VALUE (valid settings: {keys})"), text=str(text), keys=keys))
     value: SettingValue
     low = raw.lower()
     if isinstance(choice.default, bool):
@@ -271,7 +272,7 @@ def parse_setting(text: str) -> tuple[str, SettingValue]:
         value = truth[low]
     elif choice.allowed is None:
         if not raw.isascii() or not raw.lstrip("+-").isdigit():
-            raise RulesError(said(N_("setting '{key}' must be {choice}, not '{raw}'"), key=str(key), choice=str(allowed_text(choice)), raw=str(raw)))
+            raise RulesError(said(N_("setting '{key}' must be {choice}, not '{raw}'"), key=str(key), choice=allowed_text(choice), raw=str(raw)))
         value = int(raw, 10)
     else:
         if low not in choice.allowed:

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 import polku
 
 from ...config import session_file_name
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, retell
 from ...rules.dice import RulesError
 from ...rules.system import (
     CHOICES,
@@ -527,7 +527,7 @@ class NewCampaignScreen(Screen[None]):
 
         ask_number_setting(self.app, choice, self.values[choice.key],
                            f"{choice.rule} {choice.key}: {escape(choice.label)}",
-                           _("{allowed}; default {default}", allowed=allowed_text(choice), default=choice.default), done)
+                           _("{allowed}; default {default}", allowed=retell(allowed_text(choice)), default=choice.default), done)
 
     def edit_wound_track(self) -> None:
         def parse(text: str) -> list[str] | str:

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from ...i18n import N_, _
+from ...i18n import N_, _, retell
 from ...rules.dice import RulesError
 from ...rules.system import Choice, allowed_text, parse_setting
 from ...session.commands import command
@@ -185,7 +185,7 @@ class SettingsScreen(ModalScreen[None]):
     def _ask_number(self, key: str) -> None:
         choice = next(c for c in self.tracker.setting_choices() if c.key == key)
         ask_number_setting(self.app, choice, self.tracker.settings.to_dotted()[key],
-                           f"{key} ({choice.rule}): {choice.label}", allowed_text(choice),
+                           f"{key} ({choice.rule}): {choice.label}", retell(allowed_text(choice)),
                            lambda value: self.app.post_message(
                                RunCommand(command("set_setting", key, value), origin=self)))
 
