@@ -114,7 +114,7 @@ def test_odds_in_finnish_reads_in_the_rule_texts_terms(capsys: pytest.CaptureFix
     i18n.set_language("fi")
     _status, out = _run(capsys, "odds", "shadowrun", "8", "--threshold", "2")
     assert out.splitlines()[0] == "Varjojuoksun todennäköisyydet: 8 noppaa"
-    assert "  kriittinen kämmi    0.444%" in out
+    assert "  kriittinen kämmi    0,444%" in out and "  osumia keskimäärin: 2,667" in out  # a decimal comma
     _status, out = _run(capsys, "odds", "shadowrun", "1")
     assert out.splitlines()[0] == "Varjojuoksun todennäköisyydet: 1 noppa"       # the plural agrees
     _status, out = _run(capsys, "odds", "rajapolku", "3", "2", "--spirit")

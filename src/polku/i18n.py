@@ -151,6 +151,17 @@ def pgettext(context: str, message: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+def decimal(value: float, digits: int | None = 1, /, *, plus: bool = False) -> str:
+    """``value`` with ``digits`` decimals, written with the decimal sign of the language in use (``2.5``,
+    Finnish ``2,5``; the catalogue's "decimal sign"). For text a person reads; a number printed for a machine
+    (JSON) stays a number."""
+    # digits None: as few as it takes (2.5, 3); plus: the sign always (+0.50, -0.25)
+    spec = ("+" if plus else "") + ("g" if digits is None else f".{digits}f")
+    text = format(value, spec)
+    sign = pgettext("decimal sign", ".")
+    return text if sign == "." else text.replace(".", sign)
+
+
 def and_list(items: Sequence[object], /) -> str:
     """``items`` as a list in the language in use, its last two joined by the language's "and": ``a, b and c``
     (``a, b ja c``). The one place a list of names is joined for a sentence (the sentence around it is one

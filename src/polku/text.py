@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .i18n import N_, _
+from .i18n import N_, _, decimal
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -171,7 +171,9 @@ def dice_origin(roll: Any, *, short: bool = False) -> str:
 
 
 def percent(p: float, digits: int = 1) -> str:
-    """A chance as the GM reads it: ``42.3%``; ``> 99.9%`` / ``< 0.1%`` when it only rounds to 100% / 0%.
+    """A chance as the GM reads it: ``42.3%`` (in Finnish ``42,3%``: the language's decimal sign; the sign stays
+    next to its number, as the odds lines' columns are as wide in both languages); ``> 99.9%`` / ``< 0.1%`` when
+    it only rounds to 100% / 0%.
 
     Only a certain outcome reads ``100%`` and only an impossible one ``0%``, so a
     chance that is merely close to 1 never looks like a sure thing.
@@ -187,10 +189,10 @@ def percent(p: float, digits: int = 1) -> str:
     step = 10.0 ** -digits
     shown = round(p * 100, digits)
     if shown >= 100:
-        return f"> {100 - step:.{digits}f}%"
+        return f"> {decimal(100 - step, digits)}%"
     if shown <= 0:
-        return f"< {step:.{digits}f}%"
-    return f"{p * 100:.{digits}f}%"
+        return f"< {decimal(step, digits)}%"
+    return f"{decimal(p * 100, digits)}%"
 
 
 __all__ = ["ABILITY_MARK", "SOURCE_MARK", "bar", "die_text", "die_typed", "logged_die_text", "percent", "plural",

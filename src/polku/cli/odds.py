@@ -48,7 +48,7 @@ from polku.cli.words import (
     harha_pool_text,
     pct_line,
 )
-from polku.i18n import N_, _, and_list, ngettext
+from polku.i18n import N_, _, and_list, decimal, ngettext
 from polku.text import percent
 
 if TYPE_CHECKING:
@@ -276,7 +276,7 @@ def _odds_spirit(args: RajaOddsArgs, settings: Settings) -> int:
              pct_line(_("full tie (free)"), ex.tie),
              _("the whole fight (the winner of an exchange loses nothing):"),
              pct_line(_("A wins"), result.a_wins), pct_line(_("B wins"), result.b_wins),
-             "  " + _("expected exchanges: {n}", n=f"{result.expected_exchanges:.2f}")]
+             "  " + _("expected exchanges: {n}", n=decimal(result.expected_exchanges, 2))]
     emit_lines(lines)
     return 0
 
@@ -442,7 +442,7 @@ def _odds_sr(parsed: argparse.Namespace) -> int:
     if args.json:
         emit_json(out)
         return 0
-    lines = [head, "  " + _("mean hits: {mean}", mean=f"{result.mean():.3f}"), _("hits:")]
+    lines = [head, "  " + _("mean hits: {mean}", mean=decimal(result.mean(), 3)), _("hits:")]
     for h, p in enumerate(result.hits):
         if p >= 5e-6 or h == 0:
             lines.append(pct_line(str(h), p))

@@ -25,7 +25,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..i18n import N_, _, ngettext, pgettext
+from ..i18n import N_, _, decimal, ngettext, pgettext
 from ..session.model import Event, State
 from ..session.review import stats as st
 from ..session.review.replay import History, ReplayError
@@ -451,11 +451,11 @@ def luck_chart(people: list[st.CharacterStats], styles: dict[str, str], half: in
     charts: list[tuple[str, list[st.CharacterStats], Callable[[st.CharacterStats], float],
                        Callable[[st.CharacterStats], str]]] = [
         (_("Wins against the exact odds (− unlucky │ lucky +)"), [c for c in people if c.judged],
-         lambda c: c.win_luck, lambda c: _(" {won} won of {n}, {expected} expected", won=f"{c.judged_wins:g}",
-                                           n=c.judged, expected=f"{c.expected_wins:.2f}")),
+         lambda c: c.win_luck, lambda c: _(" {won} won of {n}, {expected} expected", won=decimal(c.judged_wins, None),
+                                           n=c.judged, expected=decimal(c.expected_wins, 2))),
         (_("Hits against the expected hits"), [c for c in people if c.hit_rolls], lambda c: c.hit_luck,
          lambda c: ngettext(" {n} hit, {expected} expected", " {n} hits, {expected} expected", c.judged_hits,
-                            expected=f"{c.expected_hits:.1f}")),
+                            expected=decimal(c.expected_hits, 1))),
     ]
     for i, (title, rows, luck, note) in enumerate((x for x in charts if x[1])):
         if i:
@@ -477,7 +477,7 @@ def _diverging(out: Text, name: str, value: float, top: float, half: int, styles
     else:
         out.append(" " * half + "│")
         out.append(f"{b:<{half}}", style=styles.get("win", ""))
-    out.append(f" {value:+.2f}", style="bold")
+    out.append(" " + decimal(value, 2, plus=True), style="bold")
     out.append(f"{note}\n", style=styles.get("muted", ""))
 
 
@@ -561,10 +561,10 @@ class StatsScreen(Screen[None]):
         self.query_one("#stats-luck", Static).update(luck if luck.plain else Text(_("No contests with exact odds yet.")))
         parts: list[Any] = [Text(_("Are the dice fair? Faces against a fair die (│)"), style="bold")]
         for d in s.faces:
-            values = {"size": d.size, "total": d.total, "expected": d.expected}
-            parts.append(Text("\n" + (_("d{size} · dice entered by hand · {total} dice · │ fair: {expected:.1f} each",
+            values = {"size": d.size, "total": d.total, "expected": decimal(d.expected, 1)}
+            parts.append(Text("\n" + (_("d{size} · dice entered by hand · {total} dice · │ fair: {expected} each",
                                          **values) if d.manual
-                                       else _("d{size} · program dice · {total} dice · │ fair: {expected:.1f} each",
+                                       else _("d{size} · program dice · {total} dice · │ fair: {expected} each",
                                               **values)),
                               style="bold"))
             parts.append(Text(d.verdict(), style=styles.get("accent", "")))

@@ -38,7 +38,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..i18n import N_, _, ngettext, tell, words_of
+from ..i18n import N_, _, decimal, ngettext, tell, words_of
 from ..rules.dice import RulesError
 from ..session import telling
 from ..session.model import Event
@@ -814,7 +814,7 @@ def offer_lines(full: Tracker, offer: seats.Offer, shown: seats.PublicOffer | No
         elif shown is not None and shown["hidden"]:
             t.append(_("the GM keeps the threshold hidden") + "\n", style="bold")
         t.append(_hit_odds(odds.at_least) + "\n")
-        t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
+        t.append(_("mean {mean} hits · glitch {glitch} · critical {critical}", mean=decimal(odds.expected or 0, 1),
                    glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
         acts = seats.offer_choices(full, offer)
         if edge_before:
@@ -890,7 +890,7 @@ def own_lines(full: Tracker, cid: str, own: seat_rolls.OwnRoll, edge_before: boo
         t.append(_("r roll (the program's dice) · f your own dice · o another roll"), style=styles.get("accent", ""))
         return t
     t.append(_hit_odds(odds.at_least) + "\n")
-    t.append(_("mean {mean:.1f} hits · glitch {glitch} · critical {critical}", mean=odds.expected or 0,
+    t.append(_("mean {mean} hits · glitch {glitch} · critical {critical}", mean=decimal(odds.expected or 0, 1),
                glitch=percent(odds.glitch or 0), critical=percent(odds.critical_glitch or 0)) + "\n", style=muted)
     if edge_before:
         t.append(_("✦ Edge before the roll: on (e: off)") + "\n", style=styles.get("accent", ""))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ... import i18n
-from ...i18n import N_, _, ngettext, pgettext
+from ...i18n import N_, _, decimal, ngettext, pgettext
 from ...rules.system import System
 from ...text import bar, builtin_label, dice_origin, logged_die_text, wound_label
 from ..model import DiceKey, Event, condition_monitors
@@ -329,13 +329,13 @@ def _statistics(view: Tracker, system: System, names: dict[str, str] | None = No
             if c.judged:
                 bits.append(ngettext("won {won} of {n} contest, {expected} expected ({luck})",
                                      "won {won} of {n} contests, {expected} expected ({luck})", c.judged,
-                                     won=_num(c.judged_wins), expected=f"{c.expected_wins:.2f}",
-                                     luck=f"{c.win_luck:+.2f}"))
+                                     won=_num(c.judged_wins), expected=decimal(c.expected_wins, 2),
+                                     luck=decimal(c.win_luck, 2, plus=True)))
             if c.hit_rolls:
                 bits.append(ngettext("{hits} in {n} roll, {expected} expected ({luck})",
                                      "{hits} in {n} rolls, {expected} expected ({luck})", c.hit_rolls,
                                      hits=ngettext("{n} hit", "{n} hits", c.judged_hits),
-                                     expected=f"{c.expected_hits:.2f}", luck=f"{c.hit_luck:+.2f}"))
+                                     expected=decimal(c.expected_hits, 2), luck=decimal(c.hit_luck, 2, plus=True)))
             parts.append(("; ".join(bits), ""))
             items.append(parts)
         blocks.append(Block("ul", items=items))
@@ -352,7 +352,7 @@ def _statistics(view: Tracker, system: System, names: dict[str, str] | None = No
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    return decimal(x, None)
 
 
 # ---------------------------------------------------------------------------
@@ -483,7 +483,7 @@ def to_html(blocks: Sequence[Block]) -> str:
                             f"<span>{html.escape(note)}</span>")
             body.append("</div>")
             body.append('<p class="legend">' + html.escape(_("The line marks fair dice: {expected} of each face.",
-                                                                 expected=f"{ref:.1f}")) + "</p>")
+                                                                 expected=decimal(ref, 1))) + "</p>")
     return (f"<!DOCTYPE html>\n<html lang=\"{i18n.language()}\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{HTML_STYLE}</style>\n</head>\n<body>\n"

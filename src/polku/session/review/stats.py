@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, cast
 
-from ...i18n import N_, _
+from ...i18n import N_, _, decimal
 from ...rules.dice import RulesError
 from ...rules.shadowrun import count_hits
 from ...rules.system import Settings
@@ -154,7 +154,7 @@ class FaceDistribution:
         stat, dof, p = self.fit
         if self.total == 0:
             return _("no dice")
-        values = {"chi": f"{stat:.2f}", "dof": dof, "p": f"{p:.3f}"}
+        values = {"chi": decimal(stat, 2), "dof": dof, "p": decimal(p, 3)}
         if not self.enough:
             return _("χ² = {chi}, {dof} df, p = {p} — too few dice to judge (want ≥ {want})", want=5 * self.size,
                      **values)

@@ -7,7 +7,7 @@ from typing import Any, Callable
 from rich.text import Text
 from textual.binding import Binding
 
-from ....i18n import N_, _, ngettext, shown
+from ....i18n import N_, _, decimal, ngettext, shown
 from ....rules.dice import RulesError, ascii_int
 from ....session import odds
 from ....session.commands import Command, command
@@ -441,7 +441,7 @@ class SRRollScreen(RollScreen):
             e = odds.extended(odds.SRQuestion(n, "extended", threshold=togo, hurried=self.hurried), settings)
             exp = e.expected_intervals()
             t.append(_("reach {threshold} ({togo} to go): {by5} within 5 intervals, {by40} within 40", threshold=self.threshold,
-                       togo=togo, by5=percent(e.success_by(5)), by40=percent(e.success)) + (_(", about {exp:.1f} intervals", exp=exp) if exp else "") +
+                       togo=togo, by5=percent(e.success_by(5)), by40=percent(e.success)) + (_(", about {exp} intervals", exp=decimal(exp, 1)) if exp else "") +
                      _("\n  a critical glitch ends it first: {percent}", percent=percent(e.critical_glitch)))
             return t
         else:
@@ -449,7 +449,7 @@ class SRRollScreen(RollScreen):
         succ = o.success(self.threshold)
         t.append(_("success (≥{threshold}) {percent}", threshold=self.threshold, percent=percent(succ)), style=st.get("win", ""))
         t.append("   " + _("glitch {glitch}   critical {critical}", glitch=percent(o.glitch), critical=percent(o.critical_glitch, 2)), style=st.get("crit", ""))
-        t.append(_("  mean {mean:.2f} hits\n  ", mean=o.mean()))
+        t.append(_("  mean {mean} hits\n  ", mean=decimal(o.mean(), 2)))
         peak = max(o.hits[:16]) or 1
         for h, p in enumerate(o.hits[:16]):
             t.append("▁▂▃▄▅▆▇█"[min(7, int(p / peak * 7.999))], style=st.get("hit", "") if h >= self.threshold else "")
