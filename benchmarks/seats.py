@@ -143,6 +143,9 @@ def _viewer_latency(root: Path, argv: list[str], rolls: int, ready: bytes) -> tu
             snap = players.snapshot(t)
             if snap is not None:
                 players.write(snap)
+            from polku.tui.heap import settle_heap
+
+            settle_heap()  # as the GM's app after it (``_after_saved``): else a full collection hits a timed roll
             app.settle(0.5, first=5.0)
             for _ in range(rolls):
                 start = time.perf_counter()
