@@ -703,3 +703,23 @@ def test_a_facts_number_that_is_no_number_is_shown_as_stored(rolls: list[Event],
                 assert isinstance(telling.roll_summary(broken), str)
                 changed += 1
     assert changed > 20
+
+
+def test_an_undo_and_a_redo_line_read_in_the_readers_language() -> None:
+    """The main screen's notice and the dice log's line of an undo: Finnish for a Finnish GM, the words the
+    tracker wrote in English, the undone command told from its own fact (a note as the GM wrote it)."""
+    t = demo.demo_varjojuoksu()
+    t.spend_edge("kaneda", "push")
+    undone = t.undo()
+    redone = t.redo()
+    t.note("the Johnson calls")
+    note_undone = t.undo()
+    assert [telling.event_text(e) for e in (undone, redone, note_undone)] == [
+        str(undone["text"]), str(redone["text"]), "Undid: the Johnson calls"]
+    i18n.set_language("fi")
+    try:
+        assert telling.event_text(undone) == "Peruttu: Kaneda käyttää Edgeä: push (2/3 jäljellä)"
+        assert telling.event_text(redone) == "Tehty uudelleen: Kaneda käyttää Edgeä: push (2/3 jäljellä)"
+        assert telling.event_text(note_undone) == "Peruttu: the Johnson calls"
+    finally:
+        i18n.set_language("en")

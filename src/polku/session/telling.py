@@ -219,6 +219,21 @@ def sr_roll_fact(r: sr.SRRoll) -> dict[str, object]:
     return out
 
 
+def _command_line(f: _Read) -> str:
+    """The undone or redone command's first line: told from its own fact, or as written (a note)."""
+    return TELLERS[str(f["of"]["id"])](f["of"]).text if "of" in f else str(f["line"])
+
+
+@teller("log.undo")
+def _undone(f: _Read) -> Told:
+    return Told(_("Undid: {what}", what=_command_line(f)))
+
+
+@teller("log.redo")
+def _redone(f: _Read) -> Told:
+    return Told(_("Redid: {what}", what=_command_line(f)))
+
+
 @teller("gm.roll")
 def _gm_roll(f: _Read) -> Told:
     """The players' whole line of a roll they may not see (docs/rules.md, secrets)."""

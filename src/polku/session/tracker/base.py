@@ -353,8 +353,7 @@ class TrackerBase:
         evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = model.invert_changes([c for e in evs for c in e.get("changes", [])])
         model.apply_changes(self.state, changes)
-        text = f"Undid: {evs[0]['text']}"
-        return self._append([{"kind": "undo", "text": text, "target": cmd, "changes": changes}])[0]
+        return self._append([self._undo_line("undo", f"Undid: {evs[0]['text']}", evs[0], cmd, changes)])[0]
 
     def redo(self) -> Event:
         if self.read_only:
@@ -365,8 +364,18 @@ class TrackerBase:
         evs = [self.event_by_seq(q) for q in self._cmd_events[cmd]]
         changes = [clone(c) for e in evs for c in e.get("changes", [])]
         model.apply_changes(self.state, changes)
-        text = f"Redid: {evs[0]['text']}"
-        return self._append([{"kind": "redo", "text": text, "target": cmd, "changes": changes}])[0]
+        return self._append([self._undo_line("redo", f"Redid: {evs[0]['text']}", evs[0], cmd, changes)])[0]
+
+    @staticmethod
+    def _undo_line(kind: str, text: str, first: Event, cmd: int, changes: list[Change]) -> dict[str, object]:
+        """An undo or redo event: its English line, and as its fact the fact of the command's first event, so
+        each reader reads "Undid: …" in their own language (``log.undo`` / ``log.redo``)."""
+        ev: dict[str, object] = {"kind": kind, "text": text, "target": cmd, "changes": changes}
+        fact = first.get("fact")
+        # Without a fact (a note: the GM's own words) the command's line is kept as written.
+        ev["fact"] = {"id": f"log.{kind}", "of": clone(fact)} if isinstance(fact, dict) else \
+            {"id": f"log.{kind}", "line": str(first.get("text", ""))}
+        return ev
 
     @contextlib.contextmanager
     def gm_only(self, on: bool = True) -> Iterator[None]:
